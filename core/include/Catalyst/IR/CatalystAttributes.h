@@ -1,0 +1,60 @@
+//===- CatalystAttributes.h - typed access to catalyst.* attrs --*- C++ -*-===//
+//
+// The passes read and write a handful of discardable attributes; these
+// helpers give them one spelling and one parser each.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CATALYST_IR_CATALYSTATTRIBUTES_H
+#define CATALYST_IR_CATALYSTATTRIBUTES_H
+
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <optional>
+#include <string>
+
+namespace mlir {
+class ModuleOp;
+class Operation;
+} // namespace mlir
+
+namespace catalyst {
+namespace attrs {
+inline constexpr llvm::StringLiteral kTarget = "catalyst.target";
+inline constexpr llvm::StringLiteral kDispatch = "catalyst.dispatch";
+inline constexpr llvm::StringLiteral kObjectFile = "catalyst.object_file";
+inline constexpr llvm::StringLiteral kObjectFiles = "catalyst.object_files";
+inline constexpr llvm::StringLiteral kNonblocking = "catalyst.nonblocking";
+} // namespace attrs
+
+/// The contents of `catalyst.target = {triple?, pipeline?}`.
+struct TargetInfo {
+  std::optional<std::string> triple;
+  std::optional<std::string> pipeline;
+};
+
+/// Whether `op` carries `catalyst.target`.
+bool isTarget(mlir::Operation *op);
+/// `catalyst.target` of `op`, if it has one.
+std::optional<TargetInfo> getTarget(mlir::Operation *op);
+/// The address of `catalyst.dispatch = {address = ...}`, if `op` has one.
+std::optional<std::string> getDispatchAddress(mlir::Operation *op);
+/// Whether `op` carries `catalyst.dispatch` at all (even a malformed one).
+bool hasDispatch(mlir::Operation *op);
+void setDispatchAddress(mlir::Operation *op, llvm::StringRef address);
+/// `catalyst.object_file` of `op`, if it has one (possibly empty).
+std::optional<std::string> getObjectFile(mlir::Operation *op);
+void setObjectFile(mlir::Operation *op, llvm::StringRef path);
+/// `catalyst.object_files` of the root module.
+llvm::SmallVector<std::string> getObjectFiles(mlir::Operation *op);
+/// Appends `path` to `catalyst.object_files` of `op` (once).
+void appendObjectFile(mlir::Operation *op, llvm::StringRef path);
+bool isNonblocking(mlir::Operation *op);
+
+/// The name a target module is known by: its symbol name, else `unnamed`.
+std::string getTargetName(mlir::ModuleOp module);
+
+} // namespace catalyst
+
+#endif // CATALYST_IR_CATALYSTATTRIBUTES_H

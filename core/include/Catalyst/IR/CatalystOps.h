@@ -1,0 +1,29 @@
+//===- CatalystOps.h - catalyst subset operations ---------------*- C++ -*-===//
+#ifndef CATALYST_IR_CATALYSTOPS_H
+#define CATALYST_IR_CATALYSTOPS_H
+
+#include "Catalyst/IR/CatalystDialect.h"
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/SymbolTable.h"
+
+#define GET_OP_CLASSES
+#include "Catalyst/IR/CatalystOps.h.inc"
+
+
+
+namespace mlir {
+class DialectRegistry;
+} // namespace mlir
+
+namespace catalyst {
+/// Registers BufferizableOpInterface for catalyst.launch_kernel: tensor
+/// operands become their buffers, tensor results become new buffers of the
+/// identity-layout memref type (matching one-shot bufferize's
+/// function-boundary-type-conversion=identity-layout-map for the callee).
+void registerBufferizableOpInterfaceExternalModels(
+    mlir::DialectRegistry &registry);
+} // namespace catalyst
+#endif // CATALYST_IR_CATALYSTOPS_H

@@ -1,0 +1,28 @@
+//===- ExecutorOps.h - executor dialect operations --------------*- C++ -*-===//
+#ifndef EXECUTOR_IR_EXECUTOROPS_H
+#define EXECUTOR_IR_EXECUTOROPS_H
+
+#include "Executor/IR/ExecutorDialect.h"
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+
+#define GET_OP_CLASSES
+#include "Executor/IR/ExecutorOps.h.inc"
+
+namespace mlir {
+class DialectRegistry;
+} // namespace mlir
+
+namespace catalyst::executor {
+/// Checks that `address` is `host:port` (IPv6 hosts in brackets; the port is
+/// a decimal number in [0, 65535] or a symbolic placeholder such as `PORT`).
+/// Returns an empty string when it is, otherwise what is wrong with it.
+std::string validateAddress(llvm::StringRef address);
+
+/// Registers the external models (BufferizableOpInterface for executor.call).
+void registerBufferizableOpInterfaceExternalModels(mlir::DialectRegistry &registry);
+} // namespace catalyst::executor
+
+#endif // EXECUTOR_IR_EXECUTOROPS_H

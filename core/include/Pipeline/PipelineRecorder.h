@@ -1,0 +1,115 @@
+//===- PipelineRecorder.h - the IR after every pass -------------*- C++ -*-===//
+//
+// The one mechanism the driver, the language server and the GUI use to run a
+// pipeline and see the IR after every pass. Takes text or a module, returns
+// plain data: no MLIR types in this header.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PIPELINE_PIPELINERECORDER_H
+#define PIPELINE_PIPELINERECORDER_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mlir {
+class Diagnostic;
+class MLIRContext;
+class Operation;
+} // namespace mlir
+
+namespace executor_studio {
+
+/// One diagnostic, with its location resolved to file, line and column.
+struct RecordedDiagnostic {
+  enum class Severity { Error, Warning, Remark, Note };
+  Severity severity = Severity::Error;
+  std::string message;
+  std::string file;
+  unsigned line = 0;   // 1-based; 0 when the location has no line
+  unsigned column = 0; // 1-based
+  /// Attached notes.
+  std::vector<RecordedDiagnostic> notes;
+  /// The pass argument that emitted it; empty for the parser or verifier.
+  std::string pass;
+};
+
+/// The state after one pass ran on one operation.
+struct Snapshot {
+  /// Position in the recording, from 0.
+  unsigned index = 0;
+  /// The pass argument (`cse`), or its name when it has none.
+  std::string pass;
+  /// The pass as textual pipeline element, with its options
+  /// (`cross-compile-targets{workspace=/tmp/ws}`).
+  std::string options;
+  /// The operation the pass ran on (`builtin.module`, `func.func @main`).
+  std::string anchor;
+  /// Whether the IR changed (OperationFingerPrint of the root).
+  bool changed = false;
+  /// Whether the pass failed; it is then the last snapshot.
+  bool failed = false;
+  double milliseconds = 0;
+  /// The whole IR after the pass; shared with the previous snapshot when the
+  /// pass changed nothing. Null when recording of IR is off.
+  std::shared_ptr<const std::string> ir;
+  std::vector<RecordedDiagnostic> diagnostics;
+};
+
+struct RecordOptions {
+  /// A textual pipeline (`builtin.module(cse,canonicalize)` or `cse,canonicalize`).
+  std::string pipeline;
+  /// Print the IR after each pass (off: only timing and change tracking).
+  bool recordIR = true;
+  bool printGenericForm = false;
+  bool printDebugInfo = false;
+  /// Let unregistered dialects through the parser.
+  bool allowUnregisteredDialects = false;
+};
+
+struct Recording {
+  /// Whether the input parsed and verified and every pass succeeded.
+  bool succeeded = false;
+  /// The input as printed before the first pass.
+  std::shared_ptr<const std::string> inputIR;
+  std::vector<Snapshot> snapshots;
+  /// Diagnostics of parsing, verification and the pipeline text itself.
+  std::vector<RecordedDiagnostic> diagnostics;
+  /// The final IR, when everything succeeded.
+  std::shared_ptr<const std::string> outputIR;
+  double totalMilliseconds = 0;
+};
+
+/// Parses `source` (named `bufferName` in diagnostics) with every dialect of
+/// executor-opt and records `options.pipeline` on it.
+Recording recordPipeline(llvm::StringRef source, llvm::StringRef bufferName,
+                         const RecordOptions &options);
+
+/// Records `options.pipeline` on `op` in place (its context must have the
+/// passes' dialects registered). On return `op` holds the final IR.
+Recording recordPipeline(mlir::Operation *op, const RecordOptions &options);
+
+/// Converts an MLIR diagnostic (with its notes) to plain data.
+RecordedDiagnostic convertDiagnostic(mlir::Diagnostic &diag);
+
+/// Which snapshots writeSnapshots writes.
+enum class SaveMode {
+  Pipeline, ///< the input and the output only
+  Changed,  ///< after every pass that changed the IR
+  Pass      ///< after every pass
+};
+/// Parses `pipeline|changed|pass`.
+llvm::Expected<SaveMode> parseSaveMode(llvm::StringRef text);
+
+/// Writes `{dir}/NN_<pass>.mlir` for the snapshots `mode` selects (NN counts
+/// every pass, so numbers keep their meaning across modes), `00_input.mlir`
+/// first. Creates `dir`.
+llvm::Error writeSnapshots(const Recording &recording, llvm::StringRef dir,
+                           SaveMode mode);
+
+} // namespace executor_studio
+
+#endif // PIPELINE_PIPELINERECORDER_H

@@ -1,0 +1,62 @@
+//===- Passes.h - Executor Studio passes ------------------------*- C++ -*-===//
+#ifndef TRANSFORMS_PASSES_H
+#define TRANSFORMS_PASSES_H
+
+#include "mlir/Pass/Pass.h"
+
+#include <memory>
+#include <string>
+
+namespace mlir {
+class OpPassManager;
+namespace arith {
+class ArithDialect;
+} // namespace arith
+namespace tensor {
+class TensorDialect;
+} // namespace tensor
+namespace func {
+class FuncDialect;
+} // namespace func
+namespace LLVM {
+class LLVMDialect;
+} // namespace LLVM
+} // namespace mlir
+
+namespace catalyst {
+namespace executor {
+class ExecutorDialect;
+} // namespace executor
+
+#define GEN_PASS_DECL
+#define GEN_PASS_REGISTRATION
+#include "Transforms/Passes.h.inc"
+
+/// Options of the default pipeline (`executor-default-pipeline`).
+struct DefaultPipelineOptions {
+  /// Where cross-compile-targets writes the target objects.
+  std::string workspace;
+  /// Forwarded to cross-compile-targets.
+  std::string saveIrAfterEach;
+};
+
+/// lower-runtime-dispatch, one-shot-bufferize, cross-compile-targets,
+/// dispatch-executor-targets, convert-executor-to-llvm and the standard
+/// lowering of the host to the LLVM dialect.
+void buildDefaultPipeline(mlir::OpPassManager &pm,
+                          const DefaultPipelineOptions &options);
+/// The same pipeline as text, as `--pass-pipeline` takes it.
+std::string getDefaultPipelineText(const DefaultPipelineOptions &options);
+/// The stage cross-compile-targets runs on a target module with no
+/// `pipeline` of its own: bufferization and the lowering to LLVM.
+std::string getDefaultTargetPipelineText();
+/// The standard lowering of a bufferized module to the LLVM dialect.
+void buildLowerToLLVMPipeline(mlir::OpPassManager &pm);
+
+/// Registers `executor-default-pipeline`, `executor-target-pipeline` and
+/// `executor-lower-to-llvm` for --pass-pipeline.
+void registerExecutorStudioPipelines();
+
+} // namespace catalyst
+
+#endif // TRANSFORMS_PASSES_H

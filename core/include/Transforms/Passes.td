@@ -1,0 +1,174 @@
+//===- Passes.td - Executor Studio passes ------------------*- tablegen -*-===//
+//
+// The four passes of the executor pipeline. Where shared/spec leaves a
+// detail open, the choice made is written in the pass's description.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef EXECUTOR_STUDIO_PASSES_TD
+#define EXECUTOR_STUDIO_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def LowerRuntimeDispatchPass
+    : Pass<"lower-runtime-dispatch", "mlir::ModuleOp"> {
+  let summary = "Lower dispatched catalyst.runtime_call ops to executor.call.";
+  let description = [{
+    Rewrites every `catalyst.runtime_call` carrying a `dispatch` attribute
+    into an `executor.call` on that executor, marshalling the operands into
+    the executor's flat wire layout on the way:
+
+    - a scalar or `ptr` operand becomes a one-element tensor of its declared
+      width (`tensor<1xi32>` for `"i32"`, `tensor<1xi64>` for `"ptr"`),
+      converting integers and floats of another width and `index` first;
+    - a `str` from `c_strings` becomes a NUL-padded 256-byte constant
+      `tensor<256xi8>` (a string of 256 bytes or more is an error: it would
+      lose its terminator);
+    - the declared result and each `out` buffer become results, the result
+      first; the declared result comes back as `tensor<1xT>` and is
+      extracted to the scalar the runtime_call returned.
+
+    The session is an `executor.open` of the address, reused when the
+    function already opens that address, otherwise inserted at the start of
+    the function. An empty `dispatch = ""` binds to the program's single
+    executor, taken from the `catalyst.dispatch` attribute of the nested
+    target modules; it is an error when there is none ("no executor
+    address") or more than one ("ambiguous").
+
+    The pass runs before bufferization so the `executor.call` it emits is
+    bufferized into its destination-passing form by one-shot bufferize.
+    Calls without `dispatch` stay as they are.
+  }];
+  let dependentDialects = [
+    "::catalyst::executor::ExecutorDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::tensor::TensorDialect",
+    "::mlir::LLVM::LLVMDialect"
+  ];
+}
+
+def CrossCompileTargetsPass
+    : Pass<"cross-compile-targets", "mlir::ModuleOp"> {
+  let summary = "Compile each catalyst.target module to its own object file.";
+  let description = [{
+    Every nested `builtin.module` tagged `catalyst.target` is cloned and
+    lowered on its own, with its `pipeline` string when it has one and
+    otherwise with the default target stage (one-shot bufferization with
+    function boundaries and identity layouts, loops, and the standard
+    conversion to the LLVM dialect). The entry points are the functions that
+    host `catalyst.launch_kernel`s name: each gets `llvm.emit_c_interface`
+    and a `_catalyst_pyface_<entry>` wrapper with the C ABI
+    `void(void *results, void *args)`, where `args` points to an array of
+    pointers to the entry's memref descriptors (scalars: to the value) and
+    `results` to the packed struct of its result descriptors. Every other
+    function becomes private. The result is translated to LLVM IR, optimised
+    at -O2 and compiled with the target machine of `catalyst.target.triple`
+    (default: the host's) to `{workspace}/{name}/{name}.o`, whose path is
+    recorded as `catalyst.object_file`. The target module in the host is
+    reduced to private declarations of its entries, so launches keep
+    verifying.
+
+    Local targets (no `catalyst.dispatch`) must be for the host triple. Each
+    of their `launch_kernel`s becomes a `func.call` of a private declaration
+    added to the host, the object path is appended to the root's
+    `catalyst.object_files` and to `{workspace}/{root}.objects` (one path
+    a line, for the linker), and the nested module is erased.
+
+    A module without a name is `unnamed`. Errors: no `workspace` while
+    targets exist; two targets with one name; a workspace that cannot be
+    written; an unknown triple; a target whose lowering fails (its
+    diagnostics are reported on the target module).
+  }];
+  let options = [
+    Option<"workspace", "workspace", "std::string", /*default=*/"\"\"",
+           "Directory that receives {name}/{name}.o for each target">,
+    Option<"saveIrAfterEach", "save-ir-after-each", "std::string",
+           /*default=*/"\"\"",
+           "Also write each target's IR into {workspace}/{name}/ir/: "
+           "'pipeline' (before and after its pipeline), 'changed' (after "
+           "every pass that changed it) or 'pass' (after every pass)">
+  ];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
+def DispatchExecutorTargetsPass
+    : Pass<"dispatch-executor-targets", "mlir::ModuleOp"> {
+  let summary = "Ship cross-compiled catalyst.target modules to an executor.";
+  let description = [{
+    For every nested `builtin.module` carrying a `catalyst.dispatch`
+    attribute and a `catalyst.object_file` path, the pass:
+
+    1. opens one session per unique address (`executor.open`) and ships each
+       object once (`executor.send_binary`), however many launches use it:
+       in `setup()` when the host has a function of that name, otherwise at
+       the entry of each host function that launches into the module;
+    2. rewrites every host-side `catalyst.launch_kernel` targeting the
+       module into an `executor.launch` carrying the entry callee and the
+       object path; operands and results must be memrefs (bufferize first).
+       A launch marked `catalyst.nonblocking` becomes
+       `executor.launch_async` followed directly by `executor.await`
+       (the entry must be `() -> ()`);
+    3. erases the nested module.
+
+    When the sessions are opened in `setup()`, every other host function
+    reaches them through `executor.open` of the same address at its entry
+    (`open` is idempotent per address in the runtime), so no handle has to
+    cross function boundaries. Session teardown is handled by the runtime,
+    which closes every open session at process exit, so no `executor.close`
+    is emitted. The pass is a no-op when no `catalyst.dispatch` modules are
+    present.
+
+    Errors: a dispatched module without `catalyst.object_file` or with an
+    empty one ("run cross-compile-targets first"), a `catalyst.dispatch`
+    without an address, a non-memref operand or result, a nonblocking
+    launch whose entry is not `() -> ()`.
+  }];
+  let dependentDialects = [
+    "::catalyst::executor::ExecutorDialect",
+    "::mlir::func::FuncDialect"
+  ];
+}
+
+def ConvertExecutorToLLVMPass
+    : Pass<"convert-executor-to-llvm", "mlir::ModuleOp"> {
+  let summary = "Lower the executor dialect to calls into the executor runtime.";
+  let description = [{
+    Replaces each `executor.*` op with the corresponding
+    `__catalyst__executor__*` runtime entry point. Sessions and tokens are
+    `i64` handles. Strings (addresses, paths, symbols) become private
+    constant NUL-terminated globals, each distinct string emitted once.
+
+    - `executor.open` -> `%s = __catalyst__executor__open(ptr address) : i64`
+    - `executor.send_binary` ->
+      `__catalyst__executor__send_binary(i64 session, ptr path, i32 format)`
+    - `executor.launch` -> `__catalyst__executor__launch(i64 session,
+      ptr "_catalyst_pyface_<callee>", ptr object, i64 num_inputs,
+      ptr inputs, ptr input_ranks, ptr input_element_sizes, i64 num_outputs,
+      ptr outputs, ptr output_ranks, ptr output_element_sizes)`:
+      `inputs` and `outputs` are arrays of pointers to memref descriptors
+      (`{ptr allocated, ptr aligned, i64 offset, i64 sizes[rank],
+      i64 strides[rank]}`), ranks and element sizes are `i64` arrays. The
+      runtime fills each output descriptor with host memory that the
+      program owns.
+    - `executor.launch_async` -> `%t = __catalyst__executor__launch_async(
+      i64 session, ptr "_catalyst_pyface_<callee>", ptr object) : i64`
+    - `executor.await` -> `__catalyst__executor__await(i64 token)`
+    - `executor.call` (destination-passing form: memref operands) ->
+      the inputs are packed contiguously into one buffer,
+      `__catalyst__executor__call_wrapper(i64 session, ptr symbol,
+      ptr input, i64 input_size, ptr reply_out, ptr reply_size_out)`,
+      each output buffer is copied from its slice of the reply, in order,
+      then `__catalyst__executor__free_result(ptr reply)`. A reply shorter
+      than the outputs need stops the program in the runtime.
+    - `executor.close` -> `__catalyst__executor__close(i64 session)`
+
+    Memrefs must have an identity layout for `executor.call` (their bytes
+    are copied as one block). The pass leaves other dialects to the
+    standard LLVM conversions that follow it; unrealized casts between
+    memrefs and descriptors are reconciled by
+    `reconcile-unrealized-casts`.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+#endif // EXECUTOR_STUDIO_PASSES_TD

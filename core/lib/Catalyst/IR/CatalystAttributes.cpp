@@ -1,0 +1,85 @@
+//===- CatalystAttributes.cpp - typed access to catalyst.* attrs -*- C++ -*-===//
+#include "Catalyst/IR/CatalystAttributes.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinOps.h"
+
+using namespace mlir;
+
+namespace catalyst {
+
+bool isTarget(Operation *op) { return op->hasAttr(attrs::kTarget); }
+
+std::optional<TargetInfo> getTarget(Operation *op) {
+  Attribute attr = op->getAttr(attrs::kTarget);
+  if (!attr)
+    return std::nullopt;
+  TargetInfo info;
+  if (auto dict = dyn_cast<DictionaryAttr>(attr)) {
+    if (auto triple = dict.getAs<StringAttr>("triple"))
+      info.triple = triple.getValue().str();
+    if (auto pipeline = dict.getAs<StringAttr>("pipeline"))
+      info.pipeline = pipeline.getValue().str();
+  }
+  return info;
+}
+
+bool hasDispatch(Operation *op) { return op->hasAttr(attrs::kDispatch); }
+
+std::optional<std::string> getDispatchAddress(Operation *op) {
+  auto dict = op->getAttrOfType<DictionaryAttr>(attrs::kDispatch);
+  if (!dict)
+    return std::nullopt;
+  auto address = dict.getAs<StringAttr>("address");
+  if (!address)
+    return std::nullopt;
+  return address.getValue().str();
+}
+
+void setDispatchAddress(Operation *op, StringRef address) {
+  Builder b(op->getContext());
+  op->setAttr(attrs::kDispatch,
+              b.getDictionaryAttr(b.getNamedAttr(
+                  "address", b.getStringAttr(address))));
+}
+
+std::optional<std::string> getObjectFile(Operation *op) {
+  auto path = op->getAttrOfType<StringAttr>(attrs::kObjectFile);
+  if (!path)
+    return std::nullopt;
+  return path.getValue().str();
+}
+
+void setObjectFile(Operation *op, StringRef path) {
+  op->setAttr(attrs::kObjectFile, StringAttr::get(op->getContext(), path));
+}
+
+SmallVector<std::string> getObjectFiles(Operation *op) {
+  SmallVector<std::string> files;
+  if (auto array = op->getAttrOfType<ArrayAttr>(attrs::kObjectFiles))
+    for (auto path : array.getAsValueRange<StringAttr>())
+      files.push_back(path.str());
+  return files;
+}
+
+void appendObjectFile(Operation *op, StringRef path) {
+  SmallVector<Attribute> files;
+  if (auto array = op->getAttrOfType<ArrayAttr>(attrs::kObjectFiles))
+    llvm::append_range(files, array.getValue());
+  auto entry = StringAttr::get(op->getContext(), path);
+  if (llvm::is_contained(files, entry))
+    return;
+  files.push_back(entry);
+  op->setAttr(attrs::kObjectFiles, ArrayAttr::get(op->getContext(), files));
+}
+
+bool isNonblocking(Operation *op) { return op->hasAttr(attrs::kNonblocking); }
+
+std::string getTargetName(ModuleOp module) {
+  if (std::optional<StringRef> name = module.getSymName())
+    return name->str();
+  return "unnamed";
+}
+
+} // namespace catalyst

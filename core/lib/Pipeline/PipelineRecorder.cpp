@@ -1,0 +1,269 @@
+//===- PipelineRecorder.cpp - the IR after every pass -----------*- C++ -*-===//
+#include "Pipeline/PipelineRecorder.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/OperationSupport.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassInstrumentation.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+#include <mutex>
+
+using namespace mlir;
+using namespace executor_studio;
+
+namespace {
+using Clock = std::chrono::steady_clock;
+
+} // namespace
+
+RecordedDiagnostic executor_studio::convertDiagnostic(Diagnostic &diag) {
+  RecordedDiagnostic out;
+  switch (diag.getSeverity()) {
+  case DiagnosticSeverity::Error:
+    out.severity = RecordedDiagnostic::Severity::Error;
+    break;
+  case DiagnosticSeverity::Warning:
+    out.severity = RecordedDiagnostic::Severity::Warning;
+    break;
+  case DiagnosticSeverity::Remark:
+    out.severity = RecordedDiagnostic::Severity::Remark;
+    break;
+  case DiagnosticSeverity::Note:
+    out.severity = RecordedDiagnostic::Severity::Note;
+    break;
+  }
+  out.message = diag.str();
+  if (auto loc = diag.getLocation()->findInstanceOf<FileLineColLoc>()) {
+    out.file = loc.getFilename().str();
+    out.line = loc.getLine();
+    out.column = loc.getColumn();
+  }
+  for (Diagnostic &note : diag.getNotes())
+    out.notes.push_back(convertDiagnostic(note));
+  return out;
+}
+
+namespace {
+std::string printIR(Operation *op, const RecordOptions &options) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  OpPrintingFlags flags;
+  if (options.printGenericForm)
+    flags.printGenericOpForm();
+  if (options.printDebugInfo)
+    flags.enableDebugInfo(/*enable=*/true, /*prettyForm=*/false);
+  op->print(os, flags);
+  return text;
+}
+
+/// Whether `pass` is the adaptor that runs a nested pipeline.
+bool isAdaptor(Pass *pass) {
+  return pass->getArgument().empty() &&
+         pass->getName().starts_with("Pipeline Collection");
+}
+
+std::string describeAnchor(Operation *op) {
+  std::string text = op->getName().getStringRef().str();
+  if (auto name = op->getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName()))
+    text += " @" + name.getValue().str();
+  return text;
+}
+
+class Recorder : public PassInstrumentation {
+public:
+  Recorder(Recording &recording, Operation *root, const RecordOptions &options)
+      : recording(recording), root(root), options(options),
+        last(recording.inputIR), lastFingerprint(root) {}
+
+  void runBeforePass(Pass *pass, Operation *op) override {
+    if (isAdaptor(pass))
+      return;
+    std::lock_guard<std::mutex> lock(mutex);
+    Snapshot snapshot;
+    snapshot.index = recording.snapshots.size();
+    snapshot.pass = pass->getArgument().empty() ? pass->getName().str()
+                                                : pass->getArgument().str();
+    llvm::raw_string_ostream os(snapshot.options);
+    pass->printAsTextualPipeline(os);
+    snapshot.anchor = describeAnchor(op);
+    recording.snapshots.push_back(std::move(snapshot));
+    running.push_back({recording.snapshots.size() - 1, Clock::now()});
+  }
+
+  void runAfterPass(Pass *pass, Operation *op) override { finish(pass, false); }
+  void runAfterPassFailed(Pass *pass, Operation *op) override {
+    finish(pass, true);
+  }
+
+  /// The snapshot of the innermost running pass, if any.
+  Snapshot *current() {
+    if (running.empty())
+      return nullptr;
+    return &recording.snapshots[running.back().first];
+  }
+
+  std::mutex mutex;
+
+private:
+  void finish(Pass *pass, bool failed) {
+    if (isAdaptor(pass))
+      return;
+    std::lock_guard<std::mutex> lock(mutex);
+    auto [index, start] = running.back();
+    running.pop_back();
+    Snapshot &snapshot = recording.snapshots[index];
+    snapshot.milliseconds =
+        std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+    snapshot.failed = failed;
+    OperationFingerPrint after(root);
+    snapshot.changed = failed || after != lastFingerprint;
+    lastFingerprint = after;
+    if (!options.recordIR)
+      return;
+    if (snapshot.changed || !last)
+      last = std::make_shared<const std::string>(printIR(root, options));
+    snapshot.ir = last;
+  }
+
+  Recording &recording;
+  Operation *root;
+  const RecordOptions &options;
+  std::shared_ptr<const std::string> last;
+  OperationFingerPrint lastFingerprint;
+  std::vector<std::pair<size_t, Clock::time_point>> running;
+};
+
+/// Parses `text` into `pm`, with or without an anchor (`builtin.module(...)`).
+LogicalResult parsePipeline(StringRef text, OpPassManager &pm,
+                            raw_ostream &errors) {
+  StringRef trimmed = text.trim();
+  size_t paren = trimmed.find('(');
+  bool anchored =
+      paren != StringRef::npos && trimmed.ends_with(")") &&
+      llvm::all_of(trimmed.take_front(paren), [](char c) {
+        return llvm::isAlnum(c) || c == '.' || c == '_';
+      }) &&
+      trimmed.take_front(paren).contains('.');
+  if (!anchored)
+    return parsePassPipeline(trimmed, pm, errors);
+  FailureOr<OpPassManager> parsed = parsePassPipeline(trimmed, errors);
+  if (failed(parsed))
+    return failure();
+  if (parsed->getOpAnchorName() != pm.getOpAnchorName()) {
+    errors << "pipeline is anchored on '" << parsed->getOpAnchorName()
+           << "' but runs on '" << pm.getOpAnchorName() << "'";
+    return failure();
+  }
+  pm = std::move(*parsed);
+  return success();
+}
+} // namespace
+
+Recording executor_studio::recordPipeline(Operation *op,
+                                          const RecordOptions &options) {
+  Recording recording;
+  MLIRContext *ctx = op->getContext();
+  bool wasMultithreaded = ctx->isMultithreadingEnabled();
+  // Printing the whole IR between passes needs one thread.
+  if (wasMultithreaded)
+    ctx->disableMultithreading();
+  auto start = Clock::now();
+  if (options.recordIR)
+    recording.inputIR = std::make_shared<const std::string>(printIR(op, options));
+
+  PassManager pm(ctx, op->getName().getStringRef());
+  std::string errors;
+  llvm::raw_string_ostream errorStream(errors);
+  if (failed(parsePipeline(options.pipeline, pm, errorStream))) {
+    RecordedDiagnostic diag;
+    diag.message = "invalid pipeline \"" + options.pipeline + "\": " + errors;
+    recording.diagnostics.push_back(std::move(diag));
+    if (wasMultithreaded)
+      ctx->enableMultithreading();
+    return recording;
+  }
+  auto recorder = std::make_unique<Recorder>(recording, op, options);
+  Recorder *rec = recorder.get();
+  pm.addInstrumentation(std::move(recorder));
+  LogicalResult result = success();
+  {
+    ScopedDiagnosticHandler handler(ctx, [&](Diagnostic &diag) {
+      RecordedDiagnostic recorded = convertDiagnostic(diag);
+      if (Snapshot *snapshot = rec->current()) {
+        recorded.pass = snapshot->pass;
+        snapshot->diagnostics.push_back(std::move(recorded));
+      } else {
+        recording.diagnostics.push_back(std::move(recorded));
+      }
+      return success();
+    });
+    result = pm.run(op);
+  }
+  recording.succeeded = succeeded(result);
+  if (recording.succeeded && options.recordIR)
+    recording.outputIR = recording.snapshots.empty()
+                             ? recording.inputIR
+                             : recording.snapshots.back().ir;
+  recording.totalMilliseconds =
+      std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+  if (wasMultithreaded)
+    ctx->enableMultithreading();
+  return recording;
+}
+
+llvm::Expected<SaveMode> executor_studio::parseSaveMode(StringRef text) {
+  if (text == "pipeline")
+    return SaveMode::Pipeline;
+  if (text == "changed")
+    return SaveMode::Changed;
+  if (text == "pass")
+    return SaveMode::Pass;
+  return llvm::createStringError("unknown save mode '" + text.str() +
+                                 "'; use pipeline, changed or pass");
+}
+
+llvm::Error executor_studio::writeSnapshots(const Recording &recording,
+                                            StringRef dir, SaveMode mode) {
+  if (std::error_code ec = llvm::sys::fs::create_directories(dir))
+    return llvm::createStringError(ec, "cannot create " + dir.str());
+  auto write = [&](StringRef name, const std::string &text) -> llvm::Error {
+    SmallString<256> path(dir);
+    llvm::sys::path::append(path, name);
+    std::error_code ec;
+    llvm::raw_fd_ostream os(path, ec);
+    if (ec)
+      return llvm::createStringError(ec, "cannot write " + path.str().str());
+    os << text;
+    return llvm::Error::success();
+  };
+  if (recording.inputIR)
+    if (llvm::Error err = write("00_input.mlir", *recording.inputIR))
+      return err;
+  for (const Snapshot &snapshot : recording.snapshots) {
+    bool last = &snapshot == &recording.snapshots.back();
+    bool wanted = mode == SaveMode::Pass ||
+                  (mode == SaveMode::Changed && snapshot.changed) ||
+                  (mode == SaveMode::Pipeline && last);
+    if (!wanted || !snapshot.ir)
+      continue;
+    std::string name = llvm::formatv("{0:d2}_{1}.mlir", snapshot.index + 1,
+                                     snapshot.pass)
+                           .str();
+    if (llvm::Error err = write(name, *snapshot.ir))
+      return err;
+  }
+  return llvm::Error::success();
+}

@@ -1,0 +1,77 @@
+//===- Registration.cpp - everything the front ends register ----*- C++ -*-===//
+#include "Registration/Registration.h"
+
+#include "Catalyst/IR/CatalystOps.h"
+#include "Executor/IR/ExecutorDialect.h"
+#include "Executor/IR/ExecutorOps.h"
+#include "Transforms/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Bufferization/Transforms/FuncBufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/ControlFlow/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Index/IR/IndexDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/Linalg/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Transforms/Passes.h"
+
+void executor_studio::registerAllDialects(mlir::DialectRegistry &registry) {
+  using namespace mlir;
+  registry.insert<catalyst::executor::ExecutorDialect,
+                  catalyst::CatalystDialect, func::FuncDialect,
+                  arith::ArithDialect, math::MathDialect,
+                  memref::MemRefDialect, tensor::TensorDialect,
+                  bufferization::BufferizationDialect, linalg::LinalgDialect,
+                  scf::SCFDialect, cf::ControlFlowDialect, index::IndexDialect,
+                  LLVM::LLVMDialect, affine::AffineDialect, ub::UBDialect>();
+  catalyst::executor::registerBufferizableOpInterfaceExternalModels(registry);
+  catalyst::registerBufferizableOpInterfaceExternalModels(registry);
+  arith::registerBufferizableOpInterfaceExternalModels(registry);
+  bufferization::func_ext::registerBufferizableOpInterfaceExternalModels(
+      registry);
+  cf::registerBufferizableOpInterfaceExternalModels(registry);
+  linalg::registerBufferizableOpInterfaceExternalModels(registry);
+  scf::registerBufferizableOpInterfaceExternalModels(registry);
+  tensor::registerBufferizableOpInterfaceExternalModels(registry);
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+}
+
+void executor_studio::registerAllPasses() {
+  using namespace mlir;
+  catalyst::registerExecutorStudioPasses();
+  catalyst::registerExecutorStudioPipelines();
+  registerTransformsPasses();
+  bufferization::registerBufferizationPasses();
+  memref::registerMemRefPasses();
+  registerConvertLinalgToLoopsPass();
+  registerLowerAffinePass();
+  registerSCFToControlFlowPass();
+  registerArithToLLVMConversionPass();
+  registerConvertMathToLLVMPass();
+  registerConvertMathToLibmPass();
+  registerConvertIndexToLLVMPass();
+  registerConvertControlFlowToLLVMPass();
+  registerConvertFuncToLLVMPass();
+  registerFinalizeMemRefToLLVMConversionPass();
+  registerReconcileUnrealizedCastsPass();
+}

@@ -1,0 +1,365 @@
+//===- CrossCompileTargets.cpp - one object per catalyst.target -*- C++ -*-===//
+#include "Catalyst/IR/CatalystAttributes.h"
+#include "Catalyst/IR/CatalystOps.h"
+#include "Pipeline/PipelineRecorder.h"
+#include "PyfaceWrappers.h"
+#include "Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/Triple.h"
+
+#include <memory>
+
+namespace catalyst {
+#define GEN_PASS_DEF_CROSSCOMPILETARGETSPASS
+#include "Transforms/Passes.h.inc"
+} // namespace catalyst
+
+using namespace mlir;
+using namespace catalyst;
+
+namespace {
+
+void initializeTargets() {
+  static bool done = [] {
+    llvm::InitializeAllTargetInfos();
+    llvm::InitializeAllTargets();
+    llvm::InitializeAllTargetMCs();
+    llvm::InitializeAllAsmPrinters();
+    return true;
+  }();
+  (void)done;
+}
+
+/// Whether code for `triple` runs in this process (same arch, OS and
+/// environment; the vendor does not matter).
+bool isHostTriple(const llvm::Triple &triple) {
+  llvm::Triple host(llvm::sys::getProcessTriple());
+  return triple.getArch() == host.getArch() &&
+         triple.getOS() == host.getOS() &&
+         triple.getEnvironment() == host.getEnvironment();
+}
+
+struct Target {
+  ModuleOp module;
+  std::string name;
+  bool dispatched;
+  std::string triple;
+  SmallVector<EntryPoint> entries;
+  SmallVector<LaunchKernelOp> launches;
+};
+
+struct CrossCompileTargetsPass
+    : public catalyst::impl::CrossCompileTargetsPassBase<
+          CrossCompileTargetsPass> {
+  using CrossCompileTargetsPassBase::CrossCompileTargetsPassBase;
+  void runOnOperation() override;
+
+private:
+  LogicalResult compile(Target &target, StringRef objectPath);
+  LogicalResult lowerToLLVMDialect(Target &target, ModuleOp clone);
+  LogicalResult emitObject(Target &target, ModuleOp llvmModule,
+                           StringRef objectPath);
+  void reduceToDeclarations(Target &target);
+  LogicalResult linkLocally(Target &target, StringRef objectPath);
+};
+} // namespace
+
+LogicalResult CrossCompileTargetsPass::lowerToLLVMDialect(Target &target,
+                                                          ModuleOp clone) {
+  std::optional<TargetInfo> info = getTarget(target.module);
+  std::string pipeline = info && info->pipeline
+                             ? *info->pipeline
+                             : getDefaultTargetPipelineText();
+  if (saveIrAfterEach.empty()) {
+    PassManager pm(clone->getName());
+    std::string error;
+    llvm::raw_string_ostream errorStream(error);
+    if (failed(parsePassPipeline(pipeline, pm, errorStream)))
+      return target.module.emitOpError("has catalyst.target pipeline \"")
+             << pipeline << "\" that does not parse: " << error;
+    if (failed(pm.run(clone)))
+      return target.module.emitOpError("target @")
+             << target.name << " failed to lower with \"" << pipeline << "\"";
+    return success();
+  }
+  FailureOr<executor_studio::SaveMode> mode = [&]() -> FailureOr<executor_studio::SaveMode> {
+    llvm::Expected<executor_studio::SaveMode> parsed =
+        executor_studio::parseSaveMode(saveIrAfterEach);
+    if (!parsed) {
+      target.module.emitOpError("save-ir-after-each: ")
+          << llvm::toString(parsed.takeError());
+      return failure();
+    }
+    return *parsed;
+  }();
+  if (failed(mode))
+    return failure();
+  executor_studio::RecordOptions options;
+  options.pipeline = pipeline;
+  executor_studio::Recording recording =
+      executor_studio::recordPipeline(clone, options);
+  SmallString<256> dir(workspace);
+  llvm::sys::path::append(dir, target.name, "ir");
+  if (llvm::Error error = executor_studio::writeSnapshots(recording, dir, *mode))
+    return target.module.emitOpError("cannot save IR to ")
+           << dir << ": " << llvm::toString(std::move(error));
+  if (!recording.succeeded) {
+    // The recorder captured the diagnostics; report them again here.
+    InFlightDiagnostic diag = target.module.emitOpError("target @")
+                              << target.name << " failed to lower with \""
+                              << pipeline << "\"";
+    for (const auto &snapshot : recording.snapshots)
+      for (const auto &d : snapshot.diagnostics)
+        diag.attachNote() << snapshot.pass << ": " << d.file << ":" << d.line
+                          << ":" << d.column << ": " << d.message;
+    for (const auto &d : recording.diagnostics)
+      diag.attachNote() << d.message;
+    return failure();
+  }
+  return success();
+}
+
+LogicalResult CrossCompileTargetsPass::emitObject(Target &target,
+                                                  ModuleOp llvmModule,
+                                                  StringRef objectPath) {
+  initializeTargets();
+  llvm::Triple triple(target.triple);
+  std::string error;
+  const llvm::Target *backend = llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!backend)
+    return target.module.emitOpError("has unknown triple \"")
+           << target.triple << "\": " << error;
+  llvm::TargetOptions targetOptions;
+  std::unique_ptr<llvm::TargetMachine> machine(backend->createTargetMachine(
+      triple, "generic", "", targetOptions, llvm::Reloc::PIC_));
+  if (!machine)
+    return target.module.emitOpError("has triple \"")
+           << target.triple << "\" that LLVM cannot generate code for";
+
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> module =
+      translateModuleToLLVMIR(llvmModule, llvmContext, target.name);
+  if (!module)
+    return target.module.emitOpError("target @")
+           << target.name
+           << " did not translate to LLVM IR; its pipeline must lower it "
+              "to the LLVM dialect";
+  module->setTargetTriple(triple);
+  module->setDataLayout(machine->createDataLayout());
+  auto optimize = makeOptimizingTransformer(2, 0, machine.get());
+  if (llvm::Error err = optimize(module.get()))
+    return target.module.emitOpError("target @")
+           << target.name
+           << " failed to optimise: " << llvm::toString(std::move(err));
+
+  std::error_code ec;
+  llvm::ToolOutputFile out(objectPath, ec, llvm::sys::fs::OF_None);
+  if (ec)
+    return target.module.emitOpError("cannot write ")
+           << objectPath << ": " << ec.message()
+           << " (is the workspace writable?)";
+  llvm::legacy::PassManager codegen;
+  if (machine->addPassesToEmitFile(codegen, out.os(), nullptr,
+                                   llvm::CodeGenFileType::ObjectFile))
+    return target.module.emitOpError("triple \"")
+           << target.triple << "\" cannot emit object files";
+  codegen.run(*module);
+  out.keep();
+  return success();
+}
+
+LogicalResult CrossCompileTargetsPass::compile(Target &target,
+                                               StringRef objectPath) {
+  OwningOpRef<ModuleOp> clone(cast<ModuleOp>(target.module->clone()));
+  // The clone is a standalone module: drop its name and the host-only
+  // attributes, expose the entries and privatize the rest.
+  clone->setSymNameAttr(nullptr);
+  for (StringRef attr : {attrs::kTarget, attrs::kDispatch, attrs::kObjectFile})
+    clone.get()->removeAttr(attr);
+  for (auto func : clone->getOps<func::FuncOp>()) {
+    bool isEntry = llvm::any_of(target.entries, [&](const EntryPoint &e) {
+      return e.name == func.getSymName();
+    });
+    if (isEntry)
+      func->setAttr("llvm.emit_c_interface", UnitAttr::get(&getContext()));
+    else if (!func.isExternal())
+      func.setPrivate();
+  }
+  if (failed(lowerToLLVMDialect(target, *clone)))
+    return failure();
+  if (failed(addPyfaceWrappers(*clone, target.entries)))
+    return target.module.emitOpError("target @")
+           << target.name << ": cannot generate the pyface wrappers";
+  return emitObject(target, *clone, objectPath);
+}
+
+void CrossCompileTargetsPass::reduceToDeclarations(Target &target) {
+  Block *body = target.module.getBody();
+  OpBuilder b(&getContext());
+  b.setInsertionPointToEnd(body);
+  SmallVector<Operation *> old;
+  for (Operation &op : *body)
+    old.push_back(&op);
+  for (const EntryPoint &entry : target.entries) {
+    auto decl = func::FuncOp::create(b, target.module.getLoc(), entry.name,
+                                     entry.type);
+    decl.setPrivate();
+  }
+  for (Operation *op : old)
+    op->erase();
+}
+
+LogicalResult CrossCompileTargetsPass::linkLocally(Target &target,
+                                                   StringRef objectPath) {
+  ModuleOp root = getOperation();
+  OpBuilder b(&getContext());
+  for (const EntryPoint &entry : target.entries) {
+    Operation *existing = root.lookupSymbol(entry.name);
+    if (existing) {
+      auto func = dyn_cast<func::FuncOp>(existing);
+      if (!func || !func.isExternal() || func.getFunctionType() != entry.type)
+        return target.module.emitOpError("local target entry @")
+               << entry.name
+               << " clashes with a host symbol of the same name; rename one "
+                  "of them (local objects are linked into the host)";
+      continue;
+    }
+    b.setInsertionPoint(target.module);
+    auto decl =
+        func::FuncOp::create(b, target.module.getLoc(), entry.name, entry.type);
+    decl.setPrivate();
+  }
+  for (LaunchKernelOp launch : target.launches) {
+    OpBuilder lb(launch);
+    auto call = func::CallOp::create(
+        lb, launch.getLoc(), launch.getCallee().getLeafReference(),
+        launch.getResultTypes(), launch.getInputs());
+    launch->replaceAllUsesWith(call.getResults());
+    launch->erase();
+  }
+  appendObjectFile(root, objectPath);
+  // The linker's manifest: {workspace}/{root}.objects, one path a line.
+  std::string rootName =
+      root.getSymName() ? root.getSymName()->str() : std::string("module");
+  SmallString<256> manifest(workspace);
+  llvm::sys::path::append(manifest, rootName + ".objects");
+  std::error_code ec;
+  llvm::raw_fd_ostream os(manifest, ec, llvm::sys::fs::OF_Append);
+  if (ec)
+    return target.module.emitOpError("cannot write ")
+           << manifest << ": " << ec.message();
+  os << objectPath << "\n";
+  target.module->erase();
+  return success();
+}
+
+void CrossCompileTargetsPass::runOnOperation() {
+  ModuleOp root = getOperation();
+  SmallVector<Target> targets;
+  llvm::StringMap<ModuleOp> byName;
+  bool failed = false;
+  for (auto module : root.getOps<ModuleOp>()) {
+    if (!isTarget(module))
+      continue;
+    Target target{module, getTargetName(module), hasDispatch(module), "", {}, {}};
+    auto [it, inserted] = byName.try_emplace(target.name, module);
+    if (!inserted) {
+      InFlightDiagnostic diag = module.emitOpError("is a second target named @")
+                                << target.name
+                                << "; both would compile to " << target.name
+                                << "/" << target.name
+                                << ".o: give each target its own sym_name";
+      diag.attachNote(it->second.getLoc()) << "first target @" << target.name
+                                           << " is here";
+      failed = true;
+      continue;
+    }
+    std::optional<TargetInfo> info = getTarget(module);
+    target.triple = info && info->triple ? *info->triple
+                                         : llvm::sys::getProcessTriple();
+    if (!target.dispatched && !isHostTriple(llvm::Triple(target.triple))) {
+      module.emitOpError("is a local target for triple \"")
+          << target.triple << "\" but the host is \""
+          << llvm::sys::getProcessTriple()
+          << "\": only dispatched targets (catalyst.dispatch) may be "
+             "cross-compiled for another machine";
+      failed = true;
+      continue;
+    }
+    targets.push_back(std::move(target));
+  }
+  if (failed)
+    return signalPassFailure();
+  if (targets.empty())
+    return;
+  if (workspace.empty()) {
+    root.emitOpError("has ")
+        << targets.size()
+        << " catalyst.target module(s) but cross-compile-targets has no "
+           "workspace: pass cross-compile-targets{workspace=DIR}";
+    return signalPassFailure();
+  }
+
+  // Entry points: the functions host launch_kernels name.
+  root.walk([&](LaunchKernelOp launch) {
+    for (Target &target : targets) {
+      if (launch.getCallee().getRootReference().getValue() != target.name ||
+          target.module->isProperAncestor(launch))
+        continue;
+      target.launches.push_back(launch);
+      StringRef entry = launch.getCallee().getLeafReference().getValue();
+      if (llvm::any_of(target.entries,
+                       [&](const EntryPoint &e) { return e.name == entry; }))
+        continue;
+      auto func = target.module.lookupSymbol<func::FuncOp>(entry);
+      if (!func) {
+        launch.emitOpError("names @")
+            << entry << ", which target @" << target.name << " does not define";
+        failed = true;
+        continue;
+      }
+      target.entries.push_back({entry.str(), func.getFunctionType()});
+    }
+  });
+  if (failed)
+    return signalPassFailure();
+
+  for (Target &target : targets) {
+    SmallString<256> dir(workspace);
+    llvm::sys::path::append(dir, target.name);
+    if (std::error_code ec = llvm::sys::fs::create_directories(dir)) {
+      target.module.emitOpError("cannot create ")
+          << dir << ": " << ec.message() << " (is the workspace writable?)";
+      return signalPassFailure();
+    }
+    llvm::sys::fs::make_absolute(dir);
+    SmallString<256> objectPath(dir);
+    llvm::sys::path::append(objectPath, target.name + ".o");
+    if (mlir::failed(compile(target, objectPath)))
+      return signalPassFailure();
+    if (target.dispatched) {
+      setObjectFile(target.module, objectPath);
+      reduceToDeclarations(target);
+    } else if (mlir::failed(linkLocally(target, objectPath))) {
+      return signalPassFailure();
+    }
+  }
+}

@@ -1,0 +1,202 @@
+//===- DispatchExecutorTargets.cpp - launch_kernel -> executor --*- C++ -*-===//
+#include "Catalyst/IR/CatalystAttributes.h"
+#include "Catalyst/IR/CatalystOps.h"
+#include "Executor/IR/ExecutorOps.h"
+#include "Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace catalyst {
+#define GEN_PASS_DEF_DISPATCHEXECUTORTARGETSPASS
+#include "Transforms/Passes.h.inc"
+} // namespace catalyst
+
+using namespace mlir;
+using namespace catalyst;
+
+namespace {
+/// One dispatched target module.
+struct DispatchedTarget {
+  ModuleOp module;
+  std::string address;
+  std::string object;
+};
+
+struct DispatchExecutorTargetsPass
+    : public catalyst::impl::DispatchExecutorTargetsPassBase<
+          DispatchExecutorTargetsPass> {
+  void runOnOperation() override;
+};
+
+/// Opens `address` at the start of `func` (reusing an open of the same
+/// address in its entry block) and returns the session.
+Value getOrOpenSession(FunctionOpInterface func, StringRef address,
+                       OpBuilder &b) {
+  Block &entry = func.getFunctionBody().front();
+  for (auto open : entry.getOps<executor::OpenOp>())
+    if (open.getAddress() == address)
+      return open.getSession();
+  return executor::OpenOp::create(
+             b, func.getLoc(), executor::SessionType::get(func->getContext()),
+             b.getStringAttr(address))
+      .getSession();
+}
+
+/// Ships `object` on `session` unless `func`'s entry block already does.
+void sendOnce(FunctionOpInterface func, Value session, StringRef object,
+              OpBuilder &b) {
+  Block &entry = func.getFunctionBody().front();
+  for (auto send : entry.getOps<executor::SendBinaryOp>())
+    if (send.getSession() == session && send.getBinaryPath() == object)
+      return;
+  executor::SendBinaryOp::create(b, func.getLoc(), session,
+                                 b.getStringAttr(object),
+                                 /*format=*/b.getI32IntegerAttr(0));
+}
+
+LogicalResult checkLaunch(LaunchKernelOp launch) {
+  for (Type type : launch.getInputs().getTypes())
+    if (!isa<MemRefType>(type))
+      return launch.emitOpError("operand of type ")
+             << type
+             << " cannot be sent to an executor: launches into a dispatched "
+                "target take memrefs only (run one-shot-bufferize first, and "
+                "pass scalars as memref<1xT>)";
+  for (Type type : launch.getResultTypes())
+    if (!isa<MemRefType>(type))
+      return launch.emitOpError("result of type ")
+             << type
+             << " cannot come back from an executor: launches into a "
+                "dispatched target return memrefs only";
+  if (isNonblocking(launch) &&
+      (!launch.getInputs().empty() || launch.getNumResults() != 0))
+    return launch.emitOpError("is marked ")
+           << attrs::kNonblocking << " but " << launch.getCallee()
+           << " is not () -> (): executor.launch_async runs entries without "
+              "arguments or results";
+  return success();
+}
+} // namespace
+
+void DispatchExecutorTargetsPass::runOnOperation() {
+  ModuleOp root = getOperation();
+  llvm::MapVector<StringAttr, DispatchedTarget> targets;
+  bool failed = false;
+  for (auto module : root.getOps<ModuleOp>()) {
+    if (!hasDispatch(module))
+      continue;
+    std::string name = getTargetName(module);
+    std::optional<std::string> address = getDispatchAddress(module);
+    if (!address || address->empty()) {
+      module.emitOpError("has ")
+          << attrs::kDispatch
+          << " without an address; write {address = \"host:port\"}";
+      failed = true;
+      continue;
+    }
+    std::optional<std::string> object = getObjectFile(module);
+    if (!object || object->empty()) {
+      module.emitOpError("is dispatched to ")
+          << *address << " but has no " << attrs::kObjectFile
+          << "; run cross-compile-targets first";
+      failed = true;
+      continue;
+    }
+    targets[StringAttr::get(&getContext(), name)] = {module, *address,
+                                                     *object};
+  }
+  if (failed)
+    return signalPassFailure();
+  if (targets.empty())
+    return;
+
+  // The launches into dispatched targets, grouped by host function.
+  llvm::MapVector<Operation *, SmallVector<LaunchKernelOp>> launchesByFunc;
+  root.walk([&](LaunchKernelOp launch) {
+    auto it = targets.find(launch.getCallee().getRootReference());
+    if (it == targets.end() ||
+        it->second.module->isProperAncestor(launch))
+      return;
+    if (mlir::failed(checkLaunch(launch))) {
+      failed = true;
+      return;
+    }
+    auto func = launch->getParentOfType<FunctionOpInterface>();
+    launchesByFunc[func.getOperation()].push_back(launch);
+  });
+  if (failed)
+    return signalPassFailure();
+
+  OpBuilder b(&getContext());
+  auto setup = root.lookupSymbol<func::FuncOp>("setup");
+  if (setup && setup.isExternal())
+    setup = nullptr;
+  if (setup) {
+    // Every session and every object once, in setup().
+    Block &entry = setup.getBody().front();
+    b.setInsertionPointToStart(&entry);
+    llvm::StringMap<Value> sessions;
+    for (auto &[name, target] : targets) {
+      Value &session = sessions[target.address];
+      if (!session)
+        session = getOrOpenSession(setup, target.address, b);
+    }
+    for (auto &[name, target] : targets)
+      sendOnce(setup, sessions[target.address], target.object, b);
+  }
+
+  for (auto &[funcOp, launches] : launchesByFunc) {
+    auto func = cast<FunctionOpInterface>(funcOp);
+    Block &entry = func.getFunctionBody().front();
+    // After whatever setup() or an earlier pass put at the start.
+    auto insertAt = entry.begin();
+    while (insertAt != entry.end() &&
+           isa<executor::OpenOp, executor::SendBinaryOp>(*insertAt))
+      ++insertAt;
+    b.setInsertionPoint(&entry, insertAt);
+    llvm::StringMap<Value> sessions;
+    for (LaunchKernelOp launch : launches) {
+      const DispatchedTarget &target =
+          targets.find(launch.getCallee().getRootReference())->second;
+      Value &session = sessions[target.address];
+      if (!session)
+        session = getOrOpenSession(func, target.address, b);
+      if (!setup)
+        sendOnce(func, session, target.object, b);
+    }
+    for (LaunchKernelOp launch : launches) {
+      const DispatchedTarget &target =
+          targets.find(launch.getCallee().getRootReference())->second;
+      Value session = sessions[target.address];
+      OpBuilder lb(launch);
+      StringAttr entryName = launch.getCallee().getLeafReference();
+      StringAttr object = lb.getStringAttr(target.object);
+      if (isNonblocking(launch)) {
+        auto async = executor::LaunchAsyncOp::create(
+            lb, launch.getLoc(), executor::TokenType::get(&getContext()),
+            session, entryName, object);
+        // Await at the end of the block so that what follows overlaps with
+        // the kernel; a () -> () entry touches no host memory.
+        Block *block = launch->getBlock();
+        OpBuilder ab(block, block->getTerminator()
+                                ? Block::iterator(block->getTerminator())
+                                : block->end());
+        executor::AwaitOp::create(ab, launch.getLoc(), async.getToken());
+      } else {
+        auto exec = executor::LaunchOp::create(
+            lb, launch.getLoc(), launch.getResultTypes(), session, entryName,
+            object, launch.getInputs());
+        launch->replaceAllUsesWith(exec.getResults());
+      }
+      launch->erase();
+    }
+  }
+
+  for (auto &[name, target] : targets)
+    target.module->erase();
+}

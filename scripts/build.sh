@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Configures (once) and builds Executor Studio in build/ with Ninja, ccache,
+# clang-22 and lld-22. Extra arguments are ninja targets.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${EXECUTOR_STUDIO_BUILD_DIR:-$root/build}
+if [ ! -f "$build/build.ninja" ]; then
+  cmake -S "$root" -B "$build" -G Ninja \
+    -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
+    -DLLVM_USE_LINKER=lld \
+    -DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache
+fi
+export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}
+export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
+ninja -C "$build" "$@"

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Installs, only when missing, every Debian package Executor Studio needs to
+# build, test and demo. Safe to run repeatedly: a second run installs nothing.
+set -euo pipefail
+
+PACKAGES=(
+  # toolchain
+  cmake ninja-build ccache g++ git pkg-config
+  # LLVM / MLIR 22
+  llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22 lld-22
+  # tests and benchmarks
+  googletest libgtest-dev libgmock-dev libbenchmark-dev
+  # GUI
+  libglfw3-dev libimgui-dev libstb-dev nlohmann-json3-dev
+  libgl1-mesa-dev libgl1-mesa-dri libglx-mesa0 xvfb xauth
+  # VS Code extension
+  nodejs
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q '^install ok installed$'; then
+    missing+=("$p")
+  fi
+done
+
+if [ "${#missing[@]}" -eq 0 ]; then
+  echo "setup: all ${#PACKAGES[@]} packages present"
+  exit 0
+fi
+
+echo "setup: installing ${missing[*]}"
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+echo "setup: done"

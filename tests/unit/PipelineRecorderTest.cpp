@@ -1,0 +1,181 @@
+//===- PipelineRecorderTest.cpp - the pipeline recorder -------------------===//
+#include "Pipeline/PipelineRecorder.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+#include <gtest/gtest.h>
+
+using namespace executor_studio;
+
+namespace {
+constexpr const char *kFolding = R"mlir(
+func.func @f(%a: i32) -> i32 {
+  %c0 = arith.constant 0 : i32
+  %b = arith.addi %a, %c0 : i32
+  %c = arith.addi %a, %c0 : i32
+  %d = arith.muli %b, %c : i32
+  return %d : i32
+}
+)mlir";
+
+RecordOptions options(std::string pipeline) {
+  RecordOptions o;
+  o.pipeline = std::move(pipeline);
+  return o;
+}
+} // namespace
+
+TEST(PipelineRecorder, OneSnapshotPerPass) {
+  Recording r = recordPipeline(kFolding, "test.mlir",
+                               options("builtin.module(cse,canonicalize,cse)"));
+  ASSERT_TRUE(r.succeeded);
+  ASSERT_EQ(r.snapshots.size(), 3u);
+  EXPECT_EQ(r.snapshots[0].pass, "cse");
+  EXPECT_EQ(r.snapshots[1].pass, "canonicalize");
+  EXPECT_EQ(r.snapshots[2].pass, "cse");
+  for (unsigned i = 0; i < 3; ++i) {
+    EXPECT_EQ(r.snapshots[i].index, i);
+    EXPECT_GE(r.snapshots[i].milliseconds, 0.0);
+    EXPECT_EQ(r.snapshots[i].anchor, "builtin.module");
+  }
+}
+
+TEST(PipelineRecorder, TracksChangesAndSharesUnchangedIR) {
+  Recording r = recordPipeline(kFolding, "test.mlir",
+                               options("builtin.module(cse,canonicalize,cse)"));
+  ASSERT_TRUE(r.succeeded);
+  // cse merges %b and %c; canonicalize folds the add of zero; the second cse
+  // finds nothing left to do.
+  EXPECT_TRUE(r.snapshots[0].changed);
+  EXPECT_TRUE(r.snapshots[1].changed);
+  EXPECT_FALSE(r.snapshots[2].changed);
+  EXPECT_EQ(r.snapshots[2].ir.get(), r.snapshots[1].ir.get());
+  EXPECT_NE(r.snapshots[0].ir.get(), r.snapshots[1].ir.get());
+  EXPECT_NE(r.inputIR->find("%c = arith.addi"), std::string::npos);
+  EXPECT_EQ(r.snapshots[0].ir->find("arith.addi %arg0, %c0_i32 : i32\n    %2"),
+            std::string::npos);
+  EXPECT_EQ(r.snapshots[1].ir->find("arith.addi"), std::string::npos);
+  EXPECT_EQ(r.outputIR.get(), r.snapshots.back().ir.get());
+}
+
+TEST(PipelineRecorder, AcceptsUnanchoredPipelinesAndOptions) {
+  Recording r = recordPipeline(kFolding, "test.mlir",
+                               options("canonicalize{max-iterations=3}"));
+  ASSERT_TRUE(r.succeeded);
+  ASSERT_EQ(r.snapshots.size(), 1u);
+  EXPECT_NE(r.snapshots[0].options.find("max-iterations=3"), std::string::npos);
+}
+
+TEST(PipelineRecorder, NestedPassesNameTheirAnchor) {
+  Recording r = recordPipeline(kFolding, "test.mlir",
+                               options("builtin.module(func.func(cse))"));
+  ASSERT_TRUE(r.succeeded);
+  ASSERT_EQ(r.snapshots.size(), 1u);
+  EXPECT_EQ(r.snapshots[0].anchor, "func.func @f");
+  EXPECT_TRUE(r.snapshots[0].changed);
+}
+
+TEST(PipelineRecorder, ParseErrorsComeBackAsDiagnostics) {
+  Recording r = recordPipeline("func.func @f( {", "broken.mlir",
+                               options("builtin.module(cse)"));
+  EXPECT_FALSE(r.succeeded);
+  EXPECT_TRUE(r.snapshots.empty());
+  ASSERT_FALSE(r.diagnostics.empty());
+  EXPECT_EQ(r.diagnostics[0].file, "broken.mlir");
+  EXPECT_EQ(r.diagnostics[0].line, 1u);
+  EXPECT_EQ(r.diagnostics[0].severity, RecordedDiagnostic::Severity::Error);
+}
+
+TEST(PipelineRecorder, VerifierErrorsComeBackAsDiagnostics) {
+  Recording r = recordPipeline(
+      "%s = executor.open(\"nohost\") : !executor.session", "bad.mlir",
+      options("builtin.module(cse)"));
+  EXPECT_FALSE(r.succeeded);
+  ASSERT_FALSE(r.diagnostics.empty());
+  EXPECT_NE(r.diagnostics[0].message.find("has no port"), std::string::npos);
+  EXPECT_EQ(r.diagnostics[0].line, 1u);
+}
+
+TEST(PipelineRecorder, InvalidPipelineIsReported) {
+  Recording r =
+      recordPipeline(kFolding, "test.mlir", options("no-such-pass"));
+  EXPECT_FALSE(r.succeeded);
+  ASSERT_EQ(r.diagnostics.size(), 1u);
+  EXPECT_NE(r.diagnostics[0].message.find("no-such-pass"), std::string::npos);
+}
+
+TEST(PipelineRecorder, StopsAtTheFailingPassWithItsDiagnostics) {
+  // A dispatched target without an object: dispatch-executor-targets fails.
+  constexpr const char *source = R"mlir(
+module {
+  module @k attributes {catalyst.target = {}, catalyst.dispatch = {address = "127.0.0.1:1"}} {
+    func.func @e() { return }
+  }
+  func.func @main() {
+    catalyst.launch_kernel @k::@e() : () -> ()
+    return
+  }
+}
+)mlir";
+  Recording r = recordPipeline(
+      source, "nodispatch.mlir",
+      options("builtin.module(cse,dispatch-executor-targets,canonicalize)"));
+  EXPECT_FALSE(r.succeeded);
+  ASSERT_EQ(r.snapshots.size(), 2u);
+  EXPECT_FALSE(r.snapshots[0].failed);
+  EXPECT_TRUE(r.snapshots[1].failed);
+  EXPECT_EQ(r.snapshots[1].pass, "dispatch-executor-targets");
+  ASSERT_EQ(r.snapshots[1].diagnostics.size(), 1u);
+  const RecordedDiagnostic &d = r.snapshots[1].diagnostics[0];
+  EXPECT_EQ(d.pass, "dispatch-executor-targets");
+  EXPECT_NE(d.message.find("run cross-compile-targets first"),
+            std::string::npos);
+  EXPECT_EQ(d.line, 3u);
+  EXPECT_FALSE(r.outputIR);
+}
+
+TEST(PipelineRecorder, WithoutIRRecordsOnlyTimingAndChanges) {
+  RecordOptions o = options("builtin.module(cse)");
+  o.recordIR = false;
+  Recording r = recordPipeline(kFolding, "test.mlir", o);
+  ASSERT_TRUE(r.succeeded);
+  ASSERT_EQ(r.snapshots.size(), 1u);
+  EXPECT_TRUE(r.snapshots[0].changed);
+  EXPECT_FALSE(r.snapshots[0].ir);
+}
+
+TEST(PipelineRecorder, WritesSnapshotsByMode) {
+  Recording r = recordPipeline(kFolding, "test.mlir",
+                               options("builtin.module(cse,canonicalize,cse)"));
+  ASSERT_TRUE(r.succeeded);
+  llvm::SmallString<128> dir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("recorder", dir));
+  auto exists = [&](const char *sub, const char *name) {
+    llvm::SmallString<128> path(dir);
+    llvm::sys::path::append(path, sub, name);
+    return llvm::sys::fs::exists(path);
+  };
+  auto save = [&](const char *sub, SaveMode mode) {
+    llvm::SmallString<128> path(dir);
+    llvm::sys::path::append(path, sub);
+    llvm::Error err = writeSnapshots(r, path, mode);
+    EXPECT_FALSE(static_cast<bool>(err)) << llvm::toString(std::move(err));
+  };
+  save("pass", SaveMode::Pass);
+  save("changed", SaveMode::Changed);
+  save("pipeline", SaveMode::Pipeline);
+  EXPECT_TRUE(exists("pass", "00_input.mlir"));
+  EXPECT_TRUE(exists("pass", "01_cse.mlir"));
+  EXPECT_TRUE(exists("pass", "03_cse.mlir"));
+  EXPECT_TRUE(exists("changed", "02_canonicalize.mlir"));
+  EXPECT_FALSE(exists("changed", "03_cse.mlir"));
+  EXPECT_TRUE(exists("pipeline", "03_cse.mlir"));
+  EXPECT_FALSE(exists("pipeline", "01_cse.mlir"));
+  llvm::sys::fs::remove_directories(dir);
+  EXPECT_FALSE(static_cast<bool>(parseSaveMode("pass").takeError()));
+  llvm::Expected<SaveMode> bad = parseSaveMode("sometimes");
+  ASSERT_FALSE(static_cast<bool>(bad));
+  EXPECT_NE(llvm::toString(bad.takeError()).find("pipeline, changed or pass"),
+            std::string::npos);
+}
