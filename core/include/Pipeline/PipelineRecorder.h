@@ -15,7 +15,12 @@
 #include <string>
 #include <vector>
 
+namespace llvm {
+class raw_ostream;
+} // namespace llvm
+
 namespace mlir {
+class OpPassManager;
 class Diagnostic;
 class MLIRContext;
 class Operation;
@@ -91,6 +96,12 @@ Recording recordPipeline(llvm::StringRef source, llvm::StringRef bufferName,
 /// Records `options.pipeline` on `op` in place (its context must have the
 /// passes' dialects registered). On return `op` holds the final IR.
 Recording recordPipeline(mlir::Operation *op, const RecordOptions &options);
+
+/// Parses a textual pipeline into `pm`, anchored
+/// (`builtin.module(cse,canonicalize)`, whose anchor must be `pm`'s) or not
+/// (`cse,canonicalize`). Explains a failure on `errors`.
+bool parsePipelineInto(llvm::StringRef text, mlir::OpPassManager &pm,
+                       llvm::raw_ostream &errors);
 
 /// Converts an MLIR diagnostic (with its notes) to plain data.
 RecordedDiagnostic convertDiagnostic(mlir::Diagnostic &diag);

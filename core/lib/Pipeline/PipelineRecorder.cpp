@@ -72,7 +72,7 @@ std::string printIR(Operation *op, const RecordOptions &options) {
 /// Whether `pass` is the adaptor that runs a nested pipeline.
 bool isAdaptor(Pass *pass) {
   return pass->getArgument().empty() &&
-         pass->getName().starts_with("Pipeline Collection");
+         pass->getName().ends_with("OpToOpPassAdaptor");
 }
 
 std::string describeAnchor(Operation *op) {
@@ -146,9 +146,10 @@ private:
   std::vector<std::pair<size_t, Clock::time_point>> running;
 };
 
-/// Parses `text` into `pm`, with or without an anchor (`builtin.module(...)`).
-LogicalResult parsePipeline(StringRef text, OpPassManager &pm,
-                            raw_ostream &errors) {
+} // namespace
+
+bool executor_studio::parsePipelineInto(StringRef text, OpPassManager &pm,
+                                        raw_ostream &errors) {
   StringRef trimmed = text.trim();
   size_t paren = trimmed.find('(');
   bool anchored =
@@ -158,19 +159,18 @@ LogicalResult parsePipeline(StringRef text, OpPassManager &pm,
       }) &&
       trimmed.take_front(paren).contains('.');
   if (!anchored)
-    return parsePassPipeline(trimmed, pm, errors);
+    return succeeded(parsePassPipeline(trimmed, pm, errors));
   FailureOr<OpPassManager> parsed = parsePassPipeline(trimmed, errors);
   if (failed(parsed))
-    return failure();
+    return false;
   if (parsed->getOpAnchorName() != pm.getOpAnchorName()) {
     errors << "pipeline is anchored on '" << parsed->getOpAnchorName()
            << "' but runs on '" << pm.getOpAnchorName() << "'";
-    return failure();
+    return false;
   }
   pm = std::move(*parsed);
-  return success();
+  return true;
 }
-} // namespace
 
 Recording executor_studio::recordPipeline(Operation *op,
                                           const RecordOptions &options) {
@@ -187,7 +187,7 @@ Recording executor_studio::recordPipeline(Operation *op,
   PassManager pm(ctx, op->getName().getStringRef());
   std::string errors;
   llvm::raw_string_ostream errorStream(errors);
-  if (failed(parsePipeline(options.pipeline, pm, errorStream))) {
+  if (!parsePipelineInto(options.pipeline, pm, errorStream)) {
     RecordedDiagnostic diag;
     diag.message = "invalid pipeline \"" + options.pipeline + "\": " + errors;
     recording.diagnostics.push_back(std::move(diag));

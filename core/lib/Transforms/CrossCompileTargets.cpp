@@ -92,7 +92,7 @@ LogicalResult CrossCompileTargetsPass::lowerToLLVMDialect(Target &target,
     PassManager pm(clone->getName());
     std::string error;
     llvm::raw_string_ostream errorStream(error);
-    if (failed(parsePassPipeline(pipeline, pm, errorStream)))
+    if (!executor_studio::parsePipelineInto(pipeline, pm, errorStream))
       return target.module.emitOpError("has catalyst.target pipeline \"")
              << pipeline << "\" that does not parse: " << error;
     if (failed(pm.run(clone)))
