@@ -28,11 +28,11 @@ func.func @open_send_close() {
 // CHECK-LABEL: func.func @launches
 // CHECK-SAME: (%[[S:[^:]+]]: !executor.session, %[[X:[^:]+]]: memref<4xf64>, %[[Y:[^:]+]]: memref<2xi32>)
 func.func @launches(%s: !executor.session, %x: memref<4xf64>, %y: memref<2xi32>) {
-  // CHECK: executor.launch %[[S]]("warmup", "/tmp/ws/c/c.o")() : !executor.session, () -> ()
+  // CHECK: executor.launch %[[S]]("warmup", "/tmp/ws/c/c.o") () : !executor.session, () -> ()
   "executor.launch"(%s) <{kernel_callee = "warmup", object = "/tmp/ws/c/c.o"}> : (!executor.session) -> ()
-  // CHECK: %{{.+}} = executor.launch %[[S]]("square", "/tmp/ws/c/c.o")(%[[X]]) : !executor.session, (memref<4xf64>) -> memref<4xf64>
+  // CHECK: %{{.+}} = executor.launch %[[S]]("square", "/tmp/ws/c/c.o") (%[[X]]) : !executor.session, (memref<4xf64>) -> memref<4xf64>
   %r = "executor.launch"(%s, %x) <{kernel_callee = "square", object = "/tmp/ws/c/c.o"}> : (!executor.session, memref<4xf64>) -> memref<4xf64>
-  // CHECK: %{{.+}}:2 = executor.launch %[[S]]("pair", "/tmp/ws/c/c.o")(%[[X]], %[[Y]]) : !executor.session, (memref<4xf64>, memref<2xi32>) -> (memref<4xf64>, memref<2xi32>)
+  // CHECK: %{{.+}}:2 = executor.launch %[[S]]("pair", "/tmp/ws/c/c.o") (%[[X]], %[[Y]]) : !executor.session, (memref<4xf64>, memref<2xi32>) -> (memref<4xf64>, memref<2xi32>)
   %p:2 = "executor.launch"(%s, %x, %y) <{kernel_callee = "pair", object = "/tmp/ws/c/c.o"}> : (!executor.session, memref<4xf64>, memref<2xi32>) -> (memref<4xf64>, memref<2xi32>)
   // CHECK: %[[T:.+]] = executor.launch_async %[[S]]("warmup", "/tmp/ws/c/c.o") : !executor.session -> !executor.token
   %t = "executor.launch_async"(%s) <{kernel_callee = "warmup", object = "/tmp/ws/c/c.o"}> : (!executor.session) -> !executor.token
@@ -44,9 +44,9 @@ func.func @launches(%s: !executor.session, %x: memref<4xf64>, %y: memref<2xi32>)
 // CHECK-LABEL: func.func @calls
 // CHECK-SAME: (%[[S:[^:]+]]: !executor.session, %[[A:[^:]+]]: tensor<4xf64>, %[[IN:[^:]+]]: memref<4xf64>, %[[OUT:[^:]+]]: memref<4xf64>)
 func.func @calls(%s: !executor.session, %a: tensor<4xf64>, %in: memref<4xf64>, %out: memref<4xf64>) -> tensor<4xf64> {
-  // CHECK: %[[R:.+]] = executor.call %[[S]]("norm")(%[[A]]) : !executor.session, (tensor<4xf64>) -> tensor<4xf64>
+  // CHECK: %[[R:.+]] = executor.call %[[S]]("norm") (%[[A]]) : !executor.session, (tensor<4xf64>) -> tensor<4xf64>
   %r = "executor.call"(%s, %a) <{symbol = "norm"}> : (!executor.session, tensor<4xf64>) -> tensor<4xf64>
-  // CHECK: executor.call %[[S]]("sample")(%[[IN]], %[[OUT]]) {num_input_args = 1 : i32} : !executor.session, (memref<4xf64>, memref<4xf64>) -> ()
+  // CHECK: executor.call %[[S]]("sample") (%[[IN]], %[[OUT]]) {num_input_args = 1 : i32} : !executor.session, (memref<4xf64>, memref<4xf64>) -> ()
   "executor.call"(%s, %in, %out) <{num_input_args = 1 : i32, symbol = "sample"}> : (!executor.session, memref<4xf64>, memref<4xf64>) -> ()
   // CHECK: return %[[R]] : tensor<4xf64>
   return %r : tensor<4xf64>

@@ -138,6 +138,23 @@ func.func @reserved_format(%s: !executor.session) {
 
 // -----
 
+// A negative format is reserved too (the message shows it as unsigned).
+func.func @negative_format(%s: !executor.session) {
+  // expected-error @+1 {{is reserved; only 0 (the raw object file) is supported}}
+  executor.send_binary %s("/tmp/a.o") {format = -1 : i32} : !executor.session
+  return
+}
+
+// -----
+
+func.func @format_i64(%s: !executor.session) {
+  // expected-error @+1 {{'executor.send_binary' op attribute 'format' failed to satisfy constraint: 32-bit signless integer attribute}}
+  executor.send_binary %s("/tmp/a.o") {format = 0 : i64} : !executor.session
+  return
+}
+
+// -----
+
 //===----------------------------------------------------------------------===//
 // executor.launch / executor.launch_async
 //===----------------------------------------------------------------------===//
@@ -281,6 +298,16 @@ func.func @close_token(%t: !executor.token) {
 func.func @i32_session(%c: i32) {
   // expected-error @+1 {{'executor.send_binary' op operand #0 must be A handle to an open executor session., but got 'i32'}}
   "executor.send_binary"(%c) <{binary_path = "/tmp/a.o"}> : (i32) -> ()
+  return
+}
+
+// -----
+
+// In the custom form the type of the session operand is checked while
+// parsing.
+func.func @i32_session_custom(%c: i32) {
+  // expected-error @+1 {{custom op 'executor.close' invalid kind of type specified: expected executor.session, but found 'i32'}}
+  executor.close %c : i32
   return
 }
 

@@ -62,7 +62,7 @@ func.func @send_binary(%s: !executor.session) {
 // CHECK-LABEL: func.func @launch_no_inputs_no_results
 // CHECK-SAME: (%[[S:.+]]: !executor.session)
 func.func @launch_no_inputs_no_results(%s: !executor.session) {
-  // CHECK: executor.launch %[[S]]("warmup", "/tmp/ws/c/c.o")() : !executor.session, () -> ()
+  // CHECK: executor.launch %[[S]]("warmup", "/tmp/ws/c/c.o") () : !executor.session, () -> ()
   executor.launch %s("warmup", "/tmp/ws/c/c.o")() : !executor.session, () -> ()
   return
 }
@@ -70,7 +70,7 @@ func.func @launch_no_inputs_no_results(%s: !executor.session) {
 // CHECK-LABEL: func.func @launch_one_one
 // CHECK-SAME: (%[[S:.+]]: !executor.session, %[[X:.+]]: memref<4xf64>) -> memref<4xf64>
 func.func @launch_one_one(%s: !executor.session, %x: memref<4xf64>) -> memref<4xf64> {
-  // CHECK: %[[R:.+]] = executor.launch %[[S]]("square", "/tmp/ws/c/c.o")(%[[X]]) : !executor.session, (memref<4xf64>) -> memref<4xf64>
+  // CHECK: %[[R:.+]] = executor.launch %[[S]]("square", "/tmp/ws/c/c.o") (%[[X]]) : !executor.session, (memref<4xf64>) -> memref<4xf64>
   %r = executor.launch %s("square", "/tmp/ws/c/c.o")(%x) : !executor.session, (memref<4xf64>) -> memref<4xf64>
   // CHECK: return %[[R]] : memref<4xf64>
   return %r : memref<4xf64>
@@ -79,7 +79,7 @@ func.func @launch_one_one(%s: !executor.session, %x: memref<4xf64>) -> memref<4x
 // CHECK-LABEL: func.func @launch_two_two
 // CHECK-SAME: (%[[S:[^:]+]]: !executor.session, %[[X:[^:]+]]: memref<4xf64>, %[[Y:[^:]+]]: memref<2x3xi32>)
 func.func @launch_two_two(%s: !executor.session, %x: memref<4xf64>, %y: memref<2x3xi32>) -> (memref<4xf64>, memref<?xf32>) {
-  // CHECK: %[[R:.+]]:2 = executor.launch %[[S]]("pair", "/tmp/ws/c/c.o")(%[[X]], %[[Y]]) : !executor.session, (memref<4xf64>, memref<2x3xi32>) -> (memref<4xf64>, memref<?xf32>)
+  // CHECK: %[[R:.+]]:2 = executor.launch %[[S]]("pair", "/tmp/ws/c/c.o") (%[[X]], %[[Y]]) : !executor.session, (memref<4xf64>, memref<2x3xi32>) -> (memref<4xf64>, memref<?xf32>)
   %r:2 = executor.launch %s("pair", "/tmp/ws/c/c.o")(%x, %y) : !executor.session, (memref<4xf64>, memref<2x3xi32>) -> (memref<4xf64>, memref<?xf32>)
   // CHECK: return %[[R]]#0, %[[R]]#1 : memref<4xf64>, memref<?xf32>
   return %r#0, %r#1 : memref<4xf64>, memref<?xf32>
@@ -89,9 +89,9 @@ func.func @launch_two_two(%s: !executor.session, %x: memref<4xf64>, %y: memref<2
 // CHECK-LABEL: func.func @launch_mixed
 // CHECK-SAME: (%[[S:[^:]+]]: !executor.session, %[[X:[^:]+]]: memref<4xf64>)
 func.func @launch_mixed(%s: !executor.session, %x: memref<4xf64>) -> memref<f64> {
-  // CHECK: executor.launch %[[S]]("consume", "/tmp/ws/c/c.o")(%[[X]]) : !executor.session, (memref<4xf64>) -> ()
+  // CHECK: executor.launch %[[S]]("consume", "/tmp/ws/c/c.o") (%[[X]]) : !executor.session, (memref<4xf64>) -> ()
   executor.launch %s("consume", "/tmp/ws/c/c.o")(%x) : !executor.session, (memref<4xf64>) -> ()
-  // CHECK: %[[R:.+]] = executor.launch %[[S]]("produce", "/tmp/ws/c/c.o")() : !executor.session, () -> memref<f64>
+  // CHECK: %[[R:.+]] = executor.launch %[[S]]("produce", "/tmp/ws/c/c.o") () : !executor.session, () -> memref<f64>
   %r = executor.launch %s("produce", "/tmp/ws/c/c.o")() : !executor.session, () -> memref<f64>
   return %r : memref<f64>
 }
@@ -132,14 +132,14 @@ func.func @await_argument(%t: !executor.token) {
 // CHECK-LABEL: func.func @call_tensors
 // CHECK-SAME: (%[[S:[^:]+]]: !executor.session, %[[A:[^:]+]]: tensor<4xf64>, %[[B:[^:]+]]: tensor<2x2xi64>)
 func.func @call_tensors(%s: !executor.session, %a: tensor<4xf64>, %b: tensor<2x2xi64>) -> (tensor<4xf64>, tensor<8xi8>) {
-  // CHECK: %[[R:.+]]:2 = executor.call %[[S]]("sample")(%[[A]], %[[B]]) : !executor.session, (tensor<4xf64>, tensor<2x2xi64>) -> (tensor<4xf64>, tensor<8xi8>)
+  // CHECK: %[[R:.+]]:2 = executor.call %[[S]]("sample") (%[[A]], %[[B]]) : !executor.session, (tensor<4xf64>, tensor<2x2xi64>) -> (tensor<4xf64>, tensor<8xi8>)
   %r:2 = executor.call %s("sample")(%a, %b) : !executor.session, (tensor<4xf64>, tensor<2x2xi64>) -> (tensor<4xf64>, tensor<8xi8>)
-  // CHECK: %[[ONE:.+]] = executor.call %[[S]]("norm")(%[[A]]) : !executor.session, (tensor<4xf64>) -> tensor<1xf64>
+  // CHECK: %[[ONE:.+]] = executor.call %[[S]]("norm") (%[[A]]) : !executor.session, (tensor<4xf64>) -> tensor<1xf64>
   %one = executor.call %s("norm")(%a) : !executor.session, (tensor<4xf64>) -> tensor<1xf64>
-  // CHECK: executor.call %[[S]]("reset")() : !executor.session, () -> ()
+  // CHECK: executor.call %[[S]]("reset") () : !executor.session, () -> ()
   executor.call %s("reset")() : !executor.session, () -> ()
   // All operands are inputs when num_input_args equals their number.
-  // CHECK: executor.call %[[S]]("log")(%[[A]]) {num_input_args = 1 : i32} : !executor.session, (tensor<4xf64>) -> ()
+  // CHECK: executor.call %[[S]]("log") (%[[A]]) {num_input_args = 1 : i32} : !executor.session, (tensor<4xf64>) -> ()
   executor.call %s("log")(%a) {num_input_args = 1 : i32} : !executor.session, (tensor<4xf64>) -> ()
   return %r#0, %r#1 : tensor<4xf64>, tensor<8xi8>
 }
@@ -149,10 +149,10 @@ func.func @call_tensors(%s: !executor.session, %a: tensor<4xf64>, %b: tensor<2x2
 // CHECK-LABEL: func.func @call_destination_passing
 // CHECK-SAME: (%[[S:[^:]+]]: !executor.session, %[[IN:[^:]+]]: memref<4xf64>, %[[N:[^:]+]]: memref<i64>, %[[OUT:[^:]+]]: memref<4xf64>, %[[OUT2:[^:]+]]: memref<2xi32>)
 func.func @call_destination_passing(%s: !executor.session, %in: memref<4xf64>, %n: memref<i64>, %out: memref<4xf64>, %out2: memref<2xi32>) {
-  // CHECK: executor.call %[[S]]("sample")(%[[IN]], %[[N]], %[[OUT]], %[[OUT2]]) {num_input_args = 2 : i32} : !executor.session, (memref<4xf64>, memref<i64>, memref<4xf64>, memref<2xi32>) -> ()
+  // CHECK: executor.call %[[S]]("sample") (%[[IN]], %[[N]], %[[OUT]], %[[OUT2]]) {num_input_args = 2 : i32} : !executor.session, (memref<4xf64>, memref<i64>, memref<4xf64>, memref<2xi32>) -> ()
   executor.call %s("sample")(%in, %n, %out, %out2) {num_input_args = 2 : i32} : !executor.session, (memref<4xf64>, memref<i64>, memref<4xf64>, memref<2xi32>) -> ()
   // Only outputs.
-  // CHECK: executor.call %[[S]]("fill")(%[[OUT]]) {num_input_args = 0 : i32} : !executor.session, (memref<4xf64>) -> ()
+  // CHECK: executor.call %[[S]]("fill") (%[[OUT]]) {num_input_args = 0 : i32} : !executor.session, (memref<4xf64>) -> ()
   executor.call %s("fill")(%out) {num_input_args = 0 : i32} : !executor.session, (memref<4xf64>) -> ()
   return
 }
@@ -167,7 +167,7 @@ func.func @session_lifetime(%x: memref<4xf64>) -> memref<4xf64> {
   // CHECK-NEXT: executor.send_binary %[[S]]("/tmp/ws/compute/compute.o") : !executor.session
   // CHECK-NEXT: %[[T:.+]] = executor.launch_async %[[S]]("warmup", "/tmp/ws/compute/compute.o") : !executor.session -> !executor.token
   // CHECK-NEXT: executor.await %[[T]] : !executor.token
-  // CHECK-NEXT: %[[R:.+]] = executor.launch %[[S]]("square", "/tmp/ws/compute/compute.o")(%{{.+}}) : !executor.session, (memref<4xf64>) -> memref<4xf64>
+  // CHECK-NEXT: %[[R:.+]] = executor.launch %[[S]]("square", "/tmp/ws/compute/compute.o") (%{{.+}}) : !executor.session, (memref<4xf64>) -> memref<4xf64>
   // CHECK-NEXT: executor.close %[[S]] : !executor.session
   // CHECK-NEXT: return %[[R]] : memref<4xf64>
   %s = executor.open("ADDR:PORT") : !executor.session

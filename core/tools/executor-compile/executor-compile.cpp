@@ -1,0 +1,372 @@
+//===- executor-compile.cpp - the Executor Studio compiler driver -*- C++ -*-===//
+//
+//   executor-compile in.mlir -o prog
+//
+// Runs the executor pipeline (through the pipeline recorder, so that
+// --save-ir-after-each and --summary see every pass), translates the host to
+// LLVM IR, compiles it and links it with the local target objects, the
+// executor runtime and MLIR's runner utilities into an executable whose
+// entry is the host function --entry (default: main).
+//
+//===----------------------------------------------------------------------===//
+#include "Pipeline/PipelineRecorder.h"
+#include "Registration/Registration.h"
+#include "Transforms/Passes.h"
+#include "Catalyst/IR/CatalystAttributes.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Host.h"
+
+using namespace mlir;
+namespace cl = llvm::cl;
+
+static cl::OptionCategory category("executor-compile options");
+static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input.mlir>"),
+                                      cl::init("-"), cl::cat(category));
+static cl::opt<std::string> outputFile("o", cl::desc("Output file"),
+                                       cl::value_desc("path"),
+                                       cl::cat(category));
+static cl::opt<std::string>
+    workspaceDir("workspace",
+                 cl::desc("Directory for target objects and saved IR "
+                          "(default: <output>.workspace)"),
+                 cl::cat(category));
+static cl::opt<bool> printPipeline("print-pipeline",
+                                   cl::desc("Print the pipeline and exit"),
+                                   cl::cat(category));
+static cl::opt<std::string>
+    pipelineOverride("pipeline",
+                     cl::desc("Run this textual pipeline instead of the "
+                              "default one"),
+                     cl::cat(category));
+static cl::opt<std::string> saveIrAfterEach(
+    "save-ir-after-each",
+    cl::desc("Write {workspace}/ir/NN_<pass>.mlir: pipeline (input and "
+             "output), changed (after passes that changed the IR) or pass "
+             "(after every pass)"),
+    cl::cat(category));
+static cl::opt<bool> summary("summary",
+                             cl::desc("Print one line per pass: time and "
+                                      "whether it changed the IR"),
+                             cl::cat(category));
+enum class Emit { MLIR, LLVM, Obj, Exe };
+static cl::opt<Emit> emit(
+    "emit", cl::desc("What to produce"), cl::init(Emit::Exe),
+    cl::values(clEnumValN(Emit::MLIR, "mlir", "the IR after the pipeline"),
+               clEnumValN(Emit::LLVM, "llvm", "LLVM IR of the host"),
+               clEnumValN(Emit::Obj, "obj", "the host object file"),
+               clEnumValN(Emit::Exe, "exe", "a linked executable")),
+    cl::cat(category));
+static cl::opt<std::string>
+    entryName("entry", cl::desc("Host function the executable starts in"),
+              cl::init("main"), cl::cat(category));
+
+namespace {
+int fail(const llvm::Twine &message) {
+  llvm::WithColor::error(llvm::errs(), "executor-compile") << message << "\n";
+  return 1;
+}
+
+void printDiagnostic(const executor_studio::RecordedDiagnostic &d,
+                     llvm::StringRef prefix = "") {
+  using Severity = executor_studio::RecordedDiagnostic::Severity;
+  const char *kind = d.severity == Severity::Error     ? "error"
+                     : d.severity == Severity::Warning ? "warning"
+                     : d.severity == Severity::Note    ? "note"
+                                                       : "remark";
+  llvm::errs() << prefix;
+  if (!d.file.empty())
+    llvm::errs() << d.file << ":" << d.line << ":" << d.column << ": ";
+  llvm::errs() << kind << ": ";
+  if (!d.pass.empty())
+    llvm::errs() << "[" << d.pass << "] ";
+  llvm::errs() << d.message << "\n";
+  for (const auto &note : d.notes)
+    printDiagnostic(note, prefix);
+}
+
+/// Makes `entry` the process entry: a C `int main(int, char**)` that calls
+/// it and returns 0 (or its i32 result).
+LogicalResult addProcessEntry(ModuleOp module, llvm::StringRef entry) {
+  auto fn = module.lookupSymbol<LLVM::LLVMFuncOp>(entry);
+  if (!fn || fn.isExternal())
+    return module.emitError("the host has no function @")
+           << entry << " to start the executable in (see --entry)";
+  LLVM::LLVMFunctionType type = fn.getFunctionType();
+  if (type.getNumParams() != 0)
+    return fn.emitError("entry @")
+           << entry << " must take no arguments to be the executable's entry";
+  MLIRContext *ctx = module.getContext();
+  auto i32 = IntegerType::get(ctx, 32);
+  bool returnsI32 = type.getReturnType() == i32;
+  if (!returnsI32 && !isa<LLVM::LLVMVoidType>(type.getReturnType()))
+    return fn.emitError("entry @")
+           << entry << " must return nothing or i32";
+  if (entry == "main" && returnsI32)
+    return success();
+  if (entry == "main") {
+    if (failed(SymbolTable::replaceAllSymbolUses(
+            fn, StringAttr::get(ctx, "__executor_studio_main"), module)))
+      return failure();
+    fn.setSymName("__executor_studio_main");
+  } else if (module.lookupSymbol("main")) {
+    return module.emitError("--entry=")
+           << entry << " but the host already defines @main";
+  }
+  OpBuilder b(ctx);
+  b.setInsertionPointToEnd(module.getBody());
+  auto ptr = LLVM::LLVMPointerType::get(ctx);
+  auto mainFn = LLVM::LLVMFuncOp::create(
+      b, fn.getLoc(), "main", LLVM::LLVMFunctionType::get(i32, {i32, ptr}));
+  Block *body = mainFn.addEntryBlock(b);
+  b.setInsertionPointToStart(body);
+  auto call = LLVM::CallOp::create(b, fn.getLoc(), fn, ValueRange{});
+  Value result = returnsI32 ? call.getResult()
+                            : LLVM::ConstantOp::create(
+                                  b, fn.getLoc(), i32, b.getI32IntegerAttr(0))
+                                  .getResult();
+  LLVM::ReturnOp::create(b, fn.getLoc(), ValueRange{result});
+  return success();
+}
+
+std::string findTool(llvm::StringRef name) {
+  for (llvm::StringRef dir : {llvm::StringRef(EXECUTOR_STUDIO_LLVM_BIN_DIR)}) {
+    llvm::SmallString<256> path(dir);
+    llvm::sys::path::append(path, name);
+    if (llvm::sys::fs::can_execute(path))
+      return path.str().str();
+  }
+  if (auto found = llvm::sys::findProgramByName(name))
+    return *found;
+  return "";
+}
+
+/// The runtime library: beside this binary's lib/ (build tree), else the
+/// configured build directory.
+std::string findRuntimeLibDir(const char *argv0) {
+  std::string self = llvm::sys::fs::getMainExecutable(
+      argv0, reinterpret_cast<void *>(&findRuntimeLibDir));
+  llvm::SmallString<256> dir(llvm::sys::path::parent_path(
+      llvm::sys::path::parent_path(self)));
+  llvm::sys::path::append(dir, "lib");
+  llvm::SmallString<256> lib(dir);
+  llvm::sys::path::append(lib, "libExecutorRuntime.so");
+  if (llvm::sys::fs::exists(lib))
+    return dir.str().str();
+  return EXECUTOR_STUDIO_LIB_DIR;
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(category);
+  cl::ParseCommandLineOptions(argc, argv,
+                              "Executor Studio compiler driver\n\n"
+                              "  executor-compile in.mlir -o prog\n");
+  executor_studio::registerAllPasses();
+
+  std::string output = outputFile;
+  if (output.empty()) {
+    llvm::StringRef stem = inputFile == "-" ? llvm::StringRef("a")
+                                            : llvm::sys::path::stem(inputFile);
+    output = (stem + (emit == Emit::MLIR   ? ".out.mlir"
+                      : emit == Emit::LLVM ? ".ll"
+                      : emit == Emit::Obj  ? ".o"
+                                           : "")).str();
+    if (output == stem)
+      output = (stem + ".exe").str();
+  }
+  std::string workspace = workspaceDir;
+  if (workspace.empty())
+    workspace = output + ".workspace";
+  {
+    llvm::SmallString<256> absolute(workspace);
+    llvm::sys::fs::make_absolute(absolute);
+    workspace = absolute.str().str();
+  }
+
+  catalyst::DefaultPipelineOptions pipelineOptions;
+  pipelineOptions.workspace = workspace;
+  std::string pipeline = pipelineOverride.empty()
+                             ? catalyst::getDefaultPipelineText(pipelineOptions)
+                             : pipelineOverride.getValue();
+  if (printPipeline) {
+    llvm::outs() << pipeline << "\n";
+    return 0;
+  }
+  std::optional<executor_studio::SaveMode> saveMode;
+  if (!saveIrAfterEach.empty()) {
+    auto mode = executor_studio::parseSaveMode(saveIrAfterEach);
+    if (!mode)
+      return fail("--save-ir-after-each: " + llvm::toString(mode.takeError()));
+    saveMode = *mode;
+  }
+
+  DialectRegistry registry;
+  executor_studio::registerAllDialects(registry);
+  MLIRContext ctx(registry, MLIRContext::Threading::DISABLED);
+  std::string error;
+  auto file = openInputFile(inputFile, &error);
+  if (!file)
+    return fail(error);
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  SourceMgrDiagnosticHandler sourceDiagnostics(sourceMgr, &ctx);
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &ctx);
+  if (!module)
+    return 1;
+
+  if (std::error_code ec = llvm::sys::fs::create_directories(workspace))
+    return fail("cannot create workspace " + workspace + ": " + ec.message());
+  // A fresh manifest for this compilation.
+  {
+    std::string rootName = module->getSymName() ? module->getSymName()->str()
+                                                : std::string("module");
+    llvm::SmallString<256> manifest(workspace);
+    llvm::sys::path::append(manifest, rootName + ".objects");
+    llvm::sys::fs::remove(manifest);
+  }
+
+  executor_studio::RecordOptions recordOptions;
+  recordOptions.pipeline = pipeline;
+  recordOptions.recordIR = saveMode.has_value();
+  executor_studio::Recording recording =
+      executor_studio::recordPipeline(module->getOperation(), recordOptions);
+  for (const auto &d : recording.diagnostics)
+    printDiagnostic(d);
+  for (const auto &snapshot : recording.snapshots)
+    for (const auto &d : snapshot.diagnostics)
+      printDiagnostic(d);
+  if (saveMode) {
+    llvm::SmallString<256> dir(workspace);
+    llvm::sys::path::append(dir, "ir");
+    if (llvm::Error err = executor_studio::writeSnapshots(recording, dir, *saveMode))
+      return fail(llvm::toString(std::move(err)));
+  }
+  if (summary) {
+    llvm::outs() << "pass summary (" << recording.snapshots.size()
+                 << " passes, "
+                 << llvm::format("%.1f", recording.totalMilliseconds)
+                 << " ms):\n";
+    for (const auto &s : recording.snapshots)
+      llvm::outs() << llvm::format("  %2u %-28s %8.2f ms  %s\n", s.index + 1,
+                                   s.pass.c_str(), s.milliseconds,
+                                   s.failed    ? "FAILED"
+                                   : s.changed ? "changed"
+                                               : "unchanged");
+  }
+  if (!recording.succeeded) {
+    for (const auto &s : recording.snapshots)
+      if (s.failed)
+        return fail("pass '" + s.pass + "' failed (" + s.anchor + ")");
+    return fail("the pipeline did not run");
+  }
+
+  std::error_code ec;
+  if (emit == Emit::MLIR) {
+    llvm::ToolOutputFile out(output, ec, llvm::sys::fs::OF_Text);
+    if (ec)
+      return fail("cannot write " + output + ": " + ec.message());
+    module->print(out.os());
+    out.keep();
+    return 0;
+  }
+
+  if (emit == Emit::Exe && failed(addProcessEntry(*module, entryName)))
+    return 1;
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(*module, llvmContext, inputFile);
+  if (!llvmModule)
+    return fail("the host did not translate to LLVM IR; the pipeline must "
+                "lower it to the LLVM dialect");
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  llvm::Triple triple(llvm::sys::getProcessTriple());
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return fail(error);
+  std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
+      triple, "generic", "", llvm::TargetOptions(), llvm::Reloc::PIC_));
+  llvmModule->setTargetTriple(triple);
+  llvmModule->setDataLayout(machine->createDataLayout());
+  if (llvm::Error err =
+          makeOptimizingTransformer(2, 0, machine.get())(llvmModule.get()))
+    return fail("optimising the host: " + llvm::toString(std::move(err)));
+  if (emit == Emit::LLVM) {
+    llvm::ToolOutputFile out(output, ec, llvm::sys::fs::OF_Text);
+    if (ec)
+      return fail("cannot write " + output + ": " + ec.message());
+    llvmModule->print(out.os(), nullptr);
+    out.keep();
+    return 0;
+  }
+
+  std::string objectPath = emit == Emit::Obj ? output : output + ".host.o";
+  {
+    llvm::ToolOutputFile out(objectPath, ec, llvm::sys::fs::OF_None);
+    if (ec)
+      return fail("cannot write " + objectPath + ": " + ec.message());
+    llvm::legacy::PassManager codegen;
+    if (machine->addPassesToEmitFile(codegen, out.os(), nullptr,
+                                     llvm::CodeGenFileType::ObjectFile))
+      return fail("the host target cannot emit object files");
+    codegen.run(*llvmModule);
+    out.keep();
+  }
+  if (emit == Emit::Obj)
+    return 0;
+
+  std::string clang = findTool("clang");
+  if (clang.empty())
+    return fail("clang-22 not found; run scripts/setup.sh");
+  std::string runtimeDir = findRuntimeLibDir(argv[0]);
+  std::string mlirLibDir = EXECUTOR_STUDIO_MLIR_LIB_DIR;
+  std::vector<std::string> args = {clang, "-fuse-ld=lld", "-o", output,
+                                   objectPath};
+  for (const std::string &object : catalyst::getObjectFiles(*module))
+    args.push_back(object);
+  for (const std::string &arg :
+       {"-L" + runtimeDir, "-Wl,-rpath," + runtimeDir, "-L" + mlirLibDir,
+        "-Wl,-rpath," + mlirLibDir, std::string("-lExecutorRuntime"),
+        std::string("-lmlir_runner_utils"),
+        std::string("-lmlir_c_runner_utils"), std::string("-lm")})
+    args.push_back(arg);
+  llvm::SmallVector<llvm::StringRef> argRefs(args.begin(), args.end());
+  std::string linkError;
+  int status = llvm::sys::ExecuteAndWait(clang, argRefs, std::nullopt, {}, 0,
+                                         0, &linkError);
+  if (status != 0) {
+    std::string command;
+    for (const std::string &a : args)
+      command += a + " ";
+    return fail("linking failed (" +
+                (linkError.empty() ? "exit " + std::to_string(status)
+                                   : linkError) +
+                "): " + command);
+  }
+  return 0;
+}
