@@ -8,6 +8,7 @@ PACKAGES=(
   cmake ninja-build ccache g++ git pkg-config
   # LLVM / MLIR 22
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22 lld-22
+  libzstd-dev zlib1g-dev
   # tests and benchmarks
   googletest libgtest-dev libgmock-dev libbenchmark-dev
   # GUI

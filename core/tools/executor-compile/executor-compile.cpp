@@ -109,7 +109,9 @@ void printDiagnostic(const executor_studio::RecordedDiagnostic &d,
 }
 
 /// Makes `entry` the process entry: a C `int main(int, char**)` that calls
-/// it and returns 0 (or its i32 result).
+/// the host's `setup()` when it has one (where dispatch-executor-targets
+/// opens the sessions and ships the objects), then `entry`, and returns 0
+/// (or the entry's i32 result).
 LogicalResult addProcessEntry(ModuleOp module, llvm::StringRef entry) {
   auto fn = module.lookupSymbol<LLVM::LLVMFuncOp>(entry);
   if (!fn || fn.isExternal())
@@ -125,7 +127,11 @@ LogicalResult addProcessEntry(ModuleOp module, llvm::StringRef entry) {
   if (!returnsI32 && !isa<LLVM::LLVMVoidType>(type.getReturnType()))
     return fn.emitError("entry @")
            << entry << " must return nothing or i32";
-  if (entry == "main" && returnsI32)
+  auto setup = module.lookupSymbol<LLVM::LLVMFuncOp>("setup");
+  if (setup && (setup.isExternal() ||
+                setup.getFunctionType().getNumParams() != 0))
+    setup = nullptr;
+  if (entry == "main" && returnsI32 && !setup)
     return success();
   if (entry == "main") {
     if (failed(SymbolTable::replaceAllSymbolUses(
@@ -143,6 +149,8 @@ LogicalResult addProcessEntry(ModuleOp module, llvm::StringRef entry) {
       b, fn.getLoc(), "main", LLVM::LLVMFunctionType::get(i32, {i32, ptr}));
   Block *body = mainFn.addEntryBlock(b);
   b.setInsertionPointToStart(body);
+  if (setup && setup != fn)
+    LLVM::CallOp::create(b, fn.getLoc(), setup, ValueRange{});
   auto call = LLVM::CallOp::create(b, fn.getLoc(), fn, ValueRange{});
   Value result = returnsI32 ? call.getResult()
                             : LLVM::ConstantOp::create(
@@ -271,12 +279,16 @@ int main(int argc, char **argv) {
                  << " passes, "
                  << llvm::format("%.1f", recording.totalMilliseconds)
                  << " ms):\n";
-    for (const auto &s : recording.snapshots)
-      llvm::outs() << llvm::format("  %2u %-28s %8.2f ms  %s\n", s.index + 1,
-                                   s.pass.c_str(), s.milliseconds,
+    for (const auto &s : recording.snapshots) {
+      std::string what = s.pass;
+      if (s.anchor != "builtin.module")
+        what += " (" + s.anchor + ")";
+      llvm::outs() << llvm::format("  %2u %-44s %8.2f ms  %s\n", s.index + 1,
+                                   what.c_str(), s.milliseconds,
                                    s.failed    ? "FAILED"
                                    : s.changed ? "changed"
                                                : "unchanged");
+    }
   }
   if (!recording.succeeded) {
     for (const auto &s : recording.snapshots)

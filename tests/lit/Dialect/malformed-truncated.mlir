@@ -3,7 +3,7 @@
 //
 // RUN: not executor-opt %s 2>&1 | FileCheck %s
 // CHECK-NOT: PLEASE submit a bug report
-// CHECK: malformed-truncated.mlir:10:{{[0-9]+}}: error:
+// CHECK: malformed-truncated.mlir:10:47: error: expected '"' in string literal
 
 func.func @main(%x: memref<4xf64>) {
   %s = executor.open("ADDR:PORT") : !executor.session

@@ -21,7 +21,7 @@ void CatalystDialect::initialize() {
 }
 
 static LogicalResult verifyTargetAttr(Operation *op, Attribute value) {
-  if (!isa<ModuleOp>(op))
+  if (!isa<ModuleOp>(op) || !op->getParentOp())
     return op->emitOpError("carries '")
            << attrs::kTarget
            << "', which belongs on a nested builtin.module only";
@@ -64,6 +64,11 @@ static LogicalResult verifyDispatchAttr(Operation *op, Attribute value) {
            << attrs::kDispatch
            << "' must be a dictionary with a string 'address', e.g. "
               "{address = \"127.0.0.1:4711\"}";
+  for (NamedAttribute entry : dict)
+    if (entry.getName() != "address")
+      return op->emitOpError("'")
+             << attrs::kDispatch << "' has unknown key '"
+             << entry.getName().getValue() << "'; the only key is 'address'";
   std::string problem = executor::validateAddress(address.getValue());
   if (!problem.empty())
     return op->emitOpError("'")

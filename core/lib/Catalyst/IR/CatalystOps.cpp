@@ -4,6 +4,7 @@
 #include "Executor/IR/ExecutorOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMTypes.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OpImplementation.h"
@@ -142,7 +143,7 @@ LogicalResult RuntimeCallOp::verify() {
     }
     case ParamKind::Ptr:
       if (!type.isInteger(64) && !type.isIndex() &&
-          type.getDialect().getNamespace() != "llvm")
+          !isa<LLVM::LLVMPointerType>(type))
         return emitOpError("operand #")
                << (operand - 1) << " of type " << type
                << " does not fit c_params[" << index

@@ -68,7 +68,7 @@ LogicalResult SendBinaryOp::verify() {
                        "catalyst.object_file)");
   if (getFormat() != 0)
     return emitOpError("format ")
-           << getFormat()
+           << getFormatAttr().getValue().getSExtValue()
            << " is reserved; only 0 (the raw object file) is supported";
   return success();
 }

@@ -1,0 +1,134 @@
+//===- ExecutorClient.h - one session with an executor ----------*- C++ -*-===//
+//
+// The C++ client the C ABI (__catalyst__executor__*) and executor-studio
+// share. One ExecutorClient is one ORC SimpleRemoteEPC session over TCP with
+// an executor-server: objects are linked with JITLink into the executor's
+// memory, one JITDylib per object, and kernels run in one round trip each.
+//
+//===----------------------------------------------------------------------===//
+#ifndef EXECUTORRUNTIME_EXECUTORCLIENT_H
+#define EXECUTORRUNTIME_EXECUTORCLIENT_H
+
+#include "ExecutorRuntime/Wire.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace executor_runtime {
+
+/// A dense row-major memref on the host: shape, element size and bytes.
+struct HostMemRef {
+  std::vector<int64_t> sizes;
+  int64_t elementSize = 8;
+  std::vector<char> bytes;
+
+  int64_t numElements() const {
+    int64_t n = 1;
+    for (int64_t s : sizes)
+      n *= s;
+    return n;
+  }
+  template <typename T> static HostMemRef of(std::vector<int64_t> sizes,
+                                             const std::vector<T> &values) {
+    HostMemRef m;
+    m.sizes = std::move(sizes);
+    m.elementSize = sizeof(T);
+    m.bytes.resize(values.size() * sizeof(T));
+    std::memcpy(m.bytes.data(), values.data(), m.bytes.size());
+    return m;
+  }
+  template <typename T> std::vector<T> as() const {
+    std::vector<T> values(bytes.size() / sizeof(T));
+    std::memcpy(values.data(), bytes.data(), values.size() * sizeof(T));
+    return values;
+  }
+};
+
+/// What a launch returns for one result: its rank and element size (the
+/// shape comes back with the data).
+struct ResultSpec {
+  int64_t rank = 1;
+  int64_t elementSize = 8;
+};
+
+struct ClientOptions {
+  std::chrono::milliseconds connectTimeout{5000};
+  /// Presented before the ORC handshake when non-empty. Defaults to
+  /// $EXECUTOR_TOKEN, else the contents of $EXECUTOR_TOKEN_FILE.
+  std::string token;
+};
+
+class ExecutorClient {
+public:
+  /// Connects to `address` (after EXECUTOR_ADDRESS_MAP) and starts a
+  /// session. Errors name the address.
+  static llvm::Expected<std::unique_ptr<ExecutorClient>>
+  open(const std::string &address, ClientOptions options = {});
+  ~ExecutorClient();
+
+  /// The address as written by the caller, and as connected to.
+  const std::string &address() const;
+  const std::string &connectedAddress() const;
+
+  /// Loads the object at `path` (format 0: a relocatable object file) into
+  /// the executor under the name `path`. Loading a name twice does nothing.
+  llvm::Error sendBinary(const std::string &path, int format = 0);
+  /// Loads `bytes` under `name`.
+  llvm::Error sendBinary(const std::string &name, llvm::ArrayRef<char> bytes,
+                         int format = 0);
+  bool hasObject(const std::string &name) const;
+
+  /// Runs `entry` (`_catalyst_pyface_<entry>`, the prefix is added when
+  /// missing) of `object` with `inputs`; returns its results.
+  llvm::Expected<std::vector<HostMemRef>>
+  launch(const std::string &entry, const std::string &object,
+         const std::vector<HostMemRef> &inputs,
+         const std::vector<ResultSpec> &results);
+
+  /// The same on MLIR memref descriptors (the C ABI's path): inputs are
+  /// read through their descriptors, each output descriptor is filled with
+  /// fresh malloc'ed memory the caller owns.
+  llvm::Error launchDescriptors(const std::string &entry,
+                                const std::string &object,
+                                llvm::ArrayRef<DescriptorView> inputs,
+                                llvm::ArrayRef<int64_t> inputElementSizes,
+                                llvm::ArrayRef<DescriptorView> outputs,
+                                llvm::ArrayRef<int64_t> outputElementSizes);
+
+  /// Starts a `() -> ()` entry and returns at once; other launches on the
+  /// session keep running while it does.
+  llvm::Expected<uint64_t> launchAsync(const std::string &entry,
+                                       const std::string &object);
+  /// Waits for the launch `token` came from.
+  llvm::Error await(uint64_t token);
+
+  /// Calls `symbol` (an ORC wrapper function
+  /// `CWrapperFunctionBuffer(const char *, size_t)` in a loaded object or a
+  /// plugin) with `input`; returns its reply.
+  llvm::Expected<std::vector<char>> call(const std::string &symbol,
+                                         llvm::ArrayRef<char> input);
+
+  /// Ends the session; later calls fail. Called by the destructor.
+  llvm::Error close();
+  bool isOpen() const;
+
+  struct Impl;
+
+private:
+  explicit ExecutorClient(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl;
+};
+
+/// `_catalyst_pyface_<entry>` unless `entry` has the prefix already.
+std::string pyfaceName(const std::string &entry);
+
+} // namespace executor_runtime
+
+#endif // EXECUTORRUNTIME_EXECUTORCLIENT_H

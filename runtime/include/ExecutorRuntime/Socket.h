@@ -1,0 +1,34 @@
+//===- Socket.h - TCP helpers shared by client and server -------*- C++ -*-===//
+#ifndef EXECUTORRUNTIME_SOCKET_H
+#define EXECUTORRUNTIME_SOCKET_H
+
+#include <chrono>
+#include <string>
+
+namespace executor_runtime {
+
+/// `host:port` split; IPv6 hosts come in brackets. Returns false (and sets
+/// `error`) when `address` is not of that form.
+bool splitAddress(const std::string &address, std::string &host,
+                  std::string &port, std::string &error);
+
+/// Applies EXECUTOR_ADDRESS_MAP ("FROM=TO,FROM2=TO2") to `address`.
+std::string mapAddress(const std::string &address);
+
+/// Connects to `address` within `timeout`; returns the socket (TCP_NODELAY
+/// set) or -1 with `error` saying why.
+int connectTo(const std::string &address, std::chrono::milliseconds timeout,
+              std::string &error);
+
+/// Sets TCP_NODELAY (without it every ORC message waits for a delayed ACK).
+void setNoDelay(int fd);
+
+/// Writes all of `data`; false on error.
+bool writeAll(int fd, const void *data, size_t size);
+/// Reads one '\n'-terminated line (without it) within `timeout`.
+bool readLine(int fd, std::string &line, std::chrono::milliseconds timeout,
+              size_t maxLength = 4096);
+
+} // namespace executor_runtime
+
+#endif // EXECUTORRUNTIME_SOCKET_H

@@ -1,0 +1,149 @@
+//===- Wire.h - the launch request and reply ---------------------*- C++ -*-===//
+//
+// A launch is one ORC wrapper call: the request carries the pyface address
+// and every input memref (shape and dense data), the reply every output
+// memref. Shared by the client (ExecutorClient) and executor-server.
+//
+//   request: u64 magic, u64 pyface, u32 nin, u32 nout,
+//            nin  x { u32 rank, u32 eltSize, i64 sizes[rank], u64 bytes, data }
+//            nout x { u32 rank, u32 eltSize }
+//   reply:   nout x { u32 rank, u32 eltSize, i64 sizes[rank], u64 bytes, data }
+//
+// All integers are little-endian host order (the executor runs on a machine
+// of the same byte order as the objects it loads).
+//===----------------------------------------------------------------------===//
+#ifndef EXECUTORRUNTIME_WIRE_H
+#define EXECUTORRUNTIME_WIRE_H
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace executor_runtime {
+
+inline constexpr uint64_t kLaunchMagic = 0x45584543'4c4e4348ULL; // "EXECLNCH"
+
+/// Bootstrap symbol names the server publishes.
+inline constexpr const char *kLaunchWrapperName = "__executor_studio_launch";
+inline constexpr const char *kNoteWrapperName = "__executor_studio_note";
+
+/// A strided memref descriptor as MLIR lays it out for rank `rank`:
+/// {ptr allocated, ptr aligned, i64 offset, i64 sizes[rank], i64 strides[rank]}.
+struct DescriptorView {
+  void *base;
+  int64_t rank;
+  void *allocated() const { return static_cast<void **>(base)[0]; }
+  char *aligned() const { return static_cast<char **>(base)[1]; }
+  int64_t offset() const { return static_cast<int64_t *>(base)[2]; }
+  int64_t size(int64_t d) const { return static_cast<int64_t *>(base)[3 + d]; }
+  int64_t stride(int64_t d) const {
+    return static_cast<int64_t *>(base)[3 + rank + d];
+  }
+  static size_t bytesFor(int64_t rank) { return 8 * (3 + 2 * rank); }
+  /// Fills a dense row-major descriptor over `data`.
+  void setDense(void *data, const int64_t *sizes) {
+    auto *words = static_cast<int64_t *>(base);
+    static_cast<void **>(base)[0] = data;
+    static_cast<void **>(base)[1] = data;
+    words[2] = 0;
+    int64_t stride = 1;
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      words[3 + d] = sizes[d];
+      words[3 + rank + d] = stride;
+      stride *= sizes[d];
+    }
+  }
+  int64_t numElements() const {
+    int64_t n = 1;
+    for (int64_t d = 0; d < rank; ++d)
+      n *= size(d);
+    return n;
+  }
+  bool isDense() const {
+    int64_t expected = 1;
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      if (size(d) != 1 && stride(d) != expected)
+        return false;
+      expected *= size(d);
+    }
+    return true;
+  }
+};
+
+/// Appends to / reads from a byte buffer.
+class Writer {
+public:
+  explicit Writer(std::vector<char> &out) : out(out) {}
+  template <typename T> void put(T value) {
+    size_t at = out.size();
+    out.resize(at + sizeof(T));
+    std::memcpy(out.data() + at, &value, sizeof(T));
+  }
+  char *reserve(size_t bytes) {
+    size_t at = out.size();
+    out.resize(at + bytes);
+    return out.data() + at;
+  }
+  /// Appends the elements of `view` densely (gathering strided data).
+  void putData(const DescriptorView &view, int64_t eltSize);
+
+private:
+  std::vector<char> &out;
+};
+
+class Reader {
+public:
+  Reader(const char *data, size_t size) : at(data), end(data + size) {}
+  template <typename T> bool get(T &value) {
+    if (static_cast<size_t>(end - at) < sizeof(T))
+      return false;
+    std::memcpy(&value, at, sizeof(T));
+    at += sizeof(T);
+    return true;
+  }
+  const char *take(size_t bytes) {
+    if (static_cast<size_t>(end - at) < bytes)
+      return nullptr;
+    const char *p = at;
+    at += bytes;
+    return p;
+  }
+  bool done() const { return at == end; }
+
+private:
+  const char *at;
+  const char *end;
+};
+
+inline void Writer::putData(const DescriptorView &view, int64_t eltSize) {
+  int64_t n = view.numElements();
+  put<uint64_t>(static_cast<uint64_t>(n * eltSize));
+  char *dst = reserve(static_cast<size_t>(n * eltSize));
+  if (n == 0)
+    return;
+  const char *src = view.aligned() + view.offset() * eltSize;
+  if (view.isDense()) {
+    std::memcpy(dst, src, static_cast<size_t>(n * eltSize));
+    return;
+  }
+  // Gather element by element in row-major order.
+  std::vector<int64_t> index(static_cast<size_t>(view.rank), 0);
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t offset = 0;
+    for (int64_t d = 0; d < view.rank; ++d)
+      offset += index[d] * view.stride(d);
+    std::memcpy(dst + i * eltSize, src + offset * eltSize,
+                static_cast<size_t>(eltSize));
+    for (int64_t d = view.rank - 1; d >= 0; --d) {
+      if (++index[d] < view.size(d))
+        break;
+      index[d] = 0;
+    }
+  }
+}
+
+} // namespace executor_runtime
+
+#endif // EXECUTORRUNTIME_WIRE_H

@@ -1,0 +1,475 @@
+//===- ExecutorClient.cpp - one session with an executor ------------------===//
+#include "ExecutorRuntime/ExecutorClient.h"
+#include "ExecutorRuntime/Socket.h"
+
+#include "llvm/ExecutionEngine/Orc/Core.h"
+#include "llvm/ExecutionEngine/Orc/EPCDynamicLibrarySearchGenerator.h"
+#include "llvm/ExecutionEngine/Orc/ObjectFileInterface.h"
+#include "llvm/ExecutionEngine/Orc/ObjectLinkingLayer.h"
+#include "llvm/ExecutionEngine/Orc/Shared/SimpleRemoteEPCUtils.h"
+#include "llvm/ExecutionEngine/Orc/SimpleRemoteEPC.h"
+#include "llvm/ExecutionEngine/Orc/TaskDispatch.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <csignal>
+#include <cstdlib>
+#include <fstream>
+#include <future>
+#include <map>
+#include <mutex>
+#include <sys/socket.h>
+#include <unistd.h>
+
+using namespace llvm;
+using namespace llvm::orc;
+
+namespace executor_runtime {
+
+std::string pyfaceName(const std::string &entry) {
+  static const std::string prefix = "_catalyst_pyface_";
+  if (entry.compare(0, prefix.size(), prefix) == 0)
+    return entry;
+  return prefix + entry;
+}
+
+namespace {
+std::string defaultToken() {
+  if (const char *token = std::getenv("EXECUTOR_TOKEN"))
+    return token;
+  if (const char *file = std::getenv("EXECUTOR_TOKEN_FILE")) {
+    std::ifstream in(file);
+    std::string token;
+    std::getline(in, token);
+    return token;
+  }
+  return "";
+}
+} // namespace
+
+struct ExecutorClient::Impl {
+  std::string address;
+  std::string connected;
+  int fd = -1;
+  bool open = false;
+  std::unique_ptr<ExecutionSession> es;
+  std::unique_ptr<ObjectLinkingLayer> linker;
+  JITDylib *process = nullptr;
+  ExecutorAddr launchWrapper, noteWrapper;
+
+  mutable std::mutex mutex;
+  std::map<std::string, JITDylib *> objects;
+  std::map<std::pair<std::string, std::string>, ExecutorAddr> entries;
+  uint64_t nextToken = 1;
+  std::map<uint64_t, std::shared_future<std::string>> pending;
+
+  Error error(const Twine &message) const {
+    return createStringError(inconvertibleErrorCode(),
+                             "executor " + address + ": " + message);
+  }
+
+  /// The address of `entry` in `object`, looked up once.
+  Expected<ExecutorAddr> findEntry(const std::string &entry,
+                                   const std::string &object);
+  /// Runs the launch wrapper with `request`; returns the reply bytes.
+  Expected<shared::WrapperFunctionBuffer>
+  runLaunch(ArrayRef<char> request, const std::string &entry,
+            const std::string &object);
+  void note(const std::string &message) {
+    if (!noteWrapper)
+      return;
+    (void)es->getExecutorProcessControl().callWrapper(
+        noteWrapper, ArrayRef<char>(message.data(), message.size()));
+  }
+};
+
+ExecutorClient::ExecutorClient(std::unique_ptr<Impl> impl)
+    : impl(std::move(impl)) {}
+
+ExecutorClient::~ExecutorClient() { consumeError(close()); }
+
+const std::string &ExecutorClient::address() const { return impl->address; }
+const std::string &ExecutorClient::connectedAddress() const {
+  return impl->connected;
+}
+bool ExecutorClient::isOpen() const { return impl->open; }
+
+Expected<std::unique_ptr<ExecutorClient>>
+ExecutorClient::open(const std::string &address, ClientOptions options) {
+  // The ORC transport writes with write(2): a peer that has gone must be an
+  // error, not SIGPIPE killing the program.
+  static bool ignoredSigpipe = [] {
+    struct sigaction current{};
+    if (sigaction(SIGPIPE, nullptr, &current) == 0 &&
+        current.sa_handler == SIG_DFL)
+      std::signal(SIGPIPE, SIG_IGN);
+    return true;
+  }();
+  (void)ignoredSigpipe;
+  auto impl = std::make_unique<Impl>();
+  impl->address = address;
+  impl->connected = mapAddress(address);
+  std::string why;
+  int fd = connectTo(impl->connected, options.connectTimeout, why);
+  if (fd < 0)
+    return impl->error(why);
+  std::string token = options.token.empty() ? defaultToken() : options.token;
+  if (!token.empty()) {
+    std::string hello = "EXECUTOR-TOKEN " + token + "\n";
+    std::string reply;
+    if (!writeAll(fd, hello.data(), hello.size()) ||
+        !readLine(fd, reply, options.connectTimeout) || reply != "OK") {
+      ::close(fd);
+      return impl->error("refused the session: wrong or missing token");
+    }
+  }
+  impl->fd = fd;
+  auto epc = SimpleRemoteEPC::Create<FDSimpleRemoteEPCTransport>(
+      std::make_unique<DynamicThreadPoolTaskDispatcher>(std::nullopt),
+      SimpleRemoteEPC::Setup(), fd, fd);
+  if (!epc) {
+    ::shutdown(fd, SHUT_RDWR);
+    return impl->error("ORC handshake failed: " + toString(epc.takeError()));
+  }
+  impl->es = std::make_unique<ExecutionSession>(std::move(*epc));
+  impl->es->setErrorReporter([](Error err) { consumeError(std::move(err)); });
+  impl->linker = std::make_unique<ObjectLinkingLayer>(*impl->es);
+  if (Error err = impl->es->getExecutorProcessControl().getBootstrapSymbols(
+          {{impl->launchWrapper, kLaunchWrapperName},
+           {impl->noteWrapper, kNoteWrapperName}})) {
+    std::string message = toString(std::move(err));
+    ExecutorClient client(std::move(impl));
+    return client.impl->error("is not an executor-server (" + message + ")");
+  }
+  impl->process = &impl->es->createBareJITDylib("<executor process>");
+  auto generator = EPCDynamicLibrarySearchGenerator::GetForTargetProcess(*impl->es);
+  if (!generator) {
+    std::string message = toString(generator.takeError());
+    ExecutorClient client(std::move(impl));
+    return client.impl->error("cannot search the executor process: " + message);
+  }
+  impl->process->addGenerator(std::move(*generator));
+  impl->open = true;
+  return std::unique_ptr<ExecutorClient>(new ExecutorClient(std::move(impl)));
+}
+
+bool ExecutorClient::hasObject(const std::string &name) const {
+  std::lock_guard<std::mutex> lock(impl->mutex);
+  return impl->objects.count(name) != 0;
+}
+
+Error ExecutorClient::sendBinary(const std::string &path, int format) {
+  if (hasObject(path))
+    return Error::success();
+  auto buffer = MemoryBuffer::getFile(path, /*IsText=*/false,
+                                      /*RequiresNullTerminator=*/false);
+  if (!buffer)
+    return impl->error("cannot read object " + path + ": " +
+                       buffer.getError().message());
+  return sendBinary(path,
+                    ArrayRef<char>((*buffer)->getBufferStart(),
+                                   (*buffer)->getBufferSize()),
+                    format);
+}
+
+Error ExecutorClient::sendBinary(const std::string &name, ArrayRef<char> bytes,
+                                 int format) {
+  if (!impl->open)
+    return impl->error("the session is closed");
+  if (format != 0)
+    return impl->error("object " + name + ": format " +
+                       std::to_string(format) +
+                       " is reserved; only 0 (raw object file) is supported");
+  std::lock_guard<std::mutex> lock(impl->mutex);
+  if (impl->objects.count(name))
+    return Error::success();
+  auto buffer = MemoryBuffer::getMemBufferCopy(
+      StringRef(bytes.data(), bytes.size()), name);
+  auto interface = getObjectFileInterface(*impl->es, buffer->getMemBufferRef());
+  if (!interface)
+    return impl->error("object " + name + " is not a loadable object file: " +
+                       toString(interface.takeError()));
+  SymbolLookupSet symbols;
+  for (auto &[symbol, flags] : interface->SymbolFlags)
+    if (flags.isExported())
+      symbols.add(symbol);
+  JITDylib &jd = impl->es->createBareJITDylib(name);
+  jd.addToLinkOrder(*impl->process);
+  if (Error err = impl->linker->add(jd, std::move(buffer))) {
+    consumeError(impl->es->removeJITDylib(jd));
+    return impl->error("cannot load object " + name + ": " +
+                       toString(std::move(err)));
+  }
+  // Link now, so that a broken object fails here and not at its first launch.
+  auto linked = impl->es->lookup(makeJITDylibSearchOrder(&jd), symbols);
+  if (!linked) {
+    std::string message = toString(linked.takeError());
+    consumeError(impl->es->removeJITDylib(jd));
+    return impl->error("cannot link object " + name + ": " + message);
+  }
+  impl->objects[name] = &jd;
+  impl->note("object loaded: " + name + " (" + std::to_string(bytes.size()) +
+             " bytes, " + std::to_string(symbols.size()) + " symbols)");
+  return Error::success();
+}
+
+Expected<ExecutorAddr>
+ExecutorClient::Impl::findEntry(const std::string &entry,
+                                const std::string &object) {
+  std::lock_guard<std::mutex> lock(mutex);
+  auto key = std::make_pair(object, entry);
+  auto it = entries.find(key);
+  if (it != entries.end())
+    return it->second;
+  auto jd = objects.find(object);
+  if (jd == objects.end())
+    return error("object " + object +
+                 " was not sent on this session; send_binary it first");
+  auto symbol = es->lookup(makeJITDylibSearchOrder(jd->second,
+                                                   JITDylibLookupFlags::MatchExportedSymbolsOnly),
+                           es->intern(entry));
+  if (!symbol) {
+    consumeError(symbol.takeError());
+    return error("object " + object + " has no entry " + entry +
+                 " (is the kernel named in a launch_kernel of the host?)");
+  }
+  entries[key] = symbol->getAddress();
+  return symbol->getAddress();
+}
+
+Expected<shared::WrapperFunctionBuffer>
+ExecutorClient::Impl::runLaunch(ArrayRef<char> request, const std::string &entry,
+                                const std::string &object) {
+  if (!open)
+    return error("the session is closed");
+  shared::WrapperFunctionBuffer reply =
+      es->getExecutorProcessControl().callWrapper(launchWrapper, request);
+  if (const char *message = reply.getOutOfBandError()) {
+    std::string text = message;
+    if (text.find("disconnect") != std::string::npos)
+      return error("lost the session while running " + entry + " of " +
+                   object + " (the kernel crashed or the server stopped)");
+    return error("launch of " + entry + " of " + object + " failed: " + text);
+  }
+  return std::move(reply);
+}
+
+namespace {
+void writeRequestHeader(Writer &w, ExecutorAddr entry, uint32_t nin,
+                        uint32_t nout) {
+  w.put<uint64_t>(kLaunchMagic);
+  w.put<uint64_t>(entry.getValue());
+  w.put<uint32_t>(nin);
+  w.put<uint32_t>(nout);
+}
+
+/// Reads one reply memref; calls `place(rank, eltSize, sizes, data, bytes)`.
+template <typename PlaceFn>
+bool readReplyMemRef(Reader &r, PlaceFn place) {
+  uint32_t rank = 0, eltSize = 0;
+  if (!r.get(rank) || !r.get(eltSize) || rank > 64)
+    return false;
+  std::vector<int64_t> sizes(rank);
+  for (auto &s : sizes)
+    if (!r.get(s))
+      return false;
+  uint64_t bytes = 0;
+  if (!r.get(bytes))
+    return false;
+  const char *data = r.take(bytes);
+  if (!data)
+    return false;
+  place(rank, eltSize, sizes, data, bytes);
+  return true;
+}
+} // namespace
+
+Expected<std::vector<HostMemRef>>
+ExecutorClient::launch(const std::string &entryName, const std::string &object,
+                       const std::vector<HostMemRef> &inputs,
+                       const std::vector<ResultSpec> &results) {
+  std::string entry = pyfaceName(entryName);
+  auto address = impl->findEntry(entry, object);
+  if (!address)
+    return address.takeError();
+  std::vector<char> request;
+  Writer w(request);
+  writeRequestHeader(w, *address, inputs.size(), results.size());
+  for (const HostMemRef &in : inputs) {
+    w.put<uint32_t>(in.sizes.size());
+    w.put<uint32_t>(in.elementSize);
+    for (int64_t s : in.sizes)
+      w.put<int64_t>(s);
+    if (static_cast<int64_t>(in.bytes.size()) != in.numElements() * in.elementSize)
+      return impl->error("input of " + entry + " has " +
+                         std::to_string(in.bytes.size()) +
+                         " bytes, not the " +
+                         std::to_string(in.numElements() * in.elementSize) +
+                         " its shape needs");
+    w.put<uint64_t>(in.bytes.size());
+    std::memcpy(w.reserve(in.bytes.size()), in.bytes.data(), in.bytes.size());
+  }
+  for (const ResultSpec &spec : results) {
+    w.put<uint32_t>(spec.rank);
+    w.put<uint32_t>(spec.elementSize);
+  }
+  auto reply = impl->runLaunch(request, entry, object);
+  if (!reply)
+    return reply.takeError();
+  std::vector<HostMemRef> outputs;
+  Reader r(reply->data(), reply->size());
+  for (size_t i = 0; i < results.size(); ++i) {
+    HostMemRef out;
+    bool ok = readReplyMemRef(r, [&](uint32_t, uint32_t eltSize,
+                                     std::vector<int64_t> &sizes,
+                                     const char *data, uint64_t bytes) {
+      out.sizes = sizes;
+      out.elementSize = eltSize;
+      out.bytes.assign(data, data + bytes);
+    });
+    if (!ok)
+      return impl->error("malformed reply from " + entry);
+    outputs.push_back(std::move(out));
+  }
+  return outputs;
+}
+
+Error ExecutorClient::launchDescriptors(const std::string &entryName,
+                                        const std::string &object,
+                                        ArrayRef<DescriptorView> inputs,
+                                        ArrayRef<int64_t> inputElementSizes,
+                                        ArrayRef<DescriptorView> outputs,
+                                        ArrayRef<int64_t> outputElementSizes) {
+  std::string entry = pyfaceName(entryName);
+  auto address = impl->findEntry(entry, object);
+  if (!address)
+    return address.takeError();
+  std::vector<char> request;
+  size_t estimate = 32;
+  for (size_t i = 0; i < inputs.size(); ++i)
+    estimate += 32 + 16 * inputs[i].rank +
+                inputs[i].numElements() * inputElementSizes[i];
+  request.reserve(estimate);
+  Writer w(request);
+  writeRequestHeader(w, *address, inputs.size(), outputs.size());
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    w.put<uint32_t>(inputs[i].rank);
+    w.put<uint32_t>(inputElementSizes[i]);
+    for (int64_t d = 0; d < inputs[i].rank; ++d)
+      w.put<int64_t>(inputs[i].size(d));
+    w.putData(inputs[i], inputElementSizes[i]);
+  }
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    w.put<uint32_t>(outputs[i].rank);
+    w.put<uint32_t>(outputElementSizes[i]);
+  }
+  auto reply = impl->runLaunch(request, entry, object);
+  if (!reply)
+    return reply.takeError();
+  Reader r(reply->data(), reply->size());
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    DescriptorView out = outputs[i];
+    bool ok = readReplyMemRef(r, [&](uint32_t rank, uint32_t,
+                                     std::vector<int64_t> &sizes,
+                                     const char *data, uint64_t bytes) {
+      void *memory = std::malloc(bytes ? bytes : 1);
+      std::memcpy(memory, data, bytes);
+      out.setDense(memory, sizes.data());
+      (void)rank;
+    });
+    if (!ok || static_cast<int64_t>(i) < 0)
+      return impl->error("malformed reply from " + entry);
+  }
+  return Error::success();
+}
+
+Expected<uint64_t> ExecutorClient::launchAsync(const std::string &entryName,
+                                               const std::string &object) {
+  std::string entry = pyfaceName(entryName);
+  auto address = impl->findEntry(entry, object);
+  if (!address)
+    return address.takeError();
+  if (!impl->open)
+    return impl->error("the session is closed");
+  std::vector<char> request;
+  Writer w(request);
+  writeRequestHeader(w, *address, 0, 0);
+  auto promise = std::make_shared<std::promise<std::string>>();
+  std::shared_future<std::string> future = promise->get_future().share();
+  uint64_t token;
+  {
+    std::lock_guard<std::mutex> lock(impl->mutex);
+    token = impl->nextToken++;
+    impl->pending[token] = future;
+  }
+  std::string what = entry + " of " + object;
+  impl->es->getExecutorProcessControl().callWrapperAsync(
+      impl->launchWrapper,
+      [promise, what](shared::WrapperFunctionBuffer reply) {
+        const char *message = reply.getOutOfBandError();
+        promise->set_value(message ? std::string(message) : std::string());
+      },
+      request);
+  return token;
+}
+
+Error ExecutorClient::await(uint64_t token) {
+  std::shared_future<std::string> future;
+  {
+    std::lock_guard<std::mutex> lock(impl->mutex);
+    auto it = impl->pending.find(token);
+    if (it == impl->pending.end())
+      return impl->error("unknown launch token " + std::to_string(token));
+    future = it->second;
+    impl->pending.erase(it);
+  }
+  std::string message = future.get();
+  if (message.empty())
+    return Error::success();
+  if (message.find("disconnect") != std::string::npos)
+    return impl->error("lost the session during an asynchronous launch (the "
+                       "kernel crashed or the server stopped)");
+  return impl->error("asynchronous launch failed: " + message);
+}
+
+Expected<std::vector<char>> ExecutorClient::call(const std::string &symbol,
+                                                 ArrayRef<char> input) {
+  if (!impl->open)
+    return impl->error("the session is closed");
+  JITDylibSearchOrder order;
+  {
+    std::lock_guard<std::mutex> lock(impl->mutex);
+    for (auto &[name, jd] : impl->objects)
+      order.push_back({jd, JITDylibLookupFlags::MatchExportedSymbolsOnly});
+  }
+  order.push_back({impl->process, JITDylibLookupFlags::MatchExportedSymbolsOnly});
+  auto found = impl->es->lookup(order, impl->es->intern(symbol));
+  if (!found) {
+    consumeError(found.takeError());
+    return impl->error("unknown symbol " + symbol +
+                       ": no loaded object or plugin defines it");
+  }
+  shared::WrapperFunctionBuffer reply =
+      impl->es->getExecutorProcessControl().callWrapper(found->getAddress(),
+                                                        input);
+  if (const char *message = reply.getOutOfBandError())
+    return impl->error("call of " + symbol + " failed: " + message);
+  return std::vector<char>(reply.data(), reply.data() + reply.size());
+}
+
+Error ExecutorClient::close() {
+  if (!impl || !impl->es)
+    return Error::success();
+  impl->open = false;
+  // LLVM 22's FD transport blocks in read() until the socket is shut down:
+  // shut it down first, or endSession never returns.
+  if (impl->fd >= 0)
+    ::shutdown(impl->fd, SHUT_RDWR);
+  impl->fd = -1;
+  Error err = impl->es->endSession();
+  impl->linker.reset();
+  impl->es.reset();
+  consumeError(std::move(err)); // the peer is gone by design
+  return Error::success();
+}
+
+} // namespace executor_runtime

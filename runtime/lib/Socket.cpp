@@ -1,0 +1,172 @@
+//===- Socket.cpp - TCP helpers shared by client and server ---------------===//
+#include "ExecutorRuntime/Socket.h"
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+namespace executor_runtime {
+
+bool splitAddress(const std::string &address, std::string &host,
+                  std::string &port, std::string &error) {
+  if (!address.empty() && address.front() == '[') {
+    size_t close = address.find(']');
+    if (close == std::string::npos || close + 1 >= address.size() ||
+        address[close + 1] != ':') {
+      error = "address '" + address + "' is not [host]:port";
+      return false;
+    }
+    host = address.substr(1, close - 1);
+    port = address.substr(close + 2);
+  } else {
+    size_t colon = address.rfind(':');
+    if (colon == std::string::npos) {
+      error = "address '" + address + "' has no port; write host:port";
+      return false;
+    }
+    host = address.substr(0, colon);
+    port = address.substr(colon + 1);
+  }
+  if (host.empty() || port.empty()) {
+    error = "address '" + address + "' needs a host and a port";
+    return false;
+  }
+  return true;
+}
+
+std::string mapAddress(const std::string &address) {
+  const char *map = std::getenv("EXECUTOR_ADDRESS_MAP");
+  if (!map)
+    return address;
+  std::string entries(map);
+  size_t start = 0;
+  while (start <= entries.size()) {
+    size_t comma = entries.find(',', start);
+    std::string entry = entries.substr(
+        start, comma == std::string::npos ? std::string::npos : comma - start);
+    size_t eq = entry.find('=');
+    if (eq != std::string::npos && entry.substr(0, eq) == address)
+      return entry.substr(eq + 1);
+    if (comma == std::string::npos)
+      break;
+    start = comma + 1;
+  }
+  return address;
+}
+
+void setNoDelay(int fd) {
+  int one = 1;
+  setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+}
+
+int connectTo(const std::string &address, std::chrono::milliseconds timeout,
+              std::string &error) {
+  std::string host, port;
+  if (!splitAddress(address, host, port, error))
+    return -1;
+  addrinfo hints{};
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  addrinfo *results = nullptr;
+  if (int rc = getaddrinfo(host.c_str(), port.c_str(), &hints, &results)) {
+    error = "cannot resolve " + address + ": " + gai_strerror(rc);
+    return -1;
+  }
+  error = "no address for " + address;
+  int fd = -1;
+  for (addrinfo *ai = results; ai; ai = ai->ai_next) {
+    fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
+    if (fd < 0) {
+      error = std::string("socket: ") + std::strerror(errno);
+      continue;
+    }
+    int flags = fcntl(fd, F_GETFL);
+    fcntl(fd, F_SETFL, flags | O_NONBLOCK);
+    int rc = connect(fd, ai->ai_addr, ai->ai_addrlen);
+    if (rc < 0 && errno == EINPROGRESS) {
+      pollfd p{fd, POLLOUT, 0};
+      rc = poll(&p, 1, static_cast<int>(timeout.count()));
+      if (rc == 0) {
+        error = "connecting to " + address + " timed out after " +
+                std::to_string(timeout.count()) + " ms";
+        close(fd);
+        fd = -1;
+        continue;
+      }
+      int soError = 0;
+      socklen_t len = sizeof(soError);
+      getsockopt(fd, SOL_SOCKET, SO_ERROR, &soError, &len);
+      if (soError != 0) {
+        error = "cannot connect to " + address + ": " + std::strerror(soError);
+        close(fd);
+        fd = -1;
+        continue;
+      }
+      rc = 0;
+    }
+    if (rc < 0) {
+      error = "cannot connect to " + address + ": " + std::strerror(errno);
+      close(fd);
+      fd = -1;
+      continue;
+    }
+    fcntl(fd, F_SETFL, flags);
+    setNoDelay(fd);
+    break;
+  }
+  freeaddrinfo(results);
+  return fd;
+}
+
+bool writeAll(int fd, const void *data, size_t size) {
+  const char *p = static_cast<const char *>(data);
+  while (size > 0) {
+    ssize_t n = ::send(fd, p, size, MSG_NOSIGNAL);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      return false;
+    p += n;
+    size -= static_cast<size_t>(n);
+  }
+  return true;
+}
+
+bool readLine(int fd, std::string &line, std::chrono::milliseconds timeout,
+              size_t maxLength) {
+  line.clear();
+  auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (line.size() < maxLength) {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0)
+      return false;
+    pollfd p{fd, POLLIN, 0};
+    int rc = poll(&p, 1, static_cast<int>(left.count()));
+    if (rc < 0 && errno == EINTR)
+      continue;
+    if (rc <= 0)
+      return false;
+    char c;
+    // One byte at a time: nothing after the line may be consumed, the ORC
+    // transport reads the rest.
+    ssize_t n = ::read(fd, &c, 1);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      return false;
+    if (c == '\n')
+      return true;
+    line.push_back(c);
+  }
+  return false;
+}
+
+} // namespace executor_runtime

@@ -1,0 +1,23 @@
+//===- LaunchService.h - the executor side of a launch ----------*- C++ -*-===//
+#ifndef EXECUTORSERVER_LAUNCHSERVICE_H
+#define EXECUTORSERVER_LAUNCHSERVICE_H
+
+#include "llvm/ExecutionEngine/Orc/Shared/WrapperFunctionUtils.h"
+
+#include <atomic>
+#include <string>
+
+namespace executor_runtime {
+/// Whether each launch is logged.
+extern std::atomic<bool> logLaunches;
+/// How log lines name this process ("session 3 (127.0.0.1:5123)").
+extern std::string sessionLabel;
+void logEvent(const std::string &message);
+
+extern "C" llvm::orc::shared::CWrapperFunctionBuffer
+executorStudioLaunch(const char *data, size_t size);
+extern "C" llvm::orc::shared::CWrapperFunctionBuffer
+executorStudioNote(const char *data, size_t size);
+} // namespace executor_runtime
+
+#endif // EXECUTORSERVER_LAUNCHSERVICE_H

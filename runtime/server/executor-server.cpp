@@ -1,0 +1,296 @@
+//===- executor-server.cpp - the process that runs kernels ----------------===//
+//
+//   executor-server --bind 127.0.0.1:0 [--bind ...] [--plugin lib.so]
+//                   [--allow-remote --token-file FILE] [--log=all|sessions]
+//
+// Listens on each --bind address and prints `listening on HOST:PORT` once
+// it accepts connections. Every connection is served by a forked child
+// running ORC's SimpleRemoteEPCServer, so a kernel that crashes ends only
+// its own session. SIGINT/SIGTERM stop the listener and its sessions.
+//
+//===----------------------------------------------------------------------===//
+#include "ExecutorRuntime/Socket.h"
+#include "ExecutorRuntime/Wire.h"
+#include "LaunchService.h"
+
+#include "llvm/ExecutionEngine/Orc/Shared/SimpleRemoteEPCUtils.h"
+#include "llvm/ExecutionEngine/Orc/TargetProcess/SimpleExecutorMemoryManager.h"
+#include "llvm/ExecutionEngine/Orc/TargetProcess/SimpleRemoteEPCServer.h"
+#include "llvm/Support/Error.h"
+
+#include <arpa/inet.h>
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <fstream>
+#include <map>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <string>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
+
+using namespace llvm;
+using namespace llvm::orc;
+using namespace executor_runtime;
+
+namespace {
+int signalPipe[2] = {-1, -1};
+
+void onSignal(int sig) {
+  char c = static_cast<char>(sig);
+  (void)!write(signalPipe[1], &c, 1);
+}
+
+[[noreturn]] void usage(const std::string &problem) {
+  std::fprintf(stderr,
+               "executor-server: %s\n"
+               "usage: executor-server --bind HOST:PORT [--bind ...] "
+               "[--plugin LIB.so] [--allow-remote --token-file FILE] "
+               "[--log=all|sessions]\n",
+               problem.c_str());
+  std::exit(2);
+}
+
+bool isLoopback(const sockaddr_storage &addr) {
+  if (addr.ss_family == AF_INET) {
+    auto *in = reinterpret_cast<const sockaddr_in *>(&addr);
+    return (ntohl(in->sin_addr.s_addr) >> 24) == 127;
+  }
+  if (addr.ss_family == AF_INET6) {
+    auto *in6 = reinterpret_cast<const sockaddr_in6 *>(&addr);
+    return IN6_IS_ADDR_LOOPBACK(&in6->sin6_addr);
+  }
+  return false;
+}
+
+std::string describe(const sockaddr_storage &addr) {
+  char host[NI_MAXHOST], port[NI_MAXSERV];
+  if (getnameinfo(reinterpret_cast<const sockaddr *>(&addr), sizeof(addr),
+                  host, sizeof(host), port, sizeof(port),
+                  NI_NUMERICHOST | NI_NUMERICSERV) != 0)
+    return "?";
+  if (addr.ss_family == AF_INET6)
+    return "[" + std::string(host) + "]:" + port;
+  return std::string(host) + ":" + port;
+}
+
+/// Binds and listens on `address`; exits with a message on failure.
+int listenOn(const std::string &address, bool allowRemote) {
+  std::string host, port, error;
+  if (!splitAddress(address, host, port, error))
+    usage(error);
+  addrinfo hints{};
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
+  addrinfo *results = nullptr;
+  if (int rc = getaddrinfo(host.c_str(), port.c_str(), &hints, &results))
+    usage("cannot resolve " + address + ": " + gai_strerror(rc));
+  int fd = -1;
+  for (addrinfo *ai = results; ai && fd < 0; ai = ai->ai_next) {
+    sockaddr_storage addr{};
+    std::memcpy(&addr, ai->ai_addr, ai->ai_addrlen);
+    if (!allowRemote && !isLoopback(addr))
+      usage("refusing to listen on " + address +
+            ", which is not a loopback address: pass --allow-remote and "
+            "--token-file to accept remote sessions");
+    fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+      continue;
+    int one = 1;
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+    if (bind(fd, ai->ai_addr, ai->ai_addrlen) < 0 || listen(fd, 64) < 0) {
+      error = std::strerror(errno);
+      close(fd);
+      fd = -1;
+    }
+  }
+  freeaddrinfo(results);
+  if (fd < 0) {
+    std::fprintf(stderr, "executor-server: cannot listen on %s: %s\n",
+                 address.c_str(), error.c_str());
+    std::exit(1);
+  }
+  return fd;
+}
+
+/// Runs one session in this (forked) process until the client goes.
+int serveSession(int fd) {
+  auto server = SimpleRemoteEPCServer::Create<FDSimpleRemoteEPCTransport>(
+      [](SimpleRemoteEPCServer::Setup &s) -> Error {
+        s.setDispatcher(
+            std::make_unique<SimpleRemoteEPCServer::ThreadDispatcher>());
+        s.bootstrapSymbols() = SimpleRemoteEPCServer::defaultBootstrapSymbols();
+        s.bootstrapSymbols()[kLaunchWrapperName] =
+            ExecutorAddr::fromPtr(&executorStudioLaunch);
+        s.bootstrapSymbols()[kNoteWrapperName] =
+            ExecutorAddr::fromPtr(&executorStudioNote);
+        s.services().push_back(
+            std::make_unique<rt_bootstrap::SimpleExecutorMemoryManager>());
+        return Error::success();
+      },
+      fd, fd);
+  if (!server) {
+    logEvent("error: " + toString(server.takeError()));
+    return 1;
+  }
+  Error err = (*server)->waitForDisconnect();
+  if (err) {
+    logEvent("error: " + toString(std::move(err)));
+    return 1;
+  }
+  return 0;
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  std::vector<std::string> binds, plugins;
+  bool allowRemote = false;
+  std::string tokenFile;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    auto value = [&](const std::string &name) -> std::string {
+      if (arg.rfind(name + "=", 0) == 0)
+        return arg.substr(name.size() + 1);
+      if (i + 1 >= argc)
+        usage(name + " needs a value");
+      return argv[++i];
+    };
+    if (arg == "--bind" || arg.rfind("--bind=", 0) == 0)
+      binds.push_back(value("--bind"));
+    else if (arg == "--plugin" || arg.rfind("--plugin=", 0) == 0)
+      plugins.push_back(value("--plugin"));
+    else if (arg == "--token-file" || arg.rfind("--token-file=", 0) == 0)
+      tokenFile = value("--token-file");
+    else if (arg == "--allow-remote")
+      allowRemote = true;
+    else if (arg == "--log=sessions")
+      logLaunches = false;
+    else if (arg == "--log=all")
+      logLaunches = true;
+    else if (arg == "--help" || arg == "-h")
+      usage("runs kernels for executor sessions");
+    else
+      usage("unknown argument '" + arg + "'");
+  }
+  if (binds.empty())
+    binds.push_back("127.0.0.1:0");
+  if (allowRemote && tokenFile.empty())
+    usage("--allow-remote needs --token-file: remote clients must present a "
+          "shared token");
+  std::string token;
+  if (!tokenFile.empty()) {
+    std::ifstream in(tokenFile);
+    if (!in || !std::getline(in, token) || token.empty())
+      usage("cannot read a token from " + tokenFile);
+  }
+  for (const std::string &plugin : plugins)
+    if (!dlopen(plugin.c_str(), RTLD_NOW | RTLD_GLOBAL)) {
+      std::fprintf(stderr, "executor-server: cannot load plugin %s: %s\n",
+                   plugin.c_str(), dlerror());
+      return 1;
+    }
+
+  if (pipe2(signalPipe, O_CLOEXEC) != 0)
+    return 1;
+  struct sigaction sa{};
+  sa.sa_handler = onSignal;
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+  sigaction(SIGCHLD, &sa, nullptr);
+  std::signal(SIGPIPE, SIG_IGN);
+
+  std::vector<pollfd> fds;
+  fds.push_back({signalPipe[0], POLLIN, 0});
+  for (const std::string &bind : binds) {
+    int fd = listenOn(bind, allowRemote);
+    sockaddr_storage addr{};
+    socklen_t len = sizeof(addr);
+    getsockname(fd, reinterpret_cast<sockaddr *>(&addr), &len);
+    std::printf("listening on %s\n", describe(addr).c_str());
+    fds.push_back({fd, POLLIN, 0});
+  }
+  std::fflush(stdout);
+
+  sessionLabel = "listener";
+  std::map<pid_t, std::string> sessions;
+  unsigned nextSession = 1;
+  bool running = true;
+  while (running) {
+    if (poll(fds.data(), fds.size(), -1) < 0) {
+      if (errno == EINTR)
+        continue;
+      break;
+    }
+    if (fds[0].revents & POLLIN) {
+      char sig = 0;
+      while (read(signalPipe[0], &sig, 1) == 1 && sig != SIGCHLD) {
+        running = false;
+        break;
+      }
+      int status = 0;
+      pid_t pid;
+      while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+        std::string label = sessions[pid];
+        sessions.erase(pid);
+        if (WIFSIGNALED(status))
+          logEvent(label + " ended by signal " +
+                   std::to_string(WTERMSIG(status)) + " (" +
+                   strsignal(WTERMSIG(status)) + ") in a kernel");
+        else
+          logEvent(label + " closed");
+      }
+    }
+    for (size_t i = 1; i < fds.size() && running; ++i) {
+      if (!(fds[i].revents & POLLIN))
+        continue;
+      sockaddr_storage peer{};
+      socklen_t len = sizeof(peer);
+      int fd = accept4(fds[i].fd, reinterpret_cast<sockaddr *>(&peer), &len,
+                       SOCK_CLOEXEC);
+      if (fd < 0)
+        continue;
+      setNoDelay(fd);
+      std::string label = "session " + std::to_string(nextSession++) + " (" +
+                          describe(peer) + ")";
+      pid_t pid = fork();
+      if (pid == 0) {
+        for (const pollfd &p : fds)
+          close(p.fd);
+        signal(SIGINT, SIG_DFL);
+        signal(SIGTERM, SIG_DFL);
+        signal(SIGCHLD, SIG_DFL);
+        sessionLabel = label;
+        if (!token.empty()) {
+          std::string line;
+          if (!readLine(fd, line, std::chrono::seconds(10)) ||
+              line != "EXECUTOR-TOKEN " + token) {
+            logEvent("refused: wrong or missing token");
+            _exit(3);
+          }
+          writeAll(fd, "OK\n", 3);
+        }
+        logEvent("opened");
+        _exit(serveSession(fd));
+      }
+      close(fd);
+      if (pid > 0)
+        sessions[pid] = label;
+      else
+        logEvent("error: cannot fork for " + label);
+    }
+  }
+  for (auto &[pid, label] : sessions)
+    kill(pid, SIGTERM);
+  for (auto &[pid, label] : sessions)
+    waitpid(pid, nullptr, 0);
+  logEvent("stopped");
+  return 0;
+}

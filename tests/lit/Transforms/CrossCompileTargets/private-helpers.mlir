@@ -1,0 +1,72 @@
+// XFAIL: *
+// BUG: non-entry functions of a target are made `private` (sym_visibility)
+// before lowering, but convert-func-to-llvm keeps external linkage for
+// them (llvm.func @helper ... attributes {sym_visibility = "private"}), so
+// they are exported from the object as global symbols (`T helper`,
+// `T unused`). Passes.td promises "Every other function becomes private";
+// in the object they should have internal linkage (local `t`) or be gone.
+// A local target's helper then clashes with any host or other-target symbol
+// of the same name at link time. Fix: give the privatized functions
+// internal linkage after lowering (e.g. set llvm.linkage = internal on the
+// private llvm.funcs before translation).
+//
+// RUN: rm -rf %t
+// RUN: executor-opt %s --cross-compile-targets="workspace=%t" -o /dev/null
+// RUN: llvm-nm %t/compute/compute.o | FileCheck %s --check-prefix=DISPATCHED
+// RUN: llvm-nm %t/compute/compute.o | FileCheck %s --check-prefix=HIDDEN-COMPUTE
+// RUN: llvm-nm %t/local/local.o | FileCheck %s --check-prefix=LOCAL
+// RUN: llvm-nm %t/local/local.o | FileCheck %s --check-prefix=HIDDEN-LOCAL
+
+// The entries stay exported.
+// DISPATCHED-DAG: T _catalyst_pyface_square
+// DISPATCHED-DAG: T square
+// A helper (kept out of line by noinline) and an unused function are local
+// symbols (`t`) or gone: never global.
+// HIDDEN-COMPUTE-NOT: {{ [TWDRB] (helper|unused)$}}
+
+// LOCAL-DAG: T _catalyst_pyface_total
+// LOCAL-DAG: T total
+// HIDDEN-LOCAL-NOT: {{ [TWDRB] (helper|other)$}}
+
+module @prog {
+  func.func @main(%x: memref<4xf64>) -> f64 {
+    %y = catalyst.launch_kernel @compute::@square(%x) : (memref<4xf64>) -> memref<4xf64>
+    %s = catalyst.launch_kernel @local::@total(%y) : (memref<4xf64>) -> f64
+    return %s : f64
+  }
+  module @compute attributes {catalyst.target = {}, catalyst.dispatch = {address = "127.0.0.1:4711"}} {
+    func.func @square(%x: memref<4xf64>) -> memref<4xf64> {
+      %y = memref.alloc() : memref<4xf64>
+      call @helper(%x, %y) : (memref<4xf64>, memref<4xf64>) -> ()
+      return %y : memref<4xf64>
+    }
+    func.func @helper(%x: memref<4xf64>, %y: memref<4xf64>) attributes {passthrough = ["noinline"]} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c4 = arith.constant 4 : index
+      scf.for %i = %c0 to %c4 step %c1 {
+        %v = memref.load %x[%i] : memref<4xf64>
+        %s = arith.mulf %v, %v : f64
+        memref.store %s, %y[%i] : memref<4xf64>
+      }
+      return
+    }
+    func.func @unused() {
+      return
+    }
+  }
+  module @local attributes {catalyst.target} {
+    func.func @total(%x: memref<4xf64>) -> f64 {
+      %v = call @helper(%x) : (memref<4xf64>) -> f64
+      return %v : f64
+    }
+    func.func @helper(%x: memref<4xf64>) -> f64 {
+      %c0 = arith.constant 0 : index
+      %v = memref.load %x[%c0] : memref<4xf64>
+      return %v : f64
+    }
+    func.func @other() {
+      return
+    }
+  }
+}

@@ -1,0 +1,87 @@
+// save-ir-after-each writes each target's IR into {workspace}/{name}/ir/:
+// 00_input.mlir (the clone as the target pipeline receives it) and then
+// NN_<pass>.mlir after every pass ('pass'), after every pass that changed
+// it ('changed') or after the last one ('pipeline'). The object is still
+// written.
+//
+// RUN: rm -rf %t.pass %t.changed %t.pipeline %t.none
+// RUN: executor-opt %s --cross-compile-targets="workspace=%t.pass save-ir-after-each=pass" | FileCheck %s --check-prefix=IR
+// RUN: ls %t.pass/compute/ir | FileCheck %s --check-prefix=PASS
+// RUN: ls %t.pass/compute/ir | FileCheck %s --check-prefix=PASS-ONLY
+// RUN: ls %t.pass/compute | FileCheck %s --check-prefix=OBJECT
+// RUN: FileCheck %s --check-prefix=INPUT < %t.pass/compute/ir/00_input.mlir
+// RUN: cat %t.pass/compute/ir/*_reconcile-unrealized-casts.mlir | FileCheck %s --check-prefix=LAST
+//
+// RUN: executor-opt %s --cross-compile-targets="workspace=%t.changed save-ir-after-each=changed" -o /dev/null
+// RUN: ls %t.changed/compute/ir | FileCheck %s --check-prefix=CHANGED
+//
+// RUN: executor-opt %s --cross-compile-targets="workspace=%t.pipeline save-ir-after-each=pipeline" -o /dev/null
+// RUN: ls %t.pipeline/compute/ir | FileCheck %s --check-prefix=PIPELINE
+//
+// Without the option nothing but the object is written.
+// RUN: executor-opt %s --cross-compile-targets="workspace=%t.none" -o /dev/null
+// RUN: ls %t.none/compute | FileCheck %s --check-prefix=NONE
+
+// IR: module @compute attributes {{{.*}}catalyst.object_file = "{{.*}}/compute/compute.o"
+
+// PASS: 00_input.mlir
+// PASS-NEXT: 01_one-shot-bufferize.mlir
+// PASS: {{^[0-9]+}}_convert-linalg-to-loops.mlir
+// PASS: {{^[0-9]+}}_convert-scf-to-cf.mlir
+// PASS: {{^[0-9]+}}_finalize-memref-to-llvm.mlir
+// PASS: {{^[0-9]+}}_convert-func-to-llvm.mlir
+// PASS-NEXT: {{^[0-9]+}}_reconcile-unrealized-casts.mlir
+// PASS-NOT: {{.}}
+
+// Every file is a numbered snapshot.
+// PASS-ONLY-NOT: {{^[^0-9]}}
+// PASS-ONLY-NOT: {{^[0-9]+_[^.]*$}}
+
+// OBJECT: compute.o
+// OBJECT: ir
+
+// The entry is exposed with the C interface; other functions are private.
+// INPUT: module {
+// INPUT-NOT: catalyst.
+// INPUT-DAG: func.func @square(%{{.+}}: memref<4xf64>) -> memref<4xf64> attributes {llvm.emit_c_interface}
+// INPUT-DAG: func.func private @helper(
+
+// LAST: llvm.func @square(
+// LAST: llvm.func @_mlir_ciface_square(
+// LAST-NOT: func.func
+
+// The input is already bufferized: one-shot-bufferize changes nothing.
+// CHANGED: 00_input.mlir
+// CHANGED-NOT: one-shot-bufferize
+// CHANGED: {{^[0-9]+}}_convert-func-to-llvm.mlir
+// CHANGED-NEXT: {{^[0-9]+}}_reconcile-unrealized-casts.mlir
+// CHANGED-NOT: {{.}}
+
+// PIPELINE: 00_input.mlir
+// PIPELINE-NEXT: {{^[0-9]+}}_reconcile-unrealized-casts.mlir
+// PIPELINE-NOT: {{.}}
+
+// NONE: compute.o
+// NONE-NOT: ir
+
+module @prog {
+  func.func @main(%x: memref<4xf64>) -> memref<4xf64> {
+    %y = catalyst.launch_kernel @compute::@square(%x) : (memref<4xf64>) -> memref<4xf64>
+    return %y : memref<4xf64>
+  }
+  module @compute attributes {catalyst.target = {}, catalyst.dispatch = {address = "127.0.0.1:4711"}} {
+    func.func @square(%x: memref<4xf64>) -> memref<4xf64> {
+      %y = memref.alloc() : memref<4xf64>
+      call @helper(%x, %y) : (memref<4xf64>, memref<4xf64>) -> ()
+      return %y : memref<4xf64>
+    }
+    func.func @helper(%x: memref<4xf64>, %y: memref<4xf64>) {
+      linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%x : memref<4xf64>) outs(%y : memref<4xf64>) {
+      ^bb0(%in: f64, %out: f64):
+        %sq = arith.mulf %in, %in : f64
+        linalg.yield %sq : f64
+      }
+      return
+    }
+  }
+}
