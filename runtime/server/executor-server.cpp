@@ -209,8 +209,12 @@ int main(int argc, char **argv) {
 
   std::vector<pollfd> fds;
   fds.push_back({signalPipe[0], POLLIN, 0});
-  for (const std::string &bind : binds) {
-    int fd = listenOn(bind, allowRemote);
+  // Bind everything before announcing anything: a refused address stops the
+  // server before any client sees it listening.
+  std::vector<int> listeners;
+  for (const std::string &bind : binds)
+    listeners.push_back(listenOn(bind, allowRemote));
+  for (int fd : listeners) {
     sockaddr_storage addr{};
     socklen_t len = sizeof(addr);
     getsockname(fd, reinterpret_cast<sockaddr *>(&addr), &len);
@@ -289,8 +293,10 @@ int main(int argc, char **argv) {
   }
   for (auto &[pid, label] : sessions)
     kill(pid, SIGTERM);
-  for (auto &[pid, label] : sessions)
+  for (auto &[pid, label] : sessions) {
     waitpid(pid, nullptr, 0);
+    logEvent(label + " closed (server stopping)");
+  }
   logEvent("stopped");
   return 0;
 }

@@ -1,0 +1,54 @@
+//===- LocalExecutor.h - an executor-server started on demand ---*- C++ -*-===//
+//
+// Spawns executor-server on a free loopback port and stops it again: the
+// GUI's "Start local executor", the end-to-end tests and the benchmarks.
+//
+//===----------------------------------------------------------------------===//
+#ifndef EXECUTORRUNTIME_LOCALEXECUTOR_H
+#define EXECUTORRUNTIME_LOCALEXECUTOR_H
+
+#include "llvm/Support/Error.h"
+
+#include <chrono>
+#include <string>
+#include <sys/types.h>
+#include <vector>
+
+namespace executor_runtime {
+
+class LocalExecutor {
+public:
+  LocalExecutor() = default;
+  LocalExecutor(const LocalExecutor &) = delete;
+  LocalExecutor &operator=(const LocalExecutor &) = delete;
+  ~LocalExecutor() { stop(); }
+
+  /// Starts `serverPath --bind 127.0.0.1:0 extraArgs...` in its own process
+  /// group, its log going to `logPath` (empty: inherited stderr), and waits
+  /// for its `listening on` line.
+  llvm::Error start(const std::string &serverPath,
+                    const std::vector<std::string> &extraArgs = {},
+                    const std::string &logPath = "",
+                    std::chrono::milliseconds timeout = std::chrono::seconds(10));
+  /// SIGTERM, then SIGKILL after a grace period. Idempotent.
+  void stop();
+  /// SIGKILL to the listener and every session.
+  void kill();
+
+  bool running() const { return pid > 0; }
+  const std::string &address() const { return listening; }
+  pid_t processId() const { return pid; }
+  /// The pids of the session processes.
+  std::vector<pid_t> sessionProcesses() const;
+
+  /// executor-server beside `argv0`'s binary, else in the build tree.
+  static std::string defaultServerPath(const char *argv0 = nullptr);
+
+private:
+  pid_t pid = -1;
+  std::string listening;
+};
+
+} // namespace executor_runtime
+
+#endif // EXECUTORRUNTIME_LOCALEXECUTOR_H

@@ -1,0 +1,150 @@
+//===- LocalExecutor.cpp - an executor-server started on demand -----------===//
+#include "ExecutorRuntime/LocalExecutor.h"
+
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <fcntl.h>
+#include <fstream>
+#include <poll.h>
+#include <sstream>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+namespace executor_runtime {
+
+static llvm::Error failure(const std::string &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+llvm::Error LocalExecutor::start(const std::string &serverPath,
+                                 const std::vector<std::string> &extraArgs,
+                                 const std::string &logPath,
+                                 std::chrono::milliseconds timeout) {
+  stop();
+  int out[2];
+  if (pipe2(out, O_CLOEXEC) != 0)
+    return failure(std::string("pipe: ") + std::strerror(errno));
+  std::vector<std::string> args = {serverPath, "--bind", "127.0.0.1:0"};
+  args.insert(args.end(), extraArgs.begin(), extraArgs.end());
+  pid_t child = fork();
+  if (child < 0)
+    return failure(std::string("fork: ") + std::strerror(errno));
+  if (child == 0) {
+    setpgid(0, 0);
+    dup2(out[1], STDOUT_FILENO);
+    if (!logPath.empty()) {
+      int log = open(logPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      if (log >= 0)
+        dup2(log, STDERR_FILENO);
+    }
+    std::vector<char *> argv;
+    for (std::string &a : args)
+      argv.push_back(a.data());
+    argv.push_back(nullptr);
+    execv(serverPath.c_str(), argv.data());
+    _exit(127);
+  }
+  setpgid(child, child);
+  close(out[1]);
+  pid = child;
+  std::string line;
+  auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (true) {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    pollfd p{out[0], POLLIN, 0};
+    if (left.count() <= 0 || poll(&p, 1, static_cast<int>(left.count())) <= 0) {
+      close(out[0]);
+      stop();
+      return failure("executor-server (" + serverPath +
+                     ") did not report 'listening on' in time");
+    }
+    char c;
+    ssize_t n = read(out[0], &c, 1);
+    if (n <= 0) {
+      close(out[0]);
+      stop();
+      return failure("executor-server (" + serverPath +
+                     ") exited before listening");
+    }
+    if (c != '\n') {
+      line.push_back(c);
+      continue;
+    }
+    if (line.rfind("listening on ", 0) == 0) {
+      listening = line.substr(strlen("listening on "));
+      break;
+    }
+    line.clear();
+  }
+  close(out[0]);
+  return llvm::Error::success();
+}
+
+void LocalExecutor::stop() {
+  if (pid <= 0)
+    return;
+  ::kill(pid, SIGTERM);
+  for (int i = 0; i < 200; ++i) {
+    if (waitpid(pid, nullptr, WNOHANG) == pid) {
+      pid = -1;
+      return;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ::kill(-pid, SIGKILL);
+  waitpid(pid, nullptr, 0);
+  pid = -1;
+}
+
+void LocalExecutor::kill() {
+  if (pid <= 0)
+    return;
+  ::kill(-pid, SIGKILL);
+  waitpid(pid, nullptr, 0);
+  pid = -1;
+}
+
+std::vector<pid_t> LocalExecutor::sessionProcesses() const {
+  std::vector<pid_t> children;
+  if (pid <= 0)
+    return children;
+  std::ifstream in("/proc/" + std::to_string(pid) + "/task/" +
+                   std::to_string(pid) + "/children");
+  pid_t child;
+  while (in >> child)
+    children.push_back(child);
+  return children;
+}
+
+std::string LocalExecutor::defaultServerPath(const char *argv0) {
+  if (argv0) {
+    std::string self(argv0);
+    size_t slash = self.rfind('/');
+    if (slash != std::string::npos) {
+      std::string candidate = self.substr(0, slash) + "/executor-server";
+      if (access(candidate.c_str(), X_OK) == 0)
+        return candidate;
+    }
+  }
+  char self[4096];
+  ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+  if (n > 0) {
+    self[n] = 0;
+    std::string dir(self);
+    dir = dir.substr(0, dir.rfind('/'));
+    std::string candidate = dir + "/executor-server";
+    if (access(candidate.c_str(), X_OK) == 0)
+      return candidate;
+  }
+#ifdef EXECUTOR_STUDIO_BIN_DIR
+  return std::string(EXECUTOR_STUDIO_BIN_DIR) + "/executor-server";
+#else
+  return "executor-server";
+#endif
+}
+
+} // namespace executor_runtime

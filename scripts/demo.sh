@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# The end-to-end demo: sets up, builds, starts a local executor-server on a
+# free loopback port, compiles samples/cross-compile-dispatch.mlir with
+# executor-compile (printing a per-pass summary), runs it against the
+# executor and prints the kernel results.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${EXECUTOR_STUDIO_BUILD_DIR:-$root/build}
+sample=${1:-$root/samples/cross-compile-dispatch.mlir}
+bash "$root/scripts/setup.sh"
+bash "$root/scripts/build.sh"
+
+work=$(mktemp -d)
+server_pid=""
+cleanup() {
+  [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+echo "== starting a local executor"
+"$build/bin/executor-server" --bind 127.0.0.1:0 \
+  --plugin "$build/lib/libsample_histogram.so" >"$work/server.out" 2>"$work/server.log" &
+server_pid=$!
+for _ in $(seq 100); do
+  grep -q "listening on" "$work/server.out" 2>/dev/null && break
+  sleep 0.05
+done
+address=$(sed -n 's/^listening on //p' "$work/server.out")
+[ -n "$address" ] || { echo "executor-server did not start"; cat "$work/server.log"; exit 1; }
+echo "executor listening on $address"
+
+echo "== compiling $(basename "$sample")"
+"$build/bin/executor-compile" "$sample" -o "$work/program" --summary
+
+echo "== running it (ADDR:PORT -> $address)"
+EXECUTOR_ADDRESS_MAP="ADDR:PORT=$address" "$work/program"
+
+echo "== executor log"
+cat "$work/server.log"

@@ -1,0 +1,282 @@
+//===- ExecutorClientTest.cpp - ExecutorClient against a real server ------===//
+//
+// Every test starts a real executor-server on a free loopback port and loads
+// real objects (kernels_a.o, kernels_b.o, compiled from C at build time).
+//
+//===----------------------------------------------------------------------===//
+#include "ExecutorRuntime/ExecutorClient.h"
+#include "ExecutorRuntime/LocalExecutor.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <chrono>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include <thread>
+#include <unistd.h>
+
+using namespace executor_runtime;
+
+namespace {
+const std::string kServer = EXECUTOR_SERVER_PATH;
+const std::string kObjectA = KERNELS_A_OBJECT;
+const std::string kObjectB = KERNELS_B_OBJECT;
+
+std::string readFile(const std::string &path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+class ExecutorClientTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    log = ::testing::TempDir() + "/executor-" +
+          ::testing::UnitTest::GetInstance()->current_test_info()->name() +
+          ".log";
+  }
+  void startServer(std::vector<std::string> args = {}) {
+    llvm::Error err = server.start(kServer, args, log);
+    ASSERT_FALSE(static_cast<bool>(err)) << llvm::toString(std::move(err));
+  }
+  std::unique_ptr<ExecutorClient> connect(ClientOptions options = {}) {
+    auto client = ExecutorClient::open(server.address(), options);
+    EXPECT_TRUE(static_cast<bool>(client))
+        << llvm::toString(client.takeError());
+    return client ? std::move(*client) : nullptr;
+  }
+  static HostMemRef vec(std::vector<double> values) {
+    return HostMemRef::of<double>({static_cast<int64_t>(values.size())}, values);
+  }
+  LocalExecutor server;
+  std::string log;
+};
+} // namespace
+
+TEST_F(ExecutorClientTest, LaunchRunsTheKernelOnTheExecutor) {
+  startServer();
+  auto client = connect();
+  ASSERT_TRUE(client);
+  ASSERT_FALSE(static_cast<bool>(client->sendBinary(kObjectA)));
+  auto out = client->launch("k", kObjectA, {vec({1, 2, 3, 4})}, {{1, 8}});
+  ASSERT_TRUE(static_cast<bool>(out)) << llvm::toString(out.takeError());
+  ASSERT_EQ(out->size(), 1u);
+  EXPECT_EQ((*out)[0].sizes, std::vector<int64_t>{4});
+  EXPECT_EQ((*out)[0].as<double>(), (std::vector<double>{2, 4, 6, 8}));
+  // A kernel that returns its input: the executor must not free it twice.
+  auto same = client->launch("identity", kObjectA, {vec({7, 8})}, {{1, 8}});
+  ASSERT_TRUE(static_cast<bool>(same)) << llvm::toString(same.takeError());
+  EXPECT_EQ((*same)[0].as<double>(), (std::vector<double>{7, 8}));
+  ASSERT_FALSE(static_cast<bool>(client->close()));
+  server.stop();
+  std::string text = readFile(log);
+  EXPECT_NE(text.find("opened"), std::string::npos) << text;
+  EXPECT_NE(text.find("object loaded"), std::string::npos) << text;
+  EXPECT_NE(text.find("launch 1 in, 1 out"), std::string::npos) << text;
+  EXPECT_NE(text.find("closed"), std::string::npos) << text;
+}
+
+TEST_F(ExecutorClientTest, TwoObjectsMayExportTheSameEntry) {
+  startServer();
+  auto client = connect();
+  ASSERT_TRUE(client);
+  ASSERT_FALSE(static_cast<bool>(client->sendBinary(kObjectA)));
+  ASSERT_FALSE(static_cast<bool>(client->sendBinary(kObjectB)));
+  auto a = client->launch("k", kObjectA, {vec({1, 2})}, {{1, 8}});
+  auto b = client->launch("k", kObjectB, {vec({1, 2})}, {{1, 8}});
+  ASSERT_TRUE(a && b);
+  EXPECT_EQ((*a)[0].as<double>(), (std::vector<double>{2, 4}));
+  EXPECT_EQ((*b)[0].as<double>(), (std::vector<double>{101, 102}));
+}
+
+TEST_F(ExecutorClientTest, SendingAnObjectTwiceDoesNothing) {
+  startServer();
+  auto client = connect();
+  ASSERT_TRUE(client);
+  ASSERT_FALSE(static_cast<bool>(client->sendBinary(kObjectA)));
+  ASSERT_FALSE(static_cast<bool>(client->sendBinary(kObjectA)));
+  EXPECT_TRUE(client->hasObject(kObjectA));
+  client.reset();
+  server.stop();
+  std::string text = readFile(log);
+  EXPECT_EQ(text.find("object loaded"), text.rfind("object loaded")) << text;
+}
+
+TEST_F(ExecutorClientTest, AsyncLaunchesOverlap) {
+  startServer();
+  auto client = connect();
+  ASSERT_TRUE(client);
+  ASSERT_FALSE(static_cast<bool>(client->sendBinary(kObjectA)));
+  // Each rendezvous returns only once both are running at the same time.
+  auto first = client->launchAsync("rendezvous", kObjectA);
+  auto second = client->launchAsync("rendezvous", kObjectA);
+  ASSERT_TRUE(first && second);
+  // The session keeps serving synchronous launches meanwhile.
+  auto out = client->launch("k", kObjectA, {vec({5})}, {{1, 8}});
+  ASSERT_TRUE(static_cast<bool>(out)) << llvm::toString(out.takeError());
+  EXPECT_EQ((*out)[0].as<double>(), std::vector<double>{10});
+  EXPECT_FALSE(static_cast<bool>(client->await(*first)));
+  EXPECT_FALSE(static_cast<bool>(client->await(*second)));
+  llvm::Error unknown = client->await(12345);
+  ASSERT_TRUE(static_cast<bool>(unknown));
+  EXPECT_NE(llvm::toString(std::move(unknown)).find("unknown launch token"),
+            std::string::npos);
+}
+
+TEST_F(ExecutorClientTest, CallRoundTrip) {
+  startServer();
+  auto client = connect();
+  ASSERT_TRUE(client);
+  ASSERT_FALSE(static_cast<bool>(client->sendBinary(kObjectA)));
+  std::string input = "executor.call round trip";
+  auto reply = client->call("echo_reversed",
+                            llvm::ArrayRef<char>(input.data(), input.size()));
+  ASSERT_TRUE(static_cast<bool>(reply)) << llvm::toString(reply.takeError());
+  EXPECT_EQ(std::string(reply->rbegin(), reply->rend()), input);
+  auto missing = client->call("no_such_symbol", {});
+  ASSERT_FALSE(static_cast<bool>(missing));
+  EXPECT_NE(llvm::toString(missing.takeError()).find("unknown symbol no_such_symbol"),
+            std::string::npos);
+}
+
+TEST_F(ExecutorClientTest, ConnectionRefusedFailsFastAndNamesTheAddress) {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(bind(fd, reinterpret_cast<sockaddr *>(&addr), sizeof(addr)), 0);
+  socklen_t len = sizeof(addr);
+  getsockname(fd, reinterpret_cast<sockaddr *>(&addr), &len);
+  close(fd); // nothing listens there now
+  std::string address = "127.0.0.1:" + std::to_string(ntohs(addr.sin_port));
+  ClientOptions options;
+  options.connectTimeout = std::chrono::milliseconds(500);
+  auto start = std::chrono::steady_clock::now();
+  auto client = ExecutorClient::open(address, options);
+  auto elapsed = std::chrono::steady_clock::now() - start;
+  ASSERT_FALSE(static_cast<bool>(client));
+  std::string message = llvm::toString(client.takeError());
+  EXPECT_NE(message.find(address), std::string::npos) << message;
+  EXPECT_NE(message.find("refused"), std::string::npos) << message;
+  EXPECT_LT(elapsed, 2 * options.connectTimeout);
+}
+
+TEST_F(ExecutorClientTest, AddressMapRedirects) {
+  startServer();
+  setenv("EXECUTOR_ADDRESS_MAP", ("other=1.2.3.4:5,ADDR:PORT=" + server.address()).c_str(), 1);
+  auto client = ExecutorClient::open("ADDR:PORT");
+  unsetenv("EXECUTOR_ADDRESS_MAP");
+  ASSERT_TRUE(static_cast<bool>(client)) << llvm::toString(client.takeError());
+  EXPECT_EQ((*client)->connectedAddress(), server.address());
+}
+
+TEST_F(ExecutorClientTest, CorruptObjectFailsAndTheSessionStaysUsable) {
+  startServer();
+  auto client = connect();
+  ASSERT_TRUE(client);
+  std::string garbage = "\x7f" "ELF this is not an object file at all";
+  llvm::Error err = client->sendBinary(
+      "corrupt.o", llvm::ArrayRef<char>(garbage.data(), garbage.size()));
+  ASSERT_TRUE(static_cast<bool>(err));
+  EXPECT_NE(llvm::toString(std::move(err)).find("corrupt.o"), std::string::npos);
+  EXPECT_FALSE(client->hasObject("corrupt.o"));
+  ASSERT_FALSE(static_cast<bool>(client->sendBinary(kObjectA)));
+  auto out = client->launch("k", kObjectA, {vec({3})}, {{1, 8}});
+  ASSERT_TRUE(static_cast<bool>(out)) << llvm::toString(out.takeError());
+  EXPECT_EQ((*out)[0].as<double>(), std::vector<double>{6});
+}
+
+TEST_F(ExecutorClientTest, UnknownEntryAndUnsentObjectAreErrors) {
+  startServer();
+  auto client = connect();
+  ASSERT_TRUE(client);
+  ASSERT_FALSE(static_cast<bool>(client->sendBinary(kObjectA)));
+  auto unknown = client->launch("nope", kObjectA, {}, {});
+  ASSERT_FALSE(static_cast<bool>(unknown));
+  EXPECT_NE(llvm::toString(unknown.takeError()).find("has no entry _catalyst_pyface_nope"),
+            std::string::npos);
+  auto unsent = client->launch("k", kObjectB, {vec({1})}, {{1, 8}});
+  ASSERT_FALSE(static_cast<bool>(unsent));
+  EXPECT_NE(llvm::toString(unsent.takeError()).find("send_binary it first"),
+            std::string::npos);
+  llvm::Error missing = client->sendBinary("/no/such/object.o");
+  ASSERT_TRUE(static_cast<bool>(missing));
+  EXPECT_NE(llvm::toString(std::move(missing)).find("cannot read object"),
+            std::string::npos);
+}
+
+TEST_F(ExecutorClientTest, CrashingKernelEndsOnlyItsSession) {
+  startServer();
+  auto client = connect();
+  ASSERT_TRUE(client);
+  ASSERT_FALSE(static_cast<bool>(client->sendBinary(kObjectA)));
+  auto crashed = client->launch("crash", kObjectA, {}, {});
+  ASSERT_FALSE(static_cast<bool>(crashed));
+  std::string message = llvm::toString(crashed.takeError());
+  EXPECT_NE(message.find("lost the session"), std::string::npos) << message;
+  EXPECT_NE(message.find(server.address()), std::string::npos) << message;
+  client.reset();
+  // The server keeps serving new sessions.
+  auto again = connect();
+  ASSERT_TRUE(again);
+  ASSERT_FALSE(static_cast<bool>(again->sendBinary(kObjectA)));
+  auto out = again->launch("k", kObjectA, {vec({1})}, {{1, 8}});
+  ASSERT_TRUE(static_cast<bool>(out)) << llvm::toString(out.takeError());
+  again.reset();
+  server.stop();
+  std::string text = readFile(log);
+  EXPECT_NE(text.find("ended by signal 11"), std::string::npos) << text;
+}
+
+TEST_F(ExecutorClientTest, ServerKilledDuringALaunchIsAnErrorNotAHang) {
+  startServer();
+  auto client = connect();
+  ASSERT_TRUE(client);
+  ASSERT_FALSE(static_cast<bool>(client->sendBinary(kObjectA)));
+  auto token = client->launchAsync("nap", kObjectA);
+  ASSERT_TRUE(static_cast<bool>(token));
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  server.kill();
+  llvm::Error err = client->await(*token);
+  ASSERT_TRUE(static_cast<bool>(err));
+  EXPECT_NE(llvm::toString(std::move(err)).find("lost the session"),
+            std::string::npos);
+  auto after = client->launch("k", kObjectA, {vec({1})}, {{1, 8}});
+  EXPECT_FALSE(static_cast<bool>(after));
+  llvm::consumeError(after.takeError());
+}
+
+TEST_F(ExecutorClientTest, TokenIsRequiredWhenConfigured) {
+  std::string tokenFile = ::testing::TempDir() + "/executor-token";
+  {
+    std::ofstream(tokenFile) << "s3cret\n";
+  }
+  startServer({"--token-file", tokenFile});
+  ClientOptions wrong;
+  wrong.token = "guess";
+  auto refused = ExecutorClient::open(server.address(), wrong);
+  ASSERT_FALSE(static_cast<bool>(refused));
+  EXPECT_NE(llvm::toString(refused.takeError()).find("wrong or missing token"),
+            std::string::npos);
+  ClientOptions right;
+  right.token = "s3cret";
+  auto accepted = ExecutorClient::open(server.address(), right);
+  ASSERT_TRUE(static_cast<bool>(accepted)) << llvm::toString(accepted.takeError());
+  ASSERT_FALSE(static_cast<bool>((*accepted)->sendBinary(kObjectA)));
+  accepted->reset();
+  server.stop();
+  EXPECT_NE(readFile(log).find("refused: wrong or missing token"),
+            std::string::npos);
+}
+
+TEST_F(ExecutorClientTest, RemoteBindNeedsATokenFile) {
+  LocalExecutor remote;
+  llvm::Error err = remote.start(kServer, {"--bind", "0.0.0.0:0"}, log);
+  ASSERT_TRUE(static_cast<bool>(err));
+  llvm::consumeError(std::move(err));
+  EXPECT_NE(readFile(log).find("not a loopback address"), std::string::npos);
+}

@@ -1,0 +1,76 @@
+/* Test kernels with the _catalyst_pyface_<entry> ABI that
+ * cross-compile-targets generates: void(void *results, void *args), args an
+ * array of pointers to memref descriptors, results the packed descriptors. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+typedef struct {
+  double *allocated, *aligned;
+  int64_t offset, size, stride;
+} Memref1D;
+
+/* k: y = 2 * x */
+void _catalyst_pyface_k(void *results, void *args) {
+  Memref1D *x = ((Memref1D **)args)[0];
+  Memref1D *y = (Memref1D *)results;
+  double *data = malloc(sizeof(double) * x->size);
+  for (int64_t i = 0; i < x->size; ++i)
+    data[i] = 2 * x->aligned[x->offset + i * x->stride];
+  *y = (Memref1D){data, data, 0, x->size, 1};
+}
+
+/* identity: returns its input buffer (the executor must not free it twice). */
+void _catalyst_pyface_identity(void *results, void *args) {
+  *(Memref1D *)results = *((Memref1D **)args)[0];
+}
+
+/* crash: a kernel that segfaults. */
+void _catalyst_pyface_crash(void *results, void *args) {
+  (void)results;
+  (void)args;
+  *(volatile int *)(uintptr_t)8 = 1;
+}
+
+/* rendezvous: returns once two launches are inside it at the same time;
+ * aborts after 10 s otherwise, so launches that do not overlap fail. */
+static volatile int arrived;
+void _catalyst_pyface_rendezvous(void *results, void *args) {
+  (void)results;
+  (void)args;
+  __atomic_add_fetch(&arrived, 1, __ATOMIC_SEQ_CST);
+  for (int i = 0; i < 10000; ++i) {
+    if (__atomic_load_n(&arrived, __ATOMIC_SEQ_CST) >= 2)
+      return;
+    usleep(1000);
+  }
+  abort();
+}
+
+/* nap: sleeps 2 s (to kill the server in the middle of it). */
+void _catalyst_pyface_nap(void *results, void *args) {
+  (void)results;
+  (void)args;
+  sleep(2);
+}
+
+/* echo_reversed: an ORC wrapper function for executor.call. */
+typedef struct {
+  union {
+    char *ValuePtr;
+    char Value[sizeof(char *)];
+  } Data;
+  size_t Size;
+} CWrapperFunctionBuffer;
+
+CWrapperFunctionBuffer echo_reversed(const char *data, size_t size) {
+  CWrapperFunctionBuffer r;
+  r.Size = size;
+  char *out = size > sizeof(r.Data.Value) ? (r.Data.ValuePtr = malloc(size))
+                                          : r.Data.Value;
+  for (size_t i = 0; i < size; ++i)
+    out[i] = data[size - 1 - i];
+  return r;
+}
