@@ -1,0 +1,123 @@
+// Every error of dispatch-executor-targets.
+//
+// RUN: executor-opt %s -split-input-file -verify-diagnostics --dispatch-executor-targets
+
+// A dispatched module that was not compiled.
+
+module {
+  // expected-error @+1 {{'builtin.module' op is dispatched to 127.0.0.1:4711 but has no catalyst.object_file; run cross-compile-targets first}}
+  module @compute attributes {catalyst.target = {}, catalyst.dispatch = {address = "127.0.0.1:4711"}} {
+  }
+}
+
+// -----
+
+// An empty object path.
+
+module {
+  // expected-error @+1 {{'builtin.module' op is dispatched to 127.0.0.1:4711 but has no catalyst.object_file; run cross-compile-targets first}}
+  module @compute attributes {catalyst.target = {}, catalyst.dispatch = {address = "127.0.0.1:4711"}, catalyst.object_file = ""} {
+  }
+}
+
+// -----
+
+// Every such module is reported.
+
+module {
+  // expected-error @+1 {{'builtin.module' op is dispatched to 127.0.0.1:4711 but has no catalyst.object_file}}
+  module @a attributes {catalyst.target = {}, catalyst.dispatch = {address = "127.0.0.1:4711"}} {
+  }
+  // expected-error @+1 {{'builtin.module' op is dispatched to 10.0.0.1:1 but has no catalyst.object_file}}
+  module @b attributes {catalyst.target = {}, catalyst.dispatch = {address = "10.0.0.1:1"}, catalyst.object_file = ""} {
+  }
+}
+
+// -----
+
+// Launches take and return memrefs only: bufferize first.
+
+module {
+  func.func @main(%x: tensor<4xf64>) -> memref<4xf64> {
+    // expected-error @+1 {{'catalyst.launch_kernel' op operand of type 'tensor<4xf64>' cannot be sent to an executor: launches into a dispatched target take memrefs only (run one-shot-bufferize first, and pass scalars as memref<1xT>)}}
+    %y = catalyst.launch_kernel @compute::@square(%x) : (tensor<4xf64>) -> memref<4xf64>
+    return %y : memref<4xf64>
+  }
+  module @compute attributes {catalyst.target = {}, catalyst.dispatch = {address = "127.0.0.1:4711"}, catalyst.object_file = "/ws/compute/compute.o"} {
+    func.func private @square(memref<4xf64>) -> memref<4xf64>
+  }
+}
+
+// -----
+
+// A scalar operand.
+
+module {
+  func.func @main(%x: f64) {
+    // expected-error @+1 {{'catalyst.launch_kernel' op operand of type 'f64' cannot be sent to an executor}}
+    catalyst.launch_kernel @compute::@scalar(%x) : (f64) -> ()
+    return
+  }
+  module @compute attributes {catalyst.target = {}, catalyst.dispatch = {address = "127.0.0.1:4711"}, catalyst.object_file = "/ws/compute/compute.o"} {
+    func.func private @scalar(f64)
+  }
+}
+
+// -----
+
+module {
+  func.func @main(%x: memref<4xf64>) -> tensor<4xf64> {
+    // expected-error @+1 {{'catalyst.launch_kernel' op result of type 'tensor<4xf64>' cannot come back from an executor: launches into a dispatched target return memrefs only}}
+    %y = catalyst.launch_kernel @compute::@square(%x) : (memref<4xf64>) -> tensor<4xf64>
+    return %y : tensor<4xf64>
+  }
+  module @compute attributes {catalyst.target = {}, catalyst.dispatch = {address = "127.0.0.1:4711"}, catalyst.object_file = "/ws/compute/compute.o"} {
+    func.func private @square(memref<4xf64>) -> memref<4xf64>
+  }
+}
+
+// -----
+
+// A nonblocking launch runs a () -> () entry.
+
+module {
+  func.func @main(%x: memref<4xf64>) {
+    // expected-error @+1 {{'catalyst.launch_kernel' op is marked catalyst.nonblocking but @compute::@consume is not () -> (): executor.launch_async runs entries without arguments or results}}
+    catalyst.launch_kernel @compute::@consume(%x) {catalyst.nonblocking} : (memref<4xf64>) -> ()
+    return
+  }
+  module @compute attributes {catalyst.target = {}, catalyst.dispatch = {address = "127.0.0.1:4711"}, catalyst.object_file = "/ws/compute/compute.o"} {
+    func.func private @consume(memref<4xf64>)
+  }
+}
+
+// -----
+
+module {
+  func.func @main() -> memref<4xf64> {
+    // expected-error @+1 {{'catalyst.launch_kernel' op is marked catalyst.nonblocking but @compute::@produce is not () -> ()}}
+    %y = catalyst.launch_kernel @compute::@produce() {catalyst.nonblocking} : () -> memref<4xf64>
+    return %y : memref<4xf64>
+  }
+  module @compute attributes {catalyst.target = {}, catalyst.dispatch = {address = "127.0.0.1:4711"}, catalyst.object_file = "/ws/compute/compute.o"} {
+    func.func private @produce() -> memref<4xf64>
+  }
+}
+
+// -----
+
+// Every bad launch is reported.
+
+module {
+  func.func @main(%x: tensor<4xf64>, %m: memref<4xf64>) {
+    // expected-error @+1 {{operand of type 'tensor<4xf64>' cannot be sent to an executor}}
+    %a = catalyst.launch_kernel @compute::@square(%x) : (tensor<4xf64>) -> memref<4xf64>
+    // expected-error @+1 {{is marked catalyst.nonblocking}}
+    catalyst.launch_kernel @compute::@consume(%m) {catalyst.nonblocking} : (memref<4xf64>) -> ()
+    return
+  }
+  module @compute attributes {catalyst.target = {}, catalyst.dispatch = {address = "127.0.0.1:4711"}, catalyst.object_file = "/ws/compute/compute.o"} {
+    func.func private @square(memref<4xf64>) -> memref<4xf64>
+    func.func private @consume(memref<4xf64>)
+  }
+}
