@@ -2,6 +2,9 @@
 # Configures (once) and builds Executor Studio in build/ with Ninja, ccache,
 # clang-22 and lld-22. Extra arguments are ninja targets.
 set -euo pipefail
+# One build at a time on this machine (2 cores): wait for any other.
+exec 9>"${TMPDIR:-/tmp}/executor-studio-build.lock"
+flock 9
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${EXECUTOR_STUDIO_BUILD_DIR:-$root/build}
 if [ ! -f "$build/build.ninja" ]; then
