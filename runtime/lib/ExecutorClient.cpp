@@ -254,6 +254,24 @@ ExecutorClient::Impl::runLaunch(ArrayRef<char> request, const std::string &entry
 }
 
 namespace {
+/// A message built in two passes: `fill(w)` runs once counting and once
+/// writing into memory allocated to the exact size.
+struct Message {
+  std::unique_ptr<char[]> data;
+  size_t size = 0;
+  ArrayRef<char> bytes() const { return ArrayRef<char>(data.get(), size); }
+};
+template <typename FillFn> Message buildMessage(FillFn fill) {
+  Writer counter;
+  fill(counter);
+  Message m;
+  m.size = counter.size();
+  m.data.reset(new char[m.size]);
+  Writer writer(m.data.get());
+  fill(writer);
+  return m;
+}
+
 void writeRequestHeader(Writer &w, ExecutorAddr entry, uint32_t nin,
                         uint32_t nout) {
   w.put<uint64_t>(kLaunchMagic);
@@ -273,7 +291,7 @@ bool readReplyMemRef(Reader &r, PlaceFn place) {
     if (!r.get(s))
       return false;
   uint64_t bytes = 0;
-  if (!r.get(bytes))
+  if (!r.get(bytes) || !r.align(kDataAlignment))
     return false;
   const char *data = r.take(bytes);
   if (!data)
@@ -291,28 +309,31 @@ ExecutorClient::launch(const std::string &entryName, const std::string &object,
   auto address = impl->findEntry(entry, object);
   if (!address)
     return address.takeError();
-  std::vector<char> request;
-  Writer w(request);
-  writeRequestHeader(w, *address, inputs.size(), results.size());
-  for (const HostMemRef &in : inputs) {
-    w.put<uint32_t>(in.sizes.size());
-    w.put<uint32_t>(in.elementSize);
-    for (int64_t s : in.sizes)
-      w.put<int64_t>(s);
+  for (const HostMemRef &in : inputs)
     if (static_cast<int64_t>(in.bytes.size()) != in.numElements() * in.elementSize)
       return impl->error("input of " + entry + " has " +
                          std::to_string(in.bytes.size()) +
                          " bytes, not the " +
                          std::to_string(in.numElements() * in.elementSize) +
                          " its shape needs");
-    w.put<uint64_t>(in.bytes.size());
-    std::memcpy(w.reserve(in.bytes.size()), in.bytes.data(), in.bytes.size());
-  }
-  for (const ResultSpec &spec : results) {
-    w.put<uint32_t>(spec.rank);
-    w.put<uint32_t>(spec.elementSize);
-  }
-  auto reply = impl->runLaunch(request, entry, object);
+  Message request = buildMessage([&](Writer &w) {
+    writeRequestHeader(w, *address, inputs.size(), results.size());
+    for (const HostMemRef &in : inputs) {
+      w.put<uint32_t>(in.sizes.size());
+      w.put<uint32_t>(in.elementSize);
+      for (int64_t s : in.sizes)
+        w.put<int64_t>(s);
+      w.put<uint64_t>(in.bytes.size());
+      w.align(kDataAlignment);
+      if (char *dst = w.reserve(in.bytes.size()))
+        std::memcpy(dst, in.bytes.data(), in.bytes.size());
+    }
+    for (const ResultSpec &spec : results) {
+      w.put<uint32_t>(spec.rank);
+      w.put<uint32_t>(spec.elementSize);
+    }
+  });
+  auto reply = impl->runLaunch(request.bytes(), entry, object);
   if (!reply)
     return reply.takeError();
   std::vector<HostMemRef> outputs;
@@ -343,26 +364,21 @@ Error ExecutorClient::launchDescriptors(const std::string &entryName,
   auto address = impl->findEntry(entry, object);
   if (!address)
     return address.takeError();
-  std::vector<char> request;
-  size_t estimate = 32;
-  for (size_t i = 0; i < inputs.size(); ++i)
-    estimate += 32 + 16 * inputs[i].rank +
-                inputs[i].numElements() * inputElementSizes[i];
-  request.reserve(estimate);
-  Writer w(request);
-  writeRequestHeader(w, *address, inputs.size(), outputs.size());
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    w.put<uint32_t>(inputs[i].rank);
-    w.put<uint32_t>(inputElementSizes[i]);
-    for (int64_t d = 0; d < inputs[i].rank; ++d)
-      w.put<int64_t>(inputs[i].size(d));
-    w.putData(inputs[i], inputElementSizes[i]);
-  }
-  for (size_t i = 0; i < outputs.size(); ++i) {
-    w.put<uint32_t>(outputs[i].rank);
-    w.put<uint32_t>(outputElementSizes[i]);
-  }
-  auto reply = impl->runLaunch(request, entry, object);
+  Message request = buildMessage([&](Writer &w) {
+    writeRequestHeader(w, *address, inputs.size(), outputs.size());
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      w.put<uint32_t>(inputs[i].rank);
+      w.put<uint32_t>(inputElementSizes[i]);
+      for (int64_t d = 0; d < inputs[i].rank; ++d)
+        w.put<int64_t>(inputs[i].size(d));
+      w.putData(inputs[i], inputElementSizes[i]);
+    }
+    for (size_t i = 0; i < outputs.size(); ++i) {
+      w.put<uint32_t>(outputs[i].rank);
+      w.put<uint32_t>(outputElementSizes[i]);
+    }
+  });
+  auto reply = impl->runLaunch(request.bytes(), entry, object);
   if (!reply)
     return reply.takeError();
   Reader r(reply->data(), reply->size());
@@ -390,9 +406,8 @@ Expected<uint64_t> ExecutorClient::launchAsync(const std::string &entryName,
     return address.takeError();
   if (!impl->open)
     return impl->error("the session is closed");
-  std::vector<char> request;
-  Writer w(request);
-  writeRequestHeader(w, *address, 0, 0);
+  Message request = buildMessage(
+      [&](Writer &w) { writeRequestHeader(w, *address, 0, 0); });
   auto promise = std::make_shared<std::promise<std::string>>();
   std::shared_future<std::string> future = promise->get_future().share();
   uint64_t token;
@@ -408,7 +423,7 @@ Expected<uint64_t> ExecutorClient::launchAsync(const std::string &entryName,
         const char *message = reply.getOutOfBandError();
         promise->set_value(message ? std::string(message) : std::string());
       },
-      request);
+      request.bytes());
   return token;
 }
 
@@ -454,6 +469,25 @@ Expected<std::vector<char>> ExecutorClient::call(const std::string &symbol,
   if (const char *message = reply.getOutOfBandError())
     return impl->error("call of " + symbol + " failed: " + message);
   return std::vector<char>(reply.data(), reply.data() + reply.size());
+}
+
+ExecutorProcessControl &ExecutorClient::processControl() {
+  return impl->es->getExecutorProcessControl();
+}
+
+Expected<uint64_t> ExecutorClient::bootstrapSymbol(const std::string &name) {
+  ExecutorAddr address;
+  if (Error err = processControl().getBootstrapSymbols({{address, name}}))
+    return impl->error(toString(std::move(err)));
+  return address.getValue();
+}
+
+Expected<uint64_t> ExecutorClient::entryAddress(const std::string &entry,
+                                                const std::string &object) {
+  auto address = impl->findEntry(pyfaceName(entry), object);
+  if (!address)
+    return address.takeError();
+  return address->getValue();
 }
 
 Error ExecutorClient::close() {

@@ -51,45 +51,35 @@ extern "C" CWrapperFunctionBuffer executorStudioLaunch(const char *data,
       !r.get(nin) || !r.get(nout) || pyface == 0)
     return failWith("malformed launch request");
 
-  // Inputs: one malloc'ed dense buffer and one descriptor each.
+  // Inputs: descriptors over the request's own (16-byte aligned) bytes, so
+  // large memrefs are not copied again. The request buffer is this call's.
   std::vector<std::vector<int64_t>> inWords(nin);
-  std::vector<void *> inData(nin, nullptr), args(nin, nullptr);
-  auto releaseInputs = [&] {
-    for (void *p : inData)
-      std::free(p);
-  };
+  std::vector<void *> args(nin, nullptr);
+  std::set<const void *> inputData;
   for (uint32_t i = 0; i < nin; ++i) {
     uint32_t rank = 0, eltSize = 0;
-    if (!r.get(rank) || !r.get(eltSize) || rank > 64) {
-      releaseInputs();
+    if (!r.get(rank) || !r.get(eltSize) || rank > 64)
       return failWith("malformed launch request (input " + std::to_string(i) + ")");
-    }
     std::vector<int64_t> sizes(rank);
     for (auto &s : sizes)
-      if (!r.get(s)) {
-        releaseInputs();
+      if (!r.get(s))
         return failWith("malformed launch request (input shape)");
-      }
     uint64_t bytes = 0;
     const char *payload = nullptr;
-    if (!r.get(bytes) || !(payload = r.take(bytes))) {
-      releaseInputs();
+    if (!r.get(bytes) || !r.align(kDataAlignment) ||
+        !(payload = r.take(bytes)))
       return failWith("malformed launch request (input data)");
-    }
-    inData[i] = std::malloc(bytes ? bytes : 1);
-    std::memcpy(inData[i], payload, bytes);
     inWords[i].assign(3 + 2 * rank, 0);
     DescriptorView view{inWords[i].data(), rank};
-    view.setDense(inData[i], sizes.data());
+    view.setDense(const_cast<char *>(payload), sizes.data());
     args[i] = inWords[i].data();
+    inputData.insert(payload);
   }
   std::vector<uint32_t> outRank(nout), outElt(nout);
   size_t resultBytes = 0;
   for (uint32_t i = 0; i < nout; ++i) {
-    if (!r.get(outRank[i]) || !r.get(outElt[i]) || outRank[i] > 64) {
-      releaseInputs();
+    if (!r.get(outRank[i]) || !r.get(outElt[i]) || outRank[i] > 64)
       return failWith("malformed launch request (result " + std::to_string(i) + ")");
-    }
     resultBytes += DescriptorView::bytesFor(outRank[i]);
   }
   std::vector<int64_t> results(resultBytes / 8 + 1, 0);
@@ -98,38 +88,79 @@ extern "C" CWrapperFunctionBuffer executorStudioLaunch(const char *data,
       static_cast<uintptr_t>(pyface));
   entry(results.data(), args.data());
 
-  // Pack the results, then free what the kernel allocated for them (once
-  // each; never an input buffer or a global).
-  std::vector<char> reply;
-  Writer w(reply);
-  std::set<void *> freed(inData.begin(), inData.end());
+  // Pack the results straight into the reply (sized first), then free what
+  // the kernel allocated for them: once each, never an input or a global.
+  std::vector<DescriptorView> views;
   size_t offset = 0;
-  std::vector<void *> toFree;
   for (uint32_t i = 0; i < nout; ++i) {
-    DescriptorView view{reinterpret_cast<char *>(results.data()) + offset,
-                        outRank[i]};
+    views.push_back({reinterpret_cast<char *>(results.data()) + offset,
+                     outRank[i]});
     offset += DescriptorView::bytesFor(outRank[i]);
-    w.put<uint32_t>(outRank[i]);
-    w.put<uint32_t>(outElt[i]);
-    for (int64_t d = 0; d < view.rank; ++d)
-      w.put<int64_t>(view.size(d));
-    w.putData(view, outElt[i]);
-    void *allocated = view.allocated();
-    if (allocated && allocated != kGlobalMarker && freed.insert(allocated).second)
-      toFree.push_back(allocated);
   }
-  for (void *p : toFree)
-    std::free(p);
-  releaseInputs();
+  auto fill = [&](Writer &w) {
+    for (uint32_t i = 0; i < nout; ++i) {
+      w.put<uint32_t>(outRank[i]);
+      w.put<uint32_t>(outElt[i]);
+      for (int64_t d = 0; d < views[i].rank; ++d)
+        w.put<int64_t>(views[i].size(d));
+      w.putData(views[i], outElt[i]);
+    }
+  };
+  Writer counter;
+  fill(counter);
+  WrapperFunctionBuffer reply = WrapperFunctionBuffer::allocate(counter.size());
+  Writer writer(reply.data());
+  fill(writer);
+  std::set<void *> freed;
+  for (const DescriptorView &view : views) {
+    void *allocated = view.allocated();
+    if (allocated && allocated != kGlobalMarker && !inputData.count(allocated) &&
+        freed.insert(allocated).second)
+      std::free(allocated);
+  }
   if (logLaunches)
     logEvent("launch " + std::to_string(nin) + " in, " + std::to_string(nout) +
-             " out, " + std::to_string(reply.size()) + " bytes back");
-  return WrapperFunctionBuffer::copyFrom(reply.data(), reply.size()).release();
+             " out, " + std::to_string(counter.size()) + " bytes back");
+  return reply.release();
 }
 
 extern "C" CWrapperFunctionBuffer executorStudioNote(const char *data,
                                                      size_t size) {
   logEvent(std::string(data, size));
+  return WrapperFunctionBuffer().release();
+}
+
+extern "C" CWrapperFunctionBuffer executorStudioAlloc(const char *data,
+                                                      size_t size) {
+  Reader r(data, size);
+  uint64_t bytes = 0;
+  if (!r.get(bytes))
+    return failWith("malformed alloc request");
+  uint64_t address = reinterpret_cast<uintptr_t>(std::malloc(bytes ? bytes : 1));
+  return WrapperFunctionBuffer::copyFrom(reinterpret_cast<char *>(&address),
+                                         sizeof(address))
+      .release();
+}
+
+extern "C" CWrapperFunctionBuffer executorStudioFree(const char *data,
+                                                     size_t size) {
+  Reader r(data, size);
+  uint64_t address = 0;
+  if (!r.get(address))
+    return failWith("malformed free request");
+  std::free(reinterpret_cast<void *>(static_cast<uintptr_t>(address)));
+  return WrapperFunctionBuffer().release();
+}
+
+extern "C" CWrapperFunctionBuffer executorStudioInvoke(const char *data,
+                                                       size_t size) {
+  Reader r(data, size);
+  uint64_t pyface = 0, results = 0, args = 0;
+  if (!r.get(pyface) || !r.get(results) || !r.get(args) || !pyface)
+    return failWith("malformed invoke request");
+  reinterpret_cast<void (*)(void *, void *)>(static_cast<uintptr_t>(pyface))(
+      reinterpret_cast<void *>(static_cast<uintptr_t>(results)),
+      reinterpret_cast<void *>(static_cast<uintptr_t>(args)));
   return WrapperFunctionBuffer().release();
 }
 

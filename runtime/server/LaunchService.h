@@ -18,6 +18,12 @@ extern "C" llvm::orc::shared::CWrapperFunctionBuffer
 executorStudioLaunch(const char *data, size_t size);
 extern "C" llvm::orc::shared::CWrapperFunctionBuffer
 executorStudioNote(const char *data, size_t size);
+extern "C" llvm::orc::shared::CWrapperFunctionBuffer
+executorStudioAlloc(const char *data, size_t size);
+extern "C" llvm::orc::shared::CWrapperFunctionBuffer
+executorStudioFree(const char *data, size_t size);
+extern "C" llvm::orc::shared::CWrapperFunctionBuffer
+executorStudioInvoke(const char *data, size_t size);
 } // namespace executor_runtime
 
 #endif // EXECUTORSERVER_LAUNCHSERVICE_H

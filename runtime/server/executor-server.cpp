@@ -20,11 +20,16 @@
 
 #include <arpa/inet.h>
 #include <cerrno>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <thread>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <fstream>
 #include <map>
 #include <netdb.h>
@@ -121,17 +126,84 @@ int listenOn(const std::string &address, bool allowRemote) {
   return fd;
 }
 
+/// Runs wrapper calls on a pool of threads that stay alive between calls
+/// (ORC's ThreadDispatcher starts a thread per call: tens of microseconds
+/// on every launch). A call never waits for a busy thread: when every
+/// worker is busy a new one starts, so launches that wait for each other
+/// (launch_async) still overlap.
+class PoolDispatcher : public SimpleRemoteEPCServer::Dispatcher {
+public:
+  void dispatch(unique_function<void()> work) override {
+    std::lock_guard<std::mutex> lock(mutex);
+    queue.push_back(std::move(work));
+    ++outstanding;
+    if (queue.size() > idle)
+      workers.emplace_back([this] { run(); });
+    else
+      wake.notify_one();
+  }
+
+  void shutdown() override {
+    std::unique_lock<std::mutex> lock(mutex);
+    running = false;
+    wake.notify_all();
+    done.wait(lock, [&] { return outstanding == 0; });
+    lock.unlock();
+    for (std::thread &t : workers)
+      t.join();
+  }
+
+private:
+  void run() {
+    std::unique_lock<std::mutex> lock(mutex);
+    while (true) {
+      ++idle;
+      wake.wait(lock, [&] { return !queue.empty() || !running; });
+      --idle;
+      if (queue.empty())
+        return;
+      unique_function<void()> work = std::move(queue.front());
+      queue.pop_front();
+      lock.unlock();
+      work();
+      lock.lock();
+      if (--outstanding == 0)
+        done.notify_all();
+    }
+  }
+
+  std::mutex mutex;
+  std::condition_variable wake, done;
+  std::deque<unique_function<void()>> queue;
+  std::vector<std::thread> workers;
+  size_t idle = 0, outstanding = 0;
+  bool running = true;
+};
+
 /// Runs one session in this (forked) process until the client goes.
 int serveSession(int fd) {
+  // Large launches move tens of MiB per call through buffers that are freed
+  // right after (the transport's message, the kernel's results, the reply).
+  // glibc would hand each back to the kernel with munmap and fault every
+  // page in again on the next call; keeping them in the heap for reuse makes
+  // big transfers several times faster. The session's memory stays at its
+  // peak, and is returned when the session ends.
+  mallopt(M_MMAP_THRESHOLD, 1 << 30);
+  mallopt(M_TRIM_THRESHOLD, 1 << 30);
   auto server = SimpleRemoteEPCServer::Create<FDSimpleRemoteEPCTransport>(
       [](SimpleRemoteEPCServer::Setup &s) -> Error {
-        s.setDispatcher(
-            std::make_unique<SimpleRemoteEPCServer::ThreadDispatcher>());
+        s.setDispatcher(std::make_unique<PoolDispatcher>());
         s.bootstrapSymbols() = SimpleRemoteEPCServer::defaultBootstrapSymbols();
         s.bootstrapSymbols()[kLaunchWrapperName] =
             ExecutorAddr::fromPtr(&executorStudioLaunch);
         s.bootstrapSymbols()[kNoteWrapperName] =
             ExecutorAddr::fromPtr(&executorStudioNote);
+        s.bootstrapSymbols()[kAllocWrapperName] =
+            ExecutorAddr::fromPtr(&executorStudioAlloc);
+        s.bootstrapSymbols()[kFreeWrapperName] =
+            ExecutorAddr::fromPtr(&executorStudioFree);
+        s.bootstrapSymbols()[kInvokeWrapperName] =
+            ExecutorAddr::fromPtr(&executorStudioInvoke);
         s.services().push_back(
             std::make_unique<rt_bootstrap::SimpleExecutorMemoryManager>());
         return Error::success();

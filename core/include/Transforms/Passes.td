@@ -61,7 +61,8 @@ def CrossCompileTargetsPass
     `void(void *results, void *args)`, where `args` points to an array of
     pointers to the entry's memref descriptors (scalars: to the value) and
     `results` to the packed struct of its result descriptors. Every other
-    function becomes private. The result is translated to LLVM IR, optimised
+    function becomes private (internal linkage in the object, so objects
+    never clash when linked). The result is translated to LLVM IR, optimised
     at -O2 and compiled with the target machine of `catalyst.target.triple`
     (default: the host's) to `{workspace}/{name}/{name}.o`, whose path is
     recorded as `catalyst.object_file`. The target module in the host is
@@ -72,7 +73,8 @@ def CrossCompileTargetsPass
     of their `launch_kernel`s becomes a `func.call` of a private declaration
     added to the host, the object path is appended to the root's
     `catalyst.object_files` and to `{workspace}/{root}.objects` (one path
-    a line, for the linker), and the nested module is erased.
+    a line, for the linker; each run of the pass writes it anew), and the
+    nested module is erased. Two local targets may not share an entry name.
 
     A module without a name is `unnamed`. Errors: no `workspace` while
     targets exist; two targets with one name; a workspace that cannot be
@@ -88,7 +90,8 @@ def CrossCompileTargetsPass
            "'pipeline' (before and after its pipeline), 'changed' (after "
            "every pass that changed it) or 'pass' (after every pass)">
   ];
-  let dependentDialects = ["::mlir::func::FuncDialect"];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::LLVM::LLVMDialect"];
 }
 
 def DispatchExecutorTargetsPass
@@ -106,8 +109,10 @@ def DispatchExecutorTargetsPass
        module into an `executor.launch` carrying the entry callee and the
        object path; operands and results must be memrefs (bufferize first).
        A launch marked `catalyst.nonblocking` becomes
-       `executor.launch_async` followed directly by `executor.await`
-       (the entry must be `() -> ()`);
+       `executor.launch_async`, awaited with `executor.await` at the end of
+       its block (before the terminator), so the launches and host code
+       that follow overlap with it (the entry must be `() -> ()`, so it
+       touches no host memory);
     3. erases the nested module.
 
     When the sessions are opened in `setup()`, every other host function
@@ -118,10 +123,11 @@ def DispatchExecutorTargetsPass
     is emitted. The pass is a no-op when no `catalyst.dispatch` modules are
     present.
 
-    Errors: a dispatched module without `catalyst.object_file` or with an
-    empty one ("run cross-compile-targets first"), a `catalyst.dispatch`
-    without an address, a non-memref operand or result, a nonblocking
-    launch whose entry is not `() -> ()`.
+    An `executor.open` of the same address already in the entry block is
+    reused (moved to the start). Errors: a dispatched module without
+    `catalyst.object_file` or with an empty one ("run cross-compile-targets
+    first"), a non-memref operand or result, a nonblocking launch whose
+    entry is not `() -> ()`, a launch outside a function.
   }];
   let dependentDialects = [
     "::catalyst::executor::ExecutorDialect",
@@ -156,14 +162,16 @@ def ConvertExecutorToLLVMPass
     - `executor.call` (destination-passing form: memref operands) ->
       the inputs are packed contiguously into one buffer,
       `__catalyst__executor__call_wrapper(i64 session, ptr symbol,
-      ptr input, i64 input_size, ptr reply_out, ptr reply_size_out)`,
+      ptr input, i64 input_size, ptr reply_out, i64 expected_reply_size)`,
       each output buffer is copied from its slice of the reply, in order,
       then `__catalyst__executor__free_result(ptr reply)`. A reply shorter
-      than the outputs need stops the program in the runtime.
+      than the outputs need (`expected_reply_size`) stops the program in
+      the runtime.
     - `executor.close` -> `__catalyst__executor__close(i64 session)`
 
     Memrefs must have an identity layout for `executor.call` (their bytes
-    are copied as one block). The pass leaves other dialects to the
+    are copied as one block), and the call must be bufferized (no tensor
+    operands or results) first. The pass leaves other dialects to the
     standard LLVM conversions that follow it; unrealized casts between
     memrefs and descriptors are reconciled by
     `reconcile-unrealized-casts`.

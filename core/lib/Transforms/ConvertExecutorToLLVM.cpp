@@ -186,14 +186,13 @@ struct LaunchLowering : public ExecutorPattern<LaunchOp> {
     Location loc = op.getLoc();
     Value inPtrs, inRanks, inSizes, outPtrs, outRanks, outSizes;
     SmallVector<Value> inSlots, outSlots;
+    // checkConvertible made sure every element type has a size.
     if (failed(packDescriptors(op, op.getInputs().getTypes(),
                                adaptor.getInputs(), rewriter, inPtrs, inRanks,
                                inSizes, inSlots)) ||
         failed(packDescriptors(op, op.getResultTypes(), {}, rewriter, outPtrs,
                                outRanks, outSizes, outSlots)))
-      return op.emitOpError("has a memref whose element type has no fixed "
-                            "size; launches move ints, floats, index and "
-                            "complex values");
+      return failure();
     auto fn = getOrDeclare(
         rewriter, op, "__catalyst__executor__launch", voidType(),
         {i64(), ptrType(), ptrType(), i64(), ptrType(), ptrType(), ptrType(),
@@ -284,21 +283,8 @@ struct CallLowering : public ExecutorPattern<CallOp> {
   LogicalResult
   matchAndRewrite(CallOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (op.getNumResults() != 0)
-      return op.emitOpError("still returns tensors; run one-shot-bufferize "
-                            "before convert-executor-to-llvm so it takes its "
-                            "output buffers as operands");
-    for (Type type : op.getInputs().getTypes()) {
-      auto memref = dyn_cast<MemRefType>(type);
-      if (!memref || !memref.getLayout().isIdentity())
-        return op.emitOpError("operand of type ")
-               << type
-               << " must be a memref with the identity layout: its bytes are "
-                  "copied as one block";
-      if (elementSize(memref.getElementType(), *getTypeConverter()) == 0)
-        return op.emitOpError("operand of type ")
-               << type << " has an element type without a fixed size";
-    }
+    // checkConvertible made sure the call is bufferized, with identity
+    // layouts and sized element types.
     Location loc = op.getLoc();
     unsigned numInputs = op.getNumInputs();
     SmallVector<std::pair<Value, Value>> inputs, outputs;
@@ -361,9 +347,60 @@ struct CallLowering : public ExecutorPattern<CallOp> {
 
 struct ConvertExecutorToLLVMPass
     : public catalyst::impl::ConvertExecutorToLLVMPassBase<ConvertExecutorToLLVMPass> {
+  /// Explains up front what the patterns cannot lower (the conversion
+  /// framework would only say "failed to legalize").
+  LogicalResult checkConvertible(const LLVMTypeConverter &converter) {
+    auto sized = [&](Type type) {
+      return elementSize(cast<MemRefType>(type).getElementType(), converter) != 0;
+    };
+    WalkResult result = getOperation()->walk([&](Operation *op) {
+      if (auto launch = dyn_cast<LaunchOp>(op)) {
+        for (Type type : llvm::concat<Type>(llvm::to_vector(launch.getInputs().getTypes()),
+                                            llvm::to_vector(launch.getResultTypes())))
+          if (!sized(type)) {
+            launch.emitOpError("has a memref of type ")
+                << type << " whose element type has no fixed size; launches "
+                           "move ints, floats, index and complex values";
+            return WalkResult::interrupt();
+          }
+      }
+      auto call = dyn_cast<CallOp>(op);
+      if (!call)
+        return WalkResult::advance();
+      if (call.getNumResults() != 0 ||
+          llvm::any_of(call.getInputs().getTypes(), llvm::IsaPred<TensorType>)) {
+        call.emitOpError("still takes or returns tensors; run "
+                         "one-shot-bufferize before convert-executor-to-llvm "
+                         "so it takes memrefs and its output buffers as "
+                         "operands");
+        return WalkResult::interrupt();
+      }
+      for (Type type : call.getInputs().getTypes()) {
+        auto memref = cast<MemRefType>(type);
+        if (!memref.getLayout().isIdentity()) {
+          call.emitOpError("operand of type ")
+              << type << " must be a memref with the identity layout: its "
+                         "bytes are copied as one block";
+          return WalkResult::interrupt();
+        }
+        if (!sized(type)) {
+          call.emitOpError("operand of type ")
+              << type << " has an element type without a fixed size";
+          return WalkResult::interrupt();
+        }
+      }
+      return WalkResult::advance();
+    });
+    return failure(result.wasInterrupted());
+  }
+
   void runOnOperation() override {
+    // The conversion framework gives up on tensor operands before a pattern
+    // can explain; say what to do first.
     MLIRContext *ctx = &getContext();
     LLVMTypeConverter converter(ctx);
+    if (failed(checkConvertible(converter)))
+      return signalPassFailure();
     converter.addConversion(
         [](SessionType type) { return IntegerType::get(type.getContext(), 64); });
     converter.addConversion(

@@ -13,6 +13,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
@@ -79,6 +80,11 @@ private:
                            StringRef objectPath);
   void reduceToDeclarations(Target &target);
   LogicalResult linkLocally(Target &target, StringRef objectPath);
+
+  /// Local entry name -> the target that defines it.
+  llvm::StringMap<std::string> localEntries;
+  /// The linker manifest, {workspace}/{root}.objects.
+  std::string manifestPath;
 };
 } // namespace
 
@@ -208,6 +214,17 @@ LogicalResult CrossCompileTargetsPass::compile(Target &target,
   if (failed(addPyfaceWrappers(*clone, target.entries)))
     return target.module.emitOpError("target @")
            << target.name << ": cannot generate the pyface wrappers";
+  // Only the entries (and their interfaces) leave the object: everything
+  // else gets internal linkage, so objects never clash at link time.
+  llvm::StringSet<> exported;
+  for (const EntryPoint &entry : target.entries) {
+    exported.insert(entry.name);
+    exported.insert("_mlir_ciface_" + entry.name);
+    exported.insert("_catalyst_pyface_" + entry.name);
+  }
+  for (auto fn : clone->getOps<LLVM::LLVMFuncOp>())
+    if (!fn.isExternal() && !exported.contains(fn.getSymName()))
+      fn.setLinkage(LLVM::Linkage::Internal);
   return emitObject(target, *clone, objectPath);
 }
 
@@ -232,6 +249,13 @@ LogicalResult CrossCompileTargetsPass::linkLocally(Target &target,
   ModuleOp root = getOperation();
   OpBuilder b(&getContext());
   for (const EntryPoint &entry : target.entries) {
+    auto [owner, inserted] = localEntries.try_emplace(entry.name, target.name);
+    if (!inserted && owner->second != target.name)
+      return target.module.emitOpError("local target entry @")
+             << entry.name << " is also an entry of local target @"
+             << owner->second
+             << "; both objects would define it when linked into the host: "
+                "rename one of them";
     Operation *existing = root.lookupSymbol(entry.name);
     if (existing) {
       auto func = dyn_cast<func::FuncOp>(existing);
@@ -256,16 +280,12 @@ LogicalResult CrossCompileTargetsPass::linkLocally(Target &target,
     launch->erase();
   }
   appendObjectFile(root, objectPath);
-  // The linker's manifest: {workspace}/{root}.objects, one path a line.
-  std::string rootName =
-      root.getSymName() ? root.getSymName()->str() : std::string("module");
-  SmallString<256> manifest(workspace);
-  llvm::sys::path::append(manifest, rootName + ".objects");
+  // The linker's manifest, one path a line; runOnOperation started it.
   std::error_code ec;
-  llvm::raw_fd_ostream os(manifest, ec, llvm::sys::fs::OF_Append);
+  llvm::raw_fd_ostream os(manifestPath, ec, llvm::sys::fs::OF_Append);
   if (ec)
     return target.module.emitOpError("cannot write ")
-           << manifest << ": " << ec.message();
+           << manifestPath << ": " << ec.message();
   os << objectPath << "\n";
   target.module->erase();
   return success();
@@ -341,6 +361,30 @@ void CrossCompileTargetsPass::runOnOperation() {
   });
   if (failed)
     return signalPassFailure();
+
+  // Each run writes the manifest anew: {workspace}/{root}.objects.
+  localEntries.clear();
+  std::string rootName =
+      root.getSymName() ? root.getSymName()->str() : std::string("module");
+  SmallString<256> manifest(workspace);
+  llvm::sys::path::append(manifest, rootName + ".objects");
+  manifestPath = manifest.str().str();
+  if (llvm::any_of(targets, [](const Target &t) { return !t.dispatched; })) {
+    if (std::error_code ec = llvm::sys::fs::create_directories(workspace)) {
+      root.emitOpError("cannot create workspace ")
+          << workspace << ": " << ec.message()
+          << " (is the workspace writable?)";
+      return signalPassFailure();
+    }
+    std::error_code ec;
+    llvm::raw_fd_ostream os(manifestPath, ec, llvm::sys::fs::OF_None);
+    if (ec) {
+      root.emitOpError("cannot write ")
+          << manifestPath << ": " << ec.message()
+          << " (is the workspace writable?)";
+      return signalPassFailure();
+    }
+  }
 
   for (Target &target : targets) {
     SmallString<256> dir(workspace);

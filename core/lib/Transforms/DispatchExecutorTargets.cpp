@@ -39,8 +39,15 @@ Value getOrOpenSession(FunctionOpInterface func, StringRef address,
                        OpBuilder &b) {
   Block &entry = func.getFunctionBody().front();
   for (auto open : entry.getOps<executor::OpenOp>())
-    if (open.getAddress() == address)
+    if (open.getAddress() == address) {
+      // Reuse it, moved to where the session is needed first.
+      if (open->getBlock() == b.getInsertionBlock() &&
+          b.getInsertionPoint() != entry.end() &&
+          &*b.getInsertionPoint() != open.getOperation() &&
+          b.getInsertionPoint()->isBeforeInBlock(open))
+        open->moveBefore(b.getInsertionBlock(), b.getInsertionPoint());
       return open.getSession();
+    }
   return executor::OpenOp::create(
              b, func.getLoc(), executor::SessionType::get(func->getContext()),
              b.getStringAttr(address))
@@ -127,6 +134,12 @@ void DispatchExecutorTargetsPass::runOnOperation() {
       return;
     }
     auto func = launch->getParentOfType<FunctionOpInterface>();
+    if (!func) {
+      launch.emitOpError("launches into a dispatched target outside a "
+                         "function; put it in a host function");
+      failed = true;
+      return;
+    }
     launchesByFunc[func.getOperation()].push_back(launch);
   });
   if (failed)

@@ -50,6 +50,12 @@ Value convertScalar(OpBuilder &b, Location loc, Value value, Type type) {
     return arith::IndexCastOp::create(b, loc, type, value);
   if (auto fromFloat = dyn_cast<FloatType>(from)) {
     auto toFloat = cast<FloatType>(type);
+    if (fromFloat.getWidth() == toFloat.getWidth()) {
+      // Same width, other format (bf16 -> f16): through f32.
+      Value wide = arith::ExtFOp::create(b, loc, b.getF32Type(), value);
+      return toFloat.isF32() ? wide
+                             : arith::TruncFOp::create(b, loc, type, wide);
+    }
     if (fromFloat.getWidth() < toFloat.getWidth())
       return arith::ExtFOp::create(b, loc, type, value);
     return arith::TruncFOp::create(b, loc, type, value);

@@ -249,15 +249,6 @@ int main(int argc, char **argv) {
 
   if (std::error_code ec = llvm::sys::fs::create_directories(workspace))
     return fail("cannot create workspace " + workspace + ": " + ec.message());
-  // A fresh manifest for this compilation.
-  {
-    std::string rootName = module->getSymName() ? module->getSymName()->str()
-                                                : std::string("module");
-    llvm::SmallString<256> manifest(workspace);
-    llvm::sys::path::append(manifest, rootName + ".objects");
-    llvm::sys::fs::remove(manifest);
-  }
-
   executor_studio::RecordOptions recordOptions;
   recordOptions.pipeline = pipeline;
   recordOptions.recordIR = saveMode.has_value();

@@ -21,6 +21,11 @@
 #include <string>
 #include <vector>
 
+namespace llvm::orc {
+class ExecutorProcessControl;
+class ExecutorAddr;
+} // namespace llvm::orc
+
 namespace executor_runtime {
 
 /// A dense row-major memref on the host: shape, element size and bytes.
@@ -118,6 +123,14 @@ public:
   /// Ends the session; later calls fail. Called by the destructor.
   llvm::Error close();
   bool isOpen() const;
+
+  /// For tools that drive ORC directly (the benchmarks' multi-round-trip
+  /// launch): the session's process control, a bootstrap symbol's address,
+  /// and the address of `entry` in `object`.
+  llvm::orc::ExecutorProcessControl &processControl();
+  llvm::Expected<uint64_t> bootstrapSymbol(const std::string &name);
+  llvm::Expected<uint64_t> entryAddress(const std::string &entry,
+                                        const std::string &object);
 
   struct Impl;
 

@@ -5,9 +5,11 @@
 // memref. Shared by the client (ExecutorClient) and executor-server.
 //
 //   request: u64 magic, u64 pyface, u32 nin, u32 nout,
-//            nin  x { u32 rank, u32 eltSize, i64 sizes[rank], u64 bytes, data }
+//            nin  x { u32 rank, u32 eltSize, i64 sizes[rank], u64 bytes,
+//                     pad to 16, data }
 //            nout x { u32 rank, u32 eltSize }
-//   reply:   nout x { u32 rank, u32 eltSize, i64 sizes[rank], u64 bytes, data }
+//   reply:   nout x { u32 rank, u32 eltSize, i64 sizes[rank], u64 bytes,
+//                     pad to 16, data }
 //
 // All integers are little-endian host order (the executor runs on a machine
 // of the same byte order as the objects it loads).
@@ -28,6 +30,13 @@ inline constexpr uint64_t kLaunchMagic = 0x45584543'4c4e4348ULL; // "EXECLNCH"
 /// Bootstrap symbol names the server publishes.
 inline constexpr const char *kLaunchWrapperName = "__executor_studio_launch";
 inline constexpr const char *kNoteWrapperName = "__executor_studio_note";
+/// The primitives of the multi-round-trip launch (allocate, write, invoke,
+/// read back, free): what the benchmarks compare the one-trip launch with.
+/// alloc: u64 size -> u64 address; free: u64 address -> ();
+/// invoke: u64 pyface, u64 results, u64 args -> ().
+inline constexpr const char *kAllocWrapperName = "__executor_studio_alloc";
+inline constexpr const char *kFreeWrapperName = "__executor_studio_free";
+inline constexpr const char *kInvokeWrapperName = "__executor_studio_invoke";
 
 /// A strided memref descriptor as MLIR lays it out for rank `rank`:
 /// {ptr allocated, ptr aligned, i64 offset, i64 sizes[rank], i64 strides[rank]}.
@@ -72,35 +81,58 @@ struct DescriptorView {
   }
 };
 
-/// Appends to / reads from a byte buffer.
+/// Writes into a byte buffer it does not own. Built without a buffer it
+/// only counts, so that a message is sized first and then written once into
+/// memory allocated for it (no zero-filling, no reallocation, no copy).
 class Writer {
 public:
-  explicit Writer(std::vector<char> &out) : out(out) {}
+  Writer() = default;
+  explicit Writer(char *buffer) : base(buffer) {}
   template <typename T> void put(T value) {
-    size_t at = out.size();
-    out.resize(at + sizeof(T));
-    std::memcpy(out.data() + at, &value, sizeof(T));
+    if (base)
+      std::memcpy(base + at, &value, sizeof(T));
+    at += sizeof(T);
   }
+  /// Skips to a multiple of `alignment` (bulk data starts 16-byte aligned,
+  /// so the executor can hand it to kernels in place).
+  void align(size_t alignment) {
+    size_t padded = (at + alignment - 1) / alignment * alignment;
+    if (base)
+      std::memset(base + at, 0, padded - at);
+    at = padded;
+  }
+  /// Returns where the next `bytes` go (null when counting).
   char *reserve(size_t bytes) {
-    size_t at = out.size();
-    out.resize(at + bytes);
-    return out.data() + at;
+    char *p = base ? base + at : nullptr;
+    at += bytes;
+    return p;
   }
-  /// Appends the elements of `view` densely (gathering strided data).
+  /// Appends the size and, aligned, the elements of `view` densely
+  /// (gathering strided data).
   void putData(const DescriptorView &view, int64_t eltSize);
+  size_t size() const { return at; }
 
 private:
-  std::vector<char> &out;
+  char *base = nullptr;
+  size_t at = 0;
 };
 
 class Reader {
 public:
-  Reader(const char *data, size_t size) : at(data), end(data + size) {}
+  Reader(const char *data, size_t size) : start(data), at(data), end(data + size) {}
   template <typename T> bool get(T &value) {
     if (static_cast<size_t>(end - at) < sizeof(T))
       return false;
     std::memcpy(&value, at, sizeof(T));
     at += sizeof(T);
+    return true;
+  }
+  bool align(size_t alignment) {
+    size_t offset = at - start;
+    size_t padded = (offset + alignment - 1) / alignment * alignment;
+    if (padded > static_cast<size_t>(end - start))
+      return false;
+    at = start + padded;
     return true;
   }
   const char *take(size_t bytes) {
@@ -113,15 +145,20 @@ public:
   bool done() const { return at == end; }
 
 private:
+  const char *start;
   const char *at;
   const char *end;
 };
 
+/// Bulk data is preceded by its byte count and starts at this alignment.
+inline constexpr size_t kDataAlignment = 16;
+
 inline void Writer::putData(const DescriptorView &view, int64_t eltSize) {
   int64_t n = view.numElements();
   put<uint64_t>(static_cast<uint64_t>(n * eltSize));
+  align(kDataAlignment);
   char *dst = reserve(static_cast<size_t>(n * eltSize));
-  if (n == 0)
+  if (!dst || n == 0)
     return;
   const char *src = view.aligned() + view.offset() * eltSize;
   if (view.isDense()) {

@@ -20,8 +20,8 @@
 // RUN: not executor-opt %s --cross-compile-targets="workspace=%t" 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=MANIFEST
 
-// PROC: error: 'builtin.module' op cannot create /proc/forbidden/t: {{.+}} (is the workspace writable?)
-// FILE: error: 'builtin.module' op cannot create {{.*}}/file/ws/t: Not a directory (is the workspace writable?)
+// PROC: error: 'builtin.module' op cannot create workspace /proc/forbidden: {{.+}} (is the workspace writable?)
+// FILE: error: 'builtin.module' op cannot create workspace {{.*}}/file/ws: Not a directory (is the workspace writable?)
 // OBJECT: error: 'builtin.module' op cannot write {{.*}}/t/t.o: Is a directory (is the workspace writable?)
 // MANIFEST: error: 'builtin.module' op cannot write {{.*}}/prog.objects: Is a directory
 

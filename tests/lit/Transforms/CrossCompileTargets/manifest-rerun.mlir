@@ -1,14 +1,5 @@
-// XFAIL: *
-// BUG: {workspace}/{root}.objects is opened with OF_Append, so compiling the
-// same program twice into one workspace (the usual edit-compile cycle) lists
-// each local object once per run. The linker then sees local.o twice and
-// fails with duplicate symbols (id, _catalyst_pyface_id, ...), and every
-// tool that reruns the pipeline on one workspace (executor-opt, the
-// language server's pipeline preview, the GUI) grows the file without
-// bound. executor-compile works around it by deleting the manifest first;
-// the pass itself should list the objects of this compilation only:
-// truncate the manifest when it starts (or skip paths already listed, as
-// catalyst.object_files does).
+// Each run of cross-compile-targets writes {workspace}/{root}.objects anew, so
+// running it twice on one workspace lists every local object once.
 //
 // RUN: rm -rf %t
 // RUN: executor-opt %s --cross-compile-targets="workspace=%t" -o /dev/null

@@ -1,13 +1,5 @@
-// XFAIL: *
-// BUG: executor-opt crashes (SIGSEGV in LLVM::LLVMPointerType::get, from
-// addPyfaceWrappers) when a target's own pipeline does not load the LLVM
-// dialect and nothing else in the input did: CrossCompileTargetsPass only
-// declares the func dialect as dependent, and addPyfaceWrappers builds
-// !llvm.ptr before it looks at the entries. Declaring
-// ::mlir::LLVM::LLVMDialect in the pass's dependentDialects (Passes.td)
-// fixes it; the target is then reported as not lowered to LLVM.
-// (In the default pipeline lower-runtime-dispatch loads the LLVM dialect, so
-// only cross-compile-targets run on its own is affected.)
+// A target whose own pipeline does not lower to the LLVM dialect gets an
+// error that says so, not a crash.
 //
 // RUN: rm -rf %t
 // RUN: executor-opt %s -split-input-file -verify-diagnostics --cross-compile-targets="workspace=%t"

@@ -1,14 +1,5 @@
-// XFAIL: *
-// BUG: non-entry functions of a target are made `private` (sym_visibility)
-// before lowering, but convert-func-to-llvm keeps external linkage for
-// them (llvm.func @helper ... attributes {sym_visibility = "private"}), so
-// they are exported from the object as global symbols (`T helper`,
-// `T unused`). Passes.td promises "Every other function becomes private";
-// in the object they should have internal linkage (local `t`) or be gone.
-// A local target's helper then clashes with any host or other-target symbol
-// of the same name at link time. Fix: give the privatized functions
-// internal linkage after lowering (e.g. set llvm.linkage = internal on the
-// private llvm.funcs before translation).
+// Functions of a target that no host launch names are private: internal
+// symbols of its object (lowercase t in llvm-nm), never exported.
 //
 // RUN: rm -rf %t
 // RUN: executor-opt %s --cross-compile-targets="workspace=%t" -o /dev/null

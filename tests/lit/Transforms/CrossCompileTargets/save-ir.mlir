@@ -33,9 +33,12 @@
 // PASS-NEXT: {{^[0-9]+}}_reconcile-unrealized-casts.mlir
 // PASS-NOT: {{.}}
 
-// Every file is a numbered snapshot.
+// Every file is a numbered snapshot of a pass the pipeline names: the
+// adaptor that runs the nested func.func pipeline is not one.
 // PASS-ONLY-NOT: {{^[^0-9]}}
 // PASS-ONLY-NOT: {{^[0-9]+_[^.]*$}}
+// PASS-ONLY-NOT: OpToOpPassAdaptor
+// PASS-ONLY-NOT: ::
 
 // OBJECT: compute.o
 // OBJECT: ir

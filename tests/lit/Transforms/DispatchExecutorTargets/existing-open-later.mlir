@@ -1,13 +1,5 @@
-// XFAIL: *
-// BUG: when a launching function already opens the address in its entry
-// block but not as its very first operation, dispatch-executor-targets
-// reuses that session (getOrOpenSession finds it) yet inserts the
-// executor.send_binary, and the executor.launch when the open comes after
-// the launch, in front of it: the result does not verify ("operand #0 does
-// not dominate this use") and executor-opt fails. The same happens in
-// setup(). lower-runtime-dispatch handles this case by moving the reused
-// open to the start of the function; this pass should do the same (or
-// open a new session).
+// An executor.open of the address already in the entry block, but not first,
+// is reused and moved to the start, so the session dominates its uses.
 //
 // RUN: executor-opt %s -split-input-file --dispatch-executor-targets | FileCheck %s
 

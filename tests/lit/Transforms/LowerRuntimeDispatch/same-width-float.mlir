@@ -1,13 +1,5 @@
-// XFAIL: *
-// BUG: a float operand whose width equals the declared width but whose type
-// differs (a bf16 operand for an "f16" parameter) is "converted" with
-// arith.truncf bf16 -> f16, which does not verify ("operand type 'bf16' and
-// result type 'f16' are cast incompatible"), so the pass leaves invalid IR
-// and executor-opt fails. convertScalar in LowerRuntimeDispatch.cpp only
-// compares widths for floats; it should go through a wider type
-// (arith.extf to f32, then arith.truncf to f16) or reject the operand with
-// a diagnostic. The c_params doc says floats of another type are converted
-// to the declared one.
+// A float operand of the declared width but another format (bf16 for "f16")
+// is converted through f32.
 //
 // RUN: executor-opt %s --lower-runtime-dispatch | FileCheck %s
 

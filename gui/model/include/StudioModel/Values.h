@@ -1,0 +1,83 @@
+//===- Values.h - memref values for kernel launches -------------*- C++ -*-===//
+//
+// The executor panel's values: a kernel argument's type (shape, element),
+// dense buffers, the input editor's JSON (arrays or fill patterns) turned
+// into buffers, and buffers printed back as nested lists.
+//
+//===----------------------------------------------------------------------===//
+#ifndef STUDIOMODEL_VALUES_H
+#define STUDIOMODEL_VALUES_H
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace executor_studio::gui {
+
+struct ElementType {
+  enum class Kind : uint8_t { Float, Integer, Index, Unsupported };
+  Kind kind = Kind::Unsupported;
+  /// The MLIR spelling (`f64`, `i32`, `index`).
+  std::string name;
+  /// Bytes per element in a dense buffer (i1 takes one).
+  int64_t size = 0;
+  /// Bits of integers (1 for i1), of floats.
+  unsigned bits = 0;
+  bool isUnsigned = false;
+};
+
+/// A kernel argument or result: a ranked memref (or a tensor, launched as
+/// the memref it bufferizes to).
+struct ShapedArg {
+  std::string type;           ///< as printed: `memref<4xf64>`
+  std::vector<int64_t> shape; ///< -1 for a dynamic size
+  ElementType element;
+  /// Whether a launch can carry it; `why` says why not.
+  bool supported = false;
+  std::string why;
+
+  bool hasStaticShape() const;
+  /// The number of elements of a static shape (1 for rank 0).
+  int64_t staticElements() const;
+};
+
+/// A dense row-major buffer with its shape.
+struct MemRefData {
+  std::vector<int64_t> sizes;
+  int64_t elementSize = 8;
+  std::vector<char> bytes;
+
+  int64_t numElements() const;
+};
+
+/// The input editor's text for an argument, parsed.
+struct ParsedInput {
+  bool ok = false;
+  std::string error;
+  MemRefData data;
+};
+
+/// Parses the editor text of `arg`: a JSON array (nested for rank > 1, its
+/// shape must fit the static sizes), a number (every element), or a fill
+/// pattern object: `{"fill": v}`, `{"iota": start, "step": s}`,
+/// `{"linspace": [from, to]}`, `{"random": [lo, hi], "seed": n}`, each with
+/// an optional `"shape": [...]` (needed for dynamic sizes).
+ParsedInput parseInput(const ShapedArg &arg, std::string_view text);
+
+/// A starting text for `arg`: small static shapes as an array 1, 2, 3...;
+/// others an iota pattern.
+std::string defaultInputText(const ShapedArg &arg);
+
+/// `[[1, 2], [3, 4]]`, cut after `maxElements` with `...`.
+std::string formatValues(const MemRefData &data, const ElementType &element,
+                         size_t maxElements = 64);
+/// `4x2` (`scalar` for rank 0).
+std::string formatShape(const std::vector<int64_t> &sizes);
+
+/// The element type named `name` (`f64`, `i32`, `ui8`, `index`).
+ElementType elementTypeNamed(std::string_view name);
+
+} // namespace executor_studio::gui
+
+#endif // STUDIOMODEL_VALUES_H

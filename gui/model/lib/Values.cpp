@@ -1,0 +1,507 @@
+//===- Values.cpp - memref values for kernel launches ---------------------===//
+#include "StudioModel/Values.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <random>
+
+namespace executor_studio::gui {
+
+using nlohmann::json;
+
+namespace {
+/// Inputs larger than this are refused rather than allocated.
+constexpr int64_t kMaxElements = int64_t(1) << 26;
+
+std::string shapeText(const std::vector<int64_t> &shape) {
+  std::string s = "[";
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (i)
+      s += ", ";
+    s += shape[i] < 0 ? std::string("?") : std::to_string(shape[i]);
+  }
+  return s + "]";
+}
+
+/// Collects the leaves of a nested array and its shape; false with `error`
+/// when it is ragged or holds something other than numbers.
+bool flatten(const json &j, size_t depth, std::vector<int64_t> &shape,
+             std::vector<const json *> &leaves, std::string &error) {
+  if (!j.is_array()) {
+    if (!j.is_number() && !j.is_boolean()) {
+      error = "element " + j.dump() + " is not a number";
+      return false;
+    }
+    if (depth != shape.size()) {
+      error = "the array is ragged: a number where a list of " +
+              std::to_string(shape.size() - depth) + " more level(s) belongs";
+      return false;
+    }
+    leaves.push_back(&j);
+    return true;
+  }
+  if (depth == shape.size()) {
+    if (!leaves.empty()) {
+      error = "the array is ragged: a list where a number belongs";
+      return false;
+    }
+    shape.push_back(static_cast<int64_t>(j.size()));
+  } else if (static_cast<int64_t>(j.size()) != shape[depth]) {
+    error = "the array is ragged: a list of " + std::to_string(j.size()) +
+            " where " + std::to_string(shape[depth]) + " belong";
+    return false;
+  }
+  for (const json &e : j)
+    if (!flatten(e, depth + 1, shape, leaves, error))
+      return false;
+  // An empty list fixes this level's size and leaves deeper levels unknown.
+  if (j.empty() && depth + 1 < shape.size()) {
+    error = "the array is ragged";
+    return false;
+  }
+  return true;
+}
+
+/// Checks `shape` against the argument's sizes.
+bool fits(const ShapedArg &arg, const std::vector<int64_t> &shape,
+          std::string &error) {
+  if (shape.size() != arg.shape.size()) {
+    error = "shape " + shapeText(shape) + " has rank " +
+            std::to_string(shape.size()) + ", " + arg.type + " has rank " +
+            std::to_string(arg.shape.size());
+    return false;
+  }
+  int64_t elements = 1;
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (shape[i] < 0) {
+      error = "shape " + shapeText(shape) + " has a negative size";
+      return false;
+    }
+    if (arg.shape[i] >= 0 && arg.shape[i] != shape[i]) {
+      error = "shape " + shapeText(shape) + " does not fit " + arg.type;
+      return false;
+    }
+    if (shape[i] != 0 && elements > kMaxElements / shape[i]) {
+      error = "shape " + shapeText(shape) + " is too large for the editor";
+      return false;
+    }
+    elements *= shape[i];
+  }
+  if (elements > kMaxElements) {
+    error = "shape " + shapeText(shape) + " is too large for the editor";
+    return false;
+  }
+  return true;
+}
+
+/// Writes `value` as element `index`; false with `error` when it does not fit.
+bool store(const ElementType &element, double value, size_t index,
+           std::vector<char> &bytes, std::string &error) {
+  char *at = bytes.data() + index * element.size;
+  switch (element.kind) {
+  case ElementType::Kind::Float:
+    if (element.bits == 64) {
+      std::memcpy(at, &value, 8);
+    } else {
+      float f = static_cast<float>(value);
+      std::memcpy(at, &f, 4);
+    }
+    return true;
+  case ElementType::Kind::Integer:
+  case ElementType::Kind::Index: {
+    if (!std::isfinite(value) || value != std::floor(value)) {
+      char text[64];
+      std::snprintf(text, sizeof(text), "%g", value);
+      error = std::string(text) + " is not an integer (" + element.name + ")";
+      return false;
+    }
+    unsigned bits = element.kind == ElementType::Kind::Index ? 64 : element.bits;
+    long double lo, hi;
+    if (bits == 1) {
+      lo = 0;
+      hi = 1;
+    } else if (element.isUnsigned) {
+      lo = 0;
+      hi = std::ldexp(1.0L, bits) - 1;
+    } else {
+      lo = -std::ldexp(1.0L, bits - 1);
+      hi = std::ldexp(1.0L, bits - 1) - 1;
+    }
+    if (value < lo || value > hi) {
+      char text[64];
+      std::snprintf(text, sizeof(text), "%.0f", value);
+      error = std::string(text) + " does not fit " + element.name;
+      return false;
+    }
+    int64_t v = static_cast<int64_t>(value);
+    std::memcpy(at, &v, static_cast<size_t>(element.size)); // little endian
+    return true;
+  }
+  case ElementType::Kind::Unsupported:
+    break;
+  }
+  error = "element type " + element.name + " is not supported";
+  return false;
+}
+
+double readElement(const ElementType &element, const char *at) {
+  switch (element.kind) {
+  case ElementType::Kind::Float:
+    if (element.bits == 64) {
+      double d;
+      std::memcpy(&d, at, 8);
+      return d;
+    } else {
+      float f;
+      std::memcpy(&f, at, 4);
+      return f;
+    }
+  case ElementType::Kind::Integer:
+  case ElementType::Kind::Index: {
+    int64_t v = 0;
+    std::memcpy(&v, at, static_cast<size_t>(element.size));
+    unsigned bits = element.kind == ElementType::Kind::Index ? 64 : element.size * 8;
+    if (bits < 64 && !element.isUnsigned && element.bits != 1) {
+      // Sign-extend.
+      int64_t sign = int64_t(1) << (bits - 1);
+      v = (v ^ sign) - sign;
+    }
+    return static_cast<double>(v);
+  }
+  case ElementType::Kind::Unsupported:
+    break;
+  }
+  return 0;
+}
+
+void appendNumber(std::string &out, const ElementType &element, const char *at) {
+  char text[64];
+  if (element.kind == ElementType::Kind::Float) {
+    std::snprintf(text, sizeof(text), "%.6g", readElement(element, at));
+  } else {
+    int64_t v = 0;
+    std::memcpy(&v, at, static_cast<size_t>(element.size));
+    unsigned bits = element.size * 8;
+    if (bits < 64) {
+      uint64_t mask = (uint64_t(1) << bits) - 1;
+      v = static_cast<int64_t>(static_cast<uint64_t>(v) & mask);
+      if (!element.isUnsigned && element.bits != 1 && (v >> (bits - 1)) & 1)
+        v -= int64_t(1) << bits;
+    }
+    if (element.isUnsigned && bits == 64)
+      std::snprintf(text, sizeof(text), "%" PRIu64, static_cast<uint64_t>(v));
+    else
+      std::snprintf(text, sizeof(text), "%" PRId64, v);
+  }
+  out += text;
+}
+} // namespace
+
+bool ShapedArg::hasStaticShape() const {
+  for (int64_t s : shape)
+    if (s < 0)
+      return false;
+  return true;
+}
+
+int64_t ShapedArg::staticElements() const {
+  int64_t n = 1;
+  for (int64_t s : shape)
+    n *= s < 0 ? 0 : s;
+  return n;
+}
+
+int64_t MemRefData::numElements() const {
+  int64_t n = 1;
+  for (int64_t s : sizes)
+    n *= s;
+  return n;
+}
+
+ElementType elementTypeNamed(std::string_view name) {
+  ElementType t;
+  t.name = std::string(name);
+  if (name == "f64" || name == "f32") {
+    t.kind = ElementType::Kind::Float;
+    t.bits = name == "f64" ? 64 : 32;
+    t.size = t.bits / 8;
+    return t;
+  }
+  if (name == "index") {
+    t.kind = ElementType::Kind::Index;
+    t.bits = 64;
+    t.size = 8;
+    return t;
+  }
+  std::string_view digits;
+  bool isUnsigned = false;
+  if (name.substr(0, 2) == "ui") {
+    digits = name.substr(2);
+    isUnsigned = true;
+  } else if (name.substr(0, 2) == "si") {
+    digits = name.substr(2);
+  } else if (name.substr(0, 1) == "i") {
+    digits = name.substr(1);
+  }
+  if (digits == "1" || digits == "8" || digits == "16" || digits == "32" ||
+      digits == "64") {
+    t.kind = ElementType::Kind::Integer;
+    t.bits = static_cast<unsigned>(std::stoi(std::string(digits)));
+    t.size = t.bits == 1 ? 1 : t.bits / 8;
+    t.isUnsigned = isUnsigned || t.bits == 1;
+  }
+  return t;
+}
+
+ParsedInput parseInput(const ShapedArg &arg, std::string_view text) {
+  ParsedInput result;
+  if (!arg.supported) {
+    result.error = arg.why;
+    return result;
+  }
+  json j;
+  try {
+    j = json::parse(text.begin(), text.end());
+  } catch (const json::parse_error &e) {
+    result.error = std::string("not JSON: ") + e.what();
+    return result;
+  }
+
+  std::vector<int64_t> shape;
+  std::vector<double> values;
+  auto requireStaticShape = [&]() -> bool {
+    if (!arg.hasStaticShape()) {
+      result.error = arg.type + " has dynamic sizes: give \"shape\": " +
+                     shapeText(arg.shape) + " with numbers for the ?s";
+      return false;
+    }
+    shape = arg.shape;
+    return true;
+  };
+
+  if (j.is_array()) {
+    std::vector<const json *> leaves;
+    if (!flatten(j, 0, shape, leaves, result.error))
+      return result;
+    if (!fits(arg, shape, result.error))
+      return result;
+    values.reserve(leaves.size());
+    for (const json *leaf : leaves)
+      values.push_back(leaf->is_boolean() ? (leaf->get<bool>() ? 1.0 : 0.0)
+                                          : leaf->get<double>());
+  } else if (j.is_number() || j.is_boolean()) {
+    if (!requireStaticShape() || !fits(arg, shape, result.error))
+      return result;
+    double v = j.is_boolean() ? (j.get<bool>() ? 1.0 : 0.0) : j.get<double>();
+    values.assign(static_cast<size_t>(arg.staticElements()), v);
+  } else if (j.is_object()) {
+    if (j.contains("shape")) {
+      const json &s = j["shape"];
+      if (!s.is_array()) {
+        result.error = "\"shape\" must be a list of sizes";
+        return result;
+      }
+      for (const json &d : s) {
+        if (!d.is_number_integer()) {
+          result.error = "\"shape\" must be a list of integer sizes";
+          return result;
+        }
+        shape.push_back(d.get<int64_t>());
+      }
+    } else if (!requireStaticShape()) {
+      return result;
+    }
+    if (!fits(arg, shape, result.error))
+      return result;
+    int64_t n = 1;
+    for (int64_t s : shape)
+      n *= s;
+    values.resize(static_cast<size_t>(n));
+    auto number = [&](const json &v, const char *what, double &out) {
+      if (!v.is_number()) {
+        result.error = std::string("\"") + what + "\" must be a number";
+        return false;
+      }
+      out = v.get<double>();
+      return true;
+    };
+    auto pair = [&](const json &v, const char *what, double &a, double &b) {
+      if (!v.is_array() || v.size() != 2 || !v[0].is_number() ||
+          !v[1].is_number()) {
+        result.error = std::string("\"") + what + "\" must be [from, to]";
+        return false;
+      }
+      a = v[0].get<double>();
+      b = v[1].get<double>();
+      return true;
+    };
+    if (j.contains("fill")) {
+      double v;
+      if (!number(j["fill"], "fill", v))
+        return result;
+      std::fill(values.begin(), values.end(), v);
+    } else if (j.contains("iota")) {
+      double start, step = 1;
+      if (!number(j["iota"], "iota", start))
+        return result;
+      if (j.contains("step") && !number(j["step"], "step", step))
+        return result;
+      for (size_t i = 0; i < values.size(); ++i)
+        values[i] = start + step * static_cast<double>(i);
+    } else if (j.contains("linspace")) {
+      double from, to;
+      if (!pair(j["linspace"], "linspace", from, to))
+        return result;
+      for (size_t i = 0; i < values.size(); ++i)
+        values[i] = values.size() == 1
+                        ? from
+                        : from + (to - from) * static_cast<double>(i) /
+                                     static_cast<double>(values.size() - 1);
+    } else if (j.contains("random")) {
+      double lo, hi;
+      if (!pair(j["random"], "random", lo, hi))
+        return result;
+      uint64_t seed = 1;
+      if (j.contains("seed")) {
+        if (!j["seed"].is_number_integer()) {
+          result.error = "\"seed\" must be an integer";
+          return result;
+        }
+        seed = j["seed"].get<uint64_t>();
+      }
+      std::mt19937_64 generator(seed);
+      bool integral = arg.element.kind != ElementType::Kind::Float;
+      for (double &v : values) {
+        if (integral) {
+          std::uniform_int_distribution<int64_t> d(
+              static_cast<int64_t>(std::ceil(lo)),
+              static_cast<int64_t>(std::floor(hi)));
+          v = static_cast<double>(d(generator));
+        } else {
+          std::uniform_real_distribution<double> d(lo, hi);
+          v = d(generator);
+        }
+      }
+    } else {
+      result.error = "a pattern needs one of \"fill\", \"iota\", \"linspace\" "
+                     "or \"random\"";
+      return result;
+    }
+    for (auto it = j.begin(); it != j.end(); ++it) {
+      static const char *known[] = {"fill", "iota", "step", "linspace",
+                                    "random", "seed", "shape"};
+      bool ok = false;
+      for (const char *k : known)
+        ok |= it.key() == k;
+      if (!ok) {
+        result.error = "unknown pattern key \"" + it.key() + "\"";
+        return result;
+      }
+    }
+  } else {
+    result.error = "give a JSON array, a number or a pattern object "
+                   "({\"fill\": 1}, {\"iota\": 0}, {\"random\": [0, 1]})";
+    return result;
+  }
+
+  result.data.sizes = shape;
+  result.data.elementSize = arg.element.size;
+  result.data.bytes.assign(values.size() * static_cast<size_t>(arg.element.size), 0);
+  for (size_t i = 0; i < values.size(); ++i)
+    if (!store(arg.element, values[i], i, result.data.bytes, result.error))
+      return result;
+  result.ok = true;
+  return result;
+}
+
+std::string defaultInputText(const ShapedArg &arg) {
+  if (!arg.supported)
+    return "";
+  if (!arg.hasStaticShape()) {
+    std::string shape = "[";
+    for (size_t i = 0; i < arg.shape.size(); ++i)
+      shape += (i ? ", " : "") +
+               std::to_string(arg.shape[i] < 0 ? 4 : arg.shape[i]);
+    return "{\"iota\": 1, \"shape\": " + shape + "]}";
+  }
+  if (arg.shape.size() == 1 && arg.shape[0] <= 16) {
+    std::string s = "[";
+    for (int64_t i = 0; i < arg.shape[0]; ++i)
+      s += (i ? ", " : "") + std::to_string(i + 1);
+    return s + "]";
+  }
+  if (arg.shape.empty())
+    return "1";
+  return "{\"iota\": 1}";
+}
+
+std::string formatShape(const std::vector<int64_t> &sizes) {
+  if (sizes.empty())
+    return "scalar";
+  std::string s;
+  for (size_t i = 0; i < sizes.size(); ++i)
+    s += (i ? "x" : "") + std::to_string(sizes[i]);
+  return s;
+}
+
+std::string formatValues(const MemRefData &data, const ElementType &element,
+                         size_t maxElements) {
+  if (element.kind == ElementType::Kind::Unsupported || element.size <= 0)
+    return "<" + std::to_string(data.bytes.size()) + " bytes>";
+  int64_t count = data.numElements();
+  if (static_cast<int64_t>(data.bytes.size()) < count * element.size)
+    return "<short buffer: " + std::to_string(data.bytes.size()) + " bytes>";
+  std::string out;
+  if (data.sizes.empty()) {
+    appendNumber(out, element, data.bytes.data());
+    return out;
+  }
+  size_t rank = data.sizes.size();
+  std::vector<int64_t> index(rank, 0);
+  size_t printed = 0;
+  // Walk elements in row-major order, opening and closing brackets as
+  // indices roll over.
+  for (size_t d = 0; d < rank; ++d)
+    out += '[';
+  if (count == 0) {
+    for (size_t d = 0; d < rank; ++d)
+      out += ']';
+    return out;
+  }
+  for (int64_t e = 0; e < count; ++e) {
+    if (printed == maxElements) {
+      out += "...";
+      for (size_t d = 0; d < rank; ++d)
+        out += ']';
+      return out;
+    }
+    appendNumber(out, element, data.bytes.data() + e * element.size);
+    ++printed;
+    // Advance the index; close the levels that roll over.
+    size_t d = rank;
+    size_t closed = 0;
+    while (d > 0) {
+      --d;
+      if (++index[d] < data.sizes[d])
+        break;
+      index[d] = 0;
+      ++closed;
+      if (d == 0)
+        break;
+    }
+    for (size_t c = 0; c < closed; ++c)
+      out += ']';
+    if (e + 1 < count) {
+      out += ", ";
+      for (size_t c = 0; c < closed; ++c)
+        out += '[';
+    }
+  }
+  return out;
+}
+
+} // namespace executor_studio::gui

@@ -1,0 +1,208 @@
+//===- PipelineBench.cpp - the cost of recording a pipeline ---------------===//
+//
+//   executor-pipeline-bench [--launches N] [--ops-per-launch M] [--json FILE]
+//
+// Generates a host program of at least 10,000 ops with 50 dispatched
+// launches and measures, in one run (median of 5):
+//   1. the recorder through the default pipeline vs the same pipeline run by
+//      a plain PassManager (goal: at most 1.5x);
+//   2. the recorder on an upstream-only pipeline (bufferization and the
+//      lowering to LLVM) vs `mlir-opt --mlir-print-ir-after-all` on the same
+//      pipeline and program (goal: not slower).
+//
+//===----------------------------------------------------------------------===//
+#include "Pipeline/PipelineRecorder.h"
+#include "Registration/Registration.h"
+#include "Transforms/Passes.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+using Clock = std::chrono::steady_clock;
+
+namespace {
+/// The host program: `launches` blocks of `opsPerLaunch` arith ops feeding a
+/// memref that is launched on @compute::@k (dispatched) or, for the
+/// upstream-only variant, passed to a local func.call.
+std::string generate(int launches, int opsPerLaunch, bool upstreamOnly) {
+  std::ostringstream os;
+  os << "module @host {\n";
+  if (upstreamOnly) {
+    os << "  func.func private @k(%x: memref<4xf64>) -> memref<4xf64> {\n"
+          "    %y = memref.alloc() : memref<4xf64>\n"
+          "    memref.copy %x, %y : memref<4xf64> to memref<4xf64>\n"
+          "    return %y : memref<4xf64>\n  }\n";
+  }
+  os << "  func.func @setup() { return }\n";
+  os << "  func.func @main(%seed: f64) -> f64 {\n";
+  os << "    %c0 = arith.constant 0 : index\n";
+  os << "    %acc0 = arith.addf %seed, %seed : f64\n";
+  int value = 0;
+  for (int l = 0; l < launches; ++l) {
+    std::string prev = l == 0 ? "%acc0" : "%r" + std::to_string(l - 1);
+    for (int i = 0; i < opsPerLaunch; ++i) {
+      std::string next = "%v" + std::to_string(value++);
+      os << "    " << next << " = arith." << (i % 2 ? "mulf " : "addf ") << prev
+         << ", %seed : f64\n";
+      prev = next;
+    }
+    os << "    %m" << l << " = memref.alloc() : memref<4xf64>\n";
+    os << "    memref.store " << prev << ", %m" << l << "[%c0] : memref<4xf64>\n";
+    if (upstreamOnly)
+      os << "    %o" << l << " = func.call @k(%m" << l
+         << ") : (memref<4xf64>) -> memref<4xf64>\n";
+    else
+      os << "    %o" << l << " = catalyst.launch_kernel @compute::@k(%m" << l
+         << ") : (memref<4xf64>) -> memref<4xf64>\n";
+    os << "    %r" << l << " = memref.load %o" << l << "[%c0] : memref<4xf64>\n";
+  }
+  os << "    return %r" << launches - 1 << " : f64\n  }\n";
+  if (!upstreamOnly) {
+    os << "  module @compute attributes {catalyst.target = {}, "
+          "catalyst.dispatch = {address = \"ADDR:PORT\"}} {\n"
+          "    func.func @k(%x: memref<4xf64>) -> memref<4xf64> {\n"
+          "      %y = memref.alloc() : memref<4xf64>\n"
+          "      memref.copy %x, %y : memref<4xf64> to memref<4xf64>\n"
+          "      return %y : memref<4xf64>\n    }\n  }\n";
+  }
+  os << "}\n";
+  return os.str();
+}
+
+template <typename Fn> double medianMs(Fn fn, int runs = 5) {
+  std::vector<double> samples;
+  for (int i = 0; i < runs; ++i) {
+    auto start = Clock::now();
+    fn();
+    samples.push_back(
+        std::chrono::duration<double, std::milli>(Clock::now() - start).count());
+  }
+  std::sort(samples.begin(), samples.end());
+  return samples[samples.size() / 2];
+}
+
+[[noreturn]] void fail(const std::string &message) {
+  std::fprintf(stderr, "executor-pipeline-bench: %s\n", message.c_str());
+  std::exit(1);
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  int launches = 50, opsPerLaunch = 200;
+  std::string jsonPath;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "--launches" && i + 1 < argc)
+      launches = std::atoi(argv[++i]);
+    else if (arg == "--ops-per-launch" && i + 1 < argc)
+      opsPerLaunch = std::atoi(argv[++i]);
+    else if (arg == "--json" && i + 1 < argc)
+      jsonPath = argv[++i];
+    else
+      fail("usage: executor-pipeline-bench [--launches N] [--ops-per-launch M] [--json FILE]");
+  }
+  executor_studio::registerAllPasses();
+  llvm::SmallString<128> workspace;
+  if (llvm::sys::fs::createUniqueDirectory("pipeline-bench", workspace))
+    fail("cannot create a workspace");
+  std::string program = generate(launches, opsPerLaunch, false);
+  std::string upstream = generate(launches, opsPerLaunch, true);
+  size_t ops = std::count(program.begin(), program.end(), '\n');
+
+  catalyst::DefaultPipelineOptions options;
+  options.workspace = workspace.str().str();
+  std::string pipeline = catalyst::getDefaultPipelineText(options);
+
+  // 1. Recorder vs plain PassManager, same pipeline, parse included in both.
+  mlir::DialectRegistry registry;
+  executor_studio::registerAllDialects(registry);
+  double plain = medianMs([&] {
+    mlir::MLIRContext ctx(registry, mlir::MLIRContext::Threading::DISABLED);
+    auto module = mlir::parseSourceString<mlir::ModuleOp>(program, &ctx);
+    if (!module)
+      fail("generated program does not parse");
+    mlir::PassManager pm(&ctx);
+    std::string errors;
+    llvm::raw_string_ostream os(errors);
+    if (!executor_studio::parsePipelineInto(pipeline, pm, os))
+      fail(errors);
+    if (mlir::failed(pm.run(*module)))
+      fail("default pipeline failed");
+  });
+  size_t snapshots = 0;
+  double recorded = medianMs([&] {
+    executor_studio::RecordOptions ro;
+    ro.pipeline = pipeline;
+    auto recording = executor_studio::recordPipeline(program, "bench.mlir", ro);
+    if (!recording.succeeded)
+      fail("recorded pipeline failed");
+    snapshots = recording.snapshots.size();
+  });
+
+  // 2. Upstream-only pipeline: recorder vs mlir-opt --mlir-print-ir-after-all.
+  std::string upstreamPipeline =
+      "builtin.module(one-shot-bufferize{bufferize-function-boundaries "
+      "function-boundary-type-conversion=identity-layout-map}," +
+      std::string("func.func(convert-linalg-to-loops),expand-strided-metadata,"
+                  "lower-affine,convert-scf-to-cf,convert-math-to-llvm,"
+                  "convert-arith-to-llvm,convert-index-to-llvm,"
+                  "finalize-memref-to-llvm,convert-cf-to-llvm,"
+                  "convert-func-to-llvm,reconcile-unrealized-casts)");
+  double ours = medianMs([&] {
+    executor_studio::RecordOptions ro;
+    ro.pipeline = upstreamPipeline;
+    auto recording = executor_studio::recordPipeline(upstream, "bench.mlir", ro);
+    if (!recording.succeeded)
+      fail("upstream pipeline failed in the recorder");
+  });
+  std::string input = (workspace + "/upstream.mlir").str();
+  std::string dump = (workspace + "/print-ir-after-all.txt").str();
+  std::ofstream(input) << upstream;
+  std::string mlirOpt = MLIR_OPT_PATH;
+  std::string pipelineArg = "--pass-pipeline=" + upstreamPipeline;
+  llvm::SmallVector<llvm::StringRef> args = {
+      mlirOpt, input, pipelineArg, "--mlir-print-ir-after-all",
+      "--mlir-disable-threading", "-o", "/dev/null"};
+  std::optional<llvm::StringRef> redirects[] = {std::nullopt, llvm::StringRef("/dev/null"),
+                                                llvm::StringRef(dump)};
+  double reference = medianMs([&] {
+    std::string error;
+    if (llvm::sys::ExecuteAndWait(mlirOpt, args, std::nullopt, redirects, 0, 0,
+                                  &error) != 0)
+      fail("mlir-opt failed: " + error);
+  });
+  llvm::sys::fs::remove_directories(workspace);
+
+  std::printf("host program: %zu lines (ops), %d dispatched launches\n", ops, launches);
+  std::printf("default pipeline (%zu passes run), median of 5, parse included:\n", snapshots);
+  std::printf("  plain PassManager                 %8.1f ms (reference)\n", plain);
+  std::printf("  pipeline recorder                 %8.1f ms  %.2fx (goal <= 1.5x)\n",
+              recorded, recorded / plain);
+  std::printf("upstream-only pipeline (bufferize + lower to LLVM), median of 5:\n");
+  std::printf("  mlir-opt --mlir-print-ir-after-all %8.1f ms (reference, whole process)\n",
+              reference);
+  std::printf("  pipeline recorder                 %8.1f ms  %.2fx (goal <= 1.0x)\n",
+              ours, ours / reference);
+  if (!jsonPath.empty()) {
+    std::ofstream json(jsonPath);
+    json << "{\n  \"ops\": " << ops << ",\n  \"launches\": " << launches
+         << ",\n  \"plain_ms\": " << plain << ",\n  \"recorded_ms\": " << recorded
+         << ",\n  \"recorded_vs_plain\": " << recorded / plain
+         << ",\n  \"mlir_opt_print_ir_after_all_ms\": " << reference
+         << ",\n  \"recorder_upstream_ms\": " << ours
+         << ",\n  \"recorder_vs_mlir_opt\": " << ours / reference << "\n}\n";
+  }
+  return 0;
+}

@@ -1,0 +1,58 @@
+// Each distinct string is emitted once per module, however many ops (in
+// however many functions) use it; the address, the object path and the
+// pyface entry names are separate strings.
+//
+// RUN: executor-opt %s --convert-executor-to-llvm | FileCheck %s
+// RUN: executor-opt %s --convert-executor-to-llvm | FileCheck %s --check-prefix=ONCE
+// RUN: executor-opt %s --convert-executor-to-llvm | FileCheck %s --check-prefix=GLOBALS
+
+// Three opens of one address, one global.
+// ONCE-COUNT-1: llvm.mlir.global private constant @{{.+}}("127.0.0.1:4711\00")
+// ONCE-NOT:     ("127.0.0.1:4711\00")
+
+// GLOBALS-DAG: {{^}}  llvm.mlir.global private constant @{{.+}}("10.0.0.2:5000\00")
+// GLOBALS-DAG: {{^}}  llvm.mlir.global private constant @{{.+}}("/ws/a.o\00")
+// GLOBALS-DAG: {{^}}  llvm.mlir.global private constant @{{.+}}("_catalyst_pyface_square\00")
+// GLOBALS-DAG: {{^}}  llvm.mlir.global private constant @{{.+}}("square\00")
+// GLOBALS-DAG: {{^}}  llvm.mlir.global private constant @{{.+}}("127.0.0.1:4711\00")
+
+// Five distinct strings in all.
+// CHECK-COUNT-5: llvm.mlir.global private constant
+// CHECK-NOT:     llvm.mlir.global
+
+// Every use of a string takes the address of its one global.
+// CHECK-LABEL: func.func @first(
+// CHECK:         %[[A1:.+]] = llvm.mlir.addressof @[[ADDR:[^ ]+]] : !llvm.ptr
+// CHECK-NEXT:    llvm.call @__catalyst__executor__open(%[[A1]])
+// CHECK:         %[[A2:.+]] = llvm.mlir.addressof @[[ADDR]] : !llvm.ptr
+// CHECK-NEXT:    llvm.call @__catalyst__executor__open(%[[A2]])
+// CHECK:         llvm.mlir.addressof @[[OBJ:[^ ]+]] : !llvm.ptr
+// CHECK-NEXT:    llvm.mlir.constant(0 : i32)
+// CHECK-NEXT:    llvm.call @__catalyst__executor__send_binary(
+// CHECK:         llvm.mlir.addressof @[[PYFACE:[^ ]+]] : !llvm.ptr
+// CHECK-NEXT:    llvm.mlir.addressof @[[OBJ]] : !llvm.ptr
+// CHECK:         llvm.call @__catalyst__executor__launch(
+// CHECK-LABEL: func.func @second(
+// CHECK:         llvm.mlir.addressof @[[ADDR]] : !llvm.ptr
+// CHECK:         llvm.mlir.addressof @[[OTHER:[^ ]+]] : !llvm.ptr
+// CHECK:         llvm.mlir.addressof @[[PYFACE]] : !llvm.ptr
+// CHECK-NEXT:    llvm.mlir.addressof @[[OBJ]] : !llvm.ptr
+// CHECK-NEXT:    llvm.call @__catalyst__executor__launch_async(
+// The symbol of a call is not prefixed: a string of its own.
+// CHECK:         llvm.mlir.addressof @[[SYM:[^ ]+]] : !llvm.ptr
+// CHECK-NEXT:    llvm.call @__catalyst__executor__call_wrapper(
+func.func @first(%x: memref<4xf64>) -> memref<4xf64> {
+  %s = executor.open("127.0.0.1:4711") : !executor.session
+  %t = executor.open("127.0.0.1:4711") : !executor.session
+  executor.send_binary %s("/ws/a.o") : !executor.session
+  %y = executor.launch %t("square", "/ws/a.o")(%x) : !executor.session, (memref<4xf64>) -> memref<4xf64>
+  return %y : memref<4xf64>
+}
+func.func @second() {
+  %s = executor.open("127.0.0.1:4711") : !executor.session
+  %o = executor.open("10.0.0.2:5000") : !executor.session
+  %t = executor.launch_async %s("square", "/ws/a.o") : !executor.session -> !executor.token
+  executor.await %t : !executor.token
+  executor.call %o("square")() {num_input_args = 0 : i32} : !executor.session, () -> ()
+  return
+}
