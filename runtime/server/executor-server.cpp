@@ -190,6 +190,7 @@ int serveSession(int fd) {
   // peak, and is returned when the session ends.
   mallopt(M_MMAP_THRESHOLD, 1 << 30);
   mallopt(M_TRIM_THRESHOLD, 1 << 30);
+  mallopt(M_ARENA_MAX, 1); // thread arenas cap out at 64 MiB and mmap the rest
   auto server = SimpleRemoteEPCServer::Create<FDSimpleRemoteEPCTransport>(
       [](SimpleRemoteEPCServer::Setup &s) -> Error {
         s.setDispatcher(std::make_unique<PoolDispatcher>());
