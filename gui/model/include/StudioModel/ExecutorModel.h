@@ -1,0 +1,151 @@
+//===- ExecutorModel.h - the executor panel's state machine -----*- C++ -*-===//
+//
+// One ExecutorClient session, driven from the UI thread without blocking
+// it: commands go to a worker thread that owns the client (and the local
+// executor-server, when the panel started one); the worker posts events to
+// a queue that drain() applies once a frame.
+//
+//   Disconnected --connect--> Connecting --ok--> Connected --launch--> Launching
+//        ^                        |                  ^                    |
+//        |                     failed                +---- all done ------+
+//        +------ disconnect ------+--> Error <-- session lost (crash) ----+
+//   Error --connect--> Connecting (a new session)
+//
+//===----------------------------------------------------------------------===//
+#ifndef STUDIOMODEL_EXECUTORMODEL_H
+#define STUDIOMODEL_EXECUTORMODEL_H
+
+#include "StudioModel/Values.h"
+
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace executor_studio::gui {
+
+enum class ExecutorState { Disconnected, Connecting, Connected, Launching, Error };
+const char *stateName(ExecutorState state);
+
+struct LaunchRequest {
+  /// What the log and the results table call it (`@compute::@square`).
+  std::string label;
+  /// The entry (the client adds `_catalyst_pyface_`) and its object file.
+  std::string entry;
+  std::string object;
+  std::vector<MemRefData> inputs;
+  /// Each result's type: its rank and element size go to the executor.
+  std::vector<ShapedArg> results;
+  /// Launch without waiting for earlier launches: `() -> ()` entries go
+  /// through the executor's own asynchronous launch (launch_async/await),
+  /// others run on a thread of their own over the same session.
+  bool async = false;
+};
+
+struct LaunchRecord {
+  enum class Status { Queued, Running, Done, Failed };
+  uint64_t id = 0;
+  std::string label;
+  bool async = false;
+  Status status = Status::Queued;
+  /// Round trip of the launch itself, and of shipping the object when this
+  /// launch had to (0 when it was loaded already).
+  double latencyMs = 0, shipMs = 0;
+  std::string inputsSummary;
+  std::vector<MemRefData> results;
+  std::vector<ShapedArg> resultTypes;
+  std::string error;
+};
+
+struct LogEntry {
+  enum class Level { Info, Error, Server };
+  double seconds = 0; ///< since the model started
+  Level level = Level::Info;
+  std::string text;
+};
+
+struct ExecutorOptions {
+  /// executor-server for "Start local executor" (empty: beside the
+  /// running binary, else in the build tree).
+  std::string serverPath;
+  /// Where the local executor writes its log (empty: a temporary file).
+  std::string serverLogPath;
+  std::chrono::milliseconds connectTimeout{3000};
+};
+
+class ExecutorModel {
+public:
+  explicit ExecutorModel(ExecutorOptions options = {});
+  /// Closes the session, stops the local executor, joins the worker.
+  ~ExecutorModel();
+  ExecutorModel(const ExecutorModel &) = delete;
+  ExecutorModel &operator=(const ExecutorModel &) = delete;
+
+  ExecutorState state() const { return current; }
+  /// The last error (connect failure, lost session); empty otherwise.
+  const std::string &error() const { return lastError; }
+  /// The address of the session (or the one being connected to).
+  const std::string &address() const { return sessionAddress; }
+  bool localRunning() const { return !localListening.empty(); }
+  const std::string &localAddress() const { return localListening; }
+  const std::string &localLogPath() const;
+
+  /// Opens a session with `address` (`host:port`); closes the current one.
+  void connect(const std::string &address);
+  /// Starts executor-server on a free loopback port (once) and connects to it.
+  void startLocal();
+  /// Closes the session; launches in flight fail.
+  void disconnect();
+  /// Stops the local executor (it also stops with the model).
+  void stopLocal();
+
+  bool canLaunch() const {
+    return current == ExecutorState::Connected ||
+           current == ExecutorState::Launching;
+  }
+  /// Queues a launch; returns its id, or 0 (logged) when there is no session.
+  uint64_t launch(LaunchRequest request);
+
+  /// Applies what the worker posted. Call once a frame.
+  void drain();
+  /// Whether commands or launches are pending.
+  bool busy() const;
+  /// Drains until nothing is pending or `timeout` passes; for tests and
+  /// headless runs. Returns !busy().
+  bool waitIdle(std::chrono::milliseconds timeout);
+
+  const std::vector<LaunchRecord> &launches() const { return records; }
+  const LaunchRecord *findLaunch(uint64_t id) const;
+  void clearLaunches();
+  const std::deque<LogEntry> &log() const { return logLines; }
+  /// Bumped whenever the log gains lines.
+  uint64_t logGeneration() const { return logGen; }
+
+  struct Worker;
+
+private:
+  void addLog(LogEntry::Level level, std::string text);
+  void tailServerLog();
+
+  std::unique_ptr<Worker> worker;
+  ExecutorState current = ExecutorState::Disconnected;
+  std::string lastError, sessionAddress, localListening;
+  /// Bumped by every connect and disconnect: events of older sessions are
+  /// logged but change no state.
+  uint64_t epoch = 0;
+  uint64_t nextLaunch = 1;
+  int inFlight = 0;
+  int pendingCommands = 0;
+  std::vector<LaunchRecord> records;
+  std::deque<LogEntry> logLines;
+  uint64_t logGen = 0;
+  std::chrono::steady_clock::time_point started, lastTail;
+  uint64_t serverLogOffset = 0;
+  std::string serverLogPartial;
+};
+
+} // namespace executor_studio::gui
+
+#endif // STUDIOMODEL_EXECUTORMODEL_H

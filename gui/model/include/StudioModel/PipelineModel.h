@@ -1,0 +1,235 @@
+//===- PipelineModel.h - the pass stepper and its diff ----------*- C++ -*-===//
+//
+// Holds one recording (the pipeline recorder's snapshots), the selected
+// pass, the pass list's filter, the two texts being compared and their line
+// diff, the IR filter, the search and the diagnostics list. Views read rows
+// from here; nothing here draws.
+//
+//===----------------------------------------------------------------------===//
+#ifndef STUDIOMODEL_PIPELINEMODEL_H
+#define STUDIOMODEL_PIPELINEMODEL_H
+
+#include "Pipeline/PipelineRecorder.h"
+#include "StudioModel/IrText.h"
+#include "StudioModel/LineDiff.h"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace executor_studio::gui {
+
+/// A position in a recording: the input, or the IR after pass i.
+constexpr int kInputPosition = -1;
+
+enum class ViewMode { SideBySide, Unified, Source };
+const char *viewModeName(ViewMode mode);
+std::optional<ViewMode> viewModeNamed(const std::string &name);
+
+/// Which lines the IR views show.
+struct IrFilter {
+  std::string text;
+  /// Match lines whose operation is `text` (`arith.addi`) rather than lines
+  /// that contain `text`.
+  bool opName = false;
+  bool empty() const { return text.empty(); }
+  bool matches(std::string_view line) const;
+};
+
+/// One entry of the diagnostics panel.
+struct DiagnosticItem {
+  RecordedDiagnostic::Severity severity = RecordedDiagnostic::Severity::Error;
+  std::string message;
+  std::string file;
+  unsigned line = 0, column = 0;
+  /// The pass that emitted it (empty: parser or verifier).
+  std::string pass;
+  /// Its snapshot, or -1 for the parser's.
+  int snapshot = -1;
+  bool isNote = false;
+};
+const char *severityName(RecordedDiagnostic::Severity severity);
+
+/// The two texts being compared, prepared, and their diff.
+struct DiffView {
+  int leftPosition = kInputPosition, rightPosition = kInputPosition;
+  std::shared_ptr<const TextLines> left, right;
+  LineDiff diff;
+  std::vector<DiffRow> sideBySide, unified;
+};
+
+class PipelineModel {
+public:
+  PipelineModel();
+
+  //===--- The recording ---------------------------------------------------===//
+  /// Replaces the recording; keeps the selected pass when it still exists.
+  void setRecording(Recording recording);
+  void clear();
+  const Recording &recording() const { return rec; }
+  bool hasRecording() const { return hasRec; }
+  size_t passCount() const { return rec.snapshots.size(); }
+  const Snapshot &pass(size_t i) const { return rec.snapshots[i]; }
+  /// The IR at a position (null when the recording has none there).
+  std::shared_ptr<const std::string> irAt(int position) const;
+  /// `input`, or `3: cse`.
+  std::string positionName(int position) const;
+  /// The source text (shown by the Source view, where diagnostics point).
+  void setSource(std::shared_ptr<const std::string> text, std::string name);
+  const std::string &sourceName() const { return srcName; }
+
+  //===--- Stepping --------------------------------------------------------===//
+  /// The selected pass, or -1 when there is none.
+  int selected() const { return selectedPass; }
+  /// Selects pass `index` (clamped); the diff follows it again.
+  void select(int index);
+  /// Steps to the next / previous pass the pass list shows.
+  bool next();
+  bool previous();
+  /// Steps to the next / previous pass that changed the IR.
+  bool nextChanged();
+  bool previousChanged();
+  bool first();
+  bool last();
+
+  //===--- The pass list ---------------------------------------------------===//
+  void setPassFilter(std::string text);
+  const std::string &passFilter() const { return passFilterText; }
+  void setHideUnchanged(bool hide);
+  bool hideUnchanged() const { return hideUnchangedPasses; }
+  /// Whether pass `i` passes the filter (the selected pass always shows).
+  bool passShown(size_t i) const;
+  std::vector<int> shownPasses() const;
+  /// Passes that changed the IR.
+  size_t changedCount() const;
+
+  //===--- What is compared ------------------------------------------------===//
+  /// Compare any two positions; stepping returns to before/after.
+  void compare(int left, int right);
+  bool comparesSelection() const { return followSelection; }
+  int leftPosition() const;
+  int rightPosition() const;
+  void setLineOptions(const LineOptions &options);
+  const LineOptions &lineOptions() const { return lineOpts; }
+  void setViewMode(ViewMode mode);
+  ViewMode viewMode() const { return mode; }
+  /// Unified view: every line, or three lines of context around changes.
+  void setWholeFile(bool whole);
+  bool wholeFile() const { return whole; }
+  /// The current diff (computed on first use after a change).
+  const DiffView &diffView();
+
+  //===--- Rows of the current view ------------------------------------------===//
+  /// Recomputes what changed; views call it once a frame before drawing.
+  void refresh();
+  /// Rows the view shows after the IR filter.
+  size_t rowCount();
+  const DiffRow &row(size_t shown);
+  /// The text of a row's left / right line (empty when it has none). The
+  /// Source view shows the source on the left.
+  std::string_view leftText(const DiffRow &row);
+  std::string_view rightText(const DiffRow &row);
+  /// 1-based line numbers as shown beside rows (0: none).
+  uint32_t leftLineNumber(const DiffRow &row);
+  uint32_t rightLineNumber(const DiffRow &row);
+  /// Bumped whenever the rows change.
+  uint64_t rowsGeneration() const { return rowsGen; }
+  /// The longest line of the current texts, in characters.
+  size_t maxLineLength();
+
+  //===--- The IR filter ---------------------------------------------------===//
+  void setIrFilter(IrFilter filter);
+  const IrFilter &irFilter() const { return filter; }
+  /// Lines at `position` that start the filter's op (or contain its text).
+  size_t filterCount(int position);
+
+  //===--- Search ----------------------------------------------------------===//
+  void setSearch(std::string query);
+  const std::string &search() const { return searchQuery; }
+  /// Shown rows that match, in order.
+  const std::vector<uint32_t> &searchHits();
+  /// The hit after / before the current one (wrapping); its shown row.
+  std::optional<size_t> nextHit();
+  std::optional<size_t> previousHit();
+  int currentHit() const { return hitIndex; }
+
+  //===--- Scrolling requests (jump to a line, to a hit) -------------------===//
+  void requestScroll(size_t shownRow) { scrollRequest = shownRow; }
+  std::optional<size_t> takeScrollRequest();
+  /// The row to mark (a diagnostic's line, a search hit); -1 none.
+  long highlightedRow() const { return highlight; }
+
+  //===--- Diagnostics -----------------------------------------------------===//
+  const std::vector<DiagnosticItem> &diagnostics() const { return diags; }
+  size_t errorCount() const;
+  /// Selects the diagnostic's pass and shows its line in the Source view.
+  void jumpTo(const DiagnosticItem &item);
+  /// Shows 1-based source line `line` in the Source view.
+  void showSourceLine(unsigned line);
+
+private:
+  std::shared_ptr<const TextLines> prepared(const std::shared_ptr<const std::string> &text,
+                                            const LineOptions &options);
+  void invalidateDiff();
+  void rebuildRows();
+  void clampSelection();
+
+  Recording rec;
+  bool hasRec = false;
+  std::shared_ptr<const std::string> source;
+  std::string srcName;
+  std::shared_ptr<const TextLines> sourceLines;
+
+  int selectedPass = -1;
+  std::string passFilterText;
+  bool hideUnchangedPasses = false;
+
+  bool followSelection = true;
+  int customLeft = kInputPosition, customRight = kInputPosition;
+  LineOptions lineOpts;
+  ViewMode mode = ViewMode::SideBySide;
+  bool whole = false;
+
+  bool diffValid = false;
+  DiffView view;
+  /// Prepared texts by (text, options): stepping reuses the last right side.
+  struct CacheEntry {
+    std::shared_ptr<const std::string> text;
+    LineOptions options;
+    std::shared_ptr<const TextLines> lines;
+  };
+  std::vector<CacheEntry> cache;
+
+  bool rowsValid = false;
+  std::vector<DiffRow> sourceRows;
+  std::vector<uint32_t> shownRows; // indices into the mode's rows
+  const std::vector<DiffRow> *modeRows = nullptr;
+  uint64_t rowsGen = 0;
+
+  IrFilter filter;
+  struct CountEntry {
+    std::shared_ptr<const std::string> text;
+    std::string filter;
+    bool opName;
+    size_t count;
+  };
+  std::vector<CountEntry> counts;
+
+  std::string searchQuery;
+  std::vector<uint32_t> hits;
+  bool hitsValid = false;
+  uint64_t hitsRowsGen = 0;
+  int hitIndex = -1;
+
+  std::optional<size_t> scrollRequest;
+  long highlight = -1;
+  std::optional<unsigned> pendingSourceLine;
+
+  std::vector<DiagnosticItem> diags;
+};
+
+} // namespace executor_studio::gui
+
+#endif // STUDIOMODEL_PIPELINEMODEL_H

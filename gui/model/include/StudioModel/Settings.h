@@ -1,0 +1,44 @@
+//===- Settings.h - window and panel layout, remembered ---------*- C++ -*-===//
+#ifndef STUDIOMODEL_SETTINGS_H
+#define STUDIOMODEL_SETTINGS_H
+
+#include <string>
+
+namespace executor_studio::gui {
+
+/// What executor-studio remembers between runs, as a JSON file.
+struct Settings {
+  // The window.
+  int windowX = -1, windowY = -1; // -1: let the window manager place it
+  int windowWidth = 1600, windowHeight = 960;
+  float fontSize = 15;
+  // The panels.
+  float passListWidth = 360;
+  float executorWidth = 470;
+  float diagnosticsHeight = 150;
+  // The views.
+  std::string viewMode = "side-by-side";
+  bool normaliseSsaNames = false;
+  bool hideLocations = false;
+  bool hideUnchanged = false;
+  bool wholeFile = false;
+  // The session.
+  std::string lastFile;
+  std::string pipeline; ///< empty: the default pipeline
+  std::string executorAddress;
+  bool autoReload = true;
+
+  /// Reads `path`; a missing file gives the defaults. Unknown keys are
+  /// ignored; a malformed file gives the defaults and `error`.
+  static Settings load(const std::string &path, std::string *error = nullptr);
+  bool save(const std::string &path, std::string *error = nullptr) const;
+  std::string toJson() const;
+  static Settings fromJson(const std::string &text, std::string *error = nullptr);
+  /// $XDG_CONFIG_HOME/executor-studio/settings.json, else
+  /// ~/.config/executor-studio/settings.json.
+  static std::string defaultPath();
+};
+
+} // namespace executor_studio::gui
+
+#endif // STUDIOMODEL_SETTINGS_H

@@ -1,0 +1,140 @@
+//===- Studio.h - everything executor-studio knows --------------*- C++ -*-===//
+//
+// The document, its recording (made on a worker thread by the pipeline
+// recorder), the pass stepper, the kernels its targets expose, their input
+// editors, and the executor panel. The UI calls update() once a frame and
+// draws what it finds here.
+//
+//===----------------------------------------------------------------------===//
+#ifndef STUDIOMODEL_STUDIO_H
+#define STUDIOMODEL_STUDIO_H
+
+#include "StudioModel/Document.h"
+#include "StudioModel/ExecutorModel.h"
+#include "StudioModel/Kernels.h"
+#include "StudioModel/PipelineModel.h"
+
+#include <chrono>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace executor_studio::gui {
+
+struct StudioOptions {
+  ExecutorOptions executor;
+  /// Where the recordings' workspaces go (empty: a temporary directory,
+  /// removed with the studio).
+  std::string workspaceRoot;
+};
+
+class Studio {
+public:
+  explicit Studio(StudioOptions options = {});
+  ~Studio();
+  Studio(const Studio &) = delete;
+  Studio &operator=(const Studio &) = delete;
+
+  //===--- The document ----------------------------------------------------===//
+  /// Reads `path` and records it; false (see status()) when it cannot be read.
+  bool open(const std::string &path);
+  /// A document from text (tests, pasted IR); recorded at once.
+  void openText(std::string name, std::string text);
+  bool reload();
+  const Document &document() const { return doc; }
+  /// Reload (and record again) when the file changes on disk.
+  void setAutoReload(bool on) { autoReloadOn = on; }
+  bool autoReload() const { return autoReloadOn; }
+
+  //===--- The pipeline ----------------------------------------------------===//
+  /// The pipeline to record (`builtin.module(cse,canonicalize)` or
+  /// `cse,canonicalize`); empty for the default pipeline. Records again.
+  void setPipelineText(std::string text);
+  const std::string &pipelineText() const { return customPipeline; }
+  bool usesDefaultPipeline() const { return customPipeline.empty(); }
+  /// The default pipeline for `workspace`.
+  static std::string defaultPipeline(const std::string &workspace);
+  /// The pipeline of the current recording, as recorded.
+  const std::string &recordedPipeline() const { return lastPipeline; }
+  /// Records the document again (on the worker thread).
+  void record();
+  bool recordingInProgress() const;
+  /// Waits for the recording in progress and applies it.
+  bool waitForRecording(std::chrono::milliseconds timeout);
+  /// Bumped when a recording is applied.
+  uint64_t recordingGeneration() const { return recordingGen; }
+  /// The workspace of the current recording (its objects live there).
+  const std::string &workspace() const { return currentWorkspace; }
+  PipelineModel &passes() { return stepper; }
+  const PipelineModel &passes() const { return stepper; }
+
+  //===--- Kernels ---------------------------------------------------------===//
+  const std::vector<Kernel> &kernels() const { return kernelList; }
+  /// Why no kernels could be listed (the document does not parse), or how
+  /// their objects were built.
+  const std::string &kernelsNote() const { return kernelNote; }
+  int selectedKernel() const { return kernelIndex; }
+  void selectKernel(int index);
+  /// Finds a kernel by `entry`, `module::entry` or `@module::@entry`.
+  int findKernel(const std::string &name) const;
+  /// The input editor's text of argument `arg` of kernel `kernel`.
+  std::string &inputText(size_t kernel, size_t arg);
+  ParsedInput parsedInput(size_t kernel, size_t arg);
+  /// Sets every input of `kernel` from a JSON array with one entry per
+  /// argument (each an array, a number or a pattern object).
+  bool setInputsFromJson(size_t kernel, const std::string &json,
+                         std::string &error);
+  /// Builds the launch of `kernel` from its inputs.
+  bool buildLaunch(size_t kernel, bool async, LaunchRequest &request,
+                   std::string &error);
+  /// Launches `kernel` with its inputs; 0 (logged) when it cannot.
+  uint64_t launch(size_t kernel, bool async);
+  uint64_t launchSelected(bool async);
+
+  ExecutorModel &executor() { return *exec; }
+
+  //===--- Each frame ------------------------------------------------------===//
+  /// Applies a finished recording, drains the executor's queue, notices
+  /// the file changing.
+  void update();
+  /// The last thing that happened, for the status bar.
+  const std::string &status() const { return statusText; }
+  bool statusIsError() const { return statusError; }
+
+  struct Recorder;
+
+private:
+  void startRecording();
+  void applyRecording();
+  void setStatus(std::string text, bool error);
+
+  StudioOptions opts;
+  Document doc;
+  PipelineModel stepper;
+  std::unique_ptr<ExecutorModel> exec;
+  std::unique_ptr<Recorder> recorder;
+  std::string root;
+  bool ownsRoot = false;
+  unsigned nextWorkspace = 0;
+  std::string currentWorkspace;
+  std::string customPipeline, lastPipeline;
+  uint64_t recordingGen = 0;
+  bool autoReloadOn = true;
+  std::chrono::steady_clock::time_point lastDiskCheck;
+
+  std::vector<Kernel> kernelList;
+  std::string kernelNote;
+  int kernelIndex = -1;
+  struct Inputs {
+    std::vector<std::string> types, texts;
+  };
+  std::map<std::string, Inputs> inputs;
+
+  std::string statusText;
+  bool statusError = false;
+};
+
+} // namespace executor_studio::gui
+
+#endif // STUDIOMODEL_STUDIO_H

@@ -1,0 +1,695 @@
+//===- ExecutorModel.cpp - the executor panel's state machine -------------===//
+#include "StudioModel/ExecutorModel.h"
+
+#include "ExecutorRuntime/ExecutorClient.h"
+#include "ExecutorRuntime/LocalExecutor.h"
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <cstdio>
+#include <fstream>
+#include <mutex>
+#include <sys/stat.h>
+#include <thread>
+#include <unistd.h>
+
+using executor_runtime::ExecutorClient;
+using executor_runtime::HostMemRef;
+using executor_runtime::LocalExecutor;
+using executor_runtime::ResultSpec;
+
+namespace executor_studio::gui {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+
+double millisecondsSince(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+bool lostSession(const std::string &message) {
+  return message.find("lost the session") != std::string::npos ||
+         message.find("the session is closed") != std::string::npos;
+}
+
+struct Command {
+  enum class Kind { Connect, StartLocal, Disconnect, StopLocal, Launch, Shutdown };
+  Kind kind = Kind::Shutdown;
+  uint64_t epoch = 0;
+  std::string address;
+  uint64_t id = 0;
+  LaunchRequest request;
+};
+
+struct Event {
+  enum class Kind {
+    Connected,
+    ConnectFailed,
+    LocalStarted,
+    LocalFailed,
+    LocalStopped,
+    LaunchStarted,
+    LaunchDone,
+    LaunchFailed,
+    Log,
+    CommandDone
+  };
+  Kind kind = Kind::Log;
+  uint64_t epoch = 0;
+  uint64_t id = 0;
+  std::string text;
+  bool error = false;
+  bool sessionLost = false;
+  double latencyMs = 0, shipMs = 0;
+  std::vector<MemRefData> results;
+};
+} // namespace
+
+const char *stateName(ExecutorState state) {
+  switch (state) {
+  case ExecutorState::Disconnected:
+    return "disconnected";
+  case ExecutorState::Connecting:
+    return "connecting";
+  case ExecutorState::Connected:
+    return "connected";
+  case ExecutorState::Launching:
+    return "launching";
+  case ExecutorState::Error:
+    return "error";
+  }
+  return "?";
+}
+
+//===----------------------------------------------------------------------===//
+// The worker
+//===----------------------------------------------------------------------===//
+
+struct ExecutorModel::Worker {
+  explicit Worker(ExecutorOptions options) : options(std::move(options)) {}
+
+  ExecutorOptions options;
+  std::string logPath;
+  bool ownsLog = false;
+
+  std::mutex mutex;
+  std::condition_variable wake;
+  std::deque<Command> commands;
+  std::deque<Event> events;
+  bool finished = false;
+  std::condition_variable finishedCv;
+  std::thread thread;
+
+  // Owned by the worker thread.
+  std::shared_ptr<ExecutorClient> client;
+  uint64_t clientEpoch = 0;
+  std::mutex localMutex; // the destructor may kill the local executor
+  LocalExecutor local;
+  struct AsyncLaunch {
+    std::thread thread;
+    std::shared_ptr<std::atomic<bool>> done;
+  };
+  std::vector<AsyncLaunch> asyncLaunches;
+
+  void post(Event event) {
+    std::lock_guard<std::mutex> lock(mutex);
+    events.push_back(std::move(event));
+  }
+  void log(uint64_t epoch, std::string text, bool error = false) {
+    Event e;
+    e.kind = Event::Kind::Log;
+    e.epoch = epoch;
+    e.text = std::move(text);
+    e.error = error;
+    post(std::move(e));
+  }
+
+  void run() {
+    for (;;) {
+      Command command;
+      {
+        std::unique_lock<std::mutex> lock(mutex);
+        wake.wait(lock, [&] { return !commands.empty(); });
+        command = std::move(commands.front());
+        commands.pop_front();
+      }
+      reapAsync(false);
+      bool stop = command.kind == Command::Kind::Shutdown;
+      handle(command);
+      Event done;
+      done.kind = Event::Kind::CommandDone;
+      done.epoch = command.epoch;
+      post(std::move(done));
+      if (stop)
+        break;
+    }
+    std::lock_guard<std::mutex> lock(mutex);
+    finished = true;
+    finishedCv.notify_all();
+  }
+
+  void reapAsync(bool all) {
+    for (auto it = asyncLaunches.begin(); it != asyncLaunches.end();) {
+      if (all || it->done->load()) {
+        it->thread.join();
+        it = asyncLaunches.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
+
+  void closeClient(uint64_t epoch, const char *why) {
+    if (!client)
+      return;
+    std::string address = client->address();
+    // Async launches hold their own reference; closing ends them.
+    llvm::consumeError(client->close());
+    client.reset();
+    log(epoch, std::string("closed the session with ") + address + why);
+  }
+
+  void handle(Command &command) {
+    switch (command.kind) {
+    case Command::Kind::Connect:
+      connect(command.epoch, command.address);
+      return;
+    case Command::Kind::StartLocal:
+      startLocal(command.epoch);
+      return;
+    case Command::Kind::Disconnect:
+      closeClient(command.epoch, "");
+      return;
+    case Command::Kind::StopLocal:
+      stopLocal(command.epoch);
+      return;
+    case Command::Kind::Launch:
+      launch(command);
+      return;
+    case Command::Kind::Shutdown:
+      closeClient(command.epoch, " (shutting down)");
+      reapAsync(true);
+      stopLocal(command.epoch);
+      return;
+    }
+  }
+
+  void connect(uint64_t epoch, const std::string &address) {
+    closeClient(epoch, " (reconnecting)");
+    log(epoch, "connecting to " + address);
+    executor_runtime::ClientOptions clientOptions;
+    clientOptions.connectTimeout = options.connectTimeout;
+    Clock::time_point start = Clock::now();
+    auto opened = ExecutorClient::open(address, clientOptions);
+    Event e;
+    e.epoch = epoch;
+    if (!opened) {
+      e.kind = Event::Kind::ConnectFailed;
+      e.text = llvm::toString(opened.takeError());
+      post(std::move(e));
+      return;
+    }
+    client = std::move(*opened);
+    clientEpoch = epoch;
+    char text[64];
+    std::snprintf(text, sizeof(text), " in %.1f ms", millisecondsSince(start));
+    e.kind = Event::Kind::Connected;
+    e.text = address;
+    e.latencyMs = millisecondsSince(start);
+    post(std::move(e));
+    log(epoch, "session open with " + client->connectedAddress() + text);
+  }
+
+  void startLocal(uint64_t epoch) {
+    std::string address;
+    {
+      std::lock_guard<std::mutex> lock(localMutex);
+      if (!local.running()) {
+        std::string server = options.serverPath.empty()
+                                 ? LocalExecutor::defaultServerPath()
+                                 : options.serverPath;
+        log(epoch, "starting " + server);
+        llvm::Error err = local.start(server, {}, logPath);
+        if (err) {
+          Event e;
+          e.kind = Event::Kind::LocalFailed;
+          e.epoch = epoch;
+          e.text = "cannot start the local executor: " +
+                   llvm::toString(std::move(err));
+          post(std::move(e));
+          return;
+        }
+        Event e;
+        e.kind = Event::Kind::LocalStarted;
+        e.epoch = epoch;
+        e.text = local.address();
+        post(std::move(e));
+        log(epoch, "local executor listening on " + local.address() + " (pid " +
+                       std::to_string(local.processId()) + ", log " + logPath + ")");
+      }
+      address = local.address();
+    }
+    connect(epoch, address);
+  }
+
+  void stopLocal(uint64_t epoch) {
+    std::lock_guard<std::mutex> lock(localMutex);
+    if (!local.running())
+      return;
+    if (client && client->connectedAddress() == local.address())
+      closeClient(epoch, " (stopping the local executor)");
+    local.stop();
+    Event e;
+    e.kind = Event::Kind::LocalStopped;
+    e.epoch = epoch;
+    post(std::move(e));
+    log(epoch, "local executor stopped");
+  }
+
+  static std::vector<HostMemRef> toHost(const std::vector<MemRefData> &in) {
+    std::vector<HostMemRef> out;
+    out.reserve(in.size());
+    for (const MemRefData &d : in) {
+      HostMemRef h;
+      h.sizes = d.sizes;
+      h.elementSize = d.elementSize;
+      h.bytes = d.bytes;
+      out.push_back(std::move(h));
+    }
+    return out;
+  }
+  static std::vector<ResultSpec> specs(const std::vector<ShapedArg> &results) {
+    std::vector<ResultSpec> out;
+    for (const ShapedArg &r : results)
+      out.push_back({static_cast<int64_t>(r.shape.size()), r.element.size});
+    return out;
+  }
+
+  /// Runs one launch on `session`; posts its result.
+  static void runLaunch(Worker *self, std::shared_ptr<ExecutorClient> session,
+                        uint64_t epoch, uint64_t id, const LaunchRequest &request,
+                        double shipMs) {
+    Event started;
+    started.kind = Event::Kind::LaunchStarted;
+    started.epoch = epoch;
+    started.id = id;
+    self->post(std::move(started));
+    Event e;
+    e.epoch = epoch;
+    e.id = id;
+    e.shipMs = shipMs;
+    Clock::time_point start = Clock::now();
+    if (request.async && request.inputs.empty() && request.results.empty()) {
+      // The executor's own asynchronous launch: a token, then await.
+      auto token = session->launchAsync(request.entry, request.object);
+      llvm::Error err = token ? session->await(*token) : token.takeError();
+      e.latencyMs = millisecondsSince(start);
+      if (err) {
+        e.kind = Event::Kind::LaunchFailed;
+        e.text = llvm::toString(std::move(err));
+      } else {
+        e.kind = Event::Kind::LaunchDone;
+      }
+    } else {
+      auto out = session->launch(request.entry, request.object,
+                                 toHost(request.inputs), specs(request.results));
+      e.latencyMs = millisecondsSince(start);
+      if (!out) {
+        e.kind = Event::Kind::LaunchFailed;
+        e.text = llvm::toString(out.takeError());
+      } else {
+        e.kind = Event::Kind::LaunchDone;
+        for (HostMemRef &h : *out) {
+          MemRefData d;
+          d.sizes = std::move(h.sizes);
+          d.elementSize = h.elementSize;
+          d.bytes = std::move(h.bytes);
+          e.results.push_back(std::move(d));
+        }
+      }
+    }
+    e.sessionLost = e.kind == Event::Kind::LaunchFailed && lostSession(e.text);
+    self->post(std::move(e));
+  }
+
+  void launch(Command &command) {
+    auto fail = [&](std::string message, bool sessionLost) {
+      Event e;
+      e.kind = Event::Kind::LaunchFailed;
+      e.epoch = command.epoch;
+      e.id = command.id;
+      e.text = std::move(message);
+      e.sessionLost = sessionLost;
+      post(std::move(e));
+    };
+    if (!client || clientEpoch != command.epoch) {
+      fail("no session: connect to an executor first", false);
+      return;
+    }
+    const LaunchRequest &request = command.request;
+    double shipMs = 0;
+    if (!client->hasObject(request.object)) {
+      struct stat st {};
+      if (::stat(request.object.c_str(), &st) != 0) {
+        fail("object " + request.object +
+                 " does not exist: record the default pipeline (it runs "
+                 "cross-compile-targets) to build it",
+             false);
+        return;
+      }
+      Clock::time_point start = Clock::now();
+      if (llvm::Error err = client->sendBinary(request.object)) {
+        std::string message = llvm::toString(std::move(err));
+        fail(message, lostSession(message));
+        return;
+      }
+      shipMs = millisecondsSince(start);
+      char text[64];
+      std::snprintf(text, sizeof(text), " in %.1f ms", shipMs);
+      log(command.epoch, "shipped " + request.object + " (" +
+                             std::to_string(st.st_size) + " bytes)" + text);
+    }
+    if (!request.async) {
+      runLaunch(this, client, command.epoch, command.id, request, shipMs);
+      return;
+    }
+    auto done = std::make_shared<std::atomic<bool>>(false);
+    std::shared_ptr<ExecutorClient> session = client;
+    uint64_t epoch = command.epoch, id = command.id;
+    LaunchRequest copy = request;
+    asyncLaunches.push_back(
+        {std::thread([this, session, epoch, id, copy, shipMs, done] {
+           runLaunch(this, session, epoch, id, copy, shipMs);
+           done->store(true);
+         }),
+         done});
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// The UI side
+//===----------------------------------------------------------------------===//
+
+ExecutorModel::ExecutorModel(ExecutorOptions options)
+    : worker(std::make_unique<Worker>(std::move(options))),
+      started(Clock::now()), lastTail(Clock::now()) {
+  worker->logPath = worker->options.serverLogPath;
+  if (worker->logPath.empty()) {
+    static std::atomic<unsigned> counter{0};
+    const char *tmp = std::getenv("TMPDIR");
+    worker->logPath = std::string(tmp && *tmp ? tmp : "/tmp") +
+                      "/executor-studio-server-" + std::to_string(::getpid()) +
+                      "-" + std::to_string(counter++) + ".log";
+    worker->ownsLog = true;
+  }
+  Worker *w = worker.get();
+  worker->thread = std::thread([w] { w->run(); });
+}
+
+ExecutorModel::~ExecutorModel() {
+  {
+    std::lock_guard<std::mutex> lock(worker->mutex);
+    Command c;
+    c.kind = Command::Kind::Shutdown;
+    c.epoch = ++epoch;
+    worker->commands.push_back(std::move(c));
+  }
+  worker->wake.notify_one();
+  {
+    std::unique_lock<std::mutex> lock(worker->mutex);
+    if (!worker->finishedCv.wait_for(lock, std::chrono::seconds(5),
+                                     [&] { return worker->finished; })) {
+      // A launch does not return: end the local executor under it, so the
+      // session fails and the worker gets to the shutdown.
+      lock.unlock();
+      std::lock_guard<std::mutex> localLock(worker->localMutex);
+      worker->local.kill();
+    }
+  }
+  worker->thread.join();
+  if (worker->ownsLog)
+    std::remove(worker->logPath.c_str());
+}
+
+const std::string &ExecutorModel::localLogPath() const { return worker->logPath; }
+
+void ExecutorModel::addLog(LogEntry::Level level, std::string text) {
+  LogEntry entry;
+  entry.seconds = std::chrono::duration<double>(Clock::now() - started).count();
+  entry.level = level;
+  entry.text = std::move(text);
+  logLines.push_back(std::move(entry));
+  while (logLines.size() > 2000)
+    logLines.pop_front();
+  ++logGen;
+}
+
+namespace {
+void postCommand(ExecutorModel::Worker &worker, Command command);
+} // namespace
+
+void ExecutorModel::connect(const std::string &address) {
+  if (address.empty()) {
+    current = ExecutorState::Error;
+    lastError = "give an address (host:port) or start a local executor";
+    addLog(LogEntry::Level::Error, lastError);
+    return;
+  }
+  current = ExecutorState::Connecting;
+  lastError.clear();
+  sessionAddress = address;
+  Command c;
+  c.kind = Command::Kind::Connect;
+  c.epoch = ++epoch;
+  c.address = address;
+  ++pendingCommands;
+  postCommand(*worker, std::move(c));
+}
+
+void ExecutorModel::startLocal() {
+  current = ExecutorState::Connecting;
+  lastError.clear();
+  sessionAddress = localListening.empty() ? "local executor" : localListening;
+  Command c;
+  c.kind = Command::Kind::StartLocal;
+  c.epoch = ++epoch;
+  ++pendingCommands;
+  postCommand(*worker, std::move(c));
+}
+
+void ExecutorModel::disconnect() {
+  current = ExecutorState::Disconnected;
+  lastError.clear();
+  Command c;
+  c.kind = Command::Kind::Disconnect;
+  c.epoch = ++epoch;
+  ++pendingCommands;
+  postCommand(*worker, std::move(c));
+}
+
+void ExecutorModel::stopLocal() {
+  Command c;
+  c.kind = Command::Kind::StopLocal;
+  c.epoch = epoch; // the session survives unless it is with this executor
+  ++pendingCommands;
+  postCommand(*worker, std::move(c));
+}
+
+uint64_t ExecutorModel::launch(LaunchRequest request) {
+  if (!canLaunch()) {
+    addLog(LogEntry::Level::Error,
+           "cannot launch " + request.label + ": the executor is " +
+               stateName(current) + "; connect first");
+    return 0;
+  }
+  LaunchRecord record;
+  record.id = nextLaunch++;
+  record.label = request.label;
+  record.async = request.async;
+  record.resultTypes = request.results;
+  for (size_t i = 0; i < request.inputs.size(); ++i) {
+    if (i)
+      record.inputsSummary += ", ";
+    record.inputsSummary += formatShape(request.inputs[i].sizes);
+  }
+  records.push_back(record);
+  current = ExecutorState::Launching;
+  addLog(LogEntry::Level::Info, "launch #" + std::to_string(record.id) + " " +
+                                    record.label +
+                                    (request.async ? " (async)" : ""));
+  Command c;
+  c.kind = Command::Kind::Launch;
+  c.epoch = epoch;
+  c.id = record.id;
+  c.request = std::move(request);
+  ++pendingCommands;
+  ++inFlight;
+  postCommand(*worker, std::move(c));
+  return record.id;
+}
+
+namespace {
+void postCommand(ExecutorModel::Worker &worker, Command command) {
+  {
+    std::lock_guard<std::mutex> lock(worker.mutex);
+    worker.commands.push_back(std::move(command));
+  }
+  worker.wake.notify_one();
+}
+} // namespace
+
+const LaunchRecord *ExecutorModel::findLaunch(uint64_t id) const {
+  for (const LaunchRecord &r : records)
+    if (r.id == id)
+      return &r;
+  return nullptr;
+}
+
+void ExecutorModel::clearLaunches() {
+  records.erase(std::remove_if(records.begin(), records.end(),
+                               [](const LaunchRecord &r) {
+                                 return r.status == LaunchRecord::Status::Done ||
+                                        r.status == LaunchRecord::Status::Failed;
+                               }),
+                records.end());
+}
+
+bool ExecutorModel::busy() const { return pendingCommands > 0 || inFlight > 0; }
+
+void ExecutorModel::tailServerLog() {
+  if (localListening.empty() && serverLogOffset == 0)
+    return;
+  std::ifstream in(worker->logPath, std::ios::binary);
+  if (!in)
+    return;
+  in.seekg(0, std::ios::end);
+  std::streamoff size = in.tellg();
+  if (size < 0 || static_cast<uint64_t>(size) <= serverLogOffset)
+    return;
+  in.seekg(static_cast<std::streamoff>(serverLogOffset));
+  std::string chunk(static_cast<size_t>(size) - serverLogOffset, '\0');
+  in.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
+  serverLogOffset = static_cast<uint64_t>(size);
+  serverLogPartial += chunk;
+  size_t at;
+  while ((at = serverLogPartial.find('\n')) != std::string::npos) {
+    std::string line = serverLogPartial.substr(0, at);
+    serverLogPartial.erase(0, at + 1);
+    if (!line.empty())
+      addLog(LogEntry::Level::Server, line);
+  }
+}
+
+void ExecutorModel::drain() {
+  std::deque<Event> events;
+  {
+    std::lock_guard<std::mutex> lock(worker->mutex);
+    events.swap(worker->events);
+  }
+  for (Event &e : events) {
+    bool currentSession = e.epoch == epoch;
+    switch (e.kind) {
+    case Event::Kind::CommandDone:
+      --pendingCommands;
+      break;
+    case Event::Kind::Log:
+      addLog(e.error ? LogEntry::Level::Error : LogEntry::Level::Info,
+             std::move(e.text));
+      break;
+    case Event::Kind::Connected:
+      if (currentSession) {
+        current = inFlight > 0 ? ExecutorState::Launching : ExecutorState::Connected;
+        sessionAddress = e.text;
+        lastError.clear();
+      }
+      break;
+    case Event::Kind::ConnectFailed:
+      addLog(LogEntry::Level::Error, e.text);
+      if (currentSession) {
+        current = ExecutorState::Error;
+        lastError = e.text;
+      }
+      break;
+    case Event::Kind::LocalStarted:
+      localListening = e.text;
+      if (currentSession)
+        sessionAddress = e.text;
+      break;
+    case Event::Kind::LocalFailed:
+      addLog(LogEntry::Level::Error, e.text);
+      if (currentSession) {
+        current = ExecutorState::Error;
+        lastError = e.text;
+      }
+      break;
+    case Event::Kind::LocalStopped:
+      tailServerLog();
+      if (sessionAddress == localListening &&
+          (current == ExecutorState::Connected ||
+           current == ExecutorState::Launching)) {
+        current = ExecutorState::Disconnected;
+      }
+      localListening.clear();
+      break;
+    case Event::Kind::LaunchStarted:
+      for (LaunchRecord &r : records)
+        if (r.id == e.id && r.status == LaunchRecord::Status::Queued)
+          r.status = LaunchRecord::Status::Running;
+      break;
+    case Event::Kind::LaunchDone:
+    case Event::Kind::LaunchFailed: {
+      --inFlight;
+      bool ok = e.kind == Event::Kind::LaunchDone;
+      for (LaunchRecord &r : records) {
+        if (r.id != e.id)
+          continue;
+        r.status = ok ? LaunchRecord::Status::Done : LaunchRecord::Status::Failed;
+        r.latencyMs = e.latencyMs;
+        r.shipMs = e.shipMs;
+        r.results = std::move(e.results);
+        r.error = e.text;
+        char text[96];
+        std::snprintf(text, sizeof(text), " in %.3f ms", e.latencyMs);
+        if (ok)
+          addLog(LogEntry::Level::Info,
+                 "launch #" + std::to_string(r.id) + " " + r.label + " done" + text);
+        else
+          addLog(LogEntry::Level::Error,
+                 "launch #" + std::to_string(r.id) + " " + r.label +
+                     " failed: " + r.error);
+      }
+      if (!currentSession)
+        break;
+      if (e.sessionLost) {
+        current = ExecutorState::Error;
+        lastError = e.text + "; connect again for a new session";
+      } else if (current == ExecutorState::Launching && inFlight == 0) {
+        current = ExecutorState::Connected;
+      }
+      break;
+    }
+    }
+  }
+  if (Clock::now() - lastTail > std::chrono::milliseconds(200)) {
+    lastTail = Clock::now();
+    tailServerLog();
+  }
+}
+
+bool ExecutorModel::waitIdle(std::chrono::milliseconds timeout) {
+  Clock::time_point deadline = Clock::now() + timeout;
+  for (;;) {
+    drain();
+    if (!busy())
+      break;
+    if (Clock::now() >= deadline)
+      return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  lastTail = Clock::time_point();
+  drain(); // the server's last log lines
+  return true;
+}
+
+} // namespace executor_studio::gui

@@ -1,0 +1,174 @@
+//===- Kernels.cpp - the kernels a document launches ----------------------===//
+//
+// Parses the document with the dialects every front end registers and reads
+// the launches off the IR.
+//
+//===----------------------------------------------------------------------===//
+#include "StudioModel/Kernels.h"
+#include "Registration/Registration.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Parser/Parser.h"
+
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+
+namespace executor_studio::gui {
+
+namespace {
+template <typename T> std::string print(T value) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  value.print(os);
+  return s;
+}
+
+ShapedArg describe(Type type) {
+  ShapedArg arg;
+  arg.type = print(type);
+  auto shaped = dyn_cast<ShapedType>(type);
+  if (!shaped || !(isa<MemRefType>(type) || isa<RankedTensorType>(type))) {
+    if (isa<UnrankedMemRefType, UnrankedTensorType>(type))
+      arg.why = arg.type + " is unranked: a launch needs a ranked memref";
+    else
+      arg.why = arg.type +
+                " is not a memref: the executor takes memref arguments and "
+                "results (wrap a scalar in memref<" +
+                arg.type + ">)";
+    return arg;
+  }
+  for (int64_t size : shaped.getShape())
+    arg.shape.push_back(ShapedType::isDynamic(size) ? -1 : size);
+  arg.element = elementTypeNamed(print(shaped.getElementType()));
+  if (arg.element.kind == ElementType::Kind::Unsupported) {
+    arg.why = "element type " + arg.element.name +
+              " is not supported by the input editor (f32, f64, iN, index are)";
+    return arg;
+  }
+  arg.supported = true;
+  return arg;
+}
+
+unsigned lineOf(Location loc) {
+  if (auto file = dyn_cast<FileLineColLoc>(loc))
+    return file.getLine();
+  if (auto fused = dyn_cast<FusedLoc>(loc))
+    for (Location inner : fused.getLocations())
+      if (unsigned line = lineOf(inner))
+        return line;
+  if (auto name = dyn_cast<NameLoc>(loc))
+    return lineOf(name.getChildLoc());
+  return 0;
+}
+} // namespace
+
+bool Kernel::isNamed(std::string_view name) const {
+  std::string text(name);
+  auto strip = [](std::string s) {
+    std::string out;
+    for (char c : s)
+      if (c != '@')
+        out += c;
+    return out;
+  };
+  text = strip(text);
+  if (text == entry)
+    return true;
+  return text == module + "::" + entry;
+}
+
+bool findKernels(std::string_view source, std::string_view bufferName,
+                 std::string_view workspace, std::vector<Kernel> &kernels,
+                 std::string &error) {
+  kernels.clear();
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  MLIRContext ctx(registry, MLIRContext::Threading::DISABLED);
+  std::string firstError;
+  OwningOpRef<ModuleOp> module;
+  {
+    ScopedDiagnosticHandler handler(&ctx, [&](Diagnostic &diag) {
+      if (firstError.empty() && diag.getSeverity() == DiagnosticSeverity::Error)
+        firstError = diag.str();
+      return success();
+    });
+    ParserConfig config(&ctx);
+    module = parseSourceString<ModuleOp>(llvm::StringRef(source.data(), source.size()),
+                                         config,
+                                         llvm::StringRef(bufferName.data(), bufferName.size()));
+  }
+  if (!module) {
+    error = firstError.empty() ? "the document does not parse" : firstError;
+    return false;
+  }
+  llvm::StringSet<> seen;
+  module->walk([&](Operation *op) {
+    if (op->getName().getStringRef() != "catalyst.launch_kernel")
+      return;
+    auto callee = dyn_cast_or_null<SymbolRefAttr>(op->getAttr("callee"));
+    if (!callee || callee.getNestedReferences().size() != 1)
+      return;
+    Kernel kernel;
+    kernel.module = callee.getRootReference().str();
+    kernel.entry = callee.getLeafReference().str();
+    if (!seen.insert(kernel.qualifiedName()).second)
+      return;
+    Operation *target = SymbolTable::lookupNearestSymbolFrom(
+        op, FlatSymbolRefAttr::get(callee.getRootReference()));
+    std::string objectName = kernel.module.empty() ? "unnamed" : kernel.module;
+    if (target) {
+      if (auto dispatch = target->getAttrOfType<DictionaryAttr>("catalyst.dispatch"))
+        if (auto address = dispatch.getAs<StringAttr>("address"))
+          kernel.dispatchAddress = address.str();
+    }
+    llvm::SmallString<256> object(llvm::StringRef(workspace.data(), workspace.size()));
+    llvm::sys::path::append(object, objectName, objectName + ".o");
+    kernel.object = std::string(object);
+
+    Operation *function = SymbolTable::lookupNearestSymbolFrom(op, callee);
+    llvm::SmallVector<Type> inputs, results;
+    if (auto fn = dyn_cast_or_null<FunctionOpInterface>(function)) {
+      inputs.append(fn.getArgumentTypes().begin(), fn.getArgumentTypes().end());
+      results.append(fn.getResultTypes().begin(), fn.getResultTypes().end());
+      kernel.line = lineOf(fn->getLoc());
+    } else {
+      inputs.append(op->getOperandTypes().begin(), op->getOperandTypes().end());
+      results.append(op->getResultTypes().begin(), op->getResultTypes().end());
+      kernel.line = lineOf(op->getLoc());
+    }
+    kernel.signature = print(FunctionType::get(&ctx, inputs, results));
+    kernel.launchable = true;
+    for (Type t : inputs)
+      kernel.inputs.push_back(describe(t));
+    for (Type t : results)
+      kernel.results.push_back(describe(t));
+    for (const ShapedArg &arg : kernel.inputs)
+      if (!arg.supported && kernel.launchable) {
+        kernel.launchable = false;
+        kernel.why = arg.why;
+      }
+    for (const ShapedArg &arg : kernel.results)
+      if (!arg.supported && kernel.launchable) {
+        kernel.launchable = false;
+        kernel.why = arg.why;
+      }
+    if (!function && kernel.launchable) {
+      kernel.launchable = false;
+      kernel.why = kernel.qualifiedName() + " does not resolve to a function";
+    }
+    kernels.push_back(std::move(kernel));
+  });
+  return true;
+}
+
+} // namespace executor_studio::gui

@@ -1,0 +1,570 @@
+//===- PipelineModel.cpp - the pass stepper and its diff ------------------===//
+#include "StudioModel/PipelineModel.h"
+
+#include <algorithm>
+
+namespace executor_studio::gui {
+
+const char *viewModeName(ViewMode mode) {
+  switch (mode) {
+  case ViewMode::SideBySide:
+    return "side-by-side";
+  case ViewMode::Unified:
+    return "unified";
+  case ViewMode::Source:
+    return "source";
+  }
+  return "side-by-side";
+}
+
+std::optional<ViewMode> viewModeNamed(const std::string &name) {
+  for (ViewMode m : {ViewMode::SideBySide, ViewMode::Unified, ViewMode::Source})
+    if (name == viewModeName(m))
+      return m;
+  return std::nullopt;
+}
+
+const char *severityName(RecordedDiagnostic::Severity severity) {
+  switch (severity) {
+  case RecordedDiagnostic::Severity::Error:
+    return "error";
+  case RecordedDiagnostic::Severity::Warning:
+    return "warning";
+  case RecordedDiagnostic::Severity::Remark:
+    return "remark";
+  case RecordedDiagnostic::Severity::Note:
+    return "note";
+  }
+  return "error";
+}
+
+bool IrFilter::matches(std::string_view line) const {
+  if (text.empty())
+    return true;
+  if (opName)
+    return lineHasOp(line, text);
+  return findCaseInsensitive(line, text) != std::string_view::npos;
+}
+
+PipelineModel::PipelineModel() = default;
+
+//===----------------------------------------------------------------------===//
+// The recording
+//===----------------------------------------------------------------------===//
+
+namespace {
+void flatten(const RecordedDiagnostic &d, int snapshot, bool note,
+             std::vector<DiagnosticItem> &out) {
+  DiagnosticItem item;
+  item.severity = d.severity;
+  item.message = d.message;
+  item.file = d.file;
+  item.line = d.line;
+  item.column = d.column;
+  item.pass = d.pass;
+  item.snapshot = snapshot;
+  item.isNote = note;
+  out.push_back(std::move(item));
+  for (const RecordedDiagnostic &n : d.notes)
+    flatten(n, snapshot, true, out);
+}
+} // namespace
+
+void PipelineModel::setRecording(Recording recording) {
+  rec = std::move(recording);
+  hasRec = true;
+  diags.clear();
+  for (const RecordedDiagnostic &d : rec.diagnostics)
+    flatten(d, -1, false, diags);
+  for (const Snapshot &s : rec.snapshots)
+    for (const RecordedDiagnostic &d : s.diagnostics)
+      flatten(d, static_cast<int>(s.index), false, diags);
+  if (selectedPass < 0 && !rec.snapshots.empty())
+    selectedPass = 0;
+  clampSelection();
+  if (customLeft >= static_cast<int>(passCount()) ||
+      customRight >= static_cast<int>(passCount()))
+    followSelection = true;
+  // Nothing to step through (the input did not parse): show the source,
+  // where the diagnostics point.
+  if (rec.snapshots.empty() && !diags.empty())
+    mode = ViewMode::Source;
+  invalidateDiff();
+  counts.clear();
+}
+
+void PipelineModel::clear() {
+  rec = Recording();
+  hasRec = false;
+  diags.clear();
+  selectedPass = -1;
+  followSelection = true;
+  invalidateDiff();
+  counts.clear();
+}
+
+void PipelineModel::clampSelection() {
+  int n = static_cast<int>(passCount());
+  if (n == 0)
+    selectedPass = -1;
+  else
+    selectedPass = std::clamp(selectedPass, 0, n - 1);
+}
+
+std::shared_ptr<const std::string> PipelineModel::irAt(int position) const {
+  if (position == kInputPosition)
+    return rec.inputIR;
+  if (position < 0 || position >= static_cast<int>(passCount()))
+    return nullptr;
+  return rec.snapshots[position].ir;
+}
+
+std::string PipelineModel::positionName(int position) const {
+  if (position == kInputPosition)
+    return "input";
+  if (position < 0 || position >= static_cast<int>(passCount()))
+    return "none";
+  return std::to_string(position + 1) + ": " + rec.snapshots[position].pass;
+}
+
+void PipelineModel::setSource(std::shared_ptr<const std::string> text,
+                              std::string name) {
+  source = std::move(text);
+  srcName = std::move(name);
+  sourceLines = source ? std::make_shared<const TextLines>(TextLines::prepare(*source))
+                       : nullptr;
+  sourceRows.clear();
+  if (sourceLines) {
+    sourceRows.reserve(sourceLines->size());
+    for (size_t i = 0; i < sourceLines->size(); ++i)
+      sourceRows.push_back({static_cast<int32_t>(i), -1, RowKind::Same});
+  }
+  rowsValid = false;
+}
+
+//===----------------------------------------------------------------------===//
+// Stepping
+//===----------------------------------------------------------------------===//
+
+void PipelineModel::select(int index) {
+  int before = selectedPass;
+  bool wasFollowing = followSelection;
+  selectedPass = index;
+  clampSelection();
+  followSelection = true;
+  if (before != selectedPass || !wasFollowing)
+    invalidateDiff();
+}
+
+bool PipelineModel::next() {
+  for (int i = selectedPass + 1; i < static_cast<int>(passCount()); ++i)
+    if (passShown(i)) {
+      select(i);
+      return true;
+    }
+  return false;
+}
+
+bool PipelineModel::previous() {
+  for (int i = selectedPass - 1; i >= 0; --i)
+    if (passShown(i)) {
+      select(i);
+      return true;
+    }
+  return false;
+}
+
+bool PipelineModel::nextChanged() {
+  for (int i = selectedPass + 1; i < static_cast<int>(passCount()); ++i)
+    if (rec.snapshots[i].changed) {
+      select(i);
+      return true;
+    }
+  return false;
+}
+
+bool PipelineModel::previousChanged() {
+  for (int i = selectedPass - 1; i >= 0; --i)
+    if (rec.snapshots[i].changed) {
+      select(i);
+      return true;
+    }
+  return false;
+}
+
+bool PipelineModel::first() {
+  for (int i = 0; i < static_cast<int>(passCount()); ++i)
+    if (passShown(i)) {
+      bool moved = i != selectedPass;
+      select(i);
+      return moved;
+    }
+  return false;
+}
+
+bool PipelineModel::last() {
+  for (int i = static_cast<int>(passCount()) - 1; i >= 0; --i)
+    if (passShown(i)) {
+      bool moved = i != selectedPass;
+      select(i);
+      return moved;
+    }
+  return false;
+}
+
+//===----------------------------------------------------------------------===//
+// The pass list
+//===----------------------------------------------------------------------===//
+
+void PipelineModel::setPassFilter(std::string text) { passFilterText = std::move(text); }
+
+void PipelineModel::setHideUnchanged(bool hide) { hideUnchangedPasses = hide; }
+
+bool PipelineModel::passShown(size_t i) const {
+  if (i >= passCount())
+    return false;
+  if (static_cast<int>(i) == selectedPass)
+    return true;
+  const Snapshot &s = rec.snapshots[i];
+  if (hideUnchangedPasses && !s.changed && !s.failed && s.diagnostics.empty())
+    return false;
+  if (passFilterText.empty())
+    return true;
+  return findCaseInsensitive(s.pass, passFilterText) != std::string_view::npos ||
+         findCaseInsensitive(s.options, passFilterText) != std::string_view::npos ||
+         findCaseInsensitive(s.anchor, passFilterText) != std::string_view::npos;
+}
+
+std::vector<int> PipelineModel::shownPasses() const {
+  std::vector<int> shown;
+  for (size_t i = 0; i < passCount(); ++i)
+    if (passShown(i))
+      shown.push_back(static_cast<int>(i));
+  return shown;
+}
+
+size_t PipelineModel::changedCount() const {
+  return std::count_if(rec.snapshots.begin(), rec.snapshots.end(),
+                       [](const Snapshot &s) { return s.changed; });
+}
+
+//===----------------------------------------------------------------------===//
+// What is compared
+//===----------------------------------------------------------------------===//
+
+void PipelineModel::compare(int left, int right) {
+  int n = static_cast<int>(passCount());
+  customLeft = std::clamp(left, kInputPosition, n - 1);
+  customRight = std::clamp(right, kInputPosition, n - 1);
+  followSelection = false;
+  invalidateDiff();
+}
+
+int PipelineModel::leftPosition() const {
+  if (!followSelection)
+    return customLeft;
+  return selectedPass <= 0 ? kInputPosition : selectedPass - 1;
+}
+
+int PipelineModel::rightPosition() const {
+  if (!followSelection)
+    return customRight;
+  return selectedPass < 0 ? kInputPosition : selectedPass;
+}
+
+void PipelineModel::setLineOptions(const LineOptions &options) {
+  if (options == lineOpts)
+    return;
+  lineOpts = options;
+  invalidateDiff();
+}
+
+void PipelineModel::setViewMode(ViewMode newMode) {
+  if (newMode == mode)
+    return;
+  mode = newMode;
+  rowsValid = false;
+  highlight = -1;
+}
+
+void PipelineModel::setWholeFile(bool value) {
+  if (value == whole)
+    return;
+  whole = value;
+  invalidateDiff();
+}
+
+void PipelineModel::invalidateDiff() {
+  diffValid = false;
+  rowsValid = false;
+  highlight = -1;
+}
+
+std::shared_ptr<const TextLines>
+PipelineModel::prepared(const std::shared_ptr<const std::string> &text,
+                        const LineOptions &options) {
+  static const std::shared_ptr<const TextLines> empty =
+      std::make_shared<const TextLines>();
+  if (!text)
+    return empty;
+  for (size_t i = 0; i < cache.size(); ++i)
+    if (cache[i].text == text && cache[i].options == options) {
+      CacheEntry hit = cache[i];
+      cache.erase(cache.begin() + i);
+      cache.push_back(hit);
+      return hit.lines;
+    }
+  auto lines = std::make_shared<const TextLines>(TextLines::prepare(*text, options));
+  cache.push_back({text, options, lines});
+  if (cache.size() > 6)
+    cache.erase(cache.begin());
+  return lines;
+}
+
+const DiffView &PipelineModel::diffView() {
+  if (diffValid)
+    return view;
+  view = DiffView();
+  view.leftPosition = leftPosition();
+  view.rightPosition = rightPosition();
+  std::shared_ptr<const std::string> leftText = irAt(view.leftPosition);
+  std::shared_ptr<const std::string> rightText = irAt(view.rightPosition);
+  view.left = prepared(leftText, lineOpts);
+  view.right = prepared(rightText, lineOpts);
+  if (view.left == view.right) {
+    // An unchanged pass shares its text with the one before: no diff to run.
+    if (!view.left->empty())
+      view.diff.blocks.push_back({0, static_cast<uint32_t>(view.left->size()), 0,
+                                  static_cast<uint32_t>(view.right->size()), true});
+  } else {
+    view.diff = diffLines(*view.left, *view.right);
+  }
+  view.sideBySide = sideBySideRows(view.diff);
+  view.unified = unifiedRows(view.diff, whole ? kWholeFile : 3);
+  diffValid = true;
+  rowsValid = false;
+  return view;
+}
+
+//===----------------------------------------------------------------------===//
+// Rows
+//===----------------------------------------------------------------------===//
+
+void PipelineModel::rebuildRows() {
+  if (mode == ViewMode::Source) {
+    modeRows = &sourceRows;
+  } else {
+    diffView();
+    modeRows = mode == ViewMode::Unified ? &view.unified : &view.sideBySide;
+  }
+  rowsValid = true; // before leftText/rightText, which consult the mode
+  shownRows.clear();
+  shownRows.reserve(modeRows->size());
+  for (size_t i = 0; i < modeRows->size(); ++i) {
+    const DiffRow &r = (*modeRows)[i];
+    if (!filter.empty()) {
+      if (r.kind == RowKind::Hunk)
+        continue;
+      if (!filter.matches(leftText(r)) && !filter.matches(rightText(r)))
+        continue;
+    }
+    shownRows.push_back(static_cast<uint32_t>(i));
+  }
+  ++rowsGen;
+  hitsValid = false;
+}
+
+void PipelineModel::refresh() {
+  if (!diffValid && mode != ViewMode::Source)
+    diffView();
+  if (!rowsValid)
+    rebuildRows();
+  if (pendingSourceLine && mode == ViewMode::Source && sourceLines) {
+    size_t line = sourceLines->indexOfSourceLine(*pendingSourceLine);
+    pendingSourceLine.reset();
+    // The shown row of that line (the filter may hide it: the next shown).
+    auto it = std::lower_bound(shownRows.begin(), shownRows.end(),
+                               static_cast<uint32_t>(line));
+    if (it != shownRows.end()) {
+      size_t shown = it - shownRows.begin();
+      requestScroll(shown);
+      highlight = static_cast<long>(shown);
+    }
+  }
+}
+
+size_t PipelineModel::rowCount() {
+  refresh();
+  return shownRows.size();
+}
+
+const DiffRow &PipelineModel::row(size_t shown) {
+  refresh();
+  return (*modeRows)[shownRows[shown]];
+}
+
+std::string_view PipelineModel::leftText(const DiffRow &r) {
+  if (r.left < 0 || r.kind == RowKind::Hunk)
+    return {};
+  if (mode == ViewMode::Source)
+    return sourceLines ? sourceLines->line(r.left) : std::string_view();
+  return view.left ? view.left->line(r.left) : std::string_view();
+}
+
+std::string_view PipelineModel::rightText(const DiffRow &r) {
+  if (r.right < 0 || r.kind == RowKind::Hunk || mode == ViewMode::Source)
+    return {};
+  return view.right ? view.right->line(r.right) : std::string_view();
+}
+
+uint32_t PipelineModel::leftLineNumber(const DiffRow &r) {
+  if (r.left < 0 || r.kind == RowKind::Hunk)
+    return 0;
+  if (mode == ViewMode::Source)
+    return sourceLines ? sourceLines->sourceLine(r.left) : 0;
+  return view.left ? view.left->sourceLine(r.left) : 0;
+}
+
+uint32_t PipelineModel::rightLineNumber(const DiffRow &r) {
+  if (r.right < 0 || r.kind == RowKind::Hunk || mode == ViewMode::Source)
+    return 0;
+  return view.right ? view.right->sourceLine(r.right) : 0;
+}
+
+size_t PipelineModel::maxLineLength() {
+  refresh();
+  if (mode == ViewMode::Source)
+    return sourceLines ? sourceLines->maxLength() : 0;
+  size_t n = 0;
+  if (view.left)
+    n = std::max(n, view.left->maxLength());
+  if (view.right)
+    n = std::max(n, view.right->maxLength());
+  return n;
+}
+
+//===----------------------------------------------------------------------===//
+// The IR filter
+//===----------------------------------------------------------------------===//
+
+void PipelineModel::setIrFilter(IrFilter newFilter) {
+  if (newFilter.text == filter.text && newFilter.opName == filter.opName)
+    return;
+  filter = std::move(newFilter);
+  rowsValid = false;
+  highlight = -1;
+}
+
+size_t PipelineModel::filterCount(int position) {
+  std::shared_ptr<const std::string> text = irAt(position);
+  if (!text || filter.empty())
+    return 0;
+  for (const CountEntry &e : counts)
+    if (e.text == text && e.filter == filter.text && e.opName == filter.opName)
+      return e.count;
+  size_t n = 0;
+  std::string_view all(*text);
+  size_t at = 0;
+  while (at < all.size()) {
+    size_t end = all.find('\n', at);
+    if (end == std::string_view::npos)
+      end = all.size();
+    if (filter.matches(all.substr(at, end - at)))
+      ++n;
+    at = end + 1;
+  }
+  counts.push_back({text, filter.text, filter.opName, n});
+  if (counts.size() > 256)
+    counts.erase(counts.begin());
+  return n;
+}
+
+//===----------------------------------------------------------------------===//
+// Search
+//===----------------------------------------------------------------------===//
+
+void PipelineModel::setSearch(std::string query) {
+  if (query == searchQuery)
+    return;
+  searchQuery = std::move(query);
+  hitsValid = false;
+  hitIndex = -1;
+}
+
+const std::vector<uint32_t> &PipelineModel::searchHits() {
+  refresh();
+  if (hitsValid && hitsRowsGen == rowsGen)
+    return hits;
+  hits.clear();
+  if (!searchQuery.empty()) {
+    for (size_t i = 0; i < shownRows.size(); ++i) {
+      const DiffRow &r = (*modeRows)[shownRows[i]];
+      if (findCaseInsensitive(leftText(r), searchQuery) != std::string_view::npos ||
+          findCaseInsensitive(rightText(r), searchQuery) != std::string_view::npos)
+        hits.push_back(static_cast<uint32_t>(i));
+    }
+  }
+  if (hitsRowsGen != rowsGen)
+    hitIndex = -1;
+  hitsValid = true;
+  hitsRowsGen = rowsGen;
+  return hits;
+}
+
+std::optional<size_t> PipelineModel::nextHit() {
+  const std::vector<uint32_t> &h = searchHits();
+  if (h.empty())
+    return std::nullopt;
+  if (hitIndex < 0 && highlight >= 0) {
+    // Start from the marked row.
+    auto it = std::upper_bound(h.begin(), h.end(), static_cast<uint32_t>(highlight));
+    hitIndex = it == h.end() ? 0 : static_cast<int>(it - h.begin());
+  } else {
+    hitIndex = (hitIndex + 1) % static_cast<int>(h.size());
+  }
+  highlight = h[hitIndex];
+  requestScroll(h[hitIndex]);
+  return h[hitIndex];
+}
+
+std::optional<size_t> PipelineModel::previousHit() {
+  const std::vector<uint32_t> &h = searchHits();
+  if (h.empty())
+    return std::nullopt;
+  int n = static_cast<int>(h.size());
+  hitIndex = hitIndex < 0 ? n - 1 : (hitIndex - 1 + n) % n;
+  highlight = h[hitIndex];
+  requestScroll(h[hitIndex]);
+  return h[hitIndex];
+}
+
+std::optional<size_t> PipelineModel::takeScrollRequest() {
+  std::optional<size_t> r = scrollRequest;
+  scrollRequest.reset();
+  return r;
+}
+
+//===----------------------------------------------------------------------===//
+// Diagnostics
+//===----------------------------------------------------------------------===//
+
+size_t PipelineModel::errorCount() const {
+  return std::count_if(diags.begin(), diags.end(), [](const DiagnosticItem &d) {
+    return !d.isNote && d.severity == RecordedDiagnostic::Severity::Error;
+  });
+}
+
+void PipelineModel::jumpTo(const DiagnosticItem &item) {
+  if (item.snapshot >= 0)
+    select(item.snapshot);
+  if (item.line > 0)
+    showSourceLine(item.line);
+}
+
+void PipelineModel::showSourceLine(unsigned line) {
+  setViewMode(ViewMode::Source);
+  pendingSourceLine = line;
+  rowsValid = rowsValid && mode == ViewMode::Source;
+}
+
+} // namespace executor_studio::gui

@@ -1,0 +1,453 @@
+//===- Studio.cpp - everything executor-studio knows ----------------------===//
+#include "StudioModel/Studio.h"
+
+#include "Pipeline/PipelineRecorder.h"
+#include "Transforms/Passes.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <unistd.h>
+
+namespace executor_studio::gui {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+
+/// `workspace=` of a `cross-compile-targets{...}` pipeline element.
+std::string workspaceOption(const std::string &options) {
+  size_t at = options.find("workspace=");
+  if (at == std::string::npos)
+    return "";
+  at += 10;
+  size_t end = at;
+  if (end < options.size() && (options[end] == '"' || options[end] == '\'')) {
+    char quote = options[end];
+    size_t close = options.find(quote, end + 1);
+    return options.substr(end + 1, close == std::string::npos
+                                       ? std::string::npos
+                                       : close - end - 1);
+  }
+  while (end < options.size() && options[end] != ' ' && options[end] != '}' &&
+         options[end] != ',')
+    ++end;
+  return options.substr(at, end - at);
+}
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// The recording worker
+//===----------------------------------------------------------------------===//
+
+struct Studio::Recorder {
+  struct Job {
+    uint64_t id = 0;
+    std::shared_ptr<const std::string> text;
+    std::string name, pipeline, workspace;
+    bool defaultPipeline = true;
+  };
+  struct Result {
+    uint64_t id = 0;
+    Recording recording;
+    std::vector<Kernel> kernels;
+    std::string kernelNote;
+    std::string pipeline, workspace;
+    double milliseconds = 0;
+  };
+
+  std::mutex mutex;
+  std::condition_variable wake, done;
+  std::optional<Job> pending;
+  std::optional<Result> result;
+  bool running = false, stopping = false;
+  uint64_t lastId = 0;
+  std::thread thread;
+
+  Recorder() : thread([this] { run(); }) {}
+  ~Recorder() {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      stopping = true;
+    }
+    wake.notify_one();
+    thread.join();
+  }
+
+  void submit(Job job) {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      job.id = ++lastId;
+      pending = std::move(job); // a newer job replaces one not started
+    }
+    wake.notify_one();
+  }
+
+  bool busy() {
+    std::lock_guard<std::mutex> lock(mutex);
+    return running || pending.has_value();
+  }
+
+  std::optional<Result> take() {
+    std::lock_guard<std::mutex> lock(mutex);
+    std::optional<Result> r = std::move(result);
+    result.reset();
+    return r;
+  }
+
+  bool wait(std::chrono::milliseconds timeout) {
+    std::unique_lock<std::mutex> lock(mutex);
+    return done.wait_for(lock, timeout, [&] {
+      return !running && !pending.has_value();
+    });
+  }
+
+  void run() {
+    for (;;) {
+      Job job;
+      {
+        std::unique_lock<std::mutex> lock(mutex);
+        wake.wait(lock, [&] { return stopping || pending.has_value(); });
+        if (stopping)
+          return;
+        job = std::move(*pending);
+        pending.reset();
+        running = true;
+      }
+      Result r = execute(job);
+      {
+        std::lock_guard<std::mutex> lock(mutex);
+        // Only the newest recording matters.
+        if (r.id == lastId)
+          result = std::move(r);
+        running = false;
+      }
+      done.notify_all();
+    }
+  }
+
+  static Result execute(const Job &job) {
+    Result r;
+    r.id = job.id;
+    r.pipeline = job.pipeline;
+    Clock::time_point start = Clock::now();
+    std::error_code ec;
+    std::filesystem::create_directories(job.workspace, ec);
+    RecordOptions options;
+    options.pipeline = job.pipeline;
+    r.recording = recordPipeline(*job.text, job.name, options);
+    r.milliseconds =
+        std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+
+    // Where the targets' objects are: the workspace cross-compile-targets
+    // wrote to, or a default-pipeline build when this pipeline has none.
+    std::string objects;
+    for (const Snapshot &s : r.recording.snapshots)
+      if (s.pass == "cross-compile-targets" && !s.failed)
+        objects = workspaceOption(s.options);
+    if (objects.empty() && job.defaultPipeline)
+      objects = job.workspace;
+    std::string error;
+    if (!findKernels(*job.text, job.name, objects.empty() ? job.workspace : objects,
+                     r.kernels, error)) {
+      r.kernelNote = error;
+      r.workspace = job.workspace;
+      return r;
+    }
+    if (objects.empty() && !r.kernels.empty()) {
+      // The pipeline does not compile the targets: build the objects with
+      // the default pipeline, recording no IR.
+      RecordOptions build;
+      build.pipeline = Studio::defaultPipeline(job.workspace);
+      build.recordIR = false;
+      Recording built = recordPipeline(*job.text, job.name, build);
+      objects = job.workspace;
+      r.kernelNote = built.succeeded
+                         ? "objects built with the default pipeline (this "
+                           "pipeline does not run cross-compile-targets)"
+                         : "the default pipeline failed to build the objects";
+    }
+    r.workspace = objects;
+    return r;
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Studio
+//===----------------------------------------------------------------------===//
+
+Studio::Studio(StudioOptions options)
+    : opts(std::move(options)),
+      exec(std::make_unique<ExecutorModel>(opts.executor)),
+      recorder(std::make_unique<Recorder>()), lastDiskCheck(Clock::now()) {
+  root = opts.workspaceRoot;
+  if (root.empty()) {
+    const char *tmp = std::getenv("TMPDIR");
+    std::string pattern =
+        std::string(tmp && *tmp ? tmp : "/tmp") + "/executor-studio-XXXXXX";
+    std::vector<char> buffer(pattern.begin(), pattern.end());
+    buffer.push_back('\0');
+    if (::mkdtemp(buffer.data()))
+      root = buffer.data();
+    else
+      root = pattern.substr(0, pattern.size() - 7) + std::to_string(::getpid());
+    ownsRoot = true;
+  }
+}
+
+Studio::~Studio() {
+  recorder.reset();
+  exec.reset(); // closes the session and stops the local executor first
+  if (ownsRoot) {
+    std::error_code ec;
+    std::filesystem::remove_all(root, ec);
+  }
+}
+
+std::string Studio::defaultPipeline(const std::string &workspace) {
+  catalyst::DefaultPipelineOptions options;
+  options.workspace = workspace;
+  return catalyst::getDefaultPipelineText(options);
+}
+
+void Studio::setStatus(std::string text, bool error) {
+  statusText = std::move(text);
+  statusError = error;
+}
+
+bool Studio::open(const std::string &path) {
+  std::string error;
+  if (!doc.open(path, error)) {
+    setStatus(error, true);
+    return false;
+  }
+  stepper.setSource(doc.shared(), doc.name());
+  setStatus("opened " + path, false);
+  startRecording();
+  return true;
+}
+
+void Studio::openText(std::string name, std::string text) {
+  doc.setText(std::move(name), std::move(text));
+  stepper.setSource(doc.shared(), doc.name());
+  startRecording();
+}
+
+bool Studio::reload() {
+  std::string error;
+  if (!doc.reload(error)) {
+    setStatus(error, true);
+    return false;
+  }
+  stepper.setSource(doc.shared(), doc.name());
+  setStatus("reloaded " + doc.path(), false);
+  startRecording();
+  return true;
+}
+
+void Studio::setPipelineText(std::string text) {
+  // Surrounding blanks are no pipeline.
+  size_t b = text.find_first_not_of(" \t\n");
+  size_t e = text.find_last_not_of(" \t\n");
+  customPipeline = b == std::string::npos ? "" : text.substr(b, e - b + 1);
+  if (doc.isOpen())
+    startRecording();
+}
+
+void Studio::record() {
+  if (doc.isOpen())
+    startRecording();
+}
+
+void Studio::startRecording() {
+  Recorder::Job job;
+  job.text = doc.shared();
+  job.name = doc.name();
+  job.workspace = root + "/r" + std::to_string(++nextWorkspace);
+  job.defaultPipeline = customPipeline.empty();
+  job.pipeline = job.defaultPipeline ? defaultPipeline(job.workspace) : customPipeline;
+  recorder->submit(std::move(job));
+  setStatus("recording " + doc.name() + "...", false);
+}
+
+bool Studio::recordingInProgress() const { return recorder->busy(); }
+
+bool Studio::waitForRecording(std::chrono::milliseconds timeout) {
+  bool idle = recorder->wait(timeout);
+  applyRecording();
+  return idle;
+}
+
+void Studio::applyRecording() {
+  std::optional<Recorder::Result> r = recorder->take();
+  if (!r)
+    return;
+  stepper.setRecording(std::move(r->recording));
+  lastPipeline = r->pipeline;
+  currentWorkspace = r->workspace;
+  ++recordingGen;
+
+  // Kernels, keeping the selection and the inputs the user typed.
+  std::string selectedName =
+      kernelIndex >= 0 && kernelIndex < static_cast<int>(kernelList.size())
+          ? kernelList[kernelIndex].qualifiedName()
+          : "";
+  kernelList = std::move(r->kernels);
+  kernelNote = std::move(r->kernelNote);
+  kernelIndex = kernelList.empty() ? -1 : 0;
+  for (size_t k = 0; k < kernelList.size(); ++k) {
+    const Kernel &kernel = kernelList[k];
+    if (kernel.qualifiedName() == selectedName)
+      kernelIndex = static_cast<int>(k);
+    Inputs &in = inputs[kernel.qualifiedName()];
+    in.types.resize(kernel.inputs.size());
+    in.texts.resize(kernel.inputs.size());
+    for (size_t a = 0; a < kernel.inputs.size(); ++a) {
+      if (in.types[a] != kernel.inputs[a].type) {
+        in.types[a] = kernel.inputs[a].type;
+        in.texts[a] = defaultInputText(kernel.inputs[a]);
+      }
+    }
+  }
+
+  const Recording &rec = stepper.recording();
+  char text[256];
+  if (!rec.inputIR) {
+    std::snprintf(text, sizeof(text), "%s does not parse: %zu error(s)",
+                  doc.name().c_str(), stepper.errorCount());
+    setStatus(text, true);
+  } else if (!rec.succeeded) {
+    std::snprintf(text, sizeof(text),
+                  "%zu passes recorded in %.1f ms; the pipeline failed: %zu "
+                  "error(s)",
+                  rec.snapshots.size(), rec.totalMilliseconds,
+                  stepper.errorCount());
+    setStatus(text, true);
+  } else {
+    std::snprintf(text, sizeof(text), "%zu passes (%zu changed) in %.1f ms",
+                  rec.snapshots.size(), stepper.changedCount(),
+                  rec.totalMilliseconds);
+    setStatus(text, false);
+  }
+}
+
+void Studio::update() {
+  applyRecording();
+  exec->drain();
+  if (autoReloadOn && doc.hasFile() &&
+      Clock::now() - lastDiskCheck > std::chrono::milliseconds(500)) {
+    lastDiskCheck = Clock::now();
+    if (doc.changedOnDisk())
+      reload();
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Kernels
+//===----------------------------------------------------------------------===//
+
+void Studio::selectKernel(int index) {
+  if (kernelList.empty())
+    kernelIndex = -1;
+  else
+    kernelIndex = std::clamp(index, 0, static_cast<int>(kernelList.size()) - 1);
+}
+
+int Studio::findKernel(const std::string &name) const {
+  for (size_t k = 0; k < kernelList.size(); ++k)
+    if (kernelList[k].isNamed(name))
+      return static_cast<int>(k);
+  return -1;
+}
+
+std::string &Studio::inputText(size_t kernel, size_t arg) {
+  Inputs &in = inputs[kernelList.at(kernel).qualifiedName()];
+  if (in.texts.size() <= arg) {
+    in.texts.resize(arg + 1);
+    in.types.resize(arg + 1);
+  }
+  return in.texts[arg];
+}
+
+ParsedInput Studio::parsedInput(size_t kernel, size_t arg) {
+  const Kernel &k = kernelList.at(kernel);
+  return parseInput(k.inputs.at(arg), inputText(kernel, arg));
+}
+
+bool Studio::setInputsFromJson(size_t kernel, const std::string &text,
+                               std::string &error) {
+  const Kernel &k = kernelList.at(kernel);
+  nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+  if (j.is_discarded() || !j.is_array()) {
+    error = "--inputs must be a JSON array with one entry per argument";
+    return false;
+  }
+  if (j.size() != k.inputs.size()) {
+    error = k.qualifiedName() + " takes " + std::to_string(k.inputs.size()) +
+            " argument(s), --inputs gives " + std::to_string(j.size());
+    return false;
+  }
+  for (size_t a = 0; a < k.inputs.size(); ++a)
+    inputText(kernel, a) = j[a].dump();
+  return true;
+}
+
+bool Studio::buildLaunch(size_t kernel, bool async, LaunchRequest &request,
+                         std::string &error) {
+  if (kernel >= kernelList.size()) {
+    error = "no such kernel";
+    return false;
+  }
+  const Kernel &k = kernelList[kernel];
+  if (!k.launchable) {
+    error = k.qualifiedName() + " cannot be launched: " + k.why;
+    return false;
+  }
+  request = LaunchRequest();
+  request.label = k.qualifiedName();
+  request.entry = k.entry;
+  request.object = k.object;
+  request.results = k.results;
+  request.async = async;
+  for (size_t a = 0; a < k.inputs.size(); ++a) {
+    ParsedInput in = parsedInput(kernel, a);
+    if (!in.ok) {
+      error = k.qualifiedName() + " argument " + std::to_string(a) + " (" +
+              k.inputs[a].type + "): " + in.error;
+      return false;
+    }
+    request.inputs.push_back(std::move(in.data));
+  }
+  return true;
+}
+
+uint64_t Studio::launch(size_t kernel, bool async) {
+  LaunchRequest request;
+  std::string error;
+  if (!buildLaunch(kernel, async, request, error)) {
+    setStatus(error, true);
+    return 0;
+  }
+  if (!exec->canLaunch()) {
+    setStatus(std::string("cannot launch: the executor is ") +
+                  stateName(exec->state()) + "; connect first",
+              true);
+  }
+  return exec->launch(std::move(request));
+}
+
+uint64_t Studio::launchSelected(bool async) {
+  if (kernelIndex < 0) {
+    setStatus("no kernel to launch: the document has no catalyst.launch_kernel", true);
+    return 0;
+  }
+  return launch(static_cast<size_t>(kernelIndex), async);
+}
+
+} // namespace executor_studio::gui

@@ -1,0 +1,258 @@
+//===- ExecutorModelTest.cpp - the executor state machine, for real -------===//
+//
+// Every test drives a real executor-server (started by the model itself or
+// by the test) through the model's worker thread, as the UI does.
+//
+//===----------------------------------------------------------------------===//
+#include "StudioModel/ExecutorModel.h"
+
+#include "ExecutorRuntime/LocalExecutor.h"
+
+#include <arpa/inet.h>
+#include <chrono>
+#include <cstring>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sstream>
+#include <sys/socket.h>
+#include <unistd.h>
+
+using namespace executor_studio::gui;
+using namespace std::chrono_literals;
+
+namespace {
+ExecutorOptions options() {
+  ExecutorOptions o;
+  o.serverPath = EXECUTOR_SERVER_PATH;
+  return o;
+}
+
+ShapedArg vec(int64_t n) {
+  ShapedArg a;
+  a.type = "memref<" + std::to_string(n) + "xf64>";
+  a.shape = {n};
+  a.element = elementTypeNamed("f64");
+  a.supported = true;
+  return a;
+}
+
+LaunchRequest twice(std::vector<double> values, bool async = false) {
+  LaunchRequest r;
+  r.label = "k";
+  r.entry = "k";
+  r.object = KERNELS_A_OBJECT;
+  MemRefData in;
+  in.sizes = {static_cast<int64_t>(values.size())};
+  in.bytes.resize(values.size() * 8);
+  std::memcpy(in.bytes.data(), values.data(), in.bytes.size());
+  r.inputs.push_back(in);
+  r.results.push_back(vec(static_cast<int64_t>(values.size())));
+  r.async = async;
+  return r;
+}
+
+LaunchRequest noArgs(const char *entry, bool async = false) {
+  LaunchRequest r;
+  r.label = entry;
+  r.entry = entry;
+  r.object = KERNELS_A_OBJECT;
+  r.async = async;
+  return r;
+}
+
+std::vector<double> doubles(const MemRefData &d) {
+  std::vector<double> v(d.bytes.size() / 8);
+  std::memcpy(v.data(), d.bytes.data(), d.bytes.size());
+  return v;
+}
+
+std::string readFile(const std::string &path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string closedPort() {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  bind(fd, reinterpret_cast<sockaddr *>(&addr), sizeof(addr));
+  socklen_t len = sizeof(addr);
+  getsockname(fd, reinterpret_cast<sockaddr *>(&addr), &len);
+  close(fd);
+  return "127.0.0.1:" + std::to_string(ntohs(addr.sin_port));
+}
+
+bool logHas(const ExecutorModel &m, const std::string &text) {
+  for (const LogEntry &e : m.log())
+    if (e.text.find(text) != std::string::npos)
+      return true;
+  return false;
+}
+} // namespace
+
+TEST(ExecutorModel, StartsLocalConnectsAndLaunches) {
+  ExecutorModel m(options());
+  EXPECT_EQ(m.state(), ExecutorState::Disconnected);
+  m.startLocal();
+  EXPECT_EQ(m.state(), ExecutorState::Connecting);
+  ASSERT_TRUE(m.waitIdle(20s));
+  ASSERT_EQ(m.state(), ExecutorState::Connected) << m.error();
+  EXPECT_TRUE(m.localRunning());
+  EXPECT_EQ(m.address(), m.localAddress());
+  uint64_t id = m.launch(twice({1, 2, 3, 4}));
+  ASSERT_NE(id, 0u);
+  EXPECT_EQ(m.state(), ExecutorState::Launching);
+  ASSERT_TRUE(m.waitIdle(20s));
+  EXPECT_EQ(m.state(), ExecutorState::Connected);
+  const LaunchRecord *r = m.findLaunch(id);
+  ASSERT_TRUE(r);
+  ASSERT_EQ(r->status, LaunchRecord::Status::Done) << r->error;
+  ASSERT_EQ(r->results.size(), 1u);
+  EXPECT_EQ(r->results[0].sizes, std::vector<int64_t>{4});
+  EXPECT_EQ(doubles(r->results[0]), (std::vector<double>{2, 4, 6, 8}));
+  EXPECT_GT(r->latencyMs, 0.0);
+  EXPECT_GT(r->shipMs, 0.0); // the first launch shipped the object
+  uint64_t again = m.launch(twice({5}));
+  ASSERT_TRUE(m.waitIdle(20s));
+  EXPECT_EQ(m.findLaunch(again)->shipMs, 0.0); // loaded already
+  EXPECT_EQ(doubles(m.findLaunch(again)->results[0]), std::vector<double>{10});
+  // The executor saw the launches.
+  std::string log = readFile(m.localLogPath());
+  EXPECT_NE(log.find("object loaded"), std::string::npos) << log;
+  EXPECT_NE(log.find("launch 1 in, 1 out"), std::string::npos) << log;
+  EXPECT_TRUE(logHas(m, "launch 1 in, 1 out")); // tailed into the panel's log
+}
+
+TEST(ExecutorModel, UnreachableExecutorIsAnErrorAndNeverBlocks) {
+  ExecutorModel m(options());
+  std::string address = closedPort();
+  auto start = std::chrono::steady_clock::now();
+  m.connect(address);
+  m.drain();
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 100ms);
+  ASSERT_TRUE(m.waitIdle(10s));
+  EXPECT_EQ(m.state(), ExecutorState::Error);
+  EXPECT_NE(m.error().find(address), std::string::npos) << m.error();
+  // Launching without a session is refused, not queued.
+  EXPECT_EQ(m.launch(twice({1})), 0u);
+  EXPECT_TRUE(logHas(m, "connect first"));
+  // An empty address is an error too.
+  m.connect("");
+  EXPECT_EQ(m.state(), ExecutorState::Error);
+}
+
+TEST(ExecutorModel, ACrashingKernelEndsTheSessionAndANewOneWorks) {
+  ExecutorModel m(options());
+  m.startLocal();
+  ASSERT_TRUE(m.waitIdle(20s));
+  ASSERT_EQ(m.state(), ExecutorState::Connected) << m.error();
+  uint64_t id = m.launch(noArgs("crash"));
+  ASSERT_TRUE(m.waitIdle(20s));
+  EXPECT_EQ(m.state(), ExecutorState::Error);
+  EXPECT_NE(m.error().find("lost the session"), std::string::npos) << m.error();
+  EXPECT_EQ(m.findLaunch(id)->status, LaunchRecord::Status::Failed);
+  EXPECT_FALSE(m.canLaunch());
+  // Open the session again on the same executor.
+  m.connect(m.localAddress());
+  ASSERT_TRUE(m.waitIdle(20s));
+  ASSERT_EQ(m.state(), ExecutorState::Connected) << m.error();
+  uint64_t ok = m.launch(twice({3}));
+  ASSERT_TRUE(m.waitIdle(20s));
+  ASSERT_EQ(m.findLaunch(ok)->status, LaunchRecord::Status::Done)
+      << m.findLaunch(ok)->error;
+  EXPECT_EQ(doubles(m.findLaunch(ok)->results[0]), std::vector<double>{6});
+}
+
+TEST(ExecutorModel, AsyncLaunchesRunAtTheSameTime) {
+  ExecutorModel m(options());
+  m.startLocal();
+  ASSERT_TRUE(m.waitIdle(20s));
+  ASSERT_EQ(m.state(), ExecutorState::Connected) << m.error();
+  // Each rendezvous returns only when both run at once (else aborts after 10 s).
+  uint64_t a = m.launch(noArgs("rendezvous", true));
+  uint64_t b = m.launch(noArgs("rendezvous", true));
+  uint64_t c = m.launch(twice({1, 1}, true)); // with arguments, on its own thread
+  ASSERT_TRUE(m.waitIdle(30s));
+  for (uint64_t id : {a, b, c}) {
+    const LaunchRecord *r = m.findLaunch(id);
+    ASSERT_TRUE(r);
+    EXPECT_TRUE(r->async);
+    EXPECT_EQ(r->status, LaunchRecord::Status::Done) << r->error;
+  }
+  EXPECT_EQ(doubles(m.findLaunch(c)->results[0]), (std::vector<double>{2, 2}));
+  EXPECT_EQ(m.state(), ExecutorState::Connected);
+}
+
+TEST(ExecutorModel, BadLaunchesKeepTheSession) {
+  ExecutorModel m(options());
+  m.startLocal();
+  ASSERT_TRUE(m.waitIdle(20s));
+  LaunchRequest missing = twice({1});
+  missing.object = "/no/such/object.o";
+  uint64_t a = m.launch(missing);
+  LaunchRequest unknown = twice({1});
+  unknown.entry = "nope";
+  uint64_t b = m.launch(unknown);
+  ASSERT_TRUE(m.waitIdle(20s));
+  EXPECT_NE(m.findLaunch(a)->error.find("does not exist"), std::string::npos)
+      << m.findLaunch(a)->error;
+  EXPECT_NE(m.findLaunch(b)->error.find("has no entry"), std::string::npos)
+      << m.findLaunch(b)->error;
+  EXPECT_EQ(m.state(), ExecutorState::Connected);
+  m.clearLaunches();
+  EXPECT_TRUE(m.launches().empty());
+}
+
+TEST(ExecutorModel, ConnectsToAnExecutorItDidNotStartAndDisconnects) {
+  executor_runtime::LocalExecutor server;
+  llvm::Error err = server.start(EXECUTOR_SERVER_PATH);
+  ASSERT_FALSE(static_cast<bool>(err)) << llvm::toString(std::move(err));
+  std::string address = server.address();
+  {
+    ExecutorModel m(options());
+    m.connect(address);
+    ASSERT_TRUE(m.waitIdle(20s));
+    ASSERT_EQ(m.state(), ExecutorState::Connected) << m.error();
+    EXPECT_FALSE(m.localRunning());
+    m.disconnect();
+    EXPECT_EQ(m.state(), ExecutorState::Disconnected);
+    ASSERT_TRUE(m.waitIdle(20s));
+    EXPECT_EQ(m.state(), ExecutorState::Disconnected);
+    EXPECT_EQ(m.launch(twice({1})), 0u);
+  }
+  server.stop();
+}
+
+TEST(ExecutorModel, StopsTheLocalExecutorWithTheModel) {
+  std::string address;
+  {
+    ExecutorModel m(options());
+    m.startLocal();
+    ASSERT_TRUE(m.waitIdle(20s));
+    ASSERT_EQ(m.state(), ExecutorState::Connected) << m.error();
+    address = m.localAddress();
+  }
+  ExecutorModel probe(options());
+  probe.connect(address);
+  ASSERT_TRUE(probe.waitIdle(10s));
+  EXPECT_EQ(probe.state(), ExecutorState::Error);
+}
+
+TEST(ExecutorModel, StopLocalDisconnectsItsSession) {
+  ExecutorModel m(options());
+  m.startLocal();
+  ASSERT_TRUE(m.waitIdle(20s));
+  ASSERT_EQ(m.state(), ExecutorState::Connected) << m.error();
+  m.stopLocal();
+  ASSERT_TRUE(m.waitIdle(20s));
+  EXPECT_FALSE(m.localRunning());
+  EXPECT_EQ(m.state(), ExecutorState::Disconnected);
+  // And it starts again.
+  m.startLocal();
+  ASSERT_TRUE(m.waitIdle(20s));
+  EXPECT_EQ(m.state(), ExecutorState::Connected) << m.error();
+}

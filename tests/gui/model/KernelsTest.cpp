@@ -1,0 +1,77 @@
+//===- KernelsTest.cpp - the kernels a document launches ------------------===//
+#include "StudioModel/Kernels.h"
+
+#include <fstream>
+#include <gtest/gtest.h>
+#include <sstream>
+
+using namespace executor_studio::gui;
+
+namespace {
+std::string readFile(const std::string &path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+} // namespace
+
+TEST(Kernels, FindsTheLaunchedEntriesOfTheTargets) {
+  std::string sample = readFile(SAMPLES_DIR "/cross-compile-dispatch.mlir");
+  ASSERT_FALSE(sample.empty());
+  std::vector<Kernel> kernels;
+  std::string error;
+  ASSERT_TRUE(findKernels(sample, "cross-compile-dispatch.mlir", "/ws", kernels, error))
+      << error;
+  ASSERT_EQ(kernels.size(), 3u);
+  EXPECT_EQ(kernels[0].qualifiedName(), "@compute::@square");
+  EXPECT_EQ(kernels[1].qualifiedName(), "@compute::@scale");
+  EXPECT_EQ(kernels[2].qualifiedName(), "@local::@sum");
+  EXPECT_EQ(kernels[0].dispatchAddress, "ADDR:PORT");
+  EXPECT_EQ(kernels[2].dispatchAddress, "");
+  EXPECT_EQ(kernels[0].object, "/ws/compute/compute.o");
+  EXPECT_EQ(kernels[2].object, "/ws/local/local.o");
+  EXPECT_EQ(kernels[0].signature, "(memref<4xf64>) -> memref<4xf64>");
+  EXPECT_EQ(kernels[2].signature, "(memref<4xf64>) -> memref<1xf64>");
+  ASSERT_EQ(kernels[0].inputs.size(), 1u);
+  EXPECT_EQ(kernels[0].inputs[0].shape, std::vector<int64_t>{4});
+  EXPECT_EQ(kernels[0].inputs[0].element.name, "f64");
+  EXPECT_TRUE(kernels[0].launchable);
+  EXPECT_GT(kernels[0].line, 60u);
+  EXPECT_TRUE(kernels[0].isNamed("square"));
+  EXPECT_TRUE(kernels[0].isNamed("compute::square"));
+  EXPECT_TRUE(kernels[0].isNamed("@compute::@square"));
+  EXPECT_FALSE(kernels[0].isNamed("local::square"));
+}
+
+TEST(Kernels, ScalarArgumentsAreListedButNotLaunchable) {
+  const char *text = R"mlir(
+module {
+  func.func @main(%x: f64, %m: memref<?x2xi32>) {
+    %r = catalyst.launch_kernel @k::@f(%x) : (f64) -> f64
+    %s = catalyst.launch_kernel @k::@g(%m) : (memref<?x2xi32>) -> memref<?x2xi32>
+    return
+  }
+  module @k attributes {catalyst.target = {}} {
+    func.func @f(%x: f64) -> f64 { return %x : f64 }
+    func.func @g(%m: memref<?x2xi32>) -> memref<?x2xi32> { return %m : memref<?x2xi32> }
+  }
+}
+)mlir";
+  std::vector<Kernel> kernels;
+  std::string error;
+  ASSERT_TRUE(findKernels(text, "t.mlir", "/ws", kernels, error)) << error;
+  ASSERT_EQ(kernels.size(), 2u);
+  EXPECT_FALSE(kernels[0].launchable);
+  EXPECT_NE(kernels[0].why.find("not a memref"), std::string::npos) << kernels[0].why;
+  EXPECT_TRUE(kernels[1].launchable) << kernels[1].why;
+  EXPECT_EQ(kernels[1].inputs[0].shape, (std::vector<int64_t>{-1, 2}));
+  EXPECT_EQ(kernels[1].inputs[0].element.size, 4);
+}
+
+TEST(Kernels, ADocumentThatDoesNotParseSaysWhy) {
+  std::vector<Kernel> kernels;
+  std::string error;
+  EXPECT_FALSE(findKernels("func.func @f( {", "bad.mlir", "/ws", kernels, error));
+  EXPECT_FALSE(error.empty());
+}

@@ -1,0 +1,219 @@
+//===- PipelineModelTest.cpp - stepping, diff, filters, search ------------===//
+#include "StudioModel/PipelineModel.h"
+
+#include <gtest/gtest.h>
+
+using namespace executor_studio;
+using namespace executor_studio::gui;
+
+namespace {
+constexpr const char *kFolding = R"mlir(func.func @f(%a: i32) -> i32 {
+  %c0 = arith.constant 0 : i32
+  %b = arith.addi %a, %c0 : i32
+  %c = arith.addi %a, %c0 : i32
+  %d = arith.muli %b, %c : i32
+  return %d : i32
+}
+)mlir";
+
+Recording record(const std::string &text, const std::string &pipeline) {
+  RecordOptions options;
+  options.pipeline = pipeline;
+  return recordPipeline(text, "test.mlir", options);
+}
+
+/// cse (changes), canonicalize (changes), cse (nothing left), canonicalize.
+PipelineModel stepper() {
+  PipelineModel m;
+  m.setSource(std::make_shared<const std::string>(kFolding), "test.mlir");
+  m.setRecording(record(kFolding, "builtin.module(cse,canonicalize,cse,canonicalize)"));
+  return m;
+}
+
+std::string rowsText(PipelineModel &m) {
+  std::string s;
+  for (size_t i = 0; i < m.rowCount(); ++i) {
+    const DiffRow &r = m.row(i);
+    const char *kind = r.kind == RowKind::Same      ? " "
+                       : r.kind == RowKind::Changed ? "~"
+                       : r.kind == RowKind::Removed ? "-"
+                       : r.kind == RowKind::Added   ? "+"
+                                                    : "@";
+    s += std::string(kind) + std::string(m.leftText(r)) + " | " +
+         std::string(m.rightText(r)) + "\n";
+  }
+  return s;
+}
+} // namespace
+
+TEST(PipelineModel, StepsThroughPasses) {
+  PipelineModel m = stepper();
+  ASSERT_EQ(m.passCount(), 4u);
+  EXPECT_EQ(m.selected(), 0);
+  EXPECT_EQ(m.leftPosition(), kInputPosition);
+  EXPECT_EQ(m.rightPosition(), 0);
+  EXPECT_TRUE(m.next());
+  EXPECT_EQ(m.selected(), 1);
+  EXPECT_EQ(m.leftPosition(), 0);
+  EXPECT_TRUE(m.last());
+  EXPECT_EQ(m.selected(), 3);
+  EXPECT_FALSE(m.next());
+  EXPECT_TRUE(m.previous());
+  EXPECT_EQ(m.selected(), 2);
+  EXPECT_TRUE(m.first());
+  EXPECT_EQ(m.selected(), 0);
+  EXPECT_FALSE(m.previous());
+  // Next changed skips the passes that changed nothing.
+  EXPECT_TRUE(m.pass(0).changed);
+  EXPECT_TRUE(m.pass(1).changed);
+  EXPECT_FALSE(m.pass(2).changed);
+  EXPECT_FALSE(m.pass(3).changed);
+  EXPECT_TRUE(m.nextChanged());
+  EXPECT_EQ(m.selected(), 1);
+  EXPECT_FALSE(m.nextChanged());
+  EXPECT_EQ(m.changedCount(), 2u);
+  EXPECT_EQ(m.positionName(1), "2: canonicalize");
+  EXPECT_EQ(m.positionName(kInputPosition), "input");
+  m.select(99);
+  EXPECT_EQ(m.selected(), 3);
+}
+
+TEST(PipelineModel, HidesUnchangedPassesAndFilters) {
+  PipelineModel m = stepper();
+  m.setHideUnchanged(true);
+  EXPECT_EQ(m.shownPasses(), (std::vector<int>{0, 1}));
+  EXPECT_TRUE(m.next());
+  EXPECT_EQ(m.selected(), 1);
+  EXPECT_FALSE(m.next()); // passes 2 and 3 are hidden
+  m.setHideUnchanged(false);
+  m.setPassFilter("CANON");
+  EXPECT_EQ(m.shownPasses(), (std::vector<int>{1, 3}));
+  EXPECT_TRUE(m.next());
+  EXPECT_EQ(m.selected(), 3);
+  m.select(0); // the selected pass stays in the list
+  EXPECT_EQ(m.shownPasses(), (std::vector<int>{0, 1, 3}));
+}
+
+TEST(PipelineModel, DiffsBeforeAndAfterTheSelectedPass) {
+  PipelineModel m = stepper();
+  const DiffView &v = m.diffView();
+  // cse merges %c into %b: one addi line goes away.
+  EXPECT_EQ(v.diff.removed, 3u);
+  EXPECT_GE(v.diff.added, 1u);
+  std::string text = rowsText(m);
+  EXPECT_NE(text.find("arith.addi"), std::string::npos) << text;
+  // An unchanged pass shows no difference.
+  m.select(2);
+  EXPECT_TRUE(m.diffView().diff.identical());
+  for (size_t i = 0; i < m.rowCount(); ++i)
+    EXPECT_EQ(m.row(i).kind, RowKind::Same);
+  // Any two positions.
+  m.compare(kInputPosition, 3);
+  EXPECT_FALSE(m.comparesSelection());
+  EXPECT_EQ(m.leftPosition(), kInputPosition);
+  EXPECT_EQ(m.rightPosition(), 3);
+  EXPECT_FALSE(m.diffView().diff.identical());
+  m.next(); // stepping follows the selection again
+  EXPECT_TRUE(m.comparesSelection());
+}
+
+TEST(PipelineModel, UnifiedRowsAndLineOptions) {
+  PipelineModel m = stepper();
+  m.setViewMode(ViewMode::Unified);
+  std::string text = rowsText(m);
+  EXPECT_NE(text.find("@"), std::string::npos) << text; // a hunk header
+  EXPECT_NE(text.find("-    %1 = arith.addi"), std::string::npos) << text;
+  m.setWholeFile(true);
+  for (size_t i = 0; i < m.rowCount(); ++i)
+    EXPECT_NE(m.row(i).kind, RowKind::Hunk);
+  LineOptions options;
+  options.normaliseSsaNames = true;
+  m.setLineOptions(options);
+  EXPECT_NE(rowsText(m).find("%v"), std::string::npos);
+}
+
+TEST(PipelineModel, FiltersRowsByOperationOrText) {
+  PipelineModel m = stepper();
+  IrFilter byOp;
+  byOp.text = "arith.addi";
+  byOp.opName = true;
+  m.setIrFilter(byOp);
+  ASSERT_GT(m.rowCount(), 0u);
+  for (size_t i = 0; i < m.rowCount(); ++i) {
+    const DiffRow &r = m.row(i);
+    EXPECT_TRUE(lineHasOp(m.leftText(r), "arith.addi") ||
+                lineHasOp(m.rightText(r), "arith.addi"));
+  }
+  EXPECT_EQ(m.filterCount(kInputPosition), 2u);
+  EXPECT_EQ(m.filterCount(0), 1u);
+  EXPECT_EQ(m.filterCount(1), 0u);
+  IrFilter byText;
+  byText.text = "MULI";
+  m.setIrFilter(byText);
+  for (size_t i = 0; i < m.rowCount(); ++i) {
+    const DiffRow &r = m.row(i);
+    EXPECT_TRUE(findCaseInsensitive(m.leftText(r), "muli") != std::string_view::npos ||
+                findCaseInsensitive(m.rightText(r), "muli") != std::string_view::npos);
+  }
+  m.setIrFilter({});
+  EXPECT_GT(m.rowCount(), 5u);
+}
+
+TEST(PipelineModel, SearchWrapsAroundHits) {
+  PipelineModel m = stepper();
+  m.setSearch("ARITH.");
+  const std::vector<uint32_t> &hits = m.searchHits();
+  ASSERT_GE(hits.size(), 2u);
+  std::vector<uint32_t> expected = hits;
+  EXPECT_EQ(m.nextHit(), expected[0]);
+  EXPECT_EQ(m.takeScrollRequest(), expected[0]);
+  EXPECT_EQ(m.highlightedRow(), static_cast<long>(expected[0]));
+  EXPECT_EQ(m.nextHit(), expected[1]);
+  EXPECT_EQ(m.previousHit(), expected[0]);
+  EXPECT_EQ(m.previousHit(), expected.back());
+  m.setSearch("no such text");
+  EXPECT_FALSE(m.nextHit().has_value());
+}
+
+TEST(PipelineModel, ParseErrorsShowTheSourceAtTheirLine) {
+  const char *bad = "func.func @f() {\n  %0 = arith.constant 1 : i32\n  %1 = arith.addi %0, %nope : i32\n  return\n}\n";
+  PipelineModel m;
+  m.setSource(std::make_shared<const std::string>(bad), "bad.mlir");
+  m.setRecording(record(bad, "builtin.module(cse)"));
+  EXPECT_EQ(m.passCount(), 0u);
+  ASSERT_FALSE(m.diagnostics().empty());
+  const DiagnosticItem &d = m.diagnostics()[0];
+  EXPECT_EQ(d.severity, RecordedDiagnostic::Severity::Error);
+  EXPECT_EQ(d.line, 3u);
+  EXPECT_EQ(d.snapshot, -1);
+  EXPECT_EQ(m.errorCount(), 1u);
+  EXPECT_EQ(m.viewMode(), ViewMode::Source);
+  m.setViewMode(ViewMode::SideBySide);
+  m.jumpTo(d);
+  EXPECT_EQ(m.viewMode(), ViewMode::Source);
+  m.refresh();
+  EXPECT_EQ(m.takeScrollRequest(), 2u);
+  EXPECT_EQ(m.highlightedRow(), 2);
+  EXPECT_EQ(m.leftText(m.row(2)), "  %1 = arith.addi %0, %nope : i32");
+  EXPECT_EQ(m.leftLineNumber(m.row(2)), 3u);
+}
+
+TEST(PipelineModel, PassDiagnosticsNameTheirSnapshot) {
+  const char *text = "func.func @f() {\n  return\n}\n";
+  PipelineModel m;
+  m.setSource(std::make_shared<const std::string>(text), "x.mlir");
+  // A pipeline whose second element fails: its text is wrong.
+  m.setRecording(record(text, "builtin.module(no-such-pass)"));
+  ASSERT_FALSE(m.diagnostics().empty());
+  EXPECT_NE(m.diagnostics()[0].message.find("no-such-pass"), std::string::npos)
+      << m.diagnostics()[0].message;
+}
+
+TEST(PipelineModel, KeepsTheSelectionAcrossRecordings) {
+  PipelineModel m = stepper();
+  m.select(2);
+  m.setRecording(record(kFolding, "builtin.module(cse,canonicalize,cse,canonicalize)"));
+  EXPECT_EQ(m.selected(), 2);
+  m.setRecording(record(kFolding, "builtin.module(cse)"));
+  EXPECT_EQ(m.selected(), 0);
+}

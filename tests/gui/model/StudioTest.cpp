@@ -1,0 +1,197 @@
+//===- StudioTest.cpp - document, recording, kernels, launches ------------===//
+#include "StudioModel/Studio.h"
+
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <thread>
+
+using namespace executor_studio::gui;
+using namespace std::chrono_literals;
+
+namespace {
+StudioOptions options() {
+  StudioOptions o;
+  o.executor.serverPath = EXECUTOR_SERVER_PATH;
+  return o;
+}
+
+std::vector<double> doubles(const MemRefData &d) {
+  std::vector<double> v(d.bytes.size() / 8);
+  std::memcpy(v.data(), d.bytes.data(), d.bytes.size());
+  return v;
+}
+
+const LaunchRecord &launchAndWait(Studio &studio, const std::string &kernel,
+                                  bool async = false) {
+  int k = studio.findKernel(kernel);
+  EXPECT_GE(k, 0) << kernel;
+  uint64_t id = studio.launch(static_cast<size_t>(k), async);
+  EXPECT_NE(id, 0u) << studio.status();
+  EXPECT_TRUE(studio.executor().waitIdle(30s));
+  const LaunchRecord *r = studio.executor().findLaunch(id);
+  static LaunchRecord none;
+  return r ? *r : none;
+}
+} // namespace
+
+TEST(Studio, RecordsTheDefaultPipelineAndLaunchesTheKernels) {
+  Studio studio(options());
+  ASSERT_TRUE(studio.open(SAMPLES_DIR "/cross-compile-dispatch.mlir"));
+  ASSERT_TRUE(studio.waitForRecording(60s));
+  PipelineModel &passes = studio.passes();
+  ASSERT_TRUE(passes.recording().succeeded) << studio.status();
+  ASSERT_GE(passes.passCount(), 5u);
+  EXPECT_EQ(passes.pass(0).pass, "lower-runtime-dispatch");
+  bool sawCrossCompile = false;
+  for (size_t i = 0; i < passes.passCount(); ++i)
+    sawCrossCompile |= passes.pass(i).pass == "cross-compile-targets";
+  EXPECT_TRUE(sawCrossCompile);
+  EXPECT_NE(studio.recordedPipeline().find("workspace=" + studio.workspace()),
+            std::string::npos)
+      << studio.recordedPipeline();
+  // The kernels, their objects built by the recording.
+  ASSERT_EQ(studio.kernels().size(), 3u);
+  for (const Kernel &k : studio.kernels())
+    EXPECT_TRUE(std::filesystem::exists(k.object)) << k.object;
+  EXPECT_EQ(studio.inputText(0, 0), "[1, 2, 3, 4]");
+
+  studio.executor().startLocal();
+  ASSERT_TRUE(studio.executor().waitIdle(20s));
+  ASSERT_EQ(studio.executor().state(), ExecutorState::Connected)
+      << studio.executor().error();
+  const LaunchRecord &square = launchAndWait(studio, "square");
+  ASSERT_EQ(square.status, LaunchRecord::Status::Done) << square.error;
+  EXPECT_EQ(doubles(square.results[0]), (std::vector<double>{1, 4, 9, 16}));
+  studio.inputText(1, 0) = "[1, 4, 9, 16]";
+  const LaunchRecord &scale = launchAndWait(studio, "compute::scale");
+  ASSERT_EQ(scale.status, LaunchRecord::Status::Done) << scale.error;
+  EXPECT_EQ(doubles(scale.results[0]), (std::vector<double>{0.5, 2, 4.5, 8}));
+  // A local target's object runs on the executor just as well.
+  std::string error;
+  ASSERT_TRUE(studio.setInputsFromJson(2, "[{\"iota\": 1}]", error)) << error;
+  const LaunchRecord &sum = launchAndWait(studio, "@local::@sum", true);
+  ASSERT_EQ(sum.status, LaunchRecord::Status::Done) << sum.error;
+  EXPECT_EQ(doubles(sum.results[0]), std::vector<double>{10});
+  EXPECT_EQ(formatValues(sum.results[0], sum.resultTypes[0].element), "[10]");
+}
+
+TEST(Studio, BadInputsAreRefusedBeforeTheyReachTheExecutor) {
+  Studio studio(options());
+  ASSERT_TRUE(studio.open(SAMPLES_DIR "/cross-compile-dispatch.mlir"));
+  ASSERT_TRUE(studio.waitForRecording(60s));
+  ASSERT_FALSE(studio.kernels().empty());
+  studio.inputText(0, 0) = "[1, 2]";
+  LaunchRequest request;
+  std::string error;
+  EXPECT_FALSE(studio.buildLaunch(0, false, request, error));
+  EXPECT_NE(error.find("does not fit memref<4xf64>"), std::string::npos) << error;
+  EXPECT_EQ(studio.launch(0, false), 0u);
+  EXPECT_TRUE(studio.statusIsError());
+  EXPECT_FALSE(studio.setInputsFromJson(0, "[1, 2]", error));
+  EXPECT_NE(error.find("takes 1 argument"), std::string::npos) << error;
+  EXPECT_FALSE(studio.setInputsFromJson(0, "{}", error));
+  // Not connected: refused with a reason.
+  studio.inputText(0, 0) = "[1, 2, 3, 4]";
+  EXPECT_EQ(studio.launch(0, false), 0u);
+  EXPECT_TRUE(studio.statusIsError());
+  EXPECT_NE(studio.status().find("connect first"), std::string::npos) << studio.status();
+}
+
+TEST(Studio, ATypedPipelineStillGetsObjectsToLaunch) {
+  Studio studio(options());
+  studio.setPipelineText("  builtin.module(cse, canonicalize) ");
+  ASSERT_TRUE(studio.open(SAMPLES_DIR "/cross-compile-dispatch.mlir"));
+  ASSERT_TRUE(studio.waitForRecording(60s));
+  EXPECT_EQ(studio.recordedPipeline(), "builtin.module(cse, canonicalize)");
+  ASSERT_EQ(studio.passes().passCount(), 2u);
+  EXPECT_EQ(studio.passes().pass(0).pass, "cse");
+  ASSERT_EQ(studio.kernels().size(), 3u);
+  EXPECT_TRUE(std::filesystem::exists(studio.kernels()[0].object))
+      << studio.kernels()[0].object << ": " << studio.kernelsNote();
+  EXPECT_NE(studio.kernelsNote().find("default pipeline"), std::string::npos);
+  // Back to the default pipeline.
+  studio.setPipelineText("");
+  ASSERT_TRUE(studio.waitForRecording(60s));
+  EXPECT_GE(studio.passes().passCount(), 5u);
+}
+
+TEST(Studio, ADocumentThatDoesNotParseShowsItsDiagnostics) {
+  Studio studio(options());
+  ASSERT_TRUE(studio.open(BAD_INPUT));
+  ASSERT_TRUE(studio.waitForRecording(60s));
+  EXPECT_TRUE(studio.statusIsError());
+  EXPECT_NE(studio.status().find("does not parse"), std::string::npos) << studio.status();
+  PipelineModel &passes = studio.passes();
+  EXPECT_EQ(passes.passCount(), 0u);
+  ASSERT_EQ(passes.errorCount(), 1u);
+  EXPECT_EQ(passes.diagnostics()[0].line, 5u);
+  EXPECT_EQ(passes.viewMode(), ViewMode::Source);
+  EXPECT_TRUE(studio.kernels().empty());
+  EXPECT_FALSE(studio.kernelsNote().empty());
+  // Stepping does nothing, and nothing breaks.
+  EXPECT_FALSE(passes.next());
+  EXPECT_FALSE(passes.nextChanged());
+  EXPECT_EQ(studio.launchSelected(false), 0u);
+  passes.jumpTo(passes.diagnostics()[0]);
+  passes.refresh();
+  EXPECT_EQ(passes.takeScrollRequest(), 4u);
+}
+
+TEST(Studio, ReloadsWhenTheFileChanges) {
+  std::string path = ::testing::TempDir() + "/studio-reload.mlir";
+  std::ofstream(path) << "func.func @f() {\n  return\n}\n";
+  Studio studio(options());
+  studio.setPipelineText("builtin.module(cse)");
+  ASSERT_TRUE(studio.open(path));
+  ASSERT_TRUE(studio.waitForRecording(60s));
+  uint64_t generation = studio.recordingGeneration();
+  EXPECT_EQ(studio.passes().errorCount(), 0u);
+  std::this_thread::sleep_for(20ms);
+  std::ofstream(path) << "func.func @f() {\n  return %x\n}\n";
+  auto deadline = std::chrono::steady_clock::now() + 10s;
+  while (studio.recordingGeneration() == generation &&
+         std::chrono::steady_clock::now() < deadline) {
+    studio.update();
+    std::this_thread::sleep_for(20ms);
+  }
+  EXPECT_GT(studio.recordingGeneration(), generation);
+  EXPECT_EQ(studio.passes().errorCount(), 1u);
+  // Off: no reload.
+  studio.setAutoReload(false);
+  generation = studio.recordingGeneration();
+  std::ofstream(path) << "func.func @f() {\n  return\n}\n";
+  for (int i = 0; i < 40; ++i) {
+    studio.update();
+    std::this_thread::sleep_for(20ms);
+  }
+  EXPECT_EQ(studio.recordingGeneration(), generation);
+  EXPECT_TRUE(studio.reload());
+  ASSERT_TRUE(studio.waitForRecording(60s));
+  EXPECT_EQ(studio.passes().errorCount(), 0u);
+  EXPECT_FALSE(studio.open("/no/such/file.mlir"));
+  EXPECT_TRUE(studio.statusIsError());
+}
+
+TEST(Studio, ACrashingKernelShowsAnErrorAndTheSessionReopens) {
+  Studio studio(options());
+  ASSERT_TRUE(studio.open(CRASH_INPUT));
+  ASSERT_TRUE(studio.waitForRecording(60s));
+  ASSERT_TRUE(studio.passes().recording().succeeded) << studio.status();
+  ASSERT_EQ(studio.kernels().size(), 2u);
+  studio.executor().startLocal();
+  ASSERT_TRUE(studio.executor().waitIdle(20s));
+  const LaunchRecord &crash = launchAndWait(studio, "crash");
+  EXPECT_EQ(crash.status, LaunchRecord::Status::Failed);
+  EXPECT_EQ(studio.executor().state(), ExecutorState::Error);
+  EXPECT_NE(studio.executor().error().find("lost the session"), std::string::npos);
+  studio.executor().startLocal(); // the executor still runs: a new session
+  ASSERT_TRUE(studio.executor().waitIdle(20s));
+  ASSERT_EQ(studio.executor().state(), ExecutorState::Connected)
+      << studio.executor().error();
+  const LaunchRecord &twice = launchAndWait(studio, "twice");
+  ASSERT_EQ(twice.status, LaunchRecord::Status::Done) << twice.error;
+  EXPECT_EQ(doubles(twice.results[0]), (std::vector<double>{2, 4, 6, 8}));
+}
