@@ -57,10 +57,17 @@ RecordedDiagnostic executor_studio::convertDiagnostic(Diagnostic &diag) {
 }
 
 namespace {
-std::string printIR(Operation *op, const RecordOptions &options) {
+std::string printIR(Operation *op, const RecordOptions &options,
+                    bool verified = true) {
   std::string text;
   llvm::raw_string_ostream os(text);
   OpPrintingFlags flags;
+  // The pass manager verified the IR after the pass already; printing must
+  // not verify it again (that is most of the cost of printing).
+  // After a failed pass the IR may be invalid: then the printer checks it
+  // and falls back to the generic form.
+  if (verified)
+    flags.assumeVerified();
   if (options.printGenericForm)
     flags.printGenericOpForm();
   if (options.printDebugInfo)
@@ -134,7 +141,8 @@ private:
     if (!options.recordIR)
       return;
     if (snapshot.changed || !last)
-      last = std::make_shared<const std::string>(printIR(root, options));
+      last = std::make_shared<const std::string>(
+          printIR(root, options, /*verified=*/!failed));
     snapshot.ir = last;
   }
 
