@@ -103,7 +103,7 @@ void parseOpDoc(StringRef text, llvm::StringMap<OpDocumentation> &ops) {
 void parseLowerings(StringRef text,
                     llvm::StringMap<std::string> &lowerings) {
   llvm::SmallVector<StringRef> lines = splitLines(text);
-  std::string header = ("### `-" + kRuntimeLoweringPass + "`").str();
+  std::string header = "### `-" + kRuntimeLoweringPass.str() + "`";
   size_t i = 0, e = lines.size();
   while (i < e && lines[i] != header)
     ++i;

@@ -1,0 +1,100 @@
+//===- TextFile.h - one open .mlir document ---------------------*- C++ -*-===//
+//
+// A document as the language server sees it: its text split into `// -----`
+// chunks, each parsed (with mlir::AsmParserState) and verified on its own,
+// and the queries the LSP methods need (definitions, references, hover,
+// symbols, completion, code lenses). Positions are 0-based lines and byte
+// columns of the whole file, as mlir-lsp-server uses them.
+//
+//===----------------------------------------------------------------------===//
+#ifndef EXECUTORLSP_TEXTFILE_H
+#define EXECUTORLSP_TEXTFILE_H
+
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlir {
+class DialectRegistry;
+} // namespace mlir
+
+namespace llvm {
+class ThreadPoolInterface;
+namespace lsp {
+class URIForFile;
+struct CompletionList;
+struct Diagnostic;
+struct DocumentSymbol;
+struct Hover;
+struct Location;
+struct Position;
+struct Range;
+} // namespace lsp
+} // namespace llvm
+
+namespace executor_studio {
+namespace lsp {
+
+struct TextFileOptions {
+  /// Let ops of dialects that are not registered through the parser.
+  bool allowUnregisteredDialects = false;
+  /// Verifies isolated regions in parallel on this pool when set.
+  llvm::ThreadPoolInterface *threadPool = nullptr;
+};
+
+/// What a code lens offers: a pipeline preview of one chunk, opened at the
+/// first snapshot of `pass`.
+struct PreviewLens {
+  /// Where it shows (the op's name).
+  unsigned line = 0, startColumn = 0, endColumn = 0;
+  std::string title;
+  unsigned chunk = 0;
+  std::string pass;
+};
+
+class TextFile {
+public:
+  /// Parses and verifies every chunk of `contents`; appends the parser's and
+  /// the verifier's diagnostics to `diagnostics`.
+  TextFile(const llvm::lsp::URIForFile &uri, std::string contents,
+           int64_t version, const mlir::DialectRegistry &registry,
+           const TextFileOptions &options,
+           std::vector<llvm::lsp::Diagnostic> &diagnostics);
+  ~TextFile();
+  TextFile(const TextFile &) = delete;
+  TextFile &operator=(const TextFile &) = delete;
+
+  int64_t getVersion() const;
+  const std::string &getContents() const;
+  unsigned getNumChunks() const;
+  /// The text of chunk `index` and the file line it starts on.
+  llvm::StringRef getChunkText(unsigned index, unsigned *lineOffset) const;
+  /// The chunk holding 0-based file line `line`.
+  unsigned getChunkForLine(int64_t line) const;
+  /// Whether every chunk parsed and verified.
+  bool isValid() const;
+
+  void getLocationsOf(const llvm::lsp::Position &pos,
+                      std::vector<llvm::lsp::Location> &locations);
+  void findReferencesOf(const llvm::lsp::Position &pos,
+                        bool includeDeclaration,
+                        std::vector<llvm::lsp::Location> &references);
+  std::optional<llvm::lsp::Hover> findHover(const llvm::lsp::Position &pos);
+  void findDocumentSymbols(std::vector<llvm::lsp::DocumentSymbol> &symbols);
+  llvm::lsp::CompletionList getCodeCompletion(const llvm::lsp::Position &pos);
+  void getPreviewLenses(std::vector<PreviewLens> &lenses);
+
+  struct Impl;
+
+private:
+  std::unique_ptr<Impl> impl;
+};
+
+} // namespace lsp
+} // namespace executor_studio
+
+#endif // EXECUTORLSP_TEXTFILE_H

@@ -1,0 +1,315 @@
+//===- CheckedInput.cpp - JSON-RPC messages checked before dispatch -------===//
+#include "ExecutorLsp/CheckedInput.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/LSP/Logging.h"
+
+using namespace executor_studio::lsp;
+using namespace llvm;
+
+namespace {
+/// A strict JSON syntax check that builds nothing, limits the nesting, and
+/// remembers where the top-level members `jsonrpc`, `method` and `id` are.
+class MessageScanner {
+public:
+  explicit MessageScanner(StringRef text)
+      : cur(text.begin()), end(text.end()) {}
+
+  /// Scans the whole message; on failure `error` says why.
+  bool scan() {
+    skipSpace();
+    if (cur == end || *cur != '{')
+      return fail("a JSON-RPC message must be an object");
+    if (!scanObject(/*depth=*/1, /*topLevel=*/true))
+      return false;
+    skipSpace();
+    if (cur != end)
+      return fail("unexpected text after the message");
+    return true;
+  }
+
+  std::string error;
+  bool tooDeep = false;
+  /// The raw text of each member, when present.
+  std::optional<StringRef> jsonrpc, method, id;
+
+private:
+  bool fail(const Twine &message) {
+    if (error.empty())
+      error = message.str();
+    return false;
+  }
+  void skipSpace() {
+    while (cur != end &&
+           (*cur == ' ' || *cur == '\t' || *cur == '\n' || *cur == '\r'))
+      ++cur;
+  }
+  bool expect(char c) {
+    skipSpace();
+    if (cur == end || *cur != c)
+      return fail(Twine("expected '") + Twine(c) + "'");
+    ++cur;
+    return true;
+  }
+
+  bool scanString() {
+    // At the opening quote.
+    ++cur;
+    while (cur != end) {
+      unsigned char c = *cur++;
+      if (c == '"')
+        return true;
+      if (c < 0x20)
+        return fail("control character in string");
+      if (c != '\\')
+        continue;
+      if (cur == end)
+        break;
+      char escape = *cur++;
+      if (escape == 'u') {
+        for (int i = 0; i < 4; ++i, ++cur)
+          if (cur == end || !isHexDigit(*cur))
+            return fail("invalid \\u escape");
+      } else if (!StringRef("\"\\/bfnrt").contains(escape)) {
+        return fail("invalid escape");
+      }
+    }
+    return fail("unterminated string");
+  }
+
+  bool scanNumber() {
+    const char *start = cur;
+    if (cur != end && *cur == '-')
+      ++cur;
+    if (cur == end || !isDigit(*cur))
+      return fail("invalid number");
+    while (cur != end && isDigit(*cur))
+      ++cur;
+    if (cur != end && *cur == '.') {
+      ++cur;
+      if (cur == end || !isDigit(*cur))
+        return fail("invalid number");
+      while (cur != end && isDigit(*cur))
+        ++cur;
+    }
+    if (cur != end && (*cur == 'e' || *cur == 'E')) {
+      ++cur;
+      if (cur != end && (*cur == '+' || *cur == '-'))
+        ++cur;
+      if (cur == end || !isDigit(*cur))
+        return fail("invalid number");
+      while (cur != end && isDigit(*cur))
+        ++cur;
+    }
+    return cur != start;
+  }
+
+  bool scanValue(unsigned depth) {
+    skipSpace();
+    if (cur == end)
+      return fail("unexpected end of message");
+    switch (*cur) {
+    case '"':
+      return scanString();
+    case '{':
+      return scanObject(depth + 1, /*topLevel=*/false);
+    case '[':
+      return scanArray(depth + 1);
+    case 't':
+      return scanWord("true");
+    case 'f':
+      return scanWord("false");
+    case 'n':
+      return scanWord("null");
+    default:
+      return scanNumber();
+    }
+  }
+
+  bool scanWord(StringRef word) {
+    if (!StringRef(cur, end - cur).starts_with(word))
+      return fail("invalid literal");
+    cur += word.size();
+    return true;
+  }
+
+  bool checkDepth(unsigned depth) {
+    if (depth <= kMaxMessageDepth)
+      return true;
+    tooDeep = true;
+    return fail(formatv("the message nests deeper than {0} levels",
+                        kMaxMessageDepth));
+  }
+
+  bool scanArray(unsigned depth) {
+    if (!checkDepth(depth))
+      return false;
+    ++cur;
+    skipSpace();
+    if (cur != end && *cur == ']') {
+      ++cur;
+      return true;
+    }
+    while (true) {
+      if (!scanValue(depth))
+        return false;
+      skipSpace();
+      if (cur != end && *cur == ',') {
+        ++cur;
+        continue;
+      }
+      return expect(']');
+    }
+  }
+
+  bool scanObject(unsigned depth, bool topLevel) {
+    if (!checkDepth(depth))
+      return false;
+    ++cur;
+    skipSpace();
+    if (cur != end && *cur == '}') {
+      ++cur;
+      return true;
+    }
+    while (true) {
+      skipSpace();
+      if (cur == end || *cur != '"')
+        return fail("expected a member name");
+      const char *keyStart = cur;
+      if (!scanString())
+        return false;
+      StringRef key(keyStart + 1, cur - keyStart - 2);
+      if (!expect(':'))
+        return false;
+      skipSpace();
+      const char *valueStart = cur;
+      if (!scanValue(depth))
+        return false;
+      if (topLevel) {
+        StringRef value(valueStart, cur - valueStart);
+        if (key == "jsonrpc")
+          jsonrpc = value;
+        else if (key == "method")
+          method = value;
+        else if (key == "id")
+          id = value;
+      }
+      skipSpace();
+      if (cur != end && *cur == ',') {
+        ++cur;
+        continue;
+      }
+      return expect('}');
+    }
+  }
+
+  const char *cur;
+  const char *end;
+};
+
+/// A stand-in request that the server answers with `code` and `message`.
+std::string makeInvalidMessage(llvm::lsp::ErrorCode code, StringRef message,
+                               json::Value id) {
+  json::Object object{
+      {"jsonrpc", "2.0"},
+      {"id", std::move(id)},
+      {"method", kInvalidMessageMethod},
+      {"params", json::Object{{"code", static_cast<int64_t>(code)},
+                              {"message", message}}},
+  };
+  return formatv("{0}", json::Value(std::move(object))).str();
+}
+
+/// A JSON-RPC id is a string, a number or null.
+bool isValidId(const json::Value &id) {
+  return id.kind() == json::Value::String ||
+         id.kind() == json::Value::Number || id.kind() == json::Value::Null;
+}
+} // namespace
+
+CheckedInput::CheckedInput(std::FILE *in, llvm::lsp::JSONStreamStyle style)
+    : JSONTransportInput(style), inner(in, style) {}
+
+LogicalResult CheckedInput::readDelimitedMessage(std::string &json) {
+  if (failed(inner.readDelimitedMessage(json)))
+    return failure();
+  return check(json);
+}
+
+LogicalResult CheckedInput::readStandardMessage(std::string &json) {
+  if (failed(inner.readStandardMessage(json)))
+    return failure();
+  return check(json);
+}
+
+LogicalResult CheckedInput::check(std::string &json) {
+  lastRequestId.reset();
+  if (StringRef(json).trim().empty())
+    return failure();
+
+  // Editors may send bytes that are no UTF-8 (a file in another encoding):
+  // serve the document with U+FFFD in their place rather than not at all.
+  if (!json::isUTF8(json)) {
+    llvm::lsp::Logger::info("repairing a message that is not valid UTF-8");
+    json = json::fixUTF8(json);
+  }
+
+  auto replace = [&](llvm::lsp::ErrorCode code, const std::string &message) {
+    llvm::lsp::Logger::error("{0}", message);
+    json = makeInvalidMessage(code, message, nullptr);
+    lastRequestId = nullptr;
+    return success();
+  };
+  MessageScanner scanner(json);
+  if (!scanner.scan()) {
+    // Too deep for the transport's recursive parser: do not hand it over.
+    if (scanner.tooDeep)
+      return replace(llvm::lsp::ErrorCode::InvalidRequest, scanner.error);
+    // Otherwise the real parser's verdict (and message) decides.
+    Expected<json::Value> parsed = json::parse(json);
+    if (!parsed)
+      return replace(llvm::lsp::ErrorCode::ParseError,
+                     "invalid JSON: " + toString(parsed.takeError()));
+    if (!parsed->getAsObject())
+      return replace(llvm::lsp::ErrorCode::InvalidRequest,
+                     "a JSON-RPC message must be an object");
+    // Valid JSON that the scanner is stricter about: pass on its normal form.
+    json = formatv("{0}", *parsed).str();
+    scanner = MessageScanner(json);
+    if (!scanner.scan())
+      return replace(llvm::lsp::ErrorCode::InvalidRequest,
+                     "unsupported JSON: " + scanner.error);
+  }
+
+  // The JSON is well-formed; is it a JSON-RPC message the transport serves?
+  std::optional<json::Value> id;
+  if (scanner.id) {
+    Expected<json::Value> parsed = json::parse(*scanner.id);
+    if (parsed && isValidId(*parsed))
+      id = std::move(*parsed);
+    else
+      consumeError(parsed.takeError());
+  }
+  auto invalid = [&](StringRef message) {
+    llvm::lsp::Logger::error("invalid JSON-RPC message: {0}", message);
+    json = makeInvalidMessage(llvm::lsp::ErrorCode::InvalidRequest,
+                              "invalid JSON-RPC message: " + message.str(),
+                              id ? *id : json::Value(nullptr));
+    lastRequestId = id ? *id : json::Value(nullptr);
+    return success();
+  };
+  if (!scanner.jsonrpc || *scanner.jsonrpc != "\"2.0\"")
+    return invalid("\"jsonrpc\" must be \"2.0\"");
+  if (scanner.id && !id)
+    return invalid("\"id\" must be a string, a number or null");
+  if (!scanner.method) {
+    if (!id)
+      return invalid("a response needs an \"id\"");
+    return success();
+  }
+  if (!scanner.method->starts_with("\""))
+    return invalid("\"method\" must be a string");
+  lastRequestId = id;
+  return success();
+}

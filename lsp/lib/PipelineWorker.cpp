@@ -1,0 +1,198 @@
+//===- PipelineWorker.cpp - the pipeline, run in a child process ----------===//
+#include "ExecutorLsp/PipelineWorker.h"
+
+#include "ExecutorLsp/SourceRanges.h"
+#include "ExecutorLsp/SplitFile.h"
+
+#include "Pipeline/PipelineRecorder.h"
+#include "Transforms/Passes.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/LSP/Protocol.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#ifdef __linux__
+#include <csignal>
+#include <sys/prctl.h>
+#include <unistd.h>
+#endif
+
+using namespace executor_studio;
+using namespace executor_studio::lsp;
+namespace proto = llvm::lsp;
+
+namespace {
+/// Converts the recorder's diagnostics to LSP diagnostics of one chunk.
+class DiagnosticConverter {
+public:
+  DiagnosticConverter(llvm::StringRef text, unsigned lineOffset,
+                      const std::string &uri)
+      : lineOffset(lineOffset), uri(uri) {
+    if (auto parsed = proto::URIForFile::fromURI(uri))
+      file = parsed->file().str();
+    else
+      llvm::consumeError(parsed.takeError());
+    sourceMgr.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBuffer(text, file),
+                                 llvm::SMLoc());
+    buffer = text;
+  }
+
+  llvm::json::Object convert(const RecordedDiagnostic &diag) {
+    llvm::json::Object result{
+        {"range", getRange(diag)},
+        {"severity", static_cast<int64_t>(getSeverity(diag.severity))},
+        {"message", diag.message},
+        {"source", diag.pass.empty() ? "mlir" : "executor-pipeline"},
+    };
+    if (!diag.pass.empty())
+      result["pass"] = diag.pass;
+    llvm::json::Array related;
+    for (const RecordedDiagnostic &note : diag.notes)
+      related.push_back(llvm::json::Object{
+          {"location", llvm::json::Object{{"uri", uri},
+                                          {"range", getRange(note)}}},
+          {"message", note.message}});
+    if (!related.empty())
+      result["relatedInformation"] = std::move(related);
+    return result;
+  }
+
+private:
+  static proto::DiagnosticSeverity
+  getSeverity(RecordedDiagnostic::Severity severity) {
+    switch (severity) {
+    case RecordedDiagnostic::Severity::Error:
+      return proto::DiagnosticSeverity::Error;
+    case RecordedDiagnostic::Severity::Warning:
+      return proto::DiagnosticSeverity::Warning;
+    case RecordedDiagnostic::Severity::Remark:
+    case RecordedDiagnostic::Severity::Note:
+      return proto::DiagnosticSeverity::Information;
+    }
+    return proto::DiagnosticSeverity::Error;
+  }
+
+  llvm::json::Value getRange(const RecordedDiagnostic &diag) {
+    proto::Range range{proto::Position(lineOffset)};
+    if (diag.file == file && diag.line > 0) {
+      llvm::SMLoc loc = findLocForLineAndColumn(
+          sourceMgr, diag.line - 1, diag.column > 0 ? diag.column - 1 : 0);
+      if (loc.isValid()) {
+        llvm::SMRange token = getTokenRange(buffer, loc);
+        range = proto::Range(sourceMgr, token);
+        range.start.line += lineOffset;
+        range.end.line += lineOffset;
+      }
+    }
+    return llvm::json::Value(range);
+  }
+
+  llvm::SourceMgr sourceMgr;
+  llvm::StringRef buffer;
+  unsigned lineOffset;
+  std::string uri;
+  std::string file;
+};
+
+void writeRecording(llvm::json::OStream &out, const Recording &recording,
+                    const FileChunk &chunk, unsigned index,
+                    const std::string &pipeline, const std::string &uri) {
+  DiagnosticConverter converter(chunk.text, chunk.lineOffset, uri);
+  out.object([&] {
+    out.attribute("chunk", static_cast<int64_t>(index));
+    out.attribute("lineOffset", static_cast<int64_t>(chunk.lineOffset));
+    out.attribute("pipeline", pipeline);
+    out.attribute("succeeded", recording.succeeded);
+    out.attribute("totalMilliseconds", recording.totalMilliseconds);
+    if (recording.inputIR)
+      out.attribute("input", *recording.inputIR);
+    out.attributeArray("diagnostics", [&] {
+      for (const RecordedDiagnostic &diag : recording.diagnostics)
+        out.value(converter.convert(diag));
+    });
+    out.attributeArray("snapshots", [&] {
+      const std::string *previous = recording.inputIR.get();
+      for (const Snapshot &snapshot : recording.snapshots) {
+        out.object([&] {
+          out.attribute("index", static_cast<int64_t>(snapshot.index));
+          out.attribute("pass", snapshot.pass);
+          out.attribute("options", snapshot.options);
+          out.attribute("anchor", snapshot.anchor);
+          out.attribute("changed", snapshot.changed);
+          out.attribute("failed", snapshot.failed);
+          out.attribute("milliseconds", snapshot.milliseconds);
+          if (snapshot.ir && snapshot.ir.get() != previous)
+            out.attribute("ir", *snapshot.ir);
+          out.attributeArray("diagnostics", [&] {
+            for (const RecordedDiagnostic &diag : snapshot.diagnostics)
+              out.value(converter.convert(diag));
+          });
+        });
+        if (snapshot.ir)
+          previous = snapshot.ir.get();
+      }
+    });
+  });
+}
+} // namespace
+
+int executor_studio::lsp::runPipelineWorker(
+    const PipelineWorkerRequest &request) {
+#ifdef __linux__
+  // Never outlive the server (it kills us on a time-out, an edit or exit,
+  // but it may itself be killed).
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid() == 1)
+    return 1;
+#endif
+  auto input = llvm::MemoryBuffer::getFile(request.inputPath);
+  if (!input) {
+    llvm::errs() << "cannot read " << request.inputPath << ": "
+                 << input.getError().message() << "\n";
+    return 1;
+  }
+  std::string bufferName = request.uri;
+  if (auto parsed = proto::URIForFile::fromURI(request.uri))
+    bufferName = parsed->file().str();
+  else
+    llvm::consumeError(parsed.takeError());
+
+  std::string pipeline = request.pipeline;
+  if (pipeline.empty())
+    pipeline = catalyst::getDefaultPipelineText({request.workspace, ""});
+
+  std::error_code ec;
+  llvm::raw_fd_ostream os(request.outputPath, ec);
+  if (ec) {
+    llvm::errs() << "cannot write " << request.outputPath << ": "
+                 << ec.message() << "\n";
+    return 1;
+  }
+  llvm::json::OStream out(os);
+  llvm::SmallVector<FileChunk, 1> chunks =
+      splitFileChunks((*input)->getBuffer());
+  out.object([&] {
+    out.attributeArray("chunks", [&] {
+      for (auto [index, chunk] : llvm::enumerate(chunks)) {
+        if (request.chunk >= 0 && index != static_cast<size_t>(request.chunk))
+          continue;
+        if (request.chunk < 0 && !mentionsExecutorDialects(chunk.text))
+          continue;
+        RecordOptions options;
+        options.pipeline = pipeline;
+        options.recordIR = request.recordIR;
+        options.allowUnregisteredDialects = request.allowUnregisteredDialects;
+        // The parser needs a NUL-terminated buffer.
+        std::string text = chunk.text.str();
+        Recording recording = recordPipeline(text, bufferName, options);
+        writeRecording(out, recording, {text, chunk.lineOffset}, index,
+                       pipeline, request.uri);
+      }
+    });
+  });
+  os.flush();
+  return os.has_error() ? 1 : 0;
+}

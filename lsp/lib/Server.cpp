@@ -1,0 +1,924 @@
+//===- Server.cpp - executor-lsp-server -------------------------*- C++ -*-===//
+#include "ExecutorLsp/Server.h"
+
+#include "ExecutorLsp/CheckedInput.h"
+#include "ExecutorLsp/SplitFile.h"
+#include "ExecutorLsp/TextFile.h"
+#include "ExecutorLsp/WorkerProcess.h"
+
+#include "Registration/Registration.h"
+#include "Transforms/Passes.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/LSP/Logging.h"
+#include "llvm/Support/LSP/Protocol.h"
+#include "llvm/Support/LSP/Transport.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/Threading.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+
+using namespace executor_studio;
+using namespace executor_studio::lsp;
+namespace proto = llvm::lsp;
+namespace json = llvm::json;
+using llvm::Expected;
+using llvm::StringRef;
+
+//===----------------------------------------------------------------------===//
+// Protocol extensions
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Parameters taken as they come.
+struct RawParams {
+  json::Value value = nullptr;
+};
+
+bool fromJSON(const json::Value &value, RawParams &result, json::Path) {
+  result.value = value;
+  return true;
+}
+
+/// `executor/pipelinePreview` parameters.
+struct PipelinePreviewParams {
+  proto::URIForFile uri;
+  /// A textual pipeline; the default pipeline when absent.
+  std::optional<std::string> pipeline;
+  /// The `// -----` chunk of a split file.
+  std::optional<int64_t> chunk;
+};
+
+bool fromJSON(const json::Value &value, PipelinePreviewParams &result,
+              json::Path path) {
+  json::ObjectMapper o(value, path);
+  return o && o.map("uri", result.uri) &&
+         o.mapOptional("pipeline", result.pipeline) &&
+         o.mapOptional("chunk", result.chunk);
+}
+
+/// `$/cancelRequest` parameters.
+struct CancelParams {
+  json::Value id = nullptr;
+};
+
+bool fromJSON(const json::Value &value, CancelParams &result,
+              json::Path path) {
+  json::ObjectMapper o(value, path);
+  if (!o)
+    return false;
+  const json::Object *object = value.getAsObject();
+  const json::Value *id = object->get("id");
+  if (!id || (id->kind() != json::Value::String &&
+              id->kind() != json::Value::Number)) {
+    path.field("id").report("expected a string or a number");
+    return false;
+  }
+  result.id = *id;
+  return true;
+}
+
+/// `textDocument/codeLens` parameters.
+struct CodeLensParams {
+  proto::TextDocumentIdentifier textDocument;
+};
+
+bool fromJSON(const json::Value &value, CodeLensParams &result,
+              json::Path path) {
+  json::ObjectMapper o(value, path);
+  return o && o.map("textDocument", result.textDocument);
+}
+
+/// The command a preview lens runs in the client.
+constexpr StringRef kShowPreviewCommand = "executor.showPipelinePreview";
+
+llvm::Error makeError(proto::ErrorCode code, const llvm::Twine &message) {
+  return llvm::make_error<proto::LSPError>(message.str(), code);
+}
+
+/// The key of a request id in the table of running previews.
+std::string getRequestKey(const json::Value &id) {
+  return llvm::formatv("{0}", id).str();
+}
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Job: one run of the pipeline in a worker process
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct Job {
+  enum class Kind { Preview, Diagnostics };
+
+  Job(Kind kind, proto::URIForFile uri, int64_t version)
+      : kind(kind), uri(std::move(uri)), version(version) {}
+
+  /// Ends the job now (kills its process). A preview that has not answered
+  /// yet answers with `code` and `message`.
+  void cancel(proto::ErrorCode code, const std::string &message) {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      if (!cancelled) {
+        cancelled = true;
+        process.kill();
+      }
+    }
+    cv.notify_all();
+    answer(makeError(code, message));
+  }
+
+  /// Answers the preview request, once.
+  void answer(Expected<json::Value> result) {
+    proto::Callback<json::Value> callback;
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      callback = std::move(reply);
+      reply = nullptr;
+    }
+    if (callback)
+      callback(std::move(result));
+    else if (!result)
+      llvm::consumeError(result.takeError());
+  }
+
+  bool isCancelled() {
+    std::lock_guard<std::mutex> lock(mutex);
+    return cancelled;
+  }
+
+  const Kind kind;
+  const proto::URIForFile uri;
+  const int64_t version;
+  /// The request id of a preview (for `$/cancelRequest`).
+  std::string requestKey;
+
+  std::mutex mutex;
+  std::condition_variable cv;
+  bool cancelled = false;
+  WorkerProcess process;
+  proto::Callback<json::Value> reply;
+
+  std::thread thread;
+  std::atomic<bool> finished{false};
+};
+
+/// What a job runs.
+struct JobInput {
+  std::string text;
+  int chunk = -1;
+  std::string pipeline;
+  bool recordIR = true;
+  unsigned delayMs = 0;
+  unsigned timeoutMs = 0;
+};
+
+/// The outcome of a worker run.
+struct WorkerOutcome {
+  enum class Status { Finished, Cancelled, TimedOut, Failed } status;
+  json::Value result = nullptr;
+  std::string error;
+};
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Server
+//===----------------------------------------------------------------------===//
+
+namespace {
+class Server {
+public:
+  Server(CheckedInput &input, const ServerOptions &options);
+  ~Server();
+
+  // Lifetime.
+  void onInitialize(const RawParams &params,
+                    proto::Callback<json::Value> reply);
+  void onInitialized(const proto::NoParams &) {}
+  void onShutdown(const proto::NoParams &, proto::Callback<std::nullptr_t> reply);
+  void onInvalidMessage(const RawParams &params,
+                        proto::Callback<json::Value> reply);
+  void onCancelRequest(const CancelParams &params);
+
+  // Documents.
+  void onDidOpen(const proto::DidOpenTextDocumentParams &params);
+  void onDidChange(const proto::DidChangeTextDocumentParams &params);
+  void onDidClose(const proto::DidCloseTextDocumentParams &params);
+
+  // Queries.
+  void onDefinition(const proto::TextDocumentPositionParams &params,
+                    proto::Callback<std::vector<proto::Location>> reply);
+  void onReferences(const proto::ReferenceParams &params,
+                    proto::Callback<std::vector<proto::Location>> reply);
+  void onHover(const proto::TextDocumentPositionParams &params,
+               proto::Callback<std::optional<proto::Hover>> reply);
+  void onDocumentSymbol(const proto::DocumentSymbolParams &params,
+                        proto::Callback<std::vector<proto::DocumentSymbol>> reply);
+  void onCompletion(const proto::CompletionParams &params,
+                    proto::Callback<proto::CompletionList> reply);
+  void onCodeLens(const CodeLensParams &params,
+                  proto::Callback<json::Value> reply);
+  void onPipelinePreview(const PipelinePreviewParams &params,
+                         proto::Callback<json::Value> reply);
+
+  bool wasShutdownRequested() const { return shutdownRequested; }
+
+  proto::OutgoingNotification<proto::PublishDiagnosticsParams>
+      publishDiagnostics;
+
+private:
+  TextFile *getFile(const proto::URIForFile &uri) {
+    auto it = files.find(uri.file());
+    return it == files.end() ? nullptr : it->second.get();
+  }
+  void updateFile(const proto::URIForFile &uri, std::string contents,
+                  int64_t version);
+
+  // Jobs.
+  std::shared_ptr<Job> startJob(Job::Kind kind, const proto::URIForFile &uri,
+                                int64_t version, JobInput input,
+                                proto::Callback<json::Value> reply = nullptr);
+  void runJob(const std::shared_ptr<Job> &job, const JobInput &input);
+  WorkerOutcome runWorker(Job &job, const JobInput &input);
+  void finishPreview(Job &job, WorkerOutcome outcome, unsigned timeoutMs);
+  void finishDiagnostics(Job &job, WorkerOutcome outcome);
+  /// Cancels the jobs on `file` (all when empty) of `kind` (all when none).
+  void cancelJobs(StringRef file, std::optional<Job::Kind> kind,
+                  proto::ErrorCode code, const std::string &message);
+  void reapJobs();
+
+  CheckedInput &input;
+  ServerOptions options;
+  mlir::DialectRegistry registry;
+  std::unique_ptr<llvm::ThreadPoolInterface> threadPool;
+  /// Where a pass of the default pipeline first runs (its snapshot index),
+  /// for the module passes before the first nested pipeline.
+  llvm::StringMap<unsigned> defaultPassIndices;
+  bool shutdownRequested = false;
+
+  /// The open documents, by file; used on the message thread only.
+  llvm::StringMap<std::unique_ptr<TextFile>> files;
+
+  /// Shared with the job threads.
+  std::mutex stateMutex;
+  struct PublishedState {
+    int64_t version = 0;
+    std::vector<proto::Diagnostic> parseDiagnostics;
+  };
+  llvm::StringMap<PublishedState> published;
+  std::vector<std::shared_ptr<Job>> jobs;
+};
+} // namespace
+
+Server::Server(CheckedInput &input, const ServerOptions &options)
+    : input(input), options(options) {
+  registerAllDialects(registry);
+  threadPool =
+      std::make_unique<llvm::DefaultThreadPool>(llvm::hardware_concurrency());
+
+  // The snapshot index of the default pipeline's leading module passes.
+  mlir::OpPassManager pm("builtin.module");
+  std::string errors;
+  llvm::raw_string_ostream errorStream(errors);
+  std::string text = catalyst::getDefaultPipelineText({"workspace", ""});
+  llvm::StringRef body =
+      StringRef(text).drop_front(StringRef("builtin.module(").size()).drop_back();
+  if (succeeded(mlir::parsePassPipeline(body, pm, errorStream))) {
+    unsigned index = 0;
+    for (mlir::Pass &pass : pm.getPasses()) {
+      if (pass.getArgument().empty())
+        break;
+      defaultPassIndices.try_emplace(pass.getArgument(), index++);
+    }
+  } else {
+    proto::Logger::error("cannot parse the default pipeline: {0}", errors);
+  }
+}
+
+Server::~Server() {
+  cancelJobs("", std::nullopt, proto::ErrorCode::RequestCancelled,
+             "the server is exiting");
+  std::vector<std::shared_ptr<Job>> remaining;
+  {
+    std::lock_guard<std::mutex> lock(stateMutex);
+    remaining = std::move(jobs);
+  }
+  for (auto &job : remaining)
+    if (job->thread.joinable())
+      job->thread.join();
+}
+
+//===----------------------------------------------------------------------===//
+// Lifetime
+
+void Server::onInitialize(const RawParams &params,
+                          proto::Callback<json::Value> reply) {
+  if (const json::Object *object = params.value.getAsObject()) {
+    if (const json::Object *init = object->getObject("initializationOptions")) {
+      if (std::optional<bool> allow = init->getBoolean("allowUnregisteredDialect"))
+        options.allowUnregisteredDialects = *allow;
+      if (std::optional<bool> enable = init->getBoolean("pipelineDiagnostics"))
+        options.pipelineDiagnostics = *enable;
+      if (std::optional<int64_t> ms = init->getInteger("previewTimeoutMs"))
+        if (*ms > 0)
+          options.previewTimeoutMs = *ms;
+    }
+  }
+  json::Object capabilities{
+      {"textDocumentSync",
+       json::Object{
+           {"openClose", true},
+           {"change", static_cast<int64_t>(proto::TextDocumentSyncKind::Incremental)},
+           {"save", true},
+       }},
+      {"completionProvider",
+       json::Object{
+           {"resolveProvider", false},
+           {"triggerCharacters",
+            {".", "%", "^", "!", "#", "(", ",", "<", ":", "[", " ", "\"",
+             "/", "{"}},
+       }},
+      {"definitionProvider", true},
+      {"referencesProvider", true},
+      {"hoverProvider", true},
+      {"documentSymbolProvider", true},
+      {"codeLensProvider", json::Object{{"resolveProvider", false}}},
+      {"experimental",
+       json::Object{{"pipelinePreviewProvider", true},
+                    {"previewCommand", kShowPreviewCommand}}},
+  };
+  reply(json::Object{
+      {"serverInfo", json::Object{{"name", "executor-lsp-server"},
+                                  {"version", "0.1.0"}}},
+      {"capabilities", std::move(capabilities)},
+  });
+}
+
+void Server::onShutdown(const proto::NoParams &,
+                        proto::Callback<std::nullptr_t> reply) {
+  shutdownRequested = true;
+  cancelJobs("", std::nullopt, proto::ErrorCode::RequestCancelled,
+             "the server is shutting down");
+  reply(nullptr);
+}
+
+void Server::onInvalidMessage(const RawParams &params,
+                              proto::Callback<json::Value> reply) {
+  const json::Object *object = params.value.getAsObject();
+  int64_t code = static_cast<int64_t>(proto::ErrorCode::InvalidRequest);
+  std::string message = "invalid message";
+  if (object) {
+    code = object->getInteger("code").value_or(code);
+    message = object->getString("message").value_or(message).str();
+  }
+  reply(makeError(static_cast<proto::ErrorCode>(code), message));
+}
+
+void Server::onCancelRequest(const CancelParams &params) {
+  std::string key = getRequestKey(params.id);
+  std::vector<std::shared_ptr<Job>> matching;
+  {
+    std::lock_guard<std::mutex> lock(stateMutex);
+    for (auto &job : jobs)
+      if (job->kind == Job::Kind::Preview && job->requestKey == key)
+        matching.push_back(job);
+  }
+  for (auto &job : matching)
+    job->cancel(proto::ErrorCode::RequestCancelled, "the request was cancelled");
+}
+
+//===----------------------------------------------------------------------===//
+// Documents
+
+void Server::updateFile(const proto::URIForFile &uri, std::string contents,
+                        int64_t version) {
+  // An edit supersedes the runs on the previous text.
+  cancelJobs(uri.file(), std::nullopt, proto::ErrorCode::ContentModified,
+             llvm::formatv("the document changed (version {0})", version).str());
+  {
+    std::lock_guard<std::mutex> lock(stateMutex);
+    published[uri.file()].version = version;
+  }
+
+  std::vector<proto::Diagnostic> diagnostics;
+  TextFileOptions fileOptions;
+  fileOptions.allowUnregisteredDialects = options.allowUnregisteredDialects;
+  fileOptions.threadPool = threadPool.get();
+  auto file = std::make_unique<TextFile>(uri, std::move(contents), version,
+                                         registry, fileOptions, diagnostics);
+  {
+    std::lock_guard<std::mutex> lock(stateMutex);
+    PublishedState &state = published[uri.file()];
+    state.parseDiagnostics = diagnostics;
+    proto::PublishDiagnosticsParams params(uri, version);
+    params.diagnostics = std::move(diagnostics);
+    publishDiagnostics(params);
+  }
+
+  // The pipeline's own errors, once the text is valid and stays unchanged
+  // for a moment.
+  bool runPipeline = options.pipelineDiagnostics && file->isValid() &&
+                     mentionsExecutorDialects(file->getContents());
+  JobInput jobInput;
+  if (runPipeline) {
+    jobInput.text = file->getContents();
+    jobInput.recordIR = false;
+    jobInput.delayMs = options.pipelineDiagnosticsDelayMs;
+    jobInput.timeoutMs = options.pipelineDiagnosticsTimeoutMs;
+  }
+  // The previous version is destroyed after the new diagnostics are out.
+  std::unique_ptr<TextFile> &slot = files[uri.file()];
+  std::swap(slot, file);
+  file.reset();
+  if (runPipeline)
+    startJob(Job::Kind::Diagnostics, uri, version, std::move(jobInput));
+}
+
+void Server::onDidOpen(const proto::DidOpenTextDocumentParams &params) {
+  updateFile(params.textDocument.uri, params.textDocument.text,
+             params.textDocument.version);
+}
+
+void Server::onDidChange(const proto::DidChangeTextDocumentParams &params) {
+  TextFile *file = getFile(params.textDocument.uri);
+  if (!file) {
+    proto::Logger::error("didChange for a document that is not open: {0}",
+                         params.textDocument.uri.uri());
+    return;
+  }
+  // A change without a range replaces the whole text: start from the last.
+  llvm::ArrayRef<proto::TextDocumentContentChangeEvent> changes =
+      params.contentChanges;
+  std::string contents;
+  size_t firstPartial = 0;
+  for (size_t i = changes.size(); i > 0; --i) {
+    if (!changes[i - 1].range) {
+      contents = changes[i - 1].text;
+      firstPartial = i;
+      break;
+    }
+  }
+  if (firstPartial == 0)
+    contents = file->getContents();
+  if (failed(proto::TextDocumentContentChangeEvent::applyTo(
+          changes.drop_front(firstPartial), contents))) {
+    proto::Logger::error("cannot apply the changes to {0}: a range is out of "
+                         "the document",
+                         params.textDocument.uri.uri());
+    return;
+  }
+  updateFile(params.textDocument.uri, std::move(contents),
+             params.textDocument.version);
+}
+
+void Server::onDidClose(const proto::DidCloseTextDocumentParams &params) {
+  const proto::URIForFile &uri = params.textDocument.uri;
+  auto it = files.find(uri.file());
+  if (it == files.end())
+    return;
+  int64_t version = it->second->getVersion();
+  files.erase(it);
+  cancelJobs(uri.file(), std::nullopt, proto::ErrorCode::ContentModified,
+             "the document was closed");
+  std::lock_guard<std::mutex> lock(stateMutex);
+  published.erase(uri.file());
+  // Clear what the client shows for it.
+  publishDiagnostics(proto::PublishDiagnosticsParams(uri, version));
+}
+
+//===----------------------------------------------------------------------===//
+// Queries
+
+void Server::onDefinition(const proto::TextDocumentPositionParams &params,
+                          proto::Callback<std::vector<proto::Location>> reply) {
+  std::vector<proto::Location> locations;
+  if (TextFile *file = getFile(params.textDocument.uri))
+    file->getLocationsOf(params.position, locations);
+  reply(std::move(locations));
+}
+
+void Server::onReferences(const proto::ReferenceParams &params,
+                          proto::Callback<std::vector<proto::Location>> reply) {
+  std::vector<proto::Location> locations;
+  if (TextFile *file = getFile(params.textDocument.uri))
+    file->findReferencesOf(params.position, params.context.includeDeclaration,
+                           locations);
+  reply(std::move(locations));
+}
+
+void Server::onHover(const proto::TextDocumentPositionParams &params,
+                     proto::Callback<std::optional<proto::Hover>> reply) {
+  TextFile *file = getFile(params.textDocument.uri);
+  reply(file ? file->findHover(params.position) : std::nullopt);
+}
+
+void Server::onDocumentSymbol(
+    const proto::DocumentSymbolParams &params,
+    proto::Callback<std::vector<proto::DocumentSymbol>> reply) {
+  std::vector<proto::DocumentSymbol> symbols;
+  if (TextFile *file = getFile(params.textDocument.uri))
+    file->findDocumentSymbols(symbols);
+  reply(std::move(symbols));
+}
+
+void Server::onCompletion(const proto::CompletionParams &params,
+                          proto::Callback<proto::CompletionList> reply) {
+  TextFile *file = getFile(params.textDocument.uri);
+  reply(file ? file->getCodeCompletion(params.position)
+             : proto::CompletionList());
+}
+
+void Server::onCodeLens(const CodeLensParams &params,
+                        proto::Callback<json::Value> reply) {
+  json::Array lenses;
+  if (TextFile *file = getFile(params.textDocument.uri)) {
+    std::vector<PreviewLens> previews;
+    file->getPreviewLenses(previews);
+    for (const PreviewLens &lens : previews) {
+      json::Object argument{{"uri", params.textDocument.uri.uri()},
+                            {"chunk", static_cast<int64_t>(lens.chunk)},
+                            {"pass", lens.pass}};
+      auto index = defaultPassIndices.find(lens.pass);
+      if (index != defaultPassIndices.end())
+        argument["passIndex"] = static_cast<int64_t>(index->second);
+      proto::Range range(proto::Position(lens.line, lens.startColumn),
+                         proto::Position(lens.line, lens.endColumn));
+      lenses.push_back(json::Object{
+          {"range", range},
+          {"command", json::Object{{"title", lens.title},
+                                   {"command", kShowPreviewCommand},
+                                   {"arguments", json::Array{std::move(argument)}}}},
+      });
+    }
+  }
+  reply(json::Value(std::move(lenses)));
+}
+
+void Server::onPipelinePreview(const PipelinePreviewParams &params,
+                               proto::Callback<json::Value> reply) {
+  TextFile *file = getFile(params.uri);
+  if (!file)
+    return reply(makeError(proto::ErrorCode::RequestFailed,
+                           "no open document " + params.uri.uri()));
+  int64_t chunk = params.chunk.value_or(0);
+  if (chunk < 0 || chunk >= file->getNumChunks())
+    return reply(makeError(
+        proto::ErrorCode::InvalidParams,
+        llvm::formatv("chunk {0} is out of range: the document has {1}", chunk,
+                      file->getNumChunks())));
+  if (params.pipeline && StringRef(*params.pipeline).trim().empty())
+    return reply(makeError(proto::ErrorCode::InvalidParams,
+                           "the pipeline is empty"));
+  JobInput jobInput;
+  jobInput.text = file->getContents();
+  jobInput.chunk = chunk;
+  jobInput.pipeline = params.pipeline.value_or("");
+  jobInput.recordIR = true;
+  jobInput.timeoutMs = options.previewTimeoutMs;
+  startJob(Job::Kind::Preview, params.uri, file->getVersion(),
+           std::move(jobInput), std::move(reply));
+}
+
+//===----------------------------------------------------------------------===//
+// Jobs
+
+std::shared_ptr<Job> Server::startJob(Job::Kind kind,
+                                      const proto::URIForFile &uri,
+                                      int64_t version, JobInput jobInput,
+                                      proto::Callback<json::Value> reply) {
+  reapJobs();
+  auto job = std::make_shared<Job>(kind, uri, version);
+  job->reply = std::move(reply);
+  if (kind == Job::Kind::Preview) {
+    const std::optional<json::Value> &id = input.getLastRequestId();
+    job->requestKey = id ? getRequestKey(*id) : std::string();
+  }
+  {
+    std::lock_guard<std::mutex> lock(stateMutex);
+    jobs.push_back(job);
+  }
+  job->thread = std::thread([this, job, jobInput = std::move(jobInput)] {
+    runJob(job, jobInput);
+    job->finished = true;
+  });
+  return job;
+}
+
+void Server::reapJobs() {
+  std::vector<std::shared_ptr<Job>> done;
+  {
+    std::lock_guard<std::mutex> lock(stateMutex);
+    std::vector<std::shared_ptr<Job>> running;
+    for (auto &job : jobs)
+      (job->finished ? done : running).push_back(std::move(job));
+    jobs = std::move(running);
+  }
+  for (auto &job : done)
+    if (job->thread.joinable())
+      job->thread.join();
+}
+
+void Server::cancelJobs(StringRef file, std::optional<Job::Kind> kind,
+                        proto::ErrorCode code, const std::string &message) {
+  std::vector<std::shared_ptr<Job>> matching;
+  {
+    std::lock_guard<std::mutex> lock(stateMutex);
+    for (auto &job : jobs)
+      if ((file.empty() || job->uri.file() == file) &&
+          (!kind || job->kind == *kind))
+        matching.push_back(job);
+  }
+  for (auto &job : matching)
+    job->cancel(code, message);
+}
+
+void Server::runJob(const std::shared_ptr<Job> &job, const JobInput &jobInput) {
+  // Diagnostics wait for the typing to pause.
+  if (jobInput.delayMs) {
+    std::unique_lock<std::mutex> lock(job->mutex);
+    job->cv.wait_for(lock, std::chrono::milliseconds(jobInput.delayMs),
+                     [&] { return job->cancelled; });
+    if (job->cancelled)
+      return;
+  }
+  WorkerOutcome outcome = runWorker(*job, jobInput);
+  if (job->kind == Job::Kind::Preview)
+    finishPreview(*job, std::move(outcome), jobInput.timeoutMs);
+  else
+    finishDiagnostics(*job, std::move(outcome));
+}
+
+WorkerOutcome Server::runWorker(Job &job, const JobInput &jobInput) {
+  WorkerOutcome outcome;
+  outcome.status = WorkerOutcome::Status::Failed;
+  llvm::SmallString<128> dir;
+  if (std::error_code ec =
+          llvm::sys::fs::createUniqueDirectory("executor-lsp", dir)) {
+    outcome.error = "cannot create a temporary directory: " + ec.message();
+    return outcome;
+  }
+  auto path = [&](StringRef name) {
+    llvm::SmallString<128> result(dir);
+    llvm::sys::path::append(result, name);
+    return std::string(result);
+  };
+  std::string inputPath = path("input.mlir"), outputPath = path("result.json"),
+              stdoutPath = path("stdout.txt"), stderrPath = path("stderr.txt"),
+              workspace = path("workspace");
+  llvm::scope_exit cleanup(
+      [&] { llvm::sys::fs::remove_directories(dir, /*IgnoreErrors=*/true); });
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(inputPath, ec);
+    if (ec) {
+      outcome.error = "cannot write " + inputPath + ": " + ec.message();
+      return outcome;
+    }
+    os << jobInput.text;
+  }
+  (void)llvm::sys::fs::create_directory(workspace);
+
+  std::vector<std::string> args = {
+      options.workerExecutable,
+      "--pipeline-worker",
+      "--worker-input=" + inputPath,
+      "--worker-output=" + outputPath,
+      "--worker-uri=" + job.uri.uri().str(),
+      "--worker-workspace=" + workspace,
+      "--worker-chunk=" + std::to_string(jobInput.chunk),
+  };
+  if (!jobInput.pipeline.empty())
+    args.push_back("--worker-pipeline=" + jobInput.pipeline);
+  if (!jobInput.recordIR)
+    args.push_back("--worker-no-ir");
+  if (options.allowUnregisteredDialects)
+    args.push_back("--allow-unregistered-dialect");
+  std::vector<StringRef> argRefs(args.begin(), args.end());
+
+  auto start = std::chrono::steady_clock::now();
+  auto deadline = start + std::chrono::milliseconds(jobInput.timeoutMs);
+  bool timedOut = false;
+  int exitCode = 0;
+  std::string waitError;
+  {
+    std::unique_lock<std::mutex> lock(job.mutex);
+    if (job.cancelled) {
+      outcome.status = WorkerOutcome::Status::Cancelled;
+      return outcome;
+    }
+    std::string error;
+    if (!job.process.start(options.workerExecutable, argRefs, stdoutPath,
+                           stderrPath, error)) {
+      outcome.error = error;
+      return outcome;
+    }
+    while (!job.process.poll(exitCode, waitError)) {
+      if (!timedOut && std::chrono::steady_clock::now() >= deadline) {
+        timedOut = true;
+        job.process.kill();
+      }
+      job.cv.wait_for(lock, std::chrono::milliseconds(2));
+    }
+    if (job.cancelled) {
+      outcome.status = WorkerOutcome::Status::Cancelled;
+      return outcome;
+    }
+  }
+  if (timedOut) {
+    outcome.status = WorkerOutcome::Status::TimedOut;
+    return outcome;
+  }
+  if (exitCode != 0) {
+    std::string message = waitError.empty()
+                              ? "exit code " + std::to_string(exitCode)
+                              : waitError;
+    if (auto errors = llvm::MemoryBuffer::getFile(stderrPath)) {
+      // The first lines say what went wrong (and in which pass).
+      StringRef text = (*errors)->getBuffer().trim();
+      llvm::SmallVector<StringRef> lines;
+      text.split(lines, '\n', /*MaxSplit=*/8, /*KeepEmpty=*/false);
+      if (lines.size() > 8)
+        lines.pop_back();
+      for (StringRef line : lines)
+        message += "\n" + line.str();
+    }
+    outcome.error = "the pipeline worker failed (" + message + ")";
+    return outcome;
+  }
+  auto result = llvm::MemoryBuffer::getFile(outputPath);
+  if (!result) {
+    outcome.error = "the pipeline worker wrote no result";
+    return outcome;
+  }
+  Expected<json::Value> parsed = json::parse((*result)->getBuffer());
+  if (!parsed) {
+    outcome.error = "the pipeline worker wrote an invalid result: " +
+                    llvm::toString(parsed.takeError());
+    return outcome;
+  }
+  outcome.status = WorkerOutcome::Status::Finished;
+  outcome.result = std::move(*parsed);
+  proto::Logger::info("pipeline worker for {0} took {1} ms", job.uri.uri(),
+                      std::chrono::duration<double, std::milli>(
+                          std::chrono::steady_clock::now() - start)
+                          .count());
+  return outcome;
+}
+
+void Server::finishPreview(Job &job, WorkerOutcome outcome,
+                           unsigned timeoutMs) {
+  switch (outcome.status) {
+  case WorkerOutcome::Status::Cancelled:
+    return; // cancel() answered.
+  case WorkerOutcome::Status::TimedOut:
+    return job.answer(makeError(
+        proto::ErrorCode::RequestFailed,
+        llvm::formatv("the pipeline preview timed out after {0} ms", timeoutMs)));
+  case WorkerOutcome::Status::Failed:
+    return job.answer(makeError(proto::ErrorCode::RequestFailed, outcome.error));
+  case WorkerOutcome::Status::Finished:
+    break;
+  }
+  json::Object *root = outcome.result.getAsObject();
+  json::Array *chunks = root ? root->getArray("chunks") : nullptr;
+  if (!chunks || chunks->empty() || !chunks->front().getAsObject())
+    return job.answer(makeError(proto::ErrorCode::RequestFailed,
+                                "the pipeline worker returned no chunk"));
+  json::Object result = std::move(*chunks->front().getAsObject());
+  result["uri"] = job.uri.uri();
+  result["version"] = job.version;
+  job.answer(json::Value(std::move(result)));
+}
+
+void Server::finishDiagnostics(Job &job, WorkerOutcome outcome) {
+  std::vector<proto::Diagnostic> diagnostics;
+  switch (outcome.status) {
+  case WorkerOutcome::Status::Cancelled:
+    return;
+  case WorkerOutcome::Status::TimedOut:
+    proto::Logger::info("the pipeline run for {0} timed out", job.uri.uri());
+    return;
+  case WorkerOutcome::Status::Failed: {
+    // A crash in a pass: say so where the user looks.
+    proto::Diagnostic diag;
+    diag.source = "executor-pipeline";
+    diag.severity = proto::DiagnosticSeverity::Warning;
+    diag.message = outcome.error;
+    diagnostics.push_back(std::move(diag));
+    break;
+  }
+  case WorkerOutcome::Status::Finished: {
+    json::Object *root = outcome.result.getAsObject();
+    json::Array *chunks = root ? root->getArray("chunks") : nullptr;
+    if (!chunks)
+      return;
+    auto collect = [&](const json::Array *list) {
+      if (!list)
+        return;
+      for (const json::Value &value : *list) {
+        proto::Diagnostic diag;
+        json::Path::Root path;
+        if (!fromJSON(value, diag, path))
+          continue;
+        // Only what the passes say: the parser and the verifier already did.
+        const json::Object *object = value.getAsObject();
+        std::optional<StringRef> pass = object->getString("pass");
+        if (!pass || pass->empty())
+          continue;
+        if (diag.severity != proto::DiagnosticSeverity::Error &&
+            diag.severity != proto::DiagnosticSeverity::Warning)
+          continue;
+        diag.message = (*pass + ": " + diag.message).str();
+        diag.source = "executor-pipeline";
+        diag.category = pass->str();
+        diagnostics.push_back(std::move(diag));
+      }
+    };
+    for (json::Value &chunk : *chunks) {
+      json::Object *object = chunk.getAsObject();
+      if (!object)
+        continue;
+      collect(object->getArray("diagnostics"));
+      if (json::Array *snapshots = object->getArray("snapshots"))
+        for (json::Value &snapshot : *snapshots)
+          if (json::Object *s = snapshot.getAsObject())
+            collect(s->getArray("diagnostics"));
+    }
+    break;
+  }
+  }
+  if (diagnostics.empty())
+    return;
+  std::lock_guard<std::mutex> lock(stateMutex);
+  auto it = published.find(job.uri.file());
+  if (it == published.end() || it->second.version != job.version ||
+      job.isCancelled())
+    return;
+  proto::PublishDiagnosticsParams params(job.uri, job.version);
+  params.diagnostics = it->second.parseDiagnostics;
+  llvm::append_range(params.diagnostics, diagnostics);
+  publishDiagnostics(params);
+}
+
+//===----------------------------------------------------------------------===//
+// Entry point
+//===----------------------------------------------------------------------===//
+
+bool executor_studio::lsp::runServer(std::FILE *in, llvm::raw_ostream &out,
+                                     const TransportOptions &transportOptions,
+                                     const ServerOptions &options) {
+  auto checkedInput = std::make_unique<CheckedInput>(
+      in, transportOptions.delimitedInput ? proto::JSONStreamStyle::Delimited
+                                          : proto::JSONStreamStyle::Standard);
+  CheckedInput &inputRef = *checkedInput;
+  proto::JSONTransport transport(std::move(checkedInput), out,
+                                 transportOptions.prettyOutput);
+  proto::MessageHandler handler(transport);
+  bool shutdown = false;
+  {
+    Server server(inputRef, options);
+    handler.method("initialize", &server, &Server::onInitialize);
+    handler.notification("initialized", &server, &Server::onInitialized);
+    handler.method("shutdown", &server, &Server::onShutdown);
+    handler.method(kInvalidMessageMethod, &server, &Server::onInvalidMessage);
+    handler.notification("$/cancelRequest", &server, &Server::onCancelRequest);
+
+    handler.notification("textDocument/didOpen", &server, &Server::onDidOpen);
+    handler.notification("textDocument/didChange", &server,
+                         &Server::onDidChange);
+    handler.notification("textDocument/didClose", &server, &Server::onDidClose);
+
+    handler.method("textDocument/definition", &server, &Server::onDefinition);
+    handler.method("textDocument/references", &server, &Server::onReferences);
+    handler.method("textDocument/hover", &server, &Server::onHover);
+    handler.method("textDocument/documentSymbol", &server,
+                   &Server::onDocumentSymbol);
+    handler.method("textDocument/completion", &server, &Server::onCompletion);
+    handler.method("textDocument/codeLens", &server, &Server::onCodeLens);
+    handler.method("executor/pipelinePreview", &server,
+                   &Server::onPipelinePreview);
+
+    server.publishDiagnostics =
+        handler.outgoingNotification<proto::PublishDiagnosticsParams>(
+            "textDocument/publishDiagnostics");
+
+    if (llvm::Error error = transport.run(handler)) {
+      proto::Logger::error("transport: {0}", llvm::toString(std::move(error)));
+    }
+    shutdown = server.wasShutdownRequested();
+  }
+  return shutdown;
+}
