@@ -27,6 +27,7 @@ Recording executor_studio::recordPipeline(StringRef source, StringRef bufferName
   registerAllDialects(registry);
   MLIRContext ctx(registry, MLIRContext::Threading::DISABLED);
   ctx.allowUnregisteredDialects(options.allowUnregisteredDialects);
+  ctx.printOpOnDiagnostic(false);
 
   Recording failedParse;
   OwningOpRef<ModuleOp> module;

@@ -236,6 +236,8 @@ int main(int argc, char **argv) {
   DialectRegistry registry;
   executor_studio::registerAllDialects(registry);
   MLIRContext ctx(registry, MLIRContext::Threading::DISABLED);
+  // Errors point at the op's line; a generic dump of it adds nothing.
+  ctx.printOpOnDiagnostic(false);
   std::string error;
   auto file = openInputFile(inputFile, &error);
   if (!file)
