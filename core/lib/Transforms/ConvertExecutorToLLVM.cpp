@@ -232,32 +232,21 @@ struct LaunchAsyncLowering : public ExecutorPattern<LaunchAsyncOp> {
   }
 };
 
-struct AwaitLowering : public ExecutorPattern<AwaitOp> {
-  using ExecutorPattern::ExecutorPattern;
+/// executor.await and executor.close: `void function(i64 handle)`.
+template <typename OpT>
+struct HandleCallLowering : public ExecutorPattern<OpT> {
+  HandleCallLowering(const LLVMTypeConverter &converter, StringRef function)
+      : ExecutorPattern<OpT>(converter), function(function.str()) {}
   LogicalResult
-  matchAndRewrite(AwaitOp op, OpAdaptor adaptor,
+  matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto fn = getOrDeclare(rewriter, op, "__catalyst__executor__await",
-                           voidType(), {i64()});
-    LLVM::CallOp::create(rewriter, op.getLoc(), fn,
-                         ValueRange{adaptor.getToken()});
+    auto fn = getOrDeclare(rewriter, op, function, this->voidType(),
+                           {this->i64()});
+    LLVM::CallOp::create(rewriter, op.getLoc(), fn, adaptor.getOperands());
     rewriter.eraseOp(op);
     return success();
   }
-};
-
-struct CloseLowering : public ExecutorPattern<CloseOp> {
-  using ExecutorPattern::ExecutorPattern;
-  LogicalResult
-  matchAndRewrite(CloseOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    auto fn = getOrDeclare(rewriter, op, "__catalyst__executor__close",
-                           voidType(), {i64()});
-    LLVM::CallOp::create(rewriter, op.getLoc(), fn,
-                         ValueRange{adaptor.getSession()});
-    rewriter.eraseOp(op);
-    return success();
-  }
+  std::string function;
 };
 
 struct CallLowering : public ExecutorPattern<CallOp> {
@@ -407,8 +396,11 @@ struct ConvertExecutorToLLVMPass
         [](TokenType type) { return IntegerType::get(type.getContext(), 64); });
     RewritePatternSet patterns(ctx);
     patterns.add<OpenLowering, SendBinaryLowering, LaunchLowering,
-                 LaunchAsyncLowering, AwaitLowering, CallLowering,
-                 CloseLowering>(converter);
+                 LaunchAsyncLowering, CallLowering>(converter);
+    patterns.add<HandleCallLowering<AwaitOp>>(converter,
+                                              "__catalyst__executor__await");
+    patterns.add<HandleCallLowering<CloseOp>>(converter,
+                                              "__catalyst__executor__close");
     LLVMConversionTarget target(*ctx);
     target.addIllegalDialect<ExecutorDialect>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
