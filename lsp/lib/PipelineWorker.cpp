@@ -99,7 +99,14 @@ private:
 
 void writeRecording(llvm::json::OStream &out, const Recording &recording,
                     const FileChunk &chunk, unsigned index,
-                    const std::string &pipeline, const std::string &uri) {
+                    const std::string &pipeline,
+                    const PipelineWorkerRequest &request) {
+  const std::string &uri = request.uri;
+  using IRMode = PipelineWorkerRequest::IRMode;
+  auto selected = [&](int snapshot) {
+    return request.irMode == IRMode::Selected &&
+           llvm::is_contained(request.irSnapshots, snapshot);
+  };
   DiagnosticConverter converter(chunk.text, chunk.lineOffset, uri);
   out.object([&] {
     out.attribute("chunk", static_cast<int64_t>(index));
@@ -107,7 +114,8 @@ void writeRecording(llvm::json::OStream &out, const Recording &recording,
     out.attribute("pipeline", pipeline);
     out.attribute("succeeded", recording.succeeded);
     out.attribute("totalMilliseconds", recording.totalMilliseconds);
-    if (recording.inputIR)
+    if (recording.inputIR &&
+        (request.irMode == IRMode::Changes || selected(-1)))
       out.attribute("input", *recording.inputIR);
     out.attributeArray("diagnostics", [&] {
       for (const RecordedDiagnostic &diag : recording.diagnostics)
@@ -124,7 +132,10 @@ void writeRecording(llvm::json::OStream &out, const Recording &recording,
           out.attribute("changed", snapshot.changed);
           out.attribute("failed", snapshot.failed);
           out.attribute("milliseconds", snapshot.milliseconds);
-          if (snapshot.ir && snapshot.ir.get() != previous)
+          if (snapshot.ir &&
+              ((request.irMode == IRMode::Changes &&
+                snapshot.ir.get() != previous) ||
+               selected(snapshot.index)))
             out.attribute("ir", *snapshot.ir);
           out.attributeArray("diagnostics", [&] {
             for (const RecordedDiagnostic &diag : snapshot.diagnostics)
@@ -141,6 +152,7 @@ void writeRecording(llvm::json::OStream &out, const Recording &recording,
 
 int executor_studio::lsp::runPipelineWorker(
     const PipelineWorkerRequest &request) {
+  using IRMode = PipelineWorkerRequest::IRMode;
 #ifdef __linux__
   // Never outlive the server (it kills us on a time-out, an edit or exit,
   // but it may itself be killed).
@@ -183,13 +195,13 @@ int executor_studio::lsp::runPipelineWorker(
           continue;
         RecordOptions options;
         options.pipeline = pipeline;
-        options.recordIR = request.recordIR;
+        options.recordIR = request.irMode != IRMode::None;
         options.allowUnregisteredDialects = request.allowUnregisteredDialects;
         // The parser needs a NUL-terminated buffer.
         std::string text = chunk.text.str();
         Recording recording = recordPipeline(text, bufferName, options);
         writeRecording(out, recording, {text, chunk.lineOffset}, index,
-                       pipeline, request.uri);
+                       pipeline, request);
       }
     });
   });

@@ -61,14 +61,43 @@ struct PipelinePreviewParams {
   std::optional<std::string> pipeline;
   /// The `// -----` chunk of a split file.
   std::optional<int64_t> chunk;
+  /// Which IR to return: "changes" (default: every snapshot whose IR
+  /// differs from the one before), "none", or snapshot indices (-1: the
+  /// input).
+  std::string ir = "changes";
 };
 
 bool fromJSON(const json::Value &value, PipelinePreviewParams &result,
               json::Path path) {
   json::ObjectMapper o(value, path);
-  return o && o.map("uri", result.uri) &&
-         o.mapOptional("pipeline", result.pipeline) &&
-         o.mapOptional("chunk", result.chunk);
+  if (!o || !o.map("uri", result.uri) ||
+      !o.mapOptional("pipeline", result.pipeline) ||
+      !o.mapOptional("chunk", result.chunk))
+    return false;
+  const json::Value *ir = value.getAsObject()->get("ir");
+  if (!ir)
+    return true;
+  if (std::optional<StringRef> mode = ir->getAsString()) {
+    if (*mode == "changes" || *mode == "none") {
+      result.ir = mode->str();
+      return true;
+    }
+  } else if (const json::Array *indices = ir->getAsArray()) {
+    std::string list;
+    for (const json::Value &index : *indices) {
+      std::optional<int64_t> number = index.getAsInteger();
+      if (!number || *number < -1 || *number > INT32_MAX) {
+        path.field("ir").report("expected snapshot indices (-1: the input)");
+        return false;
+      }
+      list += std::to_string(*number) + ",";
+    }
+    result.ir = list.empty() ? "none" : list;
+    return true;
+  }
+  path.field("ir").report(
+      "expected \"changes\", \"none\" or an array of snapshot indices");
+  return false;
 }
 
 /// `$/cancelRequest` parameters.
@@ -181,7 +210,8 @@ struct JobInput {
   std::string text;
   int chunk = -1;
   std::string pipeline;
-  bool recordIR = true;
+  /// The worker's --worker-ir: "changes", "none" or indices.
+  std::string ir = "changes";
   unsigned delayMs = 0;
   unsigned timeoutMs = 0;
 };
@@ -435,7 +465,7 @@ void Server::updateFile(const proto::URIForFile &uri, std::string contents,
   JobInput jobInput;
   if (runPipeline) {
     jobInput.text = file->getContents();
-    jobInput.recordIR = false;
+    jobInput.ir = "none";
     jobInput.delayMs = options.pipelineDiagnosticsDelayMs;
     jobInput.timeoutMs = options.pipelineDiagnosticsTimeoutMs;
   }
@@ -586,7 +616,7 @@ void Server::onPipelinePreview(const PipelinePreviewParams &params,
   jobInput.text = file->getContents();
   jobInput.chunk = chunk;
   jobInput.pipeline = params.pipeline.value_or("");
-  jobInput.recordIR = true;
+  jobInput.ir = params.ir;
   jobInput.timeoutMs = options.previewTimeoutMs;
   startJob(Job::Kind::Preview, params.uri, file->getVersion(),
            std::move(jobInput), std::move(reply));
@@ -702,8 +732,7 @@ WorkerOutcome Server::runWorker(Job &job, const JobInput &jobInput) {
   };
   if (!jobInput.pipeline.empty())
     args.push_back("--worker-pipeline=" + jobInput.pipeline);
-  if (!jobInput.recordIR)
-    args.push_back("--worker-no-ir");
+  args.push_back("--worker-ir=" + jobInput.ir);
   if (options.allowUnregisteredDialects)
     args.push_back("--allow-unregistered-dialect");
   std::vector<StringRef> argRefs(args.begin(), args.end());

@@ -71,7 +71,7 @@ cl::opt<std::string> workerUri("worker-uri", cl::Hidden);
 cl::opt<std::string> workerWorkspace("worker-workspace", cl::Hidden);
 cl::opt<std::string> workerPipeline("worker-pipeline", cl::Hidden);
 cl::opt<int> workerChunk("worker-chunk", cl::Hidden, cl::init(-1));
-cl::opt<bool> workerNoIR("worker-no-ir", cl::Hidden);
+cl::opt<std::string> workerIR("worker-ir", cl::Hidden, cl::init("changes"));
 } // namespace
 
 int main(int argc, char **argv) {
@@ -93,7 +93,18 @@ int main(int argc, char **argv) {
     request.pipeline = workerPipeline;
     request.workspace = workerWorkspace;
     request.chunk = workerChunk;
-    request.recordIR = !workerNoIR;
+    if (workerIR == "none") {
+      request.irMode = es::PipelineWorkerRequest::IRMode::None;
+    } else if (workerIR != "changes") {
+      request.irMode = es::PipelineWorkerRequest::IRMode::Selected;
+      SmallVector<StringRef> indices;
+      StringRef(workerIR).split(indices, ',', -1, /*KeepEmpty=*/false);
+      for (StringRef index : indices) {
+        int value = 0;
+        if (!index.trim().getAsInteger(10, value))
+          request.irSnapshots.push_back(value);
+      }
+    }
     request.allowUnregisteredDialects = allowUnregisteredDialects;
     return es::runPipelineWorker(request);
   }

@@ -12,15 +12,18 @@
 //                "snapshots": [{"index", "pass", "options", "anchor",
 //                               "changed", "failed", "milliseconds", "ir"?,
 //                               "diagnostics"}]}]}
-// where diagnostics are LSP diagnostics of the document (with "pass"), and a
-// snapshot's "ir" is left out when it equals the previous snapshot's (or the
-// input's, for the first).
+// where diagnostics are LSP diagnostics of the document (with "pass"). Which
+// IR it holds depends on the request: every snapshot's "ir" where it differs
+// from the previous snapshot's (or the input's, for the first), none (the
+// recorder then prints nothing, which is much faster), or the IR of chosen
+// snapshots (-1: the input).
 //
 //===----------------------------------------------------------------------===//
 #ifndef EXECUTORLSP_PIPELINEWORKER_H
 #define EXECUTORLSP_PIPELINEWORKER_H
 
 #include <string>
+#include <vector>
 
 namespace executor_studio {
 namespace lsp {
@@ -38,8 +41,11 @@ struct PipelineWorkerRequest {
   /// The `// -----` chunk to run, or -1 for every chunk that mentions the
   /// catalyst or executor dialects.
   int chunk = -1;
-  /// Print the IR after every pass (off: diagnostics and timing only).
-  bool recordIR = true;
+  /// Which IR the result holds.
+  enum class IRMode { Changes, None, Selected };
+  IRMode irMode = IRMode::Changes;
+  /// For IRMode::Selected: snapshot indices, -1 for the input.
+  std::vector<int> irSnapshots;
   bool allowUnregisteredDialects = false;
 };
 

@@ -1,0 +1,426 @@
+//===- LspBench.cpp - executor-lsp-server against mlir-lsp-server ---------===//
+//
+// 1. didChange -> publishDiagnostics on a generated 10,000-line .mlir of
+//    upstream ops (func, arith, scf, memref), for executor-lsp-server and the
+//    stock mlir-lsp-server in the same run, alternating edits between the two;
+//    prints both medians and their ratio (goal: at most 1.0).
+// 2. executor/pipelinePreview (the default pipeline, every snapshot's IR) on a
+//    generated host program of 10,000 ops that launches kernels of a
+//    dispatched target; prints the time (goal: under 1 s).
+//
+//===----------------------------------------------------------------------===//
+#include "LspTestClient.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <chrono>
+
+using namespace llvm;
+using namespace executor_studio::lsp_test;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+cl::opt<std::string> ourServer("server", cl::desc("executor-lsp-server"),
+                               cl::init(EXECUTOR_LSP_SERVER_PATH));
+cl::opt<std::string> referenceServer("reference",
+                                     cl::desc("the stock mlir-lsp-server"),
+                                     cl::init(MLIR_LSP_SERVER_PATH));
+cl::opt<unsigned> lines("lines", cl::desc("Lines of the edited file"),
+                        cl::init(10000));
+cl::opt<unsigned> edits("edits", cl::desc("Timed edits per server"),
+                        cl::init(20));
+cl::opt<unsigned> previewOps("preview-ops",
+                             cl::desc("Ops of the previewed host program"),
+                             cl::init(10000));
+cl::opt<unsigned> previews("previews", cl::desc("Timed previews"),
+                           cl::init(5));
+
+constexpr std::chrono::milliseconds kTimeout(120000);
+
+/// Upstream ops only, so that both servers read it; `variant` changes one
+/// constant per function so every edit reparses a different text.
+std::string generateUpstreamFile(unsigned lineCount, unsigned variant) {
+  std::string text = "module {\n";
+  unsigned perFunction = 50;
+  unsigned functions = std::max(1u, (lineCount - 2) / perFunction);
+  for (unsigned f = 0; f < functions; ++f) {
+    text += formatv("  func.func @kernel{0}(%arg0: memref<64xf64>, %arg1: "
+                    "i64, %arg2: f64) -> (i64, f64) {{\n",
+                    f)
+                .str();
+    text += formatv("    %c0 = arith.constant 0 : index\n"
+                    "    %c1 = arith.constant 1 : index\n"
+                    "    %c64 = arith.constant 64 : index\n"
+                    "    %k = arith.constant {0} : i64\n",
+                    f + variant)
+                .str();
+    unsigned body = perFunction - 12;
+    text += "    %i0 = arith.addi %arg1, %k : i64\n";
+    text += "    %f0 = arith.addf %arg2, %arg2 : f64\n";
+    for (unsigned i = 1; i < body / 2; ++i) {
+      text += formatv("    %i{0} = arith.muli %i{1}, %arg1 : i64\n", i, i - 1)
+                  .str();
+      text += formatv("    %f{0} = arith.mulf %f{1}, %arg2 : f64\n", i, i - 1)
+                  .str();
+    }
+    unsigned last = body / 2 - 1;
+    text += formatv("    %s = scf.for %iv = %c0 to %c64 step %c1 "
+                    "iter_args(%acc = %f{0}) -> (f64) {{\n"
+                    "      %v = memref.load %arg0[%iv] : memref<64xf64>\n"
+                    "      %w = arith.addf %acc, %v : f64\n"
+                    "      memref.store %w, %arg0[%iv] : memref<64xf64>\n"
+                    "      scf.yield %w : f64\n"
+                    "    }\n",
+                    last)
+                .str();
+    text += formatv("    return %i{0}, %s : i64, f64\n  }\n", last).str();
+  }
+  text += "}\n";
+  return text;
+}
+
+/// The targets the host programs launch into: one dispatched, one local.
+constexpr StringRef kTargets = R"(  module @compute attributes {catalyst.target = {}, catalyst.dispatch = {address = "ADDR:PORT"}} {
+    func.func @square(%x: memref<4xf64>) -> memref<4xf64> {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c4 = arith.constant 4 : index
+      %y = memref.alloc() : memref<4xf64>
+      scf.for %i = %c0 to %c4 step %c1 {
+        %v = memref.load %x[%i] : memref<4xf64>
+        %s = arith.mulf %v, %v : f64
+        memref.store %s, %y[%i] : memref<4xf64>
+      }
+      return %y : memref<4xf64>
+    }
+  }
+  module @local attributes {catalyst.target = {}} {
+    func.func @scale(%x: memref<4xf64>) -> memref<4xf64> {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c4 = arith.constant 4 : index
+      %h = arith.constant 5.000000e-01 : f64
+      %y = memref.alloc() : memref<4xf64>
+      scf.for %i = %c0 to %c4 step %c1 {
+        %v = memref.load %x[%i] : memref<4xf64>
+        %s = arith.mulf %v, %h : f64
+        memref.store %s, %y[%i] : memref<4xf64>
+      }
+      return %y : memref<4xf64>
+    }
+  }
+)";
+
+/// A host program of about `opCount` ops in bufferized form: `launches`
+/// blocks of arithmetic in @main, each feeding a launch of the dispatched
+/// target (the shape of the pipeline recorder's benchmark), and one launch
+/// of the local target.
+std::string generateHostProgram(unsigned opCount, unsigned launches) {
+  std::string text = "module @host {\n"
+                     "  func.func @setup() {\n    return\n  }\n"
+                     "  func.func @main(%seed: f64, %x: memref<4xf64>) -> "
+                     "f64 {\n"
+                     "    %c0 = arith.constant 0 : index\n"
+                     "    %acc0 = arith.addf %seed, %seed : f64\n";
+  unsigned perLaunch = std::max(1u, opCount / launches - 3);
+  unsigned value = 0;
+  for (unsigned l = 0; l < launches; ++l) {
+    std::string prev = l == 0 ? "%acc0" : formatv("%r{0}", l - 1).str();
+    for (unsigned i = 0; i < perLaunch; ++i) {
+      std::string next = formatv("%v{0}", value++).str();
+      text += formatv("    {0} = arith.{1} {2}, %seed : f64\n", next,
+                      i % 2 ? "mulf" : "addf", prev)
+                  .str();
+      prev = next;
+    }
+    text += formatv("    memref.store {0}, %x[%c0] : memref<4xf64>\n"
+                    "    %y{1} = catalyst.launch_kernel @compute::@square(%x) "
+                    ": (memref<4xf64>) -> memref<4xf64>\n"
+                    "    %r{1} = memref.load %y{1}[%c0] : memref<4xf64>\n",
+                    prev, l)
+                .str();
+  }
+  text += formatv("    %z = catalyst.launch_kernel @local::@scale(%x) : "
+                  "(memref<4xf64>) -> memref<4xf64>\n"
+                  "    return %r{0} : f64\n  }\n",
+                  launches - 1)
+              .str();
+  text += kTargets;
+  text += "}\n";
+  return text;
+}
+
+/// The same amount of work spread over functions of 100 ops: every nested
+/// pass of the pipeline then records a snapshot per function.
+std::string generateHostFunctions(unsigned opCount) {
+  std::string text = "module @host {\n"
+                     "  func.func @setup() {\n    return\n  }\n";
+  unsigned functions = std::max(1u, opCount / 100);
+  for (unsigned f = 0; f < functions; ++f) {
+    text += formatv("  func.func @step{0}(%x: memref<4xf64>, %a: f64) -> "
+                    "memref<4xf64> {{\n"
+                    "    %c0 = arith.constant 0 : index\n"
+                    "    %v0 = memref.load %x[%c0] : memref<4xf64>\n",
+                    f)
+                .str();
+    for (unsigned i = 1; i < 95; ++i)
+      text += formatv("    %v{0} = arith.{1} %v{2}, %a : f64\n", i,
+                      i % 2 ? "mulf" : "addf", i - 1)
+                  .str();
+    text += "    memref.store %v94, %x[%c0] : memref<4xf64>\n"
+            "    %y = catalyst.launch_kernel @compute::@square(%x) : "
+            "(memref<4xf64>) -> memref<4xf64>\n"
+            "    %z = catalyst.launch_kernel @local::@scale(%y) : "
+            "(memref<4xf64>) -> memref<4xf64>\n"
+            "    return %z : memref<4xf64>\n  }\n";
+  }
+  text += kTargets;
+  text += "}\n";
+  return text;
+}
+
+struct Server {
+  std::string name;
+  LspProcess process;
+  int64_t nextId = 1;
+  int64_t version = 1;
+  std::vector<double> samples;
+};
+
+bool startServer(Server &server, const std::vector<std::string> &command) {
+  std::string error;
+  if (!server.process.start(command, error, "/dev/null")) {
+    errs() << error << "\n";
+    return false;
+  }
+  int64_t id = server.nextId++;
+  server.process.send(makeRequest(
+      id, "initialize",
+      json::Object{{"processId", nullptr},
+                   {"rootUri", nullptr},
+                   {"capabilities",
+                    json::Object{{"textDocument",
+                                  json::Object{{"documentSymbol",
+                                                json::Object{{"hierarchicalDocumentSymbolSupport",
+                                                              true}}}}}}}}));
+  if (!server.process.waitForResponse(id, kTimeout)) {
+    errs() << server.name << ": no answer to initialize\n";
+    return false;
+  }
+  server.process.send(makeNotification("initialized", json::Object{}));
+  return true;
+}
+
+/// Sends `text` (didOpen when `open`) and returns the milliseconds until the
+/// diagnostics of that version arrive, or a negative value.
+double timeDiagnostics(Server &server, StringRef uri, const std::string &text,
+                       bool open) {
+  int64_t version = ++server.version;
+  json::Value message =
+      open ? makeNotification(
+                 "textDocument/didOpen",
+                 json::Object{{"textDocument",
+                               json::Object{{"uri", uri},
+                                            {"languageId", "mlir"},
+                                            {"version", version},
+                                            {"text", text}}}})
+           : makeNotification(
+                 "textDocument/didChange",
+                 json::Object{
+                     {"textDocument",
+                      json::Object{{"uri", uri}, {"version", version}}},
+                     {"contentChanges", json::Array{json::Object{{"text", text}}}}});
+  // Serialise before the clock starts: only the server's time counts.
+  std::string body = formatv("{0}", message).str();
+  auto start = Clock::now();
+  server.process.sendBody(body);
+  while (true) {
+    std::optional<json::Value> reply = server.process.read(kTimeout);
+    if (!reply)
+      return -1;
+    const json::Object *object = reply->getAsObject();
+    if (object->getString("method") != "textDocument/publishDiagnostics")
+      continue;
+    const json::Object *params = object->getObject("params");
+    if (params && params->getInteger("version") == version)
+      break;
+  }
+  return std::chrono::duration<double, std::milli>(Clock::now() - start)
+      .count();
+}
+
+double median(std::vector<double> values) {
+  if (values.empty())
+    return 0;
+  std::sort(values.begin(), values.end());
+  size_t n = values.size();
+  return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+double mean(const std::vector<double> &values) {
+  double sum = 0;
+  for (double v : values)
+    sum += v;
+  return values.empty() ? 0 : sum / values.size();
+}
+
+bool benchDiagnostics() {
+  Server ours, stock;
+  ours.name = "executor-lsp-server";
+  stock.name = "mlir-lsp-server";
+  if (!startServer(ours, {ourServer}) || !startServer(stock, {referenceServer}))
+    return false;
+  StringRef uri = "file:///bench/upstream.mlir";
+  std::string first = generateUpstreamFile(lines, 0);
+  outs() << formatv("didChange -> publishDiagnostics on a {0}-line file of "
+                    "upstream ops ({1} KB), {2} edits each, alternating\n",
+                    StringRef(first).count('\n'), first.size() / 1024,
+                    edits.getValue());
+  for (Server *server : {&ours, &stock}) {
+    if (timeDiagnostics(*server, uri, first, /*open=*/true) < 0) {
+      errs() << server->name << ": no diagnostics after didOpen\n";
+      return false;
+    }
+    // Warm up (page in, load dialects).
+    for (unsigned i = 1; i <= 2; ++i)
+      timeDiagnostics(*server, uri, generateUpstreamFile(lines, i), false);
+  }
+  for (unsigned i = 0; i < edits; ++i) {
+    std::string text = generateUpstreamFile(lines, 100 + i);
+    // Alternate who goes first so drift hits both alike.
+    Server *order[2] = {&ours, &stock};
+    if (i % 2)
+      std::swap(order[0], order[1]);
+    for (Server *server : order) {
+      double ms = timeDiagnostics(*server, uri, text, false);
+      if (ms < 0) {
+        errs() << server->name << ": no diagnostics after didChange\n";
+        return false;
+      }
+      server->samples.push_back(ms);
+    }
+  }
+  for (Server *server : {&ours, &stock}) {
+    outs() << formatv("  {0,-22} median {1,8:f2} ms   mean {2,8:f2} ms   min "
+                      "{3,8:f2} ms\n",
+                      server->name, median(server->samples),
+                      mean(server->samples),
+                      *std::min_element(server->samples.begin(),
+                                        server->samples.end()));
+  }
+  double ratio = median(ours.samples) / median(stock.samples);
+  outs() << formatv("  ratio (executor-lsp-server / mlir-lsp-server, "
+                    "medians): {0:f3}  (goal <= 1.0: {1})\n",
+                    ratio, ratio <= 1.0 ? "met" : "NOT met");
+  for (Server *server : {&ours, &stock}) {
+    int64_t id = server->nextId++;
+    server->process.send(makeRequest(id, "shutdown", nullptr));
+    server->process.waitForResponse(id, kTimeout);
+    server->process.send(makeNotification("exit", nullptr));
+    server->process.finish(kTimeout);
+  }
+  return true;
+}
+
+/// Times `executor/pipelinePreview` of `text`; `irMode` is the request's
+/// "ir" member (empty: the default).
+bool benchPreview(StringRef title, const std::string &text, StringRef irMode,
+                  bool checkGoal) {
+  Server ours;
+  ours.name = "executor-lsp-server";
+  // Only the preview runs: no pipeline diagnostics in the background.
+  if (!startServer(ours, {ourServer, "--pipeline-diagnostics=false"}))
+    return false;
+  StringRef uri = "file:///bench/host.mlir";
+  if (timeDiagnostics(ours, uri, text, /*open=*/true) < 0) {
+    errs() << "no diagnostics for the host program\n";
+    return false;
+  }
+  outs() << formatv("executor/pipelinePreview of {0} ({1} lines), ir: {2}\n",
+                    title, StringRef(text).count('\n'),
+                    irMode.empty() ? "default (every change)" : irMode);
+  std::vector<double> samples;
+  for (unsigned i = 0; i < previews + 1; ++i) {
+    int64_t id = ours.nextId++;
+    json::Object params{{"uri", uri}};
+    if (!irMode.empty())
+      params["ir"] = irMode;
+    std::string body =
+        formatv("{0}", makeRequest(id, "executor/pipelinePreview",
+                                   std::move(params)))
+            .str();
+    auto start = Clock::now();
+    ours.process.sendBody(body);
+    std::optional<json::Value> reply =
+        ours.process.waitForResponse(id, kTimeout);
+    double ms =
+        std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+    const json::Object *result =
+        reply ? reply->getAsObject()->getObject("result") : nullptr;
+    if (!result) {
+      errs() << "the preview failed: "
+             << (reply ? formatv("{0}", *reply).str() : "no answer") << "\n";
+      return false;
+    }
+    const json::Array *snapshots = result->getArray("snapshots");
+    size_t irBytes = 0, withIR = 0;
+    for (const json::Value &snapshot : *snapshots)
+      if (auto ir = snapshot.getAsObject()->getString("ir")) {
+        irBytes += ir->size();
+        ++withIR;
+      }
+    if (i == 0) {
+      outs() << formatv("  succeeded: {0}; {1} snapshots, {2} with IR ({3} KB); "
+                        "the recorder took {4:f1} ms in the worker\n",
+                        result->getBoolean("succeeded").value_or(false),
+                        snapshots->size(), withIR, irBytes / 1024,
+                        result->getNumber("totalMilliseconds").value_or(0));
+      continue; // warm-up
+    }
+    samples.push_back(ms);
+  }
+  outs() << formatv("  request -> response: median {0:f1} ms, mean {1:f1} ms, "
+                    "min {2:f1} ms",
+                    median(samples), mean(samples),
+                    *std::min_element(samples.begin(), samples.end()));
+  if (checkGoal)
+    outs() << formatv("  (goal < 1000 ms: {0})",
+                      median(samples) < 1000 ? "met" : "NOT met");
+  outs() << "\n";
+  int64_t id = ours.nextId++;
+  ours.process.send(makeRequest(id, "shutdown", nullptr));
+  ours.process.waitForResponse(id, kTimeout);
+  ours.process.send(makeNotification("exit", nullptr));
+  ours.process.finish(kTimeout);
+  return true;
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  cl::ParseCommandLineOptions(argc, argv,
+                              "executor-lsp-server benchmark against the "
+                              "stock mlir-lsp-server\n");
+  outs() << "executor-lsp-server: " << ourServer << "\n"
+         << "reference:           " << referenceServer << "\n";
+  bool ok = benchDiagnostics();
+  std::string host = generateHostProgram(previewOps, 50);
+  ok = benchPreview(formatv("a {0}-op host program, 50 dispatched launches "
+                            "in @main",
+                            previewOps.getValue())
+                        .str(),
+                    host, "", /*checkGoal=*/true) &&
+       ok;
+  std::string functions = generateHostFunctions(previewOps);
+  ok = benchPreview(formatv("{0} ops in {1} host functions of 100 ops, each "
+                            "with a dispatched launch",
+                            previewOps.getValue(), previewOps / 100)
+                        .str(),
+                    functions, "", false) &&
+       ok;
+  ok = benchPreview("the same functions", functions, "none", false) && ok;
+  return ok ? 0 : 1;
+}

@@ -1,0 +1,235 @@
+//===- executor-lsp-client.cpp - a scripted LSP client for lit tests ------===//
+//
+// Runs a language server with Content-Length framing and plays a script in
+// the format of mlir-lsp-server's tests: JSON messages separated by
+// `// -----` lines, other `//` lines being comments. Unlike piping the script
+// into `-lit-test`, it waits for the answer to each request before it sends
+// the next message, so tests of asynchronous behaviour (previews, the
+// pipeline's diagnostics, cancellation, shutdown) are deterministic.
+// Directives, as comments in a message's block:
+//
+//   // CLIENT-NOWAIT              send the request without waiting for it
+//   // CLIENT-WAIT: method [text]  then wait for a message of `method` whose
+//                                 JSON contains `text`
+//   // CLIENT-SLEEP: ms           then sleep
+//   // CLIENT-TEXT: path          replace the document text in the message
+//                                 (didOpen, or didChange's first change) by
+//                                 the file's (relative to the script)
+//   // CLIENT-RAW                 send the block as is (malformed JSON)
+//
+// Every message the server sends is printed, indented, in the order it
+// arrives; at the end the client closes the server's input and prints
+// `exit code: N`.
+//
+//===----------------------------------------------------------------------===//
+#include "LspTestClient.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <thread>
+
+using namespace llvm;
+using namespace executor_studio::lsp_test;
+
+namespace {
+cl::opt<std::string> scriptPath(cl::Positional, cl::desc("<script>"),
+                                cl::Required);
+cl::list<std::string> serverCommand(cl::ConsumeAfter,
+                                    cl::desc("<server> [server options]"));
+cl::opt<unsigned> timeoutMs("timeout-ms",
+                            cl::desc("How long to wait for one answer"),
+                            cl::init(60000));
+
+struct Step {
+  std::string body;
+  bool nowait = false;
+  bool raw = false;
+  std::string waitMethod;
+  std::string waitText;
+  unsigned sleepMs = 0;
+  std::string textFile;
+};
+
+std::vector<Step> parseScript(StringRef text) {
+  std::vector<Step> steps;
+  Step current;
+  bool any = false;
+  auto flush = [&] {
+    if (any)
+      steps.push_back(std::move(current));
+    current = Step();
+    any = false;
+  };
+  SmallVector<StringRef> lines;
+  text.split(lines, '\n');
+  for (StringRef rawLine : lines) {
+    StringRef line = rawLine.trim();
+    if (line == "// -----") {
+      flush();
+      continue;
+    }
+    if (line.starts_with("//")) {
+      StringRef comment = line.drop_front(2).trim();
+      if (comment == "CLIENT-NOWAIT") {
+        current.nowait = any = true;
+      } else if (comment == "CLIENT-RAW") {
+        current.raw = any = true;
+      } else if (comment.consume_front("CLIENT-WAIT:")) {
+        auto [method, rest] = comment.trim().split(' ');
+        current.waitMethod = method.str();
+        current.waitText = rest.trim().str();
+        any = true;
+      } else if (comment.consume_front("CLIENT-SLEEP:")) {
+        comment.trim().getAsInteger(10, current.sleepMs);
+        any = true;
+      } else if (comment.consume_front("CLIENT-TEXT:")) {
+        current.textFile = comment.trim().str();
+        any = true;
+      }
+      continue;
+    }
+    if (line.empty())
+      continue;
+    current.body += rawLine.str();
+    current.body += "\n";
+    any = true;
+  }
+  flush();
+  return steps;
+}
+
+void print(const json::Value &message) {
+  outs() << formatv("{0:2}", message) << "\n";
+  outs().flush();
+}
+
+/// Replaces the document text of a didOpen or didChange.
+bool setText(json::Value &message, StringRef text) {
+  json::Object *params = message.getAsObject()
+                             ? message.getAsObject()->getObject("params")
+                             : nullptr;
+  if (!params)
+    return false;
+  if (json::Object *document = params->getObject("textDocument")) {
+    if (document->get("text")) {
+      (*document)["text"] = text;
+      return true;
+    }
+  }
+  if (json::Array *changes = params->getArray("contentChanges")) {
+    if (!changes->empty() && changes->front().getAsObject()) {
+      (*changes->front().getAsObject())["text"] = text;
+      return true;
+    }
+  }
+  return false;
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  cl::ParseCommandLineOptions(argc, argv, "scripted LSP client for tests\n");
+  if (serverCommand.empty()) {
+    errs() << "no server command (after --)\n";
+    return 2;
+  }
+  auto script = MemoryBuffer::getFile(scriptPath);
+  if (!script) {
+    errs() << "cannot read " << scriptPath << "\n";
+    return 2;
+  }
+  std::vector<Step> steps = parseScript((*script)->getBuffer());
+  SmallString<256> scriptDir(scriptPath.getValue());
+  sys::path::remove_filename(scriptDir);
+
+  LspProcess server;
+  std::string error;
+  std::vector<std::string> command(serverCommand.begin(), serverCommand.end());
+  if (!server.start(command, error)) {
+    errs() << error << "\n";
+    return 2;
+  }
+  auto timeout = std::chrono::milliseconds(timeoutMs);
+  int status = 0;
+  for (Step &step : steps) {
+    std::optional<json::Value> id;
+    if (!step.body.empty()) {
+      if (step.raw) {
+        server.sendBody(StringRef(step.body).rtrim("\n"));
+      } else {
+        Expected<json::Value> message = json::parse(step.body);
+        if (!message) {
+          errs() << "invalid JSON in the script: "
+                 << toString(message.takeError()) << "\n"
+                 << step.body;
+          return 2;
+        }
+        if (!step.textFile.empty()) {
+          SmallString<256> path(step.textFile);
+          if (!sys::path::is_absolute(path)) {
+            path = scriptDir;
+            sys::path::append(path, step.textFile);
+          }
+          auto text = MemoryBuffer::getFile(path);
+          if (!text || !setText(*message, (*text)->getBuffer())) {
+            errs() << "cannot use " << path << " as the document text\n";
+            return 2;
+          }
+        }
+        const json::Object *object = message->getAsObject();
+        if (object && object->get("method") && object->get("id"))
+          id = *object->get("id");
+        server.send(*message);
+      }
+    }
+    if (id && !step.nowait) {
+      std::vector<json::Value> others;
+      std::optional<json::Value> response =
+          server.waitForResponse(*id, timeout, &others);
+      for (const json::Value &other : others)
+        print(other);
+      if (!response) {
+        outs() << formatv("timeout: no answer to request {0}\n", *id);
+        status = 1;
+        break;
+      }
+      print(*response);
+    }
+    if (!step.waitMethod.empty()) {
+      bool found = false;
+      while (!found) {
+        std::optional<json::Value> message = server.read(timeout);
+        if (!message)
+          break;
+        print(*message);
+        const json::Object *object = message->getAsObject();
+        std::optional<StringRef> method =
+            object ? object->getString("method") : std::nullopt;
+        found = method && *method == step.waitMethod &&
+                (step.waitText.empty() ||
+                 StringRef(formatv("{0}", *message).str())
+                     .contains(step.waitText));
+      }
+      if (!found) {
+        outs() << "timeout: no " << step.waitMethod << " " << step.waitText
+               << "\n";
+        status = 1;
+        break;
+      }
+    }
+    if (step.sleepMs)
+      std::this_thread::sleep_for(std::chrono::milliseconds(step.sleepMs));
+  }
+  // Whatever else the server says before it exits.
+  while (std::optional<json::Value> message =
+             server.read(std::chrono::milliseconds(200)))
+    print(*message);
+  int exitCode = server.finish(timeout);
+  outs() << "exit code: " << exitCode << "\n";
+  return status;
+}
