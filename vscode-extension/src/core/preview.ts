@@ -1,0 +1,200 @@
+// The pipeline recorder's snapshots as `executor/pipelinePreview` returns
+// them, read into one model the preview command shows. No VS Code API here.
+
+import type { PreviewDiagnostic, PreviewLensTarget, Range } from './protocol';
+import { isRecord } from './protocol';
+
+/** One pass of the pipeline, after it ran. */
+export interface Snapshot {
+  /** Position in the recording, from 0. */
+  index: number;
+  /** The pass argument (`cross-compile-targets`). */
+  pass: string;
+  /** The pass as a pipeline element with its options. */
+  options: string;
+  /** The operation the pass ran on (`builtin.module`, `func.func @main`). */
+  anchor: string;
+  changed: boolean;
+  failed: boolean;
+  milliseconds: number;
+  /**
+   * The whole IR after the pass. The server leaves out the IR of a pass that
+   * changed nothing; here it is filled in from the pass before (or the input).
+   * Undefined when the server recorded no IR.
+   */
+  ir: string | undefined;
+  diagnostics: PreviewDiagnostic[];
+}
+
+/** The result of one `executor/pipelinePreview`. */
+export interface PipelinePreview {
+  uri: string | undefined;
+  version: number | undefined;
+  chunk: number;
+  /** Where the chunk starts in the document (0-based line). */
+  lineOffset: number;
+  pipeline: string;
+  succeeded: boolean;
+  totalMilliseconds: number;
+  /** The input as printed before the first pass. */
+  input: string | undefined;
+  /** Diagnostics of parsing, verification and the pipeline text. */
+  diagnostics: PreviewDiagnostic[];
+  snapshots: Snapshot[];
+}
+
+/** Thrown for a reply that is not the recorder's snapshots. */
+export class PreviewFormatError extends Error {
+  constructor(message: string) {
+    super(`malformed pipeline preview: ${message}`);
+    this.name = 'PreviewFormatError';
+  }
+}
+
+function readNumber(value: unknown, fallback: number): number {
+  return typeof value === 'number' && Number.isFinite(value) ? value : fallback;
+}
+
+function readString(value: unknown, fallback: string): string {
+  return typeof value === 'string' ? value : fallback;
+}
+
+function readRange(value: unknown): Range {
+  const zero: Range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+  if (!isRecord(value) || !isRecord(value['start']) || !isRecord(value['end'])) {
+    return zero;
+  }
+  const start = value['start'];
+  const end = value['end'];
+  return {
+    start: { line: readNumber(start['line'], 0), character: readNumber(start['character'], 0) },
+    end: { line: readNumber(end['line'], 0), character: readNumber(end['character'], 0) },
+  };
+}
+
+function readDiagnostics(value: unknown): PreviewDiagnostic[] {
+  if (!Array.isArray(value)) {
+    return [];
+  }
+  const result: PreviewDiagnostic[] = [];
+  for (const item of value) {
+    if (!isRecord(item) || typeof item['message'] !== 'string') {
+      continue;
+    }
+    const diagnostic: PreviewDiagnostic = {
+      range: readRange(item['range']),
+      severity: readNumber(item['severity'], 1),
+      message: item['message'],
+    };
+    if (typeof item['source'] === 'string') {
+      diagnostic.source = item['source'];
+    }
+    if (typeof item['pass'] === 'string' && item['pass'] !== '') {
+      diagnostic.pass = item['pass'];
+    }
+    result.push(diagnostic);
+  }
+  return result;
+}
+
+/**
+ * Reads the reply of `executor/pipelinePreview` (one chunk's recording; a
+ * bare array of snapshots is read too) and fills in the IR that the server
+ * deduplicated.
+ */
+export function parsePipelinePreview(value: unknown): PipelinePreview {
+  const root: Record<string, unknown> = Array.isArray(value) ? { snapshots: value } : isRecord(value) ? value : {};
+  if (!isRecord(value) && !Array.isArray(value)) {
+    throw new PreviewFormatError(`expected an object, got ${value === null ? 'null' : typeof value}`);
+  }
+  const rawSnapshots = root['snapshots'] ?? [];
+  if (!Array.isArray(rawSnapshots)) {
+    throw new PreviewFormatError('"snapshots" is not an array');
+  }
+  const input = typeof root['input'] === 'string' ? root['input'] : undefined;
+  const snapshots: Snapshot[] = [];
+  let previousIR = input;
+  rawSnapshots.forEach((raw: unknown, position: number) => {
+    if (!isRecord(raw) || typeof raw['pass'] !== 'string') {
+      throw new PreviewFormatError(`snapshot ${position} has no "pass"`);
+    }
+    const ir = typeof raw['ir'] === 'string' ? raw['ir'] : previousIR;
+    previousIR = ir;
+    snapshots.push({
+      index: readNumber(raw['index'], position),
+      pass: raw['pass'],
+      options: readString(raw['options'], raw['pass']),
+      anchor: readString(raw['anchor'], ''),
+      changed: raw['changed'] === true,
+      failed: raw['failed'] === true,
+      milliseconds: readNumber(raw['milliseconds'], readNumber(raw['ms'], 0)),
+      ir,
+      diagnostics: readDiagnostics(raw['diagnostics']),
+    });
+  });
+  return {
+    uri: typeof root['uri'] === 'string' ? root['uri'] : undefined,
+    version: typeof root['version'] === 'number' ? root['version'] : undefined,
+    chunk: readNumber(root['chunk'], 0),
+    lineOffset: readNumber(root['lineOffset'], 0),
+    pipeline: readString(root['pipeline'], ''),
+    succeeded: root['succeeded'] === true || (root['succeeded'] === undefined && !snapshots.some((s) => s.failed)),
+    totalMilliseconds: readNumber(
+      root['totalMilliseconds'],
+      snapshots.reduce((sum, s) => sum + s.milliseconds, 0),
+    ),
+    input,
+    diagnostics: readDiagnostics(root['diagnostics']),
+    snapshots,
+  };
+}
+
+/** The position of the snapshot a preview lens points at, or undefined. */
+export function findLensSnapshot(preview: PipelinePreview, target: PreviewLensTarget): number | undefined {
+  const { snapshots } = preview;
+  if (target.passIndex !== undefined) {
+    const byIndex = snapshots.findIndex((s) => s.index === target.passIndex);
+    if (byIndex >= 0 && (target.pass === undefined || snapshots[byIndex]?.pass === target.pass)) {
+      return byIndex;
+    }
+  }
+  if (target.pass === undefined) {
+    return undefined;
+  }
+  const pass = target.pass;
+  const byName = snapshots.findIndex((s) => s.pass === pass);
+  if (byName >= 0) {
+    return byName;
+  }
+  const byOptions = snapshots.findIndex((s) => s.options.startsWith(pass));
+  return byOptions >= 0 ? byOptions : undefined;
+}
+
+/** The IR after snapshot `position`; -1 is the input. */
+export function irAt(preview: PipelinePreview, position: number): string | undefined {
+  if (position < 0) {
+    return preview.input;
+  }
+  return preview.snapshots[position]?.ir;
+}
+
+const SEVERITY_NAMES = ['error', 'error', 'warning', 'note', 'hint'];
+
+/** A diagnostic on one line: `error: 12:5: message [pass]`, lines 1-based. */
+export function formatDiagnostic(diagnostic: PreviewDiagnostic): string {
+  const severity = SEVERITY_NAMES[diagnostic.severity] ?? 'error';
+  const where = `${diagnostic.range.start.line + 1}:${diagnostic.range.start.character + 1}`;
+  const pass = diagnostic.pass === undefined ? '' : ` [${diagnostic.pass}]`;
+  return `${severity}: ${where}: ${diagnostic.message}${pass}`;
+}
+
+/** Milliseconds the way the pass list shows them. */
+export function formatMilliseconds(ms: number): string {
+  if (ms >= 100) {
+    return `${ms.toFixed(0)} ms`;
+  }
+  if (ms >= 1) {
+    return `${ms.toFixed(1)} ms`;
+  }
+  return `${ms.toFixed(2)} ms`;
+}

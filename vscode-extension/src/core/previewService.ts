@@ -1,0 +1,264 @@
+// What "Executor: Show Pipeline Preview" shows, without the VS Code API: it
+// runs `executor/pipelinePreview`, keeps the last runs, lists their passes,
+// names a read-only document for the IR after each pass and pairs a pass
+// with the one before it for the diff. The VS Code layer only turns these
+// into a quick pick, `vscode.Uri`s, a TextDocumentContentProvider and
+// `vscode.diff`.
+
+import * as path from 'node:path';
+
+import type { PipelinePreview } from './preview';
+import { formatDiagnostic, formatMilliseconds, irAt, parsePipelinePreview } from './preview';
+import type { PipelinePreviewParams } from './protocol';
+
+/** Sends `executor/pipelinePreview` and returns the raw reply. */
+export type PreviewRequester = (params: PipelinePreviewParams, signal?: AbortSignal) => Promise<unknown>;
+
+/** One run of the pipeline on one chunk of a document. */
+export interface PreviewRun {
+  id: number;
+  source: string;
+  chunk: number;
+  preview: PipelinePreview;
+}
+
+/** A line of the pass list. Position -1 is the input, before the first pass. */
+export interface PassItem {
+  position: number;
+  label: string;
+  description: string;
+  detail: string;
+  changed: boolean;
+  failed: boolean;
+  diagnostics: number;
+}
+
+/** Where a preview document lives: the path and query of its URI. */
+export interface PreviewLocation {
+  path: string;
+  query: string;
+}
+
+/** What a preview location names. */
+export interface PreviewAddress {
+  runId: number;
+  source: string;
+  chunk: number;
+  position: number;
+}
+
+export interface Comparison {
+  left: PreviewLocation;
+  right: PreviewLocation;
+  title: string;
+}
+
+function sourceName(source: string): string {
+  try {
+    const url = new URL(source);
+    const base = path.posix.basename(decodeURIComponent(url.pathname));
+    return base === '' ? 'document' : base;
+  } catch {
+    return path.basename(source) || 'document';
+  }
+}
+
+function safeName(text: string): string {
+  return text.replace(/[^\w.-]+/g, '_');
+}
+
+export class PipelinePreviewService {
+  private readonly runs = new Map<number, PreviewRun>();
+  private nextId = 1;
+
+  constructor(
+    private readonly request: PreviewRequester,
+    /** How many runs to keep for the documents still open. */
+    private readonly keep = 8,
+  ) {}
+
+  /** Runs the pipeline on `chunk` of the document `source` (a URI). */
+  async run(source: string, chunk: number, signal?: AbortSignal, pipeline?: string): Promise<PreviewRun> {
+    const params: PipelinePreviewParams = { uri: source, chunk };
+    if (pipeline !== undefined && pipeline.trim() !== '') {
+      params.pipeline = pipeline;
+    }
+    const reply = await this.request(params, signal);
+    const run: PreviewRun = { id: this.nextId++, source, chunk, preview: parsePipelinePreview(reply) };
+    this.store(run);
+    return run;
+  }
+
+  get(runId: number): PreviewRun | undefined {
+    return this.runs.get(runId);
+  }
+
+  /** The latest run of `source` and `chunk`, if any is kept. */
+  latest(source: string, chunk: number): PreviewRun | undefined {
+    let latest: PreviewRun | undefined;
+    for (const run of this.runs.values()) {
+      if (run.source === source && run.chunk === chunk && (latest === undefined || run.id > latest.id)) {
+        latest = run;
+      }
+    }
+    return latest;
+  }
+
+  /** Why a run shows no passes (the input did not parse, say), or undefined. */
+  static whyEmpty(run: PreviewRun): string | undefined {
+    if (run.preview.snapshots.length > 0) {
+      return undefined;
+    }
+    const errors = run.preview.diagnostics.map(formatDiagnostic);
+    return errors.length > 0
+      ? `the pipeline did not run: ${errors.join('; ')}`
+      : 'the pipeline ran no pass';
+  }
+
+  /** The pass list: the input, then each pass in the order it ran. */
+  passItems(run: PreviewRun): PassItem[] {
+    const items: PassItem[] = [];
+    if (run.preview.input !== undefined) {
+      items.push({
+        position: -1,
+        label: 'input',
+        description: 'before the first pass',
+        detail: run.preview.pipeline,
+        changed: false,
+        failed: false,
+        diagnostics: run.preview.diagnostics.length,
+      });
+    }
+    const width = String(run.preview.snapshots.length).length;
+    run.preview.snapshots.forEach((snapshot, position) => {
+      const parts = [
+        snapshot.failed ? 'failed' : snapshot.changed ? 'changed' : 'no change',
+        formatMilliseconds(snapshot.milliseconds),
+      ];
+      if (snapshot.anchor !== '') {
+        parts.push(`on ${snapshot.anchor}`);
+      }
+      const details: string[] = [];
+      if (snapshot.options !== snapshot.pass) {
+        details.push(snapshot.options);
+      }
+      if (snapshot.diagnostics.length > 0) {
+        details.push(snapshot.diagnostics.map(formatDiagnostic).join('; '));
+      }
+      items.push({
+        position,
+        label: `${String(position + 1).padStart(width, ' ')}. ${snapshot.pass}`,
+        description: parts.join(' · '),
+        detail: details.join(' — '),
+        changed: snapshot.changed,
+        failed: snapshot.failed,
+        diagnostics: snapshot.diagnostics.length,
+      });
+    });
+    return items;
+  }
+
+  /** The preview document of the IR after `position` (-1: the input). */
+  location(run: PreviewRun, position: number): PreviewLocation {
+    const name =
+      position < 0
+        ? '00-input'
+        : `${String(position + 1).padStart(2, '0')}-${safeName(run.preview.snapshots[position]?.pass ?? 'pass')}`;
+    const query = new URLSearchParams({
+      source: run.source,
+      chunk: String(run.chunk),
+      position: String(position),
+      run: String(run.id),
+    });
+    return { path: `/${safeName(sourceName(run.source))}/${name}.mlir`, query: query.toString() };
+  }
+
+  /** Reads a preview location back; undefined when it is not one. */
+  static parseLocation(location: PreviewLocation): PreviewAddress | undefined {
+    const query = new URLSearchParams(location.query);
+    const source = query.get('source');
+    const chunk = Number(query.get('chunk'));
+    const position = Number(query.get('position'));
+    const runId = Number(query.get('run'));
+    if (source === null || source === '' || !Number.isInteger(chunk) || chunk < 0 ||
+        !Number.isInteger(position) || position < -1 || !Number.isInteger(runId) || runId < 1) {
+      return undefined;
+    }
+    return { runId, source, chunk, position };
+  }
+
+  /**
+   * The run a location names. A run no longer kept (the window reloaded, say)
+   * runs again on the document as it is now.
+   */
+  async resolve(location: PreviewLocation, signal?: AbortSignal): Promise<{ run: PreviewRun; position: number }> {
+    const address = PipelinePreviewService.parseLocation(location);
+    if (address === undefined) {
+      throw new Error(`not a pipeline preview: ${location.path}?${location.query}`);
+    }
+    let run = this.runs.get(address.runId);
+    if (run === undefined) {
+      const reply = await this.request({ uri: address.source, chunk: address.chunk }, signal);
+      run = { id: address.runId, source: address.source, chunk: address.chunk, preview: parsePipelinePreview(reply) };
+      this.nextId = Math.max(this.nextId, address.runId + 1);
+      this.store(run);
+    }
+    if (address.position >= run.preview.snapshots.length) {
+      throw new Error(`the pipeline has ${run.preview.snapshots.length} passes, not ${address.position + 1}`);
+    }
+    return { run, position: address.position };
+  }
+
+  /** The text of a preview document: the IR after that pass. */
+  async content(location: PreviewLocation, signal?: AbortSignal): Promise<string> {
+    const { run, position } = await this.resolve(location, signal);
+    return PipelinePreviewService.text(run, position);
+  }
+
+  /** The IR after `position`, with the errors of a failed pass on top. */
+  static text(run: PreviewRun, position: number): string {
+    const ir = irAt(run.preview, position);
+    const snapshot = position >= 0 ? run.preview.snapshots[position] : undefined;
+    const header: string[] = [];
+    if (snapshot?.failed === true) {
+      header.push(`// ${snapshot.pass} failed:`);
+      for (const diagnostic of snapshot.diagnostics) {
+        header.push(`//   ${formatDiagnostic(diagnostic)}`);
+      }
+    }
+    if (ir === undefined) {
+      header.push('// The server recorded no IR for this pass.');
+      return `${header.join('\n')}\n`;
+    }
+    return header.length > 0 ? `${header.join('\n')}\n${ir}` : ir;
+  }
+
+  /** A title for the IR after `position`. */
+  title(run: PreviewRun, position: number): string {
+    const pass = position < 0 ? 'input' : run.preview.snapshots[position]?.pass ?? 'pass';
+    return `${sourceName(run.source)}: after ${pass}`;
+  }
+
+  /** The pass before `position` and this one, for `vscode.diff`; none for the input. */
+  comparison(run: PreviewRun, position: number): Comparison | undefined {
+    if (position < 0 || position >= run.preview.snapshots.length) {
+      return undefined;
+    }
+    const before = position - 1;
+    const beforeName = before < 0 ? 'input' : run.preview.snapshots[before]?.pass ?? 'pass';
+    const afterName = run.preview.snapshots[position]?.pass ?? 'pass';
+    return {
+      left: this.location(run, before),
+      right: this.location(run, position),
+      title: `${sourceName(run.source)}: ${beforeName} ↔ ${afterName} (${position + 1}/${run.preview.snapshots.length})`,
+    };
+  }
+
+  private store(run: PreviewRun): void {
+    this.runs.set(run.id, run);
+    while (this.runs.size > this.keep) {
+      const oldest = Math.min(...this.runs.keys());
+      this.runs.delete(oldest);
+    }
+  }
+}

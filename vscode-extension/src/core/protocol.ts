@@ -1,0 +1,89 @@
+// The names and shapes shared with executor-lsp-server (lsp/lib/Server.cpp,
+// lsp/lib/PipelineWorker.cpp). No VS Code API here.
+
+/** The server's request for the recorder's snapshots of one document chunk. */
+export const PIPELINE_PREVIEW_METHOD = 'executor/pipelinePreview';
+
+/** The extension's commands; the server's code lenses run `showPipelinePreview`. */
+export const COMMANDS = {
+  showPipelinePreview: 'executor.showPipelinePreview',
+  comparePipelinePass: 'executor.comparePipelinePass',
+  restartServer: 'executor.restartServer',
+} as const;
+
+/** The language id and the scheme of the read-only preview documents. */
+export const LANGUAGE_ID = 'mlir';
+export const PREVIEW_SCHEME = 'executor-preview';
+export const CONFIGURATION_SECTION = 'executorStudio';
+export const SERVER_EXECUTABLE = 'executor-lsp-server';
+
+/** Parameters of `executor/pipelinePreview`. */
+export interface PipelinePreviewParams {
+  uri: string;
+  /** A textual pipeline; the server's default pipeline when absent. */
+  pipeline?: string;
+  /** The `// -----` chunk of a split file (0 when absent). */
+  chunk?: number;
+}
+
+export interface Position {
+  line: number;
+  character: number;
+}
+
+export interface Range {
+  start: Position;
+  end: Position;
+}
+
+/** A diagnostic as the recorder reports it, with the pass that emitted it. */
+export interface PreviewDiagnostic {
+  range: Range;
+  /** LSP severity: 1 error, 2 warning, 3 information, 4 hint. */
+  severity: number;
+  message: string;
+  source?: string;
+  pass?: string;
+}
+
+/** What a preview code lens passes to `executor.showPipelinePreview`. */
+export interface PreviewLensTarget {
+  uri: string;
+  chunk: number;
+  /** The pass argument whose result the lens opens (`dispatch-executor-targets`). */
+  pass?: string;
+  /** The snapshot index of that pass in the default pipeline, when known. */
+  passIndex?: number;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isNonNegativeInteger(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0;
+}
+
+/**
+ * Reads the argument of a preview lens; undefined when `value` is not one
+ * (e.g. the command was run from the palette, with no argument, or from the
+ * editor title, with the document's URI).
+ */
+export function parseLensTarget(value: unknown): PreviewLensTarget | undefined {
+  if (!isRecord(value) || typeof value['uri'] !== 'string' || value['uri'] === '') {
+    return undefined;
+  }
+  const target: PreviewLensTarget = {
+    uri: value['uri'],
+    chunk: isNonNegativeInteger(value['chunk']) ? value['chunk'] : 0,
+  };
+  if (typeof value['pass'] === 'string' && value['pass'] !== '') {
+    target.pass = value['pass'];
+  }
+  if (isNonNegativeInteger(value['passIndex'])) {
+    target.passIndex = value['passIndex'];
+  }
+  return target;
+}
+
+export { isRecord };

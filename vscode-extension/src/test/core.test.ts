@@ -1,0 +1,375 @@
+// The logic under the VS Code layer: lens arguments, split files, the
+// preview model, the server path, the settings and the restart queue.
+
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { describe, it } from 'node:test';
+
+import { chunkAtLine, countChunks } from '../core/chunks';
+import { ServerLifecycle } from '../core/lifecycle';
+import { findLensSnapshot, formatDiagnostic, formatMilliseconds, irAt, parsePipelinePreview, PreviewFormatError } from '../core/preview';
+import { PipelinePreviewService } from '../core/previewService';
+import type { PipelinePreviewParams } from '../core/protocol';
+import { COMMANDS, parseLensTarget } from '../core/protocol';
+import { BUILD_RELATIVE_PATH, expandConfiguredPath, isExecutableFile, resolveServerPath } from '../core/serverPath';
+import { extensionRoot } from './support/paths';
+import { DEFAULT_SETTINGS, RESTART_SETTINGS, readSettings, serverLaunch } from '../core/settings';
+
+/** A reply shaped like lsp/lib/PipelineWorker.cpp writes it. */
+function sampleReply(): Record<string, unknown> {
+  const diagnostic = {
+    range: { start: { line: 4, character: 2 }, end: { line: 4, character: 9 } },
+    severity: 2,
+    message: 'unused target',
+    source: 'executor-pipeline',
+    pass: 'cross-compile-targets',
+  };
+  return {
+    uri: 'file:///w/a.mlir',
+    version: 3,
+    chunk: 0,
+    lineOffset: 0,
+    pipeline: 'builtin.module(lower-runtime-dispatch,cross-compile-targets,dispatch-executor-targets)',
+    succeeded: true,
+    totalMilliseconds: 4.5,
+    input: 'module {INPUT}\n',
+    diagnostics: [],
+    snapshots: [
+      { index: 0, pass: 'lower-runtime-dispatch', options: 'lower-runtime-dispatch', anchor: 'builtin.module', changed: false, failed: false, milliseconds: 0.25, diagnostics: [] },
+      { index: 1, pass: 'cross-compile-targets', options: 'cross-compile-targets{workspace=/tmp/ws}', anchor: 'builtin.module', changed: true, failed: false, milliseconds: 3, ir: 'module {CROSS}\n', diagnostics: [diagnostic] },
+      { index: 2, pass: 'canonicalize', options: 'canonicalize', anchor: 'func.func @main', changed: false, failed: false, ms: 0.5, diagnostics: [] },
+      { index: 3, pass: 'dispatch-executor-targets', options: 'dispatch-executor-targets', anchor: 'builtin.module', changed: true, failed: false, milliseconds: 1, ir: 'module {DISPATCH}\n', diagnostics: [] },
+    ],
+  };
+}
+
+describe('lens arguments', () => {
+  it('reads what the server puts in a lens', () => {
+    assert.deepEqual(
+      parseLensTarget({ uri: 'file:///w/a.mlir', chunk: 2, pass: 'dispatch-executor-targets', passIndex: 3 }),
+      { uri: 'file:///w/a.mlir', chunk: 2, pass: 'dispatch-executor-targets', passIndex: 3 },
+    );
+    assert.deepEqual(parseLensTarget({ uri: 'file:///w/a.mlir' }), { uri: 'file:///w/a.mlir', chunk: 0 });
+  });
+  it('is undefined for what is not a lens argument', () => {
+    assert.equal(parseLensTarget(undefined), undefined);
+    assert.equal(parseLensTarget('file:///w/a.mlir'), undefined);
+    assert.equal(parseLensTarget({ chunk: 1 }), undefined);
+    assert.equal(parseLensTarget([{ uri: 'file:///a' }]), undefined);
+    assert.deepEqual(parseLensTarget({ uri: 'file:///a', chunk: -1, passIndex: 1.5, pass: '' }), { uri: 'file:///a', chunk: 0 });
+  });
+  it('names the command the server uses', () => {
+    assert.equal(COMMANDS.showPipelinePreview, 'executor.showPipelinePreview');
+  });
+});
+
+describe('split files', () => {
+  const text = ['module {}', '// -----', 'module {}', '  // ----- second', 'module {}'].join('\n');
+  it('counts the chunk of a line as the server does', () => {
+    assert.equal(chunkAtLine(text, 0), 0);
+    assert.equal(chunkAtLine(text, 1), 0);
+    assert.equal(chunkAtLine(text, 2), 1);
+    assert.equal(chunkAtLine(text, 3), 1);
+    assert.equal(chunkAtLine(text, 4), 2);
+    assert.equal(chunkAtLine(text, 99), 2);
+    assert.equal(countChunks(text), 3);
+    assert.equal(countChunks('module {}'), 1);
+  });
+});
+
+describe('preview model', () => {
+  it('fills in the IR the server left out for unchanged passes', () => {
+    const preview = parsePipelinePreview(sampleReply());
+    assert.equal(preview.snapshots.length, 4);
+    assert.equal(irAt(preview, -1), 'module {INPUT}\n');
+    assert.equal(irAt(preview, 0), 'module {INPUT}\n');
+    assert.equal(irAt(preview, 1), 'module {CROSS}\n');
+    assert.equal(irAt(preview, 2), 'module {CROSS}\n');
+    assert.equal(irAt(preview, 3), 'module {DISPATCH}\n');
+    assert.equal(preview.snapshots[2]?.milliseconds, 0.5, '`ms` is read as well as `milliseconds`');
+    assert.equal(preview.snapshots[1]?.diagnostics[0]?.pass, 'cross-compile-targets');
+    assert.equal(preview.version, 3);
+  });
+  it('reads a bare array of snapshots and rejects what is not a preview', () => {
+    const preview = parsePipelinePreview([{ pass: 'cse', ir: 'x' }]);
+    assert.equal(preview.snapshots[0]?.ir, 'x');
+    assert.equal(preview.snapshots[0]?.index, 0);
+    assert.throws(() => parsePipelinePreview(null), PreviewFormatError);
+    assert.throws(() => parsePipelinePreview({ snapshots: 3 }), PreviewFormatError);
+    assert.throws(() => parsePipelinePreview({ snapshots: [{ ir: 'x' }] }), PreviewFormatError);
+  });
+  it('finds the snapshot a lens points at', () => {
+    const preview = parsePipelinePreview(sampleReply());
+    assert.equal(findLensSnapshot(preview, { uri: 'u', chunk: 0, pass: 'dispatch-executor-targets', passIndex: 3 }), 3);
+    // A stale index falls back to the pass name.
+    assert.equal(findLensSnapshot(preview, { uri: 'u', chunk: 0, pass: 'cross-compile-targets', passIndex: 0 }), 1);
+    assert.equal(findLensSnapshot(preview, { uri: 'u', chunk: 0, pass: 'cross-compile-targets' }), 1);
+    assert.equal(findLensSnapshot(preview, { uri: 'u', chunk: 0, passIndex: 2 }), 2);
+    assert.equal(findLensSnapshot(preview, { uri: 'u', chunk: 0, pass: 'no-such-pass' }), undefined);
+    assert.equal(findLensSnapshot(preview, { uri: 'u', chunk: 0 }), undefined);
+  });
+  it('formats diagnostics and times', () => {
+    const preview = parsePipelinePreview(sampleReply());
+    const diagnostic = preview.snapshots[1]?.diagnostics[0];
+    assert.ok(diagnostic);
+    assert.equal(formatDiagnostic(diagnostic), 'warning: 5:3: unused target [cross-compile-targets]');
+    assert.equal(formatMilliseconds(0.25), '0.25 ms');
+    assert.equal(formatMilliseconds(3), '3.0 ms');
+    assert.equal(formatMilliseconds(1234.4), '1234 ms');
+  });
+});
+
+describe('preview service', () => {
+  function service(keep = 8): { previews: PipelinePreviewService; requests: PipelinePreviewParams[] } {
+    const requests: PipelinePreviewParams[] = [];
+    const previews = new PipelinePreviewService((params) => {
+      requests.push(params);
+      return Promise.resolve(sampleReply());
+    }, keep);
+    return { previews, requests };
+  }
+
+  it('lists the input and every pass', async () => {
+    const { previews, requests } = service();
+    const run = await previews.run('file:///w/a.mlir', 0);
+    assert.deepEqual(requests, [{ uri: 'file:///w/a.mlir', chunk: 0 }]);
+    const items = previews.passItems(run);
+    assert.deepEqual(items.map((i) => i.position), [-1, 0, 1, 2, 3]);
+    assert.equal(items[0]?.label, 'input');
+    assert.equal(items[2]?.label, '2. cross-compile-targets');
+    assert.match(items[2]?.description ?? '', /^changed · 3\.0 ms · on builtin\.module$/);
+    assert.match(items[2]?.detail ?? '', /cross-compile-targets\{workspace=\/tmp\/ws\}/);
+    assert.match(items[2]?.detail ?? '', /unused target/);
+    assert.match(items[1]?.description ?? '', /^no change/);
+    assert.equal(PipelinePreviewService.whyEmpty(run), undefined);
+  });
+
+  it('names one read-only document per pass and reads it back', async () => {
+    const { previews, requests } = service();
+    const run = await previews.run('file:///w/dir%20x/a.mlir', 0);
+    const location = previews.location(run, 3);
+    assert.equal(location.path, '/a.mlir/04-dispatch-executor-targets.mlir');
+    assert.deepEqual(PipelinePreviewService.parseLocation(location), {
+      runId: run.id,
+      source: 'file:///w/dir%20x/a.mlir',
+      chunk: 0,
+      position: 3,
+    });
+    assert.equal(await previews.content(location), 'module {DISPATCH}\n');
+    assert.equal(await previews.content(previews.location(run, -1)), 'module {INPUT}\n');
+    assert.equal(requests.length, 1, 'a kept run is not asked for again');
+    assert.equal(PipelinePreviewService.parseLocation({ path: '/x.mlir', query: 'source=a' }), undefined);
+    await assert.rejects(previews.content({ path: '/x', query: '' }), /not a pipeline preview/);
+  });
+
+  it('pairs a pass with the one before it', async () => {
+    const { previews } = service();
+    const run = await previews.run('file:///w/a.mlir', 0);
+    const comparison = previews.comparison(run, 3);
+    assert.ok(comparison);
+    assert.equal(await previews.content(comparison.left), 'module {CROSS}\n');
+    assert.equal(await previews.content(comparison.right), 'module {DISPATCH}\n');
+    assert.equal(comparison.title, 'a.mlir: canonicalize ↔ dispatch-executor-targets (4/4)');
+    const first = previews.comparison(run, 0);
+    assert.ok(first);
+    assert.equal(await previews.content(first.left), 'module {INPUT}\n');
+    assert.equal(previews.comparison(run, -1), undefined);
+  });
+
+  it('runs again for a preview it no longer keeps', async () => {
+    const { previews, requests } = service(1);
+    const first = await previews.run('file:///w/a.mlir', 0);
+    const second = await previews.run('file:///w/b.mlir', 1);
+    assert.equal(previews.get(first.id), undefined);
+    assert.equal(previews.latest('file:///w/b.mlir', 1), second);
+    assert.equal(await previews.content(previews.location(first, 1)), 'module {CROSS}\n');
+    assert.deepEqual(requests.at(-1), { uri: 'file:///w/a.mlir', chunk: 0 });
+    await assert.rejects(previews.content(previews.location(first, 9)), /has 4 passes/);
+  });
+
+  it('says why there is nothing to show', async () => {
+    const previews = new PipelinePreviewService(() =>
+      Promise.resolve({
+        snapshots: [],
+        diagnostics: [{ range: { start: { line: 2, character: 0 }, end: { line: 2, character: 1 } }, severity: 1, message: 'expected op' }],
+      }),
+    );
+    const run = await previews.run('file:///w/a.mlir', 0);
+    assert.equal(PipelinePreviewService.whyEmpty(run), 'the pipeline did not run: error: 3:1: expected op');
+  });
+
+  it('puts the errors of a failed pass above its IR', async () => {
+    const previews = new PipelinePreviewService(() =>
+      Promise.resolve({
+        input: 'in\n',
+        snapshots: [{
+          pass: 'cross-compile-targets', failed: true, ir: 'partial\n',
+          diagnostics: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, severity: 1, message: 'two targets named @t', pass: 'cross-compile-targets' }],
+        }],
+      }),
+    );
+    const run = await previews.run('file:///w/a.mlir', 0);
+    assert.equal(
+      PipelinePreviewService.text(run, 0),
+      '// cross-compile-targets failed:\n//   error: 1:1: two targets named @t [cross-compile-targets]\npartial\n',
+    );
+    assert.equal(previews.passItems(run)[1]?.failed, true);
+  });
+});
+
+describe('server path', () => {
+  function tempTree(): string {
+    return fs.mkdtempSync(path.join(os.tmpdir(), 'executor-studio-test-'));
+  }
+  function makeExecutable(file: string): string {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, '#!/bin/sh\n');
+    fs.chmodSync(file, 0o755);
+    return file;
+  }
+
+  it('takes the build directory of the workspace, or of a folder above it', () => {
+    const root = tempTree();
+    const server = makeExecutable(path.join(root, BUILD_RELATIVE_PATH));
+    const nested = path.join(root, 'samples', 'deeper');
+    fs.mkdirSync(nested, { recursive: true });
+    assert.deepEqual(resolveServerPath({ configured: '', workspaceFolders: [root], envPath: '' }), {
+      found: true, path: server, source: 'build',
+    });
+    assert.deepEqual(resolveServerPath({ configured: '', workspaceFolders: [nested], envPath: '' }), {
+      found: true, path: server, source: 'build',
+    });
+    assert.deepEqual(resolveServerPath({ configured: '', workspaceFolders: [], extraRoots: [nested], envPath: '' }), {
+      found: true, path: server, source: 'build',
+    });
+  });
+
+  it('falls back to the PATH', () => {
+    const workspace = tempTree();
+    const bin = tempTree();
+    const server = makeExecutable(path.join(bin, 'executor-lsp-server'));
+    const result = resolveServerPath({ configured: '', workspaceFolders: [workspace], envPath: `/nonexistent${path.delimiter}${bin}` });
+    assert.deepEqual(result, { found: true, path: server, source: 'PATH' });
+  });
+
+  it('uses the setting, and says so when it points nowhere', () => {
+    const workspace = tempTree();
+    const server = makeExecutable(path.join(workspace, 'tools', 'my-server'));
+    // Also present in build/: the setting wins.
+    makeExecutable(path.join(workspace, BUILD_RELATIVE_PATH));
+    for (const configured of [server, 'tools/my-server', '${workspaceFolder}/tools/my-server']) {
+      assert.deepEqual(resolveServerPath({ configured, workspaceFolders: [workspace], envPath: '' }), {
+        found: true, path: server, source: 'setting',
+      });
+    }
+    assert.deepEqual(resolveServerPath({ configured: 'my-server', workspaceFolders: [], envPath: path.dirname(server) }), {
+      found: true, path: server, source: 'setting',
+    });
+    const missing = resolveServerPath({ configured: '/nowhere/executor-lsp-server', workspaceFolders: [workspace], envPath: '' });
+    assert.equal(missing.found, false);
+    assert.match(missing.found ? '' : missing.message, /executorStudio\.serverPath is "\/nowhere\/executor-lsp-server"/);
+  });
+
+  it('reports where it looked when nothing is there', () => {
+    const workspace = tempTree();
+    const result = resolveServerPath({ configured: '', workspaceFolders: [workspace], envPath: '/nonexistent' });
+    assert.equal(result.found, false);
+    assert.ok(!result.found && result.tried.includes(path.join(workspace, BUILD_RELATIVE_PATH)));
+    assert.ok(!result.found && result.tried.includes('/nonexistent/executor-lsp-server'));
+  });
+
+  it('needs an executable file', () => {
+    const dir = tempTree();
+    const plain = path.join(dir, 'plain');
+    fs.writeFileSync(plain, '');
+    assert.equal(isExecutableFile(plain), false);
+    assert.equal(isExecutableFile(dir), false);
+    assert.equal(isExecutableFile(makeExecutable(path.join(dir, 'x'))), true);
+    assert.equal(expandConfiguredPath('~/bin/s', undefined, '/home/u'), '/home/u/bin/s');
+    assert.equal(expandConfiguredPath('${userHome}/s', undefined, '/home/u'), '/home/u/s');
+  });
+});
+
+describe('settings', () => {
+  it('reads the settings, with defaults for what is unset or wrong', () => {
+    const values: Record<string, unknown> = { serverPath: '/x', allowUnregisteredDialect: true, previewTimeoutMs: -3 };
+    assert.deepEqual(readSettings((key) => values[key]), {
+      serverPath: '/x', allowUnregisteredDialect: true, pipelineDiagnostics: true, previewTimeoutMs: 0,
+    });
+    assert.deepEqual(readSettings(() => undefined), DEFAULT_SETTINGS);
+  });
+  it('passes --allow-unregistered-dialect when asked', () => {
+    assert.deepEqual(serverLaunch(DEFAULT_SETTINGS), {
+      args: [],
+      initializationOptions: { allowUnregisteredDialect: false, pipelineDiagnostics: true },
+    });
+    assert.deepEqual(serverLaunch({ ...DEFAULT_SETTINGS, allowUnregisteredDialect: true, previewTimeoutMs: 5000 }), {
+      args: ['--allow-unregistered-dialect'],
+      initializationOptions: { allowUnregisteredDialect: true, pipelineDiagnostics: true, previewTimeoutMs: 5000 },
+    });
+  });
+  it('restarts on the settings package.json contributes', () => {
+    const manifest = JSON.parse(fs.readFileSync(path.join(extensionRoot(), 'package.json'), 'utf8')) as {
+      contributes: { configuration: { properties: Record<string, { default: unknown }> } };
+    };
+    const properties = manifest.contributes.configuration.properties;
+    for (const key of RESTART_SETTINGS) {
+      assert.ok(key in properties, `${key} is contributed`);
+      const short = key.replace(/^executorStudio\./, '') as keyof typeof DEFAULT_SETTINGS;
+      assert.deepEqual(properties[key]?.default, DEFAULT_SETTINGS[short], `${key} has the same default`);
+    }
+  });
+});
+
+describe('server lifecycle', () => {
+  it('stops the running client before it starts the next', async () => {
+    const events: string[] = [];
+    let next = 0;
+    const lifecycle = new ServerLifecycle<number>({
+      start: async () => {
+        const id = ++next;
+        events.push(`start ${id}`);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        return id;
+      },
+      stop: async (id) => {
+        events.push(`stop ${id}`);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      },
+    });
+    assert.equal(await lifecycle.restart(), 1);
+    assert.equal(lifecycle.current, 1);
+    assert.equal(await lifecycle.restart(), 2);
+    await lifecycle.stop();
+    assert.equal(lifecycle.current, undefined);
+    assert.deepEqual(events, ['start 1', 'stop 1', 'start 2', 'stop 2']);
+  });
+
+  it('folds restarts asked for together into one', async () => {
+    let starts = 0;
+    const lifecycle = new ServerLifecycle<number>({
+      start: () => Promise.resolve(++starts),
+      stop: () => Promise.resolve(),
+    });
+    const first = lifecycle.restart();
+    const [a, b, c] = await Promise.all([first, lifecycle.restart(), lifecycle.restart()]);
+    assert.deepEqual([a, b, c], [1, 1, 1]);
+    assert.equal(await lifecycle.restart(), 2);
+  });
+
+  it('recovers from a start that fails', async () => {
+    let fail = true;
+    const lifecycle = new ServerLifecycle<string>({
+      start: () => (fail ? Promise.reject(new Error('not built')) : Promise.resolve('client')),
+      stop: () => Promise.resolve(),
+    });
+    await assert.rejects(lifecycle.restart(), /not built/);
+    assert.equal(lifecycle.current, undefined);
+    fail = false;
+    assert.equal(await lifecycle.restart(), 'client');
+    await lifecycle.dispose();
+    assert.equal(await lifecycle.restart(), undefined, 'nothing starts after dispose');
+  });
+});

@@ -1,0 +1,173 @@
+// executor-lsp-server, started for real and spoken to over stdio through
+// vscode-jsonrpc (vscode-languageserver-protocol), the layer that
+// vscode-languageclient itself sends its messages through.
+
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn } from 'node:child_process';
+
+import type { CodeLens, Diagnostic, InitializeResult, ProtocolConnection } from 'vscode-languageserver-protocol/node';
+import {
+  CodeLensRequest,
+  DidChangeTextDocumentNotification,
+  DidCloseTextDocumentNotification,
+  DidOpenTextDocumentNotification,
+  ExitNotification,
+  InitializeRequest,
+  InitializedNotification,
+  PublishDiagnosticsNotification,
+  ShutdownRequest,
+  StreamMessageReader,
+  StreamMessageWriter,
+  createProtocolConnection,
+} from 'vscode-languageserver-protocol/node';
+
+import type { PreviewRequester } from '../../core/previewService';
+import { LANGUAGE_ID, PIPELINE_PREVIEW_METHOD } from '../../core/protocol';
+import type { ServerLaunch } from '../../core/settings';
+
+interface DiagnosticsWaiter {
+  uri: string;
+  accept: (diagnostics: Diagnostic[], version: number | undefined) => boolean;
+  resolve: (diagnostics: Diagnostic[]) => void;
+}
+
+export class ServerSession {
+  readonly connection: ProtocolConnection;
+  readonly initializeResult: Promise<InitializeResult>;
+  /** The last diagnostics published for each URI. */
+  readonly diagnostics = new Map<string, { version: number | undefined; diagnostics: Diagnostic[] }>();
+  private readonly waiters = new Set<DiagnosticsWaiter>();
+  private stderr = '';
+  private readonly exited: Promise<number | null>;
+
+  private constructor(
+    private readonly child: ChildProcessWithoutNullStreams,
+    launch: ServerLaunch,
+  ) {
+    this.exited = new Promise((resolve) => child.once('exit', (code) => { resolve(code); }));
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (chunk: string) => {
+      this.stderr = (this.stderr + chunk).slice(-20000);
+    });
+    this.connection = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+    this.connection.onNotification(PublishDiagnosticsNotification.type, (params) => {
+      this.diagnostics.set(params.uri, { version: params.version, diagnostics: params.diagnostics });
+      for (const waiter of [...this.waiters]) {
+        if (waiter.uri === params.uri && waiter.accept(params.diagnostics, params.version)) {
+          this.waiters.delete(waiter);
+          waiter.resolve(params.diagnostics);
+        }
+      }
+    });
+    this.connection.listen();
+    this.initializeResult = this.connection
+      .sendRequest(InitializeRequest.type, {
+        processId: process.pid,
+        rootUri: null,
+        capabilities: {
+          textDocument: {
+            publishDiagnostics: { relatedInformation: true, versionSupport: true },
+            codeLens: {},
+          },
+        },
+        initializationOptions: launch.initializationOptions,
+        workspaceFolders: null,
+      })
+      .then(async (result) => {
+        await this.connection.sendNotification(InitializedNotification.type, {});
+        return result;
+      });
+  }
+
+  /** Starts the server at `serverPath` with the extension's arguments. */
+  static async start(serverPath: string, launch: ServerLaunch): Promise<ServerSession> {
+    const child = spawn(serverPath, launch.args, { stdio: ['pipe', 'pipe', 'pipe'] });
+    const session = new ServerSession(child, launch);
+    await session.initializeResult;
+    return session;
+  }
+
+  /** What the server wrote on stderr (for failure messages). */
+  get log(): string {
+    return this.stderr;
+  }
+
+  /** `executor/pipelinePreview`, as the extension's preview model sends it. */
+  readonly requestPreview: PreviewRequester = (params) => this.connection.sendRequest(PIPELINE_PREVIEW_METHOD, params);
+
+  async open(uri: string, text: string, version = 1): Promise<void> {
+    await this.connection.sendNotification(DidOpenTextDocumentNotification.type, {
+      textDocument: { uri, languageId: LANGUAGE_ID, version, text },
+    });
+  }
+
+  async change(uri: string, text: string, version: number): Promise<void> {
+    await this.connection.sendNotification(DidChangeTextDocumentNotification.type, {
+      textDocument: { uri, version },
+      contentChanges: [{ text }],
+    });
+  }
+
+  async close(uri: string): Promise<void> {
+    await this.connection.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri } });
+  }
+
+  codeLenses(uri: string): Promise<CodeLens[] | null> {
+    return this.connection.sendRequest(CodeLensRequest.type, { textDocument: { uri } });
+  }
+
+  /**
+   * The first diagnostics published for `uri` (from now, or the last ones
+   * already published) that `accept` takes.
+   */
+  waitForDiagnostics(
+    uri: string,
+    accept: (diagnostics: Diagnostic[], version: number | undefined) => boolean,
+    timeoutMs = 20000,
+    includePublished = true,
+  ): Promise<Diagnostic[]> {
+    const published = this.diagnostics.get(uri);
+    if (includePublished && published !== undefined && accept(published.diagnostics, published.version)) {
+      return Promise.resolve(published.diagnostics);
+    }
+    return new Promise((resolve, reject) => {
+      const waiter: DiagnosticsWaiter = {
+        uri,
+        accept,
+        resolve: (diagnostics) => {
+          clearTimeout(timer);
+          resolve(diagnostics);
+        },
+      };
+      const timer = setTimeout(() => {
+        this.waiters.delete(waiter);
+        const last = this.diagnostics.get(uri);
+        reject(
+          new Error(
+            `no matching diagnostics for ${uri} within ${timeoutMs} ms; last published: ` +
+              `${JSON.stringify(last ?? null)}\nserver log:\n${this.stderr}`,
+          ),
+        );
+      }, timeoutMs);
+      this.waiters.add(waiter);
+    });
+  }
+
+  /** `shutdown` and `exit`; kills the server if it does not exit in time. */
+  async stop(): Promise<number | null> {
+    try {
+      await Promise.race([
+        this.connection.sendRequest(ShutdownRequest.type),
+        new Promise((resolve) => setTimeout(resolve, 5000)),
+      ]);
+      await this.connection.sendNotification(ExitNotification.type);
+    } catch {
+      // The server is gone already.
+    }
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), 5000);
+    const code = await this.exited;
+    clearTimeout(timer);
+    this.connection.dispose();
+    return code;
+  }
+}
