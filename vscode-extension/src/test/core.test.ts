@@ -95,7 +95,7 @@ describe('preview model', () => {
   it('reads a bare array of snapshots and rejects what is not a preview', () => {
     const preview = parsePipelinePreview([{ pass: 'cse', ir: 'x' }]);
     assert.equal(preview.snapshots[0]?.ir, 'x');
-    assert.equal(preview.snapshots[0]?.index, 0);
+    assert.equal(preview.snapshots[0].index, 0);
     assert.throws(() => parsePipelinePreview(null), PreviewFormatError);
     assert.throws(() => parsePipelinePreview({ snapshots: 3 }), PreviewFormatError);
     assert.throws(() => parsePipelinePreview({ snapshots: [{ ir: 'x' }] }), PreviewFormatError);
@@ -139,9 +139,9 @@ describe('preview service', () => {
     assert.deepEqual(items.map((i) => i.position), [-1, 0, 1, 2, 3]);
     assert.equal(items[0]?.label, 'input');
     assert.equal(items[2]?.label, '2. cross-compile-targets');
-    assert.match(items[2]?.description ?? '', /^changed · 3\.0 ms · on builtin\.module$/);
-    assert.match(items[2]?.detail ?? '', /cross-compile-targets\{workspace=\/tmp\/ws\}/);
-    assert.match(items[2]?.detail ?? '', /unused target/);
+    assert.match(items[2].description, /^changed · 3\.0 ms · on builtin\.module$/);
+    assert.match(items[2].detail, /cross-compile-targets\{workspace=\/tmp\/ws\}/);
+    assert.match(items[2].detail, /unused target/);
     assert.match(items[1]?.description ?? '', /^no change/);
     assert.equal(PipelinePreviewService.whyEmpty(run), undefined);
   });
@@ -268,16 +268,16 @@ describe('server path', () => {
       found: true, path: server, source: 'setting',
     });
     const missing = resolveServerPath({ configured: '/nowhere/executor-lsp-server', workspaceFolders: [workspace], envPath: '' });
-    assert.equal(missing.found, false);
-    assert.match(missing.found ? '' : missing.message, /executorStudio\.serverPath is "\/nowhere\/executor-lsp-server"/);
+    assert.ok(!missing.found);
+    assert.match(missing.message, /executorStudio\.serverPath is "\/nowhere\/executor-lsp-server"/);
   });
 
   it('reports where it looked when nothing is there', () => {
     const workspace = tempTree();
     const result = resolveServerPath({ configured: '', workspaceFolders: [workspace], envPath: '/nonexistent' });
-    assert.equal(result.found, false);
-    assert.ok(!result.found && result.tried.includes(path.join(workspace, BUILD_RELATIVE_PATH)));
-    assert.ok(!result.found && result.tried.includes('/nonexistent/executor-lsp-server'));
+    assert.ok(!result.found);
+    assert.ok(result.tried.includes(path.join(workspace, BUILD_RELATIVE_PATH)));
+    assert.ok(result.tried.includes('/nonexistent/executor-lsp-server'));
   });
 
   it('needs an executable file', () => {

@@ -63,6 +63,8 @@ export class ServerSession {
     this.initializeResult = this.connection
       .sendRequest(InitializeRequest.type, {
         processId: process.pid,
+        // Required by InitializeParams although deprecated; workspaceFolders is null too.
+        // eslint-disable-next-line @typescript-eslint/no-deprecated
         rootUri: null,
         capabilities: {
           textDocument: {

@@ -1,0 +1,345 @@
+// The extension's logic against the real executor-lsp-server, over stdio
+// through vscode-jsonrpc (what vscode-languageclient sends its messages
+// through): diagnostics, code lenses, and the pipeline preview exactly as
+// "Executor: Show Pipeline Preview" asks for it and shows it.
+//
+// The server is $EXECUTOR_LSP_SERVER, else build/bin/executor-lsp-server of
+// this repository (or one on the PATH); without one these tests are skipped.
+
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { pathToFileURL } from 'node:url';
+
+import type { Diagnostic } from 'vscode-languageserver-protocol/node';
+
+import { chunkAtLine } from '../core/chunks';
+import { ServerLifecycle } from '../core/lifecycle';
+import { findLensSnapshot, irAt } from '../core/preview';
+import { PipelinePreviewService } from '../core/previewService';
+import { COMMANDS, parseLensTarget } from '../core/protocol';
+import { DEFAULT_SETTINGS, serverLaunch } from '../core/settings';
+import { hasScope, loadGrammar, tokenize, tokensOf } from './support/grammar';
+import { extensionRoot, locateServer, sampleNames, samplePath } from './support/paths';
+import { ServerSession } from './support/server';
+
+const server = locateServer();
+const serverPath = 'path' in server ? server.path : '';
+const skip = 'skip' in server ? server.skip : false;
+if (skip !== false) {
+  // Said once, plainly, on top of each test's SKIP.
+  console.log(skip);
+}
+
+const TIMEOUT = 60000;
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'executor-studio-lsp-'));
+
+function uriOf(file: string): string {
+  return pathToFileURL(file).href;
+}
+
+function scratchUri(name: string): string {
+  return uriOf(path.join(scratch, name));
+}
+
+/** A diagnostic's message as text (LSP 3.18 allows markup). */
+function messageText(diagnostic: Diagnostic): string {
+  return typeof diagnostic.message === 'string' ? diagnostic.message : diagnostic.message.value;
+}
+
+function readSample(name: string): string {
+  return fs.readFileSync(samplePath(name), 'utf8');
+}
+
+/** A launch of a scalar into a dispatched target: dispatch-executor-targets rejects it. */
+const SCALAR_LAUNCH = `module {
+  func.func @main(%x: f64) {
+    catalyst.launch_kernel @compute::@scalar(%x) : (f64) -> ()
+    return
+  }
+  module @compute attributes {catalyst.target = {}, catalyst.dispatch = {address = "127.0.0.1:4711"}} {
+    func.func @scalar(%x: f64) {
+      return
+    }
+  }
+}
+`;
+
+const UNREGISTERED = `module {
+  "foo.bar"() : () -> ()
+}
+`;
+
+describe('executor-lsp-server, spoken to as the extension does', { timeout: TIMEOUT * 4 }, () => {
+  let session: ServerSession;
+  let previews: PipelinePreviewService;
+
+  before(async () => {
+    if (skip === false) {
+      session = await ServerSession.start(serverPath, serverLaunch(DEFAULT_SETTINGS));
+      previews = new PipelinePreviewService(session.requestPreview);
+    }
+  });
+
+  after(async () => {
+    if (skip === false) {
+      assert.equal(await session.stop(), 0, 'the server exits with 0 after shutdown and exit');
+    }
+  });
+
+  it('offers code lenses and names the preview command the extension registers', { skip }, async () => {
+    const result = await session.initializeResult;
+    assert.equal(result.serverInfo?.name, 'executor-lsp-server');
+    assert.ok(result.capabilities.codeLensProvider, 'code lenses');
+    assert.ok(result.capabilities.hoverProvider, 'hover');
+    const experimental = result.capabilities.experimental as Record<string, unknown> | undefined;
+    assert.equal(experimental?.['previewCommand'], COMMANDS.showPipelinePreview);
+    const manifest = JSON.parse(fs.readFileSync(path.join(extensionRoot(), 'package.json'), 'utf8')) as {
+      contributes: { commands: { command: string; title: string; category: string }[] };
+    };
+    const commands = manifest.contributes.commands.map((c) => `${c.category}: ${c.title} (${c.command})`);
+    assert.ok(commands.includes(`Executor: Show Pipeline Preview (${COMMANDS.showPipelinePreview})`), commands.join(', '));
+    assert.ok(commands.includes(`Executor: Restart Server (${COMMANDS.restartServer})`), commands.join(', '));
+  });
+
+  it('publishes diagnostics for a broken file and clears them when it is fixed', { skip, timeout: TIMEOUT }, async () => {
+    const uri = scratchUri('broken.mlir');
+    const good = readSample('all-ops.mlir');
+    const broken = good.replace('!executor.session', '!executor.sesion');
+    const line = broken.split('\n').findIndex((l) => l.includes('!executor.sesion'));
+    await session.open(uri, broken, 1);
+    const diagnostics = await session.waitForDiagnostics(uri, (d, version) => version === 1 && d.length > 0);
+    assert.equal(diagnostics.length, 1, JSON.stringify(diagnostics));
+    const [error] = diagnostics;
+    assert.ok(error);
+    assert.equal(error.severity, 1);
+    assert.equal(error.range.start.line, line);
+    assert.match(messageText(error), /sesion/);
+
+    await session.change(uri, good, 2);
+    const fixed = await session.waitForDiagnostics(uri, (_d, version) => version === 2);
+    assert.deepEqual(fixed, []);
+    await session.close(uri);
+  });
+
+  it("publishes the passes' own errors, naming the pass", { skip, timeout: TIMEOUT }, async () => {
+    const uri = scratchUri('scalar-launch.mlir');
+    await session.open(uri, SCALAR_LAUNCH);
+    const diagnostics = await session.waitForDiagnostics(uri, (d) => d.some((x) => x.source === 'executor-pipeline'));
+    const fromPass = diagnostics.find((x) => x.source === 'executor-pipeline');
+    assert.ok(fromPass);
+    assert.match(messageText(fromPass), /^dispatch-executor-targets: .*cannot be sent to an executor/);
+    assert.equal(fromPass.range.start.line, 2);
+    await session.close(uri);
+  });
+
+  it('returns the snapshots the preview command lists and shows', { skip, timeout: TIMEOUT }, async () => {
+    const file = samplePath('cross-compile-dispatch.mlir');
+    const uri = uriOf(file);
+    await session.open(uri, fs.readFileSync(file, 'utf8'));
+    const run = await previews.run(uri, 0);
+    const { preview } = run;
+    assert.equal(preview.succeeded, true);
+    assert.equal(preview.uri, uri);
+    const passes = preview.snapshots.map((s) => s.pass);
+    for (const pass of ['lower-runtime-dispatch', 'cross-compile-targets', 'dispatch-executor-targets', 'convert-executor-to-llvm']) {
+      assert.ok(passes.includes(pass), `${pass} in ${passes.join(', ')}`);
+    }
+    assert.ok(
+      passes.indexOf('cross-compile-targets') < passes.indexOf('dispatch-executor-targets') &&
+        passes.indexOf('dispatch-executor-targets') < passes.indexOf('convert-executor-to-llvm'),
+      'in the order of the default pipeline',
+    );
+    for (const snapshot of preview.snapshots) {
+      assert.ok(snapshot.ir?.includes('module'), `${snapshot.pass} has its IR`);
+      assert.ok(snapshot.milliseconds >= 0);
+    }
+    assert.ok(preview.input?.includes('catalyst.launch_kernel @compute::@square'));
+
+    // The quick pick: the input, then every pass.
+    const items = previews.passItems(run);
+    assert.equal(items.length, preview.snapshots.length + 1);
+    assert.equal(items[0]?.label, 'input');
+    const dispatch = passes.indexOf('dispatch-executor-targets');
+    const dispatchItem = items.find((i) => i.position === dispatch);
+    assert.match(dispatchItem?.description ?? '', /^changed · /);
+
+    // The read-only document of the IR after dispatch-executor-targets.
+    const after = await previews.content(previews.location(run, dispatch));
+    assert.match(after, /executor\.launch/);
+    assert.match(after, /executor\.open/);
+    assert.doesNotMatch(after, /catalyst\.launch_kernel @compute/);
+    assert.match(after, /call @sum|catalyst\.launch_kernel @local|func\.call @sum/);
+
+    // "Compare with previous pass": the left side still launches kernels.
+    const comparison = previews.comparison(run, dispatch);
+    assert.ok(comparison);
+    const before = await previews.content(comparison.left);
+    assert.match(before, /catalyst\.launch_kernel @compute::@square/);
+    assert.equal(await previews.content(comparison.right), after);
+    assert.match(comparison.title, /cross-compile-targets ↔ dispatch-executor-targets/);
+
+    // After convert-executor-to-llvm the runtime is called.
+    const lowered = irAt(preview, passes.indexOf('convert-executor-to-llvm')) ?? '';
+    assert.match(lowered, /@__catalyst__executor__/);
+    await session.close(uri);
+  });
+
+  it('code lenses run the preview command and open the IR at their pass', { skip, timeout: TIMEOUT }, async () => {
+    const file = samplePath('cross-compile-dispatch.mlir');
+    const uri = uriOf(file);
+    const text = fs.readFileSync(file, 'utf8');
+    await session.open(uri, text);
+    const lenses = (await session.codeLenses(uri)) ?? [];
+    assert.ok(lenses.length >= 4, `lenses: ${JSON.stringify(lenses)}`);
+    const lines = text.split('\n');
+    for (const lens of lenses) {
+      assert.equal(lens.command?.command, COMMANDS.showPipelinePreview);
+      const target = parseLensTarget(lens.command.arguments?.[0]);
+      assert.ok(target, `a lens argument: ${JSON.stringify(lens.command.arguments)}`);
+      assert.equal(target.uri, uri);
+      const run = await previews.run(target.uri, target.chunk);
+      const position = findLensSnapshot(run.preview, target);
+      assert.ok(position !== undefined, `lens "${lens.command.title}" finds its pass`);
+      assert.equal(run.preview.snapshots[position]?.pass, target.pass);
+      const lensLine = lines[lens.range.start.line] ?? '';
+      const ir = await previews.content(previews.location(run, position));
+      if (lensLine.includes('launch_kernel @compute')) {
+        assert.match(lens.command.title, /executor\.launch/);
+        assert.match(ir, /executor\.launch /);
+      } else if (lensLine.includes('launch_kernel @local')) {
+        assert.match(ir, /call @sum/);
+      } else {
+        assert.match(lensLine, /module @(compute|local)/);
+        assert.match(ir, /catalyst\.object_file/);
+      }
+    }
+    await session.close(uri);
+  });
+
+  it('previews the chunk of a split file that the cursor is in', { skip, timeout: TIMEOUT }, async () => {
+    const uri = scratchUri('split.mlir');
+    const text = `${SCALAR_LAUNCH}// -----\n${readSample('all-ops.mlir')}`;
+    await session.open(uri, text);
+    const cursorLine = text.split('\n').findIndex((l) => l.includes('executor.launch_async'));
+    const chunk = chunkAtLine(text, cursorLine);
+    assert.equal(chunk, 1);
+    const run = await previews.run(uri, chunk);
+    assert.equal(run.preview.chunk, 1);
+    assert.equal(run.preview.lineOffset, SCALAR_LAUNCH.split('\n').length);
+    assert.equal(run.preview.succeeded, true);
+    assert.match(irAt(run.preview, run.preview.snapshots.length - 1) ?? '', /llvm\.call @__catalyst__executor__launch_async/);
+
+    // The first chunk fails in dispatch-executor-targets: the preview says so above the IR.
+    const failing = await previews.run(uri, 0);
+    assert.equal(failing.preview.succeeded, false);
+    const last = failing.preview.snapshots.length - 1;
+    assert.equal(failing.preview.snapshots[last]?.failed, true);
+    const shown = PipelinePreviewService.text(failing, last);
+    assert.match(shown, /^\/\/ dispatch-executor-targets failed:\n\/\/ {3}error: 3:5: .*cannot be sent to an executor.*\[dispatch-executor-targets\]/);
+    await session.close(uri);
+  });
+
+  it('says why a file that does not parse has no passes to show', { skip, timeout: TIMEOUT }, async () => {
+    const uri = scratchUri('unparsable.mlir');
+    await session.open(uri, 'module {\n  %0 = arith.constant 1 : i32\n  "executor.open"(\n}\n');
+    const run = await previews.run(uri, 0);
+    assert.equal(run.preview.snapshots.length, 0);
+    assert.match(PipelinePreviewService.whyEmpty(run) ?? '', /^the pipeline did not run: error: \d+:\d+: /);
+    await session.close(uri);
+  });
+
+  it('turns requests the server refuses into errors the command reports', { skip, timeout: TIMEOUT }, async () => {
+    await assert.rejects(previews.run(scratchUri('never-opened.mlir'), 0), /no open document/);
+    const uri = scratchUri('one-chunk.mlir');
+    await session.open(uri, readSample('all-ops.mlir'));
+    await assert.rejects(previews.run(uri, 3), /out of range/);
+    await session.close(uri);
+  });
+
+  for (const name of sampleNames()) {
+    it(`${name}: the preview runs the whole pipeline and the grammar reads every pass's IR`, { skip, timeout: TIMEOUT }, async () => {
+      const grammar = await loadGrammar();
+      const uri = uriOf(samplePath(name));
+      await session.open(uri, readSample(name));
+      const run = await previews.run(uri, 0);
+      assert.equal(run.preview.succeeded, true, JSON.stringify(run.preview.diagnostics));
+      assert.ok(run.preview.snapshots.length >= 5);
+      let lastIR = '';
+      for (const item of previews.passItems(run)) {
+        const text = await previews.content(previews.location(run, item.position));
+        if (text === lastIR) {
+          continue;
+        }
+        lastIR = text;
+        const tokenized = tokenize(grammar, text);
+        tokenized.depths.forEach((depth, line) => {
+          assert.equal(depth, 1, `${name} after ${item.label}, line ${line + 1}, leaves the grammar inside a rule`);
+        });
+      }
+      const final = tokenize(grammar, lastIR);
+      const runtime = tokensOf(final, '__catalyst__executor__open').concat(tokensOf(final, '__catalyst__executor__launch'));
+      if (name !== 'runtime-call.mlir') {
+        assert.ok(runtime.length > 0, `${name}: the lowered IR calls the runtime`);
+      }
+      for (const token of runtime) {
+        assert.ok(hasScope(token, 'entity.name.function.symbol.runtime.executor.mlir'));
+      }
+      await session.close(uri);
+    });
+  }
+});
+
+describe('executorStudio.allowUnregisteredDialect', { timeout: TIMEOUT * 2 }, () => {
+  async function diagnosticsWith(allow: boolean): Promise<{ messages: string[]; sources: string[] }> {
+    const session = await ServerSession.start(serverPath, serverLaunch({ ...DEFAULT_SETTINGS, allowUnregisteredDialect: allow }));
+    try {
+      const uri = scratchUri(`unregistered-${allow}.mlir`);
+      // A valid host program in one chunk, an op of an unknown dialect in the next.
+      await session.open(uri, `${SCALAR_LAUNCH}// -----\n${UNREGISTERED}`);
+      const diagnostics = await session.waitForDiagnostics(uri, (d) =>
+        allow ? d.some((x) => x.source === 'executor-pipeline') : d.length > 0,
+      );
+      return { messages: diagnostics.map(messageText), sources: diagnostics.map((d) => d.source ?? '') };
+    } finally {
+      assert.equal(await session.stop(), 0);
+    }
+  }
+
+  it('off: an unregistered dialect is an error', { skip, timeout: TIMEOUT }, async () => {
+    const { messages } = await diagnosticsWith(false);
+    assert.ok(messages.some((m) => m.includes('unregistered dialect')), messages.join('\n'));
+  });
+
+  it('on: the server is started with --allow-unregistered-dialect and lets it through', { skip, timeout: TIMEOUT }, async () => {
+    assert.deepEqual(serverLaunch({ ...DEFAULT_SETTINGS, allowUnregisteredDialect: true }).args, ['--allow-unregistered-dialect']);
+    const { messages, sources } = await diagnosticsWith(true);
+    assert.ok(!messages.some((m) => m.includes('unregistered dialect')), messages.join('\n'));
+    // The file is valid now, so the pipeline runs on it and reports its own error.
+    assert.ok(sources.includes('executor-pipeline'), messages.join('\n'));
+  });
+});
+
+describe('restarting the server', { timeout: TIMEOUT * 2 }, () => {
+  it('stops the running server cleanly before the next one answers', { skip, timeout: TIMEOUT }, async () => {
+    const exits: (number | null)[] = [];
+    const lifecycle = new ServerLifecycle<ServerSession>({
+      start: () => ServerSession.start(serverPath, serverLaunch(DEFAULT_SETTINGS)),
+      stop: async (session) => {
+        exits.push(await session.stop());
+      },
+    });
+    const first = await lifecycle.restart();
+    const second = await lifecycle.restart();
+    assert.ok(first && second && first !== second);
+    assert.deepEqual(exits, [0]);
+    const uri = uriOf(samplePath('all-ops.mlir'));
+    await second.open(uri, readSample('all-ops.mlir'));
+    const run = await new PipelinePreviewService(second.requestPreview).run(uri, 0);
+    assert.equal(run.preview.succeeded, true);
+    await lifecycle.dispose();
+    assert.deepEqual(exits, [0, 0]);
+  });
+});
