@@ -19,8 +19,18 @@ public:
   /// Scans the whole message; on failure `error` says why.
   bool scan() {
     skipSpace();
-    if (cur == end || *cur != '{')
+    if (cur != end && *cur != '{') {
+      // Valid JSON of another kind is an invalid request, not a parse error.
+      isObject = false;
+      if (!scanValue(/*depth=*/0))
+        return false;
+      skipSpace();
+      if (cur != end)
+        return fail("unexpected text after the message");
       return fail("a JSON-RPC message must be an object");
+    }
+    if (cur == end)
+      return fail("empty message");
     if (!scanObject(/*depth=*/1, /*topLevel=*/true))
       return false;
     skipSpace();
@@ -31,6 +41,8 @@ public:
 
   std::string error;
   bool tooDeep = false;
+  /// Whether the message is an object (when it is valid JSON).
+  bool isObject = true;
   /// The raw text of each member, when present.
   std::optional<StringRef> jsonrpc, method, id;
 
@@ -208,6 +220,29 @@ private:
   const char *end;
 };
 
+/// The deepest nesting of brackets outside strings.
+unsigned getNesting(StringRef text) {
+  unsigned depth = 0, deepest = 0;
+  bool inString = false;
+  for (size_t i = 0, e = text.size(); i < e; ++i) {
+    char c = text[i];
+    if (inString) {
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        inString = false;
+      continue;
+    }
+    if (c == '"')
+      inString = true;
+    else if (c == '[' || c == '{')
+      deepest = std::max(deepest, ++depth);
+    else if ((c == ']' || c == '}') && depth)
+      --depth;
+  }
+  return deepest;
+}
+
 /// A stand-in request that the server answers with `code` and `message`.
 std::string makeInvalidMessage(llvm::lsp::ErrorCode code, StringRef message,
                                json::Value id) {
@@ -266,7 +301,13 @@ LogicalResult CheckedInput::check(std::string &json) {
     // Too deep for the transport's recursive parser: do not hand it over.
     if (scanner.tooDeep)
       return replace(llvm::lsp::ErrorCode::InvalidRequest, scanner.error);
-    // Otherwise the real parser's verdict (and message) decides.
+    if (!scanner.isObject && scanner.error == "a JSON-RPC message must be an object")
+      return replace(llvm::lsp::ErrorCode::InvalidRequest, scanner.error);
+    // Otherwise the real parser's verdict (and message) decides, unless the
+    // text nests too deep for it.
+    if (getNesting(json) > kMaxMessageDepth)
+      return replace(llvm::lsp::ErrorCode::ParseError,
+                     "invalid JSON: " + scanner.error);
     Expected<json::Value> parsed = json::parse(json);
     if (!parsed)
       return replace(llvm::lsp::ErrorCode::ParseError,

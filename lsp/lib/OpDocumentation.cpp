@@ -118,7 +118,9 @@ void parseLowerings(StringRef text,
       body += " ";
       body += lines[++i].trim().str();
     }
-    lowerings["executor." + name.str()] = std::move(body);
+    StringRef text(body);
+    text.consume_front("->");
+    lowerings["executor." + name.str()] = text.trim().str();
   }
 }
 

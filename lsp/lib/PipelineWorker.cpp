@@ -50,11 +50,16 @@ public:
     if (!diag.pass.empty())
       result["pass"] = diag.pass;
     llvm::json::Array related;
-    for (const RecordedDiagnostic &note : diag.notes)
+    for (const RecordedDiagnostic &note : diag.notes) {
+      // The op dump MLIR attaches to pass errors says nothing the range
+      // does not.
+      if (llvm::StringRef(note.message).starts_with("see current operation"))
+        continue;
       related.push_back(llvm::json::Object{
           {"location", llvm::json::Object{{"uri", uri},
                                           {"range", getRange(note)}}},
           {"message", note.message}});
+    }
     if (!related.empty())
       result["relatedInformation"] = std::move(related);
     return result;

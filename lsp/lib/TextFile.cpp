@@ -412,10 +412,24 @@ void TextFile::Impl::findReferencesOf(
       references.push_back(chunk.getLocation(uri, use));
   };
   auto addSymbol = [&](const AsmParserState::OperationDefinition &op) {
-    if (includeDeclaration)
-      references.push_back(chunk.getLocation(uri, op.loc));
-    for (const SMRange &use : op.symbolUses)
-      references.push_back(chunk.getLocation(uri, use));
+    // The symbol's own name in its definition is recorded as a use: it is
+    // the declaration.
+    auto isDeclaration = [&](SMRange use) {
+      auto name =
+          op.op->getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName());
+      return name && getText(use) == ("@" + name.getValue()).str() &&
+             chunk.getPosition(use.Start).line ==
+                 chunk.getPosition(op.loc.Start).line;
+    };
+    bool declared = false;
+    for (const SMRange &use : op.symbolUses) {
+      bool declaration = isDeclaration(use);
+      declared |= declaration;
+      if (!declaration || includeDeclaration)
+        references.push_back(chunk.getLocation(uri, use));
+    }
+    if (includeDeclaration && !declared)
+      references.insert(references.begin(), chunk.getLocation(uri, op.loc));
   };
   for (const AsmParserState::OperationDefinition &op :
        chunk.asmState.getOpDefs()) {
@@ -786,6 +800,12 @@ public:
   }
   void
   completeDialectTypeOrAlias(const llvm::StringMap<Type> &aliases) final {
+    // After `!`.
+    for (StringRef name : {"executor.session", "executor.token"}) {
+      proto::CompletionItem item(name, proto::CompletionItemKind::Class, "0");
+      item.detail = "executor type";
+      list.items.push_back(std::move(item));
+    }
     completeDialectName();
     completeAliases(aliases);
   }

@@ -118,13 +118,13 @@ bool setText(json::Value &message, StringRef text) {
     return false;
   if (json::Object *document = params->getObject("textDocument")) {
     if (document->get("text")) {
-      (*document)["text"] = text;
+      (*document)["text"] = text.str();
       return true;
     }
   }
   if (json::Array *changes = params->getArray("contentChanges")) {
     if (!changes->empty() && changes->front().getAsObject()) {
-      (*changes->front().getAsObject())["text"] = text;
+      (*changes->front().getAsObject())["text"] = text.str();
       return true;
     }
   }
@@ -150,6 +150,8 @@ int main(int argc, char **argv) {
   LspProcess server;
   std::string error;
   std::vector<std::string> command(serverCommand.begin(), serverCommand.end());
+  if (!command.empty() && command.front() == "--")
+    command.erase(command.begin());
   if (!server.start(command, error)) {
     errs() << error << "\n";
     return 2;
