@@ -24,6 +24,11 @@ for p in "${PACKAGES[@]}"; do
     missing+=("$p")
   fi
 done
+# npm: NodeSource's nodejs ships it, Debian's own nodejs needs the npm package
+# (which conflicts with NodeSource's): add it only when there is no npm.
+if ! command -v npm >/dev/null 2>&1; then
+  missing+=(npm)
+fi
 
 if [ "${#missing[@]}" -eq 0 ]; then
   echo "setup: all ${#PACKAGES[@]} packages present"

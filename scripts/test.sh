@@ -1,9 +1,23 @@
 #!/usr/bin/env bash
 # Sets up (Debian packages), builds and runs every test: lit + FileCheck,
-# GoogleTest, end-to-end against a real executor-server.
+# GoogleTest, end-to-end against a real executor-server, then the VS Code
+# extension's (build, lint, node's test runner against the executor-lsp-server
+# just built).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${EXECUTOR_STUDIO_BUILD_DIR:-$root/build}
 bash "$root/scripts/setup.sh"
 bash "$root/scripts/build.sh"
 ctest --test-dir "$build" --output-on-failure -j "${CTEST_PARALLEL_LEVEL:-2}"
+
+# The VS Code extension, from its committed lock file. Its language-server
+# tests use this build's server; they are skipped, and say so, only when that
+# binary does not exist.
+echo "test: vscode-extension"
+(
+  cd "$root/vscode-extension"
+  npm ci --no-audit --no-fund
+  npm run build
+  npm run lint
+  EXECUTOR_LSP_SERVER="$build/bin/executor-lsp-server" npm test
+)

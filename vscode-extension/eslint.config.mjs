@@ -1,4 +1,7 @@
 // ESLint flat config: typescript-eslint's strict, type-checked rules on src/.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
@@ -12,7 +15,7 @@ export default tseslint.config(
     languageOptions: {
       parserOptions: {
         projectService: true,
-        tsconfigRootDir: import.meta.dirname,
+        tsconfigRootDir: path.dirname(fileURLToPath(import.meta.url)),
       },
     },
     rules: {

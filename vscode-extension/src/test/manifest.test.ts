@@ -87,8 +87,12 @@ describe('package.json', () => {
   });
 });
 
+// @vscode/vsce needs node 20 or newer (Debian 12's own nodejs is 18).
+const nodeMajor = Number(process.versions.node.split('.')[0]);
+const vsceSkip = nodeMajor >= 20 ? false : `@vscode/vsce needs node >= 20, this is ${process.version}: the .vsix is not checked`;
+
 describe('the .vsix', () => {
-  it('holds the extension, its grammar and its runtime dependencies, not its sources or tests', () => {
+  it('holds the extension, its grammar and its runtime dependencies, not its sources or tests', { skip: vsceSkip }, () => {
     const vsce = path.join(root, 'node_modules', '@vscode', 'vsce', 'vsce');
     const files = execFileSync(process.execPath, [vsce, 'ls'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
       .split('\n')
