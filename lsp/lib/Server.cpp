@@ -775,16 +775,29 @@ WorkerOutcome Server::runWorker(Job &job, const JobInput &jobInput) {
                               ? "exit code " + std::to_string(exitCode)
                               : waitError;
     if (auto errors = llvm::MemoryBuffer::getFile(stderrPath)) {
-      // The first lines say what went wrong (and in which pass).
-      StringRef text = (*errors)->getBuffer().trim();
+      // What the child said, without the crash report's boilerplate (its
+      // pretty stack trace names the pass when MLIR's crash recovery does).
       llvm::SmallVector<StringRef> lines;
-      text.split(lines, '\n', /*MaxSplit=*/8, /*KeepEmpty=*/false);
-      if (lines.size() > 8)
-        lines.pop_back();
-      for (StringRef line : lines)
-        message += "\n" + line.str();
+      (*errors)->getBuffer().split(lines, '\n', -1, /*KeepEmpty=*/false);
+      unsigned kept = 0;
+      for (StringRef line : lines) {
+        StringRef trimmed = line.trim();
+        if (trimmed.starts_with("PLEASE submit") ||
+            trimmed.starts_with("Stack dump") || trimmed.starts_with("#") ||
+            trimmed.contains("Program arguments:"))
+          continue;
+        if (++kept > 8)
+          break;
+        message += "; " + trimmed.str();
+      }
     }
-    outcome.error = "the pipeline worker failed (" + message + ")";
+    outcome.error = "the pipeline worker failed (" + message +
+                    "); executor-opt --pass-pipeline='" +
+                    (jobInput.pipeline.empty()
+                         ? std::string("builtin.module(executor-default-"
+                                       "pipeline{workspace=/tmp/ws})")
+                         : jobInput.pipeline) +
+                    "' reproduces it";
     return outcome;
   }
   auto result = llvm::MemoryBuffer::getFile(outputPath);
