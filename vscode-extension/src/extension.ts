@@ -25,8 +25,6 @@ import {
 import { resolveServerPath } from './core/serverPath';
 import { RESTART_SETTINGS, readSettings, serverLaunch } from './core/settings';
 
-class ServerNotFoundError extends Error {}
-
 let lifecycle: ServerLifecycle<LanguageClient> | undefined;
 
 function errorMessage(error: unknown): string {
@@ -64,11 +62,11 @@ async function startClient(output: vscode.LogOutputChannel): Promise<LanguageCli
     envPath: process.env['PATH'] ?? '',
   });
   if (!resolved.found) {
-    output.appendLine(`${resolved.message}\nLooked at:\n  ${resolved.tried.join('\n  ')}`);
-    throw new ServerNotFoundError(resolved.message);
+    output.error(`${resolved.message}\nLooked at:\n  ${resolved.tried.join('\n  ')}`);
+    throw new Error(resolved.message);
   }
   const launch = serverLaunch(settings);
-  output.appendLine(`Starting ${resolved.path} ${launch.args.join(' ')} (from ${resolved.source})`);
+  output.info(`Starting ${resolved.path} ${launch.args.join(' ')} (from ${resolved.source})`);
   const executable: Executable = { command: resolved.path, args: launch.args, transport: TransportKind.stdio };
   const cwd = folders[0];
   if (cwd !== undefined) {
@@ -83,8 +81,27 @@ async function startClient(output: vscode.LogOutputChannel): Promise<LanguageCli
     initializationOptions: launch.initializationOptions,
   };
   const client = new LanguageClient(CONFIGURATION_SECTION, 'Executor Studio', { run: executable, debug: executable }, clientOptions);
-  await client.start();
+  try {
+    await client.start();
+  } catch (error) {
+    // Do not leave a half-started client (and its process) behind.
+    await client.dispose(2000).catch(() => undefined);
+    throw error;
+  }
   return client;
+}
+
+/** Says that the server did not start, with a way to the setting or the log. */
+function reportStartFailure(output: vscode.LogOutputChannel, error: unknown): void {
+  const message = errorMessage(error);
+  output.error(`executor-lsp-server did not start: ${message}`);
+  void vscode.window.showErrorMessage(`Executor Studio: ${message}`, 'Open Settings', 'Show Log').then(async (choice) => {
+    if (choice === 'Open Settings') {
+      await vscode.commands.executeCommand('workbench.action.openSettings', `${CONFIGURATION_SECTION}.serverPath`);
+    } else if (choice === 'Show Log') {
+      output.show();
+    }
+  });
 }
 
 async function restartServer(output: vscode.LogOutputChannel): Promise<void> {
@@ -94,14 +111,7 @@ async function restartServer(output: vscode.LogOutputChannel): Promise<void> {
   try {
     await lifecycle.restart();
   } catch (error) {
-    const message = errorMessage(error);
-    output.appendLine(`executor-lsp-server did not start: ${message}`);
-    const choice = await vscode.window.showErrorMessage(`Executor Studio: ${message}`, 'Open Settings', 'Show Log');
-    if (choice === 'Open Settings') {
-      await vscode.commands.executeCommand('workbench.action.openSettings', `${CONFIGURATION_SECTION}.serverPath`);
-    } else if (choice === 'Show Log') {
-      output.show();
-    }
+    reportStartFailure(output, error);
   }
 }
 
@@ -149,7 +159,7 @@ const COMPARE_BUTTON: vscode.QuickInputButton = {
 
 function pickPass(previews: PipelinePreviewService, run: PreviewRun): Promise<void> {
   const pick = vscode.window.createQuickPick<PassPickItem>();
-  pick.title = `${previews.title(run, -1).replace(/: after input$/, '')}: IR after which pass?`;
+  pick.title = `${previews.sourceLabel(run)}: the IR after which pass?`;
   pick.placeholder = 'Enter: the IR after the pass · button: compare with the pass before';
   pick.matchOnDescription = true;
   pick.matchOnDetail = true;
@@ -209,8 +219,20 @@ async function showPipelinePreview(previews: PipelinePreviewService, argument: u
   }
   const run = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: 'Executor: running the pipeline…', cancellable: true },
-    (_progress, token) => previews.run(source, chunk, abortSignal(token)),
+    async (_progress, token) => {
+      try {
+        return await previews.run(source, chunk, abortSignal(token));
+      } catch (error) {
+        if (token.isCancellationRequested) {
+          return undefined; // The user cancelled: nothing to say.
+        }
+        throw error;
+      }
+    },
   );
+  if (run === undefined) {
+    return;
+  }
   const why = PipelinePreviewService.whyEmpty(run);
   if (why !== undefined) {
     void vscode.window.showErrorMessage(`Executor: ${why}`);
@@ -234,7 +256,7 @@ async function compareWithPrevious(previews: PipelinePreviewService, argument: u
   await comparePass(previews, run, position);
 }
 
-export async function activate(context: vscode.ExtensionContext): Promise<void> {
+export function activate(context: vscode.ExtensionContext): void {
   const output = vscode.window.createOutputChannel('Executor Studio', { log: true });
   const current = new ServerLifecycle<LanguageClient>({
     start: () => startClient(output),
@@ -242,7 +264,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       try {
         await client.stop(5000);
       } catch (error) {
-        output.appendLine(`executor-lsp-server did not stop cleanly: ${errorMessage(error)}`);
+        output.warn(`executor-lsp-server did not stop cleanly: ${errorMessage(error)}`);
       }
     },
   });
@@ -266,10 +288,6 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     try {
       await action();
     } catch (error) {
-      if (error instanceof ServerNotFoundError) {
-        await restartServer(output);
-        return;
-      }
       void vscode.window.showErrorMessage(`Executor Studio: ${errorMessage(error)}`);
     }
   };
@@ -286,14 +304,16 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand(COMMANDS.restartServer, () => restartServer(output)),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (RESTART_SETTINGS.some((key) => event.affectsConfiguration(key))) {
-        output.appendLine('Settings changed: restarting executor-lsp-server.');
+        output.info('Settings changed: restarting executor-lsp-server.');
         void restartServer(output);
       }
     }),
     { dispose: () => void current.dispose() },
   );
 
-  await restartServer(output);
+  // Activation does not wait for the server (or for the user to read why it
+  // did not start).
+  void restartServer(output);
 }
 
 export async function deactivate(): Promise<void> {

@@ -233,6 +233,11 @@ export class PipelinePreviewService {
     return header.length > 0 ? `${header.join('\n')}\n${ir}` : ir;
   }
 
+  /** The document's file name, for titles. */
+  sourceLabel(run: PreviewRun): string {
+    return sourceName(run.source);
+  }
+
   /** A title for the IR after `position`. */
   title(run: PreviewRun, position: number): string {
     const pass = position < 0 ? 'input' : run.preview.snapshots[position]?.pass ?? 'pass';

@@ -172,6 +172,7 @@ describe('preview service', () => {
     assert.equal(await previews.content(comparison.left), 'module {CROSS}\n');
     assert.equal(await previews.content(comparison.right), 'module {DISPATCH}\n');
     assert.equal(comparison.title, 'a.mlir: canonicalize ↔ dispatch-executor-targets (4/4)');
+    assert.equal(previews.sourceLabel(run), 'a.mlir');
     const first = previews.comparison(run, 0);
     assert.ok(first);
     assert.equal(await previews.content(first.left), 'module {INPUT}\n');
