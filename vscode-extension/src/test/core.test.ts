@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 
 import { chunkAtLine, countChunks } from '../core/chunks';
 import { ServerLifecycle } from '../core/lifecycle';
@@ -221,8 +221,16 @@ describe('preview service', () => {
 });
 
 describe('server path', () => {
+  const trees: string[] = [];
+  after(() => {
+    for (const tree of trees) {
+      fs.rmSync(tree, { recursive: true, force: true });
+    }
+  });
   function tempTree(): string {
-    return fs.mkdtempSync(path.join(os.tmpdir(), 'executor-studio-test-'));
+    const tree = fs.mkdtempSync(path.join(os.tmpdir(), 'executor-studio-test-'));
+    trees.push(tree);
+    return tree;
   }
   function makeExecutable(file: string): string {
     fs.mkdirSync(path.dirname(file), { recursive: true });

@@ -35,6 +35,9 @@ if (skip !== false) {
 
 const TIMEOUT = 60000;
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'executor-studio-lsp-'));
+after(() => {
+  fs.rmSync(scratch, { recursive: true, force: true });
+});
 
 function uriOf(file: string): string {
   return pathToFileURL(file).href;
