@@ -48,7 +48,6 @@ struct Chunk {
   FallbackAsmResourceMap fallbackResourceMap;
   /// The parsed top-level ops; empty when parsing failed.
   Block parsedIR;
-  bool parsed = false;
 
   StringRef getBuffer() const {
     return sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())->getBuffer();
@@ -346,7 +345,6 @@ void TextFile::Impl::parseChunk(Chunk &chunk, StringRef text,
     valid = false;
     return;
   }
-  chunk.parsed = true;
   // The parser runs on one thread (its uniquing is cheaper without locks);
   // the verifier checks isolated regions in parallel.
   if (options.threadPool)
@@ -925,17 +923,6 @@ int64_t TextFile::getVersion() const { return impl->version; }
 const std::string &TextFile::getContents() const { return impl->contents; }
 unsigned TextFile::getNumChunks() const { return impl->chunks.size(); }
 bool TextFile::isValid() const { return impl->valid; }
-
-StringRef TextFile::getChunkText(unsigned index, unsigned *lineOffset) const {
-  const Chunk &chunk = *impl->chunks[index];
-  if (lineOffset)
-    *lineOffset = chunk.lineOffset;
-  return chunk.getBuffer();
-}
-
-unsigned TextFile::getChunkForLine(int64_t line) const {
-  return impl->getChunkIndexForLine(line);
-}
 
 void TextFile::getLocationsOf(const proto::Position &pos,
                               std::vector<proto::Location> &locations) {

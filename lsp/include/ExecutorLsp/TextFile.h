@@ -71,10 +71,6 @@ public:
   int64_t getVersion() const;
   const std::string &getContents() const;
   unsigned getNumChunks() const;
-  /// The text of chunk `index` and the file line it starts on.
-  llvm::StringRef getChunkText(unsigned index, unsigned *lineOffset) const;
-  /// The chunk holding 0-based file line `line`.
-  unsigned getChunkForLine(int64_t line) const;
   /// Whether every chunk parsed and verified.
   bool isValid() const;
 

@@ -45,8 +45,9 @@ constexpr std::chrono::milliseconds kTimeout(120000);
 /// constant per function so every edit reparses a different text.
 std::string generateUpstreamFile(unsigned lineCount, unsigned variant) {
   std::string text = "module {\n";
+  // Each function takes 51 lines; enough of them to reach `lineCount`.
   unsigned perFunction = 50;
-  unsigned functions = std::max(1u, (lineCount - 2) / perFunction);
+  unsigned functions = std::max(1u, (lineCount - 2 + 50) / 51);
   for (unsigned f = 0; f < functions; ++f) {
     text += formatv("  func.func @kernel{0}(%arg0: memref<64xf64>, %arg1: "
                     "i64, %arg2: f64) -> (i64, f64) {{\n",
