@@ -150,8 +150,8 @@ private:
     if (depth <= kMaxMessageDepth)
       return true;
     tooDeep = true;
-    return fail(formatv("the message nests deeper than {0} levels",
-                        kMaxMessageDepth));
+    return fail(
+        formatv("the message nests deeper than {0} levels", kMaxMessageDepth));
   }
 
   bool scanArray(unsigned depth) {
@@ -258,8 +258,8 @@ std::string makeInvalidMessage(llvm::lsp::ErrorCode code, StringRef message,
 
 /// A JSON-RPC id is a string, a number or null.
 bool isValidId(const json::Value &id) {
-  return id.kind() == json::Value::String ||
-         id.kind() == json::Value::Number || id.kind() == json::Value::Null;
+  return id.kind() == json::Value::String || id.kind() == json::Value::Number ||
+         id.kind() == json::Value::Null;
 }
 } // namespace
 
@@ -301,7 +301,8 @@ LogicalResult CheckedInput::check(std::string &json) {
     // Too deep for the transport's recursive parser: do not hand it over.
     if (scanner.tooDeep)
       return replace(llvm::lsp::ErrorCode::InvalidRequest, scanner.error);
-    if (!scanner.isObject && scanner.error == "a JSON-RPC message must be an object")
+    if (!scanner.isObject &&
+        scanner.error == "a JSON-RPC message must be an object")
       return replace(llvm::lsp::ErrorCode::InvalidRequest, scanner.error);
     // Otherwise the real parser's verdict (and message) decides, unless the
     // text nests too deep for it.

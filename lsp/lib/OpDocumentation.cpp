@@ -100,8 +100,7 @@ void parseOpDoc(StringRef text, llvm::StringMap<OpDocumentation> &ops) {
 
 /// Parses the bullets "- `executor.x` ... -> ..." of the runtime lowering
 /// pass's `-gen-pass-doc` section.
-void parseLowerings(StringRef text,
-                    llvm::StringMap<std::string> &lowerings) {
+void parseLowerings(StringRef text, llvm::StringMap<std::string> &lowerings) {
   llvm::SmallVector<StringRef> lines = splitLines(text);
   std::string header = "### `-" + kRuntimeLoweringPass.str() + "`";
   size_t i = 0, e = lines.size();

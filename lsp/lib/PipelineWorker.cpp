@@ -56,8 +56,8 @@ public:
       if (llvm::StringRef(note.message).starts_with("see current operation"))
         continue;
       related.push_back(llvm::json::Object{
-          {"location", llvm::json::Object{{"uri", uri},
-                                          {"range", getRange(note)}}},
+          {"location",
+           llvm::json::Object{{"uri", uri}, {"range", getRange(note)}}},
           {"message", note.message}});
     }
     if (!related.empty())
@@ -137,10 +137,9 @@ void writeRecording(llvm::json::OStream &out, const Recording &recording,
           out.attribute("changed", snapshot.changed);
           out.attribute("failed", snapshot.failed);
           out.attribute("milliseconds", snapshot.milliseconds);
-          if (snapshot.ir &&
-              ((request.irMode == IRMode::Changes &&
-                snapshot.ir.get() != previous) ||
-               selected(snapshot.index)))
+          if (snapshot.ir && ((request.irMode == IRMode::Changes &&
+                               snapshot.ir.get() != previous) ||
+                              selected(snapshot.index)))
             out.attribute("ir", *snapshot.ir);
           out.attributeArray("diagnostics", [&] {
             for (const RecordedDiagnostic &diag : snapshot.diagnostics)

@@ -105,8 +105,7 @@ struct CancelParams {
   json::Value id = nullptr;
 };
 
-bool fromJSON(const json::Value &value, CancelParams &result,
-              json::Path path) {
+bool fromJSON(const json::Value &value, CancelParams &result, json::Path path) {
   json::ObjectMapper o(value, path);
   if (!o)
     return false;
@@ -238,7 +237,8 @@ public:
   void onInitialize(const RawParams &params,
                     proto::Callback<json::Value> reply);
   void onInitialized(const proto::NoParams &) {}
-  void onShutdown(const proto::NoParams &, proto::Callback<std::nullptr_t> reply);
+  void onShutdown(const proto::NoParams &,
+                  proto::Callback<std::nullptr_t> reply);
   void onInvalidMessage(const RawParams &params,
                         proto::Callback<json::Value> reply);
   void onCancelRequest(const CancelParams &params);
@@ -255,8 +255,9 @@ public:
                     proto::Callback<std::vector<proto::Location>> reply);
   void onHover(const proto::TextDocumentPositionParams &params,
                proto::Callback<std::optional<proto::Hover>> reply);
-  void onDocumentSymbol(const proto::DocumentSymbolParams &params,
-                        proto::Callback<std::vector<proto::DocumentSymbol>> reply);
+  void
+  onDocumentSymbol(const proto::DocumentSymbolParams &params,
+                   proto::Callback<std::vector<proto::DocumentSymbol>> reply);
   void onCompletion(const proto::CompletionParams &params,
                     proto::Callback<proto::CompletionList> reply);
   void onCodeLens(const CodeLensParams &params,
@@ -324,8 +325,9 @@ Server::Server(CheckedInput &input, const ServerOptions &options)
   std::string errors;
   llvm::raw_string_ostream errorStream(errors);
   std::string text = catalyst::getDefaultPipelineText({"workspace", ""});
-  llvm::StringRef body =
-      StringRef(text).drop_front(StringRef("builtin.module(").size()).drop_back();
+  llvm::StringRef body = StringRef(text)
+                             .drop_front(StringRef("builtin.module(").size())
+                             .drop_back();
   if (succeeded(mlir::parsePassPipeline(body, pm, errorStream))) {
     unsigned index = 0;
     for (mlir::Pass &pass : pm.getPasses()) {
@@ -358,7 +360,8 @@ void Server::onInitialize(const RawParams &params,
                           proto::Callback<json::Value> reply) {
   if (const json::Object *object = params.value.getAsObject()) {
     if (const json::Object *init = object->getObject("initializationOptions")) {
-      if (std::optional<bool> allow = init->getBoolean("allowUnregisteredDialect"))
+      if (std::optional<bool> allow =
+              init->getBoolean("allowUnregisteredDialect"))
         options.allowUnregisteredDialects = *allow;
       if (std::optional<bool> enable = init->getBoolean("pipelineDiagnostics"))
         options.pipelineDiagnostics = *enable;
@@ -371,28 +374,28 @@ void Server::onInitialize(const RawParams &params,
       {"textDocumentSync",
        json::Object{
            {"openClose", true},
-           {"change", static_cast<int64_t>(proto::TextDocumentSyncKind::Incremental)},
+           {"change",
+            static_cast<int64_t>(proto::TextDocumentSyncKind::Incremental)},
            {"save", true},
        }},
       {"completionProvider",
        json::Object{
            {"resolveProvider", false},
            {"triggerCharacters",
-            {".", "%", "^", "!", "#", "(", ",", "<", ":", "[", " ", "\"",
-             "/", "{"}},
+            {".", "%", "^", "!", "#", "(", ",", "<", ":", "[", " ", "\"", "/",
+             "{"}},
        }},
       {"definitionProvider", true},
       {"referencesProvider", true},
       {"hoverProvider", true},
       {"documentSymbolProvider", true},
       {"codeLensProvider", json::Object{{"resolveProvider", false}}},
-      {"experimental",
-       json::Object{{"pipelinePreviewProvider", true},
-                    {"previewCommand", kShowPreviewCommand}}},
+      {"experimental", json::Object{{"pipelinePreviewProvider", true},
+                                    {"previewCommand", kShowPreviewCommand}}},
   };
   reply(json::Object{
-      {"serverInfo", json::Object{{"name", "executor-lsp-server"},
-                                  {"version", "0.1.0"}}},
+      {"serverInfo",
+       json::Object{{"name", "executor-lsp-server"}, {"version", "0.1.0"}}},
       {"capabilities", std::move(capabilities)},
   });
 }
@@ -427,7 +430,8 @@ void Server::onCancelRequest(const CancelParams &params) {
         matching.push_back(job);
   }
   for (auto &job : matching)
-    job->cancel(proto::ErrorCode::RequestCancelled, "the request was cancelled");
+    job->cancel(proto::ErrorCode::RequestCancelled,
+                "the request was cancelled");
 }
 
 //===----------------------------------------------------------------------===//
@@ -436,8 +440,9 @@ void Server::onCancelRequest(const CancelParams &params) {
 void Server::updateFile(const proto::URIForFile &uri, std::string contents,
                         int64_t version) {
   // An edit supersedes the runs on the previous text.
-  cancelJobs(uri.file(), std::nullopt, proto::ErrorCode::ContentModified,
-             llvm::formatv("the document changed (version {0})", version).str());
+  cancelJobs(
+      uri.file(), std::nullopt, proto::ErrorCode::ContentModified,
+      llvm::formatv("the document changed (version {0})", version).str());
   {
     std::lock_guard<std::mutex> lock(stateMutex);
     published[uri.file()].version = version;
@@ -588,9 +593,10 @@ void Server::onCodeLens(const CodeLensParams &params,
                          proto::Position(lens.line, lens.endColumn));
       lenses.push_back(json::Object{
           {"range", range},
-          {"command", json::Object{{"title", lens.title},
-                                   {"command", kShowPreviewCommand},
-                                   {"arguments", json::Array{std::move(argument)}}}},
+          {"command",
+           json::Object{{"title", lens.title},
+                        {"command", kShowPreviewCommand},
+                        {"arguments", json::Array{std::move(argument)}}}},
       });
     }
   }
@@ -610,8 +616,8 @@ void Server::onPipelinePreview(const PipelinePreviewParams &params,
         llvm::formatv("chunk {0} is out of range: the document has {1}", chunk,
                       file->getNumChunks())));
   if (params.pipeline && StringRef(*params.pipeline).trim().empty())
-    return reply(makeError(proto::ErrorCode::InvalidParams,
-                           "the pipeline is empty"));
+    return reply(
+        makeError(proto::ErrorCode::InvalidParams, "the pipeline is empty"));
   JobInput jobInput;
   jobInput.text = file->getContents();
   jobInput.chunk = chunk;
@@ -771,9 +777,8 @@ WorkerOutcome Server::runWorker(Job &job, const JobInput &jobInput) {
     return outcome;
   }
   if (exitCode != 0) {
-    std::string message = waitError.empty()
-                              ? "exit code " + std::to_string(exitCode)
-                              : waitError;
+    std::string message =
+        waitError.empty() ? "exit code " + std::to_string(exitCode) : waitError;
     if (auto errors = llvm::MemoryBuffer::getFile(stderrPath)) {
       // What the child said, without the crash report's boilerplate (its
       // pretty stack trace names the pass when MLIR's crash recovery does).
@@ -798,6 +803,17 @@ WorkerOutcome Server::runWorker(Job &job, const JobInput &jobInput) {
                                        "pipeline{workspace=/tmp/ws})")
                          : jobInput.pipeline) +
                     "' reproduces it";
+    return outcome;
+  }
+  // A preview of every pass of a huge program can be too much to send.
+  constexpr uint64_t kMaxResultBytes = uint64_t(512) << 20;
+  uint64_t size = 0;
+  if (!llvm::sys::fs::file_size(outputPath, size) && size > kMaxResultBytes) {
+    outcome.error = llvm::formatv("the result is {0} MB, more than a client "
+                                  "should take: ask for less IR (\"ir\": "
+                                  "\"none\" or snapshot indices)",
+                                  size >> 20)
+                        .str();
     return outcome;
   }
   auto result = llvm::MemoryBuffer::getFile(outputPath);
@@ -826,11 +842,13 @@ void Server::finishPreview(Job &job, WorkerOutcome outcome,
   case WorkerOutcome::Status::Cancelled:
     return; // cancel() answered.
   case WorkerOutcome::Status::TimedOut:
-    return job.answer(makeError(
-        proto::ErrorCode::RequestFailed,
-        llvm::formatv("the pipeline preview timed out after {0} ms", timeoutMs)));
+    return job.answer(
+        makeError(proto::ErrorCode::RequestFailed,
+                  llvm::formatv("the pipeline preview timed out after {0} ms",
+                                timeoutMs)));
   case WorkerOutcome::Status::Failed:
-    return job.answer(makeError(proto::ErrorCode::RequestFailed, outcome.error));
+    return job.answer(
+        makeError(proto::ErrorCode::RequestFailed, outcome.error));
   case WorkerOutcome::Status::Finished:
     break;
   }

@@ -27,8 +27,8 @@ SMLoc executor_studio::lsp::findLocForLineAndColumn(const SourceMgr &mgr,
   const MemoryBuffer *buffer = mgr.getMemoryBuffer(id);
   StringRef rest(lineStart, buffer->getBufferEnd() - lineStart);
   size_t lineLength = std::min(rest.find_first_of("\r\n"), rest.size());
-  return SMLoc::getFromPointer(
-      lineStart + std::min<uint64_t>(column, lineLength));
+  return SMLoc::getFromPointer(lineStart +
+                               std::min<uint64_t>(column, lineLength));
 }
 
 SMRange executor_studio::lsp::getTokenRange(StringRef buffer, SMLoc start) {

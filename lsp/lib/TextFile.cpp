@@ -2,8 +2,8 @@
 #include "ExecutorLsp/TextFile.h"
 
 #include "ExecutorLsp/OpDocumentation.h"
-#include "ExecutorLsp/SplitFile.h"
 #include "ExecutorLsp/SourceRanges.h"
+#include "ExecutorLsp/SplitFile.h"
 
 #include "Catalyst/IR/CatalystAttributes.h"
 #include "Catalyst/IR/CatalystOps.h"
@@ -21,8 +21,8 @@
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/LSP/Logging.h"
 #include "llvm/Support/LSP/Protocol.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -82,8 +82,7 @@ struct Chunk {
 
 namespace {
 /// The first file location of `loc` in `file`, else the first one anywhere.
-FileLineColRange findFileLocation(Location loc, StringRef file,
-                                  bool anyFile) {
+FileLineColRange findFileLocation(Location loc, StringRef file, bool anyFile) {
   FileLineColRange found, other;
   loc->walk([&](Location nested) {
     auto fileLoc = dyn_cast<FileLineColRange>(nested);
@@ -117,9 +116,9 @@ proto::Location convertLocation(const Chunk &chunk,
   if (fileLoc) {
     if (auto other = proto::URIForFile::fromFile(
             fileLoc.getFilename().getValue(), uri.scheme())) {
-      proto::Position pos(fileLoc.getStartLine() - 1,
-                          fileLoc.getStartColumn() ? fileLoc.getStartColumn() - 1
-                                                   : 0);
+      proto::Position pos(
+          fileLoc.getStartLine() - 1,
+          fileLoc.getStartColumn() ? fileLoc.getStartColumn() - 1 : 0);
       return proto::Location(*other, proto::Range(pos));
     } else {
       llvm::consumeError(other.takeError());
@@ -459,8 +458,7 @@ void TextFile::Impl::findReferencesOf(
 // Hover
 //===----------------------------------------------------------------------===//
 
-std::optional<proto::Hover> TextFile::Impl::findHover(Chunk &chunk,
-                                                      SMLoc loc) {
+std::optional<proto::Hover> TextFile::Impl::findHover(Chunk &chunk, SMLoc loc) {
   SMRange range;
   for (const AsmParserState::OperationDefinition &op :
        chunk.asmState.getOpDefs()) {
@@ -484,8 +482,8 @@ std::optional<proto::Hover> TextFile::Impl::findHover(Chunk &chunk,
       return buildBlockHover(chunk, range, block);
     for (const auto &arg : llvm::enumerate(block.arguments))
       if (isDefOrUse(arg.value(), loc, &range))
-        return buildArgumentHover(
-            chunk, range, block.block->getArgument(arg.index()), block);
+        return buildArgumentHover(chunk, range,
+                                  block.block->getArgument(arg.index()), block);
   }
   return std::nullopt;
 }
@@ -527,7 +525,8 @@ proto::Hover TextFile::Impl::buildOpHover(Chunk &chunk, SMRange range,
     regions.push_back(std::make_unique<Region>());
     regions.back()->takeBody(region);
   }
-  op->print(os, OpPrintingFlags().printGenericOpForm().elideLargeElementsAttrs());
+  op->print(os,
+            OpPrintingFlags().printGenericOpForm().elideLargeElementsAttrs());
   for (auto [region, saved] : llvm::zip(op->getRegions(), regions))
     region.takeBody(*saved);
   os << "\n```\n";
@@ -752,8 +751,7 @@ public:
     list.items.push_back(std::move(item));
   }
 
-  void completeExpectedTokens(ArrayRef<StringRef> tokens,
-                              bool optional) final {
+  void completeExpectedTokens(ArrayRef<StringRef> tokens, bool optional) final {
     for (StringRef token : tokens) {
       proto::CompletionItem item(token, proto::CompletionItemKind::Keyword,
                                  "0");
@@ -763,9 +761,9 @@ public:
   }
 
   void completeAttribute(const llvm::StringMap<Attribute> &aliases) final {
-    for (StringRef name : {"affine_map", "affine_set", "dense",
-                           "dense_resource", "false", "loc", "sparse", "true",
-                           "unit"})
+    for (StringRef name :
+         {"affine_map", "affine_set", "dense", "dense_resource", "false", "loc",
+          "sparse", "true", "unit"})
       list.items.emplace_back(name, proto::CompletionItemKind::Field, "1");
     completeDialectName("#");
     completeAliases(aliases, "#");
@@ -777,9 +775,9 @@ public:
   }
 
   void completeType(const llvm::StringMap<Type> &aliases) final {
-    for (StringRef name : {"memref", "tensor", "complex", "tuple", "vector",
-                           "bf16", "f16", "f32", "f64", "f80", "f128", "index",
-                           "none"})
+    for (StringRef name :
+         {"memref", "tensor", "complex", "tuple", "vector", "bf16", "f16",
+          "f32", "f64", "f80", "f128", "index", "none"})
       list.items.emplace_back(name, proto::CompletionItemKind::Field, "1");
     for (StringRef prefix : {"i", "si", "ui"}) {
       proto::CompletionItem item(prefix + "<N>",
@@ -796,8 +794,7 @@ public:
     completeDialectName("!");
     completeAliases(aliases, "!");
   }
-  void
-  completeDialectTypeOrAlias(const llvm::StringMap<Type> &aliases) final {
+  void completeDialectTypeOrAlias(const llvm::StringMap<Type> &aliases) final {
     // After `!`.
     for (StringRef name : {"executor.session", "executor.token"}) {
       proto::CompletionItem item(name, proto::CompletionItemKind::Class, "0");
@@ -874,7 +871,8 @@ proto::CompletionList TextFile::Impl::getCodeCompletion(Chunk &chunk,
   while (start > buffer.begin() && isIdentifierChar(start[-1]))
     --start;
   StringRef word(start, end - start);
-  if (StringRef("catalyst.").starts_with(word) || word.starts_with("catalyst.")) {
+  if (StringRef("catalyst.").starts_with(word) ||
+      word.starts_with("catalyst.")) {
     if (isAttributeNamePosition(buffer, start)) {
       proto::Range replace(chunk.getPosition(SMLoc::getFromPointer(start)),
                            chunk.getPosition(loc));
@@ -884,9 +882,8 @@ proto::CompletionList TextFile::Impl::getCodeCompletion(Chunk &chunk,
         proto::CompletionItem item(attr.name,
                                    proto::CompletionItemKind::Property, "0");
         item.detail = "catalyst attribute";
-        item.documentation =
-            proto::MarkupContent{proto::MarkupKind::Markdown,
-                                 attr.documentation.str()};
+        item.documentation = proto::MarkupContent{proto::MarkupKind::Markdown,
+                                                  attr.documentation.str()};
         item.insertTextFormat = proto::InsertTextFormat::Snippet;
         item.textEdit = proto::TextEdit{replace, attr.snippet.str()};
         item.filterText = attr.name.str();
@@ -972,8 +969,7 @@ void TextFile::findDocumentSymbols(
   }
 }
 
-proto::CompletionList
-TextFile::getCodeCompletion(const proto::Position &pos) {
+proto::CompletionList TextFile::getCodeCompletion(const proto::Position &pos) {
   Chunk &chunk = impl->getChunkFor(pos);
   return impl->getCodeCompletion(chunk, chunk.getLoc(pos));
 }
@@ -1004,7 +1000,8 @@ void TextFile::getPreviewLenses(std::vector<PreviewLens> &lenses) {
             return;
           const auto *def = chunk.asmState.getOpDef(op);
           std::string name = catalyst::getTargetName(module);
-          addLens(def, "Preview pipeline: @" + name + " at cross-compile-targets",
+          addLens(def,
+                  "Preview pipeline: @" + name + " at cross-compile-targets",
                   "cross-compile-targets");
           if (catalyst::hasDispatch(module))
             addLens(def,

@@ -31,7 +31,8 @@ cl::opt<bool> litTest(
              "output, and the test:// URI scheme"),
     cl::cat(serverCategory));
 cl::opt<lsp::Logger::Level> logLevel(
-    "log", cl::desc("What to log on stderr"), cl::init(lsp::Logger::Level::Error),
+    "log", cl::desc("What to log on stderr"),
+    cl::init(lsp::Logger::Level::Error),
     cl::values(clEnumValN(lsp::Logger::Level::Error, "error", "errors only"),
                clEnumValN(lsp::Logger::Level::Info, "info",
                           "every message and its handling"),
@@ -52,16 +53,16 @@ cl::opt<bool> pipelineDiagnostics(
     cl::init(true), cl::cat(serverCategory));
 cl::opt<unsigned> pipelineDiagnosticsDelay(
     "pipeline-diagnostics-delay-ms",
-    cl::desc("How long to wait after a change before that run"),
-    cl::init(300), cl::cat(serverCategory));
-cl::opt<unsigned> pipelineDiagnosticsTimeout(
-    "pipeline-diagnostics-timeout-ms",
-    cl::desc("How long that run may take"), cl::init(20000),
+    cl::desc("How long to wait after a change before that run"), cl::init(300),
     cl::cat(serverCategory));
-cl::opt<unsigned> previewTimeout(
-    "preview-timeout-ms",
-    cl::desc("How long an executor/pipelinePreview may take"), cl::init(30000),
-    cl::cat(serverCategory));
+cl::opt<unsigned>
+    pipelineDiagnosticsTimeout("pipeline-diagnostics-timeout-ms",
+                               cl::desc("How long that run may take"),
+                               cl::init(20000), cl::cat(serverCategory));
+cl::opt<unsigned>
+    previewTimeout("preview-timeout-ms",
+                   cl::desc("How long an executor/pipelinePreview may take"),
+                   cl::init(30000), cl::cat(serverCategory));
 
 // The pipeline worker the server starts (see PipelineWorker.h).
 cl::opt<bool> pipelineWorker("pipeline-worker", cl::Hidden);

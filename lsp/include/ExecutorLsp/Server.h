@@ -50,8 +50,7 @@ struct TransportOptions {
 /// Serves `in` and `out` until the `exit` notification or the end of the
 /// input. Returns whether `shutdown` came before.
 bool runServer(std::FILE *in, llvm::raw_ostream &out,
-               const TransportOptions &transport,
-               const ServerOptions &options);
+               const TransportOptions &transport, const ServerOptions &options);
 
 } // namespace lsp
 } // namespace executor_studio

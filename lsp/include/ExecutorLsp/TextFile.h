@@ -76,8 +76,7 @@ public:
 
   void getLocationsOf(const llvm::lsp::Position &pos,
                       std::vector<llvm::lsp::Location> &locations);
-  void findReferencesOf(const llvm::lsp::Position &pos,
-                        bool includeDeclaration,
+  void findReferencesOf(const llvm::lsp::Position &pos, bool includeDeclaration,
                         std::vector<llvm::lsp::Location> &references);
   std::optional<llvm::lsp::Hover> findHover(const llvm::lsp::Position &pos);
   void findDocumentSymbols(std::vector<llvm::lsp::DocumentSymbol> &symbols);

@@ -36,8 +36,7 @@ cl::opt<unsigned> edits("edits", cl::desc("Timed edits per server"),
 cl::opt<unsigned> previewOps("preview-ops",
                              cl::desc("Ops of the previewed host program"),
                              cl::init(10000));
-cl::opt<unsigned> previews("previews", cl::desc("Timed previews"),
-                           cl::init(5));
+cl::opt<unsigned> previews("previews", cl::desc("Timed previews"), cl::init(5));
 
 constexpr std::chrono::milliseconds kTimeout(120000);
 
@@ -85,7 +84,8 @@ std::string generateUpstreamFile(unsigned lineCount, unsigned variant) {
 }
 
 /// The targets the host programs launch into: one dispatched, one local.
-constexpr StringRef kTargets = R"(  module @compute attributes {catalyst.target = {}, catalyst.dispatch = {address = "ADDR:PORT"}} {
+constexpr StringRef kTargets =
+    R"(  module @compute attributes {catalyst.target = {}, catalyst.dispatch = {address = "ADDR:PORT"}} {
     func.func @square(%x: memref<4xf64>) -> memref<4xf64> {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
@@ -201,13 +201,15 @@ bool startServer(Server &server, const std::vector<std::string> &command) {
   int64_t id = server.nextId++;
   server.process.send(makeRequest(
       id, "initialize",
-      json::Object{{"processId", nullptr},
-                   {"rootUri", nullptr},
-                   {"capabilities",
-                    json::Object{{"textDocument",
-                                  json::Object{{"documentSymbol",
-                                                json::Object{{"hierarchicalDocumentSymbolSupport",
-                                                              true}}}}}}}}));
+      json::Object{
+          {"processId", nullptr},
+          {"rootUri", nullptr},
+          {"capabilities",
+           json::Object{
+               {"textDocument",
+                json::Object{{"documentSymbol",
+                              json::Object{{"hierarchicalDocumentSymbolSupport",
+                                            true}}}}}}}}));
   if (!server.process.waitForResponse(id, kTimeout)) {
     errs() << server.name << ": no answer to initialize\n";
     return false;
@@ -222,19 +224,19 @@ double timeDiagnostics(Server &server, StringRef uri, const std::string &text,
                        bool open) {
   int64_t version = ++server.version;
   json::Value message =
-      open ? makeNotification(
-                 "textDocument/didOpen",
-                 json::Object{{"textDocument",
-                               json::Object{{"uri", uri},
-                                            {"languageId", "mlir"},
-                                            {"version", version},
-                                            {"text", text}}}})
-           : makeNotification(
-                 "textDocument/didChange",
-                 json::Object{
-                     {"textDocument",
-                      json::Object{{"uri", uri}, {"version", version}}},
-                     {"contentChanges", json::Array{json::Object{{"text", text}}}}});
+      open
+          ? makeNotification("textDocument/didOpen",
+                             json::Object{{"textDocument",
+                                           json::Object{{"uri", uri},
+                                                        {"languageId", "mlir"},
+                                                        {"version", version},
+                                                        {"text", text}}}})
+          : makeNotification(
+                "textDocument/didChange",
+                json::Object{{"textDocument",
+                              json::Object{{"uri", uri}, {"version", version}}},
+                             {"contentChanges",
+                              json::Array{json::Object{{"text", text}}}}});
   // Serialise before the clock starts: only the server's time counts.
   std::string body = formatv("{0}", message).str();
   auto start = Clock::now();
@@ -306,12 +308,11 @@ bool benchDiagnostics() {
     }
   }
   for (Server *server : {&ours, &stock}) {
-    outs() << formatv("  {0,-22} median {1,8:f2} ms   mean {2,8:f2} ms   min "
-                      "{3,8:f2} ms\n",
-                      server->name, median(server->samples),
-                      mean(server->samples),
-                      *std::min_element(server->samples.begin(),
-                                        server->samples.end()));
+    outs() << formatv(
+        "  {0,-22} median {1,8:f2} ms   mean {2,8:f2} ms   min "
+        "{3,8:f2} ms\n",
+        server->name, median(server->samples), mean(server->samples),
+        *std::min_element(server->samples.begin(), server->samples.end()));
   }
   double ratio = median(ours.samples) / median(stock.samples);
   outs() << formatv("  ratio (executor-lsp-server / mlir-lsp-server, "
@@ -351,8 +352,8 @@ bool benchPreview(StringRef title, const std::string &text, StringRef irMode,
     if (!irMode.empty())
       params["ir"] = irMode;
     std::string body =
-        formatv("{0}", makeRequest(id, "executor/pipelinePreview",
-                                   std::move(params)))
+        formatv("{0}",
+                makeRequest(id, "executor/pipelinePreview", std::move(params)))
             .str();
     auto start = Clock::now();
     ours.process.sendBody(body);
@@ -375,11 +376,12 @@ bool benchPreview(StringRef title, const std::string &text, StringRef irMode,
         ++withIR;
       }
     if (i == 0) {
-      outs() << formatv("  succeeded: {0}; {1} snapshots, {2} with IR ({3} KB); "
-                        "the recorder took {4:f1} ms in the worker\n",
-                        result->getBoolean("succeeded").value_or(false),
-                        snapshots->size(), withIR, irBytes / 1024,
-                        result->getNumber("totalMilliseconds").value_or(0));
+      outs() << formatv(
+          "  succeeded: {0}; {1} snapshots, {2} with IR ({3} KB); "
+          "the recorder took {4:f1} ms in the worker\n",
+          result->getBoolean("succeeded").value_or(false), snapshots->size(),
+          withIR, irBytes / 1024,
+          result->getNumber("totalMilliseconds").value_or(0));
       continue; // warm-up
     }
     samples.push_back(ms);

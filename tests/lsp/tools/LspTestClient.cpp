@@ -32,8 +32,8 @@ LspProcess::~LspProcess() {
     ::close(fromChild);
 }
 
-bool LspProcess::start(const std::vector<std::string> &argv,
-                       std::string &error, const std::string &stderrPath) {
+bool LspProcess::start(const std::vector<std::string> &argv, std::string &error,
+                       const std::string &stderrPath) {
   // Writing to a server that died must fail, not kill the test.
   ::signal(SIGPIPE, SIG_IGN);
   int in[2], out[2];
@@ -54,8 +54,8 @@ bool LspProcess::start(const std::vector<std::string> &argv,
     args.push_back(arg.data());
   args.push_back(nullptr);
   pid_t child = 0;
-  int rc = posix_spawnp(&child, args[0], &actions, nullptr, args.data(),
-                        environ);
+  int rc =
+      posix_spawnp(&child, args[0], &actions, nullptr, args.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
   ::close(in[0]);
   ::close(out[1]);
@@ -91,7 +91,8 @@ bool LspProcess::send(const json::Value &message) {
 }
 
 bool LspProcess::sendBody(StringRef body) {
-  return writeAll(("Content-Length: " + Twine(body.size()) + "\r\n\r\n").str()) &&
+  return writeAll(
+             ("Content-Length: " + Twine(body.size()) + "\r\n\r\n").str()) &&
          writeAll(body);
 }
 
@@ -138,9 +139,9 @@ std::optional<json::Value> LspProcess::read(std::chrono::milliseconds timeout,
     if (now >= deadline)
       return std::nullopt;
     struct pollfd fd = {fromChild, POLLIN, 0};
-    int wait = std::chrono::duration_cast<std::chrono::milliseconds>(
-                   deadline - now)
-                   .count();
+    int wait =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now)
+            .count();
     int ready = ::poll(&fd, 1, std::max(wait, 1));
     if (ready < 0 && errno == EINTR)
       continue;
@@ -168,9 +169,8 @@ LspProcess::waitForResponse(const json::Value &id,
     auto now = Clock::now();
     if (now >= deadline)
       return std::nullopt;
-    std::optional<json::Value> message =
-        read(std::chrono::duration_cast<std::chrono::milliseconds>(deadline -
-                                                                   now));
+    std::optional<json::Value> message = read(
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now));
     if (!message)
       return std::nullopt;
     const json::Object *object = message->getAsObject();
@@ -248,8 +248,7 @@ std::string executor_studio::lsp_test::quoteRawJSONString(StringRef bytes) {
   return out;
 }
 
-json::Value executor_studio::lsp_test::makeRequest(int64_t id,
-                                                   StringRef method,
+json::Value executor_studio::lsp_test::makeRequest(int64_t id, StringRef method,
                                                    json::Value params) {
   return json::Object{{"jsonrpc", "2.0"},
                       {"id", id},

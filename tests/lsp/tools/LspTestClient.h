@@ -46,7 +46,8 @@ public:
   /// Waits for the response to request `id`, keeping the other messages in
   /// `others` (when given).
   std::optional<llvm::json::Value>
-  waitForResponse(const llvm::json::Value &id, std::chrono::milliseconds timeout,
+  waitForResponse(const llvm::json::Value &id,
+                  std::chrono::milliseconds timeout,
                   std::vector<llvm::json::Value> *others = nullptr);
 
   /// Closes stdin and waits for the exit; kills it after `timeout`.

@@ -212,10 +212,10 @@ int main(int argc, char **argv) {
         const json::Object *object = message->getAsObject();
         std::optional<StringRef> method =
             object ? object->getString("method") : std::nullopt;
-        found = method && *method == step.waitMethod &&
-                (step.waitText.empty() ||
-                 StringRef(formatv("{0}", *message).str())
-                     .contains(step.waitText));
+        found =
+            method && *method == step.waitMethod &&
+            (step.waitText.empty() ||
+             StringRef(formatv("{0}", *message).str()).contains(step.waitText));
       }
       if (!found) {
         outs() << "timeout: no " << step.waitMethod << " " << step.waitText

@@ -45,9 +45,11 @@ constexpr StringRef kUri = "file:///fuzz/doc.mlir";
 /// Pieces the mutator inserts.
 constexpr StringRef kSnippets[] = {
     "// -----\n",
-    "catalyst.launch_kernel @compute::@square(%x) : (memref<4xf64>) -> memref<4xf64>\n",
+    "catalyst.launch_kernel @compute::@square(%x) : (memref<4xf64>) -> "
+    "memref<4xf64>\n",
     "%s = executor.open(\"ADDR:PORT\") : !executor.session\n",
-    "module @t attributes {catalyst.target = {}, catalyst.dispatch = {address = \"h:1\"}} {\n",
+    "module @t attributes {catalyst.target = {}, catalyst.dispatch = {address "
+    "= \"h:1\"}} {\n",
     "module @t attributes {catalyst.target = {}} {}\n",
     "}\n",
     "{",
@@ -222,11 +224,12 @@ bool Fuzzer::openOrChange(StringRef text, bool open) {
                    kUri, version, quoteRawJSONString(text))
                .str();
   } else {
-    body = formatv("{{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didChange\","
-                   "\"params\":{{\"textDocument\":{{\"uri\":\"{0}\","
-                   "\"version\":{1}},\"contentChanges\":[{{\"text\":{2}}]}}",
-                   kUri, version, quoteRawJSONString(text))
-               .str();
+    body =
+        formatv("{{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didChange\","
+                "\"params\":{{\"textDocument\":{{\"uri\":\"{0}\","
+                "\"version\":{1}},\"contentChanges\":[{{\"text\":{2}}]}}",
+                kUri, version, quoteRawJSONString(text))
+            .str();
   }
   if (!server.sendBody(body))
     return fail("cannot send the document: the server is gone");
@@ -304,9 +307,9 @@ bool Fuzzer::randomQueries(StringRef text) {
         params = json::Array{1, 2, 3};
         break;
       default:
-        params = json::Object{{"textDocument",
-                               json::Object{{"uri", "not a uri"}}},
-                              {"position", position}};
+        params =
+            json::Object{{"textDocument", json::Object{{"uri", "not a uri"}}},
+                         {"position", position}};
         break;
       }
       StringRef methods[] = {"textDocument/hover", "textDocument/definition",
@@ -320,10 +323,11 @@ bool Fuzzer::randomQueries(StringRef text) {
   }
   // An unknown document answers with nothing, not an error.
   if (chance(20) &&
-      !request("textDocument/hover",
-               json::Object{{"textDocument",
-                             json::Object{{"uri", "file:///fuzz/unknown.mlir"}}},
-                            {"position", randomPosition(text)}}))
+      !request(
+          "textDocument/hover",
+          json::Object{{"textDocument",
+                        json::Object{{"uri", "file:///fuzz/unknown.mlir"}}},
+                       {"position", randomPosition(text)}}))
     return false;
   return true;
 }
@@ -340,7 +344,8 @@ bool Fuzzer::malformedMessages() {
       {"[1,2,3]", -32600},
       {"\"a string\"", -32600},
       {"{}", -32600},
-      {"{\"jsonrpc\":\"1.0\",\"id\":7,\"method\":\"textDocument/hover\"}", -32600},
+      {"{\"jsonrpc\":\"1.0\",\"id\":7,\"method\":\"textDocument/hover\"}",
+       -32600},
       {"{\"jsonrpc\":\"2.0\",\"id\":{\"a\":1},\"method\":\"x\"}", -32600},
       {"{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":42}", -32600},
       {"{\"jsonrpc\":\"2.0\",\"result\":1}", -32600},
@@ -361,10 +366,11 @@ bool Fuzzer::malformedMessages() {
   if (!requestBody("{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didOpen\","
                    "\"params\":{\"textDocument\":5}}",
                    std::nullopt, /*expectAnswer=*/false) ||
-      !requestBody("{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didChange\","
-                   "\"params\":{\"textDocument\":{\"uri\":\"file:///nope.mlir\","
-                   "\"version\":3},\"contentChanges\":[{\"text\":\"\"}]}}",
-                   std::nullopt, false) ||
+      !requestBody(
+          "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didChange\","
+          "\"params\":{\"textDocument\":{\"uri\":\"file:///nope.mlir\","
+          "\"version\":3},\"contentChanges\":[{\"text\":\"\"}]}}",
+          std::nullopt, false) ||
       !requestBody("{\"jsonrpc\":\"2.0\",\"id\":12345,\"result\":null}",
                    std::nullopt, false) ||
       !requestBody("{\"jsonrpc\":\"2.0\",\"method\":\"$/cancelRequest\","
@@ -392,18 +398,19 @@ bool Fuzzer::previews(StringRef text) {
     return fail("no answer to a superseded preview");
 
   int64_t cancelled = nextId++;
-  server.send(makeRequest(cancelled, "executor/pipelinePreview",
-                          json::Object(params)));
-  server.send(makeNotification("$/cancelRequest",
-                               json::Object{{"id", cancelled}}));
+  server.send(
+      makeRequest(cancelled, "executor/pipelinePreview", json::Object(params)));
+  server.send(
+      makeNotification("$/cancelRequest", json::Object{{"id", cancelled}}));
   response =
       server.waitForResponse(cancelled, std::chrono::milliseconds(timeoutMs));
   ++requests;
   if (!response)
     return fail("no answer to a cancelled preview");
 
-  return request("executor/pipelinePreview",
-                 json::Object{{"uri", kUri}, {"pipeline", "builtin.module(cse)"}});
+  return request(
+      "executor/pipelinePreview",
+      json::Object{{"uri", kUri}, {"pipeline", "builtin.module(cse)"}});
 }
 
 bool Fuzzer::bigFile() {
@@ -429,12 +436,12 @@ bool Fuzzer::bigFile() {
                  json::Object{{"textDocument", json::Object(document)},
                               {"position", json::Object{{"line", lastLine},
                                                         {"character", 6}}}}) &&
-         request("textDocument/references",
-                 json::Object{{"textDocument", json::Object(document)},
-                              {"position", json::Object{{"line", 2},
-                                                        {"character", 30}}},
-                              {"context",
-                               json::Object{{"includeDeclaration", true}}}}) &&
+         request(
+             "textDocument/references",
+             json::Object{
+                 {"textDocument", json::Object(document)},
+                 {"position", json::Object{{"line", 2}, {"character", 30}}},
+                 {"context", json::Object{{"includeDeclaration", true}}}}) &&
          stillAnswers();
 }
 
@@ -483,8 +490,8 @@ bool Fuzzer::run(ArrayRef<std::string> seeds) {
   server.send(makeNotification("exit", nullptr));
   int code = server.finish(std::chrono::milliseconds(timeoutMs));
   if (code != 0)
-    return fail(formatv("the server exited with {0} after shutdown and exit",
-                        code));
+    return fail(
+        formatv("the server exited with {0} after shutdown and exit", code));
   return true;
 }
 } // namespace
