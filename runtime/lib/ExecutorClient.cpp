@@ -55,13 +55,11 @@ struct ExecutorClient::Impl {
   std::unique_ptr<ExecutionSession> es;
   std::unique_ptr<ObjectLinkingLayer> linker;
   JITDylib *process = nullptr;
-  ExecutorAddr launchWrapper, noteWrapper;
+  ExecutorAddr launchWrapper, noteWrapper, launchAsyncWrapper, awaitWrapper;
 
   mutable std::mutex mutex;
   std::map<std::string, JITDylib *> objects;
   std::map<std::pair<std::string, std::string>, ExecutorAddr> entries;
-  uint64_t nextToken = 1;
-  std::map<uint64_t, std::shared_future<std::string>> pending;
 
   Error error(const Twine &message) const {
     return createStringError(inconvertibleErrorCode(),
@@ -71,15 +69,16 @@ struct ExecutorClient::Impl {
   /// The address of `entry` in `object`, looked up once.
   Expected<ExecutorAddr> findEntry(const std::string &entry,
                                    const std::string &object);
-  /// Runs the launch wrapper with `request`; returns the reply bytes.
+  /// Calls one of the server's wrapper functions; returns the reply (whose
+  /// status says ok) or the error it reports, naming `what`.
   Expected<shared::WrapperFunctionBuffer>
-  runLaunch(ArrayRef<char> request, const std::string &entry,
-            const std::string &object);
+  callExecutor(ExecutorAddr function, ArrayRef<char> request,
+               const std::string &what);
   void note(const std::string &message) {
-    if (!noteWrapper)
-      return;
-    (void)es->getExecutorProcessControl().callWrapper(
-        noteWrapper, ArrayRef<char>(message.data(), message.size()));
+    consumeError(callExecutor(noteWrapper,
+                              ArrayRef<char>(message.data(), message.size()),
+                              "note")
+                     .takeError());
   }
 };
 
@@ -150,7 +149,9 @@ ExecutorClient::open(const std::string &address, ClientOptions options) {
   impl->linker = std::make_unique<ObjectLinkingLayer>(*impl->es);
   if (Error err = impl->es->getExecutorProcessControl().getBootstrapSymbols(
           {{impl->launchWrapper, kLaunchWrapperName},
-           {impl->noteWrapper, kNoteWrapperName}})) {
+           {impl->noteWrapper, kNoteWrapperName},
+           {impl->launchAsyncWrapper, kLaunchAsyncWrapperName},
+           {impl->awaitWrapper, kAwaitWrapperName}})) {
     std::string message = toString(std::move(err));
     ExecutorClient client(std::move(impl));
     return client.impl->error("is not an executor-server (" + message + ")");
@@ -252,19 +253,25 @@ ExecutorClient::Impl::findEntry(const std::string &entry,
 }
 
 Expected<shared::WrapperFunctionBuffer>
-ExecutorClient::Impl::runLaunch(ArrayRef<char> request, const std::string &entry,
-                                const std::string &object) {
+ExecutorClient::Impl::callExecutor(ExecutorAddr function, ArrayRef<char> request,
+                                   const std::string &what) {
   if (!open)
     return error("the session is closed");
   shared::WrapperFunctionBuffer reply =
-      es->getExecutorProcessControl().callWrapper(launchWrapper, request);
+      es->getExecutorProcessControl().callWrapper(function, request);
   if (const char *message = reply.getOutOfBandError()) {
-    std::string text = message;
-    if (text.find("disconnect") != std::string::npos)
-      return error("lost the session while running " + entry + " of " +
-                   object + " (the kernel crashed or the server stopped)");
-    return error("launch of " + entry + " of " + object + " failed: " + text);
+    // Only the client side makes these: the session is gone.
+    return error("lost the session during " + what + ": " + message +
+                 " (the kernel crashed or the server stopped)");
   }
+  uint64_t status = kReplyError;
+  if (reply.size() < sizeof(status))
+    return error(what + ": malformed reply from the executor");
+  std::memcpy(&status, reply.data(), sizeof(status));
+  if (status != kReplyOk)
+    return error(what + " failed: " +
+                 std::string(reply.data() + sizeof(status),
+                             reply.size() - sizeof(status)));
   return std::move(reply);
 }
 
@@ -348,11 +355,14 @@ ExecutorClient::launch(const std::string &entryName, const std::string &object,
       w.put<uint32_t>(spec.elementSize);
     }
   });
-  auto reply = impl->runLaunch(request.bytes(), entry, object);
+  auto reply = impl->callExecutor(impl->launchWrapper, request.bytes(),
+                                  "launch of " + entry + " of " + object);
   if (!reply)
     return reply.takeError();
   std::vector<HostMemRef> outputs;
   Reader r(reply->data(), reply->size());
+  uint64_t status;
+  r.get(status);
   for (size_t i = 0; i < results.size(); ++i) {
     HostMemRef out;
     bool ok = readReplyMemRef(r, [&](uint32_t, uint32_t eltSize,
@@ -393,7 +403,8 @@ Error ExecutorClient::launchDescriptors(const std::string &entryName,
       w.put<uint32_t>(outputElementSizes[i]);
     }
   });
-  auto reply = impl->runLaunch(request.bytes(), entry, object);
+  auto reply = impl->callExecutor(impl->launchWrapper, request.bytes(),
+                                  "launch of " + entry + " of " + object);
   if (!reply)
     return reply.takeError();
   // The largest output takes over the reply buffer itself (malloc'ed by the
@@ -401,6 +412,8 @@ Error ExecutorClient::launchDescriptors(const std::string &entryName,
   // with the descriptor's allocated pointer and the bulk of the data is not
   // copied again. The other outputs are copied out.
   Reader r(reply->data(), reply->size());
+  uint64_t status;
+  r.get(status);
   struct Placed {
     const char *data;
     uint64_t bytes;
@@ -448,44 +461,27 @@ Expected<uint64_t> ExecutorClient::launchAsync(const std::string &entryName,
     return address.takeError();
   if (!impl->open)
     return impl->error("the session is closed");
+  // The executor starts the kernel on a thread of its own and answers with a
+  // ticket at once; await asks for the ticket's end.
   Message request = buildMessage(
       [&](Writer &w) { writeRequestHeader(w, *address, 0, 0); });
-  auto promise = std::make_shared<std::promise<std::string>>();
-  std::shared_future<std::string> future = promise->get_future().share();
-  uint64_t token;
-  {
-    std::lock_guard<std::mutex> lock(impl->mutex);
-    token = impl->nextToken++;
-    impl->pending[token] = future;
-  }
-  std::string what = entry + " of " + object;
-  impl->es->getExecutorProcessControl().callWrapperAsync(
-      impl->launchWrapper,
-      [promise, what](shared::WrapperFunctionBuffer reply) {
-        const char *message = reply.getOutOfBandError();
-        promise->set_value(message ? std::string(message) : std::string());
-      },
-      request.bytes());
-  return token;
+  auto reply = impl->callExecutor(impl->launchAsyncWrapper, request.bytes(),
+                                  "launch_async of " + entry + " of " + object);
+  if (!reply)
+    return reply.takeError();
+  Reader r(reply->data(), reply->size());
+  uint64_t status, ticket = 0;
+  if (!r.get(status) || !r.get(ticket))
+    return impl->error("malformed launch_async reply");
+  return ticket;
 }
 
 Error ExecutorClient::await(uint64_t token) {
-  std::shared_future<std::string> future;
-  {
-    std::lock_guard<std::mutex> lock(impl->mutex);
-    auto it = impl->pending.find(token);
-    if (it == impl->pending.end())
-      return impl->error("unknown launch token " + std::to_string(token));
-    future = it->second;
-    impl->pending.erase(it);
-  }
-  std::string message = future.get();
-  if (message.empty())
-    return Error::success();
-  if (message.find("disconnect") != std::string::npos)
-    return impl->error("lost the session during an asynchronous launch (the "
-                       "kernel crashed or the server stopped)");
-  return impl->error("asynchronous launch failed: " + message);
+  auto reply = impl->callExecutor(
+      impl->awaitWrapper,
+      ArrayRef<char>(reinterpret_cast<const char *>(&token), sizeof(token)),
+      "await of launch token " + std::to_string(token));
+  return reply ? Error::success() : reply.takeError();
 }
 
 Expected<std::vector<char>> ExecutorClient::call(const std::string &symbol,

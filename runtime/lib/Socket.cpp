@@ -61,9 +61,14 @@ std::string mapAddress(const std::string &address) {
   return address;
 }
 
-void setNoDelay(int fd) {
+void tuneSocket(int fd) {
   int one = 1;
   setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+  // Large memrefs stream in fewer, larger steps with deeper buffers (the
+  // kernel caps the request at net.core.{w,r}mem_max).
+  int bytes = 4 << 20;
+  setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &bytes, sizeof(bytes));
+  setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &bytes, sizeof(bytes));
 }
 
 int connectTo(const std::string &address, std::chrono::milliseconds timeout,
@@ -118,7 +123,7 @@ int connectTo(const std::string &address, std::chrono::milliseconds timeout,
       continue;
     }
     fcntl(fd, F_SETFL, flags);
-    setNoDelay(fd);
+    tuneSocket(fd);
     break;
   }
   freeaddrinfo(results);

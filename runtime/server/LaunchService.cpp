@@ -15,7 +15,10 @@
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
+#include <mutex>
 #include <set>
+#include <thread>
 #include <string>
 #include <vector>
 
@@ -30,9 +33,33 @@ namespace {
 /// MLIR marks memref.get_global results with this "allocated" pointer.
 void *const kGlobalMarker = reinterpret_cast<void *>(0xdeadbeef);
 
+/// A reply: kReplyOk, then what `fill` writes (sized first, then written
+/// once into memory allocated for it).
+template <typename FillFn> CWrapperFunctionBuffer replyWith(FillFn fill) {
+  auto all = [&](Writer &w) {
+    w.put<uint64_t>(kReplyOk);
+    fill(w);
+  };
+  Writer counter;
+  all(counter);
+  WrapperFunctionBuffer reply = WrapperFunctionBuffer::allocate(counter.size());
+  Writer writer(reply.data());
+  all(writer);
+  return reply.release();
+}
+
+CWrapperFunctionBuffer replyEmpty() {
+  return replyWith([](Writer &) {});
+}
+
+/// An error reply (ORC's out-of-band errors do not cross the wire).
 CWrapperFunctionBuffer failWith(const std::string &message) {
   logEvent("error: " + message);
-  return WrapperFunctionBuffer::createOutOfBandError(message).release();
+  std::vector<char> bytes(sizeof(uint64_t) + message.size());
+  uint64_t status = kReplyError;
+  std::memcpy(bytes.data(), &status, sizeof(status));
+  std::memcpy(bytes.data() + sizeof(status), message.data(), message.size());
+  return WrapperFunctionBuffer::copyFrom(bytes.data(), bytes.size()).release();
 }
 } // namespace
 
@@ -106,11 +133,7 @@ extern "C" CWrapperFunctionBuffer executorStudioLaunch(const char *data,
       w.putData(views[i], outElt[i]);
     }
   };
-  Writer counter;
-  fill(counter);
-  WrapperFunctionBuffer reply = WrapperFunctionBuffer::allocate(counter.size());
-  Writer writer(reply.data());
-  fill(writer);
+  CWrapperFunctionBuffer reply = replyWith(fill);
   std::set<void *> freed;
   for (const DescriptorView &view : views) {
     void *allocated = view.allocated();
@@ -120,14 +143,73 @@ extern "C" CWrapperFunctionBuffer executorStudioLaunch(const char *data,
   }
   if (logLaunches)
     logEvent("launch " + std::to_string(nin) + " in, " + std::to_string(nout) +
-             " out, " + std::to_string(counter.size()) + " bytes back");
-  return reply.release();
+             " out, " + std::to_string(reply.Size) + " bytes back");
+  return reply;
+}
+
+namespace {
+/// Kernels started by executorStudioLaunchAsync, by ticket.
+struct AsyncLaunches {
+  std::mutex mutex;
+  uint64_t next = 1;
+  std::map<uint64_t, std::thread> running;
+};
+AsyncLaunches &asyncLaunches() {
+  static AsyncLaunches launches;
+  return launches;
+}
+} // namespace
+
+extern "C" CWrapperFunctionBuffer executorStudioLaunchAsync(const char *data,
+                                                            size_t size) {
+  Reader r(data, size);
+  uint64_t magic = 0, pyface = 0;
+  uint32_t nin = 0, nout = 0;
+  if (!r.get(magic) || magic != kLaunchMagic || !r.get(pyface) ||
+      !r.get(nin) || !r.get(nout) || pyface == 0)
+    return failWith("malformed launch_async request");
+  if (nin != 0 || nout != 0)
+    return failWith("launch_async runs () -> () entries only");
+  auto entry = reinterpret_cast<void (*)(void *, void *)>(
+      static_cast<uintptr_t>(pyface));
+  AsyncLaunches &launches = asyncLaunches();
+  std::lock_guard<std::mutex> lock(launches.mutex);
+  uint64_t ticket = launches.next++;
+  launches.running.emplace(ticket, std::thread([entry] {
+                             int64_t results = 0;
+                             entry(&results, nullptr);
+                           }));
+  if (logLaunches)
+    logEvent("launch_async started (ticket " + std::to_string(ticket) + ")");
+  return replyWith([&](Writer &w) { w.put<uint64_t>(ticket); });
+}
+
+extern "C" CWrapperFunctionBuffer executorStudioAwait(const char *data,
+                                                      size_t size) {
+  Reader r(data, size);
+  uint64_t ticket = 0;
+  if (!r.get(ticket))
+    return failWith("malformed await request");
+  std::thread thread;
+  {
+    AsyncLaunches &launches = asyncLaunches();
+    std::lock_guard<std::mutex> lock(launches.mutex);
+    auto it = launches.running.find(ticket);
+    if (it == launches.running.end())
+      return failWith("await of unknown ticket " + std::to_string(ticket));
+    thread = std::move(it->second);
+    launches.running.erase(it);
+  }
+  thread.join();
+  if (logLaunches)
+    logEvent("launch_async finished (ticket " + std::to_string(ticket) + ")");
+  return replyEmpty();
 }
 
 extern "C" CWrapperFunctionBuffer executorStudioNote(const char *data,
                                                      size_t size) {
   logEvent(std::string(data, size));
-  return WrapperFunctionBuffer().release();
+  return replyEmpty();
 }
 
 extern "C" CWrapperFunctionBuffer executorStudioAlloc(const char *data,
@@ -137,9 +219,7 @@ extern "C" CWrapperFunctionBuffer executorStudioAlloc(const char *data,
   if (!r.get(bytes))
     return failWith("malformed alloc request");
   uint64_t address = reinterpret_cast<uintptr_t>(std::malloc(bytes ? bytes : 1));
-  return WrapperFunctionBuffer::copyFrom(reinterpret_cast<char *>(&address),
-                                         sizeof(address))
-      .release();
+  return replyWith([&](Writer &w) { w.put<uint64_t>(address); });
 }
 
 extern "C" CWrapperFunctionBuffer executorStudioFree(const char *data,
@@ -149,7 +229,7 @@ extern "C" CWrapperFunctionBuffer executorStudioFree(const char *data,
   if (!r.get(address))
     return failWith("malformed free request");
   std::free(reinterpret_cast<void *>(static_cast<uintptr_t>(address)));
-  return WrapperFunctionBuffer().release();
+  return replyEmpty();
 }
 
 extern "C" CWrapperFunctionBuffer executorStudioInvoke(const char *data,
@@ -161,7 +241,7 @@ extern "C" CWrapperFunctionBuffer executorStudioInvoke(const char *data,
   reinterpret_cast<void (*)(void *, void *)>(static_cast<uintptr_t>(pyface))(
       reinterpret_cast<void *>(static_cast<uintptr_t>(results)),
       reinterpret_cast<void *>(static_cast<uintptr_t>(args)));
-  return WrapperFunctionBuffer().release();
+  return replyEmpty();
 }
 
 } // namespace executor_runtime

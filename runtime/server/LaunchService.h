@@ -19,6 +19,10 @@ executorStudioLaunch(const char *data, size_t size);
 extern "C" llvm::orc::shared::CWrapperFunctionBuffer
 executorStudioNote(const char *data, size_t size);
 extern "C" llvm::orc::shared::CWrapperFunctionBuffer
+executorStudioLaunchAsync(const char *data, size_t size);
+extern "C" llvm::orc::shared::CWrapperFunctionBuffer
+executorStudioAwait(const char *data, size_t size);
+extern "C" llvm::orc::shared::CWrapperFunctionBuffer
 executorStudioAlloc(const char *data, size_t size);
 extern "C" llvm::orc::shared::CWrapperFunctionBuffer
 executorStudioFree(const char *data, size_t size);

@@ -123,7 +123,7 @@ TEST_F(ExecutorClientTest, AsyncLaunchesOverlap) {
   EXPECT_FALSE(static_cast<bool>(client->await(*second)));
   llvm::Error unknown = client->await(12345);
   ASSERT_TRUE(static_cast<bool>(unknown));
-  EXPECT_NE(llvm::toString(std::move(unknown)).find("unknown launch token"),
+  EXPECT_NE(llvm::toString(std::move(unknown)).find("unknown ticket 12345"),
             std::string::npos);
 }
 

@@ -15,13 +15,14 @@ bool splitAddress(const std::string &address, std::string &host,
 /// Applies EXECUTOR_ADDRESS_MAP ("FROM=TO,FROM2=TO2") to `address`.
 std::string mapAddress(const std::string &address);
 
-/// Connects to `address` within `timeout`; returns the socket (TCP_NODELAY
-/// set) or -1 with `error` saying why.
+/// Connects to `address` within `timeout`; returns the socket (tuned with
+/// tuneSocket) or -1 with `error` saying why.
 int connectTo(const std::string &address, std::chrono::milliseconds timeout,
               std::string &error);
 
-/// Sets TCP_NODELAY (without it every ORC message waits for a delayed ACK).
-void setNoDelay(int fd);
+/// Sets TCP_NODELAY (without it every ORC message waits for a delayed ACK)
+/// and 4 MiB socket buffers.
+void tuneSocket(int fd);
 
 /// Writes all of `data`; false on error.
 bool writeAll(int fd, const void *data, size_t size);

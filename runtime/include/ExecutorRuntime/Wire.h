@@ -8,8 +8,13 @@
 //            nin  x { u32 rank, u32 eltSize, i64 sizes[rank], u64 bytes,
 //                     pad to 16, data }
 //            nout x { u32 rank, u32 eltSize }
-//   reply:   nout x { u32 rank, u32 eltSize, i64 sizes[rank], u64 bytes,
+//   reply:   u64 status (kReplyOk), then
+//            nout x { u32 rank, u32 eltSize, i64 sizes[rank], u64 bytes,
 //                     pad to 16, data }
+//
+// Every reply of the executor's wrapper functions starts with a u64 status:
+// kReplyOk, or kReplyError followed by the message (ORC's out-of-band
+// errors do not cross the wire).
 //
 // All integers are little-endian host order (the executor runs on a machine
 // of the same byte order as the objects it loads).
@@ -25,11 +30,18 @@
 
 namespace executor_runtime {
 
+inline constexpr uint64_t kReplyOk = 0;
+inline constexpr uint64_t kReplyError = 1;
 inline constexpr uint64_t kLaunchMagic = 0x45584543'4c4e4348ULL; // "EXECLNCH"
 
 /// Bootstrap symbol names the server publishes.
 inline constexpr const char *kLaunchWrapperName = "__executor_studio_launch";
 inline constexpr const char *kNoteWrapperName = "__executor_studio_note";
+/// Asynchronous launches: start (the launch request of a `() -> ()` entry)
+/// -> u64 ticket; await: u64 ticket -> () once the kernel has finished.
+inline constexpr const char *kLaunchAsyncWrapperName =
+    "__executor_studio_launch_async";
+inline constexpr const char *kAwaitWrapperName = "__executor_studio_await";
 /// The primitives of the multi-round-trip launch (allocate, write, invoke,
 /// read back, free): what the benchmarks compare the one-trip launch with.
 /// alloc: u64 size -> u64 address; free: u64 address -> ();

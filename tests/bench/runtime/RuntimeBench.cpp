@@ -70,7 +70,7 @@ int startPeer(size_t echoBytes, pid_t &child) {
   child = fork();
   if (child == 0) {
     int fd = accept(listener, nullptr, nullptr);
-    setNoDelay(fd);
+    tuneSocket(fd);
     std::vector<char> buffer(echoBytes ? echoBytes : (1 << 20));
     while (true) {
       if (echoBytes) {
@@ -170,9 +170,13 @@ void launchMultiRoundTrip(ExecutorClient &client, uint64_t pyface,
                              words.size() * 8));
     if (const char *err = reply.getOutOfBandError())
       fail(err);
-    uint64_t result = 0;
+    uint64_t status = kReplyError, result = 0;
     if (reply.size() >= 8)
-      std::memcpy(&result, reply.data(), 8);
+      std::memcpy(&status, reply.data(), 8);
+    if (status != kReplyOk)
+      fail("executor primitive failed");
+    if (reply.size() >= 16)
+      std::memcpy(&result, reply.data() + 8, 8);
     return result;
   };
   // Block: data (32) | input descriptor (40) | args (8) | result descriptor (40)
