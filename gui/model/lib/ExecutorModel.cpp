@@ -111,6 +111,15 @@ struct ExecutorModel::Worker {
     std::shared_ptr<std::atomic<bool>> done;
   };
   std::vector<AsyncLaunch> asyncLaunches;
+  /// `() -> ()` kernels started with launch_async, awaited once no command
+  /// is waiting: an await holds the executor session until its kernel ends,
+  /// so launches issued together must all start before the first await.
+  struct PendingAwait {
+    uint64_t id, token, epoch;
+    Clock::time_point start;
+    double shipMs;
+  };
+  std::deque<PendingAwait> awaits;
 
   void post(Event event) {
     std::lock_guard<std::mutex> lock(mutex);
@@ -128,11 +137,23 @@ struct ExecutorModel::Worker {
   void run() {
     for (;;) {
       Command command;
+      bool have = false;
       {
         std::unique_lock<std::mutex> lock(mutex);
-        wake.wait(lock, [&] { return !commands.empty(); });
-        command = std::move(commands.front());
-        commands.pop_front();
+        if (awaits.empty())
+          wake.wait(lock, [&] { return !commands.empty(); });
+        else
+          wake.wait_for(lock, std::chrono::milliseconds(100),
+                        [&] { return !commands.empty(); });
+        if (!commands.empty()) {
+          command = std::move(commands.front());
+          commands.pop_front();
+          have = true;
+        }
+      }
+      if (!have) {
+        awaitOldest();
+        continue;
       }
       reapAsync(false);
       bool stop = command.kind == Command::Kind::Shutdown;
@@ -149,6 +170,43 @@ struct ExecutorModel::Worker {
     finishedCv.notify_all();
   }
 
+  void awaitOldest() {
+    PendingAwait pending = awaits.front();
+    awaits.pop_front();
+    Event e;
+    e.epoch = pending.epoch;
+    e.id = pending.id;
+    e.shipMs = pending.shipMs;
+    if (!client || clientEpoch != pending.epoch) {
+      e.kind = Event::Kind::LaunchFailed;
+      e.text = "the session closed before the launch finished";
+      post(std::move(e));
+      return;
+    }
+    llvm::Error err = client->await(pending.token);
+    e.latencyMs = millisecondsSince(pending.start);
+    if (err) {
+      e.kind = Event::Kind::LaunchFailed;
+      e.text = llvm::toString(std::move(err));
+      e.sessionLost = lostSession(e.text);
+    } else {
+      e.kind = Event::Kind::LaunchDone;
+    }
+    post(std::move(e));
+  }
+
+  void failPendingAwaits(const std::string &why) {
+    for (const PendingAwait &pending : awaits) {
+      Event e;
+      e.kind = Event::Kind::LaunchFailed;
+      e.epoch = pending.epoch;
+      e.id = pending.id;
+      e.text = why;
+      post(std::move(e));
+    }
+    awaits.clear();
+  }
+
   void reapAsync(bool all) {
     for (auto it = asyncLaunches.begin(); it != asyncLaunches.end();) {
       if (all || it->done->load()) {
@@ -161,6 +219,7 @@ struct ExecutorModel::Worker {
   }
 
   void closeClient(uint64_t epoch, const char *why) {
+    failPendingAwaits("the session closed before the launch finished");
     if (!client)
       return;
     std::string address = client->address();
@@ -201,16 +260,50 @@ struct ExecutorModel::Worker {
     executor_runtime::ClientOptions clientOptions;
     clientOptions.connectTimeout = options.connectTimeout;
     Clock::time_point start = Clock::now();
-    auto opened = ExecutorClient::open(address, clientOptions);
+    // ExecutorClient::open waits for the ORC handshake without a limit; a
+    // listener that accepts and never answers would hold the worker (and
+    // the studio's exit) forever. Open on a thread of its own and stop
+    // waiting for it after the time-outs; a late session closes itself.
+    struct Opening {
+      std::mutex mutex;
+      std::condition_variable done;
+      bool finished = false;
+      std::unique_ptr<ExecutorClient> client;
+      std::string error;
+    };
+    auto opening = std::make_shared<Opening>();
+    std::thread([opening, address, clientOptions] {
+      auto opened = ExecutorClient::open(address, clientOptions);
+      std::lock_guard<std::mutex> lock(opening->mutex);
+      if (opened)
+        opening->client = std::move(*opened);
+      else
+        opening->error = llvm::toString(opened.takeError());
+      opening->finished = true;
+      opening->done.notify_all();
+    }).detach();
     Event e;
     e.epoch = epoch;
-    if (!opened) {
-      e.kind = Event::Kind::ConnectFailed;
-      e.text = llvm::toString(opened.takeError());
-      post(std::move(e));
-      return;
+    {
+      std::unique_lock<std::mutex> lock(opening->mutex);
+      auto limit = options.connectTimeout + options.handshakeTimeout;
+      if (!opening->done.wait_for(lock, limit, [&] { return opening->finished; })) {
+        e.kind = Event::Kind::ConnectFailed;
+        e.text = "executor " + address + ": no session after " +
+                 std::to_string(limit.count()) +
+                 " ms (something accepted the connection but never answered "
+                 "the handshake: is it an executor-server?)";
+        post(std::move(e));
+        return;
+      }
+      if (!opening->client) {
+        e.kind = Event::Kind::ConnectFailed;
+        e.text = opening->error;
+        post(std::move(e));
+        return;
+      }
+      client = std::move(opening->client);
     }
-    client = std::move(*opened);
     clientEpoch = epoch;
     char text[64];
     std::snprintf(text, sizeof(text), " in %.1f ms", millisecondsSince(start));
@@ -300,18 +393,7 @@ struct ExecutorModel::Worker {
     e.id = id;
     e.shipMs = shipMs;
     Clock::time_point start = Clock::now();
-    if (request.async && request.inputs.empty() && request.results.empty()) {
-      // The executor's own asynchronous launch: a token, then await.
-      auto token = session->launchAsync(request.entry, request.object);
-      llvm::Error err = token ? session->await(*token) : token.takeError();
-      e.latencyMs = millisecondsSince(start);
-      if (err) {
-        e.kind = Event::Kind::LaunchFailed;
-        e.text = llvm::toString(std::move(err));
-      } else {
-        e.kind = Event::Kind::LaunchDone;
-      }
-    } else {
+    {
       auto out = session->launch(request.entry, request.object,
                                  toHost(request.inputs), specs(request.results));
       e.latencyMs = millisecondsSince(start);
@@ -372,6 +454,23 @@ struct ExecutorModel::Worker {
     }
     if (!request.async) {
       runLaunch(this, client, command.epoch, command.id, request, shipMs);
+      return;
+    }
+    if (request.inputs.empty() && request.results.empty()) {
+      // The executor's own asynchronous launch: start it now, await later.
+      Clock::time_point start = Clock::now();
+      auto token = client->launchAsync(request.entry, request.object);
+      if (!token) {
+        std::string message = llvm::toString(token.takeError());
+        fail(message, lostSession(message));
+        return;
+      }
+      Event started;
+      started.kind = Event::Kind::LaunchStarted;
+      started.epoch = command.epoch;
+      started.id = command.id;
+      post(std::move(started));
+      awaits.push_back({command.id, *token, command.epoch, start, shipMs});
       return;
     }
     auto done = std::make_shared<std::atomic<bool>>(false);

@@ -256,3 +256,33 @@ TEST(ExecutorModel, StopLocalDisconnectsItsSession) {
   ASSERT_TRUE(m.waitIdle(20s));
   EXPECT_EQ(m.state(), ExecutorState::Connected) << m.error();
 }
+
+TEST(ExecutorModel, AListenerThatNeverAnswersTimesOut) {
+  // Accepts (the kernel's backlog does) and never speaks: the handshake
+  // would wait forever; the model gives up and stays usable.
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(bind(fd, reinterpret_cast<sockaddr *>(&addr), sizeof(addr)), 0);
+  ASSERT_EQ(listen(fd, 4), 0);
+  socklen_t len = sizeof(addr);
+  getsockname(fd, reinterpret_cast<sockaddr *>(&addr), &len);
+  std::string address = "127.0.0.1:" + std::to_string(ntohs(addr.sin_port));
+  ExecutorOptions o = options();
+  o.connectTimeout = 500ms;
+  o.handshakeTimeout = 500ms;
+  ExecutorModel m(o);
+  auto start = std::chrono::steady_clock::now();
+  m.connect(address);
+  ASSERT_TRUE(m.waitIdle(10s));
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 5s);
+  EXPECT_EQ(m.state(), ExecutorState::Error);
+  EXPECT_NE(m.error().find("never answered"), std::string::npos) << m.error();
+  EXPECT_NE(m.error().find(address), std::string::npos) << m.error();
+  // A real executor afterwards.
+  m.startLocal();
+  ASSERT_TRUE(m.waitIdle(20s));
+  EXPECT_EQ(m.state(), ExecutorState::Connected) << m.error();
+  close(fd);
+}

@@ -39,8 +39,10 @@ struct LaunchRequest {
   /// Each result's type: its rank and element size go to the executor.
   std::vector<ShapedArg> results;
   /// Launch without waiting for earlier launches: `() -> ()` entries go
-  /// through the executor's own asynchronous launch (launch_async/await),
-  /// others run on a thread of their own over the same session.
+  /// through the executor's own asynchronous launch (launch_async, then
+  /// await once no other launch is queued, so launches issued together run
+  /// together); entries with arguments run on a thread of their own over
+  /// the same session.
   bool async = false;
 };
 
@@ -73,6 +75,9 @@ struct ExecutorOptions {
   /// Where the local executor writes its log (empty: a temporary file).
   std::string serverLogPath;
   std::chrono::milliseconds connectTimeout{3000};
+  /// How long an accepted connection may take to become a session (the
+  /// ORC handshake) before the panel gives up on it.
+  std::chrono::milliseconds handshakeTimeout{5000};
 };
 
 class ExecutorModel {

@@ -13,9 +13,9 @@ struct Settings {
   int windowWidth = 1600, windowHeight = 960;
   float fontSize = 15;
   // The panels.
-  float passListWidth = 360;
-  float executorWidth = 470;
-  float diagnosticsHeight = 150;
+  float passListWidth = 300;
+  float executorWidth = 440;
+  float diagnosticsHeight = 120;
   // The views.
   std::string viewMode = "side-by-side";
   bool normaliseSsaNames = false;

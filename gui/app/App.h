@@ -1,0 +1,79 @@
+//===- App.h - executor-studio's GLFW + OpenGL3 glue ------------*- C++ -*-===//
+#ifndef STUDIOAPP_APP_H
+#define STUDIOAPP_APP_H
+
+#include <memory>
+#include <string>
+#include <vector>
+
+struct GLFWwindow;
+
+namespace executor_studio::gui {
+
+/// A GLFW window with an OpenGL 3 context and Dear ImGui on it (Debian's
+/// imgui_impl_glfw and imgui_impl_opengl3 backends).
+class GlWindow {
+public:
+  /// Creates the window, the ImGui context and the backends. Null with
+  /// `error` when there is no display or no OpenGL.
+  static std::unique_ptr<GlWindow> create(int width, int height, const std::string &title,
+                                          std::string &error);
+  ~GlWindow();
+
+  bool shouldClose() const;
+  /// Waits for events up to `timeoutSeconds` (0: just polls).
+  void waitEvents(double timeoutSeconds);
+  /// Starts an ImGui frame.
+  void beginFrame();
+  /// Renders the frame; when `rgba` is given, reads it back first (top row
+  /// first) with its size. Then swaps.
+  void endFrame(std::vector<unsigned char> *rgba = nullptr, int *width = nullptr,
+                int *height = nullptr);
+  /// Waits for the GPU to finish (frame-time measurements).
+  void finish();
+  void setTitle(const std::string &title);
+  void position(int &x, int &y) const;
+  void size(int &width, int &height) const;
+  void move(int x, int y);
+  GLFWwindow *handle() const { return window; }
+
+private:
+  GlWindow() = default;
+  GLFWwindow *window = nullptr;
+};
+
+/// Writes `rgba` (top row first) as a PNG.
+bool writePng(const std::string &path, int width, int height,
+              const std::vector<unsigned char> &rgba, std::string &error);
+
+/// What `executor-studio` was asked to do.
+struct AppOptions {
+  std::string file;
+  /// Headless: render a few frames, write this PNG, exit.
+  std::string screenshot;
+  /// 1-based pass to select (as the pass list numbers them); 0: the first.
+  int pass = 0;
+  /// A kernel to launch before the screenshot, with its inputs (a JSON
+  /// array, one entry per argument).
+  std::string launch, inputs;
+  /// The executor for --launch (empty: start a local one).
+  std::string executor;
+  /// A pipeline to record instead of the default one.
+  std::string pipeline;
+  /// side-by-side, unified or source.
+  std::string view;
+  std::string search;
+  std::string settingsPath;
+  int width = 0, height = 0;
+  int frames = 4;
+};
+
+/// Parses the command line; false with a message (usage on --help).
+bool parseArguments(int argc, char **argv, AppOptions &options, std::string &message);
+
+/// Runs the window (or the headless screenshot); returns the exit code.
+int runApp(const AppOptions &options);
+
+} // namespace executor_studio::gui
+
+#endif // STUDIOAPP_APP_H

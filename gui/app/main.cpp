@@ -1,0 +1,24 @@
+//===- main.cpp - executor-studio -----------------------------------------===//
+//
+// The desktop GUI: steps through the pipeline recorded on a .mlir file, with
+// a diff of what each pass changed, and launches its cross-compiled kernels
+// on an executor-server. `--screenshot` renders headless (Xvfb + Mesa).
+//
+//===----------------------------------------------------------------------===//
+#include "App.h"
+
+#include <cstdio>
+
+int main(int argc, char **argv) {
+  executor_studio::gui::AppOptions options;
+  std::string message;
+  if (!executor_studio::gui::parseArguments(argc, argv, options, message)) {
+    bool help = message.rfind("usage:", 0) == 0;
+    std::fprintf(help ? stdout : stderr, "%s%s", help ? "" : "executor-studio: ",
+                 message.c_str());
+    if (!message.empty() && message.back() != '\n')
+      std::fputc('\n', help ? stdout : stderr);
+    return help ? 0 : 2;
+  }
+  return executor_studio::gui::runApp(options);
+}

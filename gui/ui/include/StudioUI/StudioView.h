@@ -1,0 +1,74 @@
+//===- StudioView.h - executor-studio's window, in Dear ImGui ---*- C++ -*-===//
+//
+// Draws the studio into the current ImGui frame: toolbar, pass list, the
+// before/after IR (side by side, unified or the source), diagnostics, the
+// executor panel and the status bar. It holds only view state (scroll
+// positions, text being typed); everything else is in the Studio model.
+// No window system here: the app (GLFW + OpenGL3) and the tests (a null
+// backend) drive it the same way.
+//
+//===----------------------------------------------------------------------===//
+#ifndef STUDIOUI_STUDIOVIEW_H
+#define STUDIOUI_STUDIOVIEW_H
+
+#include <memory>
+#include <string>
+
+namespace executor_studio::gui {
+
+class Studio;
+struct Settings;
+
+/// Dear ImGui style and fonts for the studio. Call once after
+/// ImGui::CreateContext(); `fontSize` in pixels. Uses DejaVu Sans Mono when
+/// installed, ImGui's built-in font otherwise.
+void setupStyle(float fontSize);
+
+class StudioView {
+public:
+  /// Reads the layout and view options from `settings`, and writes them
+  /// back as the user changes them (the app saves the file).
+  StudioView(Studio &studio, Settings &settings);
+  ~StudioView();
+
+  /// The io.KeysDown index of F5 (Dear ImGui 1.86 has no named F keys; the
+  /// GLFW app passes GLFW_KEY_F5).
+  void setLaunchKey(int keyIndex);
+
+  /// Draws one frame, filling the display. Call between ImGui::NewFrame()
+  /// and ImGui::Render(); it calls studio.update() first.
+  void draw();
+
+  /// Types `text` into the search field (headless screenshots).
+  void setSearch(const std::string &text);
+
+  /// Where a named widget was drawn in the last frame (its centre), for
+  /// tests that click it: "launch", "launch-async", "start-local",
+  /// "connect", "next-pass", "search". False when it was not drawn.
+  bool widgetCenter(const std::string &name, float &x, float &y) const;
+  /// Whether the named widget was drawn enabled.
+  bool widgetEnabled(const std::string &name) const;
+
+  /// Scrolls the IR view by `pixels` on the next frame (wrapping to the
+  /// top at the end): the frame-time benchmark.
+  void scrollIrBy(float pixels);
+  float irScroll() const;
+  float irScrollMax() const;
+  /// How many IR rows the last frame drew.
+  int irRowsDrawn() const;
+
+  /// Reference mode for the benchmark: draw every IR row instead of only
+  /// the visible ones (what ImGuiListClipper saves).
+  void setDrawAllRows(bool all);
+
+  struct State;
+
+private:
+  Studio &studio;
+  Settings &settings;
+  std::unique_ptr<State> state;
+};
+
+} // namespace executor_studio::gui
+
+#endif // STUDIOUI_STUDIOVIEW_H

@@ -1,0 +1,556 @@
+//===- DiffView.cpp - before/after side by side, unified, source ----------===//
+//
+// One child window holds both sides, so they scroll together vertically
+// (and horizontally, through one offset). Only the visible rows are drawn
+// (ImGuiListClipper), straight into the draw list: a 100,000-line snapshot
+// costs what its visible 60 lines cost.
+//
+//===----------------------------------------------------------------------===//
+#include "Panels.h"
+
+#include "StudioModel/IrText.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <vector>
+
+namespace executor_studio::gui {
+
+namespace {
+
+struct Segment {
+  uint32_t begin, end;
+  ImU32 color;
+};
+
+namespace syntax {
+ImU32 value() { return IM_COL32(140, 200, 255, 255); }
+ImU32 block() { return IM_COL32(200, 150, 255, 255); }
+ImU32 symbol() { return IM_COL32(240, 205, 110, 255); }
+ImU32 op() { return IM_COL32(255, 140, 170, 255); }
+ImU32 type() { return IM_COL32(120, 210, 180, 255); }
+ImU32 number() { return IM_COL32(180, 230, 140, 255); }
+ImU32 string() { return IM_COL32(235, 160, 100, 255); }
+ImU32 comment() { return IM_COL32(110, 130, 120, 255); }
+ImU32 alias() { return IM_COL32(120, 190, 200, 255); }
+} // namespace syntax
+
+bool isIdent(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' ||
+         c == '$' || c == '-';
+}
+
+bool isTypeWord(std::string_view w) {
+  if (w == "index" || w == "memref" || w == "tensor" || w == "vector" ||
+      w == "none" || w == "complex" || w == "tuple")
+    return true;
+  if (w.size() >= 2 && (w[0] == 'i' || w[0] == 'f' || w[0] == 'u' || w[0] == 's')) {
+    size_t d = w[0] == 'u' || w[0] == 's' ? 2 : 1;
+    if (d > 1 && (w.size() < 3 || w[1] != 'i'))
+      return false;
+    if (d >= w.size())
+      return false;
+    for (size_t i = d; i < w.size(); ++i)
+      if (!std::isdigit(static_cast<unsigned char>(w[i])))
+        return false;
+    return true;
+  }
+  return false;
+}
+
+/// Splits a line into coloured segments (MLIR's lexical classes).
+void highlight(std::string_view line, std::vector<Segment> &out) {
+  out.clear();
+  std::string_view op = opNameOfLine(line);
+  size_t opBegin = op.empty() ? std::string_view::npos
+                              : static_cast<size_t>(op.data() - line.data());
+  size_t i = 0;
+  auto push = [&](size_t b, size_t e, ImU32 c) {
+    if (e > b)
+      out.push_back({static_cast<uint32_t>(b), static_cast<uint32_t>(e), c});
+  };
+  while (i < line.size()) {
+    char c = line[i];
+    if (i == opBegin) {
+      push(i, i + op.size(), syntax::op());
+      i += op.size();
+      continue;
+    }
+    if (c == '/' && i + 1 < line.size() && line[i + 1] == '/') {
+      push(i, line.size(), syntax::comment());
+      return;
+    }
+    if (c == '"') {
+      size_t e = i + 1;
+      while (e < line.size() && line[e] != '"')
+        e += line[e] == '\\' ? 2 : 1;
+      e = std::min(e + 1, line.size());
+      push(i, e, syntax::string());
+      i = e;
+      continue;
+    }
+    if ((c == '%' || c == '^' || c == '@' || c == '#' || c == '!') &&
+        i + 1 < line.size() && (isIdent(line[i + 1]) || line[i + 1] == '"')) {
+      size_t e = i + 1;
+      if (line[e] == '"') {
+        ++e;
+        while (e < line.size() && line[e] != '"')
+          ++e;
+        e = std::min(e + 1, line.size());
+      } else {
+        while (e < line.size() && isIdent(line[e]))
+          ++e;
+      }
+      ImU32 color = c == '%'   ? syntax::value()
+                    : c == '^' ? syntax::block()
+                    : c == '@' ? syntax::symbol()
+                               : syntax::alias();
+      push(i, e, color);
+      i = e;
+      continue;
+    }
+    if (std::isdigit(static_cast<unsigned char>(c)) &&
+        (i == 0 || !isIdent(line[i - 1]))) {
+      size_t e = i;
+      while (e < line.size() &&
+             (std::isalnum(static_cast<unsigned char>(line[e])) || line[e] == '.' ||
+              ((line[e] == '-' || line[e] == '+') && (line[e - 1] == 'e' || line[e - 1] == 'E'))))
+        ++e;
+      push(i, e, syntax::number());
+      i = e;
+      continue;
+    }
+    if (std::isalpha(static_cast<unsigned char>(c)) && (i == 0 || !isIdent(line[i - 1]))) {
+      size_t e = i;
+      while (e < line.size() && (std::isalnum(static_cast<unsigned char>(line[e])) || line[e] == '_'))
+        ++e;
+      if (isTypeWord(line.substr(i, e - i)))
+        push(i, e, syntax::type());
+      else
+        push(i, e, colors::text());
+      i = e;
+      continue;
+    }
+    size_t e = i + 1;
+    while (e < line.size() && !std::isalnum(static_cast<unsigned char>(line[e])) &&
+           line[e] != '%' && line[e] != '^' && line[e] != '@' && line[e] != '#' &&
+           line[e] != '!' && line[e] != '"' && line[e] != '/' && e != opBegin)
+      ++e;
+    push(i, e, colors::text());
+    i = e;
+  }
+}
+
+/// Draws the visible part of one pane's text.
+struct Pane {
+  ImDrawList *draw;
+  ImFont *font;
+  float fontSize, charWidth, lineHeight;
+  float hscroll;
+  std::vector<Segment> *segments;
+
+  /// `textX` is where column 0 would be at scroll 0; the text is clipped to
+  /// [clipLeft, clipRight].
+  void text(std::string_view line, float textX, float y, float clipLeft,
+            float clipRight, const std::string &search) const {
+    if (line.empty())
+      return;
+    size_t first = static_cast<size_t>(std::max(0.0f, hscroll / charWidth));
+    if (first >= line.size())
+      return;
+    size_t last = std::min(line.size(),
+                           first + static_cast<size_t>((clipRight - clipLeft) / charWidth) + 2);
+    ImVec4 clip(clipLeft, y, clipRight, y + lineHeight);
+    float x0 = textX - hscroll;
+    if (!search.empty()) {
+      for (size_t at = findCaseInsensitive(line, search); at != std::string_view::npos;
+           at = findCaseInsensitive(line, search, at + 1)) {
+        if (at >= last)
+          break;
+        float a = std::max(clipLeft, x0 + at * charWidth);
+        float b = std::min(clipRight, x0 + (at + search.size()) * charWidth);
+        if (b > a)
+          draw->AddRectFilled(ImVec2(a, y), ImVec2(b, y + lineHeight), colors::matchBg(), 2);
+      }
+    }
+    highlight(line, *segments);
+    for (const Segment &s : *segments) {
+      if (s.end <= first || s.begin >= last)
+        continue;
+      uint32_t b = std::max<uint32_t>(s.begin, static_cast<uint32_t>(first));
+      uint32_t e = std::min<uint32_t>(s.end, static_cast<uint32_t>(last));
+      draw->AddText(font, fontSize, ImVec2(x0 + b * charWidth, y + 1), s.color,
+                    line.data() + b, line.data() + e, 0, &clip);
+    }
+  }
+
+  void number(uint32_t n, float rightX, float y) const {
+    if (n == 0)
+      return;
+    char buffer[16];
+    int len = std::snprintf(buffer, sizeof(buffer), "%u", n);
+    draw->AddText(font, fontSize, ImVec2(rightX - len * charWidth, y + 1),
+                  colors::lineNumber(), buffer, buffer + len);
+  }
+};
+
+void comparePopup(PipelineModel &m) {
+  if (!ImGui::BeginPopup("compare"))
+    return;
+  ImGui::TextColored(colors::accent(), "Compare any two snapshots");
+  int n = static_cast<int>(m.passCount());
+  int sides[2] = {m.leftPosition(), m.rightPosition()};
+  const char *labels[2] = {"left", "right"};
+  for (int s = 0; s < 2; ++s) {
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 22);
+    if (ImGui::BeginCombo(labels[s], m.positionName(sides[s]).c_str())) {
+      for (int p = kInputPosition; p < n; ++p) {
+        bool selected = p == sides[s];
+        if (ImGui::Selectable(m.positionName(p).c_str(), selected)) {
+          sides[s] = p;
+          m.compare(sides[0], sides[1]);
+        }
+      }
+      ImGui::EndCombo();
+    }
+  }
+  if (ImGui::Button("input vs output"))
+    m.compare(kInputPosition, n - 1);
+  ImGui::SameLine();
+  if (ImGui::Button("before/after the selected pass")) {
+    m.select(m.selected());
+    ImGui::CloseCurrentPopup();
+  }
+  ImGui::EndPopup();
+}
+
+} // namespace
+
+void drawIrView(Studio &studio, StudioView::State &state) {
+  PipelineModel &m = studio.passes();
+  Settings &settings = *state.settings;
+  ImGuiIO &io = ImGui::GetIO();
+
+  // Row 1: what to show.
+  ViewMode mode = m.viewMode();
+  auto modeButton = [&](const char *label, ViewMode value) {
+    if (ImGui::RadioButton(label, mode == value)) {
+      m.setViewMode(value);
+      settings.viewMode = viewModeName(value);
+    }
+    ImGui::SameLine();
+  };
+  modeButton("side by side", ViewMode::SideBySide);
+  modeButton("unified", ViewMode::Unified);
+  modeButton("source", ViewMode::Source);
+  ImGui::TextColored(colors::dim(), "|");
+  ImGui::SameLine();
+  LineOptions options = m.lineOptions();
+  bool optionsChanged = ImGui::Checkbox("normalise SSA names", &options.normaliseSsaNames);
+  ImGui::SameLine();
+  optionsChanged |= ImGui::Checkbox("hide loc(...)", &options.hideLocations);
+  if (optionsChanged) {
+    m.setLineOptions(options);
+    settings.normaliseSsaNames = options.normaliseSsaNames;
+    settings.hideLocations = options.hideLocations;
+  }
+  if (mode == ViewMode::Unified) {
+    ImGui::SameLine();
+    bool whole = m.wholeFile();
+    if (ImGui::Checkbox("whole file", &whole)) {
+      m.setWholeFile(whole);
+      settings.wholeFile = whole;
+    }
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("compare..."))
+    ImGui::OpenPopup("compare");
+  comparePopup(m);
+
+  // Row 2: filter and search.
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
+  if (inputString("##irfilter", state.irFilter, 0,
+                  state.irFilterOp ? "op name (arith.addi)" : "filter lines")) {
+    m.setIrFilter({state.irFilter, state.irFilterOp});
+  }
+  ImGui::SameLine();
+  if (ImGui::Checkbox("op", &state.irFilterOp))
+    m.setIrFilter({state.irFilter, state.irFilterOp});
+  helpTooltip("Match lines whose operation is the filter (arith.addi, "
+              "func.return) rather than lines that contain it.");
+  ImGui::SameLine();
+  ImGui::TextColored(colors::dim(), "|");
+  ImGui::SameLine();
+  if (state.focusSearch) {
+    ImGui::SetKeyboardFocusHere();
+    state.focusSearch = false;
+  }
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
+  bool enter = inputString("##search", state.search, ImGuiInputTextFlags_EnterReturnsTrue,
+                           "search  (/)");
+  state.probe("search");
+  bool searchActive = ImGui::IsItemActive();
+  m.setSearch(state.search);
+  if (enter) {
+    if (io.KeyShift)
+      m.previousHit();
+    else
+      m.nextHit();
+    ImGui::SetKeyboardFocusHere(-1); // keep typing
+  }
+  if (searchActive && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape)))
+    ImGui::SetWindowFocus(nullptr);
+  ImGui::SameLine();
+  if (ImGui::ArrowButton("##prevhit", ImGuiDir_Up))
+    m.previousHit();
+  ImGui::SameLine();
+  if (ImGui::ArrowButton("##nexthit", ImGuiDir_Down))
+    m.nextHit();
+  if (!state.search.empty()) {
+    ImGui::SameLine();
+    const std::vector<uint32_t> &hits = m.searchHits();
+    if (hits.empty())
+      ImGui::TextColored(colors::error(), "no match");
+    else
+      ImGui::TextColored(colors::dim(), "%d/%zu", m.currentHit() + 1, hits.size());
+  }
+
+  // Row 3: what the panes show.
+  size_t rows = m.rowCount();
+  const DiffView &view = m.diffView();
+  rows = m.rowCount();
+  float fullWidth = ImGui::GetContentRegionAvail().x;
+  float titleY = ImGui::GetCursorPosY();
+  auto title = [&](float x, int position, const char *side) {
+    ImGui::SetCursorPos(ImVec2(x, titleY));
+    if (position >= 0 && position < static_cast<int>(m.passCount())) {
+      const Snapshot &s = m.pass(position);
+      ImGui::TextColored(colors::accent(), "%s: %s", side, m.positionName(position).c_str());
+      ImGui::SameLine();
+      ImGui::TextColored(s.changed ? colors::changed() : colors::dim(), "%s, %.2f ms",
+                         s.changed ? "changed" : "unchanged", s.milliseconds);
+    } else {
+      ImGui::TextColored(colors::accent(), "%s: %s", side, m.positionName(position).c_str());
+    }
+  };
+  float x0 = ImGui::GetCursorPosX();
+  if (mode == ViewMode::SideBySide) {
+    title(x0, view.leftPosition, "before");
+    title(x0 + fullWidth / 2 + 4, view.rightPosition, "after");
+    ImGui::SameLine();
+    ImGui::TextColored(colors::dim(), "  -%zu +%zu", view.diff.removed, view.diff.added);
+  } else if (mode == ViewMode::Unified) {
+    ImGui::TextColored(colors::accent(), "%s  ->  %s",
+                       m.positionName(view.leftPosition).c_str(),
+                       m.positionName(view.rightPosition).c_str());
+    ImGui::SameLine();
+    ImGui::TextColored(colors::dim(), "  -%zu +%zu", view.diff.removed, view.diff.added);
+  } else {
+    ImGui::TextColored(colors::accent(), "source: %s", m.sourceName().c_str());
+  }
+  if (!m.irFilter().empty()) {
+    ImGui::SameLine();
+    ImGui::TextColored(colors::warning(), "  %zu rows match the filter", rows);
+  }
+
+  // The rows.
+  ImGui::PushStyleColor(ImGuiCol_ChildBg, ImVec4(0.07f, 0.075f, 0.085f, 1));
+  ImGui::BeginChild("##irview", ImVec2(0, 0), true, ImGuiWindowFlags_NoNav);
+  ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(0, 0));
+  ImDrawList *draw = ImGui::GetWindowDrawList();
+  ImFont *font = ImGui::GetFont();
+  float fontSize = ImGui::GetFontSize();
+  float charWidth = font->CalcTextSizeA(fontSize, FLT_MAX, 0, "M").x;
+  float lineHeight = std::floor(ImGui::GetTextLineHeight() + 3);
+  float width = ImGui::GetContentRegionAvail().x;
+  float viewHeight = ImGui::GetWindowHeight();
+
+  if (std::optional<size_t> target = m.takeScrollRequest())
+    ImGui::SetScrollY(std::max(0.0f, *target * lineHeight - viewHeight * 0.35f));
+  if (state.scrollDelta != 0) {
+    float y = ImGui::GetScrollY() + state.scrollDelta;
+    if (y > ImGui::GetScrollMaxY())
+      y = 0;
+    ImGui::SetScrollY(y);
+    state.scrollDelta = 0;
+  }
+
+  uint32_t biggestNumber = static_cast<uint32_t>(
+      std::max<size_t>({view.left ? view.left->size() : 0,
+                        view.right ? view.right->size() : 0, 999}));
+  if (mode == ViewMode::Source)
+    biggestNumber = std::max<uint32_t>(biggestNumber, static_cast<uint32_t>(rows));
+  int digits = static_cast<int>(std::log10(static_cast<double>(biggestNumber))) + 1;
+  float gutter = (digits + 1.5f) * charWidth;
+
+  size_t longest = m.maxLineLength();
+  float paneWidth = mode == ViewMode::SideBySide ? width / 2 : width;
+  float textWidth = paneWidth - gutter - (mode == ViewMode::Unified ? gutter + 2 * charWidth : 0);
+  float maxScroll = std::max(0.0f, (longest + 4) * charWidth - textWidth);
+  if (ImGui::IsWindowHovered()) {
+    float wheel = io.MouseWheelH;
+    if (io.KeyShift && io.MouseWheel != 0)
+      wheel = io.MouseWheel;
+    if (wheel != 0)
+      state.hscroll -= wheel * charWidth * 8;
+  }
+  state.hscroll = std::clamp(state.hscroll, 0.0f, maxScroll);
+
+  std::vector<Segment> segments;
+  Pane pane{draw, font, fontSize, charWidth, lineHeight, state.hscroll, &segments};
+  const std::string &search = m.search();
+  long highlighted = m.highlightedRow();
+  ImVec2 mouse = io.MousePos;
+
+  // Error lines of the source, for the Source view.
+  std::vector<const DiagnosticItem *> sourceDiagnostics;
+  if (mode == ViewMode::Source)
+    for (const DiagnosticItem &d : m.diagnostics())
+      if (!d.isNote && d.line > 0)
+        sourceDiagnostics.push_back(&d);
+
+  auto drawRow = [&](size_t index) {
+    ImVec2 p = ImGui::GetCursorScreenPos();
+    const DiffRow &r = m.row(index);
+    float y = p.y;
+    float bottom = y + lineHeight;
+    if (mode == ViewMode::SideBySide) {
+      float mid = p.x + paneWidth;
+      ImU32 leftBg = 0, rightBg = 0;
+      switch (r.kind) {
+      case RowKind::Changed:
+        leftBg = colors::changedLeftBg();
+        rightBg = colors::changedRightBg();
+        break;
+      case RowKind::Removed:
+        leftBg = colors::removedBg();
+        rightBg = IM_COL32(255, 255, 255, 8);
+        break;
+      case RowKind::Added:
+        leftBg = IM_COL32(255, 255, 255, 8);
+        rightBg = colors::addedBg();
+        break;
+      default:
+        break;
+      }
+      if (leftBg)
+        draw->AddRectFilled(ImVec2(p.x, y), ImVec2(mid - 1, bottom), leftBg);
+      if (rightBg)
+        draw->AddRectFilled(ImVec2(mid + 1, y), ImVec2(p.x + width, bottom), rightBg);
+      std::string_view left = m.leftText(r), right = m.rightText(r);
+      if (r.kind == RowKind::Changed) {
+        // Mark what differs inside the line.
+        size_t prefix = 0;
+        while (prefix < left.size() && prefix < right.size() && left[prefix] == right[prefix])
+          ++prefix;
+        size_t suffix = 0;
+        while (suffix < left.size() - prefix && suffix < right.size() - prefix &&
+               left[left.size() - 1 - suffix] == right[right.size() - 1 - suffix])
+          ++suffix;
+        auto mark = [&](float textX, float clipL, float clipR, size_t b, size_t e, ImU32 c) {
+          float a = std::max(clipL, textX - state.hscroll + b * charWidth);
+          float z = std::min(clipR, textX - state.hscroll + e * charWidth);
+          if (z > a)
+            draw->AddRectFilled(ImVec2(a, y), ImVec2(z, bottom), c);
+        };
+        mark(p.x + gutter, p.x + gutter, mid - 1, prefix, left.size() - suffix,
+             colors::removedBg());
+        mark(mid + gutter, mid + gutter, p.x + width, prefix, right.size() - suffix,
+             colors::addedBg());
+      }
+      pane.number(m.leftLineNumber(r), p.x + gutter - charWidth, y);
+      pane.number(m.rightLineNumber(r), mid + gutter - charWidth, y);
+      pane.text(left, p.x + gutter, y, p.x + gutter, mid - 2, search);
+      pane.text(right, mid + gutter, y, mid + gutter, p.x + width, search);
+    } else if (mode == ViewMode::Unified) {
+      if (r.kind == RowKind::Hunk) {
+        draw->AddRectFilled(ImVec2(p.x, y), ImVec2(p.x + width, bottom), colors::hunkBg());
+        std::string header = hunkHeader(r);
+        draw->AddText(font, fontSize, ImVec2(p.x + 2 * gutter, y + 1),
+                      IM_COL32(170, 190, 240, 255), header.c_str());
+      } else {
+        ImU32 bg = r.kind == RowKind::Removed ? colors::removedBg()
+                   : r.kind == RowKind::Added ? colors::addedBg()
+                                              : 0;
+        if (bg)
+          draw->AddRectFilled(ImVec2(p.x, y), ImVec2(p.x + width, bottom), bg);
+        pane.number(m.leftLineNumber(r), p.x + gutter - charWidth, y);
+        pane.number(m.rightLineNumber(r), p.x + 2 * gutter - charWidth, y);
+        const char *sign = r.kind == RowKind::Removed ? "-" : r.kind == RowKind::Added ? "+" : " ";
+        draw->AddText(font, fontSize, ImVec2(p.x + 2 * gutter, y + 1), colors::text(), sign);
+        float textX = p.x + 2 * gutter + 2 * charWidth;
+        pane.text(r.kind == RowKind::Added ? m.rightText(r) : m.leftText(r), textX, y, textX,
+                  p.x + width, search);
+      }
+    } else {
+      uint32_t line = m.leftLineNumber(r);
+      const DiagnosticItem *diagnostic = nullptr;
+      for (const DiagnosticItem *d : sourceDiagnostics)
+        if (d->line == line) {
+          diagnostic = d;
+          break;
+        }
+      if (diagnostic) {
+        draw->AddRectFilled(ImVec2(p.x, y), ImVec2(p.x + width, bottom),
+                            diagnostic->severity == RecordedDiagnostic::Severity::Error
+                                ? colors::errorBg()
+                                : IM_COL32(160, 120, 30, 100));
+        if (mouse.y >= y && mouse.y < bottom && ImGui::IsWindowHovered()) {
+          ImGui::BeginTooltip();
+          ImGui::TextColored(colors::error(), "%s", severityName(diagnostic->severity));
+          ImGui::SameLine();
+          ImGui::TextUnformatted(diagnostic->message.c_str());
+          ImGui::EndTooltip();
+        }
+      }
+      pane.number(line, p.x + gutter - charWidth, y);
+      pane.text(m.leftText(r), p.x + gutter, y, p.x + gutter, p.x + width, search);
+      if (diagnostic && diagnostic->column > 0) {
+        float cx = p.x + gutter - state.hscroll + (diagnostic->column - 1) * charWidth;
+        draw->AddLine(ImVec2(cx, bottom - 1), ImVec2(cx + charWidth * 2, bottom - 1),
+                      IM_COL32(255, 90, 90, 255), 2);
+      }
+    }
+    if (static_cast<long>(index) == highlighted)
+      draw->AddRectFilled(ImVec2(p.x, y), ImVec2(p.x + width, bottom), colors::highlightBg());
+    ImGui::Dummy(ImVec2(width, lineHeight));
+  };
+
+  state.rowsDrawn = 0;
+  if (state.drawAllRows) {
+    for (size_t i = 0; i < rows; ++i) {
+      drawRow(i);
+      ++state.rowsDrawn;
+    }
+  } else {
+    ImGuiListClipper clipper;
+    clipper.Begin(static_cast<int>(rows), lineHeight);
+    while (clipper.Step())
+      for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
+        drawRow(static_cast<size_t>(i));
+        ++state.rowsDrawn;
+      }
+  }
+  if (mode == ViewMode::SideBySide) {
+    ImVec2 top = ImGui::GetWindowPos();
+    float mid = ImGui::GetWindowPos().x + ImGui::GetStyle().WindowPadding.x + paneWidth;
+    draw->AddLine(ImVec2(mid, top.y), ImVec2(mid, top.y + viewHeight),
+                  IM_COL32(70, 75, 90, 255), 1);
+  }
+  if (rows == 0) {
+    const char *why = studio.recordingInProgress() ? "recording..."
+                      : !m.hasRecording()          ? "open a .mlir file"
+                      : m.irFilter().empty()       ? "nothing to show"
+                                                   : "no line matches the filter";
+    ImGui::TextColored(colors::dim(), "%s", why);
+  }
+  state.lastScroll = ImGui::GetScrollY();
+  state.lastScrollMax = ImGui::GetScrollMaxY();
+  ImGui::PopStyleVar();
+  ImGui::EndChild();
+  ImGui::PopStyleColor();
+}
+
+} // namespace executor_studio::gui

@@ -1,0 +1,366 @@
+//===- ExecutorPanel.cpp - connect, kernels, inputs, launches, log --------===//
+#include "Panels.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <vector>
+
+namespace executor_studio::gui {
+
+namespace {
+ImVec4 stateColor(ExecutorState s) {
+  switch (s) {
+  case ExecutorState::Disconnected:
+    return colors::dim();
+  case ExecutorState::Connecting:
+    return colors::warning();
+  case ExecutorState::Connected:
+    return colors::ok();
+  case ExecutorState::Launching:
+    return colors::changed();
+  case ExecutorState::Error:
+    return colors::error();
+  }
+  return colors::dim();
+}
+
+/// The input editors' parse results, by text (parsing a large fill every
+/// frame would cost more than the frame).
+struct InputCheck {
+  std::string text;
+  bool ok = false;
+  std::string summary;
+};
+std::map<std::string, InputCheck> &inputChecks() {
+  static std::map<std::string, InputCheck> checks;
+  return checks;
+}
+
+void inputEditor(Studio &studio, size_t k, size_t a) {
+  const Kernel &kernel = studio.kernels()[k];
+  const ShapedArg &arg = kernel.inputs[a];
+  ImGui::PushID(static_cast<int>(a));
+  ImGui::TextColored(colors::accent(), "arg%zu", a);
+  ImGui::SameLine();
+  ImGui::TextUnformatted(arg.type.c_str());
+  std::string &text = studio.inputText(k, a);
+  ImGui::SetNextItemWidth(-FLT_MIN);
+  inputString("##value", text, 0, "[1, 2, 3] or {\"fill\": 0} {\"iota\": 1} {\"random\": [0, 1]}");
+  std::string key = kernel.qualifiedName() + "#" + std::to_string(a) + ":" + arg.type;
+  InputCheck &check = inputChecks()[key];
+  if (check.text != text || check.summary.empty()) {
+    ParsedInput parsed = parseInput(arg, text);
+    check.text = text;
+    check.ok = parsed.ok;
+    check.summary = parsed.ok ? std::to_string(parsed.data.numElements()) + " x " +
+                                    arg.element.name + ", shape " +
+                                    formatShape(parsed.data.sizes)
+                              : parsed.error;
+  }
+  if (check.ok)
+    ImGui::TextColored(colors::dim(), "%s", check.summary.c_str());
+  else {
+    ImGui::PushStyleColor(ImGuiCol_Text, colors::error());
+    ImGui::TextWrapped("%s", check.summary.c_str());
+    ImGui::PopStyleColor();
+  }
+  // Fill patterns.
+  std::string shape;
+  if (!arg.hasStaticShape()) {
+    shape = ", \"shape\": [";
+    for (size_t i = 0; i < arg.shape.size(); ++i)
+      shape += (i ? ", " : "") + std::to_string(arg.shape[i] < 0 ? 4 : arg.shape[i]);
+    shape += "]";
+  }
+  ImGui::SameLine(ImGui::GetContentRegionAvail().x - ImGui::GetFontSize() * 17);
+  if (ImGui::SmallButton("1..n"))
+    text = defaultInputText(arg);
+  ImGui::SameLine();
+  if (ImGui::SmallButton("zeros"))
+    text = "{\"fill\": 0" + shape + "}";
+  ImGui::SameLine();
+  if (ImGui::SmallButton("iota"))
+    text = "{\"iota\": 0, \"step\": 1" + shape + "}";
+  ImGui::SameLine();
+  if (ImGui::SmallButton("random"))
+    text = "{\"random\": [0, 1], \"seed\": 1" + shape + "}";
+  ImGui::PopID();
+}
+
+double median(std::vector<double> v) {
+  if (v.empty())
+    return 0;
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+} // namespace
+
+void drawExecutorPanel(Studio &studio, StudioView::State &state) {
+  ExecutorModel &executor = studio.executor();
+  ExecutorState s = executor.state();
+
+  ImGui::TextColored(colors::accent(), "Executor");
+  ImGui::SameLine();
+  ImGui::TextColored(stateColor(s), "[%s]", stateName(s));
+  if (s == ExecutorState::Connected || s == ExecutorState::Launching ||
+      s == ExecutorState::Connecting) {
+    ImGui::SameLine();
+    ImGui::TextColored(colors::dim(), "%s", executor.address().c_str());
+  }
+
+  // Where to.
+  float buttons = ImGui::CalcTextSize("Connect").x + ImGui::GetStyle().FramePadding.x * 2 +
+                  ImGui::GetStyle().ItemSpacing.x;
+  ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - buttons);
+  bool enter = inputString("##address", state.address, ImGuiInputTextFlags_EnterReturnsTrue,
+                           "host:port of an executor-server");
+  ImGui::SameLine();
+  if (ImGui::Button("Connect") || enter) {
+    state.settings->executorAddress = state.address;
+    executor.connect(state.address);
+  }
+  state.probe("connect");
+  if (ImGui::Button("Start local executor"))
+    executor.startLocal();
+  state.probe("start-local");
+  helpTooltip("Starts executor-server on a free loopback port (stopped when the "
+              "studio exits) and opens a session with it.");
+  if (executor.localRunning()) {
+    ImGui::SameLine();
+    ImGui::TextColored(colors::dim(), "local %s", executor.localAddress().c_str());
+    ImGui::SameLine();
+    if (ImGui::SmallButton("stop"))
+      executor.stopLocal();
+  }
+  if (s == ExecutorState::Connected || s == ExecutorState::Launching) {
+    ImGui::SameLine();
+    if (ImGui::SmallButton("disconnect"))
+      executor.disconnect();
+  }
+  if (s == ExecutorState::Error) {
+    ImGui::PushStyleColor(ImGuiCol_Text, colors::error());
+    ImGui::TextWrapped("%s", executor.error().c_str());
+    ImGui::PopStyleColor();
+  }
+
+  // The kernels.
+  ImGui::Separator();
+  ImGui::TextColored(colors::accent(), "Kernels");
+  ImGui::SameLine();
+  ImGui::TextColored(colors::dim(), "launched by the host, in catalyst.target modules");
+  const std::vector<Kernel> &kernels = studio.kernels();
+  if (kernels.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, colors::dim());
+    ImGui::TextWrapped("%s", studio.kernelsNote().empty()
+                                 ? "no catalyst.launch_kernel in this document"
+                                 : studio.kernelsNote().c_str());
+    ImGui::PopStyleColor();
+  } else {
+    float rowHeight = ImGui::GetTextLineHeightWithSpacing() + 2;
+    float height = std::min<float>(6.5f, static_cast<float>(kernels.size()) + 1.5f) * rowHeight;
+    if (ImGui::BeginTable("##kernels", 3,
+                          ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
+                              ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit,
+                          ImVec2(0, height))) {
+      ImGui::TableSetupScrollFreeze(0, 1);
+      ImGui::TableSetupColumn("kernel");
+      ImGui::TableSetupColumn("signature", ImGuiTableColumnFlags_WidthStretch);
+      ImGui::TableSetupColumn("target");
+      ImGui::TableHeadersRow();
+      for (size_t k = 0; k < kernels.size(); ++k) {
+        const Kernel &kernel = kernels[k];
+        ImGui::TableNextRow();
+        ImGui::TableSetColumnIndex(0);
+        ImGui::PushID(static_cast<int>(k));
+        if (!kernel.launchable)
+          ImGui::PushStyleColor(ImGuiCol_Text, colors::dim());
+        if (ImGui::Selectable(kernel.qualifiedName().c_str(),
+                              studio.selectedKernel() == static_cast<int>(k),
+                              ImGuiSelectableFlags_SpanAllColumns))
+          studio.selectKernel(static_cast<int>(k));
+        if (!kernel.launchable)
+          ImGui::PopStyleColor();
+        if (ImGui::IsItemHovered()) {
+          ImGui::BeginTooltip();
+          ImGui::Text("object %s", kernel.object.c_str());
+          if (kernel.line)
+            ImGui::Text("defined at line %u", kernel.line);
+          if (!kernel.launchable)
+            ImGui::TextColored(colors::error(), "%s", kernel.why.c_str());
+          ImGui::EndTooltip();
+        }
+        if (ImGui::IsItemHovered() && ImGui::IsMouseDoubleClicked(0) && kernel.line)
+          studio.passes().showSourceLine(kernel.line);
+        ImGui::PopID();
+        ImGui::TableSetColumnIndex(1);
+        ImGui::TextUnformatted(kernel.signature.c_str());
+        ImGui::TableSetColumnIndex(2);
+        if (kernel.dispatchAddress.empty())
+          ImGui::TextColored(colors::dim(), "local");
+        else
+          ImGui::TextColored(colors::dim(), "dispatch %s", kernel.dispatchAddress.c_str());
+      }
+      ImGui::EndTable();
+    }
+    if (!studio.kernelsNote().empty())
+      ImGui::TextColored(colors::dim(), "%s", studio.kernelsNote().c_str());
+  }
+
+  // The selected kernel's inputs and the launch buttons.
+  int selected = studio.selectedKernel();
+  if (selected >= 0 && selected < static_cast<int>(kernels.size())) {
+    const Kernel &kernel = kernels[selected];
+    ImGui::Separator();
+    ImGui::TextColored(colors::accent(), "Inputs of %s", kernel.qualifiedName().c_str());
+    if (!kernel.launchable) {
+      ImGui::PushStyleColor(ImGuiCol_Text, colors::error());
+      ImGui::TextWrapped("cannot launch: %s", kernel.why.c_str());
+      ImGui::PopStyleColor();
+    }
+    for (size_t a = 0; a < kernel.inputs.size(); ++a)
+      if (kernel.inputs[a].supported)
+        inputEditor(studio, static_cast<size_t>(selected), a);
+    if (kernel.inputs.empty())
+      ImGui::TextColored(colors::dim(), "no arguments");
+    bool enabled = executor.canLaunch() && kernel.launchable;
+    ImGui::BeginDisabled(!enabled);
+    if (ImGui::Button("Launch  (F5)"))
+      studio.launch(static_cast<size_t>(selected), false);
+    state.probe("launch", enabled);
+    ImGui::SameLine();
+    if (ImGui::Button("Launch async"))
+      studio.launch(static_cast<size_t>(selected), true);
+    state.probe("launch-async", enabled);
+    ImGui::EndDisabled();
+    if (!executor.canLaunch()) {
+      ImGui::SameLine();
+      ImGui::TextColored(colors::dim(), "connect to launch");
+    }
+  }
+
+  // The launches.
+  ImGui::Separator();
+  const std::vector<LaunchRecord> &launches = executor.launches();
+  std::vector<double> latencies;
+  for (const LaunchRecord &r : launches)
+    if (r.status == LaunchRecord::Status::Done)
+      latencies.push_back(r.latencyMs);
+  ImGui::TextColored(colors::accent(), "Launches");
+  if (!latencies.empty()) {
+    ImGui::SameLine();
+    ImGui::TextColored(colors::dim(), "%zu done, median %.3f ms, last %.3f ms",
+                       latencies.size(), median(latencies), latencies.back());
+  }
+  ImGui::SameLine(ImGui::GetContentRegionAvail().x - ImGui::GetFontSize() * 2.5f +
+                  ImGui::GetCursorPosX() - ImGui::GetStyle().ItemSpacing.x);
+  if (ImGui::SmallButton("clear"))
+    executor.clearLaunches();
+  float logHeight = std::max(ImGui::GetTextLineHeightWithSpacing() * 6,
+                             ImGui::GetContentRegionAvail().y * 0.38f);
+  float tableHeight = std::max(ImGui::GetTextLineHeightWithSpacing() * 4,
+                               ImGui::GetContentRegionAvail().y - logHeight -
+                                   ImGui::GetTextLineHeightWithSpacing() * 1.5f);
+  if (ImGui::BeginTable("##launches", 5,
+                        ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
+                            ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit |
+                            ImGuiTableFlags_Resizable,
+                        ImVec2(0, tableHeight))) {
+    ImGui::TableSetupScrollFreeze(0, 1);
+    ImGui::TableSetupColumn("#");
+    ImGui::TableSetupColumn("kernel");
+    ImGui::TableSetupColumn("status");
+    ImGui::TableSetupColumn("ms");
+    ImGui::TableSetupColumn("results", ImGuiTableColumnFlags_WidthStretch);
+    ImGui::TableHeadersRow();
+    for (auto it = launches.rbegin(); it != launches.rend(); ++it) {
+      const LaunchRecord &r = *it;
+      ImGui::TableNextRow();
+      ImGui::TableSetColumnIndex(0);
+      ImGui::Text("%llu", static_cast<unsigned long long>(r.id));
+      ImGui::TableSetColumnIndex(1);
+      ImGui::Text("%s%s", r.label.c_str(), r.async ? " (async)" : "");
+      ImGui::TableSetColumnIndex(2);
+      switch (r.status) {
+      case LaunchRecord::Status::Queued:
+        ImGui::TextColored(colors::dim(), "queued");
+        break;
+      case LaunchRecord::Status::Running:
+        ImGui::TextColored(colors::changed(), "running");
+        break;
+      case LaunchRecord::Status::Done:
+        ImGui::TextColored(colors::ok(), "done");
+        break;
+      case LaunchRecord::Status::Failed:
+        ImGui::TextColored(colors::error(), "failed");
+        break;
+      }
+      ImGui::TableSetColumnIndex(3);
+      if (r.status == LaunchRecord::Status::Done || r.status == LaunchRecord::Status::Failed) {
+        ImGui::Text("%.3f", r.latencyMs);
+        if (ImGui::IsItemHovered()) {
+          ImGui::BeginTooltip();
+          ImGui::Text("launch round trip %.3f ms", r.latencyMs);
+          if (r.shipMs > 0)
+            ImGui::Text("object shipped first in %.3f ms", r.shipMs);
+          ImGui::Text("inputs: %s", r.inputsSummary.empty() ? "none" : r.inputsSummary.c_str());
+          ImGui::EndTooltip();
+        }
+      }
+      ImGui::TableSetColumnIndex(4);
+      if (r.status == LaunchRecord::Status::Failed) {
+        ImGui::PushStyleColor(ImGuiCol_Text, colors::error());
+        ImGui::TextWrapped("%s", r.error.c_str());
+        ImGui::PopStyleColor();
+      } else if (r.status == LaunchRecord::Status::Done) {
+        if (r.results.empty())
+          ImGui::TextColored(colors::dim(), "no results");
+        for (size_t i = 0; i < r.results.size(); ++i) {
+          const ElementType &element = i < r.resultTypes.size() ? r.resultTypes[i].element
+                                                                : ElementType();
+          std::string values = formatValues(r.results[i], element, 16);
+          ImGui::TextUnformatted(values.c_str());
+          if (ImGui::IsItemHovered()) {
+            ImGui::BeginTooltip();
+            ImGui::Text("result %zu: %s, shape %s", i,
+                        i < r.resultTypes.size() ? r.resultTypes[i].type.c_str() : "?",
+                        formatShape(r.results[i].sizes).c_str());
+            ImGui::PushTextWrapPos(ImGui::GetFontSize() * 50);
+            ImGui::TextUnformatted(formatValues(r.results[i], element, 512).c_str());
+            ImGui::PopTextWrapPos();
+            ImGui::EndTooltip();
+          }
+        }
+      }
+    }
+    ImGui::EndTable();
+  }
+
+  // The log, the server's lines included.
+  ImGui::TextColored(colors::accent(), "Log");
+  ImGui::BeginChild("##log", ImVec2(0, 0), true, ImGuiWindowFlags_HorizontalScrollbar);
+  const std::deque<LogEntry> &log = executor.log();
+  ImGuiListClipper clipper;
+  clipper.Begin(static_cast<int>(log.size()));
+  while (clipper.Step())
+    for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
+      const LogEntry &e = log[static_cast<size_t>(i)];
+      ImGui::TextColored(colors::dim(), "%7.2f", e.seconds);
+      ImGui::SameLine();
+      ImVec4 color = e.level == LogEntry::Level::Error    ? colors::error()
+                     : e.level == LogEntry::Level::Server ? colors::server()
+                                                          : ImVec4(0.85f, 0.87f, 0.9f, 1);
+      if (e.level == LogEntry::Level::Server) {
+        ImGui::TextColored(colors::dim(), "server");
+        ImGui::SameLine();
+      }
+      ImGui::TextColored(color, "%s", e.text.c_str());
+    }
+  if (executor.logGeneration() != state.lastLogGen) {
+    state.lastLogGen = executor.logGeneration();
+    ImGui::SetScrollHereY(1.0f);
+  }
+  ImGui::EndChild();
+}
+
+} // namespace executor_studio::gui

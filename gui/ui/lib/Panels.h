@@ -1,0 +1,91 @@
+//===- Panels.h - the studio's panels (private to gui/ui) -------*- C++ -*-===//
+#ifndef STUDIOUI_PANELS_H
+#define STUDIOUI_PANELS_H
+
+#include "StudioUI/StudioView.h"
+
+#include "StudioModel/Settings.h"
+#include "StudioModel/Studio.h"
+
+#include <imgui.h>
+
+#include <map>
+#include <string>
+
+namespace executor_studio::gui {
+
+/// The colours the views share.
+namespace colors {
+ImU32 removedBg();
+ImU32 addedBg();
+ImU32 changedLeftBg();
+ImU32 changedRightBg();
+ImU32 hunkBg();
+ImU32 highlightBg();
+ImU32 matchBg();
+ImU32 errorBg();
+ImVec4 dim();
+ImVec4 error();
+ImVec4 warning();
+ImVec4 ok();
+ImVec4 changed();
+ImVec4 accent();
+ImVec4 server();
+ImU32 text();
+ImU32 lineNumber();
+} // namespace colors
+
+struct StudioView::State {
+  Settings *settings = nullptr;
+  int launchKey = -1;
+
+  // Toolbar fields being typed.
+  std::string openPath;
+  std::string pipelineEdit;
+  std::string passFilter;
+  std::string irFilter;
+  bool irFilterOp = false;
+  std::string search;
+  bool focusSearch = false;
+
+  // The IR view.
+  float hscroll = 0;
+  float scrollDelta = 0;
+  float lastScroll = 0, lastScrollMax = 0;
+  int rowsDrawn = 0;
+  bool drawAllRows = false;
+  uint64_t lastRowsGen = 0;
+  int lastSelected = -2;
+  bool scrollPassList = false;
+
+  // The executor panel.
+  std::string address;
+  uint64_t lastLogGen = 0;
+
+  // Widgets the last frame drew (centres), for tests.
+  struct Probe {
+    ImVec2 center;
+    bool enabled = true;
+  };
+  std::map<std::string, Probe> probes;
+
+  /// Remembers where the last item was drawn as `name`.
+  void probe(const std::string &name, bool enabled = true);
+};
+
+void drawPassList(Studio &studio, StudioView::State &state);
+void drawIrView(Studio &studio, StudioView::State &state);
+void drawDiagnostics(Studio &studio, StudioView::State &state);
+void drawExecutorPanel(Studio &studio, StudioView::State &state);
+
+/// ImGui::InputText on a std::string (grows as needed).
+bool inputString(const char *label, std::string &value,
+                 ImGuiInputTextFlags flags = 0, const char *hint = nullptr);
+/// A small coloured square, as in the pass list.
+void marker(ImVec4 color);
+/// Text with a tooltip of its full form when it is cut.
+void helpTooltip(const char *text);
+
+} // namespace executor_studio::gui
+
+#endif // STUDIOUI_PANELS_H

@@ -1,0 +1,133 @@
+//===- PassList.cpp - the pass list ---------------------------------------===//
+#include "Panels.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace executor_studio::gui {
+
+void drawPassList(Studio &studio, StudioView::State &state) {
+  PipelineModel &passes = studio.passes();
+  const Recording &rec = passes.recording();
+
+  ImGui::TextColored(colors::accent(), "Passes");
+  ImGui::SameLine();
+  if (studio.recordingInProgress()) {
+    ImGui::TextColored(colors::warning(), "recording...");
+  } else if (passes.hasRecording()) {
+    ImGui::TextColored(colors::dim(), "%zu, %zu changed, %.1f ms", passes.passCount(),
+                       passes.changedCount(), rec.totalMilliseconds);
+  }
+
+  ImGui::SetNextItemWidth(-FLT_MIN);
+  if (inputString("##passfilter", state.passFilter, 0, "filter passes (name, options)"))
+    passes.setPassFilter(state.passFilter);
+  bool hide = passes.hideUnchanged();
+  if (ImGui::Checkbox("hide unchanged", &hide)) {
+    passes.setHideUnchanged(hide);
+    state.settings->hideUnchanged = hide;
+  }
+  bool opColumn = !passes.irFilter().empty();
+
+  ImGuiTableFlags flags = ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg |
+                          ImGuiTableFlags_BordersInnerV |
+                          ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_Resizable;
+  int columns = opColumn ? 5 : 4;
+  if (!ImGui::BeginTable("##passes", columns, flags, ImVec2(0, 0)))
+    return;
+  ImGui::TableSetupScrollFreeze(0, 1);
+  ImGui::TableSetupColumn("", ImGuiTableColumnFlags_NoResize);
+  ImGui::TableSetupColumn("#");
+  ImGui::TableSetupColumn("pass", ImGuiTableColumnFlags_WidthStretch);
+  ImGui::TableSetupColumn("ms", ImGuiTableColumnFlags_WidthFixed, ImGui::GetFontSize() * 3.2f);
+  if (opColumn)
+    ImGui::TableSetupColumn("ops");
+  ImGui::TableHeadersRow();
+
+  double slowest = 0;
+  for (size_t i = 0; i < passes.passCount(); ++i)
+    slowest = std::max(slowest, passes.pass(i).milliseconds);
+
+  // The input, to compare from.
+  ImGui::TableNextRow();
+  ImGui::TableSetColumnIndex(0);
+  marker(colors::dim());
+  ImGui::TableSetColumnIndex(1);
+  ImGui::TextColored(colors::dim(), "0");
+  ImGui::TableSetColumnIndex(2);
+  ImGui::TextColored(colors::dim(), "input");
+  if (opColumn) {
+    ImGui::TableSetColumnIndex(4);
+    ImGui::Text("%zu", passes.filterCount(kInputPosition));
+  }
+
+  int selected = passes.selected();
+  for (size_t i = 0; i < passes.passCount(); ++i) {
+    if (!passes.passShown(i))
+      continue;
+    const Snapshot &s = passes.pass(i);
+    ImGui::TableNextRow();
+    ImGui::PushID(static_cast<int>(i));
+    ImGui::TableSetColumnIndex(0);
+    ImVec4 color = s.failed ? colors::error()
+                   : s.changed ? colors::changed()
+                               : ImVec4(0.32f, 0.34f, 0.38f, 1);
+    marker(color);
+    ImGui::TableSetColumnIndex(1);
+    ImGui::Text("%zu", i + 1);
+    ImGui::TableSetColumnIndex(2);
+    bool isSelected = static_cast<int>(i) == selected;
+    if (!s.changed && !s.failed)
+      ImGui::PushStyleColor(ImGuiCol_Text, colors::dim());
+    std::string label = s.pass;
+    if (s.anchor.rfind("func.func", 0) == 0 || s.anchor.rfind("llvm.func", 0) == 0)
+      label += "  (" + s.anchor.substr(s.anchor.find('@') == std::string::npos
+                                           ? 0
+                                           : s.anchor.find('@')) + ")";
+    if (!s.diagnostics.empty())
+      label += "  [" + std::to_string(s.diagnostics.size()) + " diag]";
+    if (ImGui::Selectable(label.c_str(), isSelected,
+                          ImGuiSelectableFlags_SpanAllColumns |
+                              ImGuiSelectableFlags_AllowItemOverlap)) {
+      passes.select(static_cast<int>(i));
+    }
+    if (!s.changed && !s.failed)
+      ImGui::PopStyleColor();
+    if (ImGui::IsItemHovered()) {
+      ImGui::BeginTooltip();
+      ImGui::TextUnformatted(s.options.c_str());
+      ImGui::TextColored(colors::dim(), "on %s", s.anchor.c_str());
+      ImGui::Text("%s, %.3f ms", s.failed ? "failed" : s.changed ? "changed the IR" : "unchanged",
+                  s.milliseconds);
+      ImGui::EndTooltip();
+    }
+    if (isSelected && state.scrollPassList) {
+      ImGui::SetScrollHereY(0.5f);
+      state.scrollPassList = false;
+    }
+    ImGui::TableSetColumnIndex(3);
+    // The time, with a bar relative to the slowest pass.
+    ImVec2 p = ImGui::GetCursorScreenPos();
+    float width = ImGui::GetContentRegionAvail().x;
+    float fraction = slowest > 0 ? static_cast<float>(s.milliseconds / slowest) : 0;
+    ImGui::GetWindowDrawList()->AddRectFilled(
+        ImVec2(p.x, p.y + 2), ImVec2(p.x + width * fraction, p.y + ImGui::GetTextLineHeight() - 1),
+        IM_COL32(70, 110, 170, 110), 2);
+    char ms[32];
+    std::snprintf(ms, sizeof(ms), s.milliseconds < 10 ? "%.2f" : "%.1f", s.milliseconds);
+    ImGui::TextUnformatted(ms);
+    if (opColumn) {
+      ImGui::TableSetColumnIndex(4);
+      size_t before = passes.filterCount(i == 0 ? kInputPosition : static_cast<int>(i) - 1);
+      size_t after = passes.filterCount(static_cast<int>(i));
+      if (before != after)
+        ImGui::TextColored(colors::changed(), "%zu>%zu", before, after);
+      else
+        ImGui::TextColored(colors::dim(), "%zu", after);
+    }
+    ImGui::PopID();
+  }
+  ImGui::EndTable();
+}
+
+} // namespace executor_studio::gui

@@ -1,0 +1,354 @@
+//===- StudioView.cpp - layout, toolbar, diagnostics, keyboard ------------===//
+#include "Panels.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace executor_studio::gui {
+
+namespace {
+/// A draggable bar between panels; `value` grows by `sign` times the drag.
+void splitter(const char *id, bool vertical, float length, float &value, float sign,
+              float min, float max) {
+  const float thickness = 6;
+  ImGui::InvisibleButton(id, vertical ? ImVec2(thickness, length) : ImVec2(length, thickness));
+  ImGuiIO &io = ImGui::GetIO();
+  if (ImGui::IsItemActive())
+    value += sign * (vertical ? io.MouseDelta.x : io.MouseDelta.y);
+  value = std::clamp(value, min, std::max(min, max));
+  bool hot = ImGui::IsItemHovered() || ImGui::IsItemActive();
+  if (hot)
+    ImGui::SetMouseCursor(vertical ? ImGuiMouseCursor_ResizeEW : ImGuiMouseCursor_ResizeNS);
+  ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+  ImU32 color = hot ? IM_COL32(90, 130, 200, 255) : IM_COL32(45, 50, 60, 255);
+  if (vertical)
+    ImGui::GetWindowDrawList()->AddLine(ImVec2((a.x + b.x) / 2, a.y),
+                                        ImVec2((a.x + b.x) / 2, b.y), color, 2);
+  else
+    ImGui::GetWindowDrawList()->AddLine(ImVec2(a.x, (a.y + b.y) / 2),
+                                        ImVec2(b.x, (a.y + b.y) / 2), color, 2);
+}
+
+void drawToolbar(Studio &studio, StudioView::State &state) {
+  PipelineModel &passes = studio.passes();
+  ImGui::TextColored(colors::accent(), "executor-studio");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 26);
+  bool open = inputString("##open", state.openPath, ImGuiInputTextFlags_EnterReturnsTrue,
+                          "path/to/program.mlir");
+  ImGui::SameLine();
+  open |= ImGui::Button("Open");
+  if (open && !state.openPath.empty() && studio.open(state.openPath))
+    state.settings->lastFile = studio.document().path();
+  ImGui::SameLine();
+  ImGui::BeginDisabled(!studio.document().hasFile());
+  if (ImGui::Button("Reload"))
+    studio.reload();
+  ImGui::EndDisabled();
+  ImGui::SameLine();
+  bool autoReload = studio.autoReload();
+  if (ImGui::Checkbox("reload on change", &autoReload)) {
+    studio.setAutoReload(autoReload);
+    state.settings->autoReload = autoReload;
+  }
+  ImGui::SameLine();
+  ImGui::TextColored(colors::dim(), "| pipeline");
+  ImGui::SameLine();
+  float buttons = ImGui::CalcTextSize("RecordDefault").x + ImGui::GetStyle().FramePadding.x * 4 +
+                  ImGui::GetStyle().ItemSpacing.x * 2;
+  ImGui::SetNextItemWidth(std::max(100.0f, ImGui::GetContentRegionAvail().x - buttons));
+  bool record = inputString("##pipeline", state.pipelineEdit, ImGuiInputTextFlags_EnterReturnsTrue,
+                            "the default pipeline (type one: builtin.module(cse,canonicalize))");
+  if (ImGui::IsItemHovered() && !studio.recordedPipeline().empty()) {
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 60);
+    ImGui::Text("recorded: %s", studio.recordedPipeline().c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
+  }
+  ImGui::SameLine();
+  record |= ImGui::Button("Record");
+  if (record) {
+    studio.setPipelineText(state.pipelineEdit);
+    state.settings->pipeline = studio.pipelineText();
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("Default")) {
+    state.pipelineEdit.clear();
+    studio.setPipelineText("");
+    state.settings->pipeline.clear();
+  }
+
+  // Stepping.
+  ImGui::BeginDisabled(passes.passCount() == 0);
+  if (ImGui::Button("|<"))
+    passes.first();
+  ImGui::SameLine();
+  if (ImGui::Button("< prev"))
+    passes.previous();
+  ImGui::SameLine();
+  if (ImGui::Button("next >"))
+    passes.next();
+  state.probe("next-pass");
+  ImGui::SameLine();
+  if (ImGui::Button(">|"))
+    passes.last();
+  ImGui::SameLine();
+  if (ImGui::Button("next changed"))
+    passes.nextChanged();
+  ImGui::EndDisabled();
+  ImGui::SameLine();
+  if (passes.selected() >= 0) {
+    const Snapshot &s = passes.pass(passes.selected());
+    ImGui::TextColored(colors::dim(), " pass %d/%zu", passes.selected() + 1, passes.passCount());
+    ImGui::SameLine();
+    ImGui::TextUnformatted(s.pass.c_str());
+    ImGui::SameLine();
+    ImGui::TextColored(colors::dim(), "on %s", s.anchor.c_str());
+  }
+  ImGui::SameLine();
+  ImGui::TextColored(colors::dim(), "   keys: j/k or arrows step, n next changed, / search, F5 launch");
+}
+
+void keyboard(Studio &studio, StudioView::State &state) {
+  ImGuiIO &io = ImGui::GetIO();
+  PipelineModel &passes = studio.passes();
+  if (state.launchKey >= 0 && ImGui::IsKeyPressed(state.launchKey, false))
+    studio.launchSelected(false);
+  if (io.WantTextInput)
+    return;
+  for (ImWchar c : io.InputQueueCharacters) {
+    switch (c) {
+    case 'j':
+      passes.next();
+      break;
+    case 'k':
+      passes.previous();
+      break;
+    case 'n':
+      passes.nextChanged();
+      break;
+    case 'N':
+      passes.previousChanged();
+      break;
+    case 'g':
+      passes.first();
+      break;
+    case 'G':
+      passes.last();
+      break;
+    case '/':
+      state.focusSearch = true;
+      break;
+    default:
+      break;
+    }
+  }
+  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_DownArrow)))
+    passes.next();
+  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_UpArrow)))
+    passes.previous();
+  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Home)))
+    passes.first();
+  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_End)))
+    passes.last();
+  float page = ImGui::GetIO().DisplaySize.y * 0.6f;
+  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_PageDown)))
+    state.scrollDelta += page;
+  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_PageUp)))
+    state.scrollDelta -= page;
+}
+
+void drawStatusBar(Studio &studio) {
+  ImGui::Separator();
+  if (studio.recordingInProgress()) {
+    ImGui::TextColored(colors::warning(), "recording...");
+    ImGui::SameLine();
+  }
+  ImGui::TextColored(studio.statusIsError() ? colors::error() : colors::dim(), "%s",
+                     studio.status().c_str());
+  ImGui::SameLine();
+  char right[128];
+  std::snprintf(right, sizeof(right), "executor %s   %.0f fps",
+                stateName(studio.executor().state()), ImGui::GetIO().Framerate);
+  float w = ImGui::CalcTextSize(right).x;
+  ImGui::SameLine(std::max(ImGui::GetCursorPosX(), ImGui::GetWindowContentRegionMax().x - w));
+  ImGui::TextColored(colors::dim(), "%s", right);
+}
+} // namespace
+
+void drawDiagnostics(Studio &studio, StudioView::State &state) {
+  PipelineModel &passes = studio.passes();
+  const std::vector<DiagnosticItem> &items = passes.diagnostics();
+  size_t errors = 0, warnings = 0;
+  for (const DiagnosticItem &d : items) {
+    if (d.isNote)
+      continue;
+    errors += d.severity == RecordedDiagnostic::Severity::Error;
+    warnings += d.severity == RecordedDiagnostic::Severity::Warning;
+  }
+  ImGui::TextColored(colors::accent(), "Diagnostics");
+  ImGui::SameLine();
+  if (items.empty()) {
+    ImGui::TextColored(colors::dim(), "none");
+    return;
+  }
+  ImGui::TextColored(errors ? colors::error() : colors::dim(), "%zu error(s), %zu warning(s)",
+                     errors, warnings);
+  ImGui::SameLine();
+  ImGui::TextColored(colors::dim(), "  click one to see its line");
+  if (!ImGui::BeginTable("##diagnostics", 4,
+                         ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY |
+                             ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit |
+                             ImGuiTableFlags_Resizable))
+    return;
+  ImGui::TableSetupScrollFreeze(0, 1);
+  ImGui::TableSetupColumn("severity");
+  ImGui::TableSetupColumn("where");
+  ImGui::TableSetupColumn("pass");
+  ImGui::TableSetupColumn("message", ImGuiTableColumnFlags_WidthStretch);
+  ImGui::TableHeadersRow();
+  for (size_t i = 0; i < items.size(); ++i) {
+    const DiagnosticItem &d = items[i];
+    ImGui::TableNextRow();
+    ImGui::PushID(static_cast<int>(i));
+    ImGui::TableSetColumnIndex(0);
+    ImVec4 color = d.isNote ? colors::dim()
+                   : d.severity == RecordedDiagnostic::Severity::Error   ? colors::error()
+                   : d.severity == RecordedDiagnostic::Severity::Warning ? colors::warning()
+                                                                          : colors::dim();
+    ImGui::PushStyleColor(ImGuiCol_Text, color);
+    std::string label = std::string(d.isNote ? "  note" : severityName(d.severity));
+    if (ImGui::Selectable(label.c_str(), false,
+                          ImGuiSelectableFlags_SpanAllColumns))
+      passes.jumpTo(d);
+    ImGui::PopStyleColor();
+    ImGui::TableSetColumnIndex(1);
+    std::string file = d.file;
+    size_t slash = file.rfind('/');
+    if (slash != std::string::npos)
+      file = file.substr(slash + 1);
+    if (d.line)
+      ImGui::Text("%s:%u:%u", file.c_str(), d.line, d.column);
+    else
+      ImGui::TextColored(colors::dim(), "%s", file.empty() ? "-" : file.c_str());
+    ImGui::TableSetColumnIndex(2);
+    ImGui::TextColored(colors::dim(), "%s",
+                       d.snapshot >= 0 ? passes.positionName(d.snapshot).c_str()
+                       : d.pass.empty() ? "parser" : d.pass.c_str());
+    ImGui::TableSetColumnIndex(3);
+    ImGui::TextUnformatted(d.message.c_str());
+    ImGui::PopID();
+  }
+  ImGui::EndTable();
+}
+
+StudioView::StudioView(Studio &studio, Settings &settings)
+    : studio(studio), settings(settings), state(std::make_unique<State>()) {
+  state->settings = &settings;
+  PipelineModel &passes = studio.passes();
+  if (std::optional<ViewMode> mode = viewModeNamed(settings.viewMode))
+    passes.setViewMode(*mode);
+  LineOptions options;
+  options.normaliseSsaNames = settings.normaliseSsaNames;
+  options.hideLocations = settings.hideLocations;
+  passes.setLineOptions(options);
+  passes.setHideUnchanged(settings.hideUnchanged);
+  passes.setWholeFile(settings.wholeFile);
+  studio.setAutoReload(settings.autoReload);
+  state->address = settings.executorAddress;
+  state->openPath = studio.document().hasFile() ? studio.document().path() : settings.lastFile;
+  state->pipelineEdit = studio.pipelineText();
+}
+
+StudioView::~StudioView() = default;
+
+void StudioView::setLaunchKey(int keyIndex) { state->launchKey = keyIndex; }
+
+void StudioView::draw() {
+  studio.update();
+  state->probes.clear();
+  if (studio.document().hasFile() && state->openPath.empty())
+    state->openPath = studio.document().path();
+  keyboard(studio, *state);
+  PipelineModel &passes = studio.passes();
+  if (passes.selected() != state->lastSelected) {
+    state->lastSelected = passes.selected();
+    state->scrollPassList = true;
+  }
+
+  const ImGuiViewport *viewport = ImGui::GetMainViewport();
+  ImGui::SetNextWindowPos(viewport->WorkPos);
+  ImGui::SetNextWindowSize(viewport->WorkSize);
+  ImGui::Begin("executor-studio", nullptr,
+               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
+                   ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoSavedSettings |
+                   ImGuiWindowFlags_NoBringToFrontOnFocus);
+  drawToolbar(studio, *state);
+
+  ImVec2 avail = ImGui::GetContentRegionAvail();
+  float status = ImGui::GetFrameHeightWithSpacing() + 4;
+  float gap = 6;
+  settings.diagnosticsHeight =
+      std::clamp(settings.diagnosticsHeight, 60.0f, std::max(60.0f, avail.y * 0.6f));
+  float mainHeight = std::max(100.0f, avail.y - settings.diagnosticsHeight - status - gap -
+                                          ImGui::GetStyle().ItemSpacing.y * 2);
+  settings.passListWidth =
+      std::clamp(settings.passListWidth, 160.0f, std::max(160.0f, avail.x * 0.4f));
+  settings.executorWidth =
+      std::clamp(settings.executorWidth, 220.0f, std::max(220.0f, avail.x * 0.5f));
+
+  ImGui::BeginChild("##passlist", ImVec2(settings.passListWidth, mainHeight), true);
+  drawPassList(studio, *state);
+  ImGui::EndChild();
+  ImGui::SameLine(0, 0);
+  splitter("##split-passes", true, mainHeight, settings.passListWidth, 1, 160, avail.x * 0.4f);
+  ImGui::SameLine(0, 0);
+  float center = ImGui::GetContentRegionAvail().x - settings.executorWidth - gap;
+  ImGui::BeginChild("##center", ImVec2(std::max(100.0f, center), mainHeight), false);
+  drawIrView(studio, *state);
+  ImGui::EndChild();
+  ImGui::SameLine(0, 0);
+  splitter("##split-executor", true, mainHeight, settings.executorWidth, -1, 220,
+           avail.x * 0.5f);
+  ImGui::SameLine(0, 0);
+  ImGui::BeginChild("##executor", ImVec2(0, mainHeight), true);
+  drawExecutorPanel(studio, *state);
+  ImGui::EndChild();
+
+  splitter("##split-diagnostics", false, avail.x, settings.diagnosticsHeight, -1, 60,
+           avail.y * 0.6f);
+  ImGui::BeginChild("##diagnostics", ImVec2(0, settings.diagnosticsHeight), true);
+  drawDiagnostics(studio, *state);
+  ImGui::EndChild();
+  drawStatusBar(studio);
+  ImGui::End();
+}
+
+bool StudioView::widgetCenter(const std::string &name, float &x, float &y) const {
+  auto it = state->probes.find(name);
+  if (it == state->probes.end())
+    return false;
+  x = it->second.center.x;
+  y = it->second.center.y;
+  return true;
+}
+
+bool StudioView::widgetEnabled(const std::string &name) const {
+  auto it = state->probes.find(name);
+  return it != state->probes.end() && it->second.enabled;
+}
+
+void StudioView::setSearch(const std::string &text) {
+  state->search = text;
+  studio.passes().setSearch(text);
+  studio.passes().nextHit();
+}
+
+void StudioView::scrollIrBy(float pixels) { state->scrollDelta += pixels; }
+float StudioView::irScroll() const { return state->lastScroll; }
+float StudioView::irScrollMax() const { return state->lastScrollMax; }
+int StudioView::irRowsDrawn() const { return state->rowsDrawn; }
+void StudioView::setDrawAllRows(bool all) { state->drawAllRows = all; }
+
+} // namespace executor_studio::gui
