@@ -1,5 +1,6 @@
 //===- App.cpp - executor-studio's GLFW + OpenGL3 glue --------------------===//
 #include "App.h"
+#include "VirtualDisplay.h"
 
 #include "StudioModel/Settings.h"
 #include "StudioModel/Studio.h"
@@ -13,6 +14,7 @@
 #include <GLFW/glfw3.h>
 #include <GL/gl.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -346,6 +348,16 @@ int runApp(const AppOptions &options) {
   int height = options.height ? options.height : headless ? 960 : settings.windowHeight;
 
   std::string error;
+  // Headless without a display: a private Xvfb for the frames.
+  VirtualDisplay virtualDisplay;
+  const char *display = std::getenv("DISPLAY");
+  if (headless && (!display || !*display)) {
+    if (!virtualDisplay.start(error, std::max(width, 1920), std::max(height, 1080))) {
+      std::fprintf(stderr, "executor-studio: no DISPLAY and %s\n", error.c_str());
+      return 1;
+    }
+    ::setenv("DISPLAY", virtualDisplay.display().c_str(), 1);
+  }
   std::unique_ptr<GlWindow> window = GlWindow::create(width, height, "executor-studio", error);
   if (!window) {
     std::fprintf(stderr, "executor-studio: %s\n", error.c_str());

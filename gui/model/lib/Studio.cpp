@@ -156,7 +156,7 @@ struct Studio::Recorder {
     std::string error;
     if (!findKernels(*job.text, job.name, objects.empty() ? job.workspace : objects,
                      r.kernels, error)) {
-      r.kernelNote = error;
+      r.kernelNote = "no kernels: the document does not parse (" + error + ")";
       r.workspace = job.workspace;
       return r;
     }

@@ -1,0 +1,149 @@
+//===- ScreenshotTest.cpp - executor-studio --screenshot under Xvfb -------===//
+//
+// Starts its own Xvfb (Mesa renders the OpenGL), runs the real binary and
+// checks the PNG shows a whole window: its size, and many colours spread
+// over the picture (text, diff colours, panels), not a blank or one-colour
+// frame.
+//
+//===----------------------------------------------------------------------===//
+#include "VirtualDisplay.h"
+
+#include <stb_image.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <map>
+#include <set>
+#include <sstream>
+#include <sys/wait.h>
+
+using executor_studio::gui::VirtualDisplay;
+
+namespace {
+std::string readFile(const std::string &path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+struct Result {
+  int exitCode = -1;
+  std::string output;
+};
+
+class Screenshot : public ::testing::Test {
+protected:
+  static void SetUpTestSuite() {
+    display = new VirtualDisplay();
+    std::string error;
+    if (!display->start(error, 1920, 1080))
+      startError = error;
+  }
+  static void TearDownTestSuite() {
+    delete display;
+    display = nullptr;
+  }
+  void SetUp() override {
+    ASSERT_TRUE(startError.empty()) << startError;
+    dir = ::testing::TempDir() + "/studio-screenshot-" +
+          ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    std::system(("rm -rf '" + dir + "' && mkdir -p '" + dir + "'").c_str());
+  }
+
+  Result studio(const std::string &args) {
+    std::string out = dir + "/output.txt";
+    std::string command = "DISPLAY=" + display->display() +
+                          " LIBGL_ALWAYS_SOFTWARE=1 XDG_CONFIG_HOME='" + dir + "/config' '" +
+                          EXECUTOR_STUDIO_PATH "' " + args + " > '" + out + "' 2>&1";
+    int status = std::system(command.c_str());
+    Result run;
+    run.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    run.output = readFile(out);
+    return run;
+  }
+
+  /// Checks the picture is a drawn window, not an empty frame.
+  void expectWindow(const std::string &png) {
+    int w = 0, h = 0, channels = 0;
+    unsigned char *pixels = stbi_load(png.c_str(), &w, &h, &channels, 4);
+    ASSERT_TRUE(pixels) << png << ": " << stbi_failure_reason();
+    EXPECT_EQ(w, 1600);
+    EXPECT_EQ(h, 960);
+    std::set<uint32_t> colours;
+    std::map<uint32_t, size_t> counts;
+    // Colours in each quarter of the window: every panel drew something.
+    std::set<uint32_t> quarter[4];
+    for (int y = 0; y < h; ++y)
+      for (int x = 0; x < w; ++x) {
+        const unsigned char *p = pixels + (static_cast<size_t>(y) * w + x) * 4;
+        uint32_t c = (p[0] >> 3) << 10 | (p[1] >> 3) << 5 | (p[2] >> 3);
+        colours.insert(c);
+        ++counts[c];
+        quarter[(y < h / 2 ? 0 : 2) + (x < w / 2 ? 0 : 1)].insert(c);
+      }
+    stbi_image_free(pixels);
+    size_t most = 0;
+    for (auto &[c, n] : counts)
+      most = std::max(most, n);
+    EXPECT_GT(colours.size(), 50u) << "too few colours: not a drawn window";
+    EXPECT_LT(most, static_cast<size_t>(w) * h * 9 / 10) << "one colour fills the picture";
+    for (int q = 0; q < 4; ++q)
+      EXPECT_GT(quarter[q].size(), 8u) << "quarter " << q << " is empty";
+  }
+
+  static VirtualDisplay *display;
+  static std::string startError;
+  std::string dir;
+};
+VirtualDisplay *Screenshot::display = nullptr;
+std::string Screenshot::startError;
+} // namespace
+
+TEST_F(Screenshot, PipelineDiff) {
+  std::string png = dir + "/diff.png";
+  Result run = studio("'" SAMPLES_DIR "/cross-compile-dispatch.mlir' --screenshot '" + png +
+                   "' --pass 3");
+  ASSERT_EQ(run.exitCode, 0) << run.output;
+  EXPECT_NE(run.output.find("passes"), std::string::npos) << run.output;
+  expectWindow(png);
+}
+
+TEST_F(Screenshot, ExecutorPanelAfterALaunch) {
+  std::string png = dir + "/launch.png";
+  Result run = studio("'" SAMPLES_DIR "/cross-compile-dispatch.mlir' --screenshot '" + png +
+                   "' --launch compute::square --inputs '[[1, 2, 3, 4]]'");
+  ASSERT_EQ(run.exitCode, 0) << run.output;
+  EXPECT_NE(run.output.find("@compute::@square: done"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("[1, 4, 9, 16]"), std::string::npos) << run.output;
+  expectWindow(png);
+}
+
+TEST_F(Screenshot, ADocumentThatDoesNotParse) {
+  std::string png = dir + "/bad.png";
+  Result run = studio("'" BAD_INPUT "' --screenshot '" + png + "'");
+  ASSERT_EQ(run.exitCode, 0) << run.output;
+  EXPECT_NE(run.output.find("does not parse"), std::string::npos) << run.output;
+  expectWindow(png);
+}
+
+TEST_F(Screenshot, ACrashingKernelStillGivesAPicture) {
+  std::string png = dir + "/crash.png";
+  Result run = studio("'" CRASH_INPUT "' --screenshot '" + png + "' --launch crash");
+  EXPECT_EQ(run.exitCode, 3) << run.output;
+  EXPECT_NE(run.output.find("lost the session"), std::string::npos) << run.output;
+  expectWindow(png);
+}
+
+TEST_F(Screenshot, BadArgumentsAreRefused) {
+  EXPECT_EQ(studio("--pass 0").exitCode, 2);
+  EXPECT_EQ(studio("--launch square").exitCode, 2);
+  Result help = studio("--help");
+  EXPECT_EQ(help.exitCode, 0);
+  EXPECT_NE(help.output.find("--screenshot"), std::string::npos);
+  Result missing = studio("/no/such/file.mlir --screenshot '" + dir + "/x.png'");
+  EXPECT_EQ(missing.exitCode, 1);
+  EXPECT_NE(missing.output.find("/no/such/file.mlir"), std::string::npos) << missing.output;
+}
