@@ -13,7 +13,7 @@ PACKAGES=(
   googletest libgtest-dev libgmock-dev libbenchmark-dev
   # GUI
   libglfw3-dev libimgui-dev libstb-dev nlohmann-json3-dev
-  libgl1-mesa-dev libgl1-mesa-dri libglx-mesa0 xvfb xauth
+  libgl1-mesa-dev libgl1-mesa-dri libglx-mesa0 xvfb xauth fonts-dejavu-core
   # VS Code extension
   nodejs
 )

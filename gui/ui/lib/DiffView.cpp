@@ -268,6 +268,15 @@ void drawIrView(Studio &studio, StudioView::State &state) {
   if (ImGui::Button("compare..."))
     ImGui::OpenPopup("compare");
   comparePopup(m);
+  if (mode != ViewMode::Source) {
+    const DiffView &counts = m.diffView();
+    ImGui::SameLine();
+    if (counts.diff.identical())
+      ImGui::TextColored(colors::dim(), " no change");
+    else
+      ImGui::TextColored(colors::dim(), " -%zu +%zu lines", counts.diff.removed,
+                         counts.diff.added);
+  }
 
   // Row 2: filter and search.
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
@@ -339,14 +348,10 @@ void drawIrView(Studio &studio, StudioView::State &state) {
   if (mode == ViewMode::SideBySide) {
     title(x0, view.leftPosition, "before");
     title(x0 + fullWidth / 2 + 4, view.rightPosition, "after");
-    ImGui::SameLine();
-    ImGui::TextColored(colors::dim(), "  -%zu +%zu", view.diff.removed, view.diff.added);
   } else if (mode == ViewMode::Unified) {
     ImGui::TextColored(colors::accent(), "%s  ->  %s",
                        m.positionName(view.leftPosition).c_str(),
                        m.positionName(view.rightPosition).c_str());
-    ImGui::SameLine();
-    ImGui::TextColored(colors::dim(), "  -%zu +%zu", view.diff.removed, view.diff.added);
   } else {
     ImGui::TextColored(colors::accent(), "source: %s", m.sourceName().c_str());
   }
@@ -356,7 +361,6 @@ void drawIrView(Studio &studio, StudioView::State &state) {
   }
 
   // The rows.
-  ImGui::PushStyleColor(ImGuiCol_ChildBg, ImVec4(0.07f, 0.075f, 0.085f, 1));
   ImGui::BeginChild("##irview", ImVec2(0, 0), true, ImGuiWindowFlags_NoNav);
   ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(0, 0));
   ImDrawList *draw = ImGui::GetWindowDrawList();
@@ -550,7 +554,6 @@ void drawIrView(Studio &studio, StudioView::State &state) {
   state.lastScrollMax = ImGui::GetScrollMaxY();
   ImGui::PopStyleVar();
   ImGui::EndChild();
-  ImGui::PopStyleColor();
 }
 
 } // namespace executor_studio::gui

@@ -280,6 +280,8 @@ void StudioView::draw() {
   const ImGuiViewport *viewport = ImGui::GetMainViewport();
   ImGui::SetNextWindowPos(viewport->WorkPos);
   ImGui::SetNextWindowSize(viewport->WorkSize);
+  // The renderer clears to the window colour: no full-screen fill on top.
+  ImGui::SetNextWindowBgAlpha(0);
   ImGui::Begin("executor-studio", nullptr,
                ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
                    ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoSavedSettings |

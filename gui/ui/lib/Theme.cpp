@@ -43,7 +43,9 @@ void setupStyle(float fontSize) {
   style.CellPadding = ImVec2(5, 2);
   ImVec4 *c = style.Colors;
   c[ImGuiCol_WindowBg] = ImVec4(0.10f, 0.11f, 0.13f, 1);
-  c[ImGuiCol_ChildBg] = ImVec4(0.08f, 0.09f, 0.10f, 1);
+  // Child windows draw no background of their own: software renderers
+  // (Mesa's llvmpipe under Xvfb) pay for every layer of full-panel fill.
+  c[ImGuiCol_ChildBg] = ImVec4(0, 0, 0, 0);
   c[ImGuiCol_PopupBg] = ImVec4(0.12f, 0.13f, 0.16f, 0.98f);
   c[ImGuiCol_Border] = ImVec4(0.22f, 0.24f, 0.28f, 1);
   c[ImGuiCol_FrameBg] = ImVec4(0.16f, 0.18f, 0.22f, 1);
