@@ -35,7 +35,8 @@ std::string Settings::toJson() const {
                   {"executorWidth", executorWidth},
                   {"diagnosticsHeight", diagnosticsHeight}}},
       {"view", {{"mode", viewMode}, {"normaliseSsaNames", normaliseSsaNames},
-                {"hideLocations", hideLocations}, {"hideUnchanged", hideUnchanged},
+                {"hideLocations", hideLocations}, {"printLocations", printLocations},
+                {"hideUnchanged", hideUnchanged},
                 {"wholeFile", wholeFile}}},
       {"session", {{"lastFile", lastFile}, {"pipeline", pipeline},
                    {"executorAddress", executorAddress},
@@ -68,6 +69,7 @@ Settings Settings::fromJson(const std::string &text, std::string *error) {
     read(*v, "mode", s.viewMode);
     read(*v, "normaliseSsaNames", s.normaliseSsaNames);
     read(*v, "hideLocations", s.hideLocations);
+    read(*v, "printLocations", s.printLocations);
     read(*v, "hideUnchanged", s.hideUnchanged);
     read(*v, "wholeFile", s.wholeFile);
   }

@@ -52,6 +52,7 @@ struct Studio::Recorder {
     std::shared_ptr<const std::string> text;
     std::string name, pipeline, workspace;
     bool defaultPipeline = true;
+    bool locations = false;
   };
   struct Result {
     uint64_t id = 0;
@@ -141,6 +142,7 @@ struct Studio::Recorder {
     std::filesystem::create_directories(job.workspace, ec);
     RecordOptions options;
     options.pipeline = job.pipeline;
+    options.printDebugInfo = job.locations;
     r.recording = recordPipeline(*job.text, job.name, options);
     r.milliseconds =
         std::chrono::duration<double, std::milli>(Clock::now() - start).count();
@@ -260,6 +262,14 @@ void Studio::setPipelineText(std::string text) {
     startRecording();
 }
 
+void Studio::setPrintLocations(bool on) {
+  if (on == withLocations)
+    return;
+  withLocations = on;
+  if (doc.isOpen())
+    startRecording();
+}
+
 void Studio::record() {
   if (doc.isOpen())
     startRecording();
@@ -271,6 +281,7 @@ void Studio::startRecording() {
   job.name = doc.name();
   job.workspace = root + "/r" + std::to_string(++nextWorkspace);
   job.defaultPipeline = customPipeline.empty();
+  job.locations = withLocations;
   job.pipeline = job.defaultPipeline ? defaultPipeline(job.workspace) : customPipeline;
   recorder->submit(std::move(job));
   setStatus("recording " + doc.name() + "...", false);

@@ -248,9 +248,17 @@ void drawIrView(Studio &studio, StudioView::State &state) {
   ImGui::TextColored(colors::dim(), "|");
   ImGui::SameLine();
   LineOptions options = m.lineOptions();
-  bool optionsChanged = ImGui::Checkbox("normalise SSA names", &options.normaliseSsaNames);
+  bool optionsChanged = ImGui::Checkbox("normalise SSA", &options.normaliseSsaNames);
   ImGui::SameLine();
-  optionsChanged |= ImGui::Checkbox("hide loc(...)", &options.hideLocations);
+  bool locations = studio.printLocations();
+  if (ImGui::Checkbox("print loc", &locations)) {
+    studio.setPrintLocations(locations);
+    settings.printLocations = locations;
+  }
+  helpTooltip("Record the snapshots with their locations (loc(...)); records again. "
+              "'hide loc' drops them from the diff.");
+  ImGui::SameLine();
+  optionsChanged |= ImGui::Checkbox("hide loc", &options.hideLocations);
   if (optionsChanged) {
     m.setLineOptions(options);
     settings.normaliseSsaNames = options.normaliseSsaNames;
@@ -268,15 +276,6 @@ void drawIrView(Studio &studio, StudioView::State &state) {
   if (ImGui::Button("compare..."))
     ImGui::OpenPopup("compare");
   comparePopup(m);
-  if (mode != ViewMode::Source) {
-    const DiffView &counts = m.diffView();
-    ImGui::SameLine();
-    if (counts.diff.identical())
-      ImGui::TextColored(colors::dim(), " no change");
-    else
-      ImGui::TextColored(colors::dim(), " -%zu +%zu lines", counts.diff.removed,
-                         counts.diff.added);
-  }
 
   // Row 2: filter and search.
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
@@ -324,6 +323,17 @@ void drawIrView(Studio &studio, StudioView::State &state) {
       ImGui::TextColored(colors::error(), "no match");
     else
       ImGui::TextColored(colors::dim(), "%d/%zu", m.currentHit() + 1, hits.size());
+  }
+  if (mode != ViewMode::Source) {
+    const DiffView &counts = m.diffView();
+    ImGui::SameLine();
+    ImGui::TextColored(colors::dim(), "|");
+    ImGui::SameLine();
+    if (counts.diff.identical())
+      ImGui::TextColored(colors::dim(), "no change");
+    else
+      ImGui::TextColored(colors::dim(), "-%zu +%zu lines", counts.diff.removed,
+                         counts.diff.added);
   }
 
   // Row 3: what the panes show.

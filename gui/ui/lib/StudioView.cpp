@@ -256,6 +256,7 @@ StudioView::StudioView(Studio &studio, Settings &settings)
   passes.setHideUnchanged(settings.hideUnchanged);
   passes.setWholeFile(settings.wholeFile);
   studio.setAutoReload(settings.autoReload);
+  studio.setPrintLocations(settings.printLocations);
   state->address = settings.executorAddress;
   state->openPath = studio.document().hasFile() ? studio.document().path() : settings.lastFile;
   state->pipelineEdit = studio.pipelineText();

@@ -195,3 +195,33 @@ TEST(Studio, ACrashingKernelShowsAnErrorAndTheSessionReopens) {
   ASSERT_EQ(twice.status, LaunchRecord::Status::Done) << twice.error;
   EXPECT_EQ(doubles(twice.results[0]), (std::vector<double>{2, 4, 6, 8}));
 }
+
+TEST(Studio, LocationsArePrintedOnRequestAndTheDiffHidesThem) {
+  Studio studio(options());
+  studio.setPipelineText("builtin.module(cse)");
+  studio.setPrintLocations(true);
+  studio.openText("loc.mlir", "func.func @f(%a: i32) -> i32 {\n"
+                              "  %b = arith.addi %a, %a : i32\n"
+                              "  %c = arith.addi %a, %a : i32\n"
+                              "  %d = arith.muli %b, %c : i32\n"
+                              "  return %d : i32\n}\n");
+  ASSERT_TRUE(studio.waitForRecording(60s));
+  PipelineModel &passes = studio.passes();
+  ASSERT_EQ(passes.passCount(), 1u);
+  EXPECT_NE(passes.irAt(0)->find("loc("), std::string::npos) << *passes.irAt(0);
+  auto anyLoc = [&] {
+    for (size_t i = 0; i < passes.rowCount(); ++i) {
+      const DiffRow &r = passes.row(i);
+      if (passes.leftText(r).find("loc(") != std::string_view::npos ||
+          passes.rightText(r).find("loc(") != std::string_view::npos)
+        return true;
+    }
+    return false;
+  };
+  EXPECT_TRUE(anyLoc());
+  LineOptions hide;
+  hide.hideLocations = true;
+  passes.setLineOptions(hide);
+  EXPECT_FALSE(anyLoc());
+  EXPECT_FALSE(passes.diffView().diff.identical()); // cse still changed it
+}

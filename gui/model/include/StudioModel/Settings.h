@@ -20,6 +20,7 @@ struct Settings {
   std::string viewMode = "side-by-side";
   bool normaliseSsaNames = false;
   bool hideLocations = false;
+  bool printLocations = false;
   bool hideUnchanged = false;
   bool wholeFile = false;
   // The session.

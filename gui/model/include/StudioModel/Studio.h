@@ -53,6 +53,10 @@ public:
   void setPipelineText(std::string text);
   const std::string &pipelineText() const { return customPipeline; }
   bool usesDefaultPipeline() const { return customPipeline.empty(); }
+  /// Print `loc(...)` in the snapshots (the diff can hide them again).
+  /// Records again.
+  void setPrintLocations(bool on);
+  bool printLocations() const { return withLocations; }
   /// The default pipeline for `workspace`.
   static std::string defaultPipeline(const std::string &workspace);
   /// The pipeline of the current recording, as recorded.
@@ -121,6 +125,7 @@ private:
   std::string customPipeline, lastPipeline;
   uint64_t recordingGen = 0;
   bool autoReloadOn = true;
+  bool withLocations = false;
   std::chrono::steady_clock::time_point lastDiskCheck;
 
   std::vector<Kernel> kernelList;
