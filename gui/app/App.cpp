@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -267,6 +268,11 @@ bool parseArguments(int argc, char **argv, AppOptions &options, std::string &mes
 //===----------------------------------------------------------------------===//
 
 namespace {
+/// SIGINT, SIGTERM and SIGHUP end the loop like closing the window does, so
+/// the settings are saved and the local executor is stopped.
+volatile std::sig_atomic_t stopRequested = 0;
+void requestStop(int) { stopRequested = 1; }
+
 std::string title(const Studio &studio) {
   if (!studio.document().isOpen())
     return "executor-studio";
@@ -422,7 +428,9 @@ int runApp(const AppOptions &options) {
   }
 
   std::string shownTitle;
-  while (!window->shouldClose()) {
+  for (int sig : {SIGINT, SIGTERM, SIGHUP})
+    std::signal(sig, requestStop);
+  while (!window->shouldClose() && !stopRequested) {
     bool busy = studio.recordingInProgress() || studio.executor().busy();
     window->waitEvents(busy ? 0.0 : 0.1);
     window->beginFrame();

@@ -87,8 +87,16 @@ void PipelineModel::setRecording(Recording recording) {
     followSelection = true;
   // Nothing to step through (the input did not parse): show the source,
   // where the diagnostics point.
-  if (rec.snapshots.empty() && !diags.empty())
+  if (rec.snapshots.empty() && !diags.empty()) {
+    if (mode != ViewMode::Source)
+      sourceShownForErrors = mode;
     mode = ViewMode::Source;
+  } else if (sourceShownForErrors && !rec.snapshots.empty()) {
+    // Fixed: back to the view the errors replaced.
+    if (mode == ViewMode::Source)
+      mode = *sourceShownForErrors;
+    sourceShownForErrors.reset();
+  }
   invalidateDiff();
   counts.clear();
 }
@@ -280,6 +288,7 @@ void PipelineModel::setLineOptions(const LineOptions &options) {
 }
 
 void PipelineModel::setViewMode(ViewMode newMode) {
+  sourceShownForErrors.reset(); // the user chose
   if (newMode == mode)
     return;
   mode = newMode;
@@ -562,7 +571,9 @@ void PipelineModel::jumpTo(const DiagnosticItem &item) {
 }
 
 void PipelineModel::showSourceLine(unsigned line) {
+  std::optional<ViewMode> keep = sourceShownForErrors;
   setViewMode(ViewMode::Source);
+  sourceShownForErrors = keep;
   pendingSourceLine = line;
   rowsValid = rowsValid && mode == ViewMode::Source;
 }

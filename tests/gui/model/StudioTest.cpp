@@ -159,6 +159,7 @@ TEST(Studio, ReloadsWhenTheFileChanges) {
   }
   EXPECT_GT(studio.recordingGeneration(), generation);
   EXPECT_EQ(studio.passes().errorCount(), 1u);
+  EXPECT_EQ(studio.passes().viewMode(), ViewMode::Source); // where the error is
   // Off: no reload.
   studio.setAutoReload(false);
   generation = studio.recordingGeneration();
@@ -171,6 +172,7 @@ TEST(Studio, ReloadsWhenTheFileChanges) {
   EXPECT_TRUE(studio.reload());
   ASSERT_TRUE(studio.waitForRecording(60s));
   EXPECT_EQ(studio.passes().errorCount(), 0u);
+  EXPECT_EQ(studio.passes().viewMode(), ViewMode::SideBySide); // fixed: the diff again
   EXPECT_FALSE(studio.open("/no/such/file.mlir"));
   EXPECT_TRUE(studio.statusIsError());
 }

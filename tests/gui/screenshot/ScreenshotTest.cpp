@@ -17,7 +17,9 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <csignal>
 #include <sys/wait.h>
+#include <unistd.h>
 
 using executor_studio::gui::VirtualDisplay;
 
@@ -146,4 +148,29 @@ TEST_F(Screenshot, BadArgumentsAreRefused) {
   Result missing = studio("/no/such/file.mlir --screenshot '" + dir + "/x.png'");
   EXPECT_EQ(missing.exitCode, 1);
   EXPECT_NE(missing.output.find("/no/such/file.mlir"), std::string::npos) << missing.output;
+}
+
+TEST_F(Screenshot, TheWindowSavesItsLayoutWhenItIsClosed) {
+  // The interactive window, ended by SIGTERM as by closing it.
+  std::string config = dir + "/config";
+  pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    setenv("DISPLAY", display->display().c_str(), 1);
+    setenv("XDG_CONFIG_HOME", config.c_str(), 1);
+    setenv("LIBGL_ALWAYS_SOFTWARE", "1", 1);
+    execl(EXECUTOR_STUDIO_PATH, "executor-studio", SAMPLES_DIR "/cross-compile-dispatch.mlir",
+          "--size", "1000x700", static_cast<char *>(nullptr));
+    _exit(127);
+  }
+  sleep(2);
+  kill(pid, SIGTERM);
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status)) << "ended by a signal";
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+  std::string settings = readFile(config + "/executor-studio/settings.json");
+  EXPECT_NE(settings.find("\"width\": 1000"), std::string::npos) << settings;
+  EXPECT_NE(settings.find("cross-compile-dispatch.mlir"), std::string::npos) << settings;
+  EXPECT_NE(settings.find("passListWidth"), std::string::npos) << settings;
 }

@@ -190,6 +190,8 @@ private:
   int customLeft = kInputPosition, customRight = kInputPosition;
   LineOptions lineOpts;
   ViewMode mode = ViewMode::SideBySide;
+  /// The view a recording that did not parse switched away from.
+  std::optional<ViewMode> sourceShownForErrors;
   bool whole = false;
 
   bool diffValid = false;
