@@ -18,6 +18,7 @@
 #include <future>
 #include <map>
 #include <mutex>
+#include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -137,6 +138,15 @@ ExecutorClient::open(const std::string &address, ClientOptions options) {
     }
   }
   impl->fd = fd;
+  // A peer that accepts but never speaks ORC would block the handshake for
+  // ever: the server sends its setup message at once, so wait for it.
+  pollfd ready{fd, POLLIN, 0};
+  if (poll(&ready, 1, static_cast<int>(options.connectTimeout.count())) <= 0) {
+    ::close(fd);
+    return impl->error("did not start an ORC session within " +
+                       std::to_string(options.connectTimeout.count()) +
+                       " ms (is it an executor-server?)");
+  }
   auto epc = SimpleRemoteEPC::Create<FDSimpleRemoteEPCTransport>(
       std::make_unique<DynamicThreadPoolTaskDispatcher>(std::nullopt),
       SimpleRemoteEPC::Setup(), fd, fd);

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <poll.h>
 #include <sstream>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <thread>
@@ -34,6 +35,8 @@ llvm::Error LocalExecutor::start(const std::string &serverPath,
     return failure(std::string("fork: ") + std::strerror(errno));
   if (child == 0) {
     setpgid(0, 0);
+    // The server goes when its starter goes, even if that was killed.
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
     dup2(out[1], STDOUT_FILENO);
     if (!logPath.empty()) {
       int log = open(logPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);

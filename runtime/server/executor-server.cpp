@@ -20,6 +20,10 @@
 
 #include <arpa/inet.h>
 #include <cerrno>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <thread>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
@@ -122,15 +126,57 @@ int listenOn(const std::string &address, bool allowRemote) {
   return fd;
 }
 
-/// Runs every wrapper call on the transport's own thread, as it arrives:
-/// no thread hand-off, so a launch costs one round trip and nothing more.
-/// Calls that would wait for one another never do so here: launch_async
-/// starts its kernel on a thread of its own and returns at once, and an
-/// await only waits for that thread.
-class InlineDispatcher : public SimpleRemoteEPCServer::Dispatcher {
+/// Runs wrapper calls on a pool of threads that stay alive between calls
+/// (ORC's ThreadDispatcher starts a thread per call). A call never waits
+/// for a busy thread: when every worker is busy a new one starts, so an
+/// await that blocks never holds up the launches that follow it.
+class PoolDispatcher : public SimpleRemoteEPCServer::Dispatcher {
 public:
-  void dispatch(unique_function<void()> work) override { work(); }
-  void shutdown() override {}
+  void dispatch(unique_function<void()> work) override {
+    std::lock_guard<std::mutex> lock(mutex);
+    queue.push_back(std::move(work));
+    ++outstanding;
+    if (queue.size() > idle)
+      workers.emplace_back([this] { run(); });
+    else
+      wake.notify_one();
+  }
+
+  void shutdown() override {
+    std::unique_lock<std::mutex> lock(mutex);
+    running = false;
+    wake.notify_all();
+    done.wait(lock, [&] { return outstanding == 0; });
+    lock.unlock();
+    for (std::thread &t : workers)
+      t.join();
+  }
+
+private:
+  void run() {
+    std::unique_lock<std::mutex> lock(mutex);
+    while (true) {
+      ++idle;
+      wake.wait(lock, [&] { return !queue.empty() || !running; });
+      --idle;
+      if (queue.empty())
+        return;
+      unique_function<void()> work = std::move(queue.front());
+      queue.pop_front();
+      lock.unlock();
+      work();
+      lock.lock();
+      if (--outstanding == 0)
+        done.notify_all();
+    }
+  }
+
+  std::mutex mutex;
+  std::condition_variable wake, done;
+  std::deque<unique_function<void()>> queue;
+  std::vector<std::thread> workers;
+  size_t idle = 0, outstanding = 0;
+  bool running = true;
 };
 
 /// Runs one session in this (forked) process until the client goes.
@@ -146,7 +192,7 @@ int serveSession(int fd) {
   mallopt(M_ARENA_MAX, 1); // thread arenas cap out at 64 MiB and mmap the rest
   auto server = SimpleRemoteEPCServer::Create<FDSimpleRemoteEPCTransport>(
       [](SimpleRemoteEPCServer::Setup &s) -> Error {
-        s.setDispatcher(std::make_unique<InlineDispatcher>());
+        s.setDispatcher(std::make_unique<PoolDispatcher>());
         s.bootstrapSymbols() = SimpleRemoteEPCServer::defaultBootstrapSymbols();
         s.bootstrapSymbols()[kLaunchWrapperName] =
             ExecutorAddr::fromPtr(&executorStudioLaunch);

@@ -10,6 +10,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 
+#include <atomic>
 #include <chrono>
 #include <fstream>
 #include <gtest/gtest.h>
@@ -163,6 +164,52 @@ TEST_F(ExecutorClientTest, ConnectionRefusedFailsFastAndNamesTheAddress) {
   EXPECT_NE(message.find(address), std::string::npos) << message;
   EXPECT_NE(message.find("refused"), std::string::npos) << message;
   EXPECT_LT(elapsed, 2 * options.connectTimeout);
+}
+
+TEST_F(ExecutorClientTest, SilentPeerTimesOutInsteadOfHanging) {
+  // Something that accepts connections but never speaks ORC.
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(bind(fd, reinterpret_cast<sockaddr *>(&addr), sizeof(addr)), 0);
+  ASSERT_EQ(listen(fd, 1), 0);
+  socklen_t len = sizeof(addr);
+  getsockname(fd, reinterpret_cast<sockaddr *>(&addr), &len);
+  std::string address = "127.0.0.1:" + std::to_string(ntohs(addr.sin_port));
+  ClientOptions options;
+  options.connectTimeout = std::chrono::milliseconds(300);
+  auto start = std::chrono::steady_clock::now();
+  auto client = ExecutorClient::open(address, options);
+  auto elapsed = std::chrono::steady_clock::now() - start;
+  close(fd);
+  ASSERT_FALSE(static_cast<bool>(client));
+  EXPECT_NE(llvm::toString(client.takeError()).find("did not start an ORC session"),
+            std::string::npos);
+  EXPECT_LT(elapsed, 4 * options.connectTimeout);
+}
+
+TEST_F(ExecutorClientTest, AwaitDoesNotHoldUpOtherLaunches) {
+  startServer();
+  auto client = connect();
+  ASSERT_TRUE(client);
+  ASSERT_FALSE(static_cast<bool>(client->sendBinary(kObjectA)));
+  auto token = client->launchAsync("nap", kObjectA); // sleeps 2 s
+  ASSERT_TRUE(static_cast<bool>(token));
+  std::atomic<bool> awaited{false};
+  std::thread waiter([&] {
+    EXPECT_FALSE(static_cast<bool>(client->await(*token)));
+    awaited = true;
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  // While another thread awaits the nap, launches still go through: this
+  // one comes back before the await does.
+  auto out = client->launch("k", kObjectA, {vec({21})}, {{1, 8}});
+  EXPECT_FALSE(awaited.load());
+  ASSERT_TRUE(static_cast<bool>(out)) << llvm::toString(out.takeError());
+  EXPECT_EQ((*out)[0].as<double>(), std::vector<double>{42});
+  waiter.join();
+  EXPECT_TRUE(awaited.load());
 }
 
 TEST_F(ExecutorClientTest, AddressMapRedirects) {
