@@ -317,8 +317,10 @@ private:
 Server::Server(CheckedInput &input, const ServerOptions &options)
     : input(input), options(options) {
   registerAllDialects(registry);
-  threadPool =
-      std::make_unique<llvm::DefaultThreadPool>(llvm::hardware_concurrency());
+  if (options.verifyThreads != 1)
+    threadPool = std::make_unique<llvm::DefaultThreadPool>(
+        options.verifyThreads ? llvm::hardware_concurrency(options.verifyThreads)
+                              : llvm::hardware_concurrency());
 
   // The snapshot index of the default pipeline's leading module passes.
   mlir::OpPassManager pm("builtin.module");
@@ -452,8 +454,14 @@ void Server::updateFile(const proto::URIForFile &uri, std::string contents,
   TextFileOptions fileOptions;
   fileOptions.allowUnregisteredDialects = options.allowUnregisteredDialects;
   fileOptions.threadPool = threadPool.get();
+  auto start = std::chrono::steady_clock::now();
   auto file = std::make_unique<TextFile>(uri, std::move(contents), version,
                                          registry, fileOptions, diagnostics);
+  proto::Logger::info("{0} version {1}: parsed and verified in {2} ms",
+                      uri.uri(), version,
+                      std::chrono::duration<double, std::milli>(
+                          std::chrono::steady_clock::now() - start)
+                          .count());
   {
     std::lock_guard<std::mutex> lock(stateMutex);
     PublishedState &state = published[uri.file()];

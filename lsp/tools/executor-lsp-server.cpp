@@ -64,6 +64,11 @@ cl::opt<unsigned>
                    cl::desc("How long an executor/pipelinePreview may take"),
                    cl::init(30000), cl::cat(serverCategory));
 
+cl::opt<unsigned> verifyThreads(
+    "verify-threads",
+    cl::desc("Threads that verify in parallel (0: one per core, 1: none)"),
+    cl::init(0), cl::cat(serverCategory));
+
 // The pipeline worker the server starts (see PipelineWorker.h).
 cl::opt<bool> pipelineWorker("pipeline-worker", cl::Hidden);
 cl::opt<std::string> workerInput("worker-input", cl::Hidden);
@@ -121,6 +126,7 @@ int main(int argc, char **argv) {
   options.pipelineDiagnosticsDelayMs = pipelineDiagnosticsDelay;
   options.pipelineDiagnosticsTimeoutMs = pipelineDiagnosticsTimeout;
   options.previewTimeoutMs = previewTimeout;
+  options.verifyThreads = verifyThreads;
   options.workerExecutable =
       sys::fs::getMainExecutable(argv[0], reinterpret_cast<void *>(&main));
 

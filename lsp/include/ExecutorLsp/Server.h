@@ -35,6 +35,9 @@ struct ServerOptions {
   /// How long an `executor/pipelinePreview` may take
   /// (`previewTimeoutMs`).
   unsigned previewTimeoutMs = 30000;
+  /// Threads that verify isolated regions in parallel (0: one per core, 1:
+  /// none besides the message thread).
+  unsigned verifyThreads = 0;
   /// The executable that runs pipelines (`--pipeline-worker`): this one.
   std::string workerExecutable;
 };

@@ -121,6 +121,7 @@ std::optional<json::Value> LspProcess::read(std::chrono::milliseconds timeout,
         continue;
       }
       if (buffer.size() >= headerEnd + 4 + length) {
+        lastArrival = Clock::now();
         std::string text = buffer.substr(headerEnd + 4, length);
         buffer.erase(0, headerEnd + 4 + length);
         if (body)

@@ -59,6 +59,11 @@ public:
 
   int getPid() const { return pid; }
 
+  /// When the last message read had fully arrived (before it was parsed).
+  std::chrono::steady_clock::time_point getLastArrival() const {
+    return lastArrival;
+  }
+
 private:
   bool writeAll(llvm::StringRef bytes);
   int pid = -1;
@@ -67,6 +72,7 @@ private:
   std::string buffer;
   bool exited = false;
   int exitCode = -1;
+  std::chrono::steady_clock::time_point lastArrival;
 };
 
 /// A JSON string literal of `bytes` that keeps bytes >= 0x80 as they are
