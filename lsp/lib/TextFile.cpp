@@ -117,7 +117,7 @@ proto::Location convertLocation(const Chunk &chunk,
     if (auto other = proto::URIForFile::fromFile(
             fileLoc.getFilename().getValue(), uri.scheme())) {
       proto::Position pos(
-          fileLoc.getStartLine() - 1,
+          fileLoc.getStartLine() ? fileLoc.getStartLine() - 1 : 0,
           fileLoc.getStartColumn() ? fileLoc.getStartColumn() - 1 : 0);
       return proto::Location(*other, proto::Range(pos));
     } else {
