@@ -141,10 +141,10 @@ ExecutorClient::open(const std::string &address, ClientOptions options) {
   // A peer that accepts but never speaks ORC would block the handshake for
   // ever: the server sends its setup message at once, so wait for it.
   pollfd ready{fd, POLLIN, 0};
-  if (poll(&ready, 1, static_cast<int>(options.connectTimeout.count())) <= 0) {
+  if (poll(&ready, 1, static_cast<int>(options.handshakeTimeout.count())) <= 0) {
     ::close(fd);
     return impl->error("did not start an ORC session within " +
-                       std::to_string(options.connectTimeout.count()) +
+                       std::to_string(options.handshakeTimeout.count()) +
                        " ms (is it an executor-server?)");
   }
   auto epc = SimpleRemoteEPC::Create<FDSimpleRemoteEPCTransport>(

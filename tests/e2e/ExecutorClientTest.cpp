@@ -178,7 +178,7 @@ TEST_F(ExecutorClientTest, SilentPeerTimesOutInsteadOfHanging) {
   getsockname(fd, reinterpret_cast<sockaddr *>(&addr), &len);
   std::string address = "127.0.0.1:" + std::to_string(ntohs(addr.sin_port));
   ClientOptions options;
-  options.connectTimeout = std::chrono::milliseconds(300);
+  options.handshakeTimeout = std::chrono::milliseconds(300);
   auto start = std::chrono::steady_clock::now();
   auto client = ExecutorClient::open(address, options);
   auto elapsed = std::chrono::steady_clock::now() - start;
@@ -186,7 +186,7 @@ TEST_F(ExecutorClientTest, SilentPeerTimesOutInsteadOfHanging) {
   ASSERT_FALSE(static_cast<bool>(client));
   EXPECT_NE(llvm::toString(client.takeError()).find("did not start an ORC session"),
             std::string::npos);
-  EXPECT_LT(elapsed, 4 * options.connectTimeout);
+  EXPECT_LT(elapsed, 4 * options.handshakeTimeout);
 }
 
 TEST_F(ExecutorClientTest, AwaitDoesNotHoldUpOtherLaunches) {

@@ -259,51 +259,19 @@ struct ExecutorModel::Worker {
     log(epoch, "connecting to " + address);
     executor_runtime::ClientOptions clientOptions;
     clientOptions.connectTimeout = options.connectTimeout;
+    clientOptions.handshakeTimeout = options.handshakeTimeout;
     Clock::time_point start = Clock::now();
-    // ExecutorClient::open waits for the ORC handshake without a limit; a
-    // listener that accepts and never answers would hold the worker (and
-    // the studio's exit) forever. Open on a thread of its own and stop
-    // waiting for it after the time-outs; a late session closes itself.
-    struct Opening {
-      std::mutex mutex;
-      std::condition_variable done;
-      bool finished = false;
-      std::unique_ptr<ExecutorClient> client;
-      std::string error;
-    };
-    auto opening = std::make_shared<Opening>();
-    std::thread([opening, address, clientOptions] {
-      auto opened = ExecutorClient::open(address, clientOptions);
-      std::lock_guard<std::mutex> lock(opening->mutex);
-      if (opened)
-        opening->client = std::move(*opened);
-      else
-        opening->error = llvm::toString(opened.takeError());
-      opening->finished = true;
-      opening->done.notify_all();
-    }).detach();
+    // Both waits are bounded by ExecutorClient::open itself.
+    auto opened = ExecutorClient::open(address, clientOptions);
     Event e;
     e.epoch = epoch;
-    {
-      std::unique_lock<std::mutex> lock(opening->mutex);
-      auto limit = options.connectTimeout + options.handshakeTimeout;
-      if (!opening->done.wait_for(lock, limit, [&] { return opening->finished; })) {
-        e.kind = Event::Kind::ConnectFailed;
-        e.text = "executor " + address + ": no session after " +
-                 std::to_string(limit.count()) +
-                 " ms (something accepted the connection but never answered "
-                 "the handshake: is it an executor-server?)";
-        post(std::move(e));
-        return;
-      }
-      if (!opening->client) {
-        e.kind = Event::Kind::ConnectFailed;
-        e.text = opening->error;
-        post(std::move(e));
-        return;
-      }
-      client = std::move(opening->client);
+    if (!opened) {
+      e.kind = Event::Kind::ConnectFailed;
+      e.text = llvm::toString(opened.takeError());
+      post(std::move(e));
+      return;
     }
+    client = std::move(*opened);
     clientEpoch = epoch;
     char text[64];
     std::snprintf(text, sizeof(text), " in %.1f ms", millisecondsSince(start));

@@ -65,6 +65,9 @@ struct ResultSpec {
 
 struct ClientOptions {
   std::chrono::milliseconds connectTimeout{5000};
+  /// How long an accepted connection may take to start the ORC session (a
+  /// peer that accepts and never answers is not waited for longer).
+  std::chrono::milliseconds handshakeTimeout{5000};
   /// Presented before the ORC handshake when non-empty. Defaults to
   /// $EXECUTOR_TOKEN, else the contents of $EXECUTOR_TOKEN_FILE.
   std::string token;
