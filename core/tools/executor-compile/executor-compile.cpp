@@ -274,9 +274,9 @@ int main(int argc, char **argv) {
                  << " ms):\n";
     for (const auto &s : recording.snapshots) {
       std::string what = s.pass;
-      if (s.anchor != "builtin.module")
+      if (!llvm::StringRef(s.anchor).starts_with("builtin.module"))
         what += " (" + s.anchor + ")";
-      llvm::outs() << llvm::format("  %2u %-44s %8.2f ms  %s\n", s.index + 1,
+      llvm::outs() << llvm::format("  %2u %-50s %8.2f ms  %s\n", s.index + 1,
                                    what.c_str(), s.milliseconds,
                                    s.failed    ? "FAILED"
                                    : s.changed ? "changed"
