@@ -306,10 +306,7 @@ template <typename FillFn> Message buildMessage(FillFn fill) {
 
 void writeRequestHeader(Writer &w, ExecutorAddr entry, uint32_t nin,
                         uint32_t nout) {
-  w.put<uint64_t>(kLaunchMagic);
-  w.put<uint64_t>(entry.getValue());
-  w.put<uint32_t>(nin);
-  w.put<uint32_t>(nout);
+  writeLaunchHeader(w, {entry.getValue(), nin, nout});
 }
 
 /// Reads one reply memref; calls `place(rank, eltSize, sizes, data, bytes)`.

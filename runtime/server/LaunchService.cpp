@@ -72,11 +72,11 @@ void logEvent(const std::string &message) {
 extern "C" CWrapperFunctionBuffer executorStudioLaunch(const char *data,
                                                        size_t size) {
   Reader r(data, size);
-  uint64_t magic = 0, pyface = 0;
-  uint32_t nin = 0, nout = 0;
-  if (!r.get(magic) || magic != kLaunchMagic || !r.get(pyface) ||
-      !r.get(nin) || !r.get(nout) || pyface == 0)
+  LaunchHeader header;
+  if (!readLaunchHeader(r, header))
     return failWith("malformed launch request");
+  uint64_t pyface = header.pyface;
+  uint32_t nin = header.numInputs, nout = header.numOutputs;
 
   // Inputs: descriptors over the request's own (16-byte aligned) bytes, so
   // large memrefs are not copied again. The request buffer is this call's.
@@ -163,15 +163,13 @@ AsyncLaunches &asyncLaunches() {
 extern "C" CWrapperFunctionBuffer executorStudioLaunchAsync(const char *data,
                                                             size_t size) {
   Reader r(data, size);
-  uint64_t magic = 0, pyface = 0;
-  uint32_t nin = 0, nout = 0;
-  if (!r.get(magic) || magic != kLaunchMagic || !r.get(pyface) ||
-      !r.get(nin) || !r.get(nout) || pyface == 0)
+  LaunchHeader header;
+  if (!readLaunchHeader(r, header))
     return failWith("malformed launch_async request");
-  if (nin != 0 || nout != 0)
+  if (header.numInputs != 0 || header.numOutputs != 0)
     return failWith("launch_async runs () -> () entries only");
   auto entry = reinterpret_cast<void (*)(void *, void *)>(
-      static_cast<uintptr_t>(pyface));
+      static_cast<uintptr_t>(header.pyface));
   AsyncLaunches &launches = asyncLaunches();
   std::lock_guard<std::mutex> lock(launches.mutex);
   uint64_t ticket = launches.next++;

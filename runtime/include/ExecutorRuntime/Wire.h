@@ -193,6 +193,28 @@ inline void Writer::putData(const DescriptorView &view, int64_t eltSize) {
   }
 }
 
+/// The fixed part of a launch request.
+struct LaunchHeader {
+  uint64_t pyface = 0;
+  uint32_t numInputs = 0;
+  uint32_t numOutputs = 0;
+};
+
+inline void writeLaunchHeader(Writer &w, const LaunchHeader &header) {
+  w.put<uint64_t>(kLaunchMagic);
+  w.put<uint64_t>(header.pyface);
+  w.put<uint32_t>(header.numInputs);
+  w.put<uint32_t>(header.numOutputs);
+}
+
+/// False when the request does not start with a launch header.
+inline bool readLaunchHeader(Reader &r, LaunchHeader &header) {
+  uint64_t magic = 0;
+  return r.get(magic) && magic == kLaunchMagic && r.get(header.pyface) &&
+         r.get(header.numInputs) && r.get(header.numOutputs) &&
+         header.pyface != 0;
+}
+
 } // namespace executor_runtime
 
 #endif // EXECUTORRUNTIME_WIRE_H
