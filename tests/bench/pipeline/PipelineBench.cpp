@@ -100,7 +100,7 @@ template <typename Fn> double medianMs(Fn fn, int runs = 5) {
 } // namespace
 
 int main(int argc, char **argv) {
-  int launches = 50, opsPerLaunch = 200;
+  int launches = 50, opsPerLaunch = 200, runs = 9;
   std::string jsonPath;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
@@ -110,8 +110,10 @@ int main(int argc, char **argv) {
       opsPerLaunch = std::atoi(argv[++i]);
     else if (arg == "--json" && i + 1 < argc)
       jsonPath = argv[++i];
+    else if (arg == "--runs" && i + 1 < argc)
+      runs = std::max(1, std::atoi(argv[++i]));
     else
-      fail("usage: executor-pipeline-bench [--launches N] [--ops-per-launch M] [--json FILE]");
+      fail("usage: executor-pipeline-bench [--launches N] [--ops-per-launch M] [--runs N] [--json FILE]");
   }
   executor_studio::registerAllPasses();
   llvm::SmallString<128> workspace;
@@ -128,7 +130,7 @@ int main(int argc, char **argv) {
   // 1. Recorder vs plain PassManager, same pipeline, parse included in both.
   mlir::DialectRegistry registry;
   executor_studio::registerAllDialects(registry);
-  double plain = medianMs([&] {
+  auto runPlain = [&] {
     mlir::MLIRContext ctx(registry, mlir::MLIRContext::Threading::DISABLED);
     auto module = mlir::parseSourceString<mlir::ModuleOp>(program, &ctx);
     if (!module)
@@ -140,25 +142,42 @@ int main(int argc, char **argv) {
       fail(errors);
     if (mlir::failed(pm.run(*module)))
       fail("default pipeline failed");
-  });
+  };
   size_t snapshots = 0;
-  double recorded = medianMs([&] {
+  auto runRecorded = [&] {
     executor_studio::RecordOptions ro;
     ro.pipeline = pipeline;
     auto recording = executor_studio::recordPipeline(program, "bench.mlir", ro);
     if (!recording.succeeded)
       fail("recorded pipeline failed");
     snapshots = recording.snapshots.size();
-  });
-
-  double changesOnly = medianMs([&] {
+  };
+  auto runChangesOnly = [&] {
     executor_studio::RecordOptions ro;
     ro.pipeline = pipeline;
     ro.recordIR = false;
     auto recording = executor_studio::recordPipeline(program, "bench.mlir", ro);
     if (!recording.succeeded)
       fail("recorded pipeline failed");
-  });
+  };
+  // Interleaved, so that the machine's load drifts over all three alike.
+  std::vector<double> plainMs, recordedMs, changesOnlyMs;
+  auto time = [](auto &fn) {
+    auto start = Clock::now();
+    fn();
+    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+  };
+  for (int i = 0; i < runs; ++i) {
+    plainMs.push_back(time(runPlain));
+    recordedMs.push_back(time(runRecorded));
+    changesOnlyMs.push_back(time(runChangesOnly));
+  }
+  auto median = [](std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+  };
+  double plain = median(plainMs), recorded = median(recordedMs),
+         changesOnly = median(changesOnlyMs);
 
   // 2. Upstream-only pipeline: recorder vs mlir-opt --mlir-print-ir-after-all.
   std::string upstreamPipeline =
@@ -195,7 +214,8 @@ int main(int argc, char **argv) {
   llvm::sys::fs::remove_directories(workspace);
 
   std::printf("host program: %zu lines (ops), %d dispatched launches\n", ops, launches);
-  std::printf("default pipeline (%zu passes run), median of 5, parse included:\n", snapshots);
+  std::printf("default pipeline (%zu passes run), median of %d interleaved runs, parse included:\n",
+              snapshots, runs);
   std::printf("  plain PassManager                 %8.1f ms (reference)\n", plain);
   std::printf("  pipeline recorder                 %8.1f ms  %.2fx (goal <= 1.5x)\n",
               recorded, recorded / plain);
