@@ -1,6 +1,7 @@
 //===- ExecutorClient.cpp - one session with an executor ------------------===//
 #include "ExecutorRuntime/ExecutorClient.h"
 #include "ExecutorRuntime/Socket.h"
+#include "ExecutorRuntime/TcpTransport.h"
 
 #include "llvm/ExecutionEngine/Orc/Core.h"
 #include "llvm/ExecutionEngine/Orc/EPCDynamicLibrarySearchGenerator.h"
@@ -147,13 +148,11 @@ ExecutorClient::open(const std::string &address, ClientOptions options) {
                        std::to_string(options.handshakeTimeout.count()) +
                        " ms (is it an executor-server?)");
   }
-  auto epc = SimpleRemoteEPC::Create<FDSimpleRemoteEPCTransport>(
+  auto epc = SimpleRemoteEPC::Create<TcpTransport>(
       std::make_unique<DynamicThreadPoolTaskDispatcher>(std::nullopt),
-      SimpleRemoteEPC::Setup(), fd, fd);
-  if (!epc) {
-    ::shutdown(fd, SHUT_RDWR);
+      SimpleRemoteEPC::Setup(), fd);
+  if (!epc) // the transport owned the socket and closed it
     return impl->error("ORC handshake failed: " + toString(epc.takeError()));
-  }
   impl->es = std::make_unique<ExecutionSession>(std::move(*epc));
   impl->es->setErrorReporter([](Error err) { consumeError(std::move(err)); });
   impl->linker = std::make_unique<ObjectLinkingLayer>(*impl->es);
@@ -539,11 +538,8 @@ Error ExecutorClient::close() {
   if (!impl || !impl->es)
     return Error::success();
   impl->open = false;
-  // LLVM 22's FD transport blocks in read() until the socket is shut down:
-  // shut it down first, or endSession never returns.
-  if (impl->fd >= 0)
-    ::shutdown(impl->fd, SHUT_RDWR);
-  impl->fd = -1;
+  // TcpTransport shuts the socket down on disconnect, so this returns even
+  // when the server is gone.
   Error err = impl->es->endSession();
   impl->linker.reset();
   impl->es.reset();

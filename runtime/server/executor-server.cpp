@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ExecutorRuntime/Socket.h"
+#include "ExecutorRuntime/TcpTransport.h"
 #include "ExecutorRuntime/Wire.h"
 #include "LaunchService.h"
 
@@ -190,7 +191,7 @@ int serveSession(int fd) {
   mallopt(M_MMAP_THRESHOLD, 1 << 30);
   mallopt(M_TRIM_THRESHOLD, 1 << 30);
   mallopt(M_ARENA_MAX, 1); // thread arenas cap out at 64 MiB and mmap the rest
-  auto server = SimpleRemoteEPCServer::Create<FDSimpleRemoteEPCTransport>(
+  auto server = SimpleRemoteEPCServer::Create<TcpTransport>(
       [](SimpleRemoteEPCServer::Setup &s) -> Error {
         s.setDispatcher(std::make_unique<PoolDispatcher>());
         s.bootstrapSymbols() = SimpleRemoteEPCServer::defaultBootstrapSymbols();
@@ -212,7 +213,7 @@ int serveSession(int fd) {
             std::make_unique<rt_bootstrap::SimpleExecutorMemoryManager>());
         return Error::success();
       },
-      fd, fd);
+      fd);
   if (!server) {
     logEvent("error: " + toString(server.takeError()));
     return 1;

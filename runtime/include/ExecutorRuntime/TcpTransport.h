@@ -1,0 +1,52 @@
+//===- TcpTransport.h - SimpleRemoteEPC messages over a socket --*- C++ -*-===//
+//
+// The transport both ends of a session use. Same wire format as ORC's
+// FDSimpleRemoteEPCTransport (a 32-byte header: size, opcode, sequence
+// number, tag address; then the bytes), but each message leaves in one
+// sendmsg (one TCP segment for small messages, where the FD transport's two
+// writes make two), the reader takes whole messages from a buffer instead of
+// two reads each, and disconnect() shuts the socket down so the reader
+// always wakes (LLVM 22.1's FD transport can leave endSession waiting for
+// ever on a socket).
+//
+//===----------------------------------------------------------------------===//
+#ifndef EXECUTORRUNTIME_TCPTRANSPORT_H
+#define EXECUTORRUNTIME_TCPTRANSPORT_H
+
+#include "llvm/ExecutionEngine/Orc/Shared/SimpleRemoteEPCUtils.h"
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+namespace executor_runtime {
+
+class TcpTransport final : public llvm::orc::SimpleRemoteEPCTransport {
+public:
+  /// Takes ownership of `fd` (a connected stream socket).
+  static llvm::Expected<std::unique_ptr<TcpTransport>>
+  Create(llvm::orc::SimpleRemoteEPCTransportClient &client, int fd);
+  ~TcpTransport() override;
+
+  llvm::Error start() override;
+  llvm::Error sendMessage(llvm::orc::SimpleRemoteEPCOpcode opcode,
+                          uint64_t seqNo, llvm::orc::ExecutorAddr tagAddr,
+                          llvm::ArrayRef<char> argBytes) override;
+  void disconnect() override;
+
+private:
+  TcpTransport(llvm::orc::SimpleRemoteEPCTransportClient &client, int fd)
+      : client(client), fd(fd) {}
+  void listen();
+
+  llvm::orc::SimpleRemoteEPCTransportClient &client;
+  int fd;
+  std::mutex sendMutex;
+  std::thread listener;
+  std::atomic<bool> disconnected{false};
+};
+
+} // namespace executor_runtime
+
+#endif // EXECUTORRUNTIME_TCPTRANSPORT_H

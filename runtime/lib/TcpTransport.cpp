@@ -1,0 +1,168 @@
+//===- TcpTransport.cpp - SimpleRemoteEPC messages over a socket ----------===//
+#include "ExecutorRuntime/TcpTransport.h"
+
+#include "llvm/Support/Endian.h"
+
+#include <cerrno>
+#include <cstring>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <unistd.h>
+#include <vector>
+
+using namespace llvm;
+using namespace llvm::orc;
+
+namespace executor_runtime {
+
+namespace {
+constexpr size_t kHeaderSize = 4 * sizeof(uint64_t);
+constexpr size_t kReadBuffer = 64 * 1024;
+
+Error transportError(const Twine &message) {
+  return createStringError(inconvertibleErrorCode(), message);
+}
+} // namespace
+
+Expected<std::unique_ptr<TcpTransport>>
+TcpTransport::Create(SimpleRemoteEPCTransportClient &client, int fd) {
+  if (fd < 0)
+    return transportError("invalid socket " + Twine(fd));
+  return std::unique_ptr<TcpTransport>(new TcpTransport(client, fd));
+}
+
+TcpTransport::~TcpTransport() {
+  disconnect();
+  if (listener.joinable() && listener.get_id() != std::this_thread::get_id())
+    listener.join();
+  else if (listener.joinable())
+    listener.detach();
+  ::close(fd);
+}
+
+Error TcpTransport::start() {
+  listener = std::thread([this] { listen(); });
+  return Error::success();
+}
+
+Error TcpTransport::sendMessage(SimpleRemoteEPCOpcode opcode, uint64_t seqNo,
+                                ExecutorAddr tagAddr, ArrayRef<char> argBytes) {
+  char header[kHeaderSize];
+  support::endian::write64le(header, kHeaderSize + argBytes.size());
+  support::endian::write64le(header + 8, static_cast<uint64_t>(opcode));
+  support::endian::write64le(header + 16, seqNo);
+  support::endian::write64le(header + 24, tagAddr.getValue());
+  iovec parts[2] = {{header, kHeaderSize},
+                    {const_cast<char *>(argBytes.data()), argBytes.size()}};
+  std::lock_guard<std::mutex> lock(sendMutex);
+  if (disconnected)
+    return transportError("the session's connection is closed");
+  msghdr message{};
+  message.msg_iov = parts;
+  message.msg_iovlen = argBytes.empty() ? 1 : 2;
+  while (message.msg_iovlen > 0) {
+    ssize_t sent = ::sendmsg(fd, &message, MSG_NOSIGNAL);
+    if (sent < 0) {
+      if (errno == EINTR || errno == EAGAIN)
+        continue;
+      return errorCodeToError(std::error_code(errno, std::generic_category()));
+    }
+    // Step past what went out.
+    size_t left = static_cast<size_t>(sent);
+    while (message.msg_iovlen > 0 && left >= message.msg_iov->iov_len) {
+      left -= message.msg_iov->iov_len;
+      ++message.msg_iov;
+      --message.msg_iovlen;
+    }
+    if (message.msg_iovlen > 0) {
+      message.msg_iov->iov_base = static_cast<char *>(message.msg_iov->iov_base) + left;
+      message.msg_iov->iov_len -= left;
+    }
+  }
+  return Error::success();
+}
+
+void TcpTransport::disconnect() {
+  if (disconnected.exchange(true))
+    return;
+  // Wakes the reader, whose recv then sees the end of the stream.
+  ::shutdown(fd, SHUT_RDWR);
+}
+
+void TcpTransport::listen() {
+  std::vector<char> buffer(kReadBuffer);
+  size_t begin = 0, end = 0;
+  Error err = Error::success();
+  // Appends what the socket has to the buffer.
+  auto fill = [&]() -> ssize_t {
+    while (true) {
+      ssize_t got = ::recv(fd, buffer.data() + end, buffer.size() - end, 0);
+      if (got < 0 && (errno == EINTR || errno == EAGAIN))
+        continue;
+      return got;
+    }
+  };
+  while (true) {
+    // The header.
+    while (end - begin < kHeaderSize) {
+      if (begin > 0) {
+        std::memmove(buffer.data(), buffer.data() + begin, end - begin);
+        end -= begin;
+        begin = 0;
+      }
+      ssize_t got = fill();
+      if (got <= 0) {
+        if ((got < 0 && !disconnected) || end != begin)
+          err = transportError(got < 0 ? std::strerror(errno)
+                                       : "connection closed inside a message");
+        goto done;
+      }
+      end += static_cast<size_t>(got);
+    }
+    {
+      const char *h = buffer.data() + begin;
+      uint64_t size = support::endian::read64le(h);
+      auto opcode = static_cast<SimpleRemoteEPCOpcode>(support::endian::read64le(h + 8));
+      uint64_t seqNo = support::endian::read64le(h + 16);
+      ExecutorAddr tagAddr(support::endian::read64le(h + 24));
+      begin += kHeaderSize;
+      if (size < kHeaderSize) {
+        err = transportError("malformed message: size " + Twine(size));
+        goto done;
+      }
+      size_t bodySize = size - kHeaderSize;
+      auto body = shared::WrapperFunctionBuffer::allocate(bodySize);
+      char *dst = bodySize ? body.data() : nullptr;
+      size_t have = std::min(bodySize, end - begin);
+      if (have)
+        std::memcpy(dst, buffer.data() + begin, have);
+      begin += have;
+      // The rest of a large body goes straight into it.
+      while (have < bodySize) {
+        ssize_t got = ::recv(fd, dst + have, bodySize - have, 0);
+        if (got < 0 && (errno == EINTR || errno == EAGAIN))
+          continue;
+        if (got <= 0) {
+          err = transportError(got < 0 ? std::strerror(errno)
+                                       : "connection closed inside a message");
+          goto done;
+        }
+        have += static_cast<size_t>(got);
+      }
+      if (begin == end)
+        begin = end = 0;
+      auto action = client.handleMessage(opcode, seqNo, tagAddr, std::move(body));
+      if (!action) {
+        err = action.takeError();
+        goto done;
+      }
+      if (*action == SimpleRemoteEPCTransportClient::EndSession)
+        goto done;
+    }
+  }
+done:
+  disconnect();
+  client.handleDisconnect(std::move(err));
+}
+
+} // namespace executor_runtime
