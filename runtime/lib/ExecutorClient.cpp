@@ -52,7 +52,6 @@ std::string defaultToken() {
 struct ExecutorClient::Impl {
   std::string address;
   std::string connected;
-  int fd = -1;
   bool open = false;
   std::unique_ptr<ExecutionSession> es;
   std::unique_ptr<ObjectLinkingLayer> linker;
@@ -138,7 +137,6 @@ ExecutorClient::open(const std::string &address, ClientOptions options) {
       return impl->error("refused the session: wrong or missing token");
     }
   }
-  impl->fd = fd;
   // A peer that accepts but never speaks ORC would block the handshake for
   // ever: the server sends its setup message at once, so wait for it.
   pollfd ready{fd, POLLIN, 0};
