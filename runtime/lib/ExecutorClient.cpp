@@ -539,11 +539,17 @@ Expected<std::vector<char>> ExecutorClient::call(const std::string &symbol,
     return impl->error("unknown symbol " + symbol +
                        ": no loaded object or plugin defines it");
   }
+  return callAddress(found->getAddress().getValue(), input);
+}
+
+Expected<std::vector<char>> ExecutorClient::callAddress(uint64_t address,
+                                                        ArrayRef<char> input) {
+  if (!impl->open)
+    return impl->error("the session is closed");
   shared::WrapperFunctionBuffer reply =
-      impl->es->getExecutorProcessControl().callWrapper(found->getAddress(),
-                                                        input);
+      impl->callAndWait(ExecutorAddr(address), input);
   if (const char *message = reply.getOutOfBandError())
-    return impl->error("call of " + symbol + " failed: " + message);
+    return impl->error("call failed: " + std::string(message));
   return std::vector<char>(reply.data(), reply.data() + reply.size());
 }
 

@@ -122,6 +122,10 @@ public:
   /// plugin) with `input`; returns its reply.
   llvm::Expected<std::vector<char>> call(const std::string &symbol,
                                          llvm::ArrayRef<char> input);
+  /// The same for a wrapper function at an executor address (a bootstrap
+  /// symbol, or one found with entryAddress).
+  llvm::Expected<std::vector<char>> callAddress(uint64_t address,
+                                                llvm::ArrayRef<char> input);
 
   /// Ends the session; later calls fail. Called by the destructor.
   llvm::Error close();
