@@ -130,6 +130,24 @@ int connectTo(const std::string &address, std::chrono::milliseconds timeout,
   return fd;
 }
 
+int bindLoopback(bool listen, std::string &address) {
+  int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0)
+    return -1;
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof(addr);
+  if (bind(fd, reinterpret_cast<sockaddr *>(&addr), sizeof(addr)) != 0 ||
+      (listen && ::listen(fd, 4) != 0) ||
+      getsockname(fd, reinterpret_cast<sockaddr *>(&addr), &len) != 0) {
+    close(fd);
+    return -1;
+  }
+  address = "127.0.0.1:" + std::to_string(ntohs(addr.sin_port));
+  return fd;
+}
+
 bool writeAll(int fd, const void *data, size_t size) {
   const char *p = static_cast<const char *>(data);
   while (size > 0) {

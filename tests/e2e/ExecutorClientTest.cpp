@@ -4,6 +4,7 @@
 // real objects (kernels_a.o, kernels_b.o, compiled from C at build time).
 //
 //===----------------------------------------------------------------------===//
+#include "ExecutorRuntime/Socket.h"
 #include "ExecutorRuntime/ExecutorClient.h"
 #include "ExecutorRuntime/LocalExecutor.h"
 
@@ -145,15 +146,10 @@ TEST_F(ExecutorClientTest, CallRoundTrip) {
 }
 
 TEST_F(ExecutorClientTest, ConnectionRefusedFailsFastAndNamesTheAddress) {
-  int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ASSERT_EQ(bind(fd, reinterpret_cast<sockaddr *>(&addr), sizeof(addr)), 0);
-  socklen_t len = sizeof(addr);
-  getsockname(fd, reinterpret_cast<sockaddr *>(&addr), &len);
+  std::string address;
+  int fd = bindLoopback(/*listen=*/false, address);
+  ASSERT_GE(fd, 0);
   close(fd); // nothing listens there now
-  std::string address = "127.0.0.1:" + std::to_string(ntohs(addr.sin_port));
   ClientOptions options;
   options.connectTimeout = std::chrono::milliseconds(500);
   auto start = std::chrono::steady_clock::now();
@@ -168,15 +164,9 @@ TEST_F(ExecutorClientTest, ConnectionRefusedFailsFastAndNamesTheAddress) {
 
 TEST_F(ExecutorClientTest, SilentPeerTimesOutInsteadOfHanging) {
   // Something that accepts connections but never speaks ORC.
-  int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ASSERT_EQ(bind(fd, reinterpret_cast<sockaddr *>(&addr), sizeof(addr)), 0);
-  ASSERT_EQ(listen(fd, 1), 0);
-  socklen_t len = sizeof(addr);
-  getsockname(fd, reinterpret_cast<sockaddr *>(&addr), &len);
-  std::string address = "127.0.0.1:" + std::to_string(ntohs(addr.sin_port));
+  std::string address;
+  int fd = bindLoopback(/*listen=*/true, address);
+  ASSERT_GE(fd, 0);
   ClientOptions options;
   options.handshakeTimeout = std::chrono::milliseconds(300);
   auto start = std::chrono::steady_clock::now();

@@ -24,6 +24,11 @@ int connectTo(const std::string &address, std::chrono::milliseconds timeout,
 /// and 4 MiB socket buffers.
 void tuneSocket(int fd);
 
+/// A TCP socket bound to a free port on 127.0.0.1, listening when `listen`
+/// is set; its `host:port` in `address`. -1 on failure. Tests use it for a
+/// port nothing listens on (close it) or a peer that never speaks ORC.
+int bindLoopback(bool listen, std::string &address);
+
 /// Writes all of `data`; false on error.
 bool writeAll(int fd, const void *data, size_t size);
 /// Reads one '\n'-terminated line (without it) within `timeout`.

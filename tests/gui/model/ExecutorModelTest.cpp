@@ -4,6 +4,7 @@
 // by the test) through the model's worker thread, as the UI does.
 //
 //===----------------------------------------------------------------------===//
+#include "ExecutorRuntime/Socket.h"
 #include "StudioModel/ExecutorModel.h"
 
 #include "ExecutorRuntime/LocalExecutor.h"
@@ -75,15 +76,10 @@ std::string readFile(const std::string &path) {
 }
 
 std::string closedPort() {
-  int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  bind(fd, reinterpret_cast<sockaddr *>(&addr), sizeof(addr));
-  socklen_t len = sizeof(addr);
-  getsockname(fd, reinterpret_cast<sockaddr *>(&addr), &len);
+  std::string address;
+  int fd = executor_runtime::bindLoopback(/*listen=*/false, address);
   close(fd);
-  return "127.0.0.1:" + std::to_string(ntohs(addr.sin_port));
+  return address;
 }
 
 bool logHas(const ExecutorModel &m, const std::string &text) {
@@ -260,15 +256,9 @@ TEST(ExecutorModel, StopLocalDisconnectsItsSession) {
 TEST(ExecutorModel, AListenerThatNeverAnswersTimesOut) {
   // Accepts (the kernel's backlog does) and never speaks: the handshake
   // would wait forever; the model gives up and stays usable.
-  int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ASSERT_EQ(bind(fd, reinterpret_cast<sockaddr *>(&addr), sizeof(addr)), 0);
-  ASSERT_EQ(listen(fd, 4), 0);
-  socklen_t len = sizeof(addr);
-  getsockname(fd, reinterpret_cast<sockaddr *>(&addr), &len);
-  std::string address = "127.0.0.1:" + std::to_string(ntohs(addr.sin_port));
+  std::string address;
+  int fd = executor_runtime::bindLoopback(/*listen=*/true, address);
+  ASSERT_GE(fd, 0);
   ExecutorOptions o = options();
   o.connectTimeout = 500ms;
   o.handshakeTimeout = 500ms;

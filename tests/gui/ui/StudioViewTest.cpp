@@ -5,6 +5,7 @@
 // keys, and check what happened, against a real executor-server.
 //
 //===----------------------------------------------------------------------===//
+#include "ExecutorRuntime/Socket.h"
 #include "StudioModel/Settings.h"
 #include "StudioModel/Studio.h"
 #include "StudioUI/StudioView.h"
@@ -217,15 +218,9 @@ TEST_F(NullFrames, UnreachableExecutorShowsAnErrorAndFramesKeepComing) {
   openAndRecord(SAMPLES_DIR "/cross-compile-dispatch.mlir");
   // A listener that never answers: the session handshake waits for its
   // time-out on the worker thread while frames keep coming.
-  int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ASSERT_EQ(bind(fd, reinterpret_cast<sockaddr *>(&addr), sizeof(addr)), 0);
-  ASSERT_EQ(listen(fd, 4), 0);
-  socklen_t len = sizeof(addr);
-  getsockname(fd, reinterpret_cast<sockaddr *>(&addr), &len);
-  std::string address = "127.0.0.1:" + std::to_string(ntohs(addr.sin_port));
+  std::string address;
+  int fd = executor_runtime::bindLoopback(/*listen=*/true, address);
+  ASSERT_GE(fd, 0);
   auto start = std::chrono::steady_clock::now();
   studio->executor().connect(address);
   double worst = 0;
