@@ -73,13 +73,29 @@ TEST(PipelineRecorder, AcceptsUnanchoredPipelinesAndOptions) {
   EXPECT_NE(r.snapshots[0].options.find("max-iterations=3"), std::string::npos);
 }
 
-TEST(PipelineRecorder, NestedPassesNameTheirAnchor) {
-  Recording r = recordPipeline(kFolding, "test.mlir",
-                               options("builtin.module(func.func(cse))"));
+TEST(PipelineRecorder, ANestedPipelineIsOneStep) {
+  constexpr const char *twoFunctions = R"mlir(
+func.func @f(%a: i32) -> i32 {
+  %b = arith.addi %a, %a : i32
+  %c = arith.addi %a, %a : i32
+  %d = arith.muli %b, %c : i32
+  return %d : i32
+}
+func.func @g(%a: i32) -> i32 {
+  return %a : i32
+}
+)mlir";
+  Recording r = recordPipeline(
+      twoFunctions, "test.mlir",
+      options("builtin.module(func.func(cse,canonicalize),cse)"));
   ASSERT_TRUE(r.succeeded);
-  ASSERT_EQ(r.snapshots.size(), 1u);
-  EXPECT_EQ(r.snapshots[0].anchor, "func.func @f");
+  // The nested pipeline ran on @f and @g: one snapshot, after both.
+  ASSERT_EQ(r.snapshots.size(), 2u);
+  EXPECT_EQ(r.snapshots[0].pass, "func.func(cse,canonicalize)");
+  EXPECT_EQ(r.snapshots[0].anchor, "builtin.module");
   EXPECT_TRUE(r.snapshots[0].changed);
+  EXPECT_EQ(r.snapshots[1].pass, "cse");
+  EXPECT_FALSE(r.snapshots[1].changed);
 }
 
 TEST(PipelineRecorder, ParseErrorsComeBackAsDiagnostics) {

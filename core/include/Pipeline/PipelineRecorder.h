@@ -38,20 +38,24 @@ struct RecordedDiagnostic {
   unsigned column = 0; // 1-based
   /// Attached notes.
   std::vector<RecordedDiagnostic> notes;
-  /// The pass argument that emitted it; empty for the parser or verifier.
+  /// The pipeline step that emitted it (Snapshot::pass); empty for the
+  /// parser or verifier.
   std::string pass;
 };
 
-/// The state after one pass ran on one operation.
+/// The state after one step of the pipeline as written: a pass on the root
+/// op, or a nested pipeline (`func.func(convert-linalg-to-loops)`) once it
+/// has run on every op it anchors on.
 struct Snapshot {
   /// Position in the recording, from 0.
   unsigned index = 0;
-  /// The pass argument (`cse`), or its name when it has none.
+  /// The pass argument (`cse`), or its name when it has none; for a nested
+  /// pipeline its text (`func.func(convert-linalg-to-loops)`).
   std::string pass;
-  /// The pass as textual pipeline element, with its options
+  /// The step as textual pipeline element, with its options
   /// (`cross-compile-targets{workspace=/tmp/ws}`).
   std::string options;
-  /// The operation the pass ran on (`builtin.module`, `func.func @main`).
+  /// The operation the step ran on (`builtin.module @host`).
   std::string anchor;
   /// Whether the IR changed (OperationFingerPrint of the root).
   bool changed = false;

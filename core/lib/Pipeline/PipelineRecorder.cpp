@@ -12,6 +12,7 @@
 #include "mlir/Pass/PassInstrumentation.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -95,43 +96,73 @@ public:
       : recording(recording), root(root), options(options),
         last(recording.inputIR), lastFingerprint(root) {}
 
+  /// One snapshot per step of the pipeline as written: a pass on the root,
+  /// or a nested pipeline (`func.func(convert-linalg-to-loops)`) after it
+  /// has run on every op it anchors on. (One per nested op would print the
+  /// whole IR once per function.) The passes inside a nested pipeline add
+  /// their diagnostics to its snapshot.
   void runBeforePass(Pass *pass, Operation *op) override {
-    if (isAdaptor(pass))
-      return;
     std::lock_guard<std::mutex> lock(mutex);
+    if (!running.empty()) {
+      // Inside a nested pipeline: name the step after what runs in it.
+      if (running.size() == 1 && !isAdaptor(pass)) {
+        std::string argument = pass->getArgument().empty()
+                                   ? pass->getName().str()
+                                   : pass->getArgument().str();
+        if (nestedAnchor.empty())
+          nestedAnchor = op->getName().getStringRef().str();
+        if (!llvm::is_contained(nestedPasses, argument))
+          nestedPasses.push_back(argument);
+      }
+      running.push_back({kNotRecorded, Clock::now()});
+      return;
+    }
+    nestedAnchor.clear();
+    nestedPasses.clear();
     Snapshot snapshot;
     snapshot.index = recording.snapshots.size();
-    snapshot.pass = pass->getArgument().empty() ? pass->getName().str()
-                                                : pass->getArgument().str();
     llvm::raw_string_ostream os(snapshot.options);
     pass->printAsTextualPipeline(os);
+    if (isAdaptor(pass))
+      snapshot.pass = snapshot.options;
+    else
+      snapshot.pass = pass->getArgument().empty() ? pass->getName().str()
+                                                  : pass->getArgument().str();
     snapshot.anchor = describeAnchor(op);
     recording.snapshots.push_back(std::move(snapshot));
     running.push_back({recording.snapshots.size() - 1, Clock::now()});
   }
 
-  void runAfterPass(Pass *pass, Operation *op) override { finish(pass, false); }
+  void runAfterPass(Pass *pass, Operation *op) override { finish(false); }
   void runAfterPassFailed(Pass *pass, Operation *op) override {
-    finish(pass, true);
+    finish(true);
   }
 
-  /// The snapshot of the innermost running pass, if any.
+  /// The snapshot of the pipeline step that is running, if any.
   Snapshot *current() {
     if (running.empty())
       return nullptr;
-    return &recording.snapshots[running.back().first];
+    return &recording.snapshots[running.front().first];
   }
 
   std::mutex mutex;
 
 private:
-  void finish(Pass *pass, bool failed) {
-    if (isAdaptor(pass))
-      return;
+  static constexpr size_t kNotRecorded = ~size_t(0);
+  /// What ran inside the nested pipeline being recorded.
+  std::string nestedAnchor;
+  std::vector<std::string> nestedPasses;
+
+  void finish(bool failed) {
     std::lock_guard<std::mutex> lock(mutex);
     auto [index, start] = running.back();
     running.pop_back();
+    if (index == kNotRecorded)
+      return; // a pass inside a nested pipeline
     Snapshot &snapshot = recording.snapshots[index];
+    if (!nestedAnchor.empty()) // `func.func(cse,canonicalize)`
+      snapshot.pass =
+          nestedAnchor + "(" + llvm::join(nestedPasses, ",") + ")";
     snapshot.milliseconds =
         std::chrono::duration<double, std::milli>(Clock::now() - start).count();
     snapshot.failed = failed;
@@ -267,9 +298,17 @@ llvm::Error executor_studio::writeSnapshots(const Recording &recording,
                   (mode == SaveMode::Pipeline && last);
     if (!wanted || !snapshot.ir)
       continue;
-    std::string name = llvm::formatv("{0:d2}_{1}.mlir", snapshot.index + 1,
-                                     snapshot.pass)
-                           .str();
+    // `func.func(convert-linalg-to-loops)` -> `func.func_convert-linalg-to-loops`
+    std::string pass;
+    for (char c : snapshot.pass)
+      if (llvm::isAlnum(c) || c == '-' || c == '.' || c == '_')
+        pass.push_back(c);
+      else if (!pass.empty() && pass.back() != '_')
+        pass.push_back('_');
+    while (!pass.empty() && pass.back() == '_')
+      pass.pop_back();
+    std::string name =
+        llvm::formatv("{0:d2}_{1}.mlir", snapshot.index + 1, pass).str();
     if (llvm::Error err = write(name, *snapshot.ir))
       return err;
   }

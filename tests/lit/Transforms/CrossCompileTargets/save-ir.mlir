@@ -26,15 +26,16 @@
 
 // PASS: 00_input.mlir
 // PASS-NEXT: 01_one-shot-bufferize.mlir
-// PASS: {{^[0-9]+}}_convert-linalg-to-loops.mlir
+// PASS: {{^[0-9]+}}_func.func_convert-linalg-to-loops.mlir
 // PASS: {{^[0-9]+}}_convert-scf-to-cf.mlir
 // PASS: {{^[0-9]+}}_finalize-memref-to-llvm.mlir
 // PASS: {{^[0-9]+}}_convert-func-to-llvm.mlir
 // PASS-NEXT: {{^[0-9]+}}_reconcile-unrealized-casts.mlir
 // PASS-NOT: {{.}}
 
-// Every file is a numbered snapshot of a pass the pipeline names: the
-// adaptor that runs the nested func.func pipeline is not one.
+// Every file is a numbered snapshot of a step the pipeline names; the nested
+// func.func pipeline is one step (not one per function, and not the
+// adaptor's C++ name).
 // PASS-ONLY-NOT: {{^[^0-9]}}
 // PASS-ONLY-NOT: {{^[0-9]+_[^.]*$}}
 // PASS-ONLY-NOT: OpToOpPassAdaptor
