@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "LaunchService.h"
+#include "ExecutorRuntime/Plugin.h"
 #include "ExecutorRuntime/Wire.h"
 
 #include "llvm/ExecutionEngine/Orc/Shared/WrapperFunctionUtils.h"
@@ -23,6 +24,12 @@
 #include <vector>
 
 using namespace llvm::orc::shared;
+
+// Plugins write replies with Plugin.h's struct; ORC reads them as its own.
+static_assert(sizeof(ExecutorWrapperBuffer) == sizeof(CWrapperFunctionBuffer) &&
+                  offsetof(ExecutorWrapperBuffer, Size) ==
+                      offsetof(CWrapperFunctionBuffer, Size),
+              "Plugin.h must match ORC's CWrapperFunctionBuffer");
 
 namespace executor_runtime {
 
@@ -50,6 +57,12 @@ template <typename FillFn> CWrapperFunctionBuffer replyWith(FillFn fill) {
 
 CWrapperFunctionBuffer replyEmpty() {
   return replyWith([](Writer &) {});
+}
+
+/// Requests that are one u64.
+bool readWord(const char *data, size_t size, uint64_t &word) {
+  Reader r(data, size);
+  return r.get(word) && r.done();
 }
 
 /// An error reply (ORC's out-of-band errors do not cross the wire).
@@ -184,9 +197,8 @@ extern "C" CWrapperFunctionBuffer executorStudioLaunchAsync(const char *data,
 
 extern "C" CWrapperFunctionBuffer executorStudioAwait(const char *data,
                                                       size_t size) {
-  Reader r(data, size);
   uint64_t ticket = 0;
-  if (!r.get(ticket))
+  if (!readWord(data, size, ticket))
     return failWith("malformed await request");
   std::thread thread;
   {
@@ -212,9 +224,8 @@ extern "C" CWrapperFunctionBuffer executorStudioNote(const char *data,
 
 extern "C" CWrapperFunctionBuffer executorStudioAlloc(const char *data,
                                                       size_t size) {
-  Reader r(data, size);
   uint64_t bytes = 0;
-  if (!r.get(bytes))
+  if (!readWord(data, size, bytes))
     return failWith("malformed alloc request");
   uint64_t address = reinterpret_cast<uintptr_t>(std::malloc(bytes ? bytes : 1));
   return replyWith([&](Writer &w) { w.put<uint64_t>(address); });
@@ -222,9 +233,8 @@ extern "C" CWrapperFunctionBuffer executorStudioAlloc(const char *data,
 
 extern "C" CWrapperFunctionBuffer executorStudioFree(const char *data,
                                                      size_t size) {
-  Reader r(data, size);
   uint64_t address = 0;
-  if (!r.get(address))
+  if (!readWord(data, size, address))
     return failWith("malformed free request");
   std::free(reinterpret_cast<void *>(static_cast<uintptr_t>(address)));
   return replyEmpty();

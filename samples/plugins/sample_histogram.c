@@ -6,45 +6,30 @@
 |* f64 scale), the reply the declared i32 result followed by the 8-bin f64    *|
 |* histogram.                                                                 *|
 \*===----------------------------------------------------------------------===*/
+#include "ExecutorRuntime/Plugin.h"
+
 #include <stdint.h>
-#include <stdlib.h>
 #include <string.h>
 
-typedef struct {
-  union {
-    char *ValuePtr;
-    char Value[sizeof(char *)];
-  } Data;
-  size_t Size;
-} CWrapperFunctionBuffer;
-
-static CWrapperFunctionBuffer error(const char *message) {
-  CWrapperFunctionBuffer r;
-  r.Size = 0;
-  r.Data.ValuePtr = strdup(message); /* size 0 + pointer: out-of-band error */
-  return r;
-}
-
-CWrapperFunctionBuffer sample_histogram(const char *data, size_t size) {
+ExecutorWrapperBuffer sample_histogram(const char *data, size_t size) {
   enum { kInput = 8 + 8 + 256 + 8, kReply = 4 + 8 * 8 };
   if (size != kInput)
-    return error("sample_histogram: expected 280 bytes of input");
+    return executor_reply_error("sample_histogram: expected 280 bytes of input");
   int64_t shots;
   double scale;
   memcpy(&shots, data, 8);
   const char *basis = data + 16;
   memcpy(&scale, data + 16 + 256, 8);
   if (strcmp(basis, "z-basis") != 0)
-    return error("sample_histogram: unknown basis");
-  CWrapperFunctionBuffer r;
-  r.Size = kReply;
-  r.Data.ValuePtr = malloc(kReply);
+    return executor_reply_error("sample_histogram: unknown basis");
+  char *out;
+  ExecutorWrapperBuffer r = executor_reply(kReply, &out);
   int32_t count = (int32_t)shots;
-  memcpy(r.Data.ValuePtr, &count, 4);
+  memcpy(out, &count, 4);
   /* A deterministic histogram: bin k holds (k + 1) * scale * shots / 36. */
   for (int k = 0; k < 8; ++k) {
     double bin = (k + 1) * scale * (double)shots / 36.0;
-    memcpy(r.Data.ValuePtr + 4 + 8 * k, &bin, 8);
+    memcpy(out + 4 + 8 * k, &bin, 8);
   }
   return r;
 }

@@ -1,16 +1,15 @@
 /* Test kernels with the _catalyst_pyface_<entry> ABI that
  * cross-compile-targets generates: void(void *results, void *args), args an
  * array of pointers to memref descriptors, results the packed descriptors. */
+#include "ExecutorRuntime/Plugin.h"
+#include "memref.h"
+
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
-typedef struct {
-  double *allocated, *aligned;
-  int64_t offset, size, stride;
-} Memref1D;
 
 /* k: y = 2 * x */
 void _catalyst_pyface_k(void *results, void *args) {
@@ -57,19 +56,9 @@ void _catalyst_pyface_nap(void *results, void *args) {
 }
 
 /* echo_reversed: an ORC wrapper function for executor.call. */
-typedef struct {
-  union {
-    char *ValuePtr;
-    char Value[sizeof(char *)];
-  } Data;
-  size_t Size;
-} CWrapperFunctionBuffer;
-
-CWrapperFunctionBuffer echo_reversed(const char *data, size_t size) {
-  CWrapperFunctionBuffer r;
-  r.Size = size;
-  char *out = size > sizeof(r.Data.Value) ? (r.Data.ValuePtr = malloc(size))
-                                          : r.Data.Value;
+ExecutorWrapperBuffer echo_reversed(const char *data, size_t size) {
+  char *out;
+  ExecutorWrapperBuffer r = executor_reply(size, &out);
   for (size_t i = 0; i < size; ++i)
     out[i] = data[size - 1 - i];
   return r;

@@ -1,11 +1,9 @@
 /* A second object exporting the same entry name as kernels_a.c. */
+#include "memref.h"
+
 #include <stdint.h>
 #include <stdlib.h>
 
-typedef struct {
-  double *allocated, *aligned;
-  int64_t offset, size, stride;
-} Memref1D;
 
 /* k: y = x + 100 */
 void _catalyst_pyface_k(void *results, void *args) {
