@@ -12,6 +12,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/IR/LLVMContext.h"
@@ -56,6 +57,44 @@ bool isHostTriple(const llvm::Triple &triple) {
   return triple.getArch() == host.getArch() &&
          triple.getOS() == host.getOS() &&
          triple.getEnvironment() == host.getEnvironment();
+}
+
+/// Why `name` cannot be a file name in the workspace, or "" when it can.
+/// Names come from the IR, so they are kept to one plain path component.
+std::string fileNameProblem(StringRef name) {
+  if (name.empty())
+    return "is empty";
+  if (name == "." || name == "..")
+    return "is a directory reference";
+  if (name.size() > 200)
+    return "is longer than 200 bytes";
+  for (char c : name) {
+    if (c == '/' || c == '\\')
+      return "contains a path separator";
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+      return "contains a control character";
+  }
+  return "";
+}
+
+/// `text` with non-printable bytes and quotes escaped, for a message.
+std::string escaped(StringRef text) {
+  std::string result;
+  llvm::raw_string_ostream os(result);
+  llvm::printEscapedString(text, os);
+  return result;
+}
+
+/// Writes `text` to `path` (for the save-ir-after-each dumps).
+LogicalResult writeDump(Operation *anchor, StringRef path,
+                        llvm::function_ref<void(raw_ostream &)> print) {
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_Text);
+  if (ec)
+    return emitError(anchor->getLoc(), "cannot write ")
+           << path << ": " << ec.message() << " (is the workspace writable?)";
+  print(os);
+  return success();
 }
 
 struct Target {
@@ -176,6 +215,15 @@ LogicalResult CrossCompileTargetsPass::emitObject(Target &target,
            << target.name
            << " failed to optimise: " << llvm::toString(std::move(err));
 
+  if (!saveIrAfterEach.empty()) {
+    // The LLVM IR that becomes the object, optimised, beside it.
+    SmallString<256> path(llvm::sys::path::parent_path(objectPath));
+    llvm::sys::path::append(path, target.name + ".ll");
+    if (failed(writeDump(target.module, path,
+                         [&](raw_ostream &os) { module->print(os, nullptr); })))
+      return failure();
+  }
+
   std::error_code ec;
   llvm::ToolOutputFile out(objectPath, ec, llvm::sys::fs::OF_None);
   if (ec)
@@ -208,6 +256,14 @@ LogicalResult CrossCompileTargetsPass::compile(Target &target,
       func->setAttr("llvm.emit_c_interface", UnitAttr::get(&getContext()));
     else if (!func.isExternal())
       func.setPrivate();
+  }
+  if (!saveIrAfterEach.empty()) {
+    // What Catalyst's users look for first: the target as extracted.
+    SmallString<256> path(workspace);
+    llvm::sys::path::append(path, target.name, "extracted.mlir");
+    if (failed(writeDump(target.module, path,
+                         [&](raw_ostream &os) { clone->print(os); })))
+      return failure();
   }
   if (failed(lowerToLLVMDialect(target, *clone)))
     return failure();
@@ -300,13 +356,21 @@ void CrossCompileTargetsPass::runOnOperation() {
     if (!isTarget(module))
       continue;
     Target target{module, getTargetName(module), hasDispatch(module), "", {}, {}};
+    std::string problem = fileNameProblem(target.name);
+    if (!problem.empty()) {
+      emitError(module.getLoc(), "catalyst.target module name \"")
+          << escaped(target.name) << "\" " << problem
+          << ": it names the module's directory and object in the "
+             "workspace, so it must be a plain file name; rename the module";
+      failed = true;
+      continue;
+    }
     auto [it, inserted] = byName.try_emplace(target.name, module);
     if (!inserted) {
-      InFlightDiagnostic diag = module.emitOpError("is a second target named @")
-                                << target.name
-                                << "; both would compile to " << target.name
-                                << "/" << target.name
-                                << ".o: give each target its own sym_name";
+      InFlightDiagnostic diag =
+          module.emitOpError("duplicate catalyst.target module name '")
+          << target.name << "': both would compile to " << target.name << "/"
+          << target.name << ".o; give each target its own sym_name";
       diag.attachNote(it->second.getLoc()) << "first target @" << target.name
                                            << " is here";
       failed = true;
@@ -331,10 +395,17 @@ void CrossCompileTargetsPass::runOnOperation() {
   if (targets.empty())
     return;
   if (workspace.empty()) {
-    root.emitOpError("has ")
-        << targets.size()
-        << " catalyst.target module(s) but cross-compile-targets has no "
-           "workspace: pass cross-compile-targets{workspace=DIR}";
+    // At the first target, not the root: the message is about it, and the
+    // diagnostic then does not print the whole program.
+    InFlightDiagnostic diag =
+        emitError(targets.front().module.getLoc(),
+                  "Missing `workspace` option for target cross-compilation: ")
+        << "target @" << targets.front().name
+        << " needs a directory for its object; pass "
+           "cross-compile-targets{workspace=DIR}";
+    if (targets.size() > 1)
+      diag.attachNote() << targets.size() - 1
+                        << " more catalyst.target module(s) need it too";
     return signalPassFailure();
   }
 
@@ -366,6 +437,14 @@ void CrossCompileTargetsPass::runOnOperation() {
   localEntries.clear();
   std::string rootName =
       root.getSymName() ? root.getSymName()->str() : std::string("module");
+  if (std::string problem = fileNameProblem(rootName); !problem.empty()) {
+    emitError(root.getLoc(), "module name \"")
+        << escaped(rootName) << "\" " << problem
+        << ": it names the linker manifest " << "NAME.objects"
+        << " in the workspace, so it must be a plain file name; rename the "
+           "module";
+    return signalPassFailure();
+  }
   SmallString<256> manifest(workspace);
   llvm::sys::path::append(manifest, rootName + ".objects");
   manifestPath = manifest.str().str();

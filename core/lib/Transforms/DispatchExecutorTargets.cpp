@@ -88,6 +88,24 @@ LogicalResult checkLaunch(LaunchKernelOp launch) {
               "arguments or results";
   return success();
 }
+/// Whether `call` can become an executor.call, which carries tensors and
+/// memrefs and returns tensors.
+LogicalResult checkCustomCall(CustomCallOp call) {
+  for (Type type : call.getInputs().getTypes())
+    if (!isa<RankedTensorType, MemRefType>(type))
+      return call.emitOpError("operand of type ")
+             << type
+             << " cannot be sent to an executor: executor.call takes ranked "
+                "tensors and memrefs only (pass a scalar as tensor<1xT>)";
+  for (Type type : call.getResultTypes())
+    if (!isa<RankedTensorType>(type))
+      return call.emitOpError("result of type ")
+             << type
+             << " cannot come back from an executor: executor.call returns "
+                "ranked tensors, or fills memref output buffers after "
+                "number_original_arg";
+  return success();
+}
 } // namespace
 
 void DispatchExecutorTargetsPass::runOnOperation() {
@@ -119,7 +137,26 @@ void DispatchExecutorTargetsPass::runOnOperation() {
   }
   if (failed)
     return signalPassFailure();
-  if (targets.empty())
+
+  // Library calls on an executor: catalyst.custom_call with
+  // backend_config.dispatch.
+  SmallVector<std::string> executors = collectExecutorAddresses(root);
+  llvm::MapVector<Operation *, std::string> callAddresses;
+  root.walk([&](CustomCallOp call) {
+    std::optional<StringRef> dispatch = call.getDispatch();
+    if (!dispatch)
+      return;
+    FailureOr<std::string> address =
+        resolveDispatch(call, *dispatch, executors, "backend_config dispatch");
+    if (mlir::failed(address) || mlir::failed(checkCustomCall(call))) {
+      failed = true;
+      return;
+    }
+    callAddresses[call] = *address;
+  });
+  if (failed)
+    return signalPassFailure();
+  if (targets.empty() && callAddresses.empty())
     return;
 
   // The launches into dispatched targets, grouped by host function.
@@ -142,6 +179,19 @@ void DispatchExecutorTargetsPass::runOnOperation() {
     }
     launchesByFunc[func.getOperation()].push_back(launch);
   });
+  llvm::MapVector<Operation *, SmallVector<CustomCallOp>> callsByFunc;
+  for (auto &[op, address] : callAddresses) {
+    auto func = op->getParentOfType<FunctionOpInterface>();
+    if (!func) {
+      op->emitOpError("is dispatched to ")
+          << address << " outside a function; put it in a host function";
+      failed = true;
+      continue;
+    }
+    callsByFunc[func.getOperation()].push_back(cast<CustomCallOp>(op));
+    // The session is opened in these functions as well.
+    launchesByFunc[func.getOperation()];
+  }
   if (failed)
     return signalPassFailure();
 
@@ -158,6 +208,11 @@ void DispatchExecutorTargetsPass::runOnOperation() {
       Value &session = sessions[target.address];
       if (!session)
         session = getOrOpenSession(setup, target.address, b);
+    }
+    for (auto &[call, address] : callAddresses) {
+      Value &session = sessions[address];
+      if (!session)
+        session = getOrOpenSession(setup, address, b);
     }
     for (auto &[name, target] : targets)
       sendOnce(setup, sessions[target.address], target.object, b);
@@ -181,6 +236,23 @@ void DispatchExecutorTargetsPass::runOnOperation() {
         session = getOrOpenSession(func, target.address, b);
       if (!setup)
         sendOnce(func, session, target.object, b);
+    }
+    for (CustomCallOp call : callsByFunc.lookup(funcOp)) {
+      Value &session = sessions[callAddresses[call]];
+      if (!session)
+        session = getOrOpenSession(func, callAddresses[call], b);
+    }
+    for (CustomCallOp call : callsByFunc.lookup(funcOp)) {
+      OpBuilder cb(call);
+      IntegerAttr numInputs;
+      if (std::optional<uint32_t> n = call.getNumberOriginalArg())
+        numInputs = cb.getI32IntegerAttr(*n);
+      auto exec = executor::CallOp::create(
+          cb, call.getLoc(), call.getResultTypes(),
+          sessions[callAddresses[call]], call.getCallTargetNameAttr(),
+          call.getInputs(), numInputs);
+      call->replaceAllUsesWith(exec.getResults());
+      call->erase();
     }
     for (LaunchKernelOp launch : launches) {
       const DispatchedTarget &target =

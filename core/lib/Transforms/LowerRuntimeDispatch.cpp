@@ -72,8 +72,6 @@ struct LowerRuntimeDispatchPass
   void runOnOperation() override;
 
 private:
-  /// The addresses of the program's executors, from catalyst.dispatch.
-  SmallVector<std::string> collectExecutors();
   /// An executor.open of `address` at the start of `func`'s body, reused
   /// when there is one already.
   Value getSession(FunctionOpInterface func, StringRef address);
@@ -82,16 +80,6 @@ private:
   llvm::DenseMap<std::pair<Operation *, StringAttr>, Value> sessions;
 };
 } // namespace
-
-SmallVector<std::string> LowerRuntimeDispatchPass::collectExecutors() {
-  SmallVector<std::string> addresses;
-  getOperation()->walk([&](ModuleOp module) {
-    if (std::optional<std::string> address = getDispatchAddress(module))
-      if (!llvm::is_contained(addresses, *address))
-        addresses.push_back(*address);
-  });
-  return addresses;
-}
 
 Value LowerRuntimeDispatchPass::getSession(FunctionOpInterface func,
                                            StringRef address) {
@@ -186,34 +174,16 @@ void LowerRuntimeDispatchPass::runOnOperation() {
   if (calls.empty())
     return;
 
-  std::optional<SmallVector<std::string>> executors;
+  SmallVector<std::string> executors = collectExecutorAddresses(getOperation());
   bool failed = false;
   for (RuntimeCallOp call : calls) {
-    std::string address = call.getDispatch()->str();
-    if (address.empty()) {
-      if (!executors)
-        executors = collectExecutors();
-      if (executors->empty()) {
-        call.emitOpError("has an empty dispatch but the program has no "
-                         "executor address: write dispatch = \"host:port\", "
-                         "or give a target module catalyst.dispatch = "
-                         "{address = \"host:port\"}");
-        failed = true;
-        continue;
-      }
-      if (executors->size() > 1) {
-        auto diag = call.emitOpError(
-            "has an empty dispatch, which is ambiguous: the program has ")
-                    << executors->size() << " executors (";
-        llvm::interleaveComma(*executors, diag,
-                              [&](const std::string &a) { diag << a; });
-        diag << "); write the address in dispatch";
-        failed = true;
-        continue;
-      }
-      address = executors->front();
+    FailureOr<std::string> address =
+        resolveDispatch(call, *call.getDispatch(), executors, "dispatch");
+    if (mlir::failed(address)) {
+      failed = true;
+      continue;
     }
-    if (mlir::failed(lower(call, address)))
+    if (mlir::failed(lower(call, *address)))
       failed = true;
   }
   if (failed)

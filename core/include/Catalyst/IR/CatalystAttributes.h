@@ -8,6 +8,7 @@
 #define CATALYST_IR_CATALYSTATTRIBUTES_H
 
 #include "mlir/Support/LLVM.h"
+#include "mlir/Support/LogicalResult.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
@@ -54,6 +55,20 @@ bool isNonblocking(mlir::Operation *op);
 
 /// The name a target module is known by: its symbol name, else `unnamed`.
 std::string getTargetName(mlir::ModuleOp module);
+
+/// The distinct `catalyst.dispatch` addresses of the modules nested in
+/// `root`, in the order they first appear: the program's executors.
+llvm::SmallVector<std::string> collectExecutorAddresses(mlir::Operation *root);
+
+/// The executor a call with dispatch address `dispatch` runs on: `dispatch`
+/// itself, or for an empty one the program's only executor among
+/// `executors`. Emits an error at `op` (that names the executors when there
+/// are several) and fails otherwise; `attrName` is how the op spells its
+/// dispatch in the message.
+mlir::FailureOr<std::string>
+resolveDispatch(mlir::Operation *op, llvm::StringRef dispatch,
+                llvm::ArrayRef<std::string> executors,
+                llvm::StringRef attrName);
 
 } // namespace catalyst
 

@@ -1,7 +1,8 @@
 //===- CatalystOps.td - the catalyst subset ----------------*- tablegen -*-===//
 //
 // The part of Catalyst's `catalyst` dialect that the executor passes consume:
-// `catalyst.launch_kernel`, `catalyst.runtime_call`, and the discardable
+// `catalyst.launch_kernel`, `catalyst.runtime_call`, `catalyst.custom_call`
+// and the discardable
 // attributes `catalyst.target`, `catalyst.dispatch`, `catalyst.object_file`,
 // `catalyst.object_files` and `catalyst.nonblocking`.
 //
@@ -12,6 +13,7 @@
 
 include "mlir/IR/OpBase.td"
 include "mlir/IR/SymbolInterfaces.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
 
 def Catalyst_Dialect : Dialect {
   let name = "catalyst";
@@ -25,8 +27,11 @@ def Catalyst_Dialect : Dialect {
     - `catalyst.target = {triple = "...", pipeline = "..."}` (both optional;
       a unit attribute is also accepted) on a nested `builtin.module`: the
       module is cross-compiled on its own by `cross-compile-targets`.
-    - `catalyst.dispatch = {address = "host:port"}` on a target module: its
-      kernels run on that executor.
+    - `catalyst.dispatch = {address = "host:port"}` on a nested module: its
+      kernels run on that executor. The module carries `catalyst.target`
+      until `cross-compile-targets` has compiled it; Catalyst's pass then
+      drops that attribute, so a dispatched module with only
+      `catalyst.object_file` is accepted too.
     - `catalyst.object_file = "path.o"` on a target module: where
       `cross-compile-targets` wrote its object.
     - `catalyst.object_files = ["a.o", ...]` on the root module: the objects
@@ -112,6 +117,53 @@ def Catalyst_RuntimeCallOp : Catalyst_Op<"runtime_call"> {
     unsigned getNumOutParams();
     /// Whether the C function returns a value (the first result).
     bool hasDeclaredResult() { return getNumResults() > getNumOutParams(); }
+  }];
+}
+
+def Catalyst_CustomCallOp : Catalyst_Op<"custom_call",
+    [DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "Call an implementation-defined library function.";
+  let description = [{
+    Call the external function `call_target_name` with `inputs` and produce
+    `results`. This is Catalyst's op, modelled as far as the executor passes
+    need it.
+
+    One-shot bufferize turns the tensor form into destination-passing style:
+    each tensor result becomes a new buffer appended to the operands, and
+    `number_original_arg` records how many operands were inputs. On memrefs,
+    operands `[0, number_original_arg)` are inputs and the rest are output
+    buffers the callee fills; without `number_original_arg` every operand is
+    an input.
+
+    `backend_config` is a dictionary of settings for the callee. Its key
+    `dispatch` sends the call to an executor: `dispatch = "host:port"` names
+    the executor, `dispatch = ""` means the program's only executor (the
+    `catalyst.dispatch` of its dispatched modules);
+    `dispatch-executor-targets` rewrites such a call into `executor.call`
+    with `num_input_args = number_original_arg`.
+
+    Example:
+    ```mlir
+    catalyst.custom_call fn("histogram") (%samples, %counts)
+        {backend_config = {dispatch = "127.0.0.1:4711"},
+         number_original_arg = 1 : i32}
+        : (memref<256xf64>, memref<16xi64>) -> ()
+    ```
+  }];
+  let arguments = (ins Variadic<AnyType>:$inputs,
+                       StrAttr:$call_target_name,
+                       OptionalAttr<I32Attr>:$number_original_arg,
+                       OptionalAttr<DictionaryAttr>:$backend_config);
+  let results = (outs Variadic<AnyType>);
+  let assemblyFormat = [{
+    `fn` `(` $call_target_name `)` `(` $inputs `)` attr-dict
+    `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// `backend_config.dispatch`, when the call goes to an executor ("" for
+    /// the program's only executor).
+    std::optional<llvm::StringRef> getDispatch();
   }];
 }
 

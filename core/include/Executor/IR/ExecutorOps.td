@@ -140,9 +140,14 @@ def Executor_CallOp : Executor_Op<"call"> {
     be filled by the callee. Without `num_input_args` all operands are
     treated as inputs.
 
-    Before bufferization the op takes tensors and returns its outputs as
-    tensor results; one-shot bufferize turns it into its destination-passing
-    form, where the outputs are memref operands after `num_input_args`.
+    Outputs are memrefs, filled in place, or tensors in destination-passing
+    style, as in `linalg`: each tensor output has a result of its type, its
+    filled value; those results come first, in the order of the tensor
+    outputs. Any further results are outputs the op allocates itself.
+    One-shot bufferize turns the tensor form into memrefs: a tensor output
+    becomes its buffer (copied only where the tensor is used again), a further
+    result a new buffer appended to the operands, and `num_input_args` marks
+    where the inputs end.
 
     Lowers to `call @__catalyst__executor__call_wrapper(session, symbol,
     inputs, input_size, &reply, &reply_size)` with the inputs packed
@@ -165,6 +170,9 @@ def Executor_CallOp : Executor_Op<"call"> {
     ::mlir::OperandRange getInputOperands();
     /// The output buffers (after the boundary).
     ::mlir::OperandRange getOutputOperands();
+    /// The number of tensor outputs: the leading results are their filled
+    /// values, in order.
+    unsigned getNumTensorOutputs();
   }];
 }
 

@@ -1,15 +1,20 @@
-//===- BufferizableOpInterfaceImpl.cpp - bufferize launch_kernel -*- C++ -*-===//
+//===- BufferizableOpInterfaceImpl.cpp - bufferize catalyst ops -*- C++ -*-===//
 //
 // catalyst.launch_kernel crosses into a separately compiled module, so its
 // bufferization is conservative: every tensor operand is read and may be
 // written by the kernel (one-shot bufferize copies it when it is used again),
 // and every tensor result is a new buffer the kernel returns.
 //
+// catalyst.custom_call becomes destination-passing: its tensor inputs are
+// read only, each tensor result becomes a new identity-layout buffer appended
+// to the operands, and number_original_arg records where the inputs end.
+//
 //===----------------------------------------------------------------------===//
 #include "Catalyst/IR/CatalystOps.h"
 
 #include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/DialectRegistry.h"
 
 using namespace mlir;
@@ -90,11 +95,95 @@ struct LaunchKernelBufferization
     return success();
   }
 };
+
+struct CustomCallBufferization
+    : public BufferizableOpInterface::ExternalModel<CustomCallBufferization,
+                                                    CustomCallOp> {
+  bool bufferizesToMemoryRead(Operation *, OpOperand &,
+                              const AnalysisState &) const {
+    return true;
+  }
+  bool bufferizesToMemoryWrite(Operation *, OpOperand &,
+                               const AnalysisState &) const {
+    // Tensor operands are inputs; outputs are new buffers.
+    return false;
+  }
+  AliasingValueList getAliasingValues(Operation *, OpOperand &,
+                                      const AnalysisState &) const {
+    return {};
+  }
+  bool bufferizesToAllocation(Operation *, Value) const { return true; }
+
+  LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
+                          const BufferizationOptions &options,
+                          BufferizationState &state) const {
+    auto call = cast<CustomCallOp>(op);
+    if (call.getNumberOriginalArg())
+      return call.emitOpError(
+          "has tensor operands or results and number_original_arg; only the "
+          "tensor form without number_original_arg can be bufferized");
+    Location loc = call.getLoc();
+    SmallVector<Value> operands;
+    for (Value in : call.getInputs()) {
+      auto tensorType = dyn_cast<RankedTensorType>(in.getType());
+      if (!tensorType) {
+        operands.push_back(in);
+        continue;
+      }
+      FailureOr<Value> buffer = getBuffer(rewriter, in, options, state);
+      if (failed(buffer))
+        return failure();
+      // The callee reads contiguous data: copy a strided view.
+      auto contiguous = MemRefType::get(tensorType.getShape(),
+                                        tensorType.getElementType());
+      Value operand = *buffer;
+      if (cast<MemRefType>(operand.getType()).getLayout().isIdentity()) {
+        operands.push_back(operand);
+        continue;
+      }
+      if (!tensorType.hasStaticShape())
+        return call.emitOpError("operand of type ")
+               << tensorType
+               << " is a strided view of dynamic shape; the callee needs a "
+                  "contiguous buffer";
+      FailureOr<Value> copy = options.createAlloc(rewriter, loc, contiguous, {});
+      if (failed(copy) ||
+          failed(options.createMemCpy(rewriter, loc, operand, *copy)))
+        return failure();
+      operands.push_back(*copy);
+    }
+    int32_t numInputs = static_cast<int32_t>(operands.size());
+    SmallVector<Value> replacements;
+    for (Value result : call.getResults()) {
+      auto tensorType = dyn_cast<RankedTensorType>(result.getType());
+      if (!tensorType || !tensorType.hasStaticShape())
+        return call.emitOpError("result of type ")
+               << result.getType()
+               << " cannot be bufferized: the callee fills an output buffer, "
+                  "which needs a statically shaped ranked tensor type";
+      auto memrefType = MemRefType::get(tensorType.getShape(),
+                                        tensorType.getElementType());
+      FailureOr<Value> alloc = options.createAlloc(rewriter, loc, memrefType, {});
+      if (failed(alloc))
+        return failure();
+      operands.push_back(*alloc);
+      replacements.push_back(*alloc);
+    }
+    auto newCall = CustomCallOp::create(
+        rewriter, loc, TypeRange{}, operands, call.getCallTargetNameAttr(),
+        rewriter.getI32IntegerAttr(numInputs), call.getBackendConfigAttr());
+    newCall->setDiscardableAttrs(call->getDiscardableAttrDictionary());
+    replaceOpWithBufferizedValues(rewriter, op, replacements);
+    return success();
+  }
+};
 } // namespace
 
 void catalyst::registerBufferizableOpInterfaceExternalModels(
     DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *ctx, CatalystDialect *) {
     LaunchKernelOp::attachInterface<LaunchKernelBufferization>(*ctx);
+    CustomCallOp::attachInterface<CustomCallBufferization>(*ctx);
+    ctx->loadDialect<memref::MemRefDialect>();
   });
 }

@@ -82,4 +82,41 @@ std::string getTargetName(ModuleOp module) {
   return "unnamed";
 }
 
+SmallVector<std::string> collectExecutorAddresses(Operation *root) {
+  SmallVector<std::string> addresses;
+  root->walk([&](ModuleOp module) {
+    if (module == root)
+      return;
+    if (std::optional<std::string> address = getDispatchAddress(module))
+      if (!address->empty() && !llvm::is_contained(addresses, *address))
+        addresses.push_back(*address);
+  });
+  return addresses;
+}
+
+FailureOr<std::string> resolveDispatch(Operation *op, StringRef dispatch,
+                                       ArrayRef<std::string> executors,
+                                       StringRef attrName) {
+  if (!dispatch.empty())
+    return dispatch.str();
+  if (executors.empty()) {
+    op->emitOpError("has an empty ")
+        << attrName
+        << " but the program has no executor address: write " << attrName
+        << " = \"host:port\", or give a dispatched module "
+           "catalyst.dispatch = {address = \"host:port\"}";
+    return failure();
+  }
+  if (executors.size() > 1) {
+    auto diag = op->emitOpError("has an empty ")
+                << attrName << ", which is ambiguous: the program has "
+                << executors.size() << " executors (";
+    llvm::interleaveComma(executors, diag,
+                          [&](const std::string &a) { diag << a; });
+    diag << "); write the address in " << attrName;
+    return failure();
+  }
+  return executors.front();
+}
+
 } // namespace catalyst

@@ -52,10 +52,12 @@ static LogicalResult verifyTargetAttr(Operation *op, Attribute value) {
 }
 
 static LogicalResult verifyDispatchAttr(Operation *op, Attribute value) {
+  // (Whether the module is nested cannot be told here: the parser verifies
+  // the top-level module while it still has a parent.)
   if (!isa<ModuleOp>(op))
     return op->emitOpError("carries '")
            << attrs::kDispatch
-           << "', which belongs on a catalyst.target module only";
+           << "', which belongs on a nested builtin.module only";
   auto dict = dyn_cast<DictionaryAttr>(value);
   auto address =
       dict ? dict.getAs<StringAttr>("address") : StringAttr();
@@ -74,10 +76,9 @@ static LogicalResult verifyDispatchAttr(Operation *op, Attribute value) {
     return op->emitOpError("'")
            << attrs::kDispatch << "' address \"" << address.getValue()
            << "\" " << problem;
-  if (!isTarget(op))
-    return op->emitOpError("carries '")
-           << attrs::kDispatch << "' but not '" << attrs::kTarget
-           << "'; only target modules can be dispatched";
+  // A dispatched module need not carry catalyst.target: Catalyst's
+  // cross-compile-targets drops it once the object is written, leaving
+  // catalyst.dispatch and catalyst.object_file.
   return success();
 }
 
@@ -94,6 +95,10 @@ CatalystDialect::verifyOperationAttribute(Operation *op,
     if (!isa<StringAttr>(value))
       return op->emitOpError("'")
              << attrs::kObjectFile << "' must be a string (the object's path)";
+    if (!isa<ModuleOp>(op))
+      return op->emitOpError("carries '")
+             << attrs::kObjectFile
+             << "', which belongs on a nested builtin.module only";
     return success();
   }
   if (name == attrs::kObjectFiles) {

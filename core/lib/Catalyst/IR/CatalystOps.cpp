@@ -49,16 +49,34 @@ LaunchKernelOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
            << callee
            << " must name an entry of a nested target module as "
               "@module::@entry";
-  Operation *root =
-      symbolTable.lookupNearestSymbolFrom(*this, callee.getRootReference());
+  // The target module may be declared in any enclosing symbol table (a
+  // launch from inside one nested module into a sibling).
+  Operation *root = nullptr;
+  for (Operation *scope = SymbolTable::getNearestSymbolTable(*this);
+       scope && !root;
+       scope = scope->getParentOp()
+                   ? SymbolTable::getNearestSymbolTable(scope->getParentOp())
+                   : nullptr)
+    root = symbolTable.lookupSymbolIn(scope, callee.getRootReference());
   if (!root)
-    return success(); // Unresolved: the module may live elsewhere.
+    return emitOpError("callee ")
+           << callee << ": there is no module @"
+           << callee.getRootReference().getValue()
+           << " in scope; launches name a nested builtin.module tagged "
+              "catalyst.target (or dispatched with catalyst.dispatch)";
   auto module = dyn_cast<ModuleOp>(root);
   if (!module)
     return emitOpError("callee ")
            << callee << ": @" << callee.getRootReference().getValue()
            << " is a '" << root->getName()
            << "', not a nested builtin.module";
+  if (!isTarget(module) && !hasDispatch(module))
+    return emitOpError("callee ")
+           << callee << ": module @" << callee.getRootReference().getValue()
+           << " is neither a catalyst.target nor dispatched, so nothing "
+              "compiles it for a launch; add catalyst.target = {} to it (or "
+              "catalyst.dispatch with catalyst.object_file for an object "
+              "compiled elsewhere)";
   Operation *leaf =
       symbolTable.lookupSymbolIn(module, callee.getLeafReference());
   if (!leaf)
@@ -201,6 +219,69 @@ LogicalResult RuntimeCallOp::verify() {
     }
   }
   return success();
+}
+
+//===----------------------------------------------------------------------===//
+// CustomCallOp
+//===----------------------------------------------------------------------===//
+
+std::optional<StringRef> CustomCallOp::getDispatch() {
+  DictionaryAttr config = getBackendConfigAttr();
+  if (!config)
+    return std::nullopt;
+  if (auto dispatch = config.getAs<StringAttr>("dispatch"))
+    return dispatch.getValue();
+  return std::nullopt;
+}
+
+LogicalResult CustomCallOp::verify() {
+  if (getCallTargetName().empty())
+    return emitOpError("call_target_name is empty; name the function to call");
+  if (getNumberOriginalArg()) {
+    // An I32Attr is signless: read it as signed to reject negatives.
+    int64_t value = getNumberOriginalArgAttr().getValue().getSExtValue();
+    if (value < 0 || value > static_cast<int64_t>(getInputs().size()))
+      return emitOpError("number_original_arg = ")
+             << value << " must lie in [0, " << getInputs().size()
+             << "] (the number of operands)";
+  }
+  if (DictionaryAttr config = getBackendConfigAttr()) {
+    if (Attribute dispatch = config.get("dispatch")) {
+      auto address = dyn_cast<StringAttr>(dispatch);
+      if (!address)
+        return emitOpError("backend_config dispatch must be a string, "
+                           "\"host:port\" or \"\" for the program's only "
+                           "executor, not ")
+               << dispatch;
+      if (!address.getValue().empty()) {
+        std::string problem = executor::validateAddress(address.getValue());
+        if (!problem.empty())
+          return emitOpError("backend_config dispatch address \"")
+                 << address.getValue() << "\" " << problem
+                 << " (or write \"\" for the program's single executor)";
+      }
+    }
+  }
+  return success();
+}
+
+void CustomCallOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  // The callee is external: it may read every operand, writes the output
+  // buffers, and may have effects of its own.
+  unsigned numInputs = getNumberOriginalArg().value_or(getInputs().size());
+  for (OpOperand &operand : getOperation()->getOpOperands()) {
+    if (!isa<MemRefType>(operand.get().getType()))
+      continue;
+    effects.emplace_back(MemoryEffects::Read::get(), &operand,
+                         SideEffects::DefaultResource::get());
+    if (operand.getOperandNumber() >= numInputs)
+      effects.emplace_back(MemoryEffects::Write::get(), &operand,
+                           SideEffects::DefaultResource::get());
+  }
+  effects.emplace_back(MemoryEffects::Write::get(),
+                       SideEffects::DefaultResource::get());
 }
 
 #define GET_OP_CLASSES

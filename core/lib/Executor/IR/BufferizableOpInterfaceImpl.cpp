@@ -6,6 +6,9 @@
 //   %buf = memref.alloc() : memref<4xf64>
 //   executor.call %s("f")(%a_buf, %buf) {num_input_args = 1 : i32}
 //       : !executor.session, (memref<1xf64>, memref<4xf64>) -> ()
+// A tensor already in an output position (after num_input_args) is a
+// destination, as in linalg: it becomes its own buffer, which its result
+// aliases.
 //
 //===----------------------------------------------------------------------===//
 #include "Executor/IR/ExecutorOps.h"
@@ -20,6 +23,23 @@ using namespace mlir::bufferization;
 using namespace catalyst::executor;
 
 namespace {
+/// The index of the tensor output `operand` among the tensor outputs of
+/// `call` (so also the index of its result), if it is one.
+std::optional<unsigned> tensorOutputIndex(CallOp call, OpOperand &operand) {
+  unsigned first = call.getInputs().getBeginOperandIndex() + call.getNumInputs();
+  if (operand.getOperandNumber() < first ||
+      !isa<TensorType>(operand.get().getType()))
+    return std::nullopt;
+  unsigned index = 0;
+  for (OpOperand &out : call->getOpOperands().drop_front(first)) {
+    if (&out == &operand)
+      return index;
+    if (isa<TensorType>(out.get().getType()))
+      ++index;
+  }
+  return std::nullopt;
+}
+
 struct CallOpBufferization
     : public BufferizableOpInterface::ExternalModel<CallOpBufferization,
                                                     CallOp> {
@@ -29,41 +49,58 @@ struct CallOpBufferization
   }
   bool bufferizesToMemoryWrite(Operation *op, OpOperand &operand,
                                const AnalysisState &) const {
-    // Only output buffers (after num_input_args) are written, and those are
-    // memrefs already; tensor operands are read only.
-    return operand.getOperandNumber() >
-           cast<CallOp>(op).getNumInputs(); // session is operand 0
+    // Only outputs (after num_input_args) are written.
+    auto call = cast<CallOp>(op);
+    return operand.getOperandNumber() >=
+           call.getInputs().getBeginOperandIndex() + call.getNumInputs();
   }
-  AliasingValueList getAliasingValues(Operation *, OpOperand &,
+  AliasingValueList getAliasingValues(Operation *op, OpOperand &operand,
                                       const AnalysisState &) const {
+    auto call = cast<CallOp>(op);
+    if (std::optional<unsigned> index = tensorOutputIndex(call, operand))
+      return {{call->getResult(*index), BufferRelation::Equivalent}};
     return {};
   }
-  bool bufferizesToAllocation(Operation *, Value) const { return true; }
+  bool bufferizesToAllocation(Operation *op, Value value) const {
+    // Results past the tensor outputs are new buffers.
+    auto result = dyn_cast<OpResult>(value);
+    return result &&
+           result.getResultNumber() >= cast<CallOp>(op).getNumTensorOutputs();
+  }
 
   LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
                           const BufferizationOptions &options,
                           BufferizationState &state) const {
     auto call = cast<CallOp>(op);
-    SmallVector<Value> inputs;
+    auto toBuffer = [&](Value value) -> FailureOr<Value> {
+      if (!isa<TensorType>(value.getType()))
+        return value;
+      return getBuffer(rewriter, value, options, state);
+    };
+    SmallVector<Value> inputs, outputs, replacements;
     for (Value in : call.getInputOperands()) {
-      if (!isa<TensorType>(in.getType())) {
-        inputs.push_back(in);
-        continue;
-      }
-      FailureOr<Value> buffer = getBuffer(rewriter, in, options, state);
+      FailureOr<Value> buffer = toBuffer(in);
       if (failed(buffer))
         return failure();
       inputs.push_back(*buffer);
     }
-    SmallVector<Value> outputs(call.getOutputOperands());
-    SmallVector<Value> replacements;
-    for (Value result : call.getResults()) {
+    for (Value out : call.getOutputOperands()) {
+      FailureOr<Value> buffer = toBuffer(out);
+      if (failed(buffer))
+        return failure();
+      outputs.push_back(*buffer);
+      if (isa<TensorType>(out.getType()))
+        replacements.push_back(*buffer);
+    }
+    for (Value result :
+         call.getResults().drop_front(call.getNumTensorOutputs())) {
       auto tensorType = cast<RankedTensorType>(result.getType());
       if (!tensorType.hasStaticShape())
         return call.emitOpError("result of type ")
                << tensorType
                << " has a dynamic shape; executor.call needs static result "
-                  "shapes to allocate its output buffers";
+                  "shapes to allocate its output buffers (or pass the "
+                  "output as a tensor operand after num_input_args)";
       auto memrefType = MemRefType::get(tensorType.getShape(),
                                         tensorType.getElementType());
       FailureOr<Value> alloc =

@@ -101,6 +101,11 @@ OperandRange CallOp::getOutputOperands() {
   return getInputs().drop_front(getNumInputs());
 }
 
+unsigned CallOp::getNumTensorOutputs() {
+  return llvm::count_if(getOutputOperands().getTypes(),
+                        llvm::IsaPred<TensorType>);
+}
+
 LogicalResult CallOp::verify() {
   if (getSymbol().empty())
     return emitOpError("symbol is empty; name the function to invoke on the "
@@ -112,13 +117,25 @@ LogicalResult CallOp::verify() {
       return emitOpError("num_input_args = ")
              << value << " must lie in [0, " << getInputs().size()
              << "] (the number of operands)";
-    for (Value out : getOutputOperands())
-      if (!isa<MemRefType>(out.getType()))
-        return emitOpError("output buffer operand of type ")
-               << out.getType()
-               << " must be a memref: operands after num_input_args are "
-                  "filled in place by the callee";
   }
+  // Tensor outputs are destination-passing style, as in linalg: the leading
+  // results are their filled values, one each, of the same type.
+  SmallVector<Type> tensorOutputs;
+  for (Value out : getOutputOperands())
+    if (isa<TensorType>(out.getType()))
+      tensorOutputs.push_back(out.getType());
+  if (getNumResults() < tensorOutputs.size())
+    return emitOpError("has ")
+           << tensorOutputs.size() << " tensor output operand(s) after "
+           << "num_input_args but " << getNumResults()
+           << " result(s); each tensor output needs a result of its type "
+              "(the filled value, as in destination-passing style)";
+  for (auto [index, type] : llvm::enumerate(tensorOutputs))
+    if (getResult(index).getType() != type)
+      return emitOpError("result #")
+             << index << " of type " << getResult(index).getType()
+             << " does not match its tensor output operand of type " << type
+             << " (tensor outputs and their results pair up in order)";
   return success();
 }
 

@@ -52,6 +52,51 @@ func.func @missing_function() {
 
 // -----
 
+// A launch into a module that does not exist is caught while typing, not at
+// LLVM translation.
+func.func @unresolved(%x: memref<4xf64>) {
+  // expected-error @+1 {{'catalyst.launch_kernel' op callee @cpu::@grid: there is no module @cpu in scope; launches name a nested builtin.module tagged catalyst.target (or dispatched with catalyst.dispatch)}}
+  catalyst.launch_kernel @cpu::@grid(%x) : (memref<4xf64>) -> ()
+  return
+}
+
+// -----
+
+// A module that is neither a target nor dispatched is lowered with the host,
+// so a launch into it could never run.
+module {
+  module @gpu {
+    func.func @vadd() {
+      return
+    }
+  }
+  func.func @plain_module() {
+    // expected-error @+1 {{'catalyst.launch_kernel' op callee @gpu::@vadd: module @gpu is neither a catalyst.target nor dispatched, so nothing compiles it for a launch; add catalyst.target = {} to it (or catalyst.dispatch with catalyst.object_file for an object compiled elsewhere)}}
+    catalyst.launch_kernel @gpu::@vadd() : () -> ()
+    return
+  }
+}
+
+// -----
+
+// Catalyst's cross-compile-targets leaves a dispatched module with
+// catalyst.dispatch and catalyst.object_file only: launches into it verify.
+module {
+  module @compiled attributes {catalyst.dispatch = {address = "127.0.0.1:4711"}, catalyst.object_file = "/tmp/compiled.o"} {
+    func.func @entry() {
+      return
+    }
+  }
+  func.func @dispatched_without_target() {
+    catalyst.launch_kernel @compiled::@entry() : () -> ()
+    // expected-error @+1 {{'catalyst.launch_kernel' op callee @compiled::@nope: module @compiled has no function @nope}}
+    catalyst.launch_kernel @compiled::@nope() : () -> ()
+    return
+  }
+}
+
+// -----
+
 module @mod attributes {catalyst.target = {}} {
   memref.global "private" @table : memref<4xf64> = dense<0.0>
 }
@@ -364,7 +409,7 @@ module @m attributes {catalyst.target = {triple = "x86_64-unknown-linux-gnu", pi
 // catalyst.dispatch
 //===----------------------------------------------------------------------===//
 
-// expected-error @+1 {{'func.func' op carries 'catalyst.dispatch', which belongs on a catalyst.target module only}}
+// expected-error @+1 {{'func.func' op carries 'catalyst.dispatch', which belongs on a nested builtin.module only}}
 func.func @f() attributes {catalyst.dispatch = {address = "127.0.0.1:4711"}} {
   return
 }
@@ -407,8 +452,11 @@ module @m attributes {catalyst.target = {}, catalyst.dispatch = {address = "127.
 
 // -----
 
-// expected-error @+1 {{'builtin.module' op carries 'catalyst.dispatch' but not 'catalyst.target'; only target modules can be dispatched}}
-module @m attributes {catalyst.dispatch = {address = "127.0.0.1:4711"}} {
+module {
+  // expected-error @+1 {{'func.func' op carries 'catalyst.object_file', which belongs on a nested builtin.module only}}
+  func.func @f() attributes {catalyst.object_file = "/tmp/f.o"} {
+    return
+  }
 }
 
 // -----
@@ -458,5 +506,57 @@ func.func @callee() {
 func.func @nonblocking_on_call() {
   // expected-error @+1 {{'func.call' op carries 'catalyst.nonblocking', which belongs on a catalyst.launch_kernel only}}
   func.call @callee() {catalyst.nonblocking} : () -> ()
+  return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// catalyst.custom_call
+//===----------------------------------------------------------------------===//
+
+func.func @custom_call_empty_name() {
+  // expected-error @+1 {{'catalyst.custom_call' op call_target_name is empty; name the function to call}}
+  catalyst.custom_call fn("") () : () -> ()
+  return
+}
+
+// -----
+
+func.func @custom_call_too_many_inputs(%m: memref<4xf64>) {
+  // expected-error @+1 {{'catalyst.custom_call' op number_original_arg = 2 must lie in [0, 1] (the number of operands)}}
+  catalyst.custom_call fn("f") (%m) {number_original_arg = 2 : i32} : (memref<4xf64>) -> ()
+  return
+}
+
+// -----
+
+func.func @custom_call_negative_inputs(%m: memref<4xf64>) {
+  // expected-error @+1 {{'catalyst.custom_call' op number_original_arg = -1 must lie in [0, 1]}}
+  catalyst.custom_call fn("f") (%m) {number_original_arg = -1 : i32} : (memref<4xf64>) -> ()
+  return
+}
+
+// -----
+
+func.func @custom_call_dispatch_not_a_string() {
+  // expected-error @+1 {{'catalyst.custom_call' op backend_config dispatch must be a string, "host:port" or "" for the program's only executor, not 4711 : i64}}
+  catalyst.custom_call fn("f") () {backend_config = {dispatch = 4711}} : () -> ()
+  return
+}
+
+// -----
+
+func.func @custom_call_dispatch_no_port() {
+  // expected-error @+1 {{'catalyst.custom_call' op backend_config dispatch address "localhost" has no port; write it as host:port (or write "" for the program's single executor)}}
+  catalyst.custom_call fn("f") () {backend_config = {dispatch = "localhost"}} : () -> ()
+  return
+}
+
+// -----
+
+func.func @custom_call_backend_config_not_a_dictionary() {
+  // expected-error @+1 {{'catalyst.custom_call' op attribute 'backend_config' failed to satisfy constraint: dictionary of named attribute values}}
+  catalyst.custom_call fn("f") () {backend_config = "dispatch"} : () -> ()
   return
 }

@@ -1,5 +1,5 @@
-// Round trip of catalyst.launch_kernel, catalyst.runtime_call and every
-// catalyst.* attribute.
+// Round trip of catalyst.launch_kernel, catalyst.runtime_call,
+// catalyst.custom_call and every catalyst.* attribute.
 //
 // RUN: executor-opt %s | FileCheck %s
 // RUN: executor-opt %s | executor-opt | FileCheck %s
@@ -88,15 +88,6 @@ module attributes {catalyst.object_files = ["/tmp/ws/local/local.o", "/tmp/ws/he
     return
   }
 
-  // A callee that does not resolve here is accepted: the module may be
-  // linked in later.
-  // CHECK-LABEL: func.func @unresolved
-  func.func @unresolved(%x: memref<4xf64>) {
-    // CHECK: catalyst.launch_kernel @elsewhere::@kernel(%{{.+}}) : (memref<4xf64>) -> ()
-    catalyst.launch_kernel @elsewhere::@kernel(%x) : (memref<4xf64>) -> ()
-    return
-  }
-
   // CHECK-LABEL: func.func @runtime_calls
   // CHECK-SAME: (%[[SHOTS:[^:]+]]: i64, %[[OUT:[^:]+]]: tensor<8xf64>, %[[F:[^:]+]]: f32, %[[I:[^:]+]]: index, %[[P:[^:]+]]: !llvm.ptr, %[[B:[^:]+]]: i1)
   func.func @runtime_calls(%shots: i64, %out: tensor<8xf64>, %f: f32, %i: index, %p: !llvm.ptr, %b: i1) {
@@ -118,6 +109,23 @@ module attributes {catalyst.object_files = ["/tmp/ws/local/local.o", "/tmp/ws/he
     // A declared result and no parameters, to a placeholder address.
     // CHECK: %{{.+}} = catalyst.runtime_call "version"() {c_params = [], dispatch = "ADDR:PORT"} : () -> i32
     %v = catalyst.runtime_call "version"() {c_params = [], dispatch = "ADDR:PORT"} : () -> i32
+    return
+  }
+
+  // catalyst.custom_call as Catalyst writes it: on memrefs after
+  // bufferization (number_original_arg marks where the inputs end), with a
+  // dispatch in backend_config, or on the host.
+  // CHECK-LABEL: func.func @custom_calls
+  // CHECK-SAME: (%[[M:[^:]+]]: memref<256xi8>, %[[T:[^:]+]]: tensor<4xf64>, %[[O:[^:]+]]: memref<4xf64>)
+  func.func @custom_calls(%m: memref<256xi8>, %t: tensor<4xf64>, %o: memref<4xf64>) {
+    // CHECK: catalyst.custom_call fn("foo") (%[[M]]) {backend_config = {dispatch = "ADDR:PORT"}, number_original_arg = 1 : i32} : (memref<256xi8>) -> ()
+    catalyst.custom_call fn("foo") (%m) {backend_config = {dispatch = "ADDR:PORT"}, number_original_arg = 1 : i32} : (memref<256xi8>) -> ()
+    // CHECK: catalyst.custom_call fn("foo") () {backend_config = {dispatch = ""}} : () -> ()
+    catalyst.custom_call fn("foo") () {backend_config = {dispatch = ""}} : () -> ()
+    // CHECK: catalyst.custom_call fn("lapack_dsyevd") (%[[M]], %[[O]]) {backend_config = {dispatch = "[::1]:4711", other = 3 : i64}, number_original_arg = 1 : i32} : (memref<256xi8>, memref<4xf64>) -> ()
+    catalyst.custom_call fn("lapack_dsyevd") (%m, %o) {backend_config = {dispatch = "[::1]:4711", other = 3 : i64}, number_original_arg = 1 : i32} : (memref<256xi8>, memref<4xf64>) -> ()
+    // CHECK: %{{.+}} = catalyst.custom_call fn("host_fn") (%[[T]]) : (tensor<4xf64>) -> tensor<4xf64>
+    %r = catalyst.custom_call fn("host_fn") (%t) : (tensor<4xf64>) -> tensor<4xf64>
     return
   }
 }

@@ -219,17 +219,26 @@ func.func @call_too_many_input_args(%s: !executor.session, %a: memref<4xf64>, %b
 
 // -----
 
+// A tensor output is destination-passing style: it needs its result.
 func.func @call_tensor_output(%s: !executor.session, %a: memref<4xf64>, %b: tensor<4xf64>) {
-  // expected-error @+1 {{'executor.call' op output buffer operand of type 'tensor<4xf64>' must be a memref: operands after num_input_args are filled in place by the callee}}
+  // expected-error @+1 {{'executor.call' op has 1 tensor output operand(s) after num_input_args but 0 result(s); each tensor output needs a result of its type (the filled value, as in destination-passing style)}}
   executor.call %s("f")(%a, %b) {num_input_args = 1 : i32} : !executor.session, (memref<4xf64>, tensor<4xf64>) -> ()
   return
 }
 
 // -----
 
-func.func @call_tensor_output_after_memref(%s: !executor.session, %a: memref<4xf64>, %b: memref<4xf64>, %c: tensor<2xi32>) {
-  // expected-error @+1 {{'executor.call' op output buffer operand of type 'tensor<2xi32>' must be a memref}}
-  executor.call %s("f")(%a, %b, %c) {num_input_args = 1 : i32} : !executor.session, (memref<4xf64>, memref<4xf64>, tensor<2xi32>) -> ()
+func.func @call_tensor_output_wrong_result(%s: !executor.session, %a: memref<4xf64>, %b: memref<4xf64>, %c: tensor<2xi32>) {
+  // expected-error @+1 {{'executor.call' op result #0 of type 'tensor<2xi64>' does not match its tensor output operand of type 'tensor<2xi32>' (tensor outputs and their results pair up in order)}}
+  %r = executor.call %s("f")(%a, %b, %c) {num_input_args = 1 : i32} : !executor.session, (memref<4xf64>, memref<4xf64>, tensor<2xi32>) -> tensor<2xi64>
+  return
+}
+
+// -----
+
+func.func @call_tensor_outputs_swapped(%s: !executor.session, %a: tensor<4xf64>, %b: tensor<2xi32>) {
+  // expected-error @+1 {{'executor.call' op result #0 of type 'tensor<2xi32>' does not match its tensor output operand of type 'tensor<4xf64>'}}
+  %r:2 = executor.call %s("f")(%a, %b) {num_input_args = 0 : i32} : !executor.session, (tensor<4xf64>, tensor<2xi32>) -> (tensor<2xi32>, tensor<4xf64>)
   return
 }
 

@@ -157,6 +157,19 @@ func.func @call_destination_passing(%s: !executor.session, %in: memref<4xf64>, %
   return
 }
 
+// Tensor outputs are destination-passing style, as in linalg: each has a
+// result of its type, and those results come first; memref outputs are
+// filled in place, and any further result is allocated by the op.
+// CHECK-LABEL: func.func @call_tensor_destinations
+// CHECK-SAME: (%[[S:[^:]+]]: !executor.session, %[[IN:[^:]+]]: tensor<4xf64>, %[[INIT:[^:]+]]: tensor<4xf64>, %[[BUF:[^:]+]]: memref<2xi32>, %[[INIT2:[^:]+]]: tensor<3xi8>)
+func.func @call_tensor_destinations(%s: !executor.session, %in: tensor<4xf64>, %init: tensor<4xf64>, %buf: memref<2xi32>, %init2: tensor<3xi8>) -> tensor<4xf64> {
+  // CHECK: %[[R:.+]] = executor.call %[[S]]("scale") (%[[IN]], %[[INIT]]) {num_input_args = 1 : i32} : !executor.session, (tensor<4xf64>, tensor<4xf64>) -> tensor<4xf64>
+  %r = executor.call %s("scale")(%in, %init) {num_input_args = 1 : i32} : !executor.session, (tensor<4xf64>, tensor<4xf64>) -> tensor<4xf64>
+  // CHECK: %{{.+}}:3 = executor.call %[[S]]("mixed") (%[[R]], %[[BUF]], %[[INIT2]]) {num_input_args = 1 : i32} : !executor.session, (tensor<4xf64>, memref<2xi32>, tensor<3xi8>) -> (tensor<3xi8>, tensor<1xf64>, tensor<2xf32>)
+  %m:3 = executor.call %s("mixed")(%r, %buf, %init2) {num_input_args = 1 : i32} : !executor.session, (tensor<4xf64>, memref<2xi32>, tensor<3xi8>) -> (tensor<3xi8>, tensor<1xf64>, tensor<2xf32>)
+  return %r : tensor<4xf64>
+}
+
 //===----------------------------------------------------------------------===//
 // Everything together
 //===----------------------------------------------------------------------===//

@@ -1,17 +1,24 @@
-// Targets need a workspace to be compiled into.
+// Targets need a workspace to be compiled into. The error is at the first
+// target (so the diagnostic does not print the whole program), and a note
+// counts the others.
 //
 // RUN: executor-opt %s -split-input-file -verify-diagnostics --cross-compile-targets
+// RUN: not executor-opt %s -split-input-file --cross-compile-targets 2>&1 \
+// RUN:   | FileCheck %s
 
-// expected-error @+1 {{'builtin.module' op has 1 catalyst.target module(s) but cross-compile-targets has no workspace: pass cross-compile-targets{workspace=DIR}}}
+// CHECK: invalid-no-workspace.mlir:[[@LINE+4]]:3: error: Missing `workspace` option for target cross-compilation: target @t needs a directory for its object; pass cross-compile-targets{workspace=DIR}
+// CHECK-NOT: "builtin.module"
 module @prog {
+  // expected-error @+1 {{Missing `workspace` option for target cross-compilation: target @t needs a directory for its object; pass cross-compile-targets{workspace=DIR}}}
   module @t attributes {catalyst.target} {
   }
 }
 
 // -----
 
-// expected-error @+1 {{'builtin.module' op has 2 catalyst.target module(s) but cross-compile-targets has no workspace}}
 module @prog {
+  // expected-error @+2 {{Missing `workspace` option for target cross-compilation: target @a}}
+  // expected-note @+1 {{1 more catalyst.target module(s) need it too}}
   module @a attributes {catalyst.target} {
   }
   module @b attributes {catalyst.target = {}, catalyst.dispatch = {address = "127.0.0.1:4711"}} {

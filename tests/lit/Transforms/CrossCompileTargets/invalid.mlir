@@ -10,7 +10,7 @@ module {
   // expected-note @+1 {{first target @unnamed is here}}
   module attributes {catalyst.target} {
   }
-  // expected-error @+1 {{'builtin.module' op is a second target named @unnamed; both would compile to unnamed/unnamed.o: give each target its own sym_name}}
+  // expected-error @+1 {{'builtin.module' op duplicate catalyst.target module name 'unnamed': both would compile to unnamed/unnamed.o; give each target its own sym_name}}
   module attributes {catalyst.target} {
   }
 }
@@ -23,7 +23,7 @@ module {
   // expected-note @+1 {{first target @unnamed is here}}
   module @unnamed attributes {catalyst.target} {
   }
-  // expected-error @+1 {{is a second target named @unnamed}}
+  // expected-error @+1 {{duplicate catalyst.target module name 'unnamed'}}
   module attributes {catalyst.target = {}, catalyst.dispatch = {address = "127.0.0.1:4711"}} {
   }
 }
@@ -50,13 +50,13 @@ module {
 
 // -----
 
-// A launch naming a function its target lacks (the symbol verifier cannot
-// see @t from inside @other, the pass matches targets by name).
+// A launch naming a function its target lacks, from inside a sibling module:
+// the symbol verifier looks through the enclosing symbol tables.
 
 module {
   module @other {
     func.func @m() {
-      // expected-error @+1 {{'catalyst.launch_kernel' op names @missing, which target @t does not define}}
+      // expected-error @+1 {{'catalyst.launch_kernel' op callee @t::@missing: module @t has no function @missing}}
       catalyst.launch_kernel @t::@missing() : () -> ()
       return
     }

@@ -1,8 +1,11 @@
 // save-ir-after-each writes each target's IR into {workspace}/{name}/ir/:
 // 00_input.mlir (the clone as the target pipeline receives it) and then
 // NN_<pass>.mlir after every pass ('pass'), after every pass that changed
-// it ('changed') or after the last one ('pipeline'). The object is still
-// written.
+// it ('changed') or after the last one ('pipeline'). With any mode, what
+// Catalyst's users look for is written beside the object as well:
+// extracted.mlir (the target as extracted, before its pipeline) and
+// {name}.ll (the optimised LLVM IR that became {name}.o). The object is
+// still written.
 //
 // RUN: rm -rf %t.pass %t.changed %t.pipeline %t.none
 // RUN: executor-opt %s --cross-compile-targets="workspace=%t.pass save-ir-after-each=pass" | FileCheck %s --check-prefix=IR
@@ -17,6 +20,9 @@
 //
 // RUN: executor-opt %s --cross-compile-targets="workspace=%t.pipeline save-ir-after-each=pipeline" -o /dev/null
 // RUN: ls %t.pipeline/compute/ir | FileCheck %s --check-prefix=PIPELINE
+// RUN: ls %t.pipeline/compute | FileCheck %s --check-prefix=DUMPS
+// RUN: FileCheck %s --check-prefix=EXTRACTED < %t.pipeline/compute/extracted.mlir
+// RUN: FileCheck %s --check-prefix=LL < %t.pipeline/compute/compute.ll
 //
 // Without the option nothing but the object is written.
 // RUN: executor-opt %s --cross-compile-targets="workspace=%t.none" -o /dev/null
@@ -65,8 +71,26 @@
 // PIPELINE-NEXT: {{^[0-9]+}}_reconcile-unrealized-casts.mlir
 // PIPELINE-NOT: {{.}}
 
+// DUMPS: compute.ll
+// DUMPS-NEXT: compute.o
+// DUMPS-NEXT: extracted.mlir
+// DUMPS-NEXT: ir
+
+// EXTRACTED: module {
+// EXTRACTED-NOT: catalyst.
+// EXTRACTED-DAG: func.func @square(%{{.+}}: memref<4xf64>) -> memref<4xf64> attributes {llvm.emit_c_interface}
+// EXTRACTED-DAG: func.func private @helper(
+// EXTRACTED-DAG: linalg.generic
+
+// LL: ModuleID = 'compute'
+// LL: target triple =
+// LL-DAG: define {{.*}}@_catalyst_pyface_square(
+// LL-DAG: define {{.*}}@_mlir_ciface_square(
+
 // NONE: compute.o
 // NONE-NOT: ir
+// NONE-NOT: extracted.mlir
+// NONE-NOT: .ll
 
 module @prog {
   func.func @main(%x: memref<4xf64>) -> memref<4xf64> {

@@ -22,4 +22,4 @@
 // RUN: not executor-opt %samples/cross-compile-dispatch.mlir \
 // RUN:   --pass-pipeline='builtin.module(executor-default-pipeline)' 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=NO-WORKSPACE
-// NO-WORKSPACE: error: 'builtin.module' op has 2 catalyst.target module(s) but cross-compile-targets has no workspace: pass cross-compile-targets{workspace=DIR}
+// NO-WORKSPACE: error: Missing `workspace` option for target cross-compilation: target @compute needs a directory for its object; pass cross-compile-targets{workspace=DIR}

@@ -1,0 +1,46 @@
+// One-shot bufferize on executor.call: tensor inputs become their buffers,
+// a tensor output (after num_input_args) becomes the buffer its result
+// aliases (destination-passing style, copied only when the tensor is used
+// again), and further results become new buffers appended to the outputs.
+//
+// RUN: executor-opt %s --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" | FileCheck %s
+
+// The destination is a fresh tensor: its buffer is written in place and
+// returned, with no copy.
+// CHECK-LABEL: func.func @destination(
+// CHECK-SAME:      %[[S:[^:]+]]: !executor.session, %[[IN:[^:]+]]: memref<4xf64>) -> memref<4xf64>
+// CHECK:         %[[OUT:.+]] = memref.alloc() {{.*}}: memref<4xf64>
+// CHECK-NOT:     memref.copy
+// CHECK:         executor.call %[[S]]("scale") (%[[IN]], %[[OUT]]) {num_input_args = 1 : i32} : !executor.session, (memref<4xf64>, memref<4xf64>) -> (){{$}}
+// CHECK:         return %[[OUT]] : memref<4xf64>
+func.func @destination(%s: !executor.session, %in: tensor<4xf64>) -> tensor<4xf64> {
+  %init = tensor.empty() : tensor<4xf64>
+  %r = executor.call %s("scale")(%in, %init) {num_input_args = 1 : i32} : !executor.session, (tensor<4xf64>, tensor<4xf64>) -> tensor<4xf64>
+  return %r : tensor<4xf64>
+}
+
+// The destination is still needed after the call: the call fills a copy.
+// CHECK-LABEL: func.func @destination_used_again(
+// CHECK-SAME:      %[[S:[^:]+]]: !executor.session, %[[X:[^:]+]]: memref<4xf64>) -> (memref<4xf64>, memref<4xf64>)
+// CHECK:         %[[COPY:.+]] = memref.alloc() {{.*}}: memref<4xf64>
+// CHECK:         memref.copy %[[X]], %[[COPY]]
+// CHECK:         executor.call %[[S]]("accumulate") (%[[COPY]]) {num_input_args = 0 : i32} : !executor.session, (memref<4xf64>) -> (){{$}}
+// CHECK:         return %[[COPY]], %[[X]] : memref<4xf64>, memref<4xf64>
+func.func @destination_used_again(%s: !executor.session, %x: tensor<4xf64>) -> (tensor<4xf64>, tensor<4xf64>) {
+  %r = executor.call %s("accumulate")(%x) {num_input_args = 0 : i32} : !executor.session, (tensor<4xf64>) -> tensor<4xf64>
+  return %r, %x : tensor<4xf64>, tensor<4xf64>
+}
+
+// Tensor destinations, a memref output and an allocated result together: the
+// operands keep their order and the new buffer comes last.
+// CHECK-LABEL: func.func @mixed(
+// CHECK-SAME:      %[[S:[^:]+]]: !executor.session, %[[IN:[^:]+]]: memref<4xf64>, %[[BUF:[^:]+]]: memref<2xi32>) -> (memref<3xi8>, memref<1xf64>)
+// CHECK:         %[[D:.+]] = memref.alloc() {{.*}}: memref<3xi8>
+// CHECK:         %[[NEW:.+]] = memref.alloc() {{.*}}: memref<1xf64>
+// CHECK:         executor.call %[[S]]("mixed") (%[[IN]], %[[BUF]], %[[D]], %[[NEW]]) {num_input_args = 1 : i32} : !executor.session, (memref<4xf64>, memref<2xi32>, memref<3xi8>, memref<1xf64>) -> (){{$}}
+// CHECK:         return %[[D]], %[[NEW]] : memref<3xi8>, memref<1xf64>
+func.func @mixed(%s: !executor.session, %in: tensor<4xf64>, %buf: memref<2xi32>) -> (tensor<3xi8>, tensor<1xf64>) {
+  %init = tensor.empty() : tensor<3xi8>
+  %r:2 = executor.call %s("mixed")(%in, %buf, %init) {num_input_args = 1 : i32} : !executor.session, (tensor<4xf64>, memref<2xi32>, tensor<3xi8>) -> (tensor<3xi8>, tensor<1xf64>)
+  return %r#0, %r#1 : tensor<3xi8>, tensor<1xf64>
+}
