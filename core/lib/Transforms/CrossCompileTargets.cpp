@@ -252,8 +252,10 @@ LogicalResult CrossCompileTargetsPass::compile(Target &target,
     bool isEntry = llvm::any_of(target.entries, [&](const EntryPoint &e) {
       return e.name == func.getSymName();
     });
-    if (isEntry)
+    if (isEntry) {
+      func.setPublic();
       func->setAttr("llvm.emit_c_interface", UnitAttr::get(&getContext()));
+    }
     else if (!func.isExternal())
       func.setPrivate();
   }
@@ -322,7 +324,8 @@ LogicalResult CrossCompileTargetsPass::linkLocally(Target &target,
                   "of them (local objects are linked into the host)";
       continue;
     }
-    b.setInsertionPoint(target.module);
+    // Declarations go first in the host, as Catalyst places them.
+    b.setInsertionPointToStart(root.getBody());
     auto decl =
         func::FuncOp::create(b, target.module.getLoc(), entry.name, entry.type);
     decl.setPrivate();

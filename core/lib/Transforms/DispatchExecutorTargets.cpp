@@ -82,10 +82,11 @@ LogicalResult checkLaunch(LaunchKernelOp launch) {
                 "dispatched target return memrefs only";
   if (isNonblocking(launch) &&
       (!launch.getInputs().empty() || launch.getNumResults() != 0))
-    return launch.emitOpError("is marked ")
-           << attrs::kNonblocking << " but " << launch.getCallee()
-           << " is not () -> (): executor.launch_async runs entries without "
-              "arguments or results";
+    return launch.emitOpError("nonblocking dispatch requires a '()->()' "
+                              "callee, but ")
+           << launch.getCallee() << " is marked " << attrs::kNonblocking
+           << " and takes arguments or returns results: executor.launch_async "
+              "runs entries without either";
   return success();
 }
 /// Whether `call` can become an executor.call, which carries tensors and

@@ -109,7 +109,7 @@ FailureOr<std::string> resolveDispatch(Operation *op, StringRef dispatch,
   }
   if (executors.size() > 1) {
     auto diag = op->emitOpError("has an empty ")
-                << attrName << ", which is ambiguous: the program has "
+                << attrName << ", an ambiguous executor: the program has "
                 << executors.size() << " executors (";
     llvm::interleaveComma(executors, diag,
                           [&](const std::string &a) { diag << a; });

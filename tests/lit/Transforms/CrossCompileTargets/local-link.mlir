@@ -8,8 +8,9 @@
 
 // CHECK-LABEL: module @prog
 // CHECK-SAME:    catalyst.object_files = ["/prebuilt/runtime.o", "{{.*}}/first/first.o", "{{.*}}/second/second.o"]
-// The existing declaration is kept and not duplicated.
-// CHECK:         func.func private @inc(memref<4xf64>) -> memref<4xf64>{{$}}
+// New declarations go first; the existing one is kept and not duplicated.
+// CHECK-NEXT:    func.func private @dec(memref<4xf64>) -> memref<4xf64>{{$}}
+// CHECK-NEXT:    func.func private @inc(memref<4xf64>) -> memref<4xf64>{{$}}
 // CHECK-NOT:     func.func private @inc(
 // CHECK-LABEL:   func.func @main(
 // CHECK-SAME:        %[[X:[^:]+]]: memref<4xf64>
@@ -21,7 +22,6 @@
 // CHECK-NEXT:      call @dec(
 // CHECK-NOT:     catalyst.launch_kernel
 // CHECK-NOT:     catalyst.target
-// CHECK:         func.func private @dec(memref<4xf64>) -> memref<4xf64>{{$}}
 // CHECK-NOT:     func.func private @inc(
 // CHECK-NOT:     func.func private @dec(
 

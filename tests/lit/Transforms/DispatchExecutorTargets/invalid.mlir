@@ -82,7 +82,7 @@ module {
 
 module {
   func.func @main(%x: memref<4xf64>) {
-    // expected-error @+1 {{'catalyst.launch_kernel' op is marked catalyst.nonblocking but @compute::@consume is not () -> (): executor.launch_async runs entries without arguments or results}}
+    // expected-error @+1 {{'catalyst.launch_kernel' op nonblocking dispatch requires a '()->()' callee, but @compute::@consume is marked catalyst.nonblocking and takes arguments or returns results: executor.launch_async runs entries without either}}
     catalyst.launch_kernel @compute::@consume(%x) {catalyst.nonblocking} : (memref<4xf64>) -> ()
     return
   }
@@ -95,7 +95,7 @@ module {
 
 module {
   func.func @main() -> memref<4xf64> {
-    // expected-error @+1 {{'catalyst.launch_kernel' op is marked catalyst.nonblocking but @compute::@produce is not () -> ()}}
+    // expected-error @+1 {{'catalyst.launch_kernel' op nonblocking dispatch requires a '()->()' callee, but @compute::@produce is marked catalyst.nonblocking}}
     %y = catalyst.launch_kernel @compute::@produce() {catalyst.nonblocking} : () -> memref<4xf64>
     return %y : memref<4xf64>
   }

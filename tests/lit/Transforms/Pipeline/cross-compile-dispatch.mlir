@@ -26,6 +26,7 @@
 // CHECK-DAG: llvm.func @__catalyst__executor__open(!llvm.ptr) -> i64
 // CHECK-DAG: llvm.func @__catalyst__executor__send_binary(i64, !llvm.ptr, i32)
 // CHECK-DAG: llvm.func @__catalyst__executor__launch(i64, !llvm.ptr, !llvm.ptr, i64, !llvm.ptr, !llvm.ptr, !llvm.ptr, i64, !llvm.ptr, !llvm.ptr, !llvm.ptr)
+// CHECK-DAG: llvm.func @sum(!llvm.ptr, !llvm.ptr, i64, i64, i64) -> !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>
 
 // setup() opens the session and ships the object, once.
 // CHECK-LABEL: llvm.func @setup() {
@@ -47,7 +48,6 @@
 // CHECK:         llvm.call @sum(%{{.+}}) : (!llvm.ptr, !llvm.ptr, i64, i64, i64) -> !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>
 // CHECK:         llvm.call @printMemrefF64(
 // CHECK:         llvm.return
-// CHECK:       llvm.func @sum(!llvm.ptr, !llvm.ptr, i64, i64, i64) -> !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>
 
 // Nothing but the LLVM dialect is left (operations of any other dialect,
 // the target modules, executor ops).
