@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
 # The end-to-end demo: sets up, builds, starts a local executor-server on a
-# free loopback port, compiles samples/cross-compile-dispatch.mlir with
-# executor-compile (printing a per-pass summary), runs it against the
-# executor and prints the kernel results.
+# free loopback port, compiles every runnable sample (or the one given) with
+# executor-compile (printing a per-pass summary for the first), runs each
+# against the executor and prints the kernel results.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${EXECUTOR_STUDIO_BUILD_DIR:-$root/build}
-sample=${1:-$root/samples/cross-compile-dispatch.mlir}
+if [ $# -gt 0 ]; then
+  samples=("$@")
+else
+  samples=("$root/samples/cross-compile-dispatch.mlir" "$root/samples/runtime-call.mlir"
+           "$root/samples/custom-call.mlir" "$root/samples/precompiled-dispatch.mlir")
+fi
 bash "$root/scripts/setup.sh"
 bash "$root/scripts/build.sh"
 
@@ -20,7 +25,8 @@ trap cleanup EXIT
 
 echo "== starting a local executor"
 "$build/bin/executor-server" --bind 127.0.0.1:0 \
-  --plugin "$build/lib/libsample_histogram.so" >"$work/server.out" 2>"$work/server.log" &
+  --plugin "$build/lib/libsample_histogram.so" --plugin "$build/lib/libsample_moments.so" \
+  >"$work/server.out" 2>"$work/server.log" &
 server_pid=$!
 for _ in $(seq 100); do
   grep -q "listening on" "$work/server.out" 2>/dev/null && break
@@ -30,11 +36,16 @@ address=$(sed -n 's/^listening on //p' "$work/server.out")
 [ -n "$address" ] || { echo "executor-server did not start"; cat "$work/server.log"; exit 1; }
 echo "executor listening on $address"
 
-echo "== compiling $(basename "$sample")"
-"$build/bin/executor-compile" "$sample" -o "$work/program" --summary
-
-echo "== running it (ADDR:PORT -> $address)"
-EXECUTOR_ADDRESS_MAP="ADDR:PORT=$address" "$work/program"
+summary=--summary
+for sample in "${samples[@]}"; do
+  name=$(basename "$sample" .mlir)
+  echo "== compiling $name.mlir"
+  "$build/bin/executor-compile" "$sample" -o "$work/$name" $summary
+  summary=""
+  echo "== running it (ADDR:PORT -> $address)"
+  # precompiled-dispatch.mlir ships precompiled.o from its working directory.
+  (cd "$build/samples" && EXECUTOR_ADDRESS_MAP="ADDR:PORT=$address" "$work/$name")
+done
 
 echo "== executor log"
 cat "$work/server.log"

@@ -9,3 +9,4 @@ config.test_exec_root = os.path.join(config.executor_studio_obj_root, "tests", "
 config.suffixes = [".test"]
 config.environment["PATH"] = os.pathsep.join([os.path.dirname(__file__), config.environment["PATH"]])
 config.substitutions.append(("%libdir", os.path.join(config.executor_studio_obj_root, "lib")))
+config.substitutions.append(("%objroot", config.executor_studio_obj_root))

@@ -76,10 +76,25 @@ def CrossCompileTargetsPass
     a line, for the linker; each run of the pass writes it anew), and the
     nested module is erased. Two local targets may not share an entry name.
 
-    A module without a name is `unnamed`. Errors: no `workspace` while
-    targets exist; two targets with one name; a workspace that cannot be
+    A module without a name is `unnamed`. Module names become file names,
+    so a target's name and the root's must be one plain path component (no
+    `/`, `\`, `.`, `..`, control characters; at most 200 bytes): nothing is
+    ever written outside the workspace. Errors: no `workspace` while
+    targets exist (reported at the first target); a name that is not a plain
+    file name; two targets with one name; a workspace that cannot be
     written; an unknown triple; a target whose lowering fails (its
     diagnostics are reported on the target module).
+
+    With `save-ir-after-each`, whatever its mode, the files Catalyst's users
+    look for are written too: `{workspace}/{name}/extracted.mlir` (the
+    target as extracted, entries exposed, before its pipeline) and
+    `{workspace}/{name}/{name}.ll` (the optimised LLVM IR that became
+    `{name}.o`).
+
+    Unlike Catalyst's pass, which leaves a dispatched module's bodies in the
+    host, a dispatched target is reduced to declarations of its entries: its
+    code is in the object, and declarations keep the host small while
+    launches still verify against the entry types.
   }];
   let options = [
     Option<"workspace", "workspace", "std::string", /*default=*/"\"\"",
@@ -88,7 +103,8 @@ def CrossCompileTargetsPass
            /*default=*/"\"\"",
            "Also write each target's IR into {workspace}/{name}/ir/: "
            "'pipeline' (before and after its pipeline), 'changed' (after "
-           "every pass that changed it) or 'pass' (after every pass)">
+           "every pass that changed it) or 'pass' (after every pass); any "
+           "mode also writes {name}/extracted.mlir and {name}/{name}.ll">
   ];
   let dependentDialects = ["::mlir::func::FuncDialect",
                            "::mlir::LLVM::LLVMDialect"];
@@ -96,7 +112,7 @@ def CrossCompileTargetsPass
 
 def DispatchExecutorTargetsPass
     : Pass<"dispatch-executor-targets", "mlir::ModuleOp"> {
-  let summary = "Ship cross-compiled catalyst.target modules to an executor.";
+  let summary = "Ship cross-compiled modules and library calls to an executor.";
   let description = [{
     For every nested `builtin.module` carrying a `catalyst.dispatch`
     attribute and a `catalyst.object_file` path, the pass:
@@ -115,6 +131,29 @@ def DispatchExecutorTargetsPass
        touches no host memory);
     3. erases the nested module.
 
+    The dispatched module need not carry `catalyst.target`: Catalyst's
+    `cross-compile-targets` leaves `catalyst.dispatch` and
+    `catalyst.object_file` only, and such modules are dispatched the same way.
+
+    Library calls on an executor: every `catalyst.custom_call` whose
+    `backend_config` has a `dispatch` entry becomes `executor.call` of its
+    `call_target_name` on that executor's session, with the same operands
+    and results and `num_input_args = number_original_arg`. An empty
+    `dispatch = ""` means the program's only executor (the addresses of the
+    dispatched modules); with several it is an error that names them, and
+    with none an error too. Their sessions are opened like the targets' (in
+    `setup()` too). A `custom_call` without `dispatch` stays on the host.
+
+    Deliberately unlike Catalyst's pass (which opens a session and ships the
+    objects in every host function that launches), sessions are opened and
+    objects shipped once, in `setup()`, as the specification says: a program
+    connects to its executors and ships its kernels before the first launch,
+    so connection and loading errors surface at start-up and no launch pays
+    for them. For the same reason a function marked
+    `catalyst.backline_bringup` gets no `send_binary` of its own. A
+    nonblocking launch may also sit in a nested block (its await closes that
+    block), where Catalyst's pass requires the function's entry block.
+
     When the sessions are opened in `setup()`, every other host function
     reaches them through `executor.open` of the same address at its entry
     (`open` is idempotent per address in the runtime), so no handle has to
@@ -127,7 +166,9 @@ def DispatchExecutorTargetsPass
     reused (moved to the start). Errors: a dispatched module without
     `catalyst.object_file` or with an empty one ("run cross-compile-targets
     first"), a non-memref operand or result, a nonblocking launch whose
-    entry is not `() -> ()`, a launch outside a function.
+    entry is not `() -> ()`, a launch outside a function; a dispatched
+    `custom_call` with an ambiguous or missing executor, a scalar operand
+    (`executor.call` takes tensors and memrefs) or a memref result.
   }];
   let dependentDialects = [
     "::catalyst::executor::ExecutorDialect",

@@ -49,8 +49,10 @@ LogicalResult catalyst::addPyfaceWrappers(ModuleOp module,
                                        ArrayRef<LLVM::GEPArg>{int32_t(i)});
       Value argPtr = LLVM::LoadOp::create(wb, loc, ptr, slot);
       Type paramType = calleeType.getParamType(firstParam + i);
-      if (isa<MemRefType>(entry.type.getInput(i)))
-        operands.push_back(argPtr); // ciface takes the descriptor by pointer
+      // A memref (or a tensor, which the target bufferizes to one) is
+      // passed as its descriptor, which the ciface takes by pointer.
+      if (isa<MemRefType, RankedTensorType>(entry.type.getInput(i)))
+        operands.push_back(argPtr);
       else
         operands.push_back(LLVM::LoadOp::create(wb, loc, paramType, argPtr));
     }
