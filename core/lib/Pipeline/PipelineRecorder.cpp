@@ -1,5 +1,6 @@
 //===- PipelineRecorder.cpp - the IR after every pass -----------*- C++ -*-===//
 #include "Pipeline/PipelineRecorder.h"
+#include "Pipeline/PassOptionHelp.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -189,6 +190,15 @@ private:
 
 bool executor_studio::parsePipelineInto(StringRef text, OpPassManager &pm,
                                         raw_ostream &errors) {
+  std::string parseErrors;
+  llvm::raw_string_ostream parseStream(parseErrors);
+  auto fail = [&] {
+    // MLIR says "no such option X"; say which pass and what it takes.
+    std::string explained = explainPipelineOptions(text);
+    errors << (explained.empty() ? StringRef(parseErrors).trim()
+                                 : StringRef(explained));
+    return false;
+  };
   StringRef trimmed = text.trim();
   size_t paren = trimmed.find('(');
   bool anchored =
@@ -198,10 +208,10 @@ bool executor_studio::parsePipelineInto(StringRef text, OpPassManager &pm,
       }) &&
       trimmed.take_front(paren).contains('.');
   if (!anchored)
-    return succeeded(parsePassPipeline(trimmed, pm, errors));
-  FailureOr<OpPassManager> parsed = parsePassPipeline(trimmed, errors);
+    return succeeded(parsePassPipeline(trimmed, pm, parseStream)) || fail();
+  FailureOr<OpPassManager> parsed = parsePassPipeline(trimmed, parseStream);
   if (failed(parsed))
-    return false;
+    return fail();
   if (parsed->getOpAnchorName() != pm.getOpAnchorName()) {
     errors << "pipeline is anchored on '" << parsed->getOpAnchorName()
            << "' but runs on '" << pm.getOpAnchorName() << "'";

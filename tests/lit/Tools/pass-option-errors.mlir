@@ -1,0 +1,15 @@
+// A misspelled pass option names the pass, the nearest valid spelling and
+// the options the pass takes (MLIR alone says "no such option").
+//
+// RUN: not executor-compile %s --pipeline='builtin.module(cross-compile-targets{workspce=/tmp save-ir-after-each=pass})' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=OURS
+// RUN: not executor-compile %s --pipeline='builtin.module(func.func(canonicalize{max-iteration=3}),dispatch-executor-targets{x=1})' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=NESTED
+
+// OURS: error: invalid pipeline "builtin.module(cross-compile-targets{workspce=/tmp save-ir-after-each=pass})": cross-compile-targets has no option 'workspce' (did you mean 'workspace'?); its options are save-ir-after-each, workspace
+// OURS-NOT: Pass-Options-Parser
+
+// NESTED: canonicalize has no option 'max-iteration' (did you mean 'max-iterations'?); its options are max-iterations, max-num-rewrites, region-simplify, test-convergence, top-down; dispatch-executor-targets has no option 'x'; it takes no options
+
+module {
+}
