@@ -1,0 +1,111 @@
+# Installation, the CMake package for plugin and host authors, and the Debian
+# package (CPack). The installed tree is relocatable: binaries find the
+# libraries through RPATH $ORIGIN/../lib, executor-compile finds the runtime
+# and MLIR's runner utilities beside itself, and the package configuration
+# computes its prefix from its own location.
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+
+set(EXECUTOR_STUDIO_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/ExecutorStudio)
+
+# Tools.
+foreach(tool executor-opt executor-compile executor-server executor-lsp-server
+             executor-studio)
+  if(TARGET ${tool})
+    set_target_properties(${tool} PROPERTIES
+      INSTALL_RPATH "\$ORIGIN/../${CMAKE_INSTALL_LIBDIR}")
+    install(TARGETS ${tool} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  endif()
+endforeach()
+
+# The runtime library, also under the name Catalyst's programs link.
+set_target_properties(ExecutorRuntime PROPERTIES
+  INSTALL_RPATH "\$ORIGIN")
+install(TARGETS ExecutorRuntime LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+if(TARGET rt_executor)
+  set_target_properties(rt_executor PROPERTIES INSTALL_RPATH "\$ORIGIN")
+  install(TARGETS rt_executor LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+endif()
+
+# The public headers: the C ABI, the plugin API and the C++ client.
+install(FILES
+  runtime/include/ExecutorRuntime/CAPI.h
+  runtime/include/ExecutorRuntime/Plugin.h
+  runtime/include/ExecutorRuntime/ExecutorClient.h
+  runtime/include/ExecutorRuntime/LocalExecutor.h
+  runtime/include/ExecutorRuntime/Wire.h
+  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/ExecutorRuntime)
+
+# What programs that executor-compile links need at run time besides the
+# runtime: MLIR's runner utilities (printMemref*, ...) and their own
+# dependencies, beside the runtime so that their RUNPATH ($ORIGIN/../lib)
+# finds each other.
+foreach(name mlir_runner_utils mlir_c_runner_utils mlir_float16_utils
+             mlir_apfloat_wrappers)
+  file(GLOB files "${LLVM_LIBRARY_DIR}/lib${name}.so*")
+  if(files)
+    install(FILES ${files} DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  endif()
+endforeach()
+
+# find_package(ExecutorStudio CONFIG): ExecutorStudio::Plugin for a
+# --plugin library, ExecutorStudio::Runtime for a host that calls the C ABI
+# or the client API (which includes LLVM's ADT and Support headers).
+configure_package_config_file(
+  ${PROJECT_SOURCE_DIR}/cmake/ExecutorStudioConfig.cmake.in
+  ${PROJECT_BINARY_DIR}/cmake/ExecutorStudioConfig.cmake
+  INSTALL_DESTINATION ${EXECUTOR_STUDIO_CMAKE_DIR})
+write_basic_package_version_file(
+  ${PROJECT_BINARY_DIR}/cmake/ExecutorStudioConfigVersion.cmake
+  COMPATIBILITY SameMinorVersion)
+install(FILES
+  ${PROJECT_BINARY_DIR}/cmake/ExecutorStudioConfig.cmake
+  ${PROJECT_BINARY_DIR}/cmake/ExecutorStudioConfigVersion.cmake
+  DESTINATION ${EXECUTOR_STUDIO_CMAKE_DIR})
+
+# The sample plugins' sources, to build against the installed package.
+install(FILES
+  samples/plugins/CMakeLists.txt
+  samples/plugins/sample_histogram.c
+  samples/plugins/sample_moments.c
+  DESTINATION ${CMAKE_INSTALL_DATADIR}/executor-studio/samples/plugins)
+install(FILES
+  samples/cross-compile-dispatch.mlir samples/runtime-call.mlir
+  samples/custom-call.mlir samples/all-ops.mlir
+  DESTINATION ${CMAKE_INSTALL_DATADIR}/executor-studio/samples)
+install(FILES README.md docs/catalyst-compatibility.md
+  DESTINATION ${CMAKE_INSTALL_DOCDIR})
+
+# executor-server as a service: the unit and its settings.
+install(FILES packaging/systemd/executor-server.service
+  DESTINATION lib/systemd/system)
+install(FILES packaging/systemd/executor-server.default
+  DESTINATION ${CMAKE_INSTALL_SYSCONFDIR}/default
+  RENAME executor-server)
+
+# The Debian package: cpack -G DEB in the build directory.
+set(CPACK_GENERATOR DEB)
+set(CPACK_PACKAGE_NAME executor-studio)
+set(CPACK_PACKAGE_VENDOR "Executor Studio")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
+  "Tools for the MLIR executor dialect: passes, executor-server, language server, GUI")
+set(CPACK_PACKAGE_DESCRIPTION
+  "Cross-compiles catalyst.target modules and dispatches them to executors: executor-opt, executor-compile, executor-server (with a systemd unit), executor-lsp-server and executor-studio, the runtime library (also as librt_executor.so) and the CMake package for plugin authors.")
+set(CPACK_PACKAGE_CONTACT "Executor Studio developers <executor-studio@localhost>")
+set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
+set(CPACK_STRIP_FILES TRUE)
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+set(CPACK_DEBIAN_PACKAGE_SECTION devel)
+set(CPACK_DEBIAN_COMPRESSION_TYPE gzip)
+# libLLVM (the tools), clang and lld (executor-compile links programs),
+# GLFW and OpenGL (executor-studio); MLIR is linked statically and its
+# runner utilities ship in the package.
+set(EXECUTOR_STUDIO_DEB_DEPENDS
+  "libc6, libstdc++6, libllvm22, clang-22, lld-22, zlib1g, libzstd1, libglfw3, libgl1")
+if(TARGET OpenSSL::SSL)
+  string(APPEND EXECUTOR_STUDIO_DEB_DEPENDS ", libssl3")
+endif()
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "${EXECUTOR_STUDIO_DEB_DEPENDS}")
+set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA
+  ${PROJECT_SOURCE_DIR}/packaging/debian/conffiles)
+include(CPack)
