@@ -139,6 +139,12 @@ TEST_F(ExecutorClientTest, CallRoundTrip) {
                             llvm::ArrayRef<char>(input.data(), input.size()));
   ASSERT_TRUE(static_cast<bool>(reply)) << llvm::toString(reply.takeError());
   EXPECT_EQ(std::string(reply->rbegin(), reply->rend()), input);
+  // Replies of up to 8 bytes travel inside the buffer struct itself.
+  std::string small = "tiny";
+  auto inline_ = client->call("echo_reversed",
+                              llvm::ArrayRef<char>(small.data(), small.size()));
+  ASSERT_TRUE(static_cast<bool>(inline_)) << llvm::toString(inline_.takeError());
+  EXPECT_EQ(std::string(inline_->begin(), inline_->end()), "ynit");
   auto missing = client->call("no_such_symbol", {});
   ASSERT_FALSE(static_cast<bool>(missing));
   EXPECT_NE(llvm::toString(missing.takeError()).find("unknown symbol no_such_symbol"),
