@@ -542,8 +542,18 @@ struct ConvertExecutorToLLVMPass
     : public catalyst::impl::ConvertExecutorToLLVMPassBase<ConvertExecutorToLLVMPass> {
   /// A runtime function the module declares already must have the C ABI's
   /// type, or the calls would not link (or would link and misbehave).
+  /// Modules without executor ops are left alone.
   LogicalResult checkDeclarations(const LLVMTypeConverter &converter) {
     ModuleOp module = getOperation();
+    bool lowersAnything = module
+                              ->walk([](Operation *op) {
+                                return isa<ExecutorDialect>(op->getDialect())
+                                           ? WalkResult::interrupt()
+                                           : WalkResult::advance();
+                              })
+                              .wasInterrupted();
+    if (!lowersAnything)
+      return success();
     for (const RuntimeFunction &fn : kRuntimeFunctions) {
       Operation *symbol = module.lookupSymbol(fn.name);
       if (!symbol)
@@ -559,8 +569,8 @@ struct ConvertExecutorToLLVMPass
       else
         diag << "as a '" << symbol->getName() << "'";
       diag << ", but the executor runtime's C ABI (Catalyst's "
-              "ExecutorCAPI.h) is llvm.func " << expected
-           << "; remove the declaration or fix its type";
+              "ExecutorCAPI.h) gives it the type "
+           << expected << "; remove the declaration or fix its type";
       return failure();
     }
     return success();
