@@ -190,6 +190,18 @@ TEST_F(AssetTest, HostileNamesAreRefusedAndNothingIsWrittenOutside) {
   // The same through the (name, bytes) form of send_binary.
   std::string dots = errorOf(client->sendBinary("..", bytes, 1));
   EXPECT_NE(dots.find("'..' is not a file name"), std::string::npos) << dots;
+  // A link planted in the directory under an asset's name is replaced, not
+  // written through.
+  fs::path outside = root / "outside.txt";
+  std::ofstream(outside) << "untouched";
+  fs::create_symlink(outside, sessionDirectories()[0] / "planted.bin");
+  ASSERT_FALSE(static_cast<bool>(client->storeAsset("planted.bin", bytes)));
+  EXPECT_FALSE(fs::is_symlink(sessionDirectories()[0] / "planted.bin"));
+  EXPECT_EQ(fs::file_size(sessionDirectories()[0] / "planted.bin"), 8u);
+  std::ifstream in(outside);
+  std::string kept((std::istreambuf_iterator<char>(in)), {});
+  EXPECT_EQ(kept, "untouched");
+  fs::remove(sessionDirectories()[0] / "planted.bin");
   // The longest name is fine; the session still works.
   ASSERT_FALSE(static_cast<bool>(
       client->storeAsset(std::string(255, 'y'), bytes)));
