@@ -385,7 +385,11 @@ int main(int argc, char **argv) {
           writeAll(fd, "OK\n", 3);
         }
         logEvent("opened");
-        _exit(serveSession(fd, assets, assetProblem));
+        int status = serveSession(fd, assets, assetProblem);
+        // The listener removes it too when it reaps this process (which
+        // covers a crash); this covers a listener that is gone.
+        removeAssetDirectory(assets);
+        _exit(status);
       }
       close(fd);
       if (pid > 0) {

@@ -41,7 +41,18 @@ protected:
           ::testing::UnitTest::GetInstance()->current_test_info()->name() +
           ".log";
   }
+  void TearDown() override {
+    server.stop();
+    if (!assetRoot.empty())
+      llvm::sys::fs::remove_directories(assetRoot);
+  }
   void startServer(std::vector<std::string> args = {}) {
+    // Session directories go under a root of the test's own: a server that
+    // is killed (SIGKILL) cannot remove them.
+    assetRoot = log + ".assets";
+    llvm::sys::fs::create_directories(assetRoot);
+    args.push_back("--asset-root");
+    args.push_back(assetRoot);
     llvm::Error err = server.start(kServer, args, log);
     ASSERT_FALSE(static_cast<bool>(err)) << llvm::toString(std::move(err));
   }
@@ -55,7 +66,7 @@ protected:
     return HostMemRef::of<double>({static_cast<int64_t>(values.size())}, values);
   }
   LocalExecutor server;
-  std::string log;
+  std::string log, assetRoot;
 };
 } // namespace
 
