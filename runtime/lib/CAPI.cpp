@@ -182,9 +182,10 @@ extern "C" void __catalyst__executor__await(int64_t token) {
         "await of launch_async token " + std::to_string(token));
 }
 
-extern "C" int32_t __catalyst__executor__call_wrapper(
-    int64_t handle, const char *symbol, const char *args, size_t argsSize,
-    void **out, size_t *outSize) {
+extern "C" int32_t
+__catalyst__executor__call_wrapper(int64_t handle, const char *symbol,
+                                   const char *args, size_t argsSize,
+                                   void **out, size_t *outSize) {
   if (out)
     *out = nullptr;
   if (outSize)
@@ -192,8 +193,8 @@ extern "C" int32_t __catalyst__executor__call_wrapper(
   std::shared_ptr<Session> s = session(handle, "call_wrapper");
   if (!symbol || !*symbol)
     die("call_wrapper: the symbol is empty");
-  auto result = s->client->call(
-      symbol, llvm::ArrayRef<char>(args, args ? argsSize : 0));
+  auto result =
+      s->client->call(symbol, llvm::ArrayRef<char>(args, args ? argsSize : 0));
   if (!result)
     die(std::string("call of ") + symbol + ": " +
         llvm::toString(result.takeError()));

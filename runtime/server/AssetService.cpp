@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "AssetService.h"
-#include "LaunchService.h"
 #include "ExecutorRuntime/Wire.h"
+#include "LaunchService.h"
 
 #include <cerrno>
 #include <cstdlib>
@@ -86,7 +86,7 @@ void enterAssetDirectory(const std::string &directory, const std::string &why) {
 }
 
 extern "C" CWrapperFunctionBuffer executorStudioStoreAsset(const char *data,
-                                                          size_t size) {
+                                                           size_t size) {
   Reader r(data, size);
   uint32_t length = 0;
   const char *nameBytes = nullptr;

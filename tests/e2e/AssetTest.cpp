@@ -133,7 +133,8 @@ TEST_F(AssetTest, KernelsFindAnAssetByTheNameItWasSentUnder) {
   server.stop();
   std::ifstream in(log);
   std::string text((std::istreambuf_iterator<char>(in)), {});
-  EXPECT_NE(text.find("asset stored: weights.bin (24 bytes)"), std::string::npos)
+  EXPECT_NE(text.find("asset stored: weights.bin (24 bytes)"),
+            std::string::npos)
       << text;
 }
 
@@ -144,7 +145,8 @@ TEST_F(AssetTest, EachSessionHasItsOwnDirectory) {
   for (auto *client : {a.get(), b.get()})
     ASSERT_FALSE(static_cast<bool>(client->sendBinary(kAssets)));
   ASSERT_FALSE(static_cast<bool>(a->storeAsset("weights.bin", doubles({1}))));
-  ASSERT_FALSE(static_cast<bool>(b->storeAsset("weights.bin", doubles({2, 2}))));
+  ASSERT_FALSE(
+      static_cast<bool>(b->storeAsset("weights.bin", doubles({2, 2}))));
   EXPECT_EQ(launchDoubles(*a, "weights_cwd"), std::vector<double>{1});
   EXPECT_EQ(launchDoubles(*b, "weights_cwd"), (std::vector<double>{2, 2}));
   EXPECT_EQ(sessionDirectories().size(), 2u);
@@ -203,8 +205,8 @@ TEST_F(AssetTest, HostileNamesAreRefusedAndNothingIsWrittenOutside) {
   EXPECT_EQ(kept, "untouched");
   fs::remove(sessionDirectories()[0] / "planted.bin");
   // The longest name is fine; the session still works.
-  ASSERT_FALSE(static_cast<bool>(
-      client->storeAsset(std::string(255, 'y'), bytes)));
+  ASSERT_FALSE(
+      static_cast<bool>(client->storeAsset(std::string(255, 'y'), bytes)));
   // Nothing but the session directory under the root, nothing beside it.
   auto dirs = sessionDirectories();
   ASSERT_EQ(dirs.size(), 1u);
