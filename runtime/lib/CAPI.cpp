@@ -1,9 +1,12 @@
 //===- CAPI.cpp - the __catalyst__executor__* runtime ABI -----------------===//
 //
-// A thin layer over ExecutorClient: sessions are small integer handles,
-// `open` is idempotent per address, every open session is closed at exit,
-// and a failure stops the program with a message that names the address,
-// the object and the entry.
+// A thin layer over ExecutorClient with the behaviour of Catalyst's
+// rt_executor: sessions are handles from 1 up, never reused; `open` is
+// idempotent per address; `send_binary` ships a path once per session;
+// tokens count from 1 across sessions; `close` waits for the session's
+// unfinished asynchronous launches; every open session is closed at exit.
+// A failure stops the program with a message that names the address, the
+// object and the entry.
 //
 //===----------------------------------------------------------------------===//
 #include "ExecutorRuntime/CAPI.h"
@@ -11,24 +14,37 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <vector>
 
 using namespace executor_runtime;
 
 namespace {
+struct Session {
+  std::unique_ptr<ExecutorClient> client;
+  std::mutex mutex; // guards `sent`
+  std::set<std::string> sent;
+};
+
 struct Registry {
   std::mutex mutex;
-  std::vector<std::unique_ptr<ExecutorClient>> sessions; // handle = index + 1
+  int64_t nextHandle = 1;
+  int64_t nextToken = 1;
+  std::map<int64_t, std::shared_ptr<Session>> byHandle;
   std::map<std::string, int64_t> byAddress;
-  std::map<int64_t, int64_t> tokenSession; // token -> session handle
+  struct Pending {
+    int64_t session;
+    uint64_t ticket;
+  };
+  std::map<int64_t, Pending> tokens;
 
   ~Registry() {
-    for (auto &session : sessions)
-      if (session)
-        llvm::consumeError(session->close());
+    for (auto &[handle, session] : byHandle)
+      llvm::consumeError(session->client->close());
   }
 };
 
@@ -52,18 +68,22 @@ void check(llvm::Error err, const std::string &context) {
     die(context + ": " + llvm::toString(std::move(err)));
 }
 
-ExecutorClient &session(int64_t handle, const char *what) {
+std::shared_ptr<Session> session(int64_t handle, const char *what) {
   Registry &r = registry();
   std::lock_guard<std::mutex> lock(r.mutex);
-  if (handle < 1 || handle > static_cast<int64_t>(r.sessions.size()) ||
-      !r.sessions[handle - 1])
+  auto it = r.byHandle.find(handle);
+  if (it == r.byHandle.end())
     die(std::string(what) + ": invalid or closed session handle " +
-        std::to_string(handle));
-  return *r.sessions[handle - 1];
+        std::to_string(handle) + " (open it with __catalyst__executor__open)");
+  return it->second;
 }
+
+std::string text(const char *s) { return s ? s : ""; }
 } // namespace
 
 extern "C" int64_t __catalyst__executor__open(const char *address) {
+  if (!address || !*address)
+    die("cannot open a session: the executor address is empty");
   Registry &r = registry();
   std::lock_guard<std::mutex> lock(r.mutex);
   auto it = r.byAddress.find(address);
@@ -72,93 +92,153 @@ extern "C" int64_t __catalyst__executor__open(const char *address) {
   auto client = ExecutorClient::open(address);
   if (!client)
     die("cannot open a session: " + llvm::toString(client.takeError()));
-  r.sessions.push_back(std::move(*client));
-  int64_t handle = r.sessions.size();
+  auto entry = std::make_shared<Session>();
+  entry->client = std::move(*client);
+  int64_t handle = r.nextHandle++;
+  r.byHandle[handle] = std::move(entry);
   r.byAddress[address] = handle;
   return handle;
 }
 
-extern "C" void __catalyst__executor__send_binary(int64_t handle,
-                                                  const char *path,
-                                                  int32_t format) {
-  ExecutorClient &client = session(handle, "send_binary");
-  check(client.sendBinary(path, format), std::string("send_binary of ") + path);
+extern "C" int64_t __catalyst__executor__send_binary(int64_t handle,
+                                                     const char *path,
+                                                     uint32_t format) {
+  std::shared_ptr<Session> s = session(handle, "send_binary");
+  if (!path || !*path)
+    return 0;
+  std::lock_guard<std::mutex> lock(s->mutex);
+  if (!s->sent.insert(path).second)
+    return 0;
+  if (format > 1)
+    die(std::string("send_binary of ") + path + ": unknown binary format " +
+        std::to_string(format) + " (0 is a relocatable object, 1 an asset)");
+  check(s->client->sendBinary(path, static_cast<int>(format)),
+        std::string("send_binary of ") + path);
+  return 0;
 }
 
 extern "C" void __catalyst__executor__launch(
-    int64_t handle, const char *entry, const char *object, int64_t numInputs,
-    void **inputs, const int64_t *inputRanks, const int64_t *inputElementSizes,
-    int64_t numOutputs, void **outputs, const int64_t *outputRanks,
-    const int64_t *outputElementSizes) {
-  ExecutorClient &client = session(handle, "launch");
+    int64_t handle, const char *entry, const char *object, size_t numInputs,
+    void *const *inputs, const size_t *inputRanks,
+    const size_t *inputElementSizes, size_t numOutputs, void *const *outputs,
+    const size_t *outputRanks, const size_t *outputElementSizes) {
+  std::shared_ptr<Session> s = session(handle, "launch");
+  std::string what = "launch of " + text(entry) +
+                     (object && *object ? " from " + text(object) : "");
+  auto address = s->client->symbolAddress(text(entry), text(object));
+  if (!address)
+    die(what + ": " + llvm::toString(address.takeError()));
   std::vector<DescriptorView> in, out;
-  for (int64_t i = 0; i < numInputs; ++i)
-    in.push_back({inputs[i], inputRanks[i]});
-  for (int64_t i = 0; i < numOutputs; ++i)
-    out.push_back({outputs[i], outputRanks[i]});
-  check(client.launchDescriptors(
-            entry, object, in,
-            llvm::ArrayRef<int64_t>(inputElementSizes, numInputs), out,
-            llvm::ArrayRef<int64_t>(outputElementSizes, numOutputs)),
-        std::string("launch of ") + entry + " from " + object);
+  std::vector<int64_t> inSizes, outSizes;
+  for (size_t i = 0; i < numInputs; ++i) {
+    in.push_back({inputs[i], static_cast<int64_t>(inputRanks[i])});
+    inSizes.push_back(static_cast<int64_t>(inputElementSizes[i]));
+  }
+  for (size_t i = 0; i < numOutputs; ++i) {
+    out.push_back({outputs[i], static_cast<int64_t>(outputRanks[i])});
+    outSizes.push_back(static_cast<int64_t>(outputElementSizes[i]));
+  }
+  check(s->client->launchDescriptorsAt(*address, text(entry), in, inSizes, out,
+                                       outSizes),
+        what);
 }
 
 extern "C" int64_t __catalyst__executor__launch_async(int64_t handle,
                                                       const char *entry,
                                                       const char *object) {
-  ExecutorClient &client = session(handle, "launch_async");
-  auto token = client.launchAsync(entry, object);
-  if (!token)
-    die(std::string("launch_async of ") + entry + " from " + object + ": " +
-        llvm::toString(token.takeError()));
+  std::shared_ptr<Session> s = session(handle, "launch_async");
+  std::string what = "launch_async of " + text(entry) +
+                     (object && *object ? " from " + text(object) : "");
+  auto address = s->client->symbolAddress(text(entry), text(object));
+  if (!address)
+    die(what + ": " + llvm::toString(address.takeError()));
+  auto ticket = s->client->launchAsyncAt(*address, text(entry));
+  if (!ticket)
+    die(what + ": " + llvm::toString(ticket.takeError()));
   Registry &r = registry();
   std::lock_guard<std::mutex> lock(r.mutex);
-  // Tokens are per session; make them global by pairing with the handle.
-  int64_t global = (handle << 40) | static_cast<int64_t>(*token);
-  r.tokenSession[global] = handle;
-  return global;
+  int64_t token = r.nextToken++;
+  r.tokens[token] = {handle, *ticket};
+  return token;
 }
 
 extern "C" void __catalyst__executor__await(int64_t token) {
-  int64_t handle = token >> 40;
-  ExecutorClient &client = session(handle, "await");
-  check(client.await(static_cast<uint64_t>(token & ((int64_t(1) << 40) - 1))),
-        "await");
+  Registry &r = registry();
+  Registry::Pending pending;
+  std::shared_ptr<Session> s;
+  {
+    std::lock_guard<std::mutex> lock(r.mutex);
+    auto it = r.tokens.find(token);
+    if (it == r.tokens.end())
+      return; // already awaited, or its session closed (which waited for it)
+    pending = it->second;
+    r.tokens.erase(it);
+    auto found = r.byHandle.find(pending.session);
+    if (found == r.byHandle.end())
+      return;
+    s = found->second;
+  }
+  check(s->client->await(pending.ticket),
+        "await of launch_async token " + std::to_string(token));
 }
 
-extern "C" void __catalyst__executor__call_wrapper(
-    int64_t handle, const char *symbol, const void *input, int64_t inputSize,
-    void **reply, int64_t expectedReplySize) {
-  ExecutorClient &client = session(handle, "call");
-  auto result = client.call(
-      symbol, llvm::ArrayRef<char>(static_cast<const char *>(input),
-                                   static_cast<size_t>(inputSize)));
+extern "C" int32_t
+__catalyst__executor__call_wrapper(int64_t handle, const char *symbol,
+                                   const char *args, size_t argsSize,
+                                   void **out, size_t *outSize) {
+  if (out)
+    *out = nullptr;
+  if (outSize)
+    *outSize = 0;
+  std::shared_ptr<Session> s = session(handle, "call_wrapper");
+  if (!symbol || !*symbol)
+    die("call_wrapper: the symbol is empty");
+  auto result =
+      s->client->call(symbol, llvm::ArrayRef<char>(args, args ? argsSize : 0));
   if (!result)
     die(std::string("call of ") + symbol + ": " +
         llvm::toString(result.takeError()));
-  if (static_cast<int64_t>(result->size()) < expectedReplySize)
-    die(std::string("call of ") + symbol + " on " + client.address() +
-        ": the reply has " + std::to_string(result->size()) +
-        " bytes but the outputs need " + std::to_string(expectedReplySize));
-  void *buffer = std::malloc(result->size() ? result->size() : 1);
-  std::memcpy(buffer, result->data(), result->size());
-  *reply = buffer;
+  size_t size = result->size();
+  if (out && size > 0) {
+    void *buffer = std::malloc(size);
+    if (!buffer)
+      die(std::string("call of ") + symbol + ": cannot allocate " +
+          std::to_string(size) + " bytes for the reply");
+    std::memcpy(buffer, result->data(), size);
+    *out = buffer;
+  }
+  if (outSize)
+    *outSize = size;
+  return 0;
 }
 
-extern "C" void __catalyst__executor__free_result(void *reply) {
-  std::free(reply);
-}
+extern "C" void __catalyst__executor__free_result(void *out) { std::free(out); }
 
-extern "C" void __catalyst__executor__close(int64_t handle) {
+extern "C" int64_t __catalyst__executor__close(int64_t handle) {
   Registry &r = registry();
-  std::unique_ptr<ExecutorClient> client;
+  std::shared_ptr<Session> s;
+  std::vector<uint64_t> unfinished;
   {
     std::lock_guard<std::mutex> lock(r.mutex);
-    if (handle < 1 || handle > static_cast<int64_t>(r.sessions.size()) ||
-        !r.sessions[handle - 1])
-      return; // closing twice is harmless
-    client = std::move(r.sessions[handle - 1]);
-    r.byAddress.erase(client->address());
+    auto it = r.byHandle.find(handle);
+    if (it == r.byHandle.end())
+      return 0; // closing twice is harmless
+    s = std::move(it->second);
+    r.byHandle.erase(it);
+    r.byAddress.erase(s->client->address());
+    for (auto token = r.tokens.begin(); token != r.tokens.end();) {
+      if (token->second.session != handle) {
+        ++token;
+        continue;
+      }
+      unfinished.push_back(token->second.ticket);
+      token = r.tokens.erase(token);
+    }
   }
-  check(client->close(), "close");
+  // As Catalyst's close: the session's kernels finish first; their errors
+  // went unclaimed by an await.
+  for (uint64_t ticket : unfinished)
+    llvm::consumeError(s->client->await(ticket));
+  check(s->client->close(), "close");
+  return 0;
 }

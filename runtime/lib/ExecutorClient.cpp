@@ -11,6 +11,7 @@
 #include "llvm/ExecutionEngine/Orc/SimpleRemoteEPC.h"
 #include "llvm/ExecutionEngine/Orc/TaskDispatch.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 
 #include <atomic>
 #include <chrono>
@@ -59,7 +60,8 @@ struct ExecutorClient::Impl {
   std::unique_ptr<ExecutionSession> es;
   std::unique_ptr<ObjectLinkingLayer> linker;
   JITDylib *process = nullptr;
-  ExecutorAddr launchWrapper, noteWrapper, launchAsyncWrapper, awaitWrapper;
+  ExecutorAddr launchWrapper, noteWrapper, launchAsyncWrapper, awaitWrapper,
+      storeAssetWrapper;
 
   mutable std::mutex mutex;
   std::map<std::string, JITDylib *> objects;
@@ -70,9 +72,18 @@ struct ExecutorClient::Impl {
                              "executor " + address + ": " + message);
   }
 
-  /// The address of `entry` in `object`, looked up once.
+  /// The address of `entry` in `object` (empty: in any loaded object,
+  /// then the executor process), looked up once.
   Expected<ExecutorAddr> findEntry(const std::string &entry,
                                    const std::string &object);
+  /// Every loaded object, then the executor process.
+  JITDylibSearchOrder everything() const {
+    JITDylibSearchOrder order;
+    for (auto &[name, jd] : objects)
+      order.push_back({jd, JITDylibLookupFlags::MatchExportedSymbolsOnly});
+    order.push_back({process, JITDylibLookupFlags::MatchExportedSymbolsOnly});
+    return order;
+  }
   /// One wrapper call, waited for on this thread. The reply usually comes
   /// back within tens of microseconds: spinning briefly before sleeping
   /// saves the wake-up of a blocked thread (a futex round trip) per launch.
@@ -193,7 +204,8 @@ ExecutorClient::open(const std::string &address, ClientOptions options) {
           {{impl->launchWrapper, kLaunchWrapperName},
            {impl->noteWrapper, kNoteWrapperName},
            {impl->launchAsyncWrapper, kLaunchAsyncWrapperName},
-           {impl->awaitWrapper, kAwaitWrapperName}})) {
+           {impl->awaitWrapper, kAwaitWrapperName},
+           {impl->storeAssetWrapper, kStoreAssetWrapperName}})) {
     std::string message = toString(std::move(err));
     ExecutorClient client(std::move(impl));
     return client.impl->error("is not an executor-server (" + message + ")");
@@ -215,28 +227,40 @@ bool ExecutorClient::hasObject(const std::string &name) const {
   return impl->objects.count(name) != 0;
 }
 
+namespace {
+Error unknownFormat(const std::string &name, int format) {
+  return createStringError(inconvertibleErrorCode(),
+                           "cannot send " + name + ": unknown binary format " +
+                               std::to_string(format) +
+                               " (0 is a relocatable object, 1 an asset)");
+}
+} // namespace
+
 Error ExecutorClient::sendBinary(const std::string &path, int format) {
-  if (hasObject(path))
+  if (format != 0 && format != 1)
+    return impl->error(toString(unknownFormat(path, format)));
+  if (format == 0 && hasObject(path))
     return Error::success();
+  const char *kind = format == 0 ? "object" : "asset";
   auto buffer = MemoryBuffer::getFile(path, /*IsText=*/false,
                                       /*RequiresNullTerminator=*/false);
   if (!buffer)
-    return impl->error("cannot read object " + path + ": " +
+    return impl->error(std::string("cannot read ") + kind + " " + path + ": " +
                        buffer.getError().message());
-  return sendBinary(path,
-                    ArrayRef<char>((*buffer)->getBufferStart(),
-                                   (*buffer)->getBufferSize()),
-                    format);
+  ArrayRef<char> bytes((*buffer)->getBufferStart(), (*buffer)->getBufferSize());
+  if (format == 1)
+    return storeAsset(sys::path::filename(path).str(), bytes);
+  return sendBinary(path, bytes, format);
 }
 
 Error ExecutorClient::sendBinary(const std::string &name, ArrayRef<char> bytes,
                                  int format) {
   if (!impl->open)
     return impl->error("the session is closed");
+  if (format == 1)
+    return storeAsset(name, bytes);
   if (format != 0)
-    return impl->error("object " + name + ": format " +
-                       std::to_string(format) +
-                       " is reserved; only 0 (raw object file) is supported");
+    return impl->error(toString(unknownFormat(name, format)));
   std::lock_guard<std::mutex> lock(impl->mutex);
   if (impl->objects.count(name))
     return Error::success();
@@ -278,15 +302,22 @@ ExecutorClient::Impl::findEntry(const std::string &entry,
   auto it = entries.find(key);
   if (it != entries.end())
     return it->second;
-  auto jd = objects.find(object);
-  if (jd == objects.end())
-    return error("object " + object +
-                 " was not sent on this session; send_binary it first");
-  auto symbol = es->lookup(makeJITDylibSearchOrder(jd->second,
-                                                   JITDylibLookupFlags::MatchExportedSymbolsOnly),
-                           es->intern(entry));
+  JITDylibSearchOrder order;
+  if (object.empty()) {
+    order = everything();
+  } else {
+    auto jd = objects.find(object);
+    if (jd == objects.end())
+      return error("object " + object +
+                   " was not sent on this session; send_binary it first");
+    order = makeJITDylibSearchOrder(
+        jd->second, JITDylibLookupFlags::MatchExportedSymbolsOnly);
+  }
+  auto symbol = es->lookup(order, es->intern(entry));
   if (!symbol) {
     consumeError(symbol.takeError());
+    if (object.empty())
+      return error("no shipped object or plugin defines the entry " + entry);
     return error("object " + object + " has no entry " + entry +
                  " (is the kernel named in a launch_kernel of the host?)");
   }
@@ -361,6 +392,20 @@ bool readReplyMemRef(Reader &r, PlaceFn place) {
 }
 } // namespace
 
+Error ExecutorClient::storeAsset(const std::string &name,
+                                 ArrayRef<char> bytes) {
+  Message request = buildMessage([&](Writer &w) {
+    w.put<uint32_t>(name.size());
+    if (char *dst = w.reserve(name.size()))
+      std::memcpy(dst, name.data(), name.size());
+    if (char *dst = w.reserve(bytes.size()))
+      std::memcpy(dst, bytes.data(), bytes.size());
+  });
+  auto reply = impl->callExecutor(impl->storeAssetWrapper, request.bytes(),
+                                  "storing asset '" + name + "'");
+  return reply ? Error::success() : reply.takeError();
+}
+
 Expected<std::vector<HostMemRef>>
 ExecutorClient::launch(const std::string &entryName, const std::string &object,
                        const std::vector<HostMemRef> &inputs,
@@ -427,8 +472,30 @@ Error ExecutorClient::launchDescriptors(const std::string &entryName,
   auto address = impl->findEntry(entry, object);
   if (!address)
     return address.takeError();
+  return launchDescriptorsAt(address->getValue(), entry + " of " + object,
+                             inputs, inputElementSizes, outputs,
+                             outputElementSizes);
+}
+
+Expected<uint64_t> ExecutorClient::symbolAddress(const std::string &symbol,
+                                                 const std::string &object) {
+  if (!impl->open)
+    return impl->error("the session is closed");
+  auto address = impl->findEntry(symbol, object);
+  if (!address)
+    return address.takeError();
+  return address->getValue();
+}
+
+Error ExecutorClient::launchDescriptorsAt(uint64_t entryAddress,
+                                          const std::string &entry,
+                                          ArrayRef<DescriptorView> inputs,
+                                          ArrayRef<int64_t> inputElementSizes,
+                                          ArrayRef<DescriptorView> outputs,
+                                          ArrayRef<int64_t> outputElementSizes) {
+  ExecutorAddr address(entryAddress);
   Message request = buildMessage([&](Writer &w) {
-    writeRequestHeader(w, *address, inputs.size(), outputs.size());
+    writeRequestHeader(w, address, inputs.size(), outputs.size());
     for (size_t i = 0; i < inputs.size(); ++i) {
       w.put<uint32_t>(inputs[i].rank);
       w.put<uint32_t>(inputElementSizes[i]);
@@ -442,7 +509,7 @@ Error ExecutorClient::launchDescriptors(const std::string &entryName,
     }
   });
   auto reply = impl->callExecutor(impl->launchWrapper, request.bytes(),
-                                  "launch of " + entry + " of " + object);
+                                  "launch of " + entry);
   if (!reply)
     return reply.takeError();
   // The largest output takes over the reply buffer itself (malloc'ed by the
@@ -497,14 +564,20 @@ Expected<uint64_t> ExecutorClient::launchAsync(const std::string &entryName,
   auto address = impl->findEntry(entry, object);
   if (!address)
     return address.takeError();
+  return launchAsyncAt(address->getValue(), entry + " of " + object);
+}
+
+Expected<uint64_t> ExecutorClient::launchAsyncAt(uint64_t entryAddress,
+                                                 const std::string &entry) {
   if (!impl->open)
     return impl->error("the session is closed");
   // The executor starts the kernel on a thread of its own and answers with a
   // ticket at once; await asks for the ticket's end.
-  Message request = buildMessage(
-      [&](Writer &w) { writeRequestHeader(w, *address, 0, 0); });
+  Message request = buildMessage([&](Writer &w) {
+    writeRequestHeader(w, ExecutorAddr(entryAddress), 0, 0);
+  });
   auto reply = impl->callExecutor(impl->launchAsyncWrapper, request.bytes(),
-                                  "launch_async of " + entry + " of " + object);
+                                  "launch_async of " + entry);
   if (!reply)
     return reply.takeError();
   Reader r(reply->data(), reply->size());
@@ -529,10 +602,8 @@ Expected<std::vector<char>> ExecutorClient::call(const std::string &symbol,
   JITDylibSearchOrder order;
   {
     std::lock_guard<std::mutex> lock(impl->mutex);
-    for (auto &[name, jd] : impl->objects)
-      order.push_back({jd, JITDylibLookupFlags::MatchExportedSymbolsOnly});
+    order = impl->everything();
   }
-  order.push_back({impl->process, JITDylibLookupFlags::MatchExportedSymbolsOnly});
   auto found = impl->es->lookup(order, impl->es->intern(symbol));
   if (!found) {
     consumeError(found.takeError());

@@ -2,16 +2,21 @@
 //
 //   executor-server --bind 127.0.0.1:0 [--bind ...] [--plugin lib.so]
 //                   [--allow-remote --token-file FILE] [--log=all|sessions]
+//                   [--asset-root DIR]
 //
 // Listens on each --bind address and prints `listening on HOST:PORT` once
 // it accepts connections. Every connection is served by a forked child
 // running ORC's SimpleRemoteEPCServer, so a kernel that crashes ends only
-// its own session. SIGINT/SIGTERM stop the listener and its sessions.
+// its own session. Each session gets a private asset directory under
+// --asset-root (default $TMPDIR, else /tmp), its working directory, removed
+// when the session process ends. SIGINT/SIGTERM stop the listener and its
+// sessions.
 //
 //===----------------------------------------------------------------------===//
 #include "ExecutorRuntime/Socket.h"
 #include "ExecutorRuntime/TcpTransport.h"
 #include "ExecutorRuntime/Wire.h"
+#include "AssetService.h"
 #include "LaunchService.h"
 
 #include "llvm/ExecutionEngine/Orc/Shared/SimpleRemoteEPCUtils.h"
@@ -27,6 +32,7 @@
 #include <thread>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
 #include <fcntl.h>
@@ -59,7 +65,7 @@ void onSignal(int sig) {
                "executor-server: %s\n"
                "usage: executor-server --bind HOST:PORT [--bind ...] "
                "[--plugin LIB.so] [--allow-remote --token-file FILE] "
-               "[--log=all|sessions]\n",
+               "[--log=all|sessions] [--asset-root DIR]\n",
                problem.c_str());
   std::exit(2);
 }
@@ -181,7 +187,9 @@ private:
 };
 
 /// Runs one session in this (forked) process until the client goes.
-int serveSession(int fd) {
+int serveSession(int fd, const std::string &assetDirectory,
+                 const std::string &assetProblem) {
+  enterAssetDirectory(assetDirectory, assetProblem);
   // Large launches move tens of MiB per call through buffers that are freed
   // right after (the transport's message, the kernel's results, the reply).
   // glibc would hand each back to the kernel with munmap and fault every
@@ -209,6 +217,8 @@ int serveSession(int fd) {
             ExecutorAddr::fromPtr(&executorStudioFree);
         s.bootstrapSymbols()[kInvokeWrapperName] =
             ExecutorAddr::fromPtr(&executorStudioInvoke);
+        s.bootstrapSymbols()[kStoreAssetWrapperName] =
+            ExecutorAddr::fromPtr(&executorStudioStoreAsset);
         s.services().push_back(
             std::make_unique<rt_bootstrap::SimpleExecutorMemoryManager>());
         return Error::success();
@@ -231,6 +241,11 @@ int main(int argc, char **argv) {
   std::vector<std::string> binds, plugins;
   bool allowRemote = false;
   std::string tokenFile;
+  std::string assetRoot;
+  if (const char *tmp = std::getenv("TMPDIR"); tmp && *tmp)
+    assetRoot = tmp;
+  else
+    assetRoot = "/tmp";
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     auto value = [&](const std::string &name) -> std::string {
@@ -246,6 +261,8 @@ int main(int argc, char **argv) {
       plugins.push_back(value("--plugin"));
     else if (arg == "--token-file" || arg.rfind("--token-file=", 0) == 0)
       tokenFile = value("--token-file");
+    else if (arg == "--asset-root" || arg.rfind("--asset-root=", 0) == 0)
+      assetRoot = value("--asset-root");
     else if (arg == "--allow-remote")
       allowRemote = true;
     else if (arg == "--log=sessions")
@@ -301,7 +318,11 @@ int main(int argc, char **argv) {
   std::fflush(stdout);
 
   sessionLabel = "listener";
-  std::map<pid_t, std::string> sessions;
+  struct Session {
+    std::string label;
+    std::string assets; // removed when the session process ends
+  };
+  std::map<pid_t, Session> sessions;
   unsigned nextSession = 1;
   bool running = true;
   while (running) {
@@ -319,7 +340,8 @@ int main(int argc, char **argv) {
       int status = 0;
       pid_t pid;
       while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
-        std::string label = sessions[pid];
+        std::string label = sessions[pid].label;
+        removeAssetDirectory(sessions[pid].assets);
         sessions.erase(pid);
         if (WIFSIGNALED(status))
           logEvent(label + " ended by signal " +
@@ -341,6 +363,10 @@ int main(int argc, char **argv) {
       tuneSocket(fd);
       std::string label = "session " + std::to_string(nextSession++) + " (" +
                           describe(peer) + ")";
+      std::string assetProblem;
+      std::string assets = makeAssetDirectory(assetRoot, assetProblem);
+      if (assets.empty())
+        logEvent("error: " + label + ": " + assetProblem);
       pid_t pid = fork();
       if (pid == 0) {
         for (const pollfd &p : fds)
@@ -359,20 +385,27 @@ int main(int argc, char **argv) {
           writeAll(fd, "OK\n", 3);
         }
         logEvent("opened");
-        _exit(serveSession(fd));
+        int status = serveSession(fd, assets, assetProblem);
+        // The listener removes it too when it reaps this process (which
+        // covers a crash); this covers a listener that is gone.
+        removeAssetDirectory(assets);
+        _exit(status);
       }
       close(fd);
-      if (pid > 0)
-        sessions[pid] = label;
-      else
+      if (pid > 0) {
+        sessions[pid] = {label, assets};
+      } else {
         logEvent("error: cannot fork for " + label);
+        removeAssetDirectory(assets);
+      }
     }
   }
-  for (auto &[pid, label] : sessions)
+  for (auto &[pid, session] : sessions)
     kill(pid, SIGTERM);
-  for (auto &[pid, label] : sessions) {
+  for (auto &[pid, session] : sessions) {
     waitpid(pid, nullptr, 0);
-    logEvent(label + " closed (server stopping)");
+    removeAssetDirectory(session.assets);
+    logEvent(session.label + " closed (server stopping)");
   }
   logEvent("stopped");
   return 0;

@@ -22,8 +22,10 @@ ExecutorWrapperBuffer sample_histogram(const char *data, size_t size) {
   memcpy(&scale, data + 16 + 256, 8);
   if (strcmp(basis, "z-basis") != 0)
     return executor_reply_error("sample_histogram: unknown basis");
-  char *out;
-  ExecutorWrapperBuffer r = executor_reply(kReply, &out);
+  ExecutorWrapperBuffer r;
+  char *out = executor_reply(&r, kReply);
+  if (!out)
+    return r;
   int32_t count = (int32_t)shots;
   memcpy(out, &count, 4);
   /* A deterministic histogram: bin k holds (k + 1) * scale * shots / 36. */

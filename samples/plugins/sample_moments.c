@@ -22,8 +22,10 @@ ExecutorWrapperBuffer sample_moments(const char *data, size_t size) {
     squares += x * x;
   }
   double moments[2] = {sum / n, squares / n - (sum / n) * (sum / n)};
-  char *out;
-  ExecutorWrapperBuffer reply = executor_reply(sizeof(moments), &out);
+  ExecutorWrapperBuffer reply;
+  char *out = executor_reply(&reply, sizeof(moments));
+  if (!out)
+    return reply;
   memcpy(out, moments, sizeof(moments));
   return reply;
 }

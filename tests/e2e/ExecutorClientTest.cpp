@@ -41,7 +41,18 @@ protected:
           ::testing::UnitTest::GetInstance()->current_test_info()->name() +
           ".log";
   }
+  void TearDown() override {
+    server.stop();
+    if (!assetRoot.empty())
+      llvm::sys::fs::remove_directories(assetRoot);
+  }
   void startServer(std::vector<std::string> args = {}) {
+    // Session directories go under a root of the test's own: a server that
+    // is killed (SIGKILL) cannot remove them.
+    assetRoot = log + ".assets";
+    llvm::sys::fs::create_directories(assetRoot);
+    args.push_back("--asset-root");
+    args.push_back(assetRoot);
     llvm::Error err = server.start(kServer, args, log);
     ASSERT_FALSE(static_cast<bool>(err)) << llvm::toString(std::move(err));
   }
@@ -55,7 +66,7 @@ protected:
     return HostMemRef::of<double>({static_cast<int64_t>(values.size())}, values);
   }
   LocalExecutor server;
-  std::string log;
+  std::string log, assetRoot;
 };
 } // namespace
 
@@ -139,6 +150,12 @@ TEST_F(ExecutorClientTest, CallRoundTrip) {
                             llvm::ArrayRef<char>(input.data(), input.size()));
   ASSERT_TRUE(static_cast<bool>(reply)) << llvm::toString(reply.takeError());
   EXPECT_EQ(std::string(reply->rbegin(), reply->rend()), input);
+  // Replies of up to 8 bytes travel inside the buffer struct itself.
+  std::string small = "tiny";
+  auto inline_ = client->call("echo_reversed",
+                              llvm::ArrayRef<char>(small.data(), small.size()));
+  ASSERT_TRUE(static_cast<bool>(inline_)) << llvm::toString(inline_.takeError());
+  EXPECT_EQ(std::string(inline_->begin(), inline_->end()), "ynit");
   auto missing = client->call("no_such_symbol", {});
   ASSERT_FALSE(static_cast<bool>(missing));
   EXPECT_NE(llvm::toString(missing.takeError()).find("unknown symbol no_such_symbol"),

@@ -1,4 +1,13 @@
 //===- ConvertExecutorToLLVM.cpp - executor -> runtime calls ----*- C++ -*-===//
+//
+// Each executor op becomes a call of its __catalyst__executor__* function,
+// declared with the types of Catalyst's runtime/include/ExecutorCAPI.h
+// (size_t is the target's pointer width). The reply of an executor.call is
+// checked in the generated code: a module-local helper stops the program
+// with a message naming the call and its location when call_wrapper fails
+// or the reply is not exactly as long as the output buffers.
+//
+//===----------------------------------------------------------------------===//
 #include "Executor/IR/ExecutorOps.h"
 #include "Transforms/Passes.h"
 
@@ -23,6 +32,63 @@ using namespace catalyst;
 using namespace catalyst::executor;
 
 namespace {
+
+/// The runtime's C ABI: Catalyst's ExecutorCAPI.h. `Size` is size_t.
+enum class Ty { Void, I32, I64, Size, Ptr };
+struct RuntimeFunction {
+  const char *name;
+  Ty result;
+  SmallVector<Ty> params;
+};
+const RuntimeFunction kRuntimeFunctions[] = {
+    {"__catalyst__executor__open", Ty::I64, {Ty::Ptr}},
+    {"__catalyst__executor__send_binary", Ty::I64, {Ty::I64, Ty::Ptr, Ty::I32}},
+    {"__catalyst__executor__launch",
+     Ty::Void,
+     {Ty::I64, Ty::Ptr, Ty::Ptr, Ty::Size, Ty::Ptr, Ty::Ptr, Ty::Ptr, Ty::Size,
+      Ty::Ptr, Ty::Ptr, Ty::Ptr}},
+    {"__catalyst__executor__launch_async", Ty::I64, {Ty::I64, Ty::Ptr, Ty::Ptr}},
+    {"__catalyst__executor__await", Ty::Void, {Ty::I64}},
+    {"__catalyst__executor__call_wrapper",
+     Ty::I32,
+     {Ty::I64, Ty::Ptr, Ty::Ptr, Ty::Size, Ty::Ptr, Ty::Ptr}},
+    {"__catalyst__executor__free_result", Ty::Void, {Ty::Ptr}},
+    {"__catalyst__executor__close", Ty::I64, {Ty::I64}},
+};
+
+/// Stops the program unless a call's status is 0 and its reply has the
+/// expected size: (ptr what, i32 status, size got, size expected) -> ().
+constexpr const char *kCheckReplyName = "__executor_check_call_reply";
+
+Type lower(Ty ty, MLIRContext *ctx, const LLVMTypeConverter &converter) {
+  switch (ty) {
+  case Ty::Void:
+    return LLVM::LLVMVoidType::get(ctx);
+  case Ty::I32:
+    return IntegerType::get(ctx, 32);
+  case Ty::I64:
+    return IntegerType::get(ctx, 64);
+  case Ty::Size:
+    return IntegerType::get(ctx, converter.getPointerBitwidth());
+  case Ty::Ptr:
+    return LLVM::LLVMPointerType::get(ctx);
+  }
+  llvm_unreachable("unknown runtime type");
+}
+
+LLVM::LLVMFunctionType runtimeType(StringRef name,
+                                   const LLVMTypeConverter &converter) {
+  MLIRContext *ctx = &converter.getContext();
+  for (const RuntimeFunction &fn : kRuntimeFunctions) {
+    if (name != fn.name)
+      continue;
+    SmallVector<Type> params;
+    for (Ty ty : fn.params)
+      params.push_back(lower(ty, ctx, converter));
+    return LLVM::LLVMFunctionType::get(lower(fn.result, ctx, converter), params);
+  }
+  llvm_unreachable("not a runtime function");
+}
 
 /// Declares `name` in the module unless it exists.
 LLVM::LLVMFuncOp getOrDeclare(ConversionPatternRewriter &rewriter,
@@ -93,6 +159,22 @@ int64_t elementSize(Type type, const LLVMTypeConverter &converter) {
 template <typename OpT>
 struct ExecutorPattern : public ConvertOpToLLVMPattern<OpT> {
   using ConvertOpToLLVMPattern<OpT>::ConvertOpToLLVMPattern;
+  /// Declares the runtime function `name` with its C ABI type.
+  LLVM::LLVMFuncOp runtime(ConversionPatternRewriter &rewriter, Operation *op,
+                           StringRef name) const {
+    auto type = runtimeType(name, *this->getTypeConverter());
+    return getOrDeclare(rewriter, op, name, type.getReturnType(),
+                        type.getParams());
+  }
+  Type sizeType() const {
+    return IntegerType::get(&this->getTypeConverter()->getContext(),
+                            this->getTypeConverter()->getPointerBitwidth());
+  }
+  Value constSize(ConversionPatternRewriter &rewriter, Location loc,
+                  int64_t value) const {
+    return LLVM::ConstantOp::create(rewriter, loc, sizeType(),
+                                    rewriter.getIntegerAttr(sizeType(), value));
+  }
   Type ptrType() const {
     return LLVM::LLVMPointerType::get(&this->getTypeConverter()->getContext());
   }
@@ -112,8 +194,7 @@ struct OpenLowering : public ExecutorPattern<OpenOp> {
   LogicalResult
   matchAndRewrite(OpenOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto fn = getOrDeclare(rewriter, op, "__catalyst__executor__open", i64(),
-                           {ptrType()});
+    auto fn = runtime(rewriter, op, "__catalyst__executor__open");
     Value address = getString(rewriter, op, op.getAddress());
     rewriter.replaceOpWithNewOp<LLVM::CallOp>(op, fn, ValueRange{address});
     return success();
@@ -125,8 +206,7 @@ struct SendBinaryLowering : public ExecutorPattern<SendBinaryOp> {
   LogicalResult
   matchAndRewrite(SendBinaryOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto fn = getOrDeclare(rewriter, op, "__catalyst__executor__send_binary",
-                           voidType(), {i64(), ptrType(), i32()});
+    auto fn = runtime(rewriter, op, "__catalyst__executor__send_binary");
     Value path = getString(rewriter, op, op.getBinaryPath());
     Value format = LLVM::ConstantOp::create(
         rewriter, op.getLoc(), i32(),
@@ -151,10 +231,11 @@ struct LaunchLowering : public ExecutorPattern<LaunchOp> {
     Location loc = op.getLoc();
     int64_t n = types.size();
     auto ptrArray = LLVM::LLVMArrayType::get(ptrType(), std::max<int64_t>(n, 1));
-    auto i64Array = LLVM::LLVMArrayType::get(i64(), std::max<int64_t>(n, 1));
+    auto sizeArray =
+        LLVM::LLVMArrayType::get(sizeType(), std::max<int64_t>(n, 1));
     pointers = entryAlloca(rewriter, op, ptrArray, 1);
-    ranks = entryAlloca(rewriter, op, i64Array, 1);
-    sizes = entryAlloca(rewriter, op, i64Array, 1);
+    ranks = entryAlloca(rewriter, op, sizeArray, 1);
+    sizes = entryAlloca(rewriter, op, sizeArray, 1);
     for (auto [i, type] : llvm::enumerate(types)) {
       auto memref = cast<MemRefType>(type);
       int64_t eltSize =
@@ -166,16 +247,17 @@ struct LaunchLowering : public ExecutorPattern<LaunchOp> {
       if (!descriptors.empty())
         LLVM::StoreOp::create(rewriter, loc, descriptors[i], slot);
       slots.push_back(slot);
+      int32_t index = static_cast<int32_t>(i);
       auto at = [&](Value base, Type elt) {
         return LLVM::GEPOp::create(rewriter, loc, ptrType(), elt, base,
-                                   ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i)});
+                                   ArrayRef<LLVM::GEPArg>{index});
       };
       LLVM::StoreOp::create(rewriter, loc, slot, at(pointers, ptrType()));
       LLVM::StoreOp::create(rewriter, loc,
-                            constI64(rewriter, loc, memref.getRank()),
-                            at(ranks, i64()));
-      LLVM::StoreOp::create(rewriter, loc, constI64(rewriter, loc, eltSize),
-                            at(sizes, i64()));
+                            constSize(rewriter, loc, memref.getRank()),
+                            at(ranks, sizeType()));
+      LLVM::StoreOp::create(rewriter, loc, constSize(rewriter, loc, eltSize),
+                            at(sizes, sizeType()));
     }
     return success();
   }
@@ -193,19 +275,16 @@ struct LaunchLowering : public ExecutorPattern<LaunchOp> {
         failed(packDescriptors(op, op.getResultTypes(), {}, rewriter, outPtrs,
                                outRanks, outSizes, outSlots)))
       return failure();
-    auto fn = getOrDeclare(
-        rewriter, op, "__catalyst__executor__launch", voidType(),
-        {i64(), ptrType(), ptrType(), i64(), ptrType(), ptrType(), ptrType(),
-         i64(), ptrType(), ptrType(), ptrType()});
+    auto fn = runtime(rewriter, op, "__catalyst__executor__launch");
     Value entry = getString(
         rewriter, op, ("_catalyst_pyface_" + op.getKernelCallee()).str());
     Value object = getString(rewriter, op, op.getObject());
     LLVM::CallOp::create(
         rewriter, loc, fn,
         ValueRange{adaptor.getSession(), entry, object,
-                   constI64(rewriter, loc, op.getInputs().size()), inPtrs,
+                   constSize(rewriter, loc, op.getInputs().size()), inPtrs,
                    inRanks, inSizes,
-                   constI64(rewriter, loc, op.getNumResults()), outPtrs,
+                   constSize(rewriter, loc, op.getNumResults()), outPtrs,
                    outRanks, outSizes});
     SmallVector<Value> results;
     for (auto [slot, type] : llvm::zip_equal(outSlots, op.getResultTypes()))
@@ -221,8 +300,7 @@ struct LaunchAsyncLowering : public ExecutorPattern<LaunchAsyncOp> {
   LogicalResult
   matchAndRewrite(LaunchAsyncOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto fn = getOrDeclare(rewriter, op, "__catalyst__executor__launch_async",
-                           i64(), {i64(), ptrType(), ptrType()});
+    auto fn = runtime(rewriter, op, "__catalyst__executor__launch_async");
     Value entry = getString(
         rewriter, op, ("_catalyst_pyface_" + op.getKernelCallee()).str());
     Value object = getString(rewriter, op, op.getObject());
@@ -232,7 +310,8 @@ struct LaunchAsyncLowering : public ExecutorPattern<LaunchAsyncOp> {
   }
 };
 
-/// executor.await and executor.close: `void function(i64 handle)`.
+/// executor.await (`void await(int64_t token)`) and executor.close
+/// (`int64_t close(int64_t session)`, whose 0 is dropped).
 template <typename OpT>
 struct HandleCallLowering : public ExecutorPattern<OpT> {
   HandleCallLowering(const LLVMTypeConverter &converter, StringRef function)
@@ -240,8 +319,7 @@ struct HandleCallLowering : public ExecutorPattern<OpT> {
   LogicalResult
   matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto fn = getOrDeclare(rewriter, op, function, this->voidType(),
-                           {this->i64()});
+    auto fn = this->runtime(rewriter, op, function);
     LLVM::CallOp::create(rewriter, op.getLoc(), fn, adaptor.getOperands());
     rewriter.eraseOp(op);
     return success();
@@ -251,6 +329,27 @@ struct HandleCallLowering : public ExecutorPattern<OpT> {
 
 struct CallLowering : public ExecutorPattern<CallOp> {
   using ExecutorPattern::ExecutorPattern;
+
+  /// `value` (i64) as a size_t.
+  Value toSize(ConversionPatternRewriter &rewriter, Location loc,
+               Value value) const {
+    unsigned width = getTypeConverter()->getPointerBitwidth();
+    if (width == 64)
+      return value;
+    if (width < 64)
+      return LLVM::TruncOp::create(rewriter, loc, sizeType(), value);
+    return LLVM::ZExtOp::create(rewriter, loc, sizeType(), value);
+  }
+
+  /// `executor.call("symbol") at FILE:LINE:COL`, for the error message.
+  static std::string describeCall(CallOp op) {
+    std::string text = ("executor.call(\"" + op.getSymbol() + "\")").str();
+    if (auto file = op.getLoc()->findInstanceOf<FileLineColLoc>())
+      text += llvm::formatv(" at {0}:{1}:{2}", file.getFilename().getValue(),
+                            file.getLine(), file.getColumn())
+                  .str();
+    return text;
+  }
 
   /// The first byte of `memref`'s data and its size in bytes.
   std::pair<Value, Value> dataAndBytes(Location loc, MemRefType type,
@@ -307,14 +406,24 @@ struct CallLowering : public ExecutorPattern<CallOp> {
       offset = LLVM::AddOp::create(rewriter, loc, offset, bytes);
     }
     Value replySlot = entryAlloca(rewriter, op, ptrType(), 1);
-    auto callFn = getOrDeclare(
-        rewriter, op, "__catalyst__executor__call_wrapper", voidType(),
-        {i64(), ptrType(), ptrType(), i64(), ptrType(), i64()});
+    Value sizeSlot = entryAlloca(rewriter, op, sizeType(), 1);
+    auto callFn = runtime(rewriter, op, "__catalyst__executor__call_wrapper");
     Value symbol = getString(rewriter, op, op.getSymbol());
-    LLVM::CallOp::create(rewriter, loc, callFn,
-                         ValueRange{adaptor.getSession(), symbol, packed,
-                                    total, replySlot, expected});
+    Value status =
+        LLVM::CallOp::create(rewriter, loc, callFn,
+                             ValueRange{adaptor.getSession(), symbol, packed,
+                                        toSize(rewriter, loc, total),
+                                        replySlot, sizeSlot})
+            .getResult();
     LLVM::CallOp::create(rewriter, loc, freeFn, ValueRange{packed});
+    // The reply must be the outputs, exactly.
+    Value got = LLVM::LoadOp::create(rewriter, loc, sizeType(), sizeSlot);
+    auto checkFn = getOrDeclare(rewriter, op, kCheckReplyName, voidType(),
+                                {ptrType(), i32(), sizeType(), sizeType()});
+    Value what = getString(rewriter, op, describeCall(op));
+    LLVM::CallOp::create(
+        rewriter, loc, checkFn,
+        ValueRange{what, status, got, toSize(rewriter, loc, expected)});
     // Slice the outputs from the reply, in order.
     Value reply = LLVM::LoadOp::create(rewriter, loc, ptrType(), replySlot);
     offset = constI64(rewriter, loc, 0);
@@ -325,17 +434,148 @@ struct CallLowering : public ExecutorPattern<CallOp> {
       LLVM::MemcpyOp::create(rewriter, loc, data, src, bytes, false);
       offset = LLVM::AddOp::create(rewriter, loc, offset, bytes);
     }
-    auto freeResult = getOrDeclare(rewriter, op,
-                                   "__catalyst__executor__free_result",
-                                   voidType(), {ptrType()});
+    auto freeResult = runtime(rewriter, op, "__catalyst__executor__free_result");
     LLVM::CallOp::create(rewriter, loc, freeResult, ValueRange{reply});
     rewriter.eraseOp(op);
     return success();
   }
 };
 
+/// Gives kCheckReplyName (declared by CallLowering) its body:
+///
+///   if (status != 0) { fflush(NULL); dprintf(2, "...", what, status); exit(1); }
+///   if (got != expected) { fflush(NULL); dprintf(2, "...", what, got, expected); exit(1); }
+///
+/// It only needs libc, so the program runs with any implementation of the
+/// C ABI, Catalyst's included.
+void defineCheckReply(ModuleOp module) {
+  auto fn = module.lookupSymbol<LLVM::LLVMFuncOp>(kCheckReplyName);
+  if (!fn || !fn.isExternal())
+    return;
+  MLIRContext *ctx = module.getContext();
+  Location loc = fn.getLoc();
+  OpBuilder b(ctx);
+  Type ptr = LLVM::LLVMPointerType::get(ctx);
+  Type i32 = IntegerType::get(ctx, 32);
+  Type voidType = LLVM::LLVMVoidType::get(ctx);
+  auto declare = [&](StringRef name, Type result, ArrayRef<Type> params,
+                     bool varArg = false) {
+    if (auto existing = module.lookupSymbol<LLVM::LLVMFuncOp>(name))
+      return existing;
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(module.getBody());
+    return LLVM::LLVMFuncOp::create(
+        b, loc, name, LLVM::LLVMFunctionType::get(result, params, varArg));
+  };
+  auto fflushFn = declare("fflush", i32, {ptr});
+  auto dprintfFn = declare("dprintf", i32, {i32, ptr}, /*varArg=*/true);
+  auto exitFn = declare("exit", voidType, {i32});
+  auto string = [&](StringRef text) -> Value {
+    std::string name =
+        llvm::formatv("__executor_str_{0:x16}", llvm::xxh3_64bits(text)).str();
+    auto global = module.lookupSymbol<LLVM::GlobalOp>(name);
+    if (!global) {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(module.getBody());
+      std::string bytes = text.str();
+      bytes.push_back('\0');
+      global = LLVM::GlobalOp::create(
+          b, loc, LLVM::LLVMArrayType::get(b.getI8Type(), bytes.size()),
+          /*isConstant=*/true, LLVM::Linkage::Private, name,
+          b.getStringAttr(bytes));
+    }
+    return LLVM::AddressOfOp::create(b, loc, global);
+  };
+
+  fn.setLinkage(LLVM::Linkage::Internal);
+  Block *entry = fn.addEntryBlock(b);
+  Region &body = fn.getBody();
+  Block *checkSize = new Block(), *done = new Block(), *badStatus = new Block(),
+        *badSize = new Block();
+  body.push_back(checkSize);
+  body.push_back(done);
+  body.push_back(badStatus);
+  body.push_back(badSize);
+  Value what = entry->getArgument(0), status = entry->getArgument(1),
+        got = entry->getArgument(2), expected = entry->getArgument(3);
+
+  b.setInsertionPointToEnd(entry);
+  Value zero = LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(0));
+  Value statusOk =
+      LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, status, zero);
+  LLVM::CondBrOp::create(b, loc, statusOk, checkSize, badStatus);
+
+  b.setInsertionPointToEnd(checkSize);
+  Value sizeOk =
+      LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, got, expected);
+  LLVM::CondBrOp::create(b, loc, sizeOk, done, badSize);
+
+  b.setInsertionPointToEnd(done);
+  LLVM::ReturnOp::create(b, loc, ValueRange{});
+
+  auto fail = [&](Block *block, StringRef format, ValueRange values) {
+    b.setInsertionPointToEnd(block);
+    Value null = LLVM::ZeroOp::create(b, loc, ptr);
+    LLVM::CallOp::create(b, loc, fflushFn, ValueRange{null});
+    SmallVector<Value> args{
+        LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(2)),
+        string(format), what};
+    llvm::append_range(args, values);
+    LLVM::CallOp::create(b, loc, dprintfFn, args);
+    Value one = LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(1));
+    LLVM::CallOp::create(b, loc, exitFn, ValueRange{one});
+    LLVM::UnreachableOp::create(b, loc);
+  };
+  fail(badStatus,
+       "executor runtime error: %s: __catalyst__executor__call_wrapper "
+       "returned %d\n",
+       ValueRange{status});
+  // %zu: size_t, whatever its width.
+  fail(badSize,
+       "executor runtime error: %s: the reply has %zu bytes but the output "
+       "buffers take %zu; the function must reply with exactly its declared "
+       "result and out buffers, in order\n",
+       ValueRange{got, expected});
+}
+
 struct ConvertExecutorToLLVMPass
     : public catalyst::impl::ConvertExecutorToLLVMPassBase<ConvertExecutorToLLVMPass> {
+  /// A runtime function the module declares already must have the C ABI's
+  /// type, or the calls would not link (or would link and misbehave).
+  /// Modules without executor ops are left alone.
+  LogicalResult checkDeclarations(const LLVMTypeConverter &converter) {
+    ModuleOp module = getOperation();
+    bool lowersAnything = module
+                              ->walk([](Operation *op) {
+                                return isa<ExecutorDialect>(op->getDialect())
+                                           ? WalkResult::interrupt()
+                                           : WalkResult::advance();
+                              })
+                              .wasInterrupted();
+    if (!lowersAnything)
+      return success();
+    for (const RuntimeFunction &fn : kRuntimeFunctions) {
+      Operation *symbol = module.lookupSymbol(fn.name);
+      if (!symbol)
+        continue;
+      auto expected = runtimeType(fn.name, converter);
+      auto llvmFn = dyn_cast<LLVM::LLVMFuncOp>(symbol);
+      if (llvmFn && llvmFn.getFunctionType() == expected)
+        continue;
+      InFlightDiagnostic diag = symbol->emitError()
+                                << "'" << fn.name << "' is declared ";
+      if (llvmFn)
+        diag << "with type " << llvmFn.getFunctionType();
+      else
+        diag << "as a '" << symbol->getName() << "'";
+      diag << ", but the executor runtime's C ABI (Catalyst's "
+              "ExecutorCAPI.h) gives it the type "
+           << expected << "; remove the declaration or fix its type";
+      return failure();
+    }
+    return success();
+  }
+
   /// Explains up front what the patterns cannot lower (the conversion
   /// framework would only say "failed to legalize").
   LogicalResult checkConvertible(const LLVMTypeConverter &converter) {
@@ -388,7 +628,8 @@ struct ConvertExecutorToLLVMPass
     // can explain; say what to do first.
     MLIRContext *ctx = &getContext();
     LLVMTypeConverter converter(ctx);
-    if (failed(checkConvertible(converter)))
+    if (failed(checkConvertible(converter)) ||
+        failed(checkDeclarations(converter)))
       return signalPassFailure();
     converter.addConversion(
         [](SessionType type) { return IntegerType::get(type.getContext(), 64); });
@@ -406,7 +647,8 @@ struct ConvertExecutorToLLVMPass
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
-      signalPassFailure();
+      return signalPassFailure();
+    defineCheckReply(getOperation());
   }
 };
 } // namespace

@@ -85,13 +85,20 @@ public:
   const std::string &address() const;
   const std::string &connectedAddress() const;
 
-  /// Loads the object at `path` (format 0: a relocatable object file) into
-  /// the executor under the name `path`. Loading a name twice does nothing.
+  /// Ships the file at `path`. Format 0: a relocatable object, linked into
+  /// the executor under the name `path` (loading a name twice does nothing).
+  /// Format 1: an asset, stored under the file name of `path` (storeAsset).
+  /// Any other format is an error.
   llvm::Error sendBinary(const std::string &path, int format = 0);
-  /// Loads `bytes` under `name`.
+  /// The same for `bytes`; `name` is the object's name, or the asset's.
   llvm::Error sendBinary(const std::string &name, llvm::ArrayRef<char> bytes,
                          int format = 0);
   bool hasObject(const std::string &name) const;
+  /// Stores `bytes` as the file `name` in the session's asset directory on
+  /// the executor (replacing an asset of that name), where kernels find it
+  /// (Plugin.h). `name` must be a plain file name: not empty, `.` or `..`,
+  /// without `/` or NUL, at most 255 bytes.
+  llvm::Error storeAsset(const std::string &name, llvm::ArrayRef<char> bytes);
 
   /// Runs `entry` (`_catalyst_pyface_<entry>`, the prefix is added when
   /// missing) of `object` with `inputs`; returns its results.
@@ -110,10 +117,25 @@ public:
                                 llvm::ArrayRef<DescriptorView> outputs,
                                 llvm::ArrayRef<int64_t> outputElementSizes);
 
+  /// The executor address of `symbol`, spelled as written, in `object`;
+  /// an empty `object` searches every loaded object, then the executor
+  /// process (plugins). Looked up once per (object, symbol).
+  llvm::Expected<uint64_t> symbolAddress(const std::string &symbol,
+                                         const std::string &object);
+  /// launchDescriptors for the entry at `entry` (from symbolAddress); `what`
+  /// names it in errors.
+  llvm::Error launchDescriptorsAt(uint64_t entry, const std::string &what,
+                                  llvm::ArrayRef<DescriptorView> inputs,
+                                  llvm::ArrayRef<int64_t> inputElementSizes,
+                                  llvm::ArrayRef<DescriptorView> outputs,
+                                  llvm::ArrayRef<int64_t> outputElementSizes);
+
   /// Starts a `() -> ()` entry and returns at once; other launches on the
   /// session keep running while it does.
   llvm::Expected<uint64_t> launchAsync(const std::string &entry,
                                        const std::string &object);
+  llvm::Expected<uint64_t> launchAsyncAt(uint64_t entry,
+                                         const std::string &what);
   /// Waits for the launch `token` came from.
   llvm::Error await(uint64_t token);
 

@@ -50,6 +50,33 @@ inline constexpr const char *kAllocWrapperName = "__executor_studio_alloc";
 inline constexpr const char *kFreeWrapperName = "__executor_studio_free";
 inline constexpr const char *kInvokeWrapperName = "__executor_studio_invoke";
 
+/// Assets (send_binary format 1): u32 name length, the name, then the
+/// bytes (the rest of the request) -> (). The executor stores them as the
+/// file `name` in the session's asset directory (assetNameProblem says
+/// which names it takes).
+inline constexpr const char *kStoreAssetWrapperName =
+    "__executor_studio_store_asset";
+/// The longest asset name (NAME_MAX on Linux).
+inline constexpr size_t kMaxAssetNameLength = 255;
+
+/// Why `name` cannot name an asset, or "" when it can: a plain file name,
+/// not empty, `.` or `..`, without `/` or NUL, at most kMaxAssetNameLength
+/// bytes; so the file is always directly inside the asset directory.
+inline std::string assetNameProblem(const std::string &name) {
+  if (name.empty())
+    return "the name is empty";
+  if (name == "." || name == "..")
+    return "'" + name + "' is not a file name";
+  if (name.find('/') != std::string::npos)
+    return "it contains '/' (send a plain file name)";
+  if (name.find('\0') != std::string::npos)
+    return "it contains a NUL byte";
+  if (name.size() > kMaxAssetNameLength)
+    return "it is " + std::to_string(name.size()) + " bytes long (at most " +
+           std::to_string(kMaxAssetNameLength) + ")";
+  return "";
+}
+
 /// A strided memref descriptor as MLIR lays it out for rank `rank`:
 /// {ptr allocated, ptr aligned, i64 offset, i64 sizes[rank], i64 strides[rank]}.
 struct DescriptorView {

@@ -57,9 +57,9 @@ void _catalyst_pyface_nap(void *results, void *args) {
 
 /* echo_reversed: an ORC wrapper function for executor.call. */
 ExecutorWrapperBuffer echo_reversed(const char *data, size_t size) {
-  char *out;
-  ExecutorWrapperBuffer r = executor_reply(size, &out);
-  for (size_t i = 0; i < size; ++i)
+  ExecutorWrapperBuffer reply;
+  char *out = executor_reply(&reply, size);
+  for (size_t i = 0; i < size && out; ++i)
     out[i] = data[size - 1 - i];
-  return r;
+  return reply;
 }

@@ -1,14 +1,17 @@
 // executor.call in destination-passing form: the inputs are packed into one
 // malloc'ed buffer (memcpy each, in order), __catalyst__executor__call_wrapper
-// sends it and stores the reply pointer in a slot, the packed buffer is
-// freed, each output buffer is copied from its slice of the reply, in order,
-// and the reply is released with __catalyst__executor__free_result.
+// sends it and stores the reply pointer and size in two slots, the packed
+// buffer is freed, __executor_check_call_reply stops the program unless the
+// status is 0 and the reply is exactly as long as the outputs, each output
+// buffer is copied from its slice of the reply, in order, and the reply is
+// released with __catalyst__executor__free_result.
 //
 // RUN: executor-opt %s --convert-executor-to-llvm | FileCheck %s
 
 // CHECK:       llvm.mlir.global private constant @[[SYMG:[^(]+]]("sample\00")
 // CHECK-LABEL: func.func @call(
-// CHECK:         %[[SLOT:.+]] = llvm.alloca %{{.+}} x !llvm.ptr : (i64) -> !llvm.ptr
+// CHECK-DAG:     %[[SIZESLOT:.+]] = llvm.alloca %{{.+}} x i64 : (i64) -> !llvm.ptr
+// CHECK-DAG:     %[[SLOT:.+]] = llvm.alloca %{{.+}} x !llvm.ptr : (i64) -> !llvm.ptr
 // CHECK-DAG:     %[[O:.+]] = builtin.unrealized_conversion_cast %{{.+}} : memref<8xf64> to
 // CHECK-DAG:     %[[R:.+]] = builtin.unrealized_conversion_cast %{{.+}} : memref<1xi32> to
 // CHECK-DAG:     %[[B:.+]] = builtin.unrealized_conversion_cast %{{.+}} : memref<2x3xf32> to
@@ -52,8 +55,11 @@
 // CHECK-NEXT:    "llvm.intr.memcpy"(%[[DST1]], %[[BDATA]], %[[BBYTES]]) <{isVolatile = false}>
 // CHECK-NEXT:    llvm.add
 // CHECK-NEXT:    %[[SYM:.+]] = llvm.mlir.addressof @[[SYMG:[^ ]+]] : !llvm.ptr
-// CHECK-NEXT:    llvm.call @__catalyst__executor__call_wrapper(%[[S]], %[[SYM]], %[[BUF]], %[[TOTAL]], %[[SLOT]], %[[EXPECTED]]) : (i64, !llvm.ptr, !llvm.ptr, i64, !llvm.ptr, i64) -> ()
+// CHECK-NEXT:    %[[STATUS:.+]] = llvm.call @__catalyst__executor__call_wrapper(%[[S]], %[[SYM]], %[[BUF]], %[[TOTAL]], %[[SLOT]], %[[SIZESLOT]]) : (i64, !llvm.ptr, !llvm.ptr, i64, !llvm.ptr, !llvm.ptr) -> i32
 // CHECK-NEXT:    llvm.call @free(%[[BUF]]) : (!llvm.ptr) -> ()
+// CHECK-NEXT:    %[[GOT:.+]] = llvm.load %[[SIZESLOT]] : !llvm.ptr -> i64
+// CHECK-NEXT:    %[[WHAT:.+]] = llvm.mlir.addressof @{{.+}} : !llvm.ptr
+// CHECK-NEXT:    llvm.call @__executor_check_call_reply(%[[WHAT]], %[[STATUS]], %[[GOT]], %[[EXPECTED]]) : (!llvm.ptr, i32, i64, i64) -> ()
 // CHECK-NEXT:    %[[REPLY:.+]] = llvm.load %[[SLOT]] : !llvm.ptr -> !llvm.ptr
 // CHECK-NEXT:    %[[ROFF0:.+]] = llvm.mlir.constant(0 : i64) : i64
 // CHECK-NEXT:    %[[SRC0:.+]] = llvm.getelementptr %[[REPLY]][%[[ROFF0]]] : (!llvm.ptr, i64) -> !llvm.ptr, i8
@@ -69,13 +75,14 @@ func.func @call(%s: !executor.session, %a: memref<1xi64>, %b: memref<2x3xf32>, %
   return
 }
 
-// Without num_input_args every operand is an input: nothing expected back.
+// Without num_input_args every operand is an input: an empty reply expected.
 
 // CHECK-LABEL: func.func @all_inputs(
 // CHECK:         %[[Z:.+]] = llvm.mlir.constant(0 : i64) : i64
 // CHECK-NEXT:    %[[T:.+]] = llvm.add %[[Z]], %{{.+}} : i64
 // CHECK-NEXT:    %[[EXPECTED:.+]] = llvm.mlir.constant(0 : i64) : i64
-// CHECK:         llvm.call @__catalyst__executor__call_wrapper(%{{.+}}, %{{.+}}, %{{.+}}, %[[T]], %{{.+}}, %[[EXPECTED]])
+// CHECK:         %[[STATUS:.+]] = llvm.call @__catalyst__executor__call_wrapper(%{{.+}}, %{{.+}}, %{{.+}}, %[[T]], %{{.+}}, %{{.+}})
+// CHECK:         llvm.call @__executor_check_call_reply(%{{.+}}, %[[STATUS]], %{{.+}}, %[[EXPECTED]])
 // CHECK-NOT:     "llvm.intr.memcpy"
 // CHECK:         llvm.call @__catalyst__executor__free_result(
 func.func @all_inputs(%s: !executor.session, %a: memref<4xf64>) {
@@ -102,6 +109,7 @@ func.func @dynamic(%s: !executor.session, %a: memref<?xf64>, %o: memref<?xf64>) 
 // CHECK:         "llvm.intr.memcpy"
 // CHECK:         llvm.call @__catalyst__executor__call_wrapper(
 // CHECK-NEXT:    llvm.call @free(
+// CHECK:         llvm.call @__executor_check_call_reply(
 // CHECK:         "llvm.intr.memcpy"
 // CHECK:         llvm.call @__catalyst__executor__free_result(
 func.func @from_runtime_call(%s: !executor.session, %n: memref<1xi64>, %str: memref<256xi8>, %r: memref<1xi32>, %h: memref<8xf64>) {

@@ -63,3 +63,37 @@ func.func @launch_vector_results(%s: !executor.session) {
   %r = executor.launch %s("k", "/ws/k.o")() : !executor.session, () -> memref<4xvector<4xf32>>
   return
 }
+
+// -----
+
+// A runtime function already declared, with another type than the C ABI's
+// (Catalyst's ExecutorCAPI.h): close returns int64_t.
+
+// expected-error @+1 {{'__catalyst__executor__close' is declared with type '!llvm.func<void (i64)>', but the executor runtime's C ABI (Catalyst's ExecutorCAPI.h) gives it the type '!llvm.func<i64 (i64)>'; remove the declaration or fix its type}}
+llvm.func @__catalyst__executor__close(i64)
+func.func @close_it(%s: !executor.session) {
+  executor.close %s : !executor.session
+  return
+}
+
+// -----
+
+// The out_size of call_wrapper is a size_t *, not a size.
+
+// expected-error @+1 {{'__catalyst__executor__call_wrapper' is declared with type '!llvm.func<void (i64, ptr, ptr, i64, ptr, i64)>', but the executor runtime's C ABI (Catalyst's ExecutorCAPI.h) gives it the type '!llvm.func<i32 (i64, ptr, ptr, i64, ptr, ptr)>'}}
+llvm.func @__catalyst__executor__call_wrapper(i64, !llvm.ptr, !llvm.ptr, i64, !llvm.ptr, i64)
+func.func @call_it(%s: !executor.session) {
+  executor.call %s("reset")() {num_input_args = 0 : i32} : !executor.session, () -> ()
+  return
+}
+
+// -----
+
+// A symbol of another kind under a runtime function's name.
+
+// expected-error @+1 {{'__catalyst__executor__open' is declared as a 'func.func', but the executor runtime's C ABI (Catalyst's ExecutorCAPI.h) gives it the type '!llvm.func<i64 (ptr)>'}}
+func.func private @__catalyst__executor__open(!llvm.ptr) -> i64
+func.func @open_it() {
+  %s = executor.open("127.0.0.1:4711") : !executor.session
+  return
+}

@@ -8,15 +8,16 @@
 // No executor op is left anywhere.
 // NOOPS-NOT: {{^ *(%[^ ]+ = )?executor\.}}
 
-// The runtime declarations, with the C ABI of ExecutorRuntime/CAPI.h.
+// The runtime declarations, with the C ABI of Catalyst's ExecutorCAPI.h
+// (size_t is i64).
 // CHECK-DAG: llvm.func @__catalyst__executor__open(!llvm.ptr) -> i64{{$}}
-// CHECK-DAG: llvm.func @__catalyst__executor__send_binary(i64, !llvm.ptr, i32){{$}}
+// CHECK-DAG: llvm.func @__catalyst__executor__send_binary(i64, !llvm.ptr, i32) -> i64{{$}}
 // CHECK-DAG: llvm.func @__catalyst__executor__launch(i64, !llvm.ptr, !llvm.ptr, i64, !llvm.ptr, !llvm.ptr, !llvm.ptr, i64, !llvm.ptr, !llvm.ptr, !llvm.ptr){{$}}
 // CHECK-DAG: llvm.func @__catalyst__executor__launch_async(i64, !llvm.ptr, !llvm.ptr) -> i64{{$}}
 // CHECK-DAG: llvm.func @__catalyst__executor__await(i64){{$}}
-// CHECK-DAG: llvm.func @__catalyst__executor__call_wrapper(i64, !llvm.ptr, !llvm.ptr, i64, !llvm.ptr, i64){{$}}
+// CHECK-DAG: llvm.func @__catalyst__executor__call_wrapper(i64, !llvm.ptr, !llvm.ptr, i64, !llvm.ptr, !llvm.ptr) -> i32{{$}}
 // CHECK-DAG: llvm.func @__catalyst__executor__free_result(!llvm.ptr){{$}}
-// CHECK-DAG: llvm.func @__catalyst__executor__close(i64){{$}}
+// CHECK-DAG: llvm.func @__catalyst__executor__close(i64) -> i64{{$}}
 // CHECK-DAG: llvm.func @malloc(i64) -> !llvm.ptr{{$}}
 // CHECK-DAG: llvm.func @free(!llvm.ptr){{$}}
 // The strings.
@@ -31,12 +32,12 @@
 // CHECK-NEXT:    %[[S:.+]] = llvm.call @__catalyst__executor__open(%[[A]]) : (!llvm.ptr) -> i64
 // CHECK-NEXT:    %[[P:.+]] = llvm.mlir.addressof @[[OBJ]] : !llvm.ptr
 // CHECK-NEXT:    %[[F:.+]] = llvm.mlir.constant(0 : i32) : i32
-// CHECK-NEXT:    llvm.call @__catalyst__executor__send_binary(%[[S]], %[[P]], %[[F]]) : (i64, !llvm.ptr, i32) -> ()
+// CHECK-NEXT:    llvm.call @__catalyst__executor__send_binary(%[[S]], %[[P]], %[[F]]) : (i64, !llvm.ptr, i32) -> i64
 // CHECK-NEXT:    %[[E:.+]] = llvm.mlir.addressof @[[WARMUP]] : !llvm.ptr
 // CHECK-NEXT:    %[[O:.+]] = llvm.mlir.addressof @[[OBJ]] : !llvm.ptr
 // CHECK-NEXT:    %[[T:.+]] = llvm.call @__catalyst__executor__launch_async(%[[S]], %[[E]], %[[O]]) : (i64, !llvm.ptr, !llvm.ptr) -> i64
 // CHECK-NEXT:    llvm.call @__catalyst__executor__await(%[[T]]) : (i64) -> ()
-// CHECK-NEXT:    llvm.call @__catalyst__executor__close(%[[S]]) : (i64) -> ()
+// CHECK-NEXT:    llvm.call @__catalyst__executor__close(%[[S]]) : (i64) -> i64
 // CHECK-NEXT:    return
 func.func @session_ops() {
   %s = executor.open("127.0.0.1:4711") : !executor.session
@@ -130,7 +131,7 @@ func.func @launch_nothing(%s: !executor.session) {
 
 // CHECK-LABEL: func.func @call_nothing(
 // CHECK:         %[[SYMP:.+]] = llvm.mlir.addressof @[[SYM]] : !llvm.ptr
-// CHECK-NEXT:    llvm.call @__catalyst__executor__call_wrapper(%{{.+}}, %[[SYMP]], %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}) : (i64, !llvm.ptr, !llvm.ptr, i64, !llvm.ptr, i64) -> ()
+// CHECK-NEXT:    llvm.call @__catalyst__executor__call_wrapper(%{{.+}}, %[[SYMP]], %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}) : (i64, !llvm.ptr, !llvm.ptr, i64, !llvm.ptr, !llvm.ptr) -> i32
 // CHECK:         llvm.call @__catalyst__executor__free_result(
 func.func @call_nothing(%s: !executor.session) {
   executor.call %s("reset")() {num_input_args = 0 : i32} : !executor.session, () -> ()

@@ -16,8 +16,12 @@
 // GLOBALS-DAG: {{^}}  llvm.mlir.global private constant @{{.+}}("square\00")
 // GLOBALS-DAG: {{^}}  llvm.mlir.global private constant @{{.+}}("127.0.0.1:4711\00")
 
-// Five distinct strings in all.
-// CHECK-COUNT-5: llvm.mlir.global private constant
+// The call's description, for its reply check.
+// GLOBALS-DAG: {{^}}  llvm.mlir.global private constant @{{.+}}("executor.call(\22square\22) at {{.*}}strings.mlir:[[#@LINE+40]]:3\00")
+
+// Five distinct strings of the ops, the call's description and the two
+// messages of the reply check: eight in all.
+// CHECK-COUNT-8: llvm.mlir.global private constant
 // CHECK-NOT:     llvm.mlir.global
 
 // Every use of a string takes the address of its one global.

@@ -24,7 +24,7 @@
 // CHECK-DAG: llvm.mlir.global private constant @[[SQUARE:[^(]+]]("_catalyst_pyface_square\00")
 // CHECK-DAG: llvm.mlir.global private constant @[[SCALE:[^(]+]]("_catalyst_pyface_scale\00")
 // CHECK-DAG: llvm.func @__catalyst__executor__open(!llvm.ptr) -> i64
-// CHECK-DAG: llvm.func @__catalyst__executor__send_binary(i64, !llvm.ptr, i32)
+// CHECK-DAG: llvm.func @__catalyst__executor__send_binary(i64, !llvm.ptr, i32) -> i64
 // CHECK-DAG: llvm.func @__catalyst__executor__launch(i64, !llvm.ptr, !llvm.ptr, i64, !llvm.ptr, !llvm.ptr, !llvm.ptr, i64, !llvm.ptr, !llvm.ptr, !llvm.ptr)
 // CHECK-DAG: llvm.func @sum(!llvm.ptr, !llvm.ptr, i64, i64, i64) -> !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>
 
@@ -33,7 +33,7 @@
 // CHECK-DAG:     %[[P:.+]] = llvm.mlir.addressof @[[OBJ]] : !llvm.ptr
 // CHECK-DAG:     %[[A:.+]] = llvm.mlir.addressof @[[ADDR]] : !llvm.ptr
 // CHECK:         %[[S:.+]] = llvm.call @__catalyst__executor__open(%[[A]]) : (!llvm.ptr) -> i64
-// CHECK-NEXT:    llvm.call @__catalyst__executor__send_binary(%[[S]], %[[P]], %{{.+}}) : (i64, !llvm.ptr, i32) -> ()
+// CHECK-NEXT:    llvm.call @__catalyst__executor__send_binary(%[[S]], %[[P]], %{{.+}}) : (i64, !llvm.ptr, i32) -> i64
 // CHECK-NEXT:    llvm.return
 
 // main() opens its own session and ships nothing.

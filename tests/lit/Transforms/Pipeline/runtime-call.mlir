@@ -21,7 +21,7 @@
 // CHECK-DAG:   llvm.mlir.global private constant @[[NORM:[^(]+]]("_catalyst_pyface_normalize\00")
 // The str parameter, NUL-padded to 256 bytes ("z-basis").
 // CHECK-DAG:   llvm.mlir.global private constant @{{.+}}(dense<"0x7A2D6261736973{{(00){249}"}}> : tensor<256xi8>)
-// CHECK-DAG:   llvm.func @__catalyst__executor__call_wrapper(i64, !llvm.ptr, !llvm.ptr, i64, !llvm.ptr, i64)
+// CHECK-DAG:   llvm.func @__catalyst__executor__call_wrapper(i64, !llvm.ptr, !llvm.ptr, i64, !llvm.ptr, !llvm.ptr) -> i32
 // CHECK-DAG:   llvm.func @__catalyst__executor__free_result(!llvm.ptr)
 
 // CHECK-LABEL: llvm.func @main() {
@@ -32,8 +32,10 @@
 // The inputs are packed into a malloc'ed buffer...
 // CHECK:         llvm.call @malloc(
 // CHECK:         "llvm.intr.memcpy"
-// CHECK:         llvm.call @__catalyst__executor__call_wrapper(%[[S]], %{{[^,]+}}, %[[BUF:[^,]+]], %{{.+}}, %{{.+}}, %{{.+}}) : (i64, !llvm.ptr, !llvm.ptr, i64, !llvm.ptr, i64) -> ()
+// CHECK:         llvm.call @__catalyst__executor__call_wrapper(%[[S]], %{{[^,]+}}, %[[BUF:[^,]+]], %{{.+}}, %{{.+}}, %{{.+}}) : (i64, !llvm.ptr, !llvm.ptr, i64, !llvm.ptr, !llvm.ptr) -> i32
 // CHECK-NEXT:    llvm.call @free(%[[BUF]])
+// ...the reply's size checked against the outputs...
+// CHECK:         llvm.call @__executor_check_call_reply(
 // ...and the outputs copied from the reply.
 // CHECK-NEXT:    %[[REPLY:.+]] = llvm.load
 // CHECK-NEXT:    "llvm.intr.memcpy"(%{{.+}}, %[[REPLY]],
@@ -50,7 +52,7 @@
 // LLVM-ONLY-NOT: catalyst.launch_kernel
 // LLVM-ONLY-NOT: func.func
 // LLVM-ONLY-NOT: module @compute
-// LLVM-ONLY-NOT: {{[^_]}}executor.
+// LLVM-ONLY-NOT: {{^ *(%[^ ]+ = )?"?executor\.}}
 // LLVM-ONLY-NOT: {{^ *(%[^ ]+ = )?"?(arith|memref|scf|cf|func|tensor|bufferization|linalg|affine|math|index|builtin)\.}}
 
 // ELF: Class: ELF64

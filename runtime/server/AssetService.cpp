@@ -1,0 +1,135 @@
+//===- AssetService.cpp - files shipped with send_binary format 1 ---------===//
+//
+// Every session has a private directory, made by the listener before it
+// forks the session and removed by the listener when the session process
+// ends, however it ends. `__executor_studio_store_asset` writes an asset
+// there under the plain file name it was sent with (Wire.h checks it), into
+// a temporary file first and then renamed into place, so a kernel never
+// sees half an asset and nothing is ever written outside the directory.
+//
+//===----------------------------------------------------------------------===//
+#include "AssetService.h"
+#include "ExecutorRuntime/Wire.h"
+#include "LaunchService.h"
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <filesystem>
+#include <unistd.h>
+#include <vector>
+
+using namespace llvm::orc::shared;
+
+namespace executor_runtime {
+
+namespace {
+std::string assetDirectory;
+std::string assetDirectoryProblem = "the session has no asset directory";
+
+CWrapperFunctionBuffer reply(uint64_t status, const std::string &message) {
+  if (status != kReplyOk)
+    logEvent("error: " + message);
+  std::vector<char> bytes(sizeof(status) + message.size());
+  std::memcpy(bytes.data(), &status, sizeof(status));
+  std::memcpy(bytes.data() + sizeof(status), message.data(), message.size());
+  return WrapperFunctionBuffer::copyFrom(bytes.data(), bytes.size()).release();
+}
+
+bool writeAllTo(int fd, const char *data, size_t size) {
+  while (size > 0) {
+    ssize_t n = ::write(fd, data, size);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      return false;
+    data += n;
+    size -= static_cast<size_t>(n);
+  }
+  return true;
+}
+} // namespace
+
+std::string makeAssetDirectory(const std::string &root, std::string &error) {
+  std::string pattern = root + "/executor-assets-XXXXXX";
+  std::vector<char> path(pattern.begin(), pattern.end());
+  path.push_back('\0');
+  if (!mkdtemp(path.data())) { // mode 0700
+    error = "cannot make an asset directory in " + root + ": " +
+            std::strerror(errno);
+    return "";
+  }
+  return path.data();
+}
+
+void removeAssetDirectory(const std::string &directory) {
+  if (directory.empty())
+    return;
+  std::error_code ec;
+  std::filesystem::remove_all(directory, ec);
+  if (ec)
+    logEvent("error: cannot remove the asset directory " + directory + ": " +
+             ec.message());
+}
+
+void enterAssetDirectory(const std::string &directory, const std::string &why) {
+  assetDirectory = directory;
+  if (directory.empty()) {
+    assetDirectoryProblem = why;
+    return;
+  }
+  if (::chdir(directory.c_str()) != 0)
+    logEvent("error: cannot enter the asset directory " + directory + ": " +
+             std::strerror(errno));
+  ::setenv("EXECUTOR_ASSET_DIR", directory.c_str(), /*overwrite=*/1);
+}
+
+extern "C" CWrapperFunctionBuffer executorStudioStoreAsset(const char *data,
+                                                           size_t size) {
+  Reader r(data, size);
+  uint32_t length = 0;
+  const char *nameBytes = nullptr;
+  if (!r.get(length) || !(nameBytes = r.take(length)))
+    return reply(kReplyError, "malformed store_asset request");
+  std::string name(nameBytes, length);
+  size_t bytes = size - sizeof(length) - length;
+  const char *content = r.take(bytes);
+  std::string shown = name.size() > 64 ? name.substr(0, 64) + "..." : name;
+  for (char &c : shown)
+    if (c == '\0')
+      c = '?';
+  std::string problem = assetNameProblem(name);
+  if (!problem.empty())
+    return reply(kReplyError, "refused asset name '" + shown + "': " + problem);
+  if (assetDirectory.empty())
+    return reply(kReplyError,
+                 "cannot store asset '" + name + "': " + assetDirectoryProblem);
+
+  // A fresh temporary name (O_EXCL: never an existing file or link), then
+  // rename(2), which replaces the entry `name` itself and follows no link.
+  std::string target = assetDirectory + "/" + name;
+  std::string temporary = assetDirectory + "/.executor-asset-XXXXXX";
+  int fd = mkstemp(temporary.data());
+  if (fd < 0)
+    return reply(kReplyError, "cannot store asset '" + name + "' in " +
+                                  assetDirectory + ": " + std::strerror(errno));
+  bool written = writeAllTo(fd, content, bytes);
+  int savedErrno = errno;
+  if (::close(fd) != 0 && written) {
+    written = false;
+    savedErrno = errno;
+  }
+  if (!written || ::rename(temporary.c_str(), target.c_str()) != 0) {
+    if (written)
+      savedErrno = errno;
+    ::unlink(temporary.c_str());
+    return reply(kReplyError, "cannot store asset '" + name + "' in " +
+                                  assetDirectory + ": " +
+                                  std::strerror(savedErrno));
+  }
+  logEvent("asset stored: " + name + " (" + std::to_string(bytes) + " bytes)");
+  return reply(kReplyOk, "");
+}
+
+} // namespace executor_runtime

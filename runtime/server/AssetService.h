@@ -1,0 +1,26 @@
+//===- AssetService.h - files shipped with send_binary format 1 -*- C++ -*-===//
+#ifndef EXECUTORSERVER_ASSETSERVICE_H
+#define EXECUTORSERVER_ASSETSERVICE_H
+
+#include "llvm/ExecutionEngine/Orc/Shared/WrapperFunctionUtils.h"
+
+#include <string>
+
+namespace executor_runtime {
+/// Makes a fresh private directory (mode 0700) under `root` for one
+/// session; "" with `error` set when it cannot.
+std::string makeAssetDirectory(const std::string &root, std::string &error);
+/// Removes `directory` and everything in it (symbolic links, not what they
+/// point to).
+void removeAssetDirectory(const std::string &directory);
+/// In a session process: where __executor_studio_store_asset writes. Also
+/// makes it the working directory and sets EXECUTOR_ASSET_DIR, so kernels
+/// open an asset by the name it was sent under. "" leaves assets refused
+/// with `why`.
+void enterAssetDirectory(const std::string &directory, const std::string &why);
+
+extern "C" llvm::orc::shared::CWrapperFunctionBuffer
+executorStudioStoreAsset(const char *data, size_t size);
+} // namespace executor_runtime
+
+#endif // EXECUTORSERVER_ASSETSERVICE_H
