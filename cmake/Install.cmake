@@ -7,6 +7,7 @@ include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
 set(EXECUTOR_STUDIO_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/ExecutorStudio)
+set(EXECUTOR_STUDIO_DOC_DIR ${CMAKE_INSTALL_DATAROOTDIR}/doc/executor-studio)
 
 # Tools.
 foreach(tool executor-opt executor-compile executor-server executor-lsp-server
@@ -22,10 +23,9 @@ endforeach()
 set_target_properties(ExecutorRuntime PROPERTIES
   INSTALL_RPATH "\$ORIGIN")
 install(TARGETS ExecutorRuntime LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
-if(TARGET rt_executor)
-  set_target_properties(rt_executor PROPERTIES INSTALL_RPATH "\$ORIGIN")
-  install(TARGETS rt_executor LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
-endif()
+# (the build makes librt_executor.so a link to it; installed as a link)
+install(FILES $<TARGET_FILE_DIR:ExecutorRuntime>/librt_executor.so
+  DESTINATION ${CMAKE_INSTALL_LIBDIR})
 
 # The public headers: the C ABI, the plugin API and the C++ client.
 install(FILES
@@ -36,25 +36,14 @@ install(FILES
   runtime/include/ExecutorRuntime/Wire.h
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/ExecutorRuntime)
 
-# What programs that executor-compile links need at run time besides the
-# runtime: MLIR's runner utilities (printMemref*, ...) and their own
-# dependencies, beside the runtime so that their RUNPATH ($ORIGIN/../lib)
-# finds each other.
-foreach(name mlir_runner_utils mlir_c_runner_utils mlir_float16_utils
-             mlir_apfloat_wrappers)
-  file(GLOB files "${LLVM_LIBRARY_DIR}/lib${name}.so*")
-  if(files)
-    install(FILES ${files} DESTINATION ${CMAKE_INSTALL_LIBDIR})
-  endif()
-endforeach()
-
 # find_package(ExecutorStudio CONFIG): ExecutorStudio::Plugin for a
 # --plugin library, ExecutorStudio::Runtime for a host that calls the C ABI
 # or the client API (which includes LLVM's ADT and Support headers).
 configure_package_config_file(
   ${PROJECT_SOURCE_DIR}/cmake/ExecutorStudioConfig.cmake.in
   ${PROJECT_BINARY_DIR}/cmake/ExecutorStudioConfig.cmake
-  INSTALL_DESTINATION ${EXECUTOR_STUDIO_CMAKE_DIR})
+  INSTALL_DESTINATION ${EXECUTOR_STUDIO_CMAKE_DIR}
+  PATH_VARS CMAKE_INSTALL_INCLUDEDIR CMAKE_INSTALL_LIBDIR CMAKE_INSTALL_BINDIR)
 write_basic_package_version_file(
   ${PROJECT_BINARY_DIR}/cmake/ExecutorStudioConfigVersion.cmake
   COMPATIBILITY SameMinorVersion)
@@ -68,20 +57,22 @@ install(FILES
   samples/plugins/CMakeLists.txt
   samples/plugins/sample_histogram.c
   samples/plugins/sample_moments.c
+  samples/plugins/sample_host.c
   DESTINATION ${CMAKE_INSTALL_DATADIR}/executor-studio/samples/plugins)
 install(FILES
   samples/cross-compile-dispatch.mlir samples/runtime-call.mlir
   samples/custom-call.mlir samples/all-ops.mlir
   DESTINATION ${CMAKE_INSTALL_DATADIR}/executor-studio/samples)
 install(FILES README.md docs/catalyst-compatibility.md
-  DESTINATION ${CMAKE_INSTALL_DOCDIR})
+  DESTINATION ${EXECUTOR_STUDIO_DOC_DIR})
 
-# executor-server as a service: the unit and its settings.
+# executor-server as a service: the unit (lib/systemd/system, so /usr/lib/...
+# in the package) and an example of its settings file, which the operator
+# copies to /etc/default/executor-server.
 install(FILES packaging/systemd/executor-server.service
   DESTINATION lib/systemd/system)
 install(FILES packaging/systemd/executor-server.default
-  DESTINATION ${CMAKE_INSTALL_SYSCONFDIR}/default
-  RENAME executor-server)
+  DESTINATION ${EXECUTOR_STUDIO_DOC_DIR}/examples)
 
 # The Debian package: cpack -G DEB in the build directory.
 set(CPACK_GENERATOR DEB)
@@ -98,14 +89,12 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 set(CPACK_DEBIAN_COMPRESSION_TYPE gzip)
 # libLLVM (the tools), clang and lld (executor-compile links programs),
-# GLFW and OpenGL (executor-studio); MLIR is linked statically and its
-# runner utilities ship in the package.
+# libmlir-22 (MLIR's runner utilities, which those programs link; the tools
+# link MLIR statically), GLFW and OpenGL (executor-studio).
 set(EXECUTOR_STUDIO_DEB_DEPENDS
-  "libc6, libstdc++6, libllvm22, clang-22, lld-22, zlib1g, libzstd1, libglfw3, libgl1")
+  "libc6, libstdc++6, libllvm22, libmlir-22, clang-22, lld-22, zlib1g, libzstd1, libglfw3, libgl1")
 if(TARGET OpenSSL::SSL)
   string(APPEND EXECUTOR_STUDIO_DEB_DEPENDS ", libssl3")
 endif()
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "${EXECUTOR_STUDIO_DEB_DEPENDS}")
-set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA
-  ${PROJECT_SOURCE_DIR}/packaging/debian/conffiles)
 include(CPack)

@@ -18,6 +18,11 @@ namespace executor_studio {
 void registerAllDialects(mlir::DialectRegistry &registry);
 /// Our four passes, the default pipeline, and the upstream passes it uses.
 void registerAllPasses();
+/// Makes `--version` of a tool built on llvm::cl print Executor Studio's
+/// version above LLVM's. Call before parsing the command line.
+void addVersionPrinter();
+/// "Executor Studio X.Y.Z (LLVM A.B.C)".
+const char *getVersionString();
 } // namespace executor_studio
 
 #endif // REGISTRATION_REGISTRATION_H

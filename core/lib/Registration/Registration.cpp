@@ -1,6 +1,10 @@
 //===- Registration.cpp - everything the front ends register ----*- C++ -*-===//
 #include "Registration/Registration.h"
 
+#include "llvm/Config/llvm-config.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/raw_ostream.h"
+
 #include "Catalyst/IR/CatalystOps.h"
 #include "Executor/IR/ExecutorDialect.h"
 #include "Executor/IR/ExecutorOps.h"
@@ -74,4 +78,18 @@ void executor_studio::registerAllPasses() {
   registerConvertFuncToLLVMPass();
   registerFinalizeMemRefToLLVMConversionPass();
   registerReconcileUnrealizedCastsPass();
+}
+
+const char *executor_studio::getVersionString() {
+  return "Executor Studio " EXECUTOR_STUDIO_VERSION " (LLVM " LLVM_VERSION_STRING
+         ")";
+}
+
+void executor_studio::addVersionPrinter() {
+  static bool added = [] {
+    llvm::cl::AddExtraVersionPrinter(
+        [](llvm::raw_ostream &os) { os << getVersionString() << "\n"; });
+    return true;
+  }();
+  (void)added;
 }

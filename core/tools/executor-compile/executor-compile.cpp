@@ -172,8 +172,9 @@ std::string findTool(llvm::StringRef name) {
   return "";
 }
 
-/// The runtime library: beside this binary's lib/ (build tree), else the
-/// configured build directory.
+/// The runtime library: in ../lib beside this binary (the build tree, or an
+/// installed tree wherever it was moved), else the configured build
+/// directory.
 std::string findRuntimeLibDir(const char *argv0) {
   std::string self = llvm::sys::fs::getMainExecutable(
       argv0, reinterpret_cast<void *>(&findRuntimeLibDir));
@@ -191,6 +192,7 @@ std::string findRuntimeLibDir(const char *argv0) {
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   cl::HideUnrelatedOptions(category);
+  executor_studio::addVersionPrinter();
   cl::ParseCommandLineOptions(argc, argv,
                               "Executor Studio compiler driver\n\n"
                               "  executor-compile in.mlir -o prog\n");
@@ -349,7 +351,10 @@ int main(int argc, char **argv) {
   if (clang.empty())
     return fail("clang-22 not found; run scripts/setup.sh");
   std::string runtimeDir = findRuntimeLibDir(argv[0]);
+  // MLIR's runner utilities (printMemref*, memrefCopy, ...), from Debian's
+  // libmlir-22, by their versioned names: linking needs no -dev package.
   std::string mlirLibDir = EXECUTOR_STUDIO_MLIR_LIB_DIR;
+  std::string soVersion = EXECUTOR_STUDIO_MLIR_SOVERSION;
   std::vector<std::string> args = {clang, "-fuse-ld=lld", "-o", output,
                                    objectPath};
   for (const std::string &object : catalyst::getObjectFiles(*module))
@@ -357,8 +362,8 @@ int main(int argc, char **argv) {
   for (const std::string &arg :
        {"-L" + runtimeDir, "-Wl,-rpath," + runtimeDir, "-L" + mlirLibDir,
         "-Wl,-rpath," + mlirLibDir, std::string("-lExecutorRuntime"),
-        std::string("-lmlir_runner_utils"),
-        std::string("-lmlir_c_runner_utils"), std::string("-lm")})
+        "-l:libmlir_runner_utils.so." + soVersion,
+        "-l:libmlir_c_runner_utils.so." + soVersion, std::string("-lm")})
     args.push_back(arg);
   llvm::SmallVector<llvm::StringRef> argRefs(args.begin(), args.end());
   std::string linkError;
