@@ -629,10 +629,11 @@ void Server::onPipelinePreview(const PipelinePreviewParams &params,
   if (!file->hasFullService())
     return reply(makeError(
         proto::ErrorCode::RequestFailed,
-        llvm::formatv("the document is {0} bytes: pipeline previews stop at "
-                      "{1} bytes (lsp/README.md, \"Limits\"); run "
+        llvm::formatv("the document is {0:f1} MiB: pipeline previews stop at "
+                      "{1} MiB (lsp/README.md, \"Limits\"); run "
                       "executor-compile --save-ir-after-each on it",
-                      file->getContents().size(), kFullServiceBytes)));
+                      file->getContents().size() / double(1 << 20),
+                      kFullServiceBytes >> 20)));
   int64_t chunk = params.chunk.value_or(0);
   if (chunk < 0 || chunk >= file->getNumChunks())
     return reply(makeError(

@@ -945,7 +945,9 @@ TextFile::TextFile(const proto::URIForFile &uri, std::string contents,
                                   options)) {
   uint64_t size = impl->contents.size();
   auto megabytes = [](uint64_t bytes) {
-    return llvm::formatv("{0:f1} MB", bytes / double(1 << 20)).str();
+    if (bytes % (1 << 20) == 0)
+      return llvm::formatv("{0} MiB", bytes >> 20).str();
+    return llvm::formatv("{0:f1} MiB", bytes / double(1 << 20)).str();
   };
   if (size > kParseLimitBytes) {
     // Not parsed at all: one chunk over the text, for positions.

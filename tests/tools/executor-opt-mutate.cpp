@@ -2,9 +2,12 @@
 //
 // Mutates the sample programs with a fixed seed (truncations, byte flips,
 // deleted lines, huge integers, odd symbol names: quotes, `../`, unicode,
-// deep nesting) and runs the real executor-opt on each mutant. Checks that
-// executor-opt never dies of a signal or hangs, and that every input it
-// rejects gets an error with a `file:line:col` location in that input.
+// deep nesting) and runs the real executor-opt on each mutant, and the
+// default pipeline on some of those it accepts. Checks that executor-opt
+// never dies of a signal or hangs, and that every input it rejects gets an
+// error with a `file:line:col` location in that input. The pipeline writes
+// into a workspace deep in a sandbox under --work-dir; files it writes
+// outside the workspace are counted (and fail with --check-workspace).
 // Prints one line per failure and a summary; exits 1 on any failure (the
 // failing mutants stay in --work-dir).
 //
@@ -40,6 +43,15 @@ cl::opt<std::string> workDir("work-dir",
 cl::opt<unsigned> seed("seed", cl::desc("Random seed"), cl::init(1));
 cl::opt<unsigned> mutants("mutants", cl::desc("How many mutants to run"),
                           cl::init(300));
+cl::opt<unsigned> pipelineEvery(
+    "pipeline-every",
+    cl::desc("Also run the default pipeline on every Nth mutant that parses "
+             "(0: never)"),
+    cl::init(2));
+cl::opt<bool> checkWorkspace(
+    "check-workspace",
+    cl::desc("Fail when a pipeline writes a file outside its workspace"),
+    cl::init(false));
 cl::opt<unsigned> timeoutSeconds("timeout", cl::desc("Seconds one run may take"),
                                  cl::init(30));
 
@@ -49,7 +61,8 @@ constexpr StringRef kOddNames[] = {
     "@\"a\\\"b\"",
     "@\"\"",
     "@\"na\xc3\xafve \xe2\x88\x80\"",
-    "@\"/etc/passwd\"",
+    // An absolute path (into --work-dir, see kAbsoluteName).
+    "@\"ABSOLUTE\"",
     "@\"..\"",
     "@\"x\\n.o\"",
     "@\"\xf0\x9f\x92\xa5\"",
@@ -68,9 +81,15 @@ constexpr StringRef kHugeIntegers[] = {
     "1e400",
 };
 
+/// The stand-in in kOddNames for an absolute path under --work-dir: a
+/// pass that writes a file by that name writes there (never elsewhere on the
+/// machine).
+constexpr StringRef kAbsoluteName = "ABSOLUTE";
+
 class Mutator {
 public:
-  explicit Mutator(unsigned seed) : rng(seed) {}
+  Mutator(unsigned seed, std::string absolutePath)
+      : rng(seed), absolutePath(std::move(absolutePath)) {}
 
   /// Applies one to three mutations; `kinds` receives their names.
   std::string mutate(std::string text, std::string &kinds);
@@ -88,7 +107,16 @@ private:
         offsets.push_back(i);
     return offsets;
   }
+  /// An odd name, with kAbsoluteName replaced.
+  std::string pickOddName() {
+    std::string name = kOddNames[pick(std::size(kOddNames))].str();
+    size_t at = name.find(kAbsoluteName);
+    if (at != std::string::npos)
+      name.replace(at, kAbsoluteName.size(), absolutePath);
+    return name;
+  }
   std::mt19937 rng;
+  std::string absolutePath;
 };
 
 std::string Mutator::mutate(std::string text, std::string &kinds) {
@@ -149,7 +177,7 @@ std::string Mutator::mutate(std::string text, std::string &kinds) {
                 text[end] == '$'))
           ++end;
       }
-      text.replace(at, end - at, kOddNames[pick(std::size(kOddNames))]);
+      text.replace(at, end - at, pickOddName());
       break;
     }
     case 5: { // the same odd name for every use of one symbol
@@ -166,7 +194,7 @@ std::string Mutator::mutate(std::string text, std::string &kinds) {
       if (names.empty())
         break;
       std::string from = "@" + names[pick(names.size())];
-      StringRef to = kOddNames[pick(std::size(kOddNames))];
+      std::string to = pickOddName();
       std::string result;
       for (size_t pos = 0;;) {
         size_t hit = text.find(from, pos);
@@ -178,7 +206,7 @@ std::string Mutator::mutate(std::string text, std::string &kinds) {
         bool whole = after >= text.size() ||
                      !(isAlnum(text[after]) || text[after] == '_');
         result += text.substr(pos, hit - pos);
-        result += whole ? to.str() : from;
+        result += whole ? to : from;
         pos = after;
       }
       text = std::move(result);
@@ -186,7 +214,7 @@ std::string Mutator::mutate(std::string text, std::string &kinds) {
     }
     default: { // deep nesting at a line start
       kinds += "deep-nesting ";
-      unsigned depth = 1 + pick(3000);
+      unsigned depth = 1 + pick(20000);
       std::string open, close;
       for (unsigned i = 0; i < depth; ++i) {
         open += "module {\n";
@@ -204,6 +232,7 @@ std::string Mutator::mutate(std::string text, std::string &kinds) {
 
 struct Outcome {
   unsigned accepted = 0, located = 0, failures = 0;
+  unsigned pipelineRuns = 0, pipelineRejected = 0, escapes = 0;
   std::map<std::string, unsigned> kindCounts;
 };
 } // namespace
@@ -226,7 +255,15 @@ int main(int argc, char **argv) {
     return 2;
   }
 
-  Mutator mutator(seed);
+  // Pipelines write into a workspace deep in a sandbox, so names with `../`
+  // or an absolute path under it stay inside --work-dir even when a pass
+  // lets them out of the workspace (--check-workspace reports that).
+  SmallString<256> sandbox(workDir.getValue());
+  sys::fs::make_absolute(sandbox);
+  sys::path::append(sandbox, "sandbox");
+  SmallString<256> absolute(sandbox);
+  sys::path::append(absolute, "absolute", "victim");
+  Mutator mutator(seed, std::string(absolute));
   Outcome outcome;
   for (unsigned n = 0; n < mutants; ++n) {
     unsigned sample = n % samples.size();
@@ -246,43 +283,85 @@ int main(int argc, char **argv) {
       }
       os << text;
     }
-    std::string message;
-    bool executionFailed = false;
-    std::optional<StringRef> redirects[] = {StringRef(""), StringRef(""),
-                                            StringRef(errors)};
-    int rc = sys::ExecuteAndWait(
-        executorOpt, {executorOpt, input, "-o", "/dev/null"}, std::nullopt,
-        redirects, timeoutSeconds, /*MemoryLimit=*/0, &message,
-        &executionFailed);
     std::string what =
         formatv("mutant {0} (of {1}: {2})", n, sampleFiles[sample], kinds);
-    auto fail = [&](const Twine &why) {
-      ++outcome.failures;
-      outs() << "FAIL: " << what << ": " << why << "\n  " << executorOpt << " "
-             << input << "\n";
+    // Runs executor-opt with `extra` options; false on a failure.
+    auto check = [&](ArrayRef<std::string> extra, bool &accepted) {
+      SmallVector<StringRef> args = {executorOpt, input, "-o", "/dev/null"};
+      for (const std::string &arg : extra)
+        args.push_back(arg);
+      std::string command = join(args, " ");
+      std::string message;
+      bool executionFailed = false;
+      std::optional<StringRef> redirects[] = {StringRef(""), StringRef(""),
+                                              StringRef(errors)};
+      int rc = sys::ExecuteAndWait(executorOpt, args, std::nullopt, redirects,
+                                   timeoutSeconds, /*MemoryLimit=*/0, &message,
+                                   &executionFailed);
+      auto fail = [&](const Twine &why) {
+        ++outcome.failures;
+        outs() << "FAIL: " << what << ": " << why << "\n  " << command
+               << "\n";
+        return false;
+      };
+      if (executionFailed || rc < 0)
+        return fail(rc == -2 ? "executor-opt crashed: " + message
+                             : "executor-opt did not finish: " + message);
+      accepted = rc == 0;
+      if (accepted)
+        return true;
+      auto stderrText = MemoryBuffer::getFile(errors);
+      StringRef said = stderrText ? (*stderrText)->getBuffer() : StringRef();
+      // An error located in the input: `PATH:LINE:COL: error:`.
+      Regex located("^" + Regex::escape(input) + ":[0-9]+:[0-9]+: error: ",
+                    Regex::Newline);
+      if (!located.match(said))
+        return fail("rejected without an error located in the input; it "
+                    "said:\n" +
+                    said.take_front(600));
+      return true;
     };
-    if (executionFailed || rc < 0) {
-      fail(rc == -2 ? "executor-opt crashed: " + message
-                    : "executor-opt did not finish: " + message);
+    bool accepted = false;
+    if (!check({}, accepted))
       continue;
-    }
-    if (rc == 0) {
+    if (!accepted) {
+      ++outcome.located;
+    } else {
       ++outcome.accepted;
-      sys::fs::remove(input);
-      sys::fs::remove(errors);
-      continue;
+      if (pipelineEvery && outcome.accepted % pipelineEvery == 0) {
+        SmallString<256> workspace(sandbox);
+        sys::path::append(workspace, "1", "2", "3", "4");
+        sys::path::append(workspace, "5", "6", "7",
+                          formatv("workspace-{0}", n).str());
+        bool pipelineAccepted = false;
+        ++outcome.pipelineRuns;
+        if (!check({"--pass-pipeline=builtin.module(executor-default-pipeline{"
+                    "workspace=" +
+                    std::string(workspace) + "})"},
+                   pipelineAccepted))
+          continue;
+        if (!pipelineAccepted)
+          ++outcome.pipelineRejected;
+        // Every file the pipeline wrote is in its workspace.
+        std::error_code ec;
+        for (sys::fs::recursive_directory_iterator it(sandbox, ec), end;
+             it != end && !ec; it.increment(ec)) {
+          if (it->type() == sys::fs::file_type::directory_file)
+            continue;
+          StringRef path = it->path();
+          if (path.starts_with((workspace + "/").str()))
+            continue;
+          ++outcome.escapes;
+          if (checkWorkspace) {
+            ++outcome.failures;
+            outs() << "FAIL: " << what << ": the pipeline wrote " << path
+                   << " outside its workspace " << workspace << "\n  "
+                   << executorOpt << " " << input << "\n";
+          }
+        }
+        sys::fs::remove_directories(sandbox, /*IgnoreErrors=*/true);
+      }
     }
-    auto stderrText = MemoryBuffer::getFile(errors);
-    StringRef said = stderrText ? (*stderrText)->getBuffer() : StringRef();
-    // An error located in the input: `PATH:LINE:COL: error:`.
-    Regex located("^" + Regex::escape(input) + ":[0-9]+:[0-9]+: error: ",
-                  Regex::Newline);
-    if (!located.match(said)) {
-      fail("rejected without an error located in the input; it said:\n" +
-           said.take_front(600));
-      continue;
-    }
-    ++outcome.located;
     sys::fs::remove(input);
     sys::fs::remove(errors);
   }
@@ -290,6 +369,11 @@ int main(int argc, char **argv) {
                     "a located error, {4} failures\n",
                     seed.getValue(), mutants.getValue(), outcome.accepted,
                     outcome.located, outcome.failures);
+  outs() << formatv("  default pipeline on {0} accepted mutants: {1} "
+                    "rejected with a located error, {2} files written "
+                    "outside the workspace\n",
+                    outcome.pipelineRuns, outcome.pipelineRejected,
+                    outcome.escapes);
   for (auto &[kind, count] : outcome.kindCounts)
     outs() << formatv("  first mutation {0}: {1}\n", kind, count);
   outs() << (outcome.failures ? "FAILED\n" : "OK\n");
