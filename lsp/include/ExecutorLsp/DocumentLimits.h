@@ -24,9 +24,10 @@ inline constexpr unsigned kMaxNestingDepth = 1000;
 /// Up to this size a document gets everything: navigation, hover, lenses,
 /// previews and the pipeline's diagnostics.
 inline constexpr uint64_t kFullServiceBytes = uint64_t(2) << 20;
-/// Up to this size a document is still parsed and verified (diagnostics and
-/// document symbols), without the AsmParserState that navigation needs and
-/// without pipeline runs. Larger documents are not parsed at all.
+/// Up to this size a document is still parsed and verified (its
+/// diagnostics), without the AsmParserState that navigation, hover, symbols
+/// and lenses need, and without pipeline runs. Larger documents are not
+/// parsed at all.
 inline constexpr uint64_t kParseLimitBytes = uint64_t(16) << 20;
 
 /// The stack of the thread that parses (the message thread's is the
