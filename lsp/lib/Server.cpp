@@ -634,6 +634,15 @@ void Server::onPipelinePreview(const PipelinePreviewParams &params,
                       "executor-compile --save-ir-after-each on it",
                       file->getContents().size() / double(1 << 20),
                       kFullServiceBytes >> 20)));
+  // The worker's parser would recurse past its stack.
+  if (std::optional<size_t> deep = findExcessiveNesting(file->getContents())) {
+    StringRef before = StringRef(file->getContents()).take_front(*deep);
+    return reply(makeError(
+        proto::ErrorCode::RequestFailed,
+        llvm::formatv("the document nests deeper than {0} levels (line {1}): "
+                      "no pipeline preview",
+                      kMaxNestingDepth, before.count('\n') + 1)));
+  }
   int64_t chunk = params.chunk.value_or(0);
   if (chunk < 0 || chunk >= file->getNumChunks())
     return reply(makeError(
