@@ -353,8 +353,7 @@ LogicalResult CheckedInput::readBytes(char *out, size_t size) {
   return success();
 }
 
-LogicalResult CheckedInput::readHeaderLine(std::string &line,
-                                           bool &truncated) {
+LogicalResult CheckedInput::readHeaderLine(std::string &line, bool &truncated) {
   line.clear();
   truncated = false;
   while (true) {
@@ -458,8 +457,8 @@ LogicalResult CheckedInput::readStandardMessage(std::string &json) {
 
   json.resize(*length);
   if (failed(readBytes(json.data(), json.size()))) {
-    llvm::lsp::Logger::error(
-        "the input ended inside a message of {0} bytes", *length);
+    llvm::lsp::Logger::error("the input ended inside a message of {0} bytes",
+                             *length);
     json.clear();
     return failure();
   }

@@ -337,10 +337,9 @@ struct TextFile::Impl {
   bool navigation = true;
 };
 
-void TextFile::Impl::addDiagnostic(Chunk &chunk, size_t offset,
-                                   proto::DiagnosticSeverity severity,
-                                   const llvm::Twine &message,
-                                   std::vector<proto::Diagnostic> &diagnostics) {
+void TextFile::Impl::addDiagnostic(
+    Chunk &chunk, size_t offset, proto::DiagnosticSeverity severity,
+    const llvm::Twine &message, std::vector<proto::Diagnostic> &diagnostics) {
   proto::Diagnostic diag;
   diag.source = "executor-lsp";
   diag.severity = severity;

@@ -41,8 +41,8 @@ bool splitAddress(const std::string &address, std::string &host,
   // getaddrinfo takes any number and keeps its low 16 bits.
   if (port.find_first_not_of("0123456789") == std::string::npos &&
       (port.size() > 5 || std::stoul(port) > 65535)) {
-    error = "address '" + address + "' has port " + port +
-            ", outside [0, 65535]";
+    error =
+        "address '" + address + "' has port " + port + ", outside [0, 65535]";
     return false;
   }
   return true;

@@ -52,7 +52,8 @@ cl::opt<bool> checkWorkspace(
     "check-workspace",
     cl::desc("Fail when a pipeline writes a file outside its workspace"),
     cl::init(false));
-cl::opt<unsigned> timeoutSeconds("timeout", cl::desc("Seconds one run may take"),
+cl::opt<unsigned> timeoutSeconds("timeout",
+                                 cl::desc("Seconds one run may take"),
                                  cl::init(30));
 
 /// Names that are no plain identifiers.
@@ -172,9 +173,8 @@ std::string Mutator::mutate(std::string text, std::string &kinds) {
         end = text.find('"', end + 1);
         end = end == std::string::npos ? text.size() : end + 1;
       } else {
-        while (end < text.size() &&
-               (isAlnum(text[end]) || text[end] == '_' || text[end] == '.' ||
-                text[end] == '$'))
+        while (end < text.size() && (isAlnum(text[end]) || text[end] == '_' ||
+                                     text[end] == '.' || text[end] == '$'))
           ++end;
       }
       text.replace(at, end - at, pickOddName());
@@ -188,8 +188,8 @@ std::string Mutator::mutate(std::string text, std::string &kinds) {
       StringRef rest = text;
       while (symbol.match(rest, &groups)) {
         names.push_back(groups[1].str());
-        rest = rest.drop_front(groups[0].data() + groups[0].size() -
-                               rest.data());
+        rest =
+            rest.drop_front(groups[0].data() + groups[0].size() - rest.data());
       }
       if (names.empty())
         break;
@@ -300,8 +300,7 @@ int main(int argc, char **argv) {
                                    &executionFailed);
       auto fail = [&](const Twine &why) {
         ++outcome.failures;
-        outs() << "FAIL: " << what << ": " << why << "\n  " << command
-               << "\n";
+        outs() << "FAIL: " << what << ": " << why << "\n  " << command << "\n";
         return false;
       };
       if (executionFailed || rc < 0)

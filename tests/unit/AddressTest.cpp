@@ -37,14 +37,13 @@ TEST(Address, MessagesSayHowToFix) {
 // getaddrinfo would take 99999 and listen on its low 16 bits (34463).
 TEST(Address, SplitRejectsPortsOutOfRange) {
   std::string host, port, error;
-  EXPECT_TRUE(executor_runtime::splitAddress("127.0.0.1:65535", host, port,
-                                             error));
+  EXPECT_TRUE(
+      executor_runtime::splitAddress("127.0.0.1:65535", host, port, error));
   EXPECT_EQ(host, "127.0.0.1");
   EXPECT_EQ(port, "65535");
   EXPECT_TRUE(executor_runtime::splitAddress("[::1]:0", host, port, error));
-  for (const char *address :
-       {"127.0.0.1:99999", "127.0.0.1:65536", "[::1]:70000",
-        "h:100000000000000000000000"}) {
+  for (const char *address : {"127.0.0.1:99999", "127.0.0.1:65536",
+                              "[::1]:70000", "h:100000000000000000000000"}) {
     error.clear();
     EXPECT_FALSE(executor_runtime::splitAddress(address, host, port, error))
         << address;

@@ -89,8 +89,7 @@ int run(int argc, char **argv, llvm::StringRef inputFilename,
     llvm::errs() << errorMessage << "\n";
     return 1;
   }
-  if (std::optional<size_t> deep =
-          findExcessiveNesting(file->getBuffer())) {
+  if (std::optional<size_t> deep = findExcessiveNesting(file->getBuffer())) {
     llvm::SourceMgr sourceMgr;
     const char *at = file->getBufferStart() + *deep;
     sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
@@ -108,8 +107,8 @@ int run(int argc, char **argv, llvm::StringRef inputFilename,
     llvm::errs() << errorMessage << "\n";
     return 1;
   }
-  if (failed(mlir::MlirOptMain(output->os(), std::move(file), registry,
-                               config)))
+  if (failed(
+          mlir::MlirOptMain(output->os(), std::move(file), registry, config)))
     return 1;
   output->keep();
   return 0;

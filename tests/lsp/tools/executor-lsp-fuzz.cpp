@@ -158,7 +158,8 @@ std::string Fuzzer::mutate(std::string text) {
     case 6: { // nest deep at one place
       if (!chance(10))
         break;
-      StringRef opens[] = {"module {\n", "{", "(", "[", "tensor<", "\"x\"() ({\n"};
+      StringRef opens[] = {"module {\n", "{",       "(",
+                           "[",          "tensor<", "\"x\"() ({\n"};
       StringRef open = opens[pick(std::size(opens))];
       std::string nested;
       for (unsigned j = 0, e = 500 + pick(6000); j < e; ++j)
@@ -513,7 +514,8 @@ bool Fuzzer::deepNesting() {
       for (unsigned i = 0; i < c.depth; ++i)
         text += c.close;
     if (!openOrChange(text, /*open=*/false) ||
-        !waitForDiagnostics("levels here; executor-lsp-server does not parse") ||
+        !waitForDiagnostics(
+            "levels here; executor-lsp-server does not parse") ||
         !randomQueries(text))
       return false;
   }
