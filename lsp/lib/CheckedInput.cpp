@@ -5,6 +5,9 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/LSP/Logging.h"
 
+#include <cerrno>
+#include <cstring>
+
 using namespace executor_studio::lsp;
 using namespace llvm;
 
@@ -264,7 +267,7 @@ bool isValidId(const json::Value &id) {
 } // namespace
 
 CheckedInput::CheckedInput(std::FILE *in, llvm::lsp::JSONStreamStyle style)
-    : JSONTransportInput(style), inner(in, style) {}
+    : JSONTransportInput(style), in(in), inner(in, style) {}
 
 LogicalResult CheckedInput::readDelimitedMessage(std::string &json) {
   if (failed(inner.readDelimitedMessage(json)))
@@ -272,9 +275,208 @@ LogicalResult CheckedInput::readDelimitedMessage(std::string &json) {
   return check(json);
 }
 
+//===----------------------------------------------------------------------===//
+// Content-Length framing
+//===----------------------------------------------------------------------===//
+
+namespace {
+constexpr StringLiteral kContentLength = "content-length:";
+/// How much of one header line is kept.
+constexpr size_t kMaxHeaderLine = 4096;
+
+/// Where a `Content-Length:` header starts in `text` (any case).
+size_t findContentLength(StringRef text) {
+  return text.find_insensitive(kContentLength);
+}
+
+/// Whether `line` has the form of a header: a token, a colon, printable
+/// text.
+bool isHeaderLine(StringRef line) {
+  size_t colon = line.find(':');
+  if (colon == 0 || colon == StringRef::npos)
+    return false;
+  for (char c : line.take_front(colon))
+    if (!isAlnum(c) && !StringRef("!#$%&'*+-.^_`|~").contains(c))
+      return false;
+  for (char c : line.drop_front(colon + 1))
+    if (static_cast<unsigned char>(c) < 0x20 && c != '\t')
+      return false;
+  return true;
+}
+
+/// `text` quoted for a message, with bytes that are not printable escaped.
+std::string quoteForMessage(StringRef text) {
+  std::string result = "'";
+  for (char c : text.take_front(40)) {
+    unsigned char byte = c;
+    if (byte >= 0x20 && byte < 0x7f)
+      result += c;
+    else
+      result += formatv("\\x{0:x-2}", byte).str();
+  }
+  if (text.size() > 40)
+    result += "...";
+  return result + "'";
+}
+} // namespace
+
+int CheckedInput::readByte() {
+  if (pendingPos < pending.size())
+    return static_cast<unsigned char>(pending[pendingPos++]);
+  if (!pending.empty()) {
+    pending.clear();
+    pendingPos = 0;
+  }
+  while (true) {
+    int c = std::getc(in);
+    if (c != EOF || !std::ferror(in) || errno != EINTR)
+      return c;
+    std::clearerr(in);
+  }
+}
+
+LogicalResult CheckedInput::readBytes(char *out, size_t size) {
+  size_t fromPending = std::min(size, pending.size() - pendingPos);
+  std::memcpy(out, pending.data() + pendingPos, fromPending);
+  pendingPos += fromPending;
+  for (size_t pos = fromPending; pos < size;) {
+    size_t read = std::fread(out + pos, 1, size - pos, in);
+    if (read == 0) {
+      if (std::ferror(in) && errno == EINTR) {
+        std::clearerr(in);
+        continue;
+      }
+      return failure();
+    }
+    pos += read;
+  }
+  return success();
+}
+
+LogicalResult CheckedInput::readHeaderLine(std::string &line, bool &truncated) {
+  line.clear();
+  truncated = false;
+  while (true) {
+    int c = readByte();
+    if (c == EOF)
+      return failure();
+    if (c == '\n') {
+      if (!line.empty() && line.back() == '\r')
+        line.pop_back();
+      return success();
+    }
+    line.push_back(static_cast<char>(c));
+    if (line.size() > kMaxHeaderLine) {
+      // Keep the end, where the next header may begin.
+      line.erase(0, line.size() - kContentLength.size());
+      truncated = true;
+    }
+  }
+}
+
+void CheckedInput::replaceByFramingError(std::string &json,
+                                         const std::string &message) {
+  llvm::lsp::Logger::error("malformed message header: {0}; reading on at the "
+                           "next Content-Length header",
+                           message);
+  json = makeInvalidMessage(llvm::lsp::ErrorCode::ParseError,
+                            "malformed message header: " + message, nullptr);
+  lastRequestId = nullptr;
+}
+
 LogicalResult CheckedInput::readStandardMessage(std::string &json) {
-  if (failed(inner.readStandardMessage(json)))
+  // Headers up to an empty line. Text that is no header before the first
+  // header is skipped (the rest of a body whose length was wrong); a
+  // `Content-Length:` header inside such text starts the next message.
+  std::optional<uint64_t> length;
+  std::string problem;
+  bool sawHeader = false;
+  uint64_t skipped = 0;
+  std::string line;
+  while (true) {
+    bool truncated = false;
+    if (failed(readHeaderLine(line, truncated))) {
+      if (sawHeader || skipped)
+        llvm::lsp::Logger::error("the input ended inside a message header");
+      return failure();
+    }
+    StringRef text = line;
+    if (text.empty() && !truncated) {
+      if (sawHeader)
+        break;
+      continue;
+    }
+    if (truncated || !isHeaderLine(text)) {
+      size_t start = findContentLength(text);
+      if (start == StringRef::npos) {
+        skipped += text.size() + 1;
+        if (sawHeader && problem.empty())
+          problem = "a header line " + quoteForMessage(text) +
+                    " is no `Name: value` header";
+        continue;
+      }
+      // A Content-Length header (after stray text, or with bytes a header
+      // may not have): a new message starts here.
+      skipped += start;
+      text = text.drop_front(start);
+      length.reset();
+      problem.clear();
+    }
+    sawHeader = true;
+    auto [name, value] = text.split(':');
+    if (!name.equals_insensitive("content-length"))
+      continue; // Content-Type and others.
+    value = value.trim(" \t");
+    uint64_t number = 0;
+    if (value.empty() || !llvm::all_of(value, isDigit)) {
+      problem = "Content-Length " + quoteForMessage(value) +
+                " is not a number of bytes";
+    } else if (value.size() > 18 || value.getAsInteger(10, number) ||
+               number > kMaxMessageBytes) {
+      problem = formatv("Content-Length {0} is more than the {1} bytes a "
+                        "message may have",
+                        value.take_front(40), kMaxMessageBytes)
+                    .str();
+    } else if (number == 0) {
+      problem = "Content-Length is 0";
+    } else if (length && *length != number) {
+      problem = "two different Content-Length headers";
+    } else {
+      length = number;
+    }
+  }
+  if (skipped)
+    llvm::lsp::Logger::error("skipped {0} bytes that belong to no message",
+                             skipped);
+  if (problem.empty() && !length)
+    problem = "a message without a Content-Length header";
+  if (!problem.empty()) {
+    replaceByFramingError(json, problem);
+    return success();
+  }
+
+  json.resize(*length);
+  if (failed(readBytes(json.data(), json.size()))) {
+    llvm::lsp::Logger::error("the input ended inside a message of {0} bytes",
+                             *length);
+    json.clear();
     return failure();
+  }
+  // A Content-Length larger than the message took the next message's header
+  // with it: when the text is no JSON but holds a header, the next message
+  // starts there.
+  size_t next = findContentLength(json);
+  if (next != StringRef::npos) {
+    MessageScanner scanner(json);
+    if (!scanner.scan() && !scanner.tooDeep) {
+      pending = json.substr(next) + pending.substr(pendingPos);
+      pendingPos = 0;
+      json.resize(next);
+      llvm::lsp::Logger::error("a message is shorter than its Content-Length "
+                               "{0}: the next header starts inside it",
+                               *length);
+    }
+  }
   return check(json);
 }
 

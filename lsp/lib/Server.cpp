@@ -2,6 +2,7 @@
 #include "ExecutorLsp/Server.h"
 
 #include "ExecutorLsp/CheckedInput.h"
+#include "ExecutorLsp/DocumentLimits.h"
 #include "ExecutorLsp/SplitFile.h"
 #include "ExecutorLsp/TextFile.h"
 #include "ExecutorLsp/WorkerProcess.h"
@@ -25,6 +26,7 @@
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/thread.h"
 
 #include <atomic>
 #include <chrono>
@@ -455,8 +457,14 @@ void Server::updateFile(const proto::URIForFile &uri, std::string contents,
   fileOptions.allowUnregisteredDialects = options.allowUnregisteredDialects;
   fileOptions.threadPool = threadPool.get();
   auto start = std::chrono::steady_clock::now();
-  auto file = std::make_unique<TextFile>(uri, std::move(contents), version,
-                                         registry, fileOptions, diagnostics);
+  // The parser recurses once per nesting level: it runs on a thread with a
+  // stack far larger than the text it may parse needs (DocumentLimits.h).
+  std::unique_ptr<TextFile> file;
+  llvm::thread parser(std::optional<unsigned>(kParserStackBytes), [&] {
+    file = std::make_unique<TextFile>(uri, std::move(contents), version,
+                                      registry, fileOptions, diagnostics);
+  });
+  parser.join();
   proto::Logger::info("{0} version {1}: parsed and verified in {2} ms",
                       uri.uri(), version,
                       std::chrono::duration<double, std::milli>(
@@ -474,6 +482,7 @@ void Server::updateFile(const proto::URIForFile &uri, std::string contents,
   // The pipeline's own errors, once the text is valid and stays unchanged
   // for a moment.
   bool runPipeline = options.pipelineDiagnostics && file->isValid() &&
+                     file->hasFullService() &&
                      mentionsExecutorDialects(file->getContents());
   JobInput jobInput;
   if (runPipeline) {
@@ -617,6 +626,23 @@ void Server::onPipelinePreview(const PipelinePreviewParams &params,
   if (!file)
     return reply(makeError(proto::ErrorCode::RequestFailed,
                            "no open document " + params.uri.uri()));
+  if (!file->hasFullService())
+    return reply(makeError(
+        proto::ErrorCode::RequestFailed,
+        llvm::formatv("the document is {0:f1} MiB: pipeline previews stop at "
+                      "{1} MiB (lsp/README.md, \"Limits\"); run "
+                      "executor-compile --save-ir-after-each on it",
+                      file->getContents().size() / double(1 << 20),
+                      kFullServiceBytes >> 20)));
+  // The worker's parser would recurse past its stack.
+  if (std::optional<size_t> deep = findExcessiveNesting(file->getContents())) {
+    StringRef before = StringRef(file->getContents()).take_front(*deep);
+    return reply(makeError(
+        proto::ErrorCode::RequestFailed,
+        llvm::formatv("the document nests deeper than {0} levels (line {1}): "
+                      "no pipeline preview",
+                      kMaxNestingDepth, before.count('\n') + 1)));
+  }
   int64_t chunk = params.chunk.value_or(0);
   if (chunk < 0 || chunk >= file->getNumChunks())
     return reply(makeError(

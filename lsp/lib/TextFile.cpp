@@ -1,6 +1,7 @@
 //===- TextFile.cpp - one open .mlir document -------------------*- C++ -*-===//
 #include "ExecutorLsp/TextFile.h"
 
+#include "ExecutorLsp/DocumentLimits.h"
 #include "ExecutorLsp/OpDocumentation.h"
 #include "ExecutorLsp/SourceRanges.h"
 #include "ExecutorLsp/SplitFile.h"
@@ -23,6 +24,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/LSP/Logging.h"
 #include "llvm/Support/LSP/Protocol.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -48,6 +50,9 @@ struct Chunk {
   FallbackAsmResourceMap fallbackResourceMap;
   /// The parsed top-level ops; empty when parsing failed.
   Block parsedIR;
+  /// Whether the text may be parsed again (for completion): false when it
+  /// nests too deep or the document is too big for navigation.
+  bool reparsable = true;
 
   StringRef getBuffer() const {
     return sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())->getBuffer();
@@ -286,6 +291,11 @@ struct TextFile::Impl {
 
   void parseChunk(Chunk &chunk, StringRef text,
                   std::vector<proto::Diagnostic> &diagnostics);
+  /// Adds a diagnostic of the whole file at `offset` of `chunk`.
+  void addDiagnostic(Chunk &chunk, size_t offset,
+                     proto::DiagnosticSeverity severity,
+                     const llvm::Twine &message,
+                     std::vector<proto::Diagnostic> &diagnostics);
 
   Chunk &getChunkFor(const proto::Position &pos) {
     return *chunks[getChunkIndexForLine(pos.line)];
@@ -322,7 +332,23 @@ struct TextFile::Impl {
   TextFileOptions options;
   std::vector<std::unique_ptr<Chunk>> chunks;
   bool valid = true;
+  /// Whether the chunks keep an AsmParserState (the document is small
+  /// enough, see DocumentLimits.h).
+  bool navigation = true;
 };
+
+void TextFile::Impl::addDiagnostic(
+    Chunk &chunk, size_t offset, proto::DiagnosticSeverity severity,
+    const llvm::Twine &message, std::vector<proto::Diagnostic> &diagnostics) {
+  proto::Diagnostic diag;
+  diag.source = "executor-lsp";
+  diag.severity = severity;
+  SMLoc loc = SMLoc::getFromPointer(chunk.getBuffer().data() +
+                                    std::min(offset, chunk.getBuffer().size()));
+  diag.range = chunk.getRange(SMRange(loc, loc));
+  diag.message = message.str();
+  diagnostics.push_back(std::move(diag));
+}
 
 void TextFile::Impl::parseChunk(Chunk &chunk, StringRef text,
                                 std::vector<proto::Diagnostic> &diagnostics) {
@@ -333,11 +359,23 @@ void TextFile::Impl::parseChunk(Chunk &chunk, StringRef text,
   });
   chunk.sourceMgr.AddNewSourceBuffer(
       llvm::MemoryBuffer::getMemBufferCopy(text, uri.file()), SMLoc());
+  chunk.reparsable = navigation;
+  // The parser recurses once per level: deeper text is not parsed.
+  if (std::optional<size_t> deep = findExcessiveNesting(text)) {
+    addDiagnostic(chunk, *deep, proto::DiagnosticSeverity::Error,
+                  llvm::formatv("the text nests deeper than {0} levels here; "
+                                "executor-lsp-server does not parse it",
+                                kMaxNestingDepth),
+                  diagnostics);
+    chunk.reparsable = false;
+    valid = false;
+    return;
+  }
   // Verify separately: a verifier error keeps the IR (and navigation).
   ParserConfig config(&context, /*verifyAfterParse=*/false,
                       &chunk.fallbackResourceMap);
   if (failed(parseAsmSourceFile(chunk.sourceMgr, &chunk.parsedIR, config,
-                                &chunk.asmState))) {
+                                navigation ? &chunk.asmState : nullptr))) {
     chunk.parsedIR.clear();
     chunk.asmState = AsmParserState();
     chunk.fallbackResourceMap = FallbackAsmResourceMap();
@@ -845,7 +883,7 @@ bool isAttributeNamePosition(StringRef buffer, const char *wordStart) {
 proto::CompletionList TextFile::Impl::getCodeCompletion(Chunk &chunk,
                                                         SMLoc loc) {
   proto::CompletionList list;
-  if (!loc.isValid())
+  if (!loc.isValid() || !chunk.reparsable)
     return list;
 
   // The parser reports what it expects at `loc`; parse again with that hook.
@@ -904,6 +942,34 @@ TextFile::TextFile(const proto::URIForFile &uri, std::string contents,
                    std::vector<proto::Diagnostic> &diagnostics)
     : impl(std::make_unique<Impl>(uri, std::move(contents), version, registry,
                                   options)) {
+  uint64_t size = impl->contents.size();
+  auto megabytes = [](uint64_t bytes) {
+    if (bytes % (1 << 20) == 0)
+      return llvm::formatv("{0} MiB", bytes >> 20).str();
+    return llvm::formatv("{0:f1} MiB", bytes / double(1 << 20)).str();
+  };
+  if (size > kParseLimitBytes) {
+    // Not parsed at all: one chunk over the text, for positions.
+    auto chunk = std::make_unique<Chunk>();
+    chunk->sourceMgr.AddNewSourceBuffer(
+        llvm::MemoryBuffer::getMemBuffer(impl->contents, uri.file(),
+                                         /*RequiresNullTerminator=*/false),
+        SMLoc());
+    chunk->reparsable = false;
+    impl->addDiagnostic(
+        *chunk, 0, proto::DiagnosticSeverity::Warning,
+        llvm::formatv("the document is {0}: executor-lsp-server checks "
+                      "documents up to {1} and offers navigation and "
+                      "pipeline previews up to {2}; run executor-opt on it",
+                      megabytes(size), megabytes(kParseLimitBytes),
+                      megabytes(kFullServiceBytes)),
+        diagnostics);
+    impl->chunks.push_back(std::move(chunk));
+    impl->valid = false;
+    impl->navigation = false;
+    return;
+  }
+  impl->navigation = size <= kFullServiceBytes;
   unsigned index = 0;
   for (const FileChunk &piece : splitFileChunks(impl->contents)) {
     auto chunk = std::make_unique<Chunk>();
@@ -912,6 +978,14 @@ TextFile::TextFile(const proto::URIForFile &uri, std::string contents,
     impl->parseChunk(*chunk, piece.text, diagnostics);
     impl->chunks.push_back(std::move(chunk));
   }
+  if (!impl->navigation)
+    impl->addDiagnostic(
+        *impl->chunks.front(), 0, proto::DiagnosticSeverity::Information,
+        llvm::formatv("the document is {0}: navigation, hover, code lenses, "
+                      "pipeline previews and the pipeline's diagnostics are "
+                      "off above {1} (errors are still checked)",
+                      megabytes(size), megabytes(kFullServiceBytes)),
+        diagnostics);
 }
 
 TextFile::~TextFile() = default;
@@ -920,6 +994,7 @@ int64_t TextFile::getVersion() const { return impl->version; }
 const std::string &TextFile::getContents() const { return impl->contents; }
 unsigned TextFile::getNumChunks() const { return impl->chunks.size(); }
 bool TextFile::isValid() const { return impl->valid; }
+bool TextFile::hasFullService() const { return impl->navigation; }
 
 void TextFile::getLocationsOf(const proto::Position &pos,
                               std::vector<proto::Location> &locations) {

@@ -38,6 +38,13 @@ bool splitAddress(const std::string &address, std::string &host,
     error = "address '" + address + "' needs a host and a port";
     return false;
   }
+  // getaddrinfo takes any number and keeps its low 16 bits.
+  if (port.find_first_not_of("0123456789") == std::string::npos &&
+      (port.size() > 5 || std::stoul(port) > 65535)) {
+    error =
+        "address '" + address + "' has port " + port + ", outside [0, 65535]";
+    return false;
+  }
   return true;
 }
 

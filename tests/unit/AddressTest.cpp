@@ -1,5 +1,6 @@
 //===- AddressTest.cpp - executor address validation ----------------------===//
 #include "Executor/IR/ExecutorOps.h"
+#include "ExecutorRuntime/Socket.h"
 
 #include <gtest/gtest.h>
 
@@ -30,4 +31,23 @@ TEST(Address, MessagesSayHowToFix) {
   EXPECT_NE(validateAddress("::1:4711").find("[host]:port"), std::string::npos);
   EXPECT_NE(validateAddress("h:70000").find("outside [0, 65535]"),
             std::string::npos);
+}
+
+// executor-server --bind and the client's connect split addresses here;
+// getaddrinfo would take 99999 and listen on its low 16 bits (34463).
+TEST(Address, SplitRejectsPortsOutOfRange) {
+  std::string host, port, error;
+  EXPECT_TRUE(
+      executor_runtime::splitAddress("127.0.0.1:65535", host, port, error));
+  EXPECT_EQ(host, "127.0.0.1");
+  EXPECT_EQ(port, "65535");
+  EXPECT_TRUE(executor_runtime::splitAddress("[::1]:0", host, port, error));
+  for (const char *address : {"127.0.0.1:99999", "127.0.0.1:65536",
+                              "[::1]:70000", "h:100000000000000000000000"}) {
+    error.clear();
+    EXPECT_FALSE(executor_runtime::splitAddress(address, host, port, error))
+        << address;
+    EXPECT_NE(error.find("outside [0, 65535]"), std::string::npos) << error;
+    EXPECT_NE(error.find(address), std::string::npos) << error;
+  }
 }

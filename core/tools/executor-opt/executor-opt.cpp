@@ -1,13 +1,131 @@
 //===- executor-opt.cpp - mlir-opt with the executor dialects ---*- C++ -*-===//
+//
+// MlirOptMain with our dialects and passes. The MLIR parser, printer and
+// verifier recurse once per nesting level, so the tool checks the nesting of
+// its input before parsing (a clear error at the place where it gets too
+// deep, not a stack overflow) and runs on a thread with a large stack.
+//
+//===----------------------------------------------------------------------===//
 #include "Registration/Registration.h"
 
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/thread.h"
+
+#include <optional>
+#include <tuple>
+
+namespace {
+/// The deepest nesting of `{ ( [ <` accepted (as in executor-lsp-server).
+constexpr unsigned kMaxNestingDepth = 1000;
+/// The stack of the thread that runs the tool.
+constexpr unsigned kStackBytes = 512u << 20;
+
+/// Where `text` first nests its brackets deeper than kMaxNestingDepth
+/// (outside string literals and `//` comments), as a byte offset.
+std::optional<size_t> findExcessiveNesting(llvm::StringRef text) {
+  unsigned depth = 0;
+  for (size_t i = 0, e = text.size(); i < e; ++i) {
+    switch (text[i]) {
+    case '"':
+      for (++i; i < e && text[i] != '"' && text[i] != '\n'; ++i)
+        if (text[i] == '\\')
+          ++i;
+      break;
+    case '/':
+      if (i + 1 < e && text[i + 1] == '/') {
+        size_t eol = text.find('\n', i);
+        i = eol == llvm::StringRef::npos ? e : eol;
+      }
+      break;
+    case '<':
+      if (i + 1 < e && text[i + 1] == '=')
+        break; // `<=` opens nothing.
+      [[fallthrough]];
+    case '{':
+    case '(':
+    case '[':
+      if (++depth > kMaxNestingDepth)
+        return i;
+      break;
+    case '>':
+      if ((i > 0 && text[i - 1] == '-') || (i + 1 < e && text[i + 1] == '='))
+        break; // `->` and `>=` close nothing.
+      [[fallthrough]];
+    case '}':
+    case ')':
+    case ']':
+      if (depth)
+        --depth;
+      break;
+    default:
+      break;
+    }
+  }
+  return std::nullopt;
+}
+
+int run(int argc, char **argv, llvm::StringRef inputFilename,
+        llvm::StringRef outputFilename, mlir::DialectRegistry &registry) {
+  mlir::MlirOptMainConfig config =
+      mlir::MlirOptMainConfig::createFromCLOptions();
+  // Nothing to parse: MlirOptMain prints what was asked.
+  if (config.shouldShowDialects() || config.shouldListPasses())
+    return mlir::asMainReturnCode(
+        mlir::MlirOptMain(argc, argv, inputFilename, outputFilename, registry));
+
+  llvm::InitLLVM y(argc, argv);
+  std::string errorMessage;
+  std::unique_ptr<llvm::MemoryBuffer> file =
+      mlir::openInputFile(inputFilename, &errorMessage);
+  if (!file) {
+    llvm::errs() << errorMessage << "\n";
+    return 1;
+  }
+  if (std::optional<size_t> deep = findExcessiveNesting(file->getBuffer())) {
+    llvm::SourceMgr sourceMgr;
+    const char *at = file->getBufferStart() + *deep;
+    sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+    sourceMgr.PrintMessage(
+        llvm::errs(), llvm::SMLoc::getFromPointer(at),
+        llvm::SourceMgr::DK_Error,
+        llvm::formatv("the input nests deeper than {0} levels here; "
+                      "executor-opt does not parse it",
+                      kMaxNestingDepth));
+    return 1;
+  }
+  std::unique_ptr<llvm::ToolOutputFile> output =
+      mlir::openOutputFile(outputFilename, &errorMessage);
+  if (!output) {
+    llvm::errs() << errorMessage << "\n";
+    return 1;
+  }
+  if (failed(
+          mlir::MlirOptMain(output->os(), std::move(file), registry, config)))
+    return 1;
+  output->keep();
+  return 0;
+}
+} // namespace
 
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   executor_studio::registerAllDialects(registry);
   executor_studio::registerAllPasses();
-  return mlir::asMainReturnCode(mlir::MlirOptMain(
-      argc, argv, "Executor Studio optimizer driver\n", registry));
+  std::string inputFilename, outputFilename;
+  std::tie(inputFilename, outputFilename) = mlir::registerAndParseCLIOptions(
+      argc, argv, "Executor Studio optimizer driver\n", registry);
+  int result = 1;
+  llvm::thread worker(std::optional<unsigned>(kStackBytes), [&] {
+    result = run(argc, argv, inputFilename, outputFilename, registry);
+  });
+  worker.join();
+  return result;
 }

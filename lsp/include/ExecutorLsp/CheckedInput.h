@@ -8,6 +8,12 @@
 // the JSON-RPC error (-32700 parse error, -32600 invalid request), so the
 // client always gets an answer and the server keeps running.
 //
+// It also reads the Content-Length framing itself: the transport's reader
+// loses the stream for good after a malformed header (a length that is no
+// number, too large or missing, NUL bytes), as it then takes the next body
+// for headers. This one answers such a header with a -32700 error (id null)
+// and picks the stream up again at the next `Content-Length:` header.
+//
 //===----------------------------------------------------------------------===//
 #ifndef EXECUTORLSP_CHECKEDINPUT_H
 #define EXECUTORLSP_CHECKEDINPUT_H
@@ -15,6 +21,7 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/LSP/Transport.h"
 
+#include <cstdint>
 #include <cstdio>
 #include <optional>
 #include <string>
@@ -29,12 +36,18 @@ inline constexpr llvm::StringLiteral kInvalidMessageMethod =
 /// The deepest nesting of arrays and objects a message may have.
 inline constexpr unsigned kMaxMessageDepth = 256;
 
+/// The largest Content-Length taken; a larger message is skipped (with an
+/// error) without being held in memory.
+inline constexpr uint64_t kMaxMessageBytes = uint64_t(64) << 20;
+
 class CheckedInput : public llvm::lsp::JSONTransportInput {
 public:
   CheckedInput(std::FILE *in, llvm::lsp::JSONStreamStyle style);
 
-  bool hasError() const final { return inner.hasError(); }
-  bool isEndOfInput() const final { return inner.isEndOfInput(); }
+  bool hasError() const final { return std::ferror(in); }
+  bool isEndOfInput() const final {
+    return pendingPos >= pending.size() && std::feof(in);
+  }
   llvm::LogicalResult readDelimitedMessage(std::string &json) final;
   llvm::LogicalResult readStandardMessage(std::string &json) final;
 
@@ -50,7 +63,23 @@ public:
   llvm::LogicalResult check(std::string &json);
 
 private:
+  /// Reads one header line (without its line break) into `line`; keeps at
+  /// most a bounded number of bytes of an overlong line, whose start is
+  /// then dropped (`truncated`). Fails at the end of the input.
+  llvm::LogicalResult readHeaderLine(std::string &line, bool &truncated);
+  /// The next byte (or EOF), from `pending` first.
+  int readByte();
+  /// Reads `size` bytes into `out`; fails at the end of the input.
+  llvm::LogicalResult readBytes(char *out, size_t size);
+  /// Replaces `json` by the error answer to a malformed header.
+  void replaceByFramingError(std::string &json, const std::string &message);
+
+  std::FILE *in;
   llvm::lsp::JSONTransportInputOverFile inner;
+  /// Bytes read ahead that belong to the next message (a body whose length
+  /// was too large took the next header with it).
+  std::string pending;
+  size_t pendingPos = 0;
   std::optional<llvm::json::Value> lastRequestId;
 };
 

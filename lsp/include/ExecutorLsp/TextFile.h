@@ -73,6 +73,9 @@ public:
   unsigned getNumChunks() const;
   /// Whether every chunk parsed and verified.
   bool isValid() const;
+  /// Whether the document is small enough for navigation, previews and the
+  /// pipeline's diagnostics (DocumentLimits.h).
+  bool hasFullService() const;
 
   void getLocationsOf(const llvm::lsp::Position &pos,
                       std::vector<llvm::lsp::Location> &locations);

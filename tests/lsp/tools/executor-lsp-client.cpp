@@ -16,6 +16,14 @@
 //                                 (didOpen, or didChange's first change) by
 //                                 the file's (relative to the script)
 //   // CLIENT-RAW                 send the block as is (malformed JSON)
+//   // CLIENT-BYTES               send the block's lines, joined without line
+//                                 breaks, as raw bytes with no framing added;
+//                                 `\r`, `\n`, `\0`, `\\` and `\xNN` are
+//                                 decoded (malformed headers)
+//
+// --text-dir=DIR resolves relative CLIENT-TEXT paths against DIR (for
+// documents a RUN line generates); --max-rss-mb=N checks at the end that the
+// server's peak resident memory (VmHWM) stayed within N MiB.
 //
 // Every message the server sends is printed, indented, in the order it
 // arrives; at the end the client closes the server's input and prints
@@ -45,11 +53,20 @@ cl::list<std::string> serverCommand(cl::ConsumeAfter,
 cl::opt<unsigned> timeoutMs("timeout-ms",
                             cl::desc("How long to wait for one answer"),
                             cl::init(60000));
+cl::opt<std::string>
+    textDir("text-dir",
+            cl::desc("Where relative CLIENT-TEXT paths are (default: the "
+                     "script's folder)"));
+cl::opt<unsigned>
+    maxRssMb("max-rss-mb",
+             cl::desc("Fail when the server's peak RSS passes this (MiB)"),
+             cl::init(0));
 
 struct Step {
   std::string body;
   bool nowait = false;
   bool raw = false;
+  bool bytes = false;
   std::string waitMethod;
   std::string waitText;
   unsigned sleepMs = 0;
@@ -80,6 +97,8 @@ std::vector<Step> parseScript(StringRef text) {
         current.nowait = any = true;
       } else if (comment == "CLIENT-RAW") {
         current.raw = any = true;
+      } else if (comment == "CLIENT-BYTES") {
+        current.bytes = any = true;
       } else if (comment.consume_front("CLIENT-WAIT:")) {
         auto [method, rest] = comment.trim().split(' ');
         current.waitMethod = method.str();
@@ -97,11 +116,57 @@ std::vector<Step> parseScript(StringRef text) {
     if (line.empty())
       continue;
     current.body += rawLine.str();
-    current.body += "\n";
+    if (!current.bytes)
+      current.body += "\n";
     any = true;
   }
   flush();
   return steps;
+}
+
+/// `text` with the escapes of CLIENT-BYTES decoded.
+std::string decodeBytes(StringRef text) {
+  std::string result;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '\\' || i + 1 == text.size()) {
+      result += text[i];
+      continue;
+    }
+    char c = text[++i];
+    if (c == 'r')
+      result += '\r';
+    else if (c == 'n')
+      result += '\n';
+    else if (c == '0')
+      result += '\0';
+    else if (c == 'x' && i + 2 < text.size() && isHexDigit(text[i + 1]) &&
+             isHexDigit(text[i + 2])) {
+      result += static_cast<char>(hexFromNibbles(text[i + 1], text[i + 2]));
+      i += 2;
+    } else
+      result += c;
+  }
+  return result;
+}
+
+/// The peak resident memory of process `pid` in KiB (VmHWM), or none.
+std::optional<uint64_t> getPeakRssKiB(int pid) {
+  auto status =
+      MemoryBuffer::getFileAsStream(formatv("/proc/{0}/status", pid).str());
+  if (!status)
+    return std::nullopt;
+  SmallVector<StringRef> lines;
+  (*status)->getBuffer().split(lines, '\n');
+  for (StringRef line : lines) {
+    if (!line.consume_front("VmHWM:"))
+      continue;
+    uint64_t kib = 0;
+    if (!line.trim().consume_back(" kB") ||
+        line.trim().drop_back(3).trim().getAsInteger(10, kib))
+      return std::nullopt;
+    return kib;
+  }
+  return std::nullopt;
 }
 
 void print(const json::Value &message) {
@@ -161,7 +226,9 @@ int main(int argc, char **argv) {
   for (Step &step : steps) {
     std::optional<json::Value> id;
     if (!step.body.empty()) {
-      if (step.raw) {
+      if (step.bytes) {
+        server.sendRaw(decodeBytes(step.body));
+      } else if (step.raw) {
         server.sendBody(StringRef(step.body).rtrim("\n"));
       } else {
         Expected<json::Value> message = json::parse(step.body);
@@ -174,7 +241,7 @@ int main(int argc, char **argv) {
         if (!step.textFile.empty()) {
           SmallString<256> path(step.textFile);
           if (!sys::path::is_absolute(path)) {
-            path = scriptDir;
+            path = textDir.empty() ? StringRef(scriptDir) : StringRef(textDir);
             sys::path::append(path, step.textFile);
           }
           auto text = MemoryBuffer::getFile(path);
@@ -231,6 +298,19 @@ int main(int argc, char **argv) {
   while (std::optional<json::Value> message =
              server.read(std::chrono::milliseconds(200)))
     print(*message);
+  if (maxRssMb) {
+    std::optional<uint64_t> peak = getPeakRssKiB(server.getPid());
+    if (!peak) {
+      outs() << "cannot read the server's peak RSS\n";
+      status = 1;
+    } else if (*peak > uint64_t(maxRssMb) * 1024) {
+      outs() << formatv("peak RSS {0} MiB is over the limit of {1} MiB\n",
+                        *peak / 1024, maxRssMb.getValue());
+      status = 1;
+    } else {
+      outs() << formatv("peak RSS within {0} MiB\n", maxRssMb.getValue());
+    }
+  }
   int exitCode = server.finish(timeout);
   outs() << "exit code: " << exitCode << "\n";
   return status;

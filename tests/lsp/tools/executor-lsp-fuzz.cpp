@@ -3,8 +3,10 @@
 // Feeds executor-lsp-server seed documents mutated at random (truncated,
 // spliced, with invalid UTF-8, split markers and executor snippets), requests
 // at random positions, requests with wrong params, unknown documents,
-// malformed JSON and JSON-RPC, cancellations, edits during previews, a
-// 100,000-line file, and a shutdown during a preview. After every request it
+// malformed JSON and JSON-RPC, malformed Content-Length framing,
+// cancellations, edits during previews, a 100,000-line file, documents that
+// nest 1,000 to 20,000 levels deep, documents past the size limits (and
+// mutated), and a shutdown during a preview. After every request it
 // checks that the answer comes (with the right error code where one is
 // due) and at the end that the server exits cleanly. Deterministic for one
 // --seed; prints what it did and "OK" or the first failure.
@@ -36,6 +38,10 @@ cl::opt<unsigned> seed("seed", cl::desc("Random seed"), cl::init(1));
 cl::opt<unsigned> bigLines("big-file-lines",
                            cl::desc("Lines of the big file (0: none)"),
                            cl::init(100000));
+cl::opt<unsigned> largeMb("large-document-mb",
+                          cl::desc("Size of the largest big document (0: "
+                                   "none); smaller ones are sent too"),
+                          cl::init(20));
 cl::opt<unsigned> timeoutMs("timeout-ms",
                             cl::desc("How long one answer may take"),
                             cl::init(60000));
@@ -103,6 +109,12 @@ private:
   bool malformedMessages();
   bool previews(StringRef text);
   bool bigFile();
+  bool deepNesting();
+  bool largeDocuments(ArrayRef<std::string> seeds);
+  bool malformedFraming();
+  /// Waits for the diagnostics of the current version; `text` must be in
+  /// one of their messages when given.
+  bool waitForDiagnostics(StringRef text);
   bool stillAnswers();
 
   LspProcess &server;
@@ -115,7 +127,7 @@ std::string Fuzzer::mutate(std::string text) {
   unsigned steps = 1 + pick(4);
   for (unsigned i = 0; i < steps; ++i) {
     size_t size = text.size();
-    switch (pick(6)) {
+    switch (pick(7)) {
     case 0: // truncate
       text.resize(pick(size + 1));
       break;
@@ -141,6 +153,18 @@ std::string Fuzzer::mutate(std::string text) {
       for (unsigned j = 0, e = 1 + pick(8); j < e; ++j)
         bytes += static_cast<char>(pick(256));
       text.insert(pick(size + 1), bytes);
+      break;
+    }
+    case 6: { // nest deep at one place
+      if (!chance(10))
+        break;
+      StringRef opens[] = {"module {\n", "{",       "(",
+                           "[",          "tensor<", "\"x\"() ({\n"};
+      StringRef open = opens[pick(std::size(opens))];
+      std::string nested;
+      for (unsigned j = 0, e = 500 + pick(6000); j < e; ++j)
+        nested += open;
+      text.insert(pick(size + 1), nested);
       break;
     }
     default: { // flip a character
@@ -445,6 +469,122 @@ bool Fuzzer::bigFile() {
          stillAnswers();
 }
 
+bool Fuzzer::waitForDiagnostics(StringRef text) {
+  while (true) {
+    std::optional<json::Value> message =
+        server.read(std::chrono::milliseconds(timeoutMs));
+    if (!message)
+      return fail(formatv("no diagnostics for version {0}", version));
+    const json::Object *object = message->getAsObject();
+    if (!object || object->getString("method") !=
+                       StringRef("textDocument/publishDiagnostics"))
+      continue;
+    const json::Object *params = object->getObject("params");
+    if (!params || params->getInteger("version") != version)
+      continue;
+    std::string body = formatv("{0}", *message).str();
+    if (!text.empty() && !StringRef(body).contains(text))
+      return fail(formatv("the diagnostics of version {0} do not say \"{1}\": "
+                          "{2}",
+                          version, text, StringRef(body).take_front(400)));
+    return true;
+  }
+}
+
+bool Fuzzer::deepNesting() {
+  // Each nests far deeper than the server parses: a diagnostic says so.
+  struct Case {
+    StringRef open, close;
+    unsigned depth;
+  } cases[] = {
+      {"module {\n", "}\n", 10000},
+      {"module {\n", "}\n", 1001},
+      {"func.func @f() {\n  \"x.op\"() ({\n", "  }) : () -> ()\n}\n", 3000},
+      {"[", "]", 20000},
+      {"(", ")", 20000},
+      {"tensor<", ">", 20000},
+      {"{", "}", 100000},
+  };
+  for (const Case &c : cases) {
+    std::string text;
+    text.reserve((c.open.size() + c.close.size()) * c.depth + 32);
+    for (unsigned i = 0; i < c.depth; ++i)
+      text += c.open;
+    if (chance(50))
+      for (unsigned i = 0; i < c.depth; ++i)
+        text += c.close;
+    if (!openOrChange(text, /*open=*/false) ||
+        !waitForDiagnostics(
+            "levels here; executor-lsp-server does not parse") ||
+        !randomQueries(text))
+      return false;
+  }
+  outs() << formatv("deep nesting: {0} documents\n", std::size(cases));
+  return true;
+}
+
+bool Fuzzer::largeDocuments(ArrayRef<std::string> seeds) {
+  if (!largeMb)
+    return true;
+  // Seeds repeated (each copy in its own `// -----` chunk half of the time)
+  // to 1 MiB, 3 MiB and --large-document-mb, then mutated.
+  SmallVector<uint64_t> sizes = {uint64_t(1) << 20, uint64_t(3) << 20,
+                                 uint64_t(largeMb) << 20};
+  for (uint64_t target : sizes) {
+    std::string text;
+    text.reserve(target + 4096);
+    bool split = chance(50);
+    while (text.size() < target) {
+      text += seeds[pick(seeds.size())];
+      text += split ? "\n// -----\n" : "\n";
+    }
+    text = mutate(std::move(text));
+    if (!openOrChange(text, /*open=*/false) || !waitForDiagnostics("") ||
+        !randomQueries(text) || !previews(text))
+      return false;
+  }
+  outs() << formatv("large documents: up to {0} MiB\n", largeMb.getValue());
+  return true;
+}
+
+bool Fuzzer::malformedFraming() {
+  // Each is answered with -32700 (id null); the stream goes on.
+  StringRef body = "{\"jsonrpc\":\"2.0\",\"id\":999999,\"method\":"
+                   "\"textDocument/documentSymbol\",\"params\":{}}";
+  std::string cases[] = {
+      "Content-Length: abc\r\n\r\n" + body.str(),
+      std::string("Content-Length: 1\0\0\r\n\r\n", 23) + body.str(),
+      "Content-Length: 99999999999999999999999\r\n\r\n" + body.str(),
+      "Content-Length: 1073741824\r\n\r\n" + body.str(),
+      "Content-Type: text/plain\r\n\r\n" + body.str(),
+      "Content-Length: -1\r\n\r\n" + body.str(),
+  };
+  for (const std::string &bytes : cases) {
+    ++requests;
+    if (!server.sendRaw(bytes))
+      return fail("cannot send: the server is gone");
+    std::optional<json::Value> response;
+    while (true) {
+      response = server.read(std::chrono::milliseconds(timeoutMs));
+      if (!response)
+        return fail(formatv("no answer to the malformed header {0}",
+                            StringRef(bytes).take_front(40)));
+      if (!response->getAsObject()->get("method"))
+        break;
+    }
+    const json::Object *error = response->getAsObject()->getObject("error");
+    std::optional<int64_t> code =
+        error ? error->getInteger("code") : std::nullopt;
+    if (code != -32700)
+      return fail(formatv("expected error -32700 for the header {0}, got {1}",
+                          StringRef(bytes).take_front(40), *response));
+    ++errorCodes[*code];
+    if (!stillAnswers())
+      return false;
+  }
+  return true;
+}
+
 bool Fuzzer::run(ArrayRef<std::string> seeds) {
   if (!request("initialize", json::Object{{"processId", nullptr},
                                           {"rootUri", nullptr},
@@ -453,7 +593,7 @@ bool Fuzzer::run(ArrayRef<std::string> seeds) {
   server.send(makeNotification("initialized", json::Object{}));
   if (!openOrChange(seeds.front(), /*open=*/true))
     return false;
-  if (!malformedMessages())
+  if (!malformedMessages() || !malformedFraming() || !deepNesting())
     return false;
   for (unsigned i = 0; i < iterations; ++i) {
     std::string text = mutate(seeds[pick(seeds.size())]);
@@ -464,7 +604,7 @@ bool Fuzzer::run(ArrayRef<std::string> seeds) {
     if (i % 50 == 0 && !malformedMessages())
       return false;
   }
-  if (!bigFile())
+  if (!bigFile() || !largeDocuments(seeds))
     return false;
 
   // Shutdown while a preview runs: both are answered, then a clean exit.

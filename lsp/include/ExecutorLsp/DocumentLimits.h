@@ -1,0 +1,45 @@
+//===- DocumentLimits.h - what the language server parses -------*- C++ -*-===//
+//
+// The MLIR parser recurses once per nesting level and keeps the IR and the
+// AsmParserState of a document in memory; these limits keep a hostile or
+// huge document from taking the server down (lsp/README.md, "Limits").
+//
+//===----------------------------------------------------------------------===//
+#ifndef EXECUTORLSP_DOCUMENTLIMITS_H
+#define EXECUTORLSP_DOCUMENTLIMITS_H
+
+#include "llvm/ADT/StringRef.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+
+namespace executor_studio {
+namespace lsp {
+
+/// The deepest nesting of `{ ( [ <` a document may have; deeper text is not
+/// parsed (the parser's recursion would need a stack without bound).
+inline constexpr unsigned kMaxNestingDepth = 1000;
+
+/// Up to this size a document gets everything: navigation, hover, lenses,
+/// previews and the pipeline's diagnostics.
+inline constexpr uint64_t kFullServiceBytes = uint64_t(2) << 20;
+/// Up to this size a document is still parsed and verified (its
+/// diagnostics), without the AsmParserState that navigation, hover, symbols
+/// and lenses need, and without pipeline runs. Larger documents are not
+/// parsed at all.
+inline constexpr uint64_t kParseLimitBytes = uint64_t(16) << 20;
+
+/// The stack of the thread that parses (the message thread's is the
+/// system's default, typically 8 MiB).
+inline constexpr unsigned kParserStackBytes = 512u << 20;
+
+/// Where `text` first nests its brackets deeper than `limit` (outside string
+/// literals and `//` comments), as a byte offset.
+std::optional<size_t> findExcessiveNesting(llvm::StringRef text,
+                                           unsigned limit = kMaxNestingDepth);
+
+} // namespace lsp
+} // namespace executor_studio
+
+#endif // EXECUTORLSP_DOCUMENTLIMITS_H
