@@ -36,7 +36,9 @@ for f in "$prefix"/bin/* "$prefix"/lib/*.so; do
     fail "$f has an RPATH into the build tree: $(readelf -d "$f" | grep -E 'R(UN)?PATH')"
   fi
 done
-"$prefix/bin/executor-compile" --version | grep -q "Executor Studio" || fail "executor-compile --version"
+for tool in executor-opt executor-compile; do
+  "$prefix/bin/$tool" --version | grep -q "Executor Studio" || fail "$tool --version"
+done
 
 # The sample plugins and host, against the installed package.
 cmake -S "$prefix/share/executor-studio/samples/plugins" -B "$work/plugins" -G Ninja \

@@ -109,6 +109,36 @@ TEST(PipelineRecorder, ParseErrorsComeBackAsDiagnostics) {
   EXPECT_EQ(r.diagnostics[0].severity, RecordedDiagnostic::Severity::Error);
 }
 
+// Text nested deeper than the parser's limit comes back as one located
+// diagnostic (the studio records from text: 10,000 nested modules used to
+// overflow the stack), and text just under it records normally.
+TEST(PipelineRecorder, DeepNestingIsRefusedWhereItGetsTooDeep) {
+  std::string deep;
+  for (int i = 0; i < 10000; ++i)
+    deep += "module {\n";
+  for (int i = 0; i < 10000; ++i)
+    deep += "}\n";
+  Recording r = recordPipeline(deep, "deep.mlir", options("builtin.module(cse)"));
+  EXPECT_FALSE(r.succeeded);
+  ASSERT_EQ(r.diagnostics.size(), 1u);
+  EXPECT_EQ(r.diagnostics[0].file, "deep.mlir");
+  EXPECT_EQ(r.diagnostics[0].line, 1001u);
+  EXPECT_EQ(r.diagnostics[0].column, 8u);
+  EXPECT_NE(r.diagnostics[0].message.find("nests deeper than 1000 levels"),
+            std::string::npos);
+
+  std::string deepEnough;
+  for (int i = 0; i < 999; ++i)
+    deepEnough += "module {\n";
+  for (int i = 0; i < 999; ++i)
+    deepEnough += "}\n";
+  Recording ok =
+      recordPipeline(deepEnough, "ok.mlir", options("builtin.module(cse)"));
+  EXPECT_TRUE(ok.succeeded) << (ok.diagnostics.empty()
+                                    ? std::string()
+                                    : ok.diagnostics[0].message);
+}
+
 TEST(PipelineRecorder, VerifierErrorsComeBackAsDiagnostics) {
   Recording r = recordPipeline(
       "%s = executor.open(\"nohost\") : !executor.session", "bad.mlir",

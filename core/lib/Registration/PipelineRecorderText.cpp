@@ -4,6 +4,7 @@
 // pass that executor-opt registers, so it lives with the registration.
 //
 //===----------------------------------------------------------------------===//
+#include "Pipeline/InputLimits.h"
 #include "Pipeline/PipelineRecorder.h"
 #include "Registration/Registration.h"
 
@@ -12,12 +13,44 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/Support/thread.h"
 
 using namespace mlir;
 using namespace executor_studio;
 
+namespace {
+Recording recordText(StringRef source, StringRef bufferName,
+                     const RecordOptions &options);
+} // namespace
+
 Recording executor_studio::recordPipeline(StringRef source, StringRef bufferName,
                                           const RecordOptions &options) {
+  // The parser, the passes and the printer recurse per nesting level: refuse
+  // input nested too deep, and run on a thread with a large stack.
+  if (std::optional<size_t> deep = findExcessiveNesting(source)) {
+    StringRef before = source.take_front(*deep);
+    RecordedDiagnostic diag;
+    diag.file = bufferName.str();
+    diag.line = before.count('\n') + 1;
+    diag.column = *deep - (before.rfind('\n') + 1) + 1;
+    diag.message = "the input nests deeper than " +
+                   std::to_string(kMaxNestingDepth) +
+                   " levels here; it is not parsed";
+    Recording refused;
+    refused.diagnostics.push_back(std::move(diag));
+    return refused;
+  }
+  Recording recording;
+  llvm::thread worker(std::optional<unsigned>(kParserStackBytes), [&] {
+    recording = recordText(source, bufferName, options);
+  });
+  worker.join();
+  return recording;
+}
+
+namespace {
+Recording recordText(StringRef source, StringRef bufferName,
+                     const RecordOptions &options) {
   static bool registered = [] {
     registerAllPasses();
     return true;
@@ -43,4 +76,4 @@ Recording executor_studio::recordPipeline(StringRef source, StringRef bufferName
     return failedParse;
   return recordPipeline(module->getOperation(), options);
 }
-
+} // namespace

@@ -9,6 +9,7 @@
 // entry is the host function --entry (default: main).
 //
 //===----------------------------------------------------------------------===//
+#include "Pipeline/InputLimits.h"
 #include "Pipeline/PipelineRecorder.h"
 #include "Registration/Registration.h"
 #include "Transforms/Passes.h"
@@ -37,6 +38,7 @@
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
+#include "llvm/Support/thread.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
 
@@ -189,8 +191,8 @@ std::string findRuntimeLibDir(const char *argv0) {
 }
 } // namespace
 
-int main(int argc, char **argv) {
-  llvm::InitLLVM init(argc, argv);
+namespace {
+int compileMain(int argc, char **argv) {
   cl::HideUnrelatedOptions(category);
   executor_studio::addVersionPrinter();
   cl::ParseCommandLineOptions(argc, argv,
@@ -244,8 +246,21 @@ int main(int argc, char **argv) {
   auto file = openInputFile(inputFile, &error);
   if (!file)
     return fail(error);
+  std::optional<size_t> deep =
+      executor_studio::findExcessiveNesting(file->getBuffer());
+  const char *deepAt = deep ? file->getBufferStart() + *deep : nullptr;
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  if (deepAt) {
+    // The parser recurses per level: report instead of overflowing.
+    sourceMgr.PrintMessage(
+        llvm::errs(), llvm::SMLoc::getFromPointer(deepAt),
+        llvm::SourceMgr::DK_Error,
+        "the input nests deeper than " +
+            llvm::Twine(executor_studio::kMaxNestingDepth) +
+            " levels here; executor-compile does not parse it");
+    return 1;
+  }
   SourceMgrDiagnosticHandler sourceDiagnostics(sourceMgr, &ctx);
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &ctx);
   if (!module)
@@ -379,4 +394,17 @@ int main(int argc, char **argv) {
                 "): " + command);
   }
   return 0;
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  // The parser, the passes and the printer recurse per nesting level: run
+  // on a thread with a large stack (the input's nesting is limited too).
+  int result = 1;
+  llvm::thread worker(
+      std::optional<unsigned>(executor_studio::kParserStackBytes),
+      [&] { result = compileMain(argc, argv); });
+  worker.join();
+  return result;
 }

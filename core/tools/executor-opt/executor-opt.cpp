@@ -6,6 +6,7 @@
 // deep, not a stack overflow) and runs on a thread with a large stack.
 //
 //===----------------------------------------------------------------------===//
+#include "Pipeline/InputLimits.h"
 #include "Registration/Registration.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -23,55 +24,6 @@
 #include <tuple>
 
 namespace {
-/// The deepest nesting of `{ ( [ <` accepted (as in executor-lsp-server).
-constexpr unsigned kMaxNestingDepth = 1000;
-/// The stack of the thread that runs the tool.
-constexpr unsigned kStackBytes = 512u << 20;
-
-/// Where `text` first nests its brackets deeper than kMaxNestingDepth
-/// (outside string literals and `//` comments), as a byte offset.
-std::optional<size_t> findExcessiveNesting(llvm::StringRef text) {
-  unsigned depth = 0;
-  for (size_t i = 0, e = text.size(); i < e; ++i) {
-    switch (text[i]) {
-    case '"':
-      for (++i; i < e && text[i] != '"' && text[i] != '\n'; ++i)
-        if (text[i] == '\\')
-          ++i;
-      break;
-    case '/':
-      if (i + 1 < e && text[i + 1] == '/') {
-        size_t eol = text.find('\n', i);
-        i = eol == llvm::StringRef::npos ? e : eol;
-      }
-      break;
-    case '<':
-      if (i + 1 < e && text[i + 1] == '=')
-        break; // `<=` opens nothing.
-      [[fallthrough]];
-    case '{':
-    case '(':
-    case '[':
-      if (++depth > kMaxNestingDepth)
-        return i;
-      break;
-    case '>':
-      if ((i > 0 && text[i - 1] == '-') || (i + 1 < e && text[i + 1] == '='))
-        break; // `->` and `>=` close nothing.
-      [[fallthrough]];
-    case '}':
-    case ')':
-    case ']':
-      if (depth)
-        --depth;
-      break;
-    default:
-      break;
-    }
-  }
-  return std::nullopt;
-}
-
 int run(int argc, char **argv, llvm::StringRef inputFilename,
         llvm::StringRef outputFilename, mlir::DialectRegistry &registry) {
   mlir::MlirOptMainConfig config =
@@ -89,7 +41,8 @@ int run(int argc, char **argv, llvm::StringRef inputFilename,
     llvm::errs() << errorMessage << "\n";
     return 1;
   }
-  if (std::optional<size_t> deep = findExcessiveNesting(file->getBuffer())) {
+  if (std::optional<size_t> deep =
+          executor_studio::findExcessiveNesting(file->getBuffer())) {
     llvm::SourceMgr sourceMgr;
     const char *at = file->getBufferStart() + *deep;
     sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
@@ -98,7 +51,7 @@ int run(int argc, char **argv, llvm::StringRef inputFilename,
         llvm::SourceMgr::DK_Error,
         llvm::formatv("the input nests deeper than {0} levels here; "
                       "executor-opt does not parse it",
-                      kMaxNestingDepth));
+                      executor_studio::kMaxNestingDepth));
     return 1;
   }
   std::unique_ptr<llvm::ToolOutputFile> output =
@@ -119,11 +72,12 @@ int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   executor_studio::registerAllDialects(registry);
   executor_studio::registerAllPasses();
+  executor_studio::addVersionPrinter();
   std::string inputFilename, outputFilename;
   std::tie(inputFilename, outputFilename) = mlir::registerAndParseCLIOptions(
       argc, argv, "Executor Studio optimizer driver\n", registry);
   int result = 1;
-  llvm::thread worker(std::optional<unsigned>(kStackBytes), [&] {
+  llvm::thread worker(std::optional<unsigned>(executor_studio::kParserStackBytes), [&] {
     result = run(argc, argv, inputFilename, outputFilename, registry);
   });
   worker.join();

@@ -8,6 +8,7 @@
 #ifndef EXECUTORLSP_DOCUMENTLIMITS_H
 #define EXECUTORLSP_DOCUMENTLIMITS_H
 
+#include "Pipeline/InputLimits.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <cstddef>
@@ -18,8 +19,9 @@ namespace executor_studio {
 namespace lsp {
 
 /// The deepest nesting of `{ ( [ <` a document may have; deeper text is not
-/// parsed (the parser's recursion would need a stack without bound).
-inline constexpr unsigned kMaxNestingDepth = 1000;
+/// parsed (the parser's recursion would need a stack without bound). The
+/// same limit as every other front end's.
+using executor_studio::kMaxNestingDepth;
 
 /// Up to this size a document gets everything: navigation, hover, lenses,
 /// previews and the pipeline's diagnostics.
@@ -32,12 +34,9 @@ inline constexpr uint64_t kParseLimitBytes = uint64_t(16) << 20;
 
 /// The stack of the thread that parses (the message thread's is the
 /// system's default, typically 8 MiB).
-inline constexpr unsigned kParserStackBytes = 512u << 20;
+using executor_studio::kParserStackBytes;
 
-/// Where `text` first nests its brackets deeper than `limit` (outside string
-/// literals and `//` comments), as a byte offset.
-std::optional<size_t> findExcessiveNesting(llvm::StringRef text,
-                                           unsigned limit = kMaxNestingDepth);
+using executor_studio::findExcessiveNesting;
 
 } // namespace lsp
 } // namespace executor_studio

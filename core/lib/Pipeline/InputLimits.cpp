@@ -1,11 +1,8 @@
-//===- DocumentLimits.cpp - what the language server parses ---------------===//
-#include "ExecutorLsp/DocumentLimits.h"
-
-using namespace executor_studio::lsp;
+//===- InputLimits.cpp - what the tools agree to parse ----------*- C++ -*-===//
+#include "Pipeline/InputLimits.h"
 
 std::optional<size_t>
-executor_studio::lsp::findExcessiveNesting(llvm::StringRef text,
-                                           unsigned limit) {
+executor_studio::findExcessiveNesting(llvm::StringRef text, unsigned limit) {
   unsigned depth = 0;
   for (size_t i = 0, e = text.size(); i < e; ++i) {
     switch (text[i]) {
