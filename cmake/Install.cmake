@@ -30,6 +30,7 @@ install(FILES $<TARGET_FILE_DIR:ExecutorRuntime>/librt_executor.so
 # The public headers: the C ABI, the plugin API and the C++ client.
 install(FILES
   runtime/include/ExecutorRuntime/CAPI.h
+  runtime/include/ExecutorRuntime/Embedded.h
   runtime/include/ExecutorRuntime/Plugin.h
   runtime/include/ExecutorRuntime/ExecutorClient.h
   runtime/include/ExecutorRuntime/LocalExecutor.h

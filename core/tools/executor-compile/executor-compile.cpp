@@ -25,6 +25,10 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
@@ -32,6 +36,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/SourceMgr.h"
@@ -82,6 +87,12 @@ static cl::opt<Emit> emit(
                clEnumValN(Emit::Obj, "obj", "the host object file"),
                clEnumValN(Emit::Exe, "exe", "a linked executable")),
     cl::cat(category));
+static cl::opt<bool> noEmbedObjects(
+    "no-embed-objects",
+    cl::desc("Do not embed the shipped kernel objects and assets in the "
+             "executable: send_binary reads them from their paths at run time "
+             "(needed to link against Catalyst's runtime)"),
+    cl::cat(category));
 static cl::opt<std::string>
     entryName("entry", cl::desc("Host function the executable starts in"),
               cl::init("main"), cl::cat(category));
@@ -90,6 +101,78 @@ namespace {
 int fail(const llvm::Twine &message) {
   llvm::WithColor::error(llvm::errs(), "executor-compile") << message << "\n";
   return 1;
+}
+
+/// The constant C string `value` points to, if it is one.
+std::optional<llvm::StringRef> constantString(llvm::Value *value) {
+  auto *global =
+      llvm::dyn_cast<llvm::GlobalVariable>(value->stripPointerCasts());
+  if (!global || !global->hasInitializer())
+    return std::nullopt;
+  auto *data =
+      llvm::dyn_cast<llvm::ConstantDataSequential>(global->getInitializer());
+  if (!data || !data->isCString())
+    return std::nullopt;
+  return data->getAsCString();
+}
+
+/// Embeds every file the host ships with __catalyst__executor__send_binary
+/// (a constant path) in `module`, and registers them at the start of `main`
+/// (ExecutorRuntime/Embedded.h). Files that do not exist here are left to be
+/// read at run time, with a warning. Returns the number embedded.
+llvm::Expected<unsigned> embedShippedFiles(llvm::Module &module) {
+  llvm::Function *send = module.getFunction("__catalyst__executor__send_binary");
+  llvm::Function *main = module.getFunction("main");
+  if (!send || !main || main->isDeclaration())
+    return 0;
+  llvm::SetVector<llvm::StringRef> paths;
+  for (llvm::User *user : send->users())
+    if (auto *call = llvm::dyn_cast<llvm::CallBase>(user))
+      if (call->getCalledFunction() == send && call->arg_size() >= 2)
+        if (std::optional<llvm::StringRef> path =
+                constantString(call->getArgOperand(1)))
+          paths.insert(*path);
+  llvm::LLVMContext &ctx = module.getContext();
+  llvm::Type *ptr = llvm::PointerType::getUnqual(ctx);
+  llvm::Type *i64 = llvm::Type::getInt64Ty(ctx);
+  llvm::StructType *entryType = llvm::StructType::get(ctx, {ptr, ptr, i64});
+  std::vector<llvm::Constant *> entries;
+  for (llvm::StringRef path : paths) {
+    auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                              /*RequiresNullTerminator=*/false);
+    if (!buffer) {
+      llvm::WithColor::warning(llvm::errs(), "executor-compile")
+          << path << " is not embedded (" << buffer.getError().message()
+          << "); the program reads it at run time\n";
+      continue;
+    }
+    llvm::StringRef bytes = (*buffer)->getBuffer();
+    auto *data = new llvm::GlobalVariable(
+        module, llvm::ArrayType::get(llvm::Type::getInt8Ty(ctx), bytes.size()),
+        /*isConstant=*/true, llvm::GlobalValue::PrivateLinkage,
+        llvm::ConstantDataArray::getRaw(bytes, bytes.size(),
+                                        llvm::Type::getInt8Ty(ctx)),
+        "__executor_embedded_data");
+    data->setAlignment(llvm::Align(16));
+    auto *name = new llvm::GlobalVariable(
+        module, llvm::ArrayType::get(llvm::Type::getInt8Ty(ctx), path.size() + 1),
+        true, llvm::GlobalValue::PrivateLinkage,
+        llvm::ConstantDataArray::getString(ctx, path), "__executor_embedded_path");
+    entries.push_back(llvm::ConstantStruct::get(
+        entryType, {name, data, llvm::ConstantInt::get(i64, bytes.size())}));
+  }
+  if (entries.empty())
+    return 0;
+  auto *tableType = llvm::ArrayType::get(entryType, entries.size());
+  auto *table = new llvm::GlobalVariable(
+      module, tableType, true, llvm::GlobalValue::PrivateLinkage,
+      llvm::ConstantArray::get(tableType, entries), "__executor_embedded_files");
+  llvm::FunctionCallee registerFn = module.getOrInsertFunction(
+      "__executor_studio_register_embedded",
+      llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {ptr, i64}, false));
+  llvm::IRBuilder<> b(&*main->getEntryBlock().getFirstInsertionPt());
+  b.CreateCall(registerFn, {table, llvm::ConstantInt::get(i64, entries.size())});
+  return static_cast<unsigned>(entries.size());
 }
 
 void printDiagnostic(const executor_studio::RecordedDiagnostic &d,
@@ -325,6 +408,12 @@ int compileMain(int argc, char **argv) {
   if (!llvmModule)
     return fail("the host did not translate to LLVM IR; the pipeline must "
                 "lower it to the LLVM dialect");
+  if (emit == Emit::Exe && !noEmbedObjects) {
+    llvm::Expected<unsigned> embedded = embedShippedFiles(*llvmModule);
+    if (!embedded)
+      return fail("embedding the kernel objects: " +
+                  llvm::toString(embedded.takeError()));
+  }
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
   llvm::Triple triple(llvm::sys::getProcessTriple());
@@ -347,7 +436,14 @@ int compileMain(int argc, char **argv) {
     return 0;
   }
 
-  std::string objectPath = emit == Emit::Obj ? output : output + ".host.o";
+  // The host object of an executable is an intermediate: it goes into the
+  // workspace with the targets' objects, beside nothing of the user's.
+  std::string objectPath = output;
+  if (emit == Emit::Exe) {
+    llvm::SmallString<256> path(workspace);
+    llvm::sys::path::append(path, "host.o");
+    objectPath = path.str().str();
+  }
   {
     llvm::ToolOutputFile out(objectPath, ec, llvm::sys::fs::OF_None);
     if (ec)
@@ -393,6 +489,8 @@ int compileMain(int argc, char **argv) {
                                    : linkError) +
                 "): " + command);
   }
+  if (summary)
+    llvm::outs() << "wrote " << output << " (workspace " << workspace << ")\n";
   return 0;
 }
 } // namespace
