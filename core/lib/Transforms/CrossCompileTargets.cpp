@@ -269,9 +269,9 @@ LogicalResult CrossCompileTargetsPass::compile(Target &target,
   }
   if (failed(lowerToLLVMDialect(target, *clone)))
     return failure();
+  // (addPyfaceWrappers reports what is missing, at the target.)
   if (failed(addPyfaceWrappers(*clone, target.entries)))
-    return target.module.emitOpError("target @")
-           << target.name << ": cannot generate the pyface wrappers";
+    return failure();
   // Only the entries (and their interfaces) leave the object: everything
   // else gets internal linkage, so objects never clash at link time.
   llvm::StringSet<> exported;

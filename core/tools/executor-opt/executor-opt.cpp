@@ -10,8 +10,10 @@
 #include "Registration/Registration.h"
 
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -73,6 +75,14 @@ int main(int argc, char **argv) {
   executor_studio::registerAllDialects(registry);
   executor_studio::registerAllPasses();
   executor_studio::addVersionPrinter();
+  // Diagnostics point at their line; the generic form of the op (a whole
+  // target module, or the program) adds pages and nothing else, so it is
+  // off unless asked for, as in executor-compile and the language server.
+  mlir::registerMLIRContextCLOptions();
+  auto &options = llvm::cl::getRegisteredOptions();
+  if (auto *printOp = static_cast<llvm::cl::opt<bool> *>(
+          options.lookup("mlir-print-op-on-diagnostic")))
+    printOp->setInitialValue(false);
   std::string inputFilename, outputFilename;
   std::tie(inputFilename, outputFilename) = mlir::registerAndParseCLIOptions(
       argc, argv, "Executor Studio optimizer driver\n", registry);

@@ -24,3 +24,4 @@ module @prog {
   module @b attributes {catalyst.target = {}, catalyst.dispatch = {address = "127.0.0.1:4711"}} {
   }
 }
+

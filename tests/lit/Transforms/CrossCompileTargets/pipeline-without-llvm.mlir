@@ -25,8 +25,8 @@ module {
     catalyst.launch_kernel @t::@f() : () -> ()
     return
   }
-  // expected-error @+2 {{entry @f has no _mlir_ciface_f after lowering; the target pipeline must lower func.func with convert-func-to-llvm so llvm.emit_c_interface applies}}
-  // expected-error @+1 {{'builtin.module' op target @t: cannot generate the pyface wrappers}}
+  // One error, at the target, that says what is missing.
+  // expected-error @+1 {{entry @f has no _mlir_ciface_f after lowering; the target pipeline must lower func.func with convert-func-to-llvm so llvm.emit_c_interface applies}}
   module @t attributes {catalyst.target = {pipeline = "builtin.module(canonicalize)"}} {
     func.func @f() {
       return
