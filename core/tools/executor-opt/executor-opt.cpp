@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Pipeline/InputLimits.h"
+#include "Pipeline/PassOptionHelp.h"
 #include "Registration/Registration.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -75,6 +76,23 @@ int main(int argc, char **argv) {
   executor_studio::registerAllDialects(registry);
   executor_studio::registerAllPasses();
   executor_studio::addVersionPrinter();
+  // A misspelled pass option: say which pass, the nearest spelling and the
+  // options it takes (MLIR says only "no such option").
+  for (int i = 1; i < argc; ++i) {
+    llvm::StringRef arg(argv[i]);
+    if (!arg.consume_front("-"))
+      continue;
+    arg.consume_front("-");
+    auto [name, value] = arg.split('=');
+    std::string problem =
+        name == "pass-pipeline" || name == "p"
+            ? executor_studio::explainPipelineOptions(value)
+            : executor_studio::explainPassOptions(name, value);
+    if (!problem.empty()) {
+      llvm::errs() << "executor-opt: error: " << problem << "\n";
+      return 1;
+    }
+  }
   // Diagnostics point at their line; the generic form of the op (a whole
   // target module, or the program) adds pages and nothing else, so it is
   // off unless asked for, as in executor-compile and the language server.
