@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <thread>
+
 using namespace executor_studio;
 
 namespace {
@@ -137,6 +139,46 @@ TEST(PipelineRecorder, DeepNestingIsRefusedWhereItGetsTooDeep) {
   EXPECT_TRUE(ok.succeeded) << (ok.diagnostics.empty()
                                     ? std::string()
                                     : ok.diagnostics[0].message);
+}
+
+// By default the text of a snapshot is printed the first time it is asked
+// for (from a copy of the IR, with the context the recording keeps alive),
+// once, whichever thread asks; it is the same text as printing at once.
+TEST(PipelineRecorder, SnapshotTextIsPrintedOnFirstUse) {
+  RecordOptions deferred = options("builtin.module(cse,canonicalize,cse)");
+  Recording lazy = recordPipeline(kFolding, "test.mlir", deferred);
+  ASSERT_TRUE(lazy.succeeded);
+  ASSERT_EQ(lazy.snapshots.size(), 3u);
+  for (const Snapshot &s : lazy.snapshots)
+    EXPECT_FALSE(s.ir.isMade()) << s.pass;
+  EXPECT_FALSE(lazy.inputIR.isMade());
+
+  RecordOptions now = deferred;
+  now.deferText = false;
+  Recording eager = recordPipeline(kFolding, "test.mlir", now);
+  for (const Snapshot &s : eager.snapshots)
+    EXPECT_TRUE(s.ir.isMade());
+
+  // Several threads ask at once: one text, printed once.
+  std::vector<const std::string *> seen(4);
+  std::vector<std::thread> threads;
+  for (size_t i = 0; i < seen.size(); ++i)
+    threads.emplace_back([&, i] { seen[i] = lazy.snapshots[0].ir.get(); });
+  for (std::thread &t : threads)
+    t.join();
+  for (const std::string *text : seen)
+    EXPECT_EQ(text, seen[0]);
+  EXPECT_TRUE(lazy.snapshots[0].ir.isMade());
+  EXPECT_FALSE(lazy.snapshots[1].ir.isMade());
+
+  EXPECT_EQ(*lazy.inputIR, *eager.inputIR);
+  for (size_t i = 0; i < lazy.snapshots.size(); ++i)
+    EXPECT_EQ(*lazy.snapshots[i].ir, *eager.snapshots[i].ir) << i;
+  // A step that changed nothing shares its predecessor's text.
+  EXPECT_EQ(lazy.snapshots[2].ir, lazy.snapshots[1].ir);
+  EXPECT_EQ(lazy.outputIR, lazy.snapshots.back().ir);
+  std::shared_ptr<const std::string> asShared = lazy.outputIR;
+  EXPECT_EQ(asShared.get(), lazy.snapshots.back().ir.get());
 }
 
 TEST(PipelineRecorder, VerifierErrorsComeBackAsDiagnostics) {

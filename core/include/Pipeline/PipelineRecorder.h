@@ -11,6 +11,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -27,6 +28,42 @@ class Operation;
 } // namespace mlir
 
 namespace executor_studio {
+
+/// The IR of a snapshot as text. Either the text itself, or (with
+/// RecordOptions::deferText) a copy of the IR that is printed the first time
+/// the text is asked for, once, from any thread: a recording then costs a
+/// copy per changing step instead of printing the whole module, and only the
+/// snapshots a front end shows are ever printed. Behaves like a
+/// `std::shared_ptr<const std::string>`; two IRText of one step (a step that
+/// changed nothing shares its predecessor's) give the same pointer.
+class IRText {
+public:
+  IRText() = default;
+  IRText(std::nullptr_t) {}
+  IRText(std::shared_ptr<const std::string> text);
+  /// Text that `make` produces on first use.
+  static IRText deferred(std::function<std::string()> make);
+
+  /// The text (made now if it was deferred); null when there is none.
+  const std::string *get() const;
+  const std::string &operator*() const { return *get(); }
+  const std::string *operator->() const { return get(); }
+  explicit operator bool() const { return static_cast<bool>(state); }
+  operator std::shared_ptr<const std::string>() const;
+  /// Whether the text exists already (it is not deferred, or was asked for).
+  bool isMade() const;
+
+  friend bool operator==(const IRText &a, const IRText &b) {
+    return a.state == b.state || a.get() == b.get();
+  }
+  friend bool operator!=(const IRText &a, const IRText &b) {
+    return !(a == b);
+  }
+
+private:
+  struct State;
+  std::shared_ptr<State> state;
+};
 
 /// One diagnostic, with its location resolved to file, line and column.
 struct RecordedDiagnostic {
@@ -64,7 +101,7 @@ struct Snapshot {
   double milliseconds = 0;
   /// The whole IR after the pass; shared with the previous snapshot when the
   /// pass changed nothing. Null when recording of IR is off.
-  std::shared_ptr<const std::string> ir;
+  IRText ir;
   std::vector<RecordedDiagnostic> diagnostics;
 };
 
@@ -73,6 +110,12 @@ struct RecordOptions {
   std::string pipeline;
   /// Print the IR after each pass (off: only timing and change tracking).
   bool recordIR = true;
+  /// Keep a copy of the IR after each changing step and print it only when
+  /// its text is asked for (IRText): a copy costs less than printing, and
+  /// only the snapshots a front end shows get printed. A recording from text
+  /// keeps its own context alive for that; one of an operation defers only
+  /// when it is given a `contextOwner`, and prints at once otherwise.
+  bool deferText = true;
   bool printGenericForm = false;
   bool printDebugInfo = false;
   /// Let unregistered dialects through the parser.
@@ -83,12 +126,12 @@ struct Recording {
   /// Whether the input parsed and verified and every pass succeeded.
   bool succeeded = false;
   /// The input as printed before the first pass.
-  std::shared_ptr<const std::string> inputIR;
+  IRText inputIR;
   std::vector<Snapshot> snapshots;
   /// Diagnostics of parsing, verification and the pipeline text itself.
   std::vector<RecordedDiagnostic> diagnostics;
   /// The final IR, when everything succeeded.
-  std::shared_ptr<const std::string> outputIR;
+  IRText outputIR;
   double totalMilliseconds = 0;
 };
 
@@ -99,7 +142,10 @@ Recording recordPipeline(llvm::StringRef source, llvm::StringRef bufferName,
 
 /// Records `options.pipeline` on `op` in place (its context must have the
 /// passes' dialects registered). On return `op` holds the final IR.
-Recording recordPipeline(mlir::Operation *op, const RecordOptions &options);
+/// `contextOwner`, when given, is kept alive by deferred texts
+/// (RecordOptions::deferText) until they are printed.
+Recording recordPipeline(mlir::Operation *op, const RecordOptions &options,
+                         std::shared_ptr<void> contextOwner = nullptr);
 
 /// Parses a textual pipeline into `pm`, anchored
 /// (`builtin.module(cse,canonicalize)`, whose anchor must be `pm`'s) or not

@@ -20,6 +20,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <atomic>
 #include <chrono>
 #include <mutex>
 
@@ -30,6 +31,53 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 } // namespace
+
+//===----------------------------------------------------------------------===//
+// IRText
+//===----------------------------------------------------------------------===//
+
+struct IRText::State {
+  std::once_flag once;
+  std::function<std::string()> make;
+  std::shared_ptr<const std::string> text;
+  std::atomic<bool> made{false};
+};
+
+IRText::IRText(std::shared_ptr<const std::string> text) {
+  if (!text)
+    return;
+  state = std::make_shared<State>();
+  state->text = std::move(text);
+  state->made = true;
+}
+
+IRText IRText::deferred(std::function<std::string()> make) {
+  IRText result;
+  result.state = std::make_shared<State>();
+  result.state->make = std::move(make);
+  return result;
+}
+
+const std::string *IRText::get() const {
+  if (!state)
+    return nullptr;
+  if (!state->made.load(std::memory_order_acquire))
+    std::call_once(state->once, [&] {
+      state->text = std::make_shared<const std::string>(state->make());
+      state->make = nullptr; // the copy of the IR is not needed any more
+      state->made.store(true, std::memory_order_release);
+    });
+  return state->text.get();
+}
+
+IRText::operator std::shared_ptr<const std::string>() const {
+  get();
+  return state ? state->text : nullptr;
+}
+
+bool IRText::isMade() const {
+  return state && state->made.load(std::memory_order_acquire);
+}
 
 RecordedDiagnostic executor_studio::convertDiagnostic(Diagnostic &diag) {
   RecordedDiagnostic out;
@@ -78,6 +126,32 @@ std::string printIR(Operation *op, const RecordOptions &options,
   return text;
 }
 
+/// The text of `op` now, or (RecordOptions::deferText) a copy of it printed
+/// when the text is first asked for. `owner` keeps the context alive.
+IRText snapshotText(Operation *op, const RecordOptions &options, bool verified,
+                    const std::shared_ptr<void> &owner) {
+  if (!options.deferText)
+    return IRText(
+        std::make_shared<const std::string>(printIR(op, options, verified)));
+  struct Copy {
+    std::shared_ptr<void> owner;
+    Operation *op = nullptr;
+    ~Copy() {
+      if (op)
+        op->destroy(); // before `owner` lets the context go
+    }
+  };
+  auto copy = std::make_shared<Copy>();
+  copy->owner = owner;
+  copy->op = op->clone();
+  RecordOptions printing;
+  printing.printGenericForm = options.printGenericForm;
+  printing.printDebugInfo = options.printDebugInfo;
+  return IRText::deferred([copy, printing, verified] {
+    return printIR(copy->op, printing, verified);
+  });
+}
+
 /// Whether `pass` is the adaptor that runs a nested pipeline.
 bool isAdaptor(Pass *pass) {
   return pass->getArgument().empty() &&
@@ -93,9 +167,11 @@ std::string describeAnchor(Operation *op) {
 
 class Recorder : public PassInstrumentation {
 public:
-  Recorder(Recording &recording, Operation *root, const RecordOptions &options)
+  Recorder(Recording &recording, Operation *root, const RecordOptions &options,
+           std::shared_ptr<void> contextOwner)
       : recording(recording), root(root), options(options),
-        last(recording.inputIR), lastFingerprint(root) {}
+        contextOwner(std::move(contextOwner)), last(recording.inputIR),
+        lastFingerprint(root) {}
 
   /// One snapshot per step of the pipeline as written: a pass on the root,
   /// or a nested pipeline (`func.func(convert-linalg-to-loops)`) after it
@@ -173,15 +249,15 @@ private:
     if (!options.recordIR)
       return;
     if (snapshot.changed || !last)
-      last = std::make_shared<const std::string>(
-          printIR(root, options, /*verified=*/!failed));
+      last = snapshotText(root, options, /*verified=*/!failed, contextOwner);
     snapshot.ir = last;
   }
 
   Recording &recording;
   Operation *root;
   const RecordOptions &options;
-  std::shared_ptr<const std::string> last;
+  std::shared_ptr<void> contextOwner;
+  IRText last;
   OperationFingerPrint lastFingerprint;
   std::vector<std::pair<size_t, Clock::time_point>> running;
 };
@@ -222,7 +298,14 @@ bool executor_studio::parsePipelineInto(StringRef text, OpPassManager &pm,
 }
 
 Recording executor_studio::recordPipeline(Operation *op,
-                                          const RecordOptions &options) {
+                                          const RecordOptions &options,
+                                          std::shared_ptr<void> contextOwner) {
+  // Deferred texts print copies later, which needs the context then.
+  if (options.deferText && !contextOwner) {
+    RecordOptions now = options;
+    now.deferText = false;
+    return recordPipeline(op, now, nullptr);
+  }
   Recording recording;
   MLIRContext *ctx = op->getContext();
   bool wasMultithreaded = ctx->isMultithreadingEnabled();
@@ -231,7 +314,7 @@ Recording executor_studio::recordPipeline(Operation *op,
     ctx->disableMultithreading();
   auto start = Clock::now();
   if (options.recordIR)
-    recording.inputIR = std::make_shared<const std::string>(printIR(op, options));
+    recording.inputIR = snapshotText(op, options, /*verified=*/true, contextOwner);
 
   PassManager pm(ctx, op->getName().getStringRef());
   std::string errors;
@@ -244,7 +327,8 @@ Recording executor_studio::recordPipeline(Operation *op,
       ctx->enableMultithreading();
     return recording;
   }
-  auto recorder = std::make_unique<Recorder>(recording, op, options);
+  auto recorder =
+      std::make_unique<Recorder>(recording, op, options, contextOwner);
   Recorder *rec = recorder.get();
   pm.addInstrumentation(std::move(recorder));
   LogicalResult result = success();

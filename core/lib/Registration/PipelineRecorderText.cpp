@@ -58,7 +58,10 @@ Recording recordText(StringRef source, StringRef bufferName,
   (void)registered;
   DialectRegistry registry;
   registerAllDialects(registry);
-  MLIRContext ctx(registry, MLIRContext::Threading::DISABLED);
+  // Deferred snapshot texts keep the context alive until they are printed.
+  auto context = std::make_shared<MLIRContext>(
+      registry, MLIRContext::Threading::DISABLED);
+  MLIRContext &ctx = *context;
   ctx.allowUnregisteredDialects(options.allowUnregisteredDialects);
   ctx.printOpOnDiagnostic(false);
 
@@ -74,6 +77,6 @@ Recording recordText(StringRef source, StringRef bufferName,
   }
   if (!module)
     return failedParse;
-  return recordPipeline(module->getOperation(), options);
+  return recordPipeline(module->getOperation(), options, context);
 }
 } // namespace
