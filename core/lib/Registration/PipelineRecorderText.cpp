@@ -16,13 +16,19 @@
 using namespace mlir;
 using namespace executor_studio;
 
-Recording executor_studio::recordPipeline(StringRef source, StringRef bufferName,
-                                          const RecordOptions &options) {
+namespace {
+void registerPassesOnce() {
   static bool registered = [] {
     registerAllPasses();
     return true;
   }();
   (void)registered;
+}
+} // namespace
+
+Recording executor_studio::recordPipeline(StringRef source, StringRef bufferName,
+                                          const RecordOptions &options) {
+  registerPassesOnce();
   DialectRegistry registry;
   registerAllDialects(registry);
   MLIRContext ctx(registry, MLIRContext::Threading::DISABLED);
@@ -44,3 +50,25 @@ Recording executor_studio::recordPipeline(StringRef source, StringRef bufferName
   return recordPipeline(module->getOperation(), options);
 }
 
+
+Recording executor_studio::recordPipelineFrom(StringRef text,
+                                              StringRef bufferName,
+                                              const RecordOptions &options,
+                                              int afterStep) {
+  registerPassesOnce();
+  auto rest = remainingPipeline(options.pipeline, afterStep);
+  if (!rest) {
+    Recording failed;
+    RecordedDiagnostic diag;
+    diag.message = llvm::toString(rest.takeError());
+    failed.diagnostics.push_back(std::move(diag));
+    return failed;
+  }
+  RecordOptions restOptions = options;
+  restOptions.pipeline = *rest;
+  Recording recording = recordPipeline(text, bufferName, restOptions);
+  recording.firstStep = static_cast<unsigned>(afterStep + 1);
+  for (Snapshot &snapshot : recording.snapshots)
+    snapshot.index += recording.firstStep;
+  return recording;
+}
