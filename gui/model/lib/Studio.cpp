@@ -648,6 +648,7 @@ bool Studio::buildLaunch(size_t kernel, bool async, LaunchRequest &request,
   request.entry = k.entry;
   request.object = k.object;
   request.results = k.results;
+  request.inputTypes = k.inputs;
   request.async = async;
   for (size_t a = 0; a < k.inputs.size(); ++a) {
     ParsedInput in = parsedInput(kernel, a);

@@ -233,6 +233,13 @@ void drawIrView(Studio &studio, StudioView::State &state) {
   Settings &settings = *state.settings;
   ImGuiIO &io = ImGui::GetIO();
 
+  // Row 0: edit the IR after the selected pass, re-run, revert, save.
+  drawEditBar(studio, state);
+  if (state.editing) {
+    drawEditor(studio, state);
+    return;
+  }
+
   // Row 1: what to show.
   ViewMode mode = m.viewMode();
   auto modeButton = [&](const char *label, ViewMode value) {
@@ -348,6 +355,10 @@ void drawIrView(Studio &studio, StudioView::State &state) {
       const Snapshot &s = m.pass(position);
       ImGui::TextColored(colors::accent(), "%s: %s", side, m.positionName(position).c_str());
       ImGui::SameLine();
+      if (s.edited) {
+        ImGui::TextColored(colors::warning(), "edited");
+        ImGui::SameLine();
+      }
       ImGui::TextColored(s.changed ? colors::changed() : colors::dim(), "%s, %.2f ms",
                          s.changed ? "changed" : "unchanged", s.milliseconds);
     } else {

@@ -58,6 +58,18 @@ struct StudioView::State {
   int lastSelected = -2;
   bool scrollPassList = false;
 
+  // Editing the IR after a pass.
+  bool editing = false;
+  int editPass = -2;
+  std::string editBuffer;
+  uint64_t seenEditGen = 0;
+  bool rerunPending = false;
+  /// Move the editor's cursor to this 1-based line on the next frame.
+  int editCursorLine = 0;
+  std::string savePath;
+  std::string saveMessage;
+  bool saveFailed = false;
+
   // The executor panel.
   std::string address;
   uint64_t lastLogGen = 0;
@@ -77,6 +89,12 @@ void drawPassList(Studio &studio, StudioView::State &state);
 void drawIrView(Studio &studio, StudioView::State &state);
 void drawDiagnostics(Studio &studio, StudioView::State &state);
 void drawExecutorPanel(Studio &studio, StudioView::State &state);
+/// Starts editing the IR after pass `pass` (-1: the input) in the IR view.
+void beginEdit(Studio &studio, StudioView::State &state, int pass);
+/// The IR view's edit controls (edit, re-run, revert, save) on one row.
+void drawEditBar(Studio &studio, StudioView::State &state);
+/// The editor in place of the IR rows, with the edit's errors at their lines.
+void drawEditor(Studio &studio, StudioView::State &state);
 
 /// ImGui::InputText on a std::string (grows as needed).
 bool inputString(const char *label, std::string &value,

@@ -70,6 +70,7 @@ void drawPassList(Studio &studio, StudioView::State &state) {
     ImGui::PushID(static_cast<int>(i));
     ImGui::TableSetColumnIndex(0);
     ImVec4 color = s.failed ? colors::error()
+                   : s.edited  ? colors::warning()
                    : s.changed ? colors::changed()
                                : ImVec4(0.32f, 0.34f, 0.38f, 1);
     marker(color);
@@ -86,6 +87,8 @@ void drawPassList(Studio &studio, StudioView::State &state) {
                                            : s.anchor.find('@')) + ")";
     if (!s.diagnostics.empty())
       label += "  [" + std::to_string(s.diagnostics.size()) + " diag]";
+    if (s.edited)
+      label += "  [edited]";
     if (ImGui::Selectable(label.c_str(), isSelected,
                           ImGuiSelectableFlags_SpanAllColumns |
                               ImGuiSelectableFlags_AllowItemOverlap)) {

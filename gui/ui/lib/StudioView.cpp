@@ -107,7 +107,7 @@ void drawToolbar(Studio &studio, StudioView::State &state) {
     ImGui::TextColored(colors::dim(), "on %s", s.anchor.c_str());
   }
   ImGui::SameLine();
-  ImGui::TextColored(colors::dim(), "   keys: j/k or arrows step, n next changed, / search, F5 launch");
+  ImGui::TextColored(colors::dim(), "   keys: j/k or arrows step, n next changed, / search, e edit, F5 launch");
 }
 
 void keyboard(Studio &studio, StudioView::State &state) {
@@ -139,6 +139,10 @@ void keyboard(Studio &studio, StudioView::State &state) {
       break;
     case '/':
       state.focusSearch = true;
+      break;
+    case 'e':
+      if (!state.editing && passes.selected() >= 0)
+        beginEdit(studio, state, passes.selected());
       break;
     default:
       break;

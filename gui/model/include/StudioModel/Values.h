@@ -33,6 +33,9 @@ struct ShapedArg {
   std::string type;           ///< as printed: `memref<4xf64>`
   std::vector<int64_t> shape; ///< -1 for a dynamic size
   ElementType element;
+  /// A scalar (`f64`, `i32`, `index`), not a memref: it has rank 0 and the
+  /// kernel's pyface wrapper loads it through a pointer.
+  bool scalar = false;
   /// Whether a launch can carry it; `why` says why not.
   bool supported = false;
   std::string why;
