@@ -775,6 +775,8 @@ uint64_t ExecutorModel::launch(LaunchRequest request) {
   record.label = request.label;
   record.async = request.async;
   record.resultTypes = request.results;
+  record.inputs = request.inputs;
+  record.inputTypes = request.inputTypes;
   for (size_t i = 0; i < request.inputs.size(); ++i) {
     if (i)
       record.inputsSummary += ", ";

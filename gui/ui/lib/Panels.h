@@ -10,6 +10,7 @@
 #include <imgui.h>
 
 #include <map>
+#include <vector>
 #include <string>
 
 namespace executor_studio::gui {
@@ -70,6 +71,13 @@ struct StudioView::State {
   std::string saveMessage;
   bool saveFailed = false;
 
+  // The result inspector: one input or result of one launch.
+  uint64_t inspectLaunch = 0;
+  bool inspectInput = false;
+  int inspectIndex = 0;
+  std::vector<int> inspectSlice;
+  std::string inspectSummary;
+
   // The executor panel.
   std::string address;
   uint64_t lastLogGen = 0;
@@ -89,6 +97,10 @@ void drawPassList(Studio &studio, StudioView::State &state);
 void drawIrView(Studio &studio, StudioView::State &state);
 void drawDiagnostics(Studio &studio, StudioView::State &state);
 void drawExecutorPanel(Studio &studio, StudioView::State &state);
+/// Opens the inspector on input (or result) `index` of launch `id`.
+void inspect(StudioView::State &state, uint64_t id, bool input, int index);
+/// The inspector window, when one is open.
+void drawInspector(Studio &studio, StudioView::State &state);
 /// Starts editing the IR after pass `pass` (-1: the input) in the IR view.
 void beginEdit(Studio &studio, StudioView::State &state, int pass);
 /// The IR view's edit controls (edit, re-run, revert, save) on one row.

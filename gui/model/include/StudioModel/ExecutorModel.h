@@ -59,6 +59,9 @@ struct LaunchRecord {
   /// launch had to (0 when it was loaded already).
   double latencyMs = 0, shipMs = 0;
   std::string inputsSummary;
+  /// What was launched with (for the result inspector).
+  std::vector<MemRefData> inputs;
+  std::vector<ShapedArg> inputTypes;
   std::vector<MemRefData> results;
   std::vector<ShapedArg> resultTypes;
   std::string error;
