@@ -369,8 +369,9 @@ int runApp(const AppOptions &options) {
   }
   if (!options.view.empty())
     settings.viewMode = options.view;
-  int width = options.width ? options.width : headless ? 1600 : settings.windowWidth;
-  int height = options.height ? options.height : headless ? 960 : settings.windowHeight;
+  bool fixedSize = headless && options.settingsPath.empty();
+  int width = options.width ? options.width : fixedSize ? 1600 : settings.windowWidth;
+  int height = options.height ? options.height : fixedSize ? 960 : settings.windowHeight;
 
   std::string error;
   // Headless without a display: a private Xvfb for the frames.
