@@ -122,7 +122,8 @@ Recording recordPipelineFrom(llvm::StringRef text, llvm::StringRef bufferName,
 /// The steps of a textual pipeline as recordPipeline records them (one per
 /// pass on the anchor; consecutive nested pipelines, which the pass manager
 /// merges, as one), each as a pipeline element. `anchor` is the op the
-/// pipeline runs on when the text does not name it.
+/// pipeline runs on when the text does not name it. The passes must be
+/// registered (recordPipeline and recordPipelineFrom on text register them).
 llvm::Expected<std::vector<std::string>>
 pipelineSteps(llvm::StringRef pipeline,
               llvm::StringRef anchor = "builtin.module");
