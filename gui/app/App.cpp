@@ -20,6 +20,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <sstream>
 #include <sys/stat.h>
 
 namespace executor_studio::gui {
@@ -155,6 +157,9 @@ const char *kUsage =
     "  --pass N              select pass N (1-based, as the pass list numbers them)\n"
     "  --view MODE           side-by-side, unified or source\n"
     "  --search TEXT         search the IR view for TEXT\n"
+    "  --edit FILE           replace the IR after --pass N with FILE and re-run the\n"
+    "                        passes after it (shows the edited re-run)\n"
+    "  --inspect             open the result inspector on --launch's first result\n"
     "  --launch ENTRY        launch kernel ENTRY (square, compute::square or\n"
     "                        @compute::@square) before the screenshot\n"
     "  --inputs JSON         its inputs: a JSON array, one entry per argument, each\n"
@@ -228,6 +233,11 @@ bool parseArguments(int argc, char **argv, AppOptions &options, std::string &mes
     } else if (arg == "--search") {
       if (!next(options.search))
         return false;
+    } else if (arg == "--edit") {
+      if (!next(options.editFile))
+        return false;
+    } else if (arg == "--inspect") {
+      options.inspect = true;
     } else if (arg == "--settings") {
       if (!next(options.settingsPath))
         return false;
@@ -254,6 +264,14 @@ bool parseArguments(int argc, char **argv, AppOptions &options, std::string &mes
   }
   if (!options.inputs.empty() && options.launch.empty()) {
     message = "--inputs goes with --launch";
+    return false;
+  }
+  if (!options.editFile.empty() && (options.pass < 1 || options.screenshot.empty())) {
+    message = "--edit goes with --pass N and --screenshot";
+    return false;
+  }
+  if (options.inspect && options.launch.empty()) {
+    message = "--inspect goes with --launch";
     return false;
   }
   if (!options.launch.empty() && options.screenshot.empty()) {
@@ -341,8 +359,9 @@ int runApp(const AppOptions &options) {
   if (!settingsError.empty())
     std::fprintf(stderr, "executor-studio: %s: %s (using the defaults)\n", settingsPath.c_str(),
                  settingsError.c_str());
-  if (headless) {
-    // Screenshots look the same whatever the user's settings say.
+  if (headless && options.settingsPath.empty()) {
+    // Screenshots look the same whatever the user's settings say (unless
+    // --settings names the file to use).
     Settings defaults;
     defaults.viewMode = settings.viewMode;
     settings = defaults;
@@ -350,8 +369,9 @@ int runApp(const AppOptions &options) {
   }
   if (!options.view.empty())
     settings.viewMode = options.view;
-  int width = options.width ? options.width : headless ? 1600 : settings.windowWidth;
-  int height = options.height ? options.height : headless ? 960 : settings.windowHeight;
+  bool fixedSize = headless && options.settingsPath.empty();
+  int width = options.width ? options.width : fixedSize ? 1600 : settings.windowWidth;
+  int height = options.height ? options.height : fixedSize ? 960 : settings.windowHeight;
 
   std::string error;
   // Headless without a display: a private Xvfb for the frames.
@@ -399,16 +419,48 @@ int runApp(const AppOptions &options) {
   if (headless) {
     studio.waitForRecording(300s);
     if (options.pass > 0) {
-      if (options.pass > static_cast<int>(studio.passes().passCount()))
+      if (options.pass > static_cast<int>(studio.passes().passCount())) {
         std::fprintf(stderr, "executor-studio: --pass %d: the recording has %zu passes\n",
                      options.pass, studio.passes().passCount());
+        return 2;
+      }
       studio.passes().select(options.pass - 1);
+    }
+    if (!options.editFile.empty()) {
+      std::ifstream in(options.editFile);
+      if (!in) {
+        std::fprintf(stderr, "executor-studio: --edit: cannot read %s\n",
+                     options.editFile.c_str());
+        return 1;
+      }
+      std::stringstream text;
+      text << in.rdbuf();
+      view.editAndRerun(options.pass - 1, text.str());
+      studio.waitForRecording(300s);
+      if (!studio.editErrors().empty()) {
+        const RecordedDiagnostic &d = studio.editErrors()[0];
+        std::fprintf(stderr, "executor-studio: --edit %s:%u:%u: %s\n",
+                     options.editFile.c_str(), d.line, d.column, d.message.c_str());
+      }
+      studio.passes().select(std::min<int>(options.pass,
+                                           static_cast<int>(studio.passes().passCount()) - 1));
     }
     if (!options.search.empty())
       view.setSearch(options.search);
     bool launched = true;
-    if (!options.launch.empty())
+    if (!options.launch.empty()) {
+      // Arguments that cannot be launched: no picture, the reason.
+      int kernel = studio.findKernel(options.launch);
+      std::string error;
+      if (kernel >= 0 && !options.inputs.empty() &&
+          !studio.setInputsFromJson(static_cast<size_t>(kernel), options.inputs, error)) {
+        std::fprintf(stderr, "executor-studio: --inputs: %s\n", error.c_str());
+        return 2;
+      }
       launched = launchForScreenshot(studio, options);
+      if (launched && options.inspect && !studio.executor().launches().empty())
+        view.openInspector(studio.executor().launches().back().id, false, 0);
+    }
     std::vector<unsigned char> rgba;
     int w = 0, h = 0;
     int frames = std::max(3, options.frames);

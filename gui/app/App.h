@@ -63,6 +63,11 @@ struct AppOptions {
   /// side-by-side, unified or source.
   std::string view;
   std::string search;
+  /// Headless: edit the IR after pass `pass` to this file's text and
+  /// re-run the rest before the screenshot.
+  std::string editFile;
+  /// Headless: open the inspector on the launch's first result.
+  bool inspect = false;
   std::string settingsPath;
   int width = 0, height = 0;
   int frames = 4;

@@ -273,3 +273,112 @@ TEST(PipelineRecorder, WritesSnapshotsByMode) {
   EXPECT_NE(llvm::toString(bad.takeError()).find("pipeline, changed or pass"),
             std::string::npos);
 }
+
+//===----------------------------------------------------------------------===//
+// recordPipelineFrom: the rest of a pipeline on edited IR
+//===----------------------------------------------------------------------===//
+
+TEST(PipelineRecorderFrom, RerunOnTheRecordedIRGivesTheSameOutput) {
+  RecordOptions o = options("builtin.module(cse,canonicalize,cse)");
+  Recording whole = recordPipeline(kFolding, "test.mlir", o);
+  ASSERT_TRUE(whole.succeeded);
+  Recording rest =
+      recordPipelineFrom(*whole.snapshots[0].ir, "edited.mlir", o, 0);
+  ASSERT_TRUE(rest.succeeded);
+  EXPECT_EQ(rest.firstStep, 1u);
+  ASSERT_EQ(rest.snapshots.size(), 2u);
+  EXPECT_EQ(rest.snapshots[0].index, 1u);
+  EXPECT_EQ(rest.snapshots[0].pass, "canonicalize");
+  EXPECT_EQ(rest.snapshots[1].index, 2u);
+  EXPECT_EQ(*rest.inputIR, *whole.snapshots[0].ir);
+  EXPECT_EQ(*rest.outputIR, *whole.outputIR);
+}
+
+TEST(PipelineRecorderFrom, RunsTheRestOnTheEditedText) {
+  RecordOptions o = options("builtin.module(cse,canonicalize,cse)");
+  // After cse, a user multiplies by 1 instead: canonicalize folds it away.
+  constexpr const char *edited = R"mlir(
+func.func @f(%a: i32) -> i32 {
+  %c1 = arith.constant 1 : i32
+  %b = arith.muli %a, %c1 : i32
+  return %b : i32
+}
+)mlir";
+  Recording rest = recordPipelineFrom(edited, "edited.mlir", o, 0);
+  ASSERT_TRUE(rest.succeeded);
+  ASSERT_EQ(rest.snapshots.size(), 2u);
+  EXPECT_TRUE(rest.snapshots[0].changed);
+  EXPECT_EQ(rest.outputIR->find("arith.muli"), std::string::npos)
+      << *rest.outputIR;
+  EXPECT_NE(rest.outputIR->find("return %arg0"), std::string::npos)
+      << *rest.outputIR;
+}
+
+TEST(PipelineRecorderFrom, AnEditThatDoesNotParseNamesItsLine) {
+  RecordOptions o = options("builtin.module(cse,canonicalize)");
+  Recording rest = recordPipelineFrom(
+      "func.func @f(%a: i32) -> i32 {\n  return %b : i32\n}\n", "edited.mlir",
+      o, 0);
+  EXPECT_FALSE(rest.succeeded);
+  EXPECT_TRUE(rest.snapshots.empty());
+  EXPECT_FALSE(rest.inputIR);
+  ASSERT_FALSE(rest.diagnostics.empty());
+  EXPECT_EQ(rest.diagnostics[0].file, "edited.mlir");
+  EXPECT_EQ(rest.diagnostics[0].line, 2u);
+  EXPECT_NE(rest.diagnostics[0].message.find("undeclared SSA value"),
+            std::string::npos)
+      << rest.diagnostics[0].message;
+}
+
+TEST(PipelineRecorderFrom, AfterTheLastStepRunsNothing) {
+  RecordOptions o = options("cse,canonicalize");
+  Recording rest = recordPipelineFrom(kFolding, "t.mlir", o, 1);
+  ASSERT_TRUE(rest.succeeded);
+  EXPECT_TRUE(rest.snapshots.empty());
+  EXPECT_EQ(rest.outputIR, rest.inputIR);
+}
+
+TEST(PipelineRecorderFrom, AStepOutOfRangeIsADiagnostic) {
+  Recording rest =
+      recordPipelineFrom(kFolding, "t.mlir", options("cse,canonicalize"), 2);
+  EXPECT_FALSE(rest.succeeded);
+  ASSERT_EQ(rest.diagnostics.size(), 1u);
+  EXPECT_NE(rest.diagnostics[0].message.find("no step 2"), std::string::npos)
+      << rest.diagnostics[0].message;
+  EXPECT_NE(rest.diagnostics[0].message.find("2 step(s)"), std::string::npos);
+}
+
+TEST(PipelineRecorderFrom, StepsMatchTheRecordedSnapshots) {
+  // Consecutive nested pipelines run as one adaptor: one snapshot, one step.
+  std::string pipeline = "builtin.module(func.func(cse),func.func(canonicalize),"
+                         "cse,canonicalize{max-iterations=3})";
+  // (The text entry registers the passes that pipelineSteps parses.)
+  Recording whole = recordPipeline(kFolding, "t.mlir", options(pipeline));
+  ASSERT_TRUE(whole.succeeded);
+  auto steps = pipelineSteps(pipeline);
+  ASSERT_TRUE(static_cast<bool>(steps)) << llvm::toString(steps.takeError());
+  ASSERT_EQ(steps->size(), whole.snapshots.size());
+  EXPECT_EQ((*steps)[1], "cse");
+  EXPECT_NE((*steps)[2].find("max-iterations=3"), std::string::npos);
+  auto rest = remainingPipeline(pipeline, 1);
+  ASSERT_TRUE(static_cast<bool>(rest));
+  EXPECT_EQ(rest->rfind("builtin.module(canonicalize{", 0), 0u) << *rest;
+  EXPECT_FALSE(static_cast<bool>(pipelineSteps("no-such-pass")))
+      << "an invalid pipeline has no steps";
+  llvm::consumeError(pipelineSteps("no-such-pass").takeError());
+}
+
+TEST(PipelineRecorderFrom, SpliceMarksTheEditedSnapshot) {
+  RecordOptions o = options("builtin.module(cse,canonicalize,cse)");
+  Recording whole = recordPipeline(kFolding, "test.mlir", o);
+  auto text = std::make_shared<const std::string>(*whole.snapshots[0].ir);
+  Recording rest = recordPipelineFrom(*text, "edited.mlir", o, 0);
+  Recording spliced = spliceRecording(whole, 0, text, std::move(rest));
+  ASSERT_EQ(spliced.snapshots.size(), 3u);
+  EXPECT_TRUE(spliced.snapshots[0].edited);
+  EXPECT_FALSE(spliced.snapshots[1].edited);
+  EXPECT_EQ(spliced.snapshots[0].ir, text);
+  EXPECT_EQ(spliced.snapshots[2].index, 2u);
+  EXPECT_TRUE(spliced.succeeded);
+  EXPECT_EQ(*spliced.outputIR, *whole.outputIR);
+}

@@ -98,6 +98,9 @@ struct Snapshot {
   bool changed = false;
   /// Whether the pass failed; it is then the last snapshot.
   bool failed = false;
+  /// Whether `ir` is not what the pass printed but text a user put in its
+  /// place (recordPipelineFrom re-ran the steps after it on that text).
+  bool edited = false;
   double milliseconds = 0;
   /// The whole IR after the pass; shared with the previous snapshot when the
   /// pass changed nothing. Null when recording of IR is off.
@@ -133,6 +136,9 @@ struct Recording {
   /// The final IR, when everything succeeded.
   IRText outputIR;
   double totalMilliseconds = 0;
+  /// The pipeline step the first snapshot is (0 unless this recording is the
+  /// rest of a pipeline, from recordPipelineFrom).
+  unsigned firstStep = 0;
 };
 
 /// Parses `source` (named `bufferName` in diagnostics) with every dialect of
@@ -146,6 +152,40 @@ Recording recordPipeline(llvm::StringRef source, llvm::StringRef bufferName,
 /// (RecordOptions::deferText) until they are printed.
 Recording recordPipeline(mlir::Operation *op, const RecordOptions &options,
                          std::shared_ptr<void> contextOwner = nullptr);
+
+/// Re-runs the rest of a pipeline on edited IR: parses `text` as the IR
+/// after step `afterStep` of `options.pipeline` (0-based, as the snapshots
+/// of recordPipeline are numbered; -1 for the input) and records the steps
+/// after it. The answer is a normal recording of that rest: `inputIR` is
+/// `text` as parsed and printed, `snapshots[i]` is step `afterStep + 1 + i`
+/// (its `index` says so; `firstStep` is `afterStep + 1`), and when `text`
+/// does not parse or verify its diagnostics (lines of `text`, file
+/// `bufferName`) are in `diagnostics` with no snapshots. An `afterStep`
+/// past the pipeline's steps is a diagnostic too.
+Recording recordPipelineFrom(llvm::StringRef text, llvm::StringRef bufferName,
+                             const RecordOptions &options, int afterStep);
+
+/// The steps of a textual pipeline as recordPipeline records them (one per
+/// pass on the anchor; consecutive nested pipelines, which the pass manager
+/// merges, as one), each as a pipeline element. `anchor` is the op the
+/// pipeline runs on when the text does not name it. The passes must be
+/// registered (recordPipeline and recordPipelineFrom on text register them).
+llvm::Expected<std::vector<std::string>>
+pipelineSteps(llvm::StringRef pipeline,
+              llvm::StringRef anchor = "builtin.module");
+
+/// `anchor(step afterStep+1, ...)`: what is left of `pipeline` after step
+/// `afterStep` (-1: all of it).
+llvm::Expected<std::string>
+remainingPipeline(llvm::StringRef pipeline, int afterStep,
+                  llvm::StringRef anchor = "builtin.module");
+
+/// The whole-pipeline view of a re-run: `base`'s snapshots up to
+/// `afterStep`, that one showing `editedIR` and marked edited, then `rest`'s
+/// snapshots. Diagnostics of both; succeeded and output are `rest`'s.
+Recording spliceRecording(const Recording &base, int afterStep,
+                          std::shared_ptr<const std::string> editedIR,
+                          Recording rest);
 
 /// Parses a textual pipeline into `pm`, anchored
 /// (`builtin.module(cse,canonicalize)`, whose anchor must be `pm`'s) or not

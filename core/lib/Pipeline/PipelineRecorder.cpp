@@ -408,3 +408,85 @@ llvm::Error executor_studio::writeSnapshots(const Recording &recording,
   }
   return llvm::Error::success();
 }
+
+//===----------------------------------------------------------------------===//
+// Re-running the rest of a pipeline
+//===----------------------------------------------------------------------===//
+
+llvm::Expected<std::vector<std::string>>
+executor_studio::pipelineSteps(StringRef pipeline, StringRef anchor) {
+  OpPassManager pm(anchor);
+  std::string errors;
+  llvm::raw_string_ostream errorStream(errors);
+  if (!parsePipelineInto(pipeline, pm, errorStream))
+    return llvm::createStringError("invalid pipeline \"" + pipeline.str() +
+                                   "\": " + errors);
+  std::vector<std::string> steps;
+  bool lastWasAdaptor = false;
+  for (Pass &pass : pm.getPasses()) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    pass.printAsTextualPipeline(os);
+    bool adaptor = isAdaptor(&pass);
+    // The pass manager merges consecutive nested pipelines into one adaptor
+    // before it runs: the recording has one snapshot for them.
+    if (adaptor && lastWasAdaptor)
+      steps.back() += "," + text;
+    else
+      steps.push_back(std::move(text));
+    lastWasAdaptor = adaptor;
+  }
+  return steps;
+}
+
+llvm::Expected<std::string>
+executor_studio::remainingPipeline(StringRef pipeline, int afterStep,
+                                   StringRef anchor) {
+  auto steps = pipelineSteps(pipeline, anchor);
+  if (!steps)
+    return steps.takeError();
+  if (afterStep < -1 || afterStep >= static_cast<int>(steps->size()))
+    return llvm::createStringError(
+        llvm::formatv("no step {0} to re-run after: the pipeline has {1} "
+                      "step(s), numbered from 0 (-1 is the input)",
+                      afterStep, steps->size())
+            .str());
+  std::string rest;
+  for (size_t i = afterStep + 1; i < steps->size(); ++i) {
+    if (!rest.empty())
+      rest += ",";
+    rest += (*steps)[i];
+  }
+  return anchor.str() + "(" + rest + ")";
+}
+
+Recording executor_studio::spliceRecording(
+    const Recording &base, int afterStep,
+    std::shared_ptr<const std::string> editedIR, Recording rest) {
+  Recording out;
+  out.succeeded = rest.succeeded;
+  out.inputIR = afterStep < 0 ? IRText(editedIR) : base.inputIR;
+  out.totalMilliseconds = rest.totalMilliseconds;
+  out.diagnostics = base.diagnostics;
+  for (RecordedDiagnostic &d : rest.diagnostics)
+    out.diagnostics.push_back(std::move(d));
+  for (int i = 0; i <= afterStep && i < static_cast<int>(base.snapshots.size());
+       ++i) {
+    out.snapshots.push_back(base.snapshots[i]);
+    out.totalMilliseconds += base.snapshots[i].milliseconds;
+  }
+  if (afterStep >= 0 && !out.snapshots.empty()) {
+    Snapshot &edited = out.snapshots.back();
+    edited.changed = true;
+    edited.failed = false;
+    edited.edited = true;
+    edited.ir = editedIR;
+    edited.diagnostics.clear();
+  }
+  for (Snapshot &s : rest.snapshots) {
+    s.index = out.snapshots.size();
+    out.snapshots.push_back(std::move(s));
+  }
+  out.outputIR = rest.outputIR;
+  return out;
+}

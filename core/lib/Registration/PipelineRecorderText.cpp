@@ -19,6 +19,16 @@ using namespace mlir;
 using namespace executor_studio;
 
 namespace {
+void registerPassesOnce() {
+  static bool registered = [] {
+    registerAllPasses();
+    return true;
+  }();
+  (void)registered;
+}
+} // namespace
+
+namespace {
 Recording recordText(StringRef source, StringRef bufferName,
                      const RecordOptions &options);
 } // namespace
@@ -51,11 +61,7 @@ Recording executor_studio::recordPipeline(StringRef source, StringRef bufferName
 namespace {
 Recording recordText(StringRef source, StringRef bufferName,
                      const RecordOptions &options) {
-  static bool registered = [] {
-    registerAllPasses();
-    return true;
-  }();
-  (void)registered;
+  registerPassesOnce();
   DialectRegistry registry;
   registerAllDialects(registry);
   // Deferred snapshot texts keep the context alive until they are printed.
@@ -80,3 +86,25 @@ Recording recordText(StringRef source, StringRef bufferName,
   return recordPipeline(module->getOperation(), options, context);
 }
 } // namespace
+
+Recording executor_studio::recordPipelineFrom(StringRef text,
+                                              StringRef bufferName,
+                                              const RecordOptions &options,
+                                              int afterStep) {
+  registerPassesOnce();
+  auto rest = remainingPipeline(options.pipeline, afterStep);
+  if (!rest) {
+    Recording failed;
+    RecordedDiagnostic diag;
+    diag.message = llvm::toString(rest.takeError());
+    failed.diagnostics.push_back(std::move(diag));
+    return failed;
+  }
+  RecordOptions restOptions = options;
+  restOptions.pipeline = *rest;
+  Recording recording = recordPipeline(text, bufferName, restOptions);
+  recording.firstStep = static_cast<unsigned>(afterStep + 1);
+  for (Snapshot &snapshot : recording.snapshots)
+    snapshot.index += recording.firstStep;
+  return recording;
+}

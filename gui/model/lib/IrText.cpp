@@ -108,6 +108,30 @@ void SsaNormaliser::apply(std::string_view line, std::string &out) {
   if (op.size() >= 4 && op.substr(op.size() - 4) == "func") {
     values.clear();
     blocks.clear();
+    constants.clear();
+  }
+  // `%c0_i32 = arith.constant 0 : i32`: named after its value.
+  if (op.size() >= 8 && op.substr(op.size() - 8) == "constant") {
+    size_t opAt = static_cast<size_t>(op.data() - line.data());
+    size_t eq = line.substr(0, opAt).find('=');
+    if (eq != std::string_view::npos) {
+      std::string_view value = line.substr(opAt + op.size());
+      size_t b = value.find_first_not_of(' ');
+      size_t e = value.find_last_not_of(' ');
+      std::string name = "%c[" +
+                         std::string(b == std::string_view::npos
+                                         ? std::string_view()
+                                         : value.substr(b, e - b + 1)) +
+                         "]";
+      std::string_view results = line.substr(0, eq);
+      for (size_t at = results.find('%'); at != std::string_view::npos;
+           at = results.find('%', at + 1)) {
+        size_t end = at + 1;
+        while (end < results.size() && isIdChar(results[end]))
+          ++end;
+        constants[std::string(results.substr(at + 1, end - at - 1))] = name;
+      }
+    }
   }
   size_t i = 0;
   while (i < line.size()) {
@@ -124,8 +148,13 @@ void SsaNormaliser::apply(std::string_view line, std::string &out) {
         ++end;
       std::string_view name = line.substr(i + 1, end - i - 1);
       if (c == '%') {
-        out += "%v";
-        out += std::to_string(lookup(values, name));
+        key.assign(name);
+        if (auto it = constants.find(key); it != constants.end()) {
+          out += it->second;
+        } else {
+          out += "%v";
+          out += std::to_string(lookup(values, name));
+        }
       } else {
         out += "^b";
         out += std::to_string(lookup(blocks, name));

@@ -36,15 +36,26 @@ template <typename T> std::string print(T value) {
 ShapedArg describe(Type type) {
   ShapedArg arg;
   arg.type = print(type);
+  if (type.isIntOrIndexOrFloat()) {
+    // A scalar: the launch passes it through a pointer, as the kernel's
+    // pyface wrapper loads it.
+    arg.scalar = true;
+    arg.element = elementTypeNamed(arg.type);
+    if (arg.element.kind == ElementType::Kind::Unsupported) {
+      arg.why = "scalar type " + arg.type + " is not supported (f32, f64, iN, index are)";
+      return arg;
+    }
+    arg.supported = true;
+    return arg;
+  }
   auto shaped = dyn_cast<ShapedType>(type);
   if (!shaped || !(isa<MemRefType>(type) || isa<RankedTensorType>(type))) {
     if (isa<UnrankedMemRefType, UnrankedTensorType>(type))
       arg.why = arg.type + " is unranked: a launch needs a ranked memref";
     else
-      arg.why = arg.type +
-                " is not a memref: the executor takes memref arguments and "
-                "results (wrap a scalar in memref<" +
-                arg.type + ">)";
+      arg.why = arg.type + " is neither a memref nor a scalar: a launch "
+                           "carries ranked memrefs and integer, index and "
+                           "float scalars";
     return arg;
   }
   for (int64_t size : shaped.getShape())

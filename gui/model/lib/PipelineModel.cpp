@@ -536,6 +536,16 @@ std::optional<size_t> PipelineModel::nextHit() {
   return h[hitIndex];
 }
 
+std::optional<size_t> PipelineModel::firstHit() {
+  const std::vector<uint32_t> &h = searchHits();
+  if (h.empty())
+    return std::nullopt;
+  hitIndex = 0;
+  highlight = h[0];
+  requestScroll(h[0]);
+  return h[0];
+}
+
 std::optional<size_t> PipelineModel::previousHit() {
   const std::vector<uint32_t> &h = searchHits();
   if (h.empty())

@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -53,6 +54,11 @@ struct Studio::Recorder {
     std::string name, pipeline, workspace;
     bool defaultPipeline = true;
     bool locations = false;
+    /// A re-run after this pass (-1: the input) of `text` as edited; -2:
+    /// a recording of the document.
+    int rerunAfter = -2;
+    /// The objects of the recording the re-run continues.
+    std::string previousObjects;
   };
   struct Result {
     uint64_t id = 0;
@@ -61,6 +67,10 @@ struct Studio::Recorder {
     std::string kernelNote;
     std::string pipeline, workspace;
     double milliseconds = 0;
+    int rerunAfter = -2;
+    std::shared_ptr<const std::string> text;
+    /// A re-run whose text lists no kernels keeps the ones it has.
+    bool keepKernels = false;
   };
 
   std::mutex mutex;
@@ -143,6 +153,32 @@ struct Studio::Recorder {
     RecordOptions options;
     options.pipeline = job.pipeline;
     options.printDebugInfo = job.locations;
+    r.rerunAfter = job.rerunAfter;
+    r.text = job.text;
+    if (job.rerunAfter >= -1) {
+      r.recording =
+          recordPipelineFrom(*job.text, job.name, options, job.rerunAfter);
+      r.milliseconds =
+          std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+      if (!r.recording.inputIR) {
+        r.keepKernels = true;
+        return r;
+      }
+      // The objects: those the re-run compiled, else the ones it continues.
+      std::string objects = job.previousObjects;
+      for (const Snapshot &s : r.recording.snapshots)
+        if (s.pass == "cross-compile-targets" && !s.failed)
+          objects = workspaceOption(s.options);
+      r.workspace = objects;
+      std::string error;
+      if (!findKernels(*job.text, job.name, objects, r.kernels, error) ||
+          r.kernels.empty()) {
+        // Past the launches (lowered to calls): the kernels stay as listed.
+        r.kernels.clear();
+        r.keepKernels = true;
+      }
+      return r;
+    }
     r.recording = recordPipeline(*job.text, job.name, options);
     r.milliseconds =
         std::chrono::duration<double, std::milli>(Clock::now() - start).count();
@@ -287,6 +323,115 @@ void Studio::startRecording() {
   setStatus("recording " + doc.name() + "...", false);
 }
 
+namespace {
+/// `text` with every `from` replaced by `to`.
+std::string replaceAll(std::string text, const std::string &from, const std::string &to) {
+  if (from.empty())
+    return text;
+  for (size_t at = text.find(from); at != std::string::npos;
+       at = text.find(from, at + to.size()))
+    text.replace(at, from.size(), to);
+  return text;
+}
+} // namespace
+
+void Studio::rerunFrom(int pass, std::string text) {
+  if (!doc.isOpen() || lastPipeline.empty()) {
+    setStatus("nothing to re-run: record the document first", true);
+    return;
+  }
+  if (pass < -1 || pass >= static_cast<int>(stepper.passCount())) {
+    setStatus("no pass " + std::to_string(pass + 1) + " to re-run after", true);
+    return;
+  }
+  Recorder::Job job;
+  job.text = std::make_shared<const std::string>(std::move(text));
+  job.name = doc.name() + " (edited after pass " + std::to_string(pass + 1) + ")";
+  job.workspace = root + "/r" + std::to_string(++nextWorkspace);
+  job.locations = withLocations;
+  job.rerunAfter = pass;
+  job.previousObjects = currentWorkspace;
+  // Objects of the re-run go to a workspace of their own: the executor
+  // keeps the objects it loaded by path, and would run the old ones.
+  std::string pipeline = lastPipeline;
+  for (const Snapshot &s : stepper.recording().snapshots)
+    if (s.pass == "cross-compile-targets") {
+      std::string old = workspaceOption(s.options);
+      if (!old.empty())
+        pipeline = replaceAll(pipeline, "workspace=" + old, "workspace=" + job.workspace);
+    }
+  job.pipeline = pipeline;
+  std::error_code ec;
+  std::filesystem::create_directories(job.workspace, ec);
+  recorder->submit(std::move(job));
+  setStatus("re-running the passes after pass " + std::to_string(pass + 1) + "...", false);
+}
+
+bool Studio::revertEdit() {
+  if (!original)
+    return false;
+  int keep = stepper.selected();
+  stepper.setRecording(std::move(original->recording));
+  stepper.select(keep);
+  kernelList = std::move(original->kernels);
+  kernelNote = std::move(original->kernelNote);
+  currentWorkspace = std::move(original->workspace);
+  lastPipeline = std::move(original->pipeline);
+  if (kernelIndex >= static_cast<int>(kernelList.size()))
+    kernelIndex = kernelList.empty() ? -1 : 0;
+  original.reset();
+  editPass = -2;
+  editApplied = false;
+  editErrs.clear();
+  ++editGen;
+  ++recordingGen;
+  setStatus("reverted the edit: the recording of " + doc.name(), false);
+  return true;
+}
+
+std::string Studio::editRemainingPipeline() const {
+  if (!editApplied)
+    return "";
+  auto rest = remainingPipeline(editPipeline, editPass);
+  if (!rest) {
+    llvm::consumeError(rest.takeError());
+    return "";
+  }
+  return *rest;
+}
+
+std::string Studio::reproducerText() const {
+  if (!editApplied)
+    return "";
+  std::string where = editPass < 0 ? std::string("the input")
+                                   : "pass " + std::to_string(editPass + 1) + " (" +
+                                         stepper.pass(editPass).pass + ")";
+  std::string header = "// Edited in executor-studio: the IR after " + where + " of " +
+                       doc.name() + ".\n// The rest of the run:\n//   executor-opt FILE "
+                       "--pass-pipeline='" +
+                       editRemainingPipeline() + "'\n";
+  return header + editText;
+}
+
+bool Studio::saveEdit(const std::string &path, std::string &error) {
+  if (!editApplied) {
+    error = "no edit to save: edit a pass and re-run first";
+    return false;
+  }
+  std::ofstream out(path, std::ios::trunc);
+  if (!out) {
+    error = "cannot write " + path;
+    return false;
+  }
+  out << reproducerText();
+  if (!out) {
+    error = "cannot write " + path;
+    return false;
+  }
+  setStatus("saved the edit as " + path, false);
+  return true;
+}
+
 bool Studio::recordingInProgress() const { return recorder->busy(); }
 
 bool Studio::waitForRecording(std::chrono::milliseconds timeout) {
@@ -299,10 +444,82 @@ void Studio::applyRecording() {
   std::optional<Recorder::Result> r = recorder->take();
   if (!r)
     return;
-  stepper.setRecording(std::move(r->recording));
-  lastPipeline = r->pipeline;
-  currentWorkspace = r->workspace;
-  ++recordingGen;
+  if (r->rerunAfter >= -1 && !r->recording.inputIR) {
+    // The edit does not parse or verify: say where, keep the recording.
+    editErrs = std::move(r->recording.diagnostics);
+    ++editGen;
+    const RecordedDiagnostic *first = editErrs.empty() ? nullptr : &editErrs[0];
+    setStatus(first ? "the edit does not parse: line " + std::to_string(first->line) +
+                          ": " + first->message
+                    : "the edit does not parse",
+              true);
+    return;
+  }
+  if (r->rerunAfter >= -1) {
+    if (!original) {
+      original = std::make_unique<Original>();
+      original->recording = stepper.recording();
+      original->kernels = kernelList;
+      original->kernelNote = kernelNote;
+      original->workspace = currentWorkspace;
+      original->pipeline = lastPipeline;
+    }
+    editPass = r->rerunAfter;
+    editApplied = true;
+    editText = *r->text;
+    editPipeline = r->pipeline;
+    editErrs.clear();
+    ++editGen;
+    int keep = stepper.selected();
+    stepper.setRecording(spliceRecording(stepper.recording(), r->rerunAfter, r->text,
+                                         std::move(r->recording)));
+    // A failed re-run opens at the failing pass; else the selection stays.
+    const Recording &now = stepper.recording();
+    if (!now.succeeded && !now.snapshots.empty() && now.snapshots.back().failed)
+      stepper.select(static_cast<int>(now.snapshots.size()) - 1);
+    else
+      stepper.select(keep);
+    lastPipeline = r->pipeline;
+    currentWorkspace = r->workspace;
+    ++recordingGen;
+    if (r->keepKernels) {
+      r->kernels = kernelList;
+      r->kernelNote = kernelNote;
+    } else {
+      r->kernelNote = "kernels of the re-run after the edit of pass " +
+                      std::to_string(r->rerunAfter + 1);
+    }
+  } else {
+    stepper.setRecording(std::move(r->recording));
+    lastPipeline = r->pipeline;
+    currentWorkspace = r->workspace;
+    ++recordingGen;
+    // A recording of the document drops the edit.
+    if (original || editPass >= -1 || !editErrs.empty()) {
+      original.reset();
+      editPass = -2;
+      editApplied = false;
+      editErrs.clear();
+      ++editGen;
+    }
+    // A pipeline that fails opens at the failing pass, its error line in
+    // view; a document that does not parse opens at its first error.
+    const Recording &now = stepper.recording();
+    if (!now.succeeded && !now.snapshots.empty() && now.snapshots.back().failed) {
+      stepper.select(static_cast<int>(now.snapshots.size()) - 1);
+      for (const DiagnosticItem &d : stepper.diagnostics())
+        if (d.snapshot == stepper.selected() && !d.isNote && d.line > 0) {
+          stepper.jumpTo(d);
+          break;
+        }
+    } else if (!now.inputIR) {
+      for (const DiagnosticItem &d : stepper.diagnostics())
+        if (!d.isNote && d.line > 0) {
+          stepper.showSourceLine(d.line);
+          break;
+        }
+    }
+  }
 
   // Kernels, keeping the selection and the inputs the user typed.
   std::string selectedName =
@@ -329,7 +546,13 @@ void Studio::applyRecording() {
 
   const Recording &rec = stepper.recording();
   char text[256];
-  if (!rec.inputIR) {
+  if (editApplied && r->rerunAfter >= -1) {
+    std::snprintf(text, sizeof(text),
+                  "re-ran %zu passes after the edit of pass %d in %.1f ms%s",
+                  rec.snapshots.size() - (r->rerunAfter + 1), r->rerunAfter + 1,
+                  r->milliseconds, rec.succeeded ? "" : "; the pipeline failed");
+    setStatus(text, !rec.succeeded);
+  } else if (!rec.inputIR) {
     std::snprintf(text, sizeof(text), "%s does not parse: %zu error(s)",
                   doc.name().c_str(), stepper.errorCount());
     setStatus(text, true);
@@ -425,6 +648,7 @@ bool Studio::buildLaunch(size_t kernel, bool async, LaunchRequest &request,
   request.entry = k.entry;
   request.object = k.object;
   request.results = k.results;
+  request.inputTypes = k.inputs;
   request.async = async;
   for (size_t a = 0; a < k.inputs.size(); ++a) {
     ParsedInput in = parsedInput(kernel, a);

@@ -504,4 +504,60 @@ std::string formatValues(const MemRefData &data, const ElementType &element,
   return out;
 }
 
+double valueAt(const MemRefData &data, const ElementType &element, int64_t flat) {
+  if (element.size <= 0 || flat < 0 ||
+      static_cast<size_t>((flat + 1) * element.size) > data.bytes.size())
+    return 0;
+  return readElement(element, data.bytes.data() + flat * element.size);
+}
+
+ValueStats valueStats(const MemRefData &data, const ElementType &element) {
+  ValueStats stats;
+  if (element.kind == ElementType::Kind::Unsupported || element.size <= 0)
+    return stats;
+  int64_t n = std::min<int64_t>(data.numElements(),
+                                static_cast<int64_t>(data.bytes.size()) / element.size);
+  double sum = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    double v = readElement(element, data.bytes.data() + i * element.size);
+    if (std::isnan(v)) {
+      ++stats.nans;
+      continue;
+    }
+    if (stats.count == 0 || v < stats.min)
+      stats.min = v;
+    if (stats.count == 0 || v > stats.max)
+      stats.max = v;
+    sum += v;
+    ++stats.count;
+  }
+  stats.mean = stats.count ? sum / static_cast<double>(stats.count) : 0;
+  return stats;
+}
+
+std::string valuesJson(const MemRefData &data, const ElementType &element) {
+  int64_t n = data.numElements();
+  std::string text = formatValues(data, element, static_cast<size_t>(std::max<int64_t>(n, 1)));
+  if (element.kind != ElementType::Kind::Float)
+    return text;
+  // %g spells NaN and the infinities as words JSON does not have.
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size();) {
+    bool matched = false;
+    for (const char *word : {"-nan", "nan", "-inf", "inf"}) {
+      size_t len = std::strlen(word);
+      if (text.compare(i, len, word) == 0) {
+        out += "null";
+        i += len;
+        matched = true;
+        break;
+      }
+    }
+    if (!matched)
+      out += text[i++];
+  }
+  return out;
+}
+
 } // namespace executor_studio::gui

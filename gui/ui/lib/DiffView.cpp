@@ -233,6 +233,13 @@ void drawIrView(Studio &studio, StudioView::State &state) {
   Settings &settings = *state.settings;
   ImGuiIO &io = ImGui::GetIO();
 
+  // Row 0: edit the IR after the selected pass, re-run, revert, save.
+  drawEditBar(studio, state);
+  if (state.editing) {
+    drawEditor(studio, state);
+    return;
+  }
+
   // Row 1: what to show.
   ViewMode mode = m.viewMode();
   auto modeButton = [&](const char *label, ViewMode value) {
@@ -300,7 +307,11 @@ void drawIrView(Studio &studio, StudioView::State &state) {
                            "search  (/)");
   state.probe("search");
   bool searchActive = ImGui::IsItemActive();
+  bool newQuery = state.search != m.search();
   m.setSearch(state.search);
+  // A new query shows its first hit at once: `1/1` for one hit.
+  if (newQuery && !state.search.empty() && !enter)
+    m.firstHit();
   if (enter) {
     if (io.KeyShift)
       m.previousHit();
@@ -322,7 +333,7 @@ void drawIrView(Studio &studio, StudioView::State &state) {
     if (hits.empty())
       ImGui::TextColored(colors::error(), "no match");
     else
-      ImGui::TextColored(colors::dim(), "%d/%zu", m.currentHit() + 1, hits.size());
+      ImGui::TextColored(colors::dim(), "%d/%zu", std::max(m.currentHit(), 0) + 1, hits.size());
   }
   if (mode != ViewMode::Source) {
     const DiffView &counts = m.diffView();
@@ -344,10 +355,27 @@ void drawIrView(Studio &studio, StudioView::State &state) {
   float titleY = ImGui::GetCursorPosY();
   auto title = [&](float x, int position, const char *side) {
     ImGui::SetCursorPos(ImVec2(x, titleY));
+    // Each side's title stays in its half; hovering shows it whole.
+    ImVec2 screen = ImGui::GetCursorScreenPos();
+    float room = mode == ViewMode::SideBySide ? fullWidth / 2 - 8 : fullWidth;
+    ImGui::PushClipRect(screen, ImVec2(screen.x + room, screen.y + ImGui::GetFrameHeight()),
+                        true);
+    struct PopClip {
+      ~PopClip() { ImGui::PopClipRect(); }
+    } popClip;
+    if (ImGui::IsMouseHoveringRect(screen, ImVec2(screen.x + room,
+                                                  screen.y + ImGui::GetTextLineHeight())) &&
+        position >= 0 && position < static_cast<int>(m.passCount()))
+      ImGui::SetTooltip("%s: %s\n%s", side, m.positionName(position).c_str(),
+                        m.pass(position).options.c_str());
     if (position >= 0 && position < static_cast<int>(m.passCount())) {
       const Snapshot &s = m.pass(position);
       ImGui::TextColored(colors::accent(), "%s: %s", side, m.positionName(position).c_str());
       ImGui::SameLine();
+      if (s.edited) {
+        ImGui::TextColored(colors::warning(), "edited");
+        ImGui::SameLine();
+      }
       ImGui::TextColored(s.changed ? colors::changed() : colors::dim(), "%s, %.2f ms",
                          s.changed ? "changed" : "unchanged", s.milliseconds);
     } else {

@@ -256,6 +256,17 @@ void drawExecutorPanel(Studio &studio, StudioView::State &state) {
                   ImGui::GetCursorPosX() - ImGui::GetStyle().ItemSpacing.x);
   if (ImGui::SmallButton("clear"))
     executor.clearLaunches();
+  if (latencies.size() >= 2) {
+    // Latency over the session's launches.
+    std::vector<float> series(latencies.begin(), latencies.end());
+    float top = *std::max_element(series.begin(), series.end());
+    char overlay[64];
+    std::snprintf(overlay, sizeof(overlay), "latency, max %.3f ms", top);
+    ImGui::PlotLines("##latency", series.data(), static_cast<int>(series.size()), 0, overlay,
+                     0.0f, top * 1.1f,
+                     ImVec2(ImGui::GetContentRegionAvail().x, ImGui::GetFontSize() * 3));
+    state.probe("latency-plot");
+  }
   float logHeight = std::max(ImGui::GetTextLineHeightWithSpacing() * 6,
                              ImGui::GetContentRegionAvail().y * 0.38f);
   float tableHeight = std::max(ImGui::GetTextLineHeightWithSpacing() * 4,
@@ -313,6 +324,27 @@ void drawExecutorPanel(Studio &studio, StudioView::State &state) {
         ImGui::TextWrapped("%s", r.error.c_str());
         ImGui::PopStyleColor();
       } else if (r.status == LaunchRecord::Status::Done) {
+        // Buttons that open the inspector on each input and result.
+        bool newest = &r == &launches.back();
+        ImGui::PushID(static_cast<int>(r.id));
+        for (size_t i = 0; i < r.inputs.size(); ++i) {
+          std::string label = "in" + std::to_string(i);
+          if (ImGui::SmallButton(label.c_str()))
+            inspect(state, r.id, true, static_cast<int>(i));
+          if (newest)
+            state.probe("inspect-in-" + std::to_string(i));
+          ImGui::SameLine();
+        }
+        for (size_t i = 0; i < r.results.size(); ++i) {
+          std::string label = "out" + std::to_string(i);
+          if (ImGui::SmallButton(label.c_str()))
+            inspect(state, r.id, false, static_cast<int>(i));
+          if (newest)
+            state.probe("inspect-out-" + std::to_string(i));
+          ImGui::SameLine();
+        }
+        ImGui::PopID();
+        ImGui::NewLine();
         if (r.results.empty())
           ImGui::TextColored(colors::dim(), "no results");
         for (size_t i = 0; i < r.results.size(); ++i) {

@@ -10,6 +10,7 @@
 #include <imgui.h>
 
 #include <map>
+#include <vector>
 #include <string>
 
 namespace executor_studio::gui {
@@ -58,6 +59,25 @@ struct StudioView::State {
   int lastSelected = -2;
   bool scrollPassList = false;
 
+  // Editing the IR after a pass.
+  bool editing = false;
+  int editPass = -2;
+  std::string editBuffer;
+  uint64_t seenEditGen = 0;
+  bool rerunPending = false;
+  /// Move the editor's cursor to this 1-based line on the next frame.
+  int editCursorLine = 0;
+  std::string savePath;
+  std::string saveMessage;
+  bool saveFailed = false;
+
+  // The result inspector: one input or result of one launch.
+  uint64_t inspectLaunch = 0;
+  bool inspectInput = false;
+  int inspectIndex = 0;
+  std::vector<int> inspectSlice;
+  std::string inspectSummary;
+
   // The executor panel.
   std::string address;
   uint64_t lastLogGen = 0;
@@ -77,6 +97,16 @@ void drawPassList(Studio &studio, StudioView::State &state);
 void drawIrView(Studio &studio, StudioView::State &state);
 void drawDiagnostics(Studio &studio, StudioView::State &state);
 void drawExecutorPanel(Studio &studio, StudioView::State &state);
+/// Opens the inspector on input (or result) `index` of launch `id`.
+void inspect(StudioView::State &state, uint64_t id, bool input, int index);
+/// The inspector window, when one is open.
+void drawInspector(Studio &studio, StudioView::State &state);
+/// Starts editing the IR after pass `pass` (-1: the input) in the IR view.
+void beginEdit(Studio &studio, StudioView::State &state, int pass);
+/// The IR view's edit controls (edit, re-run, revert, save) on one row.
+void drawEditBar(Studio &studio, StudioView::State &state);
+/// The editor in place of the IR rows, with the edit's errors at their lines.
+void drawEditor(Studio &studio, StudioView::State &state);
 
 /// ImGui::InputText on a std::string (grows as needed).
 bool inputString(const char *label, std::string &value,

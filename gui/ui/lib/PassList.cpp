@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <vector>
 
 namespace executor_studio::gui {
 
@@ -28,6 +29,29 @@ void drawPassList(Studio &studio, StudioView::State &state) {
     state.settings->hideUnchanged = hide;
   }
   bool opColumn = !passes.irFilter().empty();
+  if (passes.passCount() >= 2) {
+    // Time per pass as bars, in pipeline order.
+    std::vector<float> times;
+    float slowestMs = 0;
+    for (size_t i = 0; i < passes.passCount(); ++i) {
+      times.push_back(static_cast<float>(passes.pass(i).milliseconds));
+      slowestMs = std::max(slowestMs, times.back());
+    }
+    char overlay[48];
+    std::snprintf(overlay, sizeof(overlay), "ms per pass, max %.1f", slowestMs);
+    ImGui::PlotHistogram("##passtimes", times.data(), static_cast<int>(times.size()), 0, overlay,
+                         0.0f, slowestMs * 1.05f,
+                         ImVec2(ImGui::GetContentRegionAvail().x, ImGui::GetFontSize() * 2.6f));
+    state.probe("pass-times");
+    if (ImGui::IsItemHovered()) {
+      float x = (ImGui::GetIO().MousePos.x - ImGui::GetItemRectMin().x) /
+                std::max(1.0f, ImGui::GetItemRectSize().x);
+      int i = std::clamp(static_cast<int>(x * times.size()), 0,
+                         static_cast<int>(times.size()) - 1);
+      if (ImGui::IsMouseClicked(0))
+        passes.select(i);
+    }
+  }
 
   ImGuiTableFlags flags = ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg |
                           ImGuiTableFlags_BordersInnerV |
@@ -70,6 +94,7 @@ void drawPassList(Studio &studio, StudioView::State &state) {
     ImGui::PushID(static_cast<int>(i));
     ImGui::TableSetColumnIndex(0);
     ImVec4 color = s.failed ? colors::error()
+                   : s.edited  ? colors::warning()
                    : s.changed ? colors::changed()
                                : ImVec4(0.32f, 0.34f, 0.38f, 1);
     marker(color);
@@ -86,6 +111,8 @@ void drawPassList(Studio &studio, StudioView::State &state) {
                                            : s.anchor.find('@')) + ")";
     if (!s.diagnostics.empty())
       label += "  [" + std::to_string(s.diagnostics.size()) + " diag]";
+    if (s.edited)
+      label += "  [edited]";
     if (ImGui::Selectable(label.c_str(), isSelected,
                           ImGuiSelectableFlags_SpanAllColumns |
                               ImGuiSelectableFlags_AllowItemOverlap)) {

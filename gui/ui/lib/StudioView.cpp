@@ -107,7 +107,7 @@ void drawToolbar(Studio &studio, StudioView::State &state) {
     ImGui::TextColored(colors::dim(), "on %s", s.anchor.c_str());
   }
   ImGui::SameLine();
-  ImGui::TextColored(colors::dim(), "   keys: j/k or arrows step, n next changed, / search, F5 launch");
+  ImGui::TextColored(colors::dim(), "   keys: j/k or arrows step, n next changed, / search, e edit, F5 launch");
 }
 
 void keyboard(Studio &studio, StudioView::State &state) {
@@ -139,6 +139,10 @@ void keyboard(Studio &studio, StudioView::State &state) {
       break;
     case '/':
       state.focusSearch = true;
+      break;
+    case 'e':
+      if (!state.editing && passes.selected() >= 0)
+        beginEdit(studio, state, passes.selected());
       break;
     default:
       break;
@@ -292,40 +296,80 @@ void StudioView::draw() {
   ImVec2 avail = ImGui::GetContentRegionAvail();
   float status = ImGui::GetFrameHeightWithSpacing() + 4;
   float gap = 6;
+  // The diagnostics panel collapses to one line when it has nothing.
+  bool noDiagnostics = passes.diagnostics().empty();
   settings.diagnosticsHeight =
       std::clamp(settings.diagnosticsHeight, 60.0f, std::max(60.0f, avail.y * 0.6f));
-  float mainHeight = std::max(100.0f, avail.y - settings.diagnosticsHeight - status - gap -
+  float diagnosticsHeight =
+      noDiagnostics ? ImGui::GetFrameHeightWithSpacing() : settings.diagnosticsHeight;
+  float mainHeight = std::max(100.0f, avail.y - diagnosticsHeight - status - gap -
                                           ImGui::GetStyle().ItemSpacing.y * 2);
-  settings.passListWidth =
-      std::clamp(settings.passListWidth, 160.0f, std::max(160.0f, avail.x * 0.4f));
-  settings.executorWidth =
-      std::clamp(settings.executorWidth, 220.0f, std::max(220.0f, avail.x * 0.5f));
+  // Side panels keep their minimum widths and leave the IR at least 40% of
+  // the window (what the user dragged them to is kept in the settings).
+  const float minPassList = 150, minExecutor = 230;
+  float sideRoom = std::max(minPassList + minExecutor, avail.x * 0.6f);
+  float passListWidth =
+      std::clamp(settings.passListWidth, minPassList, std::max(minPassList, avail.x * 0.4f));
+  float executorWidth =
+      std::clamp(settings.executorWidth, minExecutor, std::max(minExecutor, avail.x * 0.5f));
+  if (passListWidth + executorWidth > sideRoom) {
+    float scale = sideRoom / (passListWidth + executorWidth);
+    passListWidth = std::max(minPassList, passListWidth * scale);
+    executorWidth = std::max(minExecutor, executorWidth * scale);
+  }
+  float passListBefore = passListWidth, executorBefore = executorWidth;
 
-  ImGui::BeginChild("##passlist", ImVec2(settings.passListWidth, mainHeight), true);
+  ImGui::BeginChild("##passlist", ImVec2(passListWidth, mainHeight), true);
   drawPassList(studio, *state);
   ImGui::EndChild();
   ImGui::SameLine(0, 0);
-  splitter("##split-passes", true, mainHeight, settings.passListWidth, 1, 160, avail.x * 0.4f);
+  splitter("##split-passes", true, mainHeight, passListWidth, 1, minPassList, avail.x * 0.4f);
+  state->probe("split-passes");
   ImGui::SameLine(0, 0);
-  float center = ImGui::GetContentRegionAvail().x - settings.executorWidth - gap;
+  float center = ImGui::GetContentRegionAvail().x - executorWidth - gap;
   ImGui::BeginChild("##center", ImVec2(std::max(100.0f, center), mainHeight), false);
   drawIrView(studio, *state);
   ImGui::EndChild();
   ImGui::SameLine(0, 0);
-  splitter("##split-executor", true, mainHeight, settings.executorWidth, -1, 220,
+  splitter("##split-executor", true, mainHeight, executorWidth, -1, minExecutor,
            avail.x * 0.5f);
+  state->probe("split-executor");
   ImGui::SameLine(0, 0);
   ImGui::BeginChild("##executor", ImVec2(0, mainHeight), true);
   drawExecutorPanel(studio, *state);
   ImGui::EndChild();
+  // A drag is remembered (the settings file keeps it).
+  if (passListWidth != passListBefore)
+    settings.passListWidth = passListWidth;
+  if (executorWidth != executorBefore)
+    settings.executorWidth = executorWidth;
 
-  splitter("##split-diagnostics", false, avail.x, settings.diagnosticsHeight, -1, 60,
-           avail.y * 0.6f);
-  ImGui::BeginChild("##diagnostics", ImVec2(0, settings.diagnosticsHeight), true);
-  drawDiagnostics(studio, *state);
-  ImGui::EndChild();
+  if (noDiagnostics) {
+    drawDiagnostics(studio, *state);
+  } else {
+    splitter("##split-diagnostics", false, avail.x, settings.diagnosticsHeight, -1, 60,
+             avail.y * 0.6f);
+    state->probe("split-diagnostics");
+    ImGui::BeginChild("##diagnostics", ImVec2(0, settings.diagnosticsHeight), true);
+    drawDiagnostics(studio, *state);
+    ImGui::EndChild();
+  }
   drawStatusBar(studio);
   ImGui::End();
+  drawInspector(studio, *state);
+}
+
+void StudioView::openInspector(uint64_t id, bool input, int index) {
+  inspect(*state, id, input, index);
+}
+
+const std::string &StudioView::inspectorSummary() const { return state->inspectSummary; }
+
+void StudioView::editAndRerun(int pass, const std::string &text) {
+  beginEdit(studio, *state, pass);
+  state->editBuffer = text;
+  studio.rerunFrom(pass, text);
+  state->rerunPending = true;
 }
 
 bool StudioView::widgetCenter(const std::string &name, float &x, float &y) const {

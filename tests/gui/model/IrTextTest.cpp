@@ -1,5 +1,7 @@
 //===- IrTextTest.cpp - lines, SSA normalisation, locations ---------------===//
 #include "StudioModel/IrText.h"
+#include "StudioModel/LineDiff.h"
+#include "StudioModel/Settings.h"
 
 #include <gtest/gtest.h>
 
@@ -70,8 +72,8 @@ TEST(IrText, NormalisesSsaNamesPerFunction) {
   ASSERT_EQ(la.size(), lb.size());
   for (size_t i = 0; i < la.size(); ++i)
     EXPECT_EQ(la.line(i), lb.line(i)) << i;
-  EXPECT_EQ(la.line(2), "  %v2 = arith.addi %v0, %v1 : i32");
-  EXPECT_EQ(la.line(4), "^b0(%v3: i32):");
+  EXPECT_EQ(la.line(2), "  %v1 = arith.addi %v0, %c[0 : i32] : i32");
+  EXPECT_EQ(la.line(4), "^b0(%v2: i32):");
   // Numbering restarts at @g; strings keep their text; #N result numbers stay.
   EXPECT_EQ(la.line(7), "func.func @g(%v0: i32) {");
   EXPECT_EQ(la.line(8),
@@ -99,4 +101,36 @@ TEST(IrText, SearchesCaseInsensitively) {
   EXPECT_EQ(findCaseInsensitive("Hello World", "WORLDS"), std::string_view::npos);
   EXPECT_EQ(findCaseInsensitive("aaa", "a", 1), 1u);
   EXPECT_EQ(findCaseInsensitive("", "a"), std::string_view::npos);
+}
+
+TEST(IrText, NormalisedConstantsAreNamedAfterTheirValue) {
+  // What lowering does: the constants move to the top and every value is
+  // renumbered; normalised, only the moved constant lines differ.
+  LineOptions options;
+  options.normaliseSsaNames = true;
+  const char *before = "func.func @f(%arg0: i64) -> i64 {\n"
+                       "  %0 = llvm.mul %arg0, %arg0 : i64\n"
+                       "  %1 = llvm.mlir.constant(3 : i64) : i64\n"
+                       "  %2 = llvm.add %0, %1 : i64\n"
+                       "  return %2 : i64\n";
+  const char *after = "func.func @f(%arg0: i64) -> i64 {\n"
+                      "  %0 = llvm.mlir.constant(3 : i64) : i64\n"
+                      "  %1 = llvm.mul %arg0, %arg0 : i64\n"
+                      "  %2 = llvm.add %1, %0 : i64\n"
+                      "  return %2 : i64\n";
+  TextLines a = TextLines::prepare(before, options), b = TextLines::prepare(after, options);
+  EXPECT_EQ(a.line(1), b.line(2)) << a.line(1) << " vs " << b.line(2);
+  EXPECT_EQ(a.line(3), b.line(3)) << a.line(3) << " vs " << b.line(3);
+  EXPECT_EQ(a.line(2), b.line(1));
+  EXPECT_NE(std::string(a.line(3)).find("%c[(3 : i64) : i64]"), std::string::npos)
+      << a.line(3);
+  LineDiff diff = diffLines(a, b);
+  EXPECT_EQ(diff.added, 1u);
+  EXPECT_EQ(diff.removed, 1u);
+  // Off, every line after the first differs.
+  LineOptions plain;
+  plain.normaliseSsaNames = false;
+  LineDiff raw = diffLines(TextLines::prepare(before, plain), TextLines::prepare(after, plain));
+  EXPECT_GT(raw.added, 1u);
+  EXPECT_TRUE(Settings().normaliseSsaNames) << "the studio normalises by default";
 }

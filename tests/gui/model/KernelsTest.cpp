@@ -44,29 +44,39 @@ TEST(Kernels, FindsTheLaunchedEntriesOfTheTargets) {
   EXPECT_FALSE(kernels[0].isNamed("local::square"));
 }
 
-TEST(Kernels, ScalarArgumentsAreListedButNotLaunchable) {
+TEST(Kernels, ScalarArgumentsAndResultsAreLaunchable) {
   const char *text = R"mlir(
 module {
-  func.func @main(%x: f64, %m: memref<?x2xi32>) {
+  func.func @main(%x: f64, %m: memref<?x2xi32>, %v: vector<2xf32>) {
     %r = catalyst.launch_kernel @k::@f(%x) : (f64) -> f64
     %s = catalyst.launch_kernel @k::@g(%m) : (memref<?x2xi32>) -> memref<?x2xi32>
+    %t = catalyst.launch_kernel @k::@h(%v) : (vector<2xf32>) -> vector<2xf32>
     return
   }
   module @k attributes {catalyst.target = {}} {
     func.func @f(%x: f64) -> f64 { return %x : f64 }
     func.func @g(%m: memref<?x2xi32>) -> memref<?x2xi32> { return %m : memref<?x2xi32> }
+    func.func @h(%v: vector<2xf32>) -> vector<2xf32> { return %v : vector<2xf32> }
   }
 }
 )mlir";
   std::vector<Kernel> kernels;
   std::string error;
   ASSERT_TRUE(findKernels(text, "t.mlir", "/ws", kernels, error)) << error;
-  ASSERT_EQ(kernels.size(), 2u);
-  EXPECT_FALSE(kernels[0].launchable);
-  EXPECT_NE(kernels[0].why.find("not a memref"), std::string::npos) << kernels[0].why;
+  ASSERT_EQ(kernels.size(), 3u);
+  EXPECT_TRUE(kernels[0].launchable) << kernels[0].why;
+  EXPECT_TRUE(kernels[0].inputs[0].scalar);
+  EXPECT_TRUE(kernels[0].inputs[0].shape.empty());
+  EXPECT_EQ(kernels[0].inputs[0].element.size, 8);
+  EXPECT_TRUE(kernels[0].results[0].scalar);
   EXPECT_TRUE(kernels[1].launchable) << kernels[1].why;
+  EXPECT_FALSE(kernels[1].inputs[0].scalar);
   EXPECT_EQ(kernels[1].inputs[0].shape, (std::vector<int64_t>{-1, 2}));
   EXPECT_EQ(kernels[1].inputs[0].element.size, 4);
+  EXPECT_FALSE(kernels[2].launchable);
+  EXPECT_NE(kernels[2].why.find("neither a memref nor a scalar"), std::string::npos)
+      << kernels[2].why;
+  EXPECT_EQ(parseInput(kernels[0].inputs[0], "2.5").data.numElements(), 1);
 }
 
 TEST(Kernels, ADocumentThatDoesNotParseSaysWhy) {

@@ -227,3 +227,68 @@ TEST(Studio, LocationsArePrintedOnRequestAndTheDiffHidesThem) {
   EXPECT_FALSE(anyLoc());
   EXPECT_FALSE(passes.diffView().diff.identical()); // cse still changed it
 }
+
+TEST(Studio, LaunchesKernelsWithScalarArgumentsAndResults) {
+  // A local target's @scale(f64, memref) and a kernel returning an f64.
+  const char *text = R"mlir(
+module @host {
+  func.func @main(%x: memref<4xf64>) -> (memref<4xf64>, f64) {
+    %two = arith.constant 2.0 : f64
+    %y = catalyst.launch_kernel @local::@scale(%two, %x) : (f64, memref<4xf64>) -> memref<4xf64>
+    %s = catalyst.launch_kernel @local::@total(%y, %two) : (memref<4xf64>, f64) -> f64
+    return %y, %s : memref<4xf64>, f64
+  }
+  module @local attributes {catalyst.target = {}} {
+    func.func @scale(%a: f64, %x: memref<4xf64>) -> memref<4xf64> {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c4 = arith.constant 4 : index
+      %y = memref.alloc() : memref<4xf64>
+      scf.for %i = %c0 to %c4 step %c1 {
+        %v = memref.load %x[%i] : memref<4xf64>
+        %s = arith.mulf %v, %a : f64
+        memref.store %s, %y[%i] : memref<4xf64>
+      }
+      return %y : memref<4xf64>
+    }
+    func.func @total(%x: memref<4xf64>, %bias: f64) -> f64 {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c4 = arith.constant 4 : index
+      %t = scf.for %i = %c0 to %c4 step %c1 iter_args(%acc = %bias) -> (f64) {
+        %v = memref.load %x[%i] : memref<4xf64>
+        %n = arith.addf %acc, %v : f64
+        scf.yield %n : f64
+      }
+      return %t : f64
+    }
+  }
+}
+)mlir";
+  Studio studio(options());
+  studio.openText("scalars.mlir", text);
+  ASSERT_TRUE(studio.waitForRecording(120s));
+  ASSERT_TRUE(studio.passes().recording().succeeded) << studio.status();
+  ASSERT_EQ(studio.kernels().size(), 2u);
+  for (const Kernel &k : studio.kernels())
+    EXPECT_TRUE(k.launchable) << k.qualifiedName() << ": " << k.why;
+  studio.executor().startLocal();
+  ASSERT_TRUE(studio.executor().waitIdle(20s));
+  ASSERT_EQ(studio.executor().state(), ExecutorState::Connected)
+      << studio.executor().error();
+  std::string error;
+  ASSERT_TRUE(studio.setInputsFromJson(0, "[3, [1, 2, 3, 4]]", error)) << error;
+  const LaunchRecord &scaled = launchAndWait(studio, "scale");
+  ASSERT_EQ(scaled.status, LaunchRecord::Status::Done) << scaled.error;
+  EXPECT_EQ(doubles(scaled.results[0]), (std::vector<double>{3, 6, 9, 12}));
+  ASSERT_TRUE(studio.setInputsFromJson(1, "[[1, 2, 3, 4], 0.5]", error)) << error;
+  const LaunchRecord &total = launchAndWait(studio, "total", /*async=*/true);
+  ASSERT_EQ(total.status, LaunchRecord::Status::Done) << total.error;
+  ASSERT_EQ(total.results.size(), 1u);
+  EXPECT_TRUE(total.results[0].sizes.empty());
+  EXPECT_EQ(doubles(total.results[0]), std::vector<double>{10.5});
+  EXPECT_EQ(formatValues(total.results[0], total.resultTypes[0].element), "10.5");
+  // Launched many times, the executor's memory is given back each time.
+  for (int i = 0; i < 20; ++i)
+    ASSERT_EQ(launchAndWait(studio, "scale").status, LaunchRecord::Status::Done);
+}

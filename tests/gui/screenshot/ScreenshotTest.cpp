@@ -174,3 +174,35 @@ TEST_F(Screenshot, TheWindowSavesItsLayoutWhenItIsClosed) {
   EXPECT_NE(settings.find("cross-compile-dispatch.mlir"), std::string::npos) << settings;
   EXPECT_NE(settings.find("passListWidth"), std::string::npos) << settings;
 }
+
+TEST_F(Screenshot, ArgumentsThatCannotApplyWriteNoPicture) {
+  std::string png = dir + "/none.png";
+  Result pass = studio("'" SAMPLES_DIR "/cross-compile-dispatch.mlir' --screenshot '" + png +
+                       "' --pass 999");
+  EXPECT_EQ(pass.exitCode, 2) << pass.output;
+  EXPECT_NE(pass.output.find("--pass 999: the recording has"), std::string::npos)
+      << pass.output;
+  EXPECT_FALSE(std::ifstream(png).good());
+  Result inputs = studio("'" SAMPLES_DIR "/cross-compile-dispatch.mlir' --screenshot '" + png +
+                         "' --launch square --inputs '[[1, 2, 3, 4], [5]]'");
+  EXPECT_EQ(inputs.exitCode, 2) << inputs.output;
+  EXPECT_NE(inputs.output.find("takes 1 argument(s), --inputs gives 2"), std::string::npos)
+      << inputs.output;
+  EXPECT_FALSE(std::ifstream(png).good());
+}
+
+TEST_F(Screenshot, SettingsApplyInScreenshotMode) {
+  std::string settings = dir + "/settings.json";
+  std::ofstream(settings) << "{\"window\": {\"width\": 1024, \"height\": 640},"
+                             " \"view\": {\"mode\": \"unified\"}}\n";
+  std::string png = dir + "/settings.png";
+  Result run = studio("'" SAMPLES_DIR "/cross-compile-dispatch.mlir' --screenshot '" + png +
+                      "' --settings '" + settings + "'");
+  ASSERT_EQ(run.exitCode, 0) << run.output;
+  int w = 0, h = 0, channels = 0;
+  unsigned char *pixels = stbi_load(png.c_str(), &w, &h, &channels, 4);
+  ASSERT_TRUE(pixels);
+  stbi_image_free(pixels);
+  EXPECT_EQ(w, 1024);
+  EXPECT_EQ(h, 640);
+}

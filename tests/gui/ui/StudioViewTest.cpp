@@ -200,14 +200,17 @@ TEST_F(NullFrames, KeysStepSearchAndScroll) {
   frame();
   type("memref");
   EXPECT_EQ(passes.search(), "memref");
+  // Typing shows the first hit at once (1/N, never 0/N).
+  ASSERT_FALSE(passes.searchHits().empty());
+  EXPECT_GE(passes.highlightedRow(), 0);
+  EXPECT_EQ(passes.currentHit(), 0);
   ImGuiIO &io = ImGui::GetIO();
   io.KeysDown[io.KeyMap[ImGuiKey_Enter]] = true;
   frame();
   io.KeysDown[io.KeyMap[ImGuiKey_Enter]] = false;
   frame();
-  ASSERT_FALSE(passes.searchHits().empty());
-  EXPECT_GE(passes.highlightedRow(), 0); // Enter went to the first hit
-  EXPECT_EQ(passes.currentHit(), 0);
+  // Enter goes to the next hit.
+  EXPECT_EQ(passes.currentHit(), passes.searchHits().size() > 1 ? 1 : 0);
   // Keys do not step while typing in a field.
   int selected = passes.selected();
   type("j");
@@ -302,4 +305,144 @@ TEST_F(NullFrames, OnlyTheVisibleRowsOfAHugeSnapshotAreDrawn) {
   frame();
   EXPECT_GT(view->irScroll(), 0.0f);
   EXPECT_LT(view->irRowsDrawn(), 200);
+}
+
+TEST_F(NullFrames, TheInspectorShowsAResultAsAHeatmapAndALinePlot) {
+  openAndRecord(MATRIX_INPUT);
+  ASSERT_TRUE(studio->passes().recording().succeeded) << studio->status();
+  ASSERT_EQ(studio->kernels().size(), 2u);
+  click("start-local");
+  ASSERT_TRUE(frameUntil([&] { return studio->executor().state() == ExecutorState::Connected; },
+                         30s))
+      << studio->executor().error();
+  std::string error;
+  ASSERT_TRUE(studio->setInputsFromJson(0, "[{\"iota\": 0}]", error)) << error;
+  studio->selectKernel(0);
+  frame();
+  click("launch");
+  ASSERT_TRUE(frameUntil([&] { return !studio->executor().launches().empty() && idle(); }, 30s));
+  ASSERT_EQ(studio->executor().launches().back().status, LaunchRecord::Status::Done)
+      << studio->executor().launches().back().error;
+  frame();
+  EXPECT_TRUE(view->inspectorSummary().empty());
+  click("inspect-out-0");
+  frame();
+  // 3x4 of x*x/10 for x = 0..11.
+  const std::string &summary = view->inspectorSummary();
+  EXPECT_NE(summary.find("memref<3x4xf64>, shape 3x4"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("min 0 max 12.1"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("0 NaN"), std::string::npos) << summary;
+  float x = 0, y = 0;
+  EXPECT_TRUE(view->widgetCenter("heatmap", x, y));
+  EXPECT_FALSE(view->widgetCenter("line-plot", x, y));
+  EXPECT_TRUE(view->widgetCenter("copy-json", x, y));
+  click("copy-json");
+  const char *clipboard = ImGui::GetClipboardText();
+  ASSERT_TRUE(clipboard);
+  EXPECT_EQ(std::string(clipboard).rfind("[[0, 0.1, 0.4, 0.9], [1.6, 2.5", 0), 0u) << clipboard;
+  // The input too.
+  click("inspect-in-0");
+  frame();
+  EXPECT_NE(view->inspectorSummary().find("min 0 max 11 mean 5.5"), std::string::npos)
+      << view->inspectorSummary();
+
+  // A rank-1 result is a line plot.
+  studio->selectKernel(1);
+  ASSERT_TRUE(studio->setInputsFromJson(1, "[{\"iota\": 1}]", error)) << error;
+  frame();
+  ASSERT_NE(studio->launch(1, false), 0u) << studio->status();
+  ASSERT_TRUE(frameUntil([&] { return studio->executor().launches().size() == 2 && idle(); }, 30s));
+  frame();
+  click("inspect-out-0");
+  frame();
+  EXPECT_NE(view->inspectorSummary().find("shape 3, min 10 max 42"), std::string::npos)
+      << view->inspectorSummary();
+  EXPECT_TRUE(view->widgetCenter("line-plot", x, y));
+  EXPECT_FALSE(view->widgetCenter("heatmap", x, y));
+  // Two launches: the latency plot.
+  EXPECT_TRUE(view->widgetCenter("latency-plot", x, y));
+}
+
+TEST_F(NullFrames, PanelsResizeByDraggingTheirBorders) {
+  openAndRecord(SAMPLES_DIR "/cross-compile-dispatch.mlir");
+  float x = 0, y = 0;
+  ASSERT_TRUE(view->widgetCenter("split-passes", x, y));
+  float before = settings.passListWidth;
+  ImGuiIO &io = ImGui::GetIO();
+  auto drag = [&](const char *name, float dx) {
+    ASSERT_TRUE(view->widgetCenter(name, x, y)) << name;
+    io.MousePos = ImVec2(x, y);
+    frame();
+    io.MouseDown[0] = true;
+    frame();
+    for (int i = 0; i < 10; ++i) {
+      io.MousePos.x += dx / 10;
+      frame();
+    }
+    io.MouseDown[0] = false;
+    frame();
+  };
+  drag("split-passes", 80);
+  EXPECT_NEAR(settings.passListWidth, before + 80, 1.0f);
+  float pos = 0;
+  ASSERT_TRUE(view->widgetCenter("split-passes", pos, y));
+  EXPECT_NEAR(pos, x + 80, 1.0f) << "the border follows the mouse";
+  // Not below the minimum width.
+  drag("split-passes", -1000);
+  EXPECT_NEAR(settings.passListWidth, 150, 1.0f);
+  // The executor panel's border, dragged left, widens it.
+  float executor = settings.executorWidth;
+  drag("split-executor", -60);
+  EXPECT_NEAR(settings.executorWidth, executor + 60, 1.0f);
+  // The settings file keeps the layout.
+  Settings reread = Settings::fromJson(settings.toJson());
+  EXPECT_EQ(reread.passListWidth, settings.passListWidth);
+  EXPECT_EQ(reread.executorWidth, settings.executorWidth);
+  // No diagnostics: the diagnostics panel is one line, no border to drag.
+  EXPECT_FALSE(view->widgetCenter("split-diagnostics", x, y));
+}
+
+TEST_F(NullFrames, AtSmallSizesTheIrKeepsItsRoom) {
+  ImGui::GetIO().DisplaySize = ImVec2(1024, 640);
+  openAndRecord(SAMPLES_DIR "/cross-compile-dispatch.mlir");
+  float passes = 0, executor = 0, y = 0;
+  ASSERT_TRUE(view->widgetCenter("split-passes", passes, y));
+  ASSERT_TRUE(view->widgetCenter("split-executor", executor, y));
+  EXPECT_GE(executor - passes, 1024 * 0.38f) << "the IR view keeps ~40% of the width";
+}
+
+TEST_F(NullFrames, EditAPassAndRerunFromTheView) {
+  studio->setPipelineText("builtin.module(cse,canonicalize)");
+  studio->openText("f.mlir", "func.func @f(%a: i32) -> i32 {\n"
+                             "  %c0 = arith.constant 0 : i32\n"
+                             "  %b = arith.addi %a, %c0 : i32\n"
+                             "  return %b : i32\n}\n");
+  ASSERT_TRUE(frameUntil([&] { return !studio->recordingInProgress() &&
+                                      studio->passes().hasRecording(); },
+                         60s));
+  frame();
+  float x = 0, y = 0;
+  EXPECT_TRUE(view->widgetCenter("edit", x, y));
+  type("e");
+  ASSERT_TRUE(view->widgetCenter("editor", x, y)) << "e opens the editor";
+  // A broken edit: the error shows, the editor stays.
+  view->editAndRerun(0, "func.func @f(%a: i32) -> i32 {\n  return %nope : i32\n}\n");
+  ASSERT_TRUE(frameUntil([&] { return !studio->recordingInProgress() &&
+                                      !studio->editErrors().empty(); },
+                         60s));
+  frame();
+  EXPECT_TRUE(view->widgetCenter("editor", x, y));
+  EXPECT_EQ(studio->editErrors()[0].line, 2u);
+  // A good one: back to the diff, the snapshot marked edited.
+  view->editAndRerun(0, "func.func @f(%a: i32) -> i32 {\n  return %a : i32\n}\n");
+  ASSERT_TRUE(frameUntil([&] { return !studio->recordingInProgress() && studio->hasEdit(); },
+                         60s));
+  frame();
+  frame();
+  EXPECT_FALSE(view->widgetCenter("editor", x, y));
+  EXPECT_TRUE(studio->passes().pass(0).edited);
+  EXPECT_TRUE(view->widgetCenter("revert", x, y));
+  click("revert");
+  EXPECT_FALSE(studio->hasEdit());
+  EXPECT_FALSE(studio->passes().pass(0).edited);
 }

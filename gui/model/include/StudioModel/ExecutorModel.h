@@ -36,6 +36,9 @@ struct LaunchRequest {
   std::string entry;
   std::string object;
   std::vector<MemRefData> inputs;
+  /// Each input's type (scalars go by pointer, not as a memref); may be
+  /// empty when every input is a memref.
+  std::vector<ShapedArg> inputTypes;
   /// Each result's type: its rank and element size go to the executor.
   std::vector<ShapedArg> results;
   /// Launch without waiting for earlier launches: `() -> ()` entries go
@@ -56,6 +59,9 @@ struct LaunchRecord {
   /// launch had to (0 when it was loaded already).
   double latencyMs = 0, shipMs = 0;
   std::string inputsSummary;
+  /// What was launched with (for the result inspector).
+  std::vector<MemRefData> inputs;
+  std::vector<ShapedArg> inputTypes;
   std::vector<MemRefData> results;
   std::vector<ShapedArg> resultTypes;
   std::string error;

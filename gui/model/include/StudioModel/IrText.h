@@ -62,7 +62,11 @@ private:
 };
 
 /// Renames SSA values and block labels of consecutive lines to their order
-/// of first appearance; restarts at each function.
+/// of first appearance; restarts at each function. The results of constant
+/// ops (`arith.constant`, `llvm.mlir.constant`, ...) are named after their
+/// value instead (`%c[5 : i32]`) and take no number, so constants that a
+/// pass moves or renumbers change neither their uses nor the numbers of
+/// the other values.
 class SsaNormaliser {
 public:
   /// Appends the normalised `line` to `out`.
@@ -70,6 +74,7 @@ public:
 
 private:
   std::unordered_map<std::string, uint32_t> values, blocks;
+  std::unordered_map<std::string, std::string> constants;
   std::string key;
   uint32_t lookup(std::unordered_map<std::string, uint32_t> &table,
                   std::string_view name);

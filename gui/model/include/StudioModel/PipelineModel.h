@@ -152,6 +152,8 @@ public:
   const std::vector<uint32_t> &searchHits();
   /// The hit after / before the current one (wrapping); its shown row.
   std::optional<size_t> nextHit();
+  /// The first hit (a new query starts there).
+  std::optional<size_t> firstHit();
   std::optional<size_t> previousHit();
   int currentHit() const { return hitIndex; }
 

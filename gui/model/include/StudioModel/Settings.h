@@ -18,7 +18,7 @@ struct Settings {
   float diagnosticsHeight = 120;
   // The views.
   std::string viewMode = "side-by-side";
-  bool normaliseSsaNames = false;
+  bool normaliseSsaNames = true;
   bool hideLocations = false;
   bool printLocations = false;
   bool hideUnchanged = false;

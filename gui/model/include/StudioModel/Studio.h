@@ -73,6 +73,36 @@ public:
   PipelineModel &passes() { return stepper; }
   const PipelineModel &passes() const { return stepper; }
 
+  //===--- Editing a snapshot and re-running the rest ----------------------===//
+  /// Re-runs the steps after pass `pass` (0-based, as the pass list counts
+  /// from 1; -1: the input) on `text`, the IR after that pass as edited (on
+  /// the worker). When it parses, the recording becomes the document's up to
+  /// `pass` (that snapshot showing `text`, marked edited) and the re-run
+  /// after it, with the kernels the re-run built; when it does not,
+  /// editErrors() says where and the recording stays.
+  void rerunFrom(int pass, std::string text);
+  /// The pass of the last edit that was applied (-1: the recording shows
+  /// no edit).
+  int editedPass() const { return editPass; }
+  bool hasEdit() const { return editPass >= -1 && editApplied; }
+  /// The text of the last edit that was applied.
+  const std::string &editedText() const { return editText; }
+  /// Why the last edit was not applied (parse or verify errors, lines of
+  /// the edited text); empty when it was.
+  const std::vector<RecordedDiagnostic> &editErrors() const { return editErrs; }
+  /// Bumped when an edit is applied, rejected or reverted.
+  uint64_t editGeneration() const { return editGen; }
+  /// Back to the recording of the document itself (and its kernels).
+  bool revertEdit();
+  /// The pipeline left after the edited pass (what executor-opt runs on the
+  /// saved edit to reproduce the run).
+  std::string editRemainingPipeline() const;
+  /// The saved form of the edit: a header naming the command that
+  /// reproduces the run, then the edited IR.
+  std::string reproducerText() const;
+  /// Writes reproducerText() to `path`.
+  bool saveEdit(const std::string &path, std::string &error);
+
   //===--- Kernels ---------------------------------------------------------===//
   const std::vector<Kernel> &kernels() const { return kernelList; }
   /// Why no kernels could be listed (the document does not parse), or how
@@ -127,6 +157,19 @@ private:
   bool autoReloadOn = true;
   bool withLocations = false;
   std::chrono::steady_clock::time_point lastDiskCheck;
+
+  // The last edit, and the document's own recording it replaced.
+  int editPass = -2;
+  bool editApplied = false;
+  std::string editText, editPipeline;
+  std::vector<RecordedDiagnostic> editErrs;
+  uint64_t editGen = 0;
+  struct Original {
+    Recording recording;
+    std::vector<Kernel> kernels;
+    std::string kernelNote, workspace, pipeline;
+  };
+  std::unique_ptr<Original> original;
 
   std::vector<Kernel> kernelList;
   std::string kernelNote;

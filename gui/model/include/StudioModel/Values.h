@@ -33,6 +33,9 @@ struct ShapedArg {
   std::string type;           ///< as printed: `memref<4xf64>`
   std::vector<int64_t> shape; ///< -1 for a dynamic size
   ElementType element;
+  /// A scalar (`f64`, `i32`, `index`), not a memref: it has rank 0 and the
+  /// kernel's pyface wrapper loads it through a pointer.
+  bool scalar = false;
   /// Whether a launch can carry it; `why` says why not.
   bool supported = false;
   std::string why;
@@ -74,6 +77,19 @@ std::string formatValues(const MemRefData &data, const ElementType &element,
                          size_t maxElements = 64);
 /// `4x2` (`scalar` for rank 0).
 std::string formatShape(const std::vector<int64_t> &sizes);
+
+/// What the result inspector shows above a buffer.
+struct ValueStats {
+  size_t count = 0; ///< elements that are numbers (not NaN)
+  size_t nans = 0;
+  double min = 0, max = 0, mean = 0;
+};
+ValueStats valueStats(const MemRefData &data, const ElementType &element);
+/// Element `flat` (row-major) as a double.
+double valueAt(const MemRefData &data, const ElementType &element, int64_t flat);
+/// The whole buffer as JSON: nested arrays by shape, NaN and infinities as
+/// null (JSON has no spelling for them).
+std::string valuesJson(const MemRefData &data, const ElementType &element);
 
 /// The element type named `name` (`f64`, `i32`, `ui8`, `index`).
 ElementType elementTypeNamed(std::string_view name);

@@ -11,6 +11,7 @@
 #ifndef STUDIOUI_STUDIOVIEW_H
 #define STUDIOUI_STUDIOVIEW_H
 
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -38,6 +39,15 @@ public:
   /// Draws one frame, filling the display. Call between ImGui::NewFrame()
   /// and ImGui::Render(); it calls studio.update() first.
   void draw();
+
+  /// Opens the result inspector on input (or result) `index` of launch `id`.
+  void openInspector(uint64_t id, bool input, int index);
+  /// What the inspector shows (type, shape, min/max/mean/NaN) in the last
+  /// frame; empty when it is closed.
+  const std::string &inspectorSummary() const;
+  /// Starts editing the IR after pass `pass` (0-based) with `text`
+  /// (headless screenshots); the view re-runs it on the next frame.
+  void editAndRerun(int pass, const std::string &text);
 
   /// Types `text` into the search field (headless screenshots).
   void setSearch(const std::string &text);
