@@ -285,8 +285,8 @@ struct ExecutorClient::Impl {
       return error("lost the session during " + what + ": " + detail +
                    " (the executor stopped or the connection broke)");
     return error("lost the session during " + what + ": " + detail +
-                 " (a kernel crashed or the executor stopped; a " +
-                 executorKindName(kind) + " does not say which)");
+                 " (a kernel crashed or the executor stopped; " +
+                 executorKindName(kind) + "s do not say which)");
   }
 
   /// The reply of an SPS-encoded call of `function`, or the error.

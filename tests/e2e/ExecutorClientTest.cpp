@@ -90,10 +90,10 @@ TEST_F(ExecutorClientTest, LaunchRunsTheKernelOnTheExecutor) {
   EXPECT_NE(text.find("opened"), std::string::npos) << text;
   EXPECT_NE(text.find("object loaded"), std::string::npos) << text;
   // The per-launch lines name the kernel.
-  EXPECT_NE(text.find("launch 1 in, 1 out, 32 bytes back (k)"),
+  EXPECT_NE(text.find("launch 1 in, 1 out, 64 bytes back (k)"),
             std::string::npos)
       << text;
-  EXPECT_NE(text.find("launch 1 in, 1 out, 32 bytes back (identity)"),
+  EXPECT_NE(text.find("launch 1 in, 1 out, 48 bytes back (identity)"),
             std::string::npos)
       << text;
   EXPECT_NE(text.find("closed"), std::string::npos) << text;
