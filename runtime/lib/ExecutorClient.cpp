@@ -460,6 +460,8 @@ ExecutorClient::open(const std::string &address, ClientOptions options) {
   } else {
     impl->kind = ExecutorKind::OrcExecutor;
   }
+  if (impl->kind != ExecutorKind::ExecutorServer && impl->transport)
+    impl->transport->setQuickAck(true);
   if (negotiated) {
     std::string message = toString(std::move(negotiated));
     ExecutorClient client(std::move(impl));

@@ -7,6 +7,8 @@
 #include <cstring>
 #include <sched.h>
 #include <time.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -152,11 +154,18 @@ void TcpTransport::listen() {
   size_t begin = 0, end = 0;
   Error err = Error::success();
   // Appends what the socket has to the buffer.
+  auto ackNow = [&] {
+    if (quickAck.load(std::memory_order_relaxed)) {
+      int one = 1;
+      setsockopt(fd, IPPROTO_TCP, TCP_QUICKACK, &one, sizeof(one));
+    }
+  };
   auto fill = [&]() -> ssize_t {
     while (true) {
       ssize_t got = ::recv(fd, buffer.data() + end, buffer.size() - end, 0);
       if (got < 0 && (errno == EINTR || errno == EAGAIN))
         continue;
+      ackNow();
       return got;
     }
   };
@@ -200,6 +209,7 @@ void TcpTransport::listen() {
         ssize_t got = ::recv(fd, dst + have, bodySize - have, 0);
         if (got < 0 && (errno == EINTR || errno == EAGAIN))
           continue;
+        ackNow();
         if (got <= 0) {
           err = transportError(got < 0 ? std::strerror(errno)
                                        : "connection closed inside a message");
