@@ -369,11 +369,11 @@ int main(int argc, char **argv) {
               multi, multi / launch);
   std::printf("launch latency by executor kind (median of %d, a new session each):\n",
               iterations);
-  std::printf("  %-17s (executor-server)                %8.1f us   (reference)\n",
+  std::printf("  %-17s on executor-server                      %8.1f us   (reference)\n",
               executorKindName(serverKind), onServer);
-  std::printf("  %-17s (executor-server --services=catalyst) %8.1f us   %.2fx\n",
+  std::printf("  %-17s on executor-server --services=catalyst %8.1f us   %.1fx\n",
               executorKindName(catalystKind), onCatalyst, onCatalyst / onServer);
-  std::printf("  %-17s (llvm-jitlink-executor)          %8.1f us   %.2fx\n",
+  std::printf("  %-17s on llvm-jitlink-executor               %8.1f us   %.1fx\n",
               executorKindName(orcKind), onOrc, onOrc / onServer);
   std::printf("bandwidth, 64 MiB in and out (median of 5):\n");
   std::printf("  raw loopback TCP                 %8.0f MB/s (reference)\n", raw);
