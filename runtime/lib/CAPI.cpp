@@ -134,7 +134,7 @@ extern "C" void __catalyst__executor__launch(
     const size_t *inputElementSizes, size_t numOutputs, void *const *outputs,
     const size_t *outputRanks, const size_t *outputElementSizes) {
   std::shared_ptr<Session> s = session(handle, "launch");
-  std::string what = "launch of " + text(entry) +
+  std::string what = "launch of " + kernelName(text(entry)) +
                      (object && *object ? " from " + text(object) : "");
   auto address = s->client->symbolAddress(text(entry), text(object));
   if (!address)
@@ -158,7 +158,7 @@ extern "C" int64_t __catalyst__executor__launch_async(int64_t handle,
                                                       const char *entry,
                                                       const char *object) {
   std::shared_ptr<Session> s = session(handle, "launch_async");
-  std::string what = "launch_async of " + text(entry) +
+  std::string what = "launch_async of " + kernelName(text(entry)) +
                      (object && *object ? " from " + text(object) : "");
   auto address = s->client->symbolAddress(text(entry), text(object));
   if (!address)

@@ -2,8 +2,18 @@
 #include "ExecutorRuntime/ExecutorClient.h"
 #include "ExecutorRuntime/Socket.h"
 #include "ExecutorRuntime/TcpTransport.h"
+#include "ExecutorRuntime/Wire.h"
 
 #include "llvm/ExecutionEngine/Orc/Core.h"
+#include "llvm/ExecutionEngine/Orc/MemoryAccess.h"
+#include "llvm/ExecutionEngine/Orc/Shared/SimplePackedSerialization.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Target/TargetOptions.h"
 #include "llvm/ExecutionEngine/Orc/EPCDynamicLibrarySearchGenerator.h"
 #include "llvm/ExecutionEngine/Orc/ObjectFileInterface.h"
 #include "llvm/ExecutionEngine/Orc/ObjectLinkingLayer.h"
@@ -23,6 +33,7 @@
 #include <future>
 #include <map>
 #include <mutex>
+#include <set>
 #include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -39,7 +50,135 @@ std::string pyfaceName(const std::string &entry) {
   return prefix + entry;
 }
 
+const char *executorKindName(ExecutorKind kind) {
+  switch (kind) {
+  case ExecutorKind::ExecutorServer:
+    return "executor-server";
+  case ExecutorKind::CatalystExecutor:
+    return "catalyst-executor";
+  case ExecutorKind::OrcExecutor:
+    return "ORC executor";
+  }
+  return "?";
+}
+
+const char *executorKindSummary(ExecutorKind kind) {
+  switch (kind) {
+  case ExecutorKind::ExecutorServer:
+    return "executor-server: a launch is one round trip (inputs and results "
+           "travel in the request and the reply)";
+  case ExecutorKind::CatalystExecutor:
+    return "catalyst-executor: Catalyst's services, a launch is five round "
+           "trips (alloc, write, invoke, read the results' descriptors, "
+           "read their data)";
+  case ExecutorKind::OrcExecutor:
+    return "ORC executor: ORC's memory access and wrapper calls, a launch is "
+           "five round trips; no assets";
+  }
+  return "?";
+}
+
 namespace {
+/// Bytes of one SPS-encoded argument list.
+template <typename... Tags, typename... Args>
+std::vector<char> encode(const Args &...args) {
+  using List = shared::SPSArgList<Tags...>;
+  std::vector<char> bytes(List::size(args...));
+  shared::SPSOutputBuffer out(bytes.data(), bytes.size());
+  bool ok = List::serialize(out, args...);
+  (void)ok;
+  assert(ok && "SPS serialization failed");
+  return bytes;
+}
+
+/// The alloc, free and invoke services with Catalyst's encodings, as LLVM IR
+/// compiled for `triple`: what the client links into an ORC executor that
+/// has no services of its own. Each is an ORC wrapper function
+/// `{ptr, i64} (ptr data, i64 size)`, the C ABI of CWrapperFunctionBuffer.
+Expected<std::unique_ptr<MemoryBuffer>> orcServicesObject(const Triple &triple) {
+  static std::once_flag targets;
+  std::call_once(targets, [] {
+    InitializeAllTargetInfos();
+    InitializeAllTargets();
+    InitializeAllTargetMCs();
+    InitializeAllAsmPrinters();
+  });
+  std::string problem;
+  const Target *target = TargetRegistry::lookupTarget(triple, problem);
+  if (!target)
+    return createStringError(inconvertibleErrorCode(),
+                             "no LLVM target for the executor's triple " +
+                                 triple.str() + ": " + problem);
+  std::unique_ptr<TargetMachine> machine(target->createTargetMachine(
+      triple, "", "", TargetOptions(), Reloc::PIC_));
+  if (!machine)
+    return createStringError(inconvertibleErrorCode(),
+                             "cannot generate code for " + triple.str());
+  LLVMContext context;
+  Module module("executor-studio-orc-services", context);
+  module.setTargetTriple(triple);
+  module.setDataLayout(machine->createDataLayout());
+  Type *ptr = PointerType::getUnqual(context);
+  Type *i64 = Type::getInt64Ty(context);
+  StructType *buffer = StructType::get(context, {ptr, i64});
+  FunctionType *wrapper = FunctionType::get(buffer, {ptr, i64}, false);
+  FunctionCallee calloc = module.getOrInsertFunction("calloc", ptr, i64, i64);
+  FunctionCallee release =
+      module.getOrInsertFunction("free", Type::getVoidTy(context), ptr);
+  auto define = [&](const char *name, auto body) {
+    Function *f =
+        Function::Create(wrapper, GlobalValue::ExternalLinkage, name, module);
+    IRBuilder<> b(BasicBlock::Create(context, "entry", f));
+    // The request's u64 at `offset` bytes.
+    auto word = [&](unsigned offset) -> Value * {
+      Value *at = b.CreateConstGEP1_64(b.getInt8Ty(), f->getArg(0), offset);
+      return b.CreateAlignedLoad(i64, at, Align(1));
+    };
+    auto reply = [&](Value *inlineWord, uint64_t size) {
+      Value *r = UndefValue::get(buffer);
+      r = b.CreateInsertValue(r, inlineWord, 0);
+      r = b.CreateInsertValue(r, ConstantInt::get(i64, size), 1);
+      b.CreateRet(r);
+    };
+    body(b, word, reply);
+  };
+  // SPSExecutorAddr(uint64_t size): the address travels inline (8 bytes).
+  define("__executor_studio_orc_alloc", [&](IRBuilder<> &b, auto word,
+                                            auto reply) {
+    Value *size = word(0);
+    Value *zero = b.CreateICmpEQ(size, ConstantInt::get(i64, 0));
+    size = b.CreateSelect(zero, ConstantInt::get(i64, 1), size);
+    reply(b.CreateCall(calloc, {ConstantInt::get(i64, 1), size}), 8);
+  });
+  // void(SPSExecutorAddr).
+  define("__executor_studio_orc_free", [&](IRBuilder<> &b, auto word,
+                                           auto reply) {
+    b.CreateCall(release, {b.CreateIntToPtr(word(0), ptr)});
+    reply(ConstantPointerNull::get(PointerType::getUnqual(context)), 0);
+  });
+  // void(SPSExecutorAddr entry, SPSSequence<SPSExecutorAddr> {results,
+  // arguments}): u64 entry, u64 count (2), u64 results, u64 arguments.
+  define("__executor_studio_orc_invoke", [&](IRBuilder<> &b, auto word,
+                                             auto reply) {
+    FunctionType *pyface =
+        FunctionType::get(Type::getVoidTy(context), {ptr, ptr}, false);
+    b.CreateCall(pyface, b.CreateIntToPtr(word(0), ptr),
+                 {b.CreateIntToPtr(word(16), ptr),
+                  b.CreateIntToPtr(word(24), ptr)});
+    reply(ConstantPointerNull::get(PointerType::getUnqual(context)), 0);
+  });
+  SmallVector<char, 0> object;
+  raw_svector_ostream stream(object);
+  legacy::PassManager passes;
+  if (machine->addPassesToEmitFile(passes, stream, nullptr,
+                                   CodeGenFileType::ObjectFile))
+    return createStringError(inconvertibleErrorCode(),
+                             "cannot emit an object for " + triple.str());
+  passes.run(module);
+  return MemoryBuffer::getMemBufferCopy(StringRef(object.data(), object.size()),
+                                        "<executor-studio ORC services>");
+}
+
 std::string defaultToken() {
   if (const char *token = std::getenv("EXECUTOR_TOKEN"))
     return token;
@@ -60,8 +199,28 @@ struct ExecutorClient::Impl {
   std::unique_ptr<ExecutionSession> es;
   std::unique_ptr<ObjectLinkingLayer> linker;
   JITDylib *process = nullptr;
+  ExecutorKind kind = ExecutorKind::ExecutorServer;
+  /// The session's transport (owned by the EPC): what the executor said
+  /// when it hung up.
+  TcpTransport *transport = nullptr;
+  // executor-server's services.
   ExecutorAddr launchWrapper, noteWrapper, launchAsyncWrapper, awaitWrapper,
       storeAssetWrapper;
+  // Catalyst's encodings: catalyst-executor's services, or on an ORC
+  // executor the ones the client links into it (no asset storage there).
+  ExecutorAddr remoteAlloc, remoteFree, remoteInvoke, remoteStoreAsset;
+
+  /// launch_async on executors other than executor-server: the invoke
+  /// call's reply, by the client's ticket.
+  struct AsyncCall {
+    std::mutex mutex;
+    std::condition_variable ready;
+    bool done = false;
+    shared::WrapperFunctionBuffer reply;
+    std::string what;
+  };
+  std::map<uint64_t, std::shared_ptr<AsyncCall>> asyncCalls;
+  uint64_t nextTicket = 1;
 
   mutable std::mutex mutex;
   std::map<std::string, JITDylib *> objects;
@@ -116,12 +275,68 @@ struct ExecutorClient::Impl {
     return std::move(slot->reply);
   }
 
+  /// The session is gone during `what`: the crash the executor reported
+  /// (executor-server names the kernel and the signal), else `detail`.
+  Error lost(const std::string &what, const std::string &detail) const {
+    std::string report = transport ? transport->hangupMessage() : "";
+    if (!report.empty())
+      return error("lost the session during " + what + ": " + report);
+    if (kind == ExecutorKind::ExecutorServer)
+      return error("lost the session during " + what + ": " + detail +
+                   " (the executor stopped or the connection broke)");
+    return error("lost the session during " + what + ": " + detail +
+                 " (a kernel crashed or the executor stopped; " +
+                 executorKindName(kind) + "s do not say which)");
+  }
+
+  /// The reply of an SPS-encoded call of `function`, or the error.
+  Expected<shared::WrapperFunctionBuffer>
+  callRemote(ExecutorAddr function, ArrayRef<char> request,
+             const std::string &what) {
+    if (!open)
+      return error("the session is closed");
+    shared::WrapperFunctionBuffer reply = callAndWait(function, request);
+    if (const char *message = reply.getOutOfBandError())
+      return lost(what, message);
+    return std::move(reply);
+  }
+  /// Frees `address` on the executor without waiting for the answer.
+  void releaseRemote(ExecutorAddr address) {
+    std::vector<char> request = encode<shared::SPSExecutorAddr>(address);
+    es->getExecutorProcessControl().callWrapperAsync(
+        ExecutorProcessControl::RunInPlace(), remoteFree,
+        [](shared::WrapperFunctionBuffer) {}, request);
+  }
+  /// Zeroed executor memory of `size` bytes.
+  Expected<ExecutorAddr> allocateRemote(uint64_t size, const std::string &what);
+
+  struct RemoteOutput {
+    std::vector<int64_t> sizes;
+    char *data = nullptr; // malloc'ed, the caller's
+    uint64_t bytes = 0;
+  };
+  /// A launch through Catalyst's services: one block for every input's
+  /// descriptor and data, the argument pointers and the result descriptors
+  /// (alloc), written at once (write), the call (invoke), the result
+  /// descriptors read back, then their data in one read; the block and the
+  /// kernel's result buffers are freed without waiting.
+  Expected<std::vector<RemoteOutput>>
+  launchRemote(ExecutorAddr entry, const std::string &kernel,
+               ArrayRef<DescriptorView> inputs,
+               ArrayRef<int64_t> inputElementSizes,
+               ArrayRef<int64_t> outputRanks,
+               ArrayRef<int64_t> outputElementSizes);
+  /// Links the alloc/free/invoke services into an ORC executor.
+  Error linkOrcServices();
+
   /// Calls one of the server's wrapper functions; returns the reply (whose
   /// status says ok) or the error it reports, naming `what`.
   Expected<shared::WrapperFunctionBuffer>
   callExecutor(ExecutorAddr function, ArrayRef<char> request,
                const std::string &what);
   void note(const std::string &message) {
+    if (kind != ExecutorKind::ExecutorServer)
+      return;
     consumeError(callExecutor(noteWrapper,
                               ArrayRef<char>(message.data(), message.size()),
                               "note")
@@ -139,6 +354,7 @@ const std::string &ExecutorClient::connectedAddress() const {
   return impl->connected;
 }
 bool ExecutorClient::isOpen() const { return impl->open; }
+ExecutorKind ExecutorClient::executorKind() const { return impl->kind; }
 
 Expected<std::unique_ptr<ExecutorClient>>
 ExecutorClient::open(const std::string &address, ClientOptions options) {
@@ -168,11 +384,24 @@ ExecutorClient::open(const std::string &address, ClientOptions options) {
   (void)tunedMalloc;
   auto impl = std::make_unique<Impl>();
   impl->address = address;
-  impl->connected = mapAddress(address);
   std::string why;
-  int fd = connectTo(impl->connected, options.connectTimeout, why);
-  if (fd < 0)
+  if (!mapAddress(address, impl->connected, why))
     return impl->error(why);
+  bool mapped = impl->connected != address;
+  std::string host, port;
+  if (!mapped && !splitAddress(address, host, port, why))
+    return impl->error(
+        "no EXECUTOR_ADDRESS_MAP entry maps this address, and it is not an "
+        "address to connect to (" + why + "); run the program with "
+        "EXECUTOR_ADDRESS_MAP='" + address + "=HOST:PORT' (several entries "
+        "separated by ',')");
+  int fd = connectTo(impl->connected, options.connectTimeout, why);
+  if (fd < 0) {
+    if (!mapped && why.rfind("cannot resolve", 0) == 0)
+      why += "; if it stands for an executor, map it with "
+             "EXECUTOR_ADDRESS_MAP='" + address + "=HOST:PORT'";
+    return impl->error(why);
+  }
   std::string token = options.token.empty() ? defaultToken() : options.token;
   if (!token.empty()) {
     std::string hello = "EXECUTOR-TOKEN " + token + "\n";
@@ -194,21 +423,49 @@ ExecutorClient::open(const std::string &address, ClientOptions options) {
   }
   auto epc = SimpleRemoteEPC::Create<TcpTransport>(
       std::make_unique<DynamicThreadPoolTaskDispatcher>(std::nullopt),
-      SimpleRemoteEPC::Setup(), fd);
+      SimpleRemoteEPC::Setup(), fd, &impl->transport);
   if (!epc) // the transport owned the socket and closed it
     return impl->error("ORC handshake failed: " + toString(epc.takeError()));
   impl->es = std::make_unique<ExecutionSession>(std::move(*epc));
   impl->es->setErrorReporter([](Error err) { consumeError(std::move(err)); });
   impl->linker = std::make_unique<ObjectLinkingLayer>(*impl->es);
-  if (Error err = impl->es->getExecutorProcessControl().getBootstrapSymbols(
-          {{impl->launchWrapper, kLaunchWrapperName},
-           {impl->noteWrapper, kNoteWrapperName},
-           {impl->launchAsyncWrapper, kLaunchAsyncWrapperName},
-           {impl->awaitWrapper, kAwaitWrapperName},
-           {impl->storeAssetWrapper, kStoreAssetWrapperName}})) {
-    std::string message = toString(std::move(err));
+  // Negotiate from the bootstrap symbols: ours, Catalyst's, or none.
+  ExecutorProcessControl &epcRef = impl->es->getExecutorProcessControl();
+  const StringMap<ExecutorAddr> &published = epcRef.getBootstrapSymbolsMap();
+  auto publishes = [&](std::initializer_list<const char *> names) {
+    for (const char *name : names)
+      if (!published.count(name))
+        return false;
+    return true;
+  };
+  Error negotiated = Error::success();
+  if (publishes({kLaunchWrapperName, kNoteWrapperName, kLaunchAsyncWrapperName,
+                 kAwaitWrapperName, kStoreAssetWrapperName})) {
+    impl->kind = ExecutorKind::ExecutorServer;
+    negotiated = epcRef.getBootstrapSymbols(
+        {{impl->launchWrapper, kLaunchWrapperName},
+         {impl->noteWrapper, kNoteWrapperName},
+         {impl->launchAsyncWrapper, kLaunchAsyncWrapperName},
+         {impl->awaitWrapper, kAwaitWrapperName},
+         {impl->storeAssetWrapper, kStoreAssetWrapperName}});
+  } else if (publishes({"catalyst_remote_alloc", "catalyst_remote_free",
+                        "catalyst_remote_invoke",
+                        "catalyst_remote_store_asset"})) {
+    impl->kind = ExecutorKind::CatalystExecutor;
+    negotiated = epcRef.getBootstrapSymbols(
+        {{impl->remoteAlloc, "catalyst_remote_alloc"},
+         {impl->remoteFree, "catalyst_remote_free"},
+         {impl->remoteInvoke, "catalyst_remote_invoke"},
+         {impl->remoteStoreAsset, "catalyst_remote_store_asset"}});
+  } else {
+    impl->kind = ExecutorKind::OrcExecutor;
+  }
+  if (impl->kind != ExecutorKind::ExecutorServer && impl->transport)
+    impl->transport->setQuickAck(true);
+  if (negotiated) {
+    std::string message = toString(std::move(negotiated));
     ExecutorClient client(std::move(impl));
-    return client.impl->error("is not an executor-server (" + message + ")");
+    return client.impl->error("cannot use its services: " + message);
   }
   impl->process = &impl->es->createBareJITDylib("<executor process>");
   auto generator = EPCDynamicLibrarySearchGenerator::GetForTargetProcess(*impl->es);
@@ -219,6 +476,15 @@ ExecutorClient::open(const std::string &address, ClientOptions options) {
   }
   impl->process->addGenerator(std::move(*generator));
   impl->open = true;
+  if (impl->kind == ExecutorKind::OrcExecutor) {
+    if (Error err = impl->linkOrcServices()) {
+      std::string message = toString(std::move(err));
+      ExecutorClient client(std::move(impl));
+      return client.impl->error("is an ORC executor without executor "
+                                "services, and linking them into it failed: " +
+                                message);
+    }
+  }
   return std::unique_ptr<ExecutorClient>(new ExecutorClient(std::move(impl)));
 }
 
@@ -333,8 +599,7 @@ ExecutorClient::Impl::callExecutor(ExecutorAddr function, ArrayRef<char> request
   shared::WrapperFunctionBuffer reply = callAndWait(function, request);
   if (const char *message = reply.getOutOfBandError()) {
     // Only the client side makes these: the session is gone.
-    return error("lost the session during " + what + ": " + message +
-                 " (the kernel crashed or the server stopped)");
+    return lost(what, message);
   }
   uint64_t status = kReplyError;
   if (reply.size() < sizeof(status))
@@ -366,9 +631,10 @@ template <typename FillFn> Message buildMessage(FillFn fill) {
   return m;
 }
 
-void writeRequestHeader(Writer &w, ExecutorAddr entry, uint32_t nin,
+void writeRequestHeader(Writer &w, ExecutorAddr entry,
+                        const std::string &kernel, uint32_t nin,
                         uint32_t nout) {
-  writeLaunchHeader(w, {entry.getValue(), nin, nout});
+  writeLaunchHeader(w, {entry.getValue(), nin, nout, kernel});
 }
 
 /// Reads one reply memref; calls `place(rank, eltSize, sizes, data, bytes)`.
@@ -394,6 +660,29 @@ bool readReplyMemRef(Reader &r, PlaceFn place) {
 
 Error ExecutorClient::storeAsset(const std::string &name,
                                  ArrayRef<char> bytes) {
+  std::string what = "storing asset '" + name + "'";
+  if (impl->kind == ExecutorKind::OrcExecutor)
+    return impl->error(what + ": an ORC executor has no asset storage (assets "
+                       "need executor-server or catalyst-executor)");
+  if (impl->kind == ExecutorKind::CatalystExecutor) {
+    std::string problem = assetNameProblem(name);
+    if (!problem.empty())
+      return impl->error("refused asset name '" + name + "': " + problem);
+    std::vector<char> request =
+        encode<shared::SPSSequence<char>, shared::SPSString>(bytes, name);
+    auto reply = impl->callRemote(impl->remoteStoreAsset, request, what);
+    if (!reply)
+      return reply.takeError();
+    int32_t status = -1;
+    shared::SPSInputBuffer in(reply->data(), reply->size());
+    if (!shared::SPSArgList<int32_t>::deserialize(in, status))
+      return impl->error(what + ": malformed reply from the executor");
+    if (status != 0)
+      return impl->error(what + " failed: catalyst_remote_store_asset "
+                         "answered " + std::to_string(status) +
+                         " (the executor's log says why)");
+    return Error::success();
+  }
   Message request = buildMessage([&](Writer &w) {
     w.put<uint32_t>(name.size());
     if (char *dst = w.reserve(name.size()))
@@ -402,7 +691,7 @@ Error ExecutorClient::storeAsset(const std::string &name,
       std::memcpy(dst, bytes.data(), bytes.size());
   });
   auto reply = impl->callExecutor(impl->storeAssetWrapper, request.bytes(),
-                                  "storing asset '" + name + "'");
+                                  what);
   return reply ? Error::success() : reply.takeError();
 }
 
@@ -421,8 +710,43 @@ ExecutorClient::launch(const std::string &entryName, const std::string &object,
                          " bytes, not the " +
                          std::to_string(in.numElements() * in.elementSize) +
                          " its shape needs");
+  std::string kernel = kernelName(entry);
+  if (impl->kind != ExecutorKind::ExecutorServer) {
+    // Descriptors over the host data, for Catalyst's services.
+    std::vector<std::vector<int64_t>> words(inputs.size());
+    std::vector<DescriptorView> views;
+    std::vector<int64_t> inSizes, outRanks, outSizes;
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      int64_t rank = static_cast<int64_t>(inputs[i].sizes.size());
+      words[i].assign(3 + 2 * rank, 0);
+      DescriptorView view{words[i].data(), rank};
+      view.setDense(const_cast<char *>(inputs[i].bytes.data()),
+                    inputs[i].sizes.data());
+      views.push_back(view);
+      inSizes.push_back(inputs[i].elementSize);
+    }
+    for (const ResultSpec &spec : results) {
+      outRanks.push_back(spec.rank);
+      outSizes.push_back(spec.elementSize);
+    }
+    auto remote = impl->launchRemote(*address, kernel, views, inSizes,
+                                     outRanks, outSizes);
+    if (!remote)
+      return remote.takeError();
+    std::vector<HostMemRef> outputs;
+    for (size_t i = 0; i < remote->size(); ++i) {
+      Impl::RemoteOutput &out = (*remote)[i];
+      HostMemRef m;
+      m.sizes = out.sizes;
+      m.elementSize = outSizes[i];
+      m.bytes.assign(out.data, out.data + out.bytes);
+      std::free(out.data);
+      outputs.push_back(std::move(m));
+    }
+    return outputs;
+  }
   Message request = buildMessage([&](Writer &w) {
-    writeRequestHeader(w, *address, inputs.size(), results.size());
+    writeRequestHeader(w, *address, kernel, inputs.size(), results.size());
     for (const HostMemRef &in : inputs) {
       w.put<uint32_t>(in.sizes.size());
       w.put<uint32_t>(in.elementSize);
@@ -439,7 +763,7 @@ ExecutorClient::launch(const std::string &entryName, const std::string &object,
     }
   });
   auto reply = impl->callExecutor(impl->launchWrapper, request.bytes(),
-                                  "launch of " + entry + " of " + object);
+                                  "launch of " + kernel);
   if (!reply)
     return reply.takeError();
   std::vector<HostMemRef> outputs;
@@ -456,7 +780,7 @@ ExecutorClient::launch(const std::string &entryName, const std::string &object,
       out.bytes.assign(data, data + bytes);
     });
     if (!ok)
-      return impl->error("malformed reply from " + entry);
+      return impl->error("malformed reply from " + kernel);
     outputs.push_back(std::move(out));
   }
   return outputs;
@@ -472,9 +796,8 @@ Error ExecutorClient::launchDescriptors(const std::string &entryName,
   auto address = impl->findEntry(entry, object);
   if (!address)
     return address.takeError();
-  return launchDescriptorsAt(address->getValue(), entry + " of " + object,
-                             inputs, inputElementSizes, outputs,
-                             outputElementSizes);
+  return launchDescriptorsAt(address->getValue(), entry, inputs,
+                             inputElementSizes, outputs, outputElementSizes);
 }
 
 Expected<uint64_t> ExecutorClient::symbolAddress(const std::string &symbol,
@@ -494,8 +817,23 @@ Error ExecutorClient::launchDescriptorsAt(uint64_t entryAddress,
                                           ArrayRef<DescriptorView> outputs,
                                           ArrayRef<int64_t> outputElementSizes) {
   ExecutorAddr address(entryAddress);
+  std::string kernel = kernelName(entry);
+  if (impl->kind != ExecutorKind::ExecutorServer) {
+    std::vector<int64_t> outRanks;
+    for (const DescriptorView &out : outputs)
+      outRanks.push_back(out.rank);
+    auto remote = impl->launchRemote(address, kernel, inputs, inputElementSizes,
+                                     outRanks, outputElementSizes);
+    if (!remote)
+      return remote.takeError();
+    for (size_t i = 0; i < outputs.size(); ++i) {
+      DescriptorView out = outputs[i];
+      out.setDense((*remote)[i].data, (*remote)[i].sizes.data());
+    }
+    return Error::success();
+  }
   Message request = buildMessage([&](Writer &w) {
-    writeRequestHeader(w, address, inputs.size(), outputs.size());
+    writeRequestHeader(w, address, kernel, inputs.size(), outputs.size());
     for (size_t i = 0; i < inputs.size(); ++i) {
       w.put<uint32_t>(inputs[i].rank);
       w.put<uint32_t>(inputElementSizes[i]);
@@ -509,7 +847,7 @@ Error ExecutorClient::launchDescriptorsAt(uint64_t entryAddress,
     }
   });
   auto reply = impl->callExecutor(impl->launchWrapper, request.bytes(),
-                                  "launch of " + entry);
+                                  "launch of " + kernel);
   if (!reply)
     return reply.takeError();
   // The largest output takes over the reply buffer itself (malloc'ed by the
@@ -533,7 +871,7 @@ Error ExecutorClient::launchDescriptorsAt(uint64_t entryAddress,
       placed[i] = {data, bytes, sizes};
     });
     if (!ok)
-      return impl->error("malformed reply from " + entry);
+      return impl->error("malformed reply from " + kernel);
     if (placed[i].bytes > placed[largest].bytes)
       largest = i;
   }
@@ -564,20 +902,48 @@ Expected<uint64_t> ExecutorClient::launchAsync(const std::string &entryName,
   auto address = impl->findEntry(entry, object);
   if (!address)
     return address.takeError();
-  return launchAsyncAt(address->getValue(), entry + " of " + object);
+  return launchAsyncAt(address->getValue(), entry);
 }
 
 Expected<uint64_t> ExecutorClient::launchAsyncAt(uint64_t entryAddress,
                                                  const std::string &entry) {
   if (!impl->open)
     return impl->error("the session is closed");
+  std::string kernel = kernelName(entry);
+  if (impl->kind != ExecutorKind::ExecutorServer) {
+    // The invoke call, not waited for: the executor runs each wrapper call
+    // on a thread of its own; await waits for its reply.
+    auto call = std::make_shared<Impl::AsyncCall>();
+    call->what = "launch_async of " + kernel;
+    std::vector<char> request =
+        encode<shared::SPSExecutorAddr,
+               shared::SPSSequence<shared::SPSExecutorAddr>>(
+            ExecutorAddr(entryAddress),
+            std::vector<ExecutorAddr>{ExecutorAddr(), ExecutorAddr()});
+    uint64_t ticket;
+    {
+      std::lock_guard<std::mutex> lock(impl->mutex);
+      ticket = impl->nextTicket++;
+      impl->asyncCalls[ticket] = call;
+    }
+    impl->es->getExecutorProcessControl().callWrapperAsync(
+        ExecutorProcessControl::RunInPlace(), impl->remoteInvoke,
+        [call](shared::WrapperFunctionBuffer reply) {
+          std::lock_guard<std::mutex> lock(call->mutex);
+          call->reply = std::move(reply);
+          call->done = true;
+          call->ready.notify_all();
+        },
+        request);
+    return ticket;
+  }
   // The executor starts the kernel on a thread of its own and answers with a
   // ticket at once; await asks for the ticket's end.
   Message request = buildMessage([&](Writer &w) {
-    writeRequestHeader(w, ExecutorAddr(entryAddress), 0, 0);
+    writeRequestHeader(w, ExecutorAddr(entryAddress), kernel, 0, 0);
   });
   auto reply = impl->callExecutor(impl->launchAsyncWrapper, request.bytes(),
-                                  "launch_async of " + entry);
+                                  "launch_async of " + kernel);
   if (!reply)
     return reply.takeError();
   Reader r(reply->data(), reply->size());
@@ -588,6 +954,22 @@ Expected<uint64_t> ExecutorClient::launchAsyncAt(uint64_t entryAddress,
 }
 
 Error ExecutorClient::await(uint64_t token) {
+  if (impl->kind != ExecutorKind::ExecutorServer) {
+    std::shared_ptr<Impl::AsyncCall> call;
+    {
+      std::lock_guard<std::mutex> lock(impl->mutex);
+      auto it = impl->asyncCalls.find(token);
+      if (it == impl->asyncCalls.end())
+        return impl->error("await of unknown ticket " + std::to_string(token));
+      call = it->second;
+      impl->asyncCalls.erase(it);
+    }
+    std::unique_lock<std::mutex> lock(call->mutex);
+    call->ready.wait(lock, [&] { return call->done; });
+    if (const char *message = call->reply.getOutOfBandError())
+      return impl->lost(call->what, message);
+    return Error::success();
+  }
   auto reply = impl->callExecutor(
       impl->awaitWrapper,
       ArrayRef<char>(reinterpret_cast<const char *>(&token), sizeof(token)),
@@ -620,8 +1002,208 @@ Expected<std::vector<char>> ExecutorClient::callAddress(uint64_t address,
   shared::WrapperFunctionBuffer reply =
       impl->callAndWait(ExecutorAddr(address), input);
   if (const char *message = reply.getOutOfBandError())
-    return impl->error("call failed: " + std::string(message));
+    return impl->lost("a call", message);
   return std::vector<char>(reply.data(), reply.data() + reply.size());
+}
+
+Expected<ExecutorAddr>
+ExecutorClient::Impl::allocateRemote(uint64_t size, const std::string &what) {
+  std::vector<char> request = encode<uint64_t>(size);
+  auto reply = callRemote(remoteAlloc, request, what);
+  if (!reply)
+    return reply.takeError();
+  ExecutorAddr address;
+  shared::SPSInputBuffer in(reply->data(), reply->size());
+  if (!shared::SPSArgList<shared::SPSExecutorAddr>::deserialize(in, address))
+    return error(what + ": malformed reply from the executor's alloc");
+  if (!address)
+    return error(what + ": the executor could not allocate " +
+                 std::to_string(size) + " bytes");
+  return address;
+}
+
+namespace {
+size_t roundUp(size_t n, size_t to) { return (n + to - 1) / to * to; }
+
+/// Copies the elements of `view` (whose first element is at `first`) in
+/// row-major order to `dst`.
+void gatherDense(const DescriptorView &view, int64_t elementSize,
+                 const char *first, char *dst) {
+  int64_t n = view.numElements();
+  if (n == 0)
+    return;
+  if (view.isDense()) {
+    std::memcpy(dst, first, static_cast<size_t>(n * elementSize));
+    return;
+  }
+  std::vector<int64_t> index(static_cast<size_t>(view.rank), 0);
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t offset = 0;
+    for (int64_t d = 0; d < view.rank; ++d)
+      offset += index[d] * view.stride(d);
+    std::memcpy(dst + i * elementSize, first + offset * elementSize,
+                static_cast<size_t>(elementSize));
+    for (int64_t d = view.rank - 1; d >= 0; --d) {
+      if (++index[d] < view.size(d))
+        break;
+      index[d] = 0;
+    }
+  }
+}
+
+/// Elements from the first to the last one `view` reaches (0 if empty).
+int64_t extent(const DescriptorView &view) {
+  int64_t last = 0;
+  for (int64_t d = 0; d < view.rank; ++d) {
+    if (view.size(d) == 0)
+      return 0;
+    last += (view.size(d) - 1) * view.stride(d);
+  }
+  return last + 1;
+}
+} // namespace
+
+Expected<std::vector<ExecutorClient::Impl::RemoteOutput>>
+ExecutorClient::Impl::launchRemote(ExecutorAddr entry, const std::string &kernel,
+                                   ArrayRef<DescriptorView> inputs,
+                                   ArrayRef<int64_t> inputElementSizes,
+                                   ArrayRef<int64_t> outputRanks,
+                                   ArrayRef<int64_t> outputElementSizes) {
+  std::string what = "launch of " + kernel;
+  if (!open)
+    return error("the session is closed");
+  // The block: per input a descriptor and its data (dense, 16-aligned),
+  // the argument array, the result descriptors.
+  size_t at = 0;
+  std::vector<size_t> descAt(inputs.size()), dataAt(inputs.size()),
+      dataBytes(inputs.size());
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    descAt[i] = at;
+    at = roundUp(at + DescriptorView::bytesFor(inputs[i].rank), kDataAlignment);
+    dataAt[i] = at;
+    dataBytes[i] = static_cast<size_t>(inputs[i].numElements() *
+                                       inputElementSizes[i]);
+    at = roundUp(at + dataBytes[i], kDataAlignment);
+  }
+  size_t argsAt = at;
+  at += 8 * inputs.size();
+  size_t resultsAt = at;
+  for (int64_t rank : outputRanks)
+    at += DescriptorView::bytesFor(rank);
+  size_t total = at;
+
+  ExecutorAddr block;
+  if (total > 0) {
+    auto allocated = allocateRemote(total, what);
+    if (!allocated)
+      return allocated.takeError();
+    block = *allocated;
+    std::unique_ptr<char[]> staging(new char[total]());
+    std::vector<int64_t> sizes;
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      const DescriptorView &in = inputs[i];
+      sizes.assign(static_cast<size_t>(in.rank), 0);
+      for (int64_t d = 0; d < in.rank; ++d)
+        sizes[d] = in.size(d);
+      gatherDense(in, inputElementSizes[i],
+                  in.aligned() + in.offset() * inputElementSizes[i],
+                  staging.get() + dataAt[i]);
+      DescriptorView remote{staging.get() + descAt[i], in.rank};
+      remote.setDense(nullptr, sizes.data());
+      uint64_t data = (block + dataAt[i]).getValue();
+      std::memcpy(staging.get() + descAt[i], &data, 8);
+      std::memcpy(staging.get() + descAt[i] + 8, &data, 8);
+      uint64_t descriptor = (block + descAt[i]).getValue();
+      std::memcpy(staging.get() + argsAt + 8 * i, &descriptor, 8);
+    }
+    if (Error err = es->getExecutorProcessControl().getMemoryAccess().writeBuffers(
+            {tpctypes::BufferWrite{block, ArrayRef<char>(staging.get(), total)}}))
+      return lost(what, toString(std::move(err)));
+  }
+  ExecutorAddr results = outputRanks.empty() ? ExecutorAddr() : block + resultsAt;
+  ExecutorAddr arguments = inputs.empty() ? ExecutorAddr() : block + argsAt;
+  std::vector<char> request =
+      encode<shared::SPSExecutorAddr,
+             shared::SPSSequence<shared::SPSExecutorAddr>>(
+          entry, std::vector<ExecutorAddr>{results, arguments});
+  auto invoked = callRemote(remoteInvoke, request, what);
+  if (!invoked)
+    return invoked.takeError();
+
+  std::vector<RemoteOutput> outputs(outputRanks.size());
+  if (!outputRanks.empty()) {
+    MemoryAccess &memory = es->getExecutorProcessControl().getMemoryAccess();
+    auto descriptors =
+        memory.readBuffers({ExecutorAddrRange(results, block + total)});
+    if (!descriptors)
+      return lost(what, toString(descriptors.takeError()));
+    std::vector<uint8_t> &words = (*descriptors)[0];
+    std::vector<ExecutorAddrRange> ranges;
+    std::vector<DescriptorView> views;
+    std::set<uint64_t> kernelBuffers;
+    size_t offset = 0;
+    for (size_t i = 0; i < outputRanks.size(); ++i) {
+      DescriptorView view{words.data() + offset, outputRanks[i]};
+      offset += DescriptorView::bytesFor(outputRanks[i]);
+      views.push_back(view);
+      int64_t elementSize = outputElementSizes[i];
+      uint64_t start = reinterpret_cast<uint64_t>(view.aligned()) +
+                       view.offset() * elementSize;
+      ranges.push_back(ExecutorAddrRange(
+          ExecutorAddr(start), ExecutorAddr(start + extent(view) * elementSize)));
+      // What the kernel allocated for its results: freed below (never a
+      // global, marked 0xdeadbeef by MLIR, nor an input, which is in the
+      // block).
+      uint64_t allocated = reinterpret_cast<uint64_t>(view.allocated());
+      if (allocated && allocated != 0xdeadbeef &&
+          (allocated < block.getValue() ||
+           allocated >= block.getValue() + total))
+        kernelBuffers.insert(allocated);
+    }
+    auto data = memory.readBuffers(ranges);
+    if (!data)
+      return lost(what, toString(data.takeError()));
+    for (size_t i = 0; i < views.size(); ++i) {
+      const DescriptorView &view = views[i];
+      int64_t elementSize = outputElementSizes[i];
+      RemoteOutput &out = outputs[i];
+      for (int64_t d = 0; d < view.rank; ++d)
+        out.sizes.push_back(view.size(d));
+      out.bytes = static_cast<uint64_t>(view.numElements() * elementSize);
+      out.data = static_cast<char *>(std::malloc(out.bytes ? out.bytes : 1));
+      // The read bytes start at the first element the view reaches.
+      gatherDense(view, elementSize,
+                  reinterpret_cast<const char *>((*data)[i].data()), out.data);
+    }
+    for (uint64_t buffer : kernelBuffers)
+      releaseRemote(ExecutorAddr(buffer));
+  }
+  if (block)
+    releaseRemote(block);
+  return outputs;
+}
+
+Error ExecutorClient::Impl::linkOrcServices() {
+  auto object =
+      orcServicesObject(es->getExecutorProcessControl().getTargetTriple());
+  if (!object)
+    return object.takeError();
+  JITDylib &jd = es->createBareJITDylib("<executor-studio ORC services>");
+  jd.addToLinkOrder(*process);
+  if (Error err = linker->add(jd, std::move(*object)))
+    return err;
+  auto found = es->lookup(
+      makeJITDylibSearchOrder(&jd),
+      SymbolLookupSet({es->intern("__executor_studio_orc_alloc"),
+                       es->intern("__executor_studio_orc_free"),
+                       es->intern("__executor_studio_orc_invoke")}));
+  if (!found)
+    return found.takeError();
+  remoteAlloc = (*found)[es->intern("__executor_studio_orc_alloc")].getAddress();
+  remoteFree = (*found)[es->intern("__executor_studio_orc_free")].getAddress();
+  remoteInvoke =
+      (*found)[es->intern("__executor_studio_orc_invoke")].getAddress();
+  return Error::success();
 }
 
 ExecutorProcessControl &ExecutorClient::processControl() {

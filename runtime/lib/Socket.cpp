@@ -38,34 +38,51 @@ bool splitAddress(const std::string &address, std::string &host,
     error = "address '" + address + "' needs a host and a port";
     return false;
   }
-  // getaddrinfo takes any number and keeps its low 16 bits.
-  if (port.find_first_not_of("0123456789") == std::string::npos &&
-      (port.size() > 5 || std::stoul(port) > 65535)) {
-    error =
-        "address '" + address + "' has port " + port + ", outside [0, 65535]";
+  if (port.size() > 5 ||
+      port.find_first_not_of("0123456789") != std::string::npos ||
+      std::stoul(port) > 65535) {
+    error = "the port '" + port + "' of '" + address +
+            "' is not a number from 0 to 65535";
     return false;
   }
   return true;
 }
 
-std::string mapAddress(const std::string &address) {
+bool mapAddress(const std::string &address, std::string &mapped,
+                std::string &error) {
+  mapped = address;
   const char *map = std::getenv("EXECUTOR_ADDRESS_MAP");
-  if (!map)
-    return address;
+  if (!map || !*map)
+    return true;
   std::string entries(map);
+  bool found = false;
   size_t start = 0;
   while (start <= entries.size()) {
     size_t comma = entries.find(',', start);
     std::string entry = entries.substr(
         start, comma == std::string::npos ? std::string::npos : comma - start);
     size_t eq = entry.find('=');
-    if (eq != std::string::npos && entry.substr(0, eq) == address)
-      return entry.substr(eq + 1);
+    std::string from = eq == std::string::npos ? "" : entry.substr(0, eq);
+    std::string to = eq == std::string::npos ? "" : entry.substr(eq + 1);
+    std::string host, port, why;
+    if (from.empty() || !splitAddress(to, host, port, why)) {
+      error = "EXECUTOR_ADDRESS_MAP entry '" + entry +
+              "' is not FROM=HOST:PORT";
+      if (!from.empty())
+        error += " (" + why + ")";
+      error += "; write the entries as FROM=HOST:PORT separated by ',', "
+               "e.g. ADDR:PORT=127.0.0.1:7000,gpu:1=10.0.0.2:7000";
+      return false;
+    }
+    if (!found && from == address) {
+      mapped = to;
+      found = true;
+    }
     if (comma == std::string::npos)
       break;
     start = comma + 1;
   }
-  return address;
+  return true;
 }
 
 void tuneSocket(int fd) {

@@ -5,6 +5,10 @@
 
 #include <cerrno>
 #include <cstring>
+#include <sched.h>
+#include <time.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -29,6 +33,62 @@ TcpTransport::Create(SimpleRemoteEPCTransportClient &client, int fd) {
   if (fd < 0)
     return transportError("invalid socket " + Twine(fd));
   return std::unique_ptr<TcpTransport>(new TcpTransport(client, fd));
+}
+
+Expected<std::unique_ptr<TcpTransport>>
+TcpTransport::Create(SimpleRemoteEPCTransportClient &client, int fd,
+                     TcpTransport **created) {
+  auto transport = Create(client, fd);
+  if (transport && created)
+    *created = transport->get();
+  return transport;
+}
+
+std::string TcpTransport::hangupMessage() const {
+  std::lock_guard<std::mutex> lock(hangupMutex);
+  return hangup;
+}
+
+void TcpTransport::sendHangupFromSignalHandler(const char *message,
+                                               size_t size) {
+  // The body is an SPSError: u8 has-error (1), u64 length, the bytes.
+  char packet[kHeaderSize + 1 + 8 + 512];
+  if (size > 512)
+    size = 512;
+  size_t body = 1 + 8 + size;
+  support::endian::write64le(packet, kHeaderSize + body);
+  support::endian::write64le(packet + 8,
+                             static_cast<uint64_t>(SimpleRemoteEPCOpcode::Hangup));
+  support::endian::write64le(packet + 16, 0);
+  support::endian::write64le(packet + 24, 0);
+  packet[kHeaderSize] = 1;
+  support::endian::write64le(packet + kHeaderSize + 1, size);
+  std::memcpy(packet + kHeaderSize + 9, message, size);
+  // Another thread may be in the middle of a message: wait for it, briefly
+  // (the crashing thread itself never holds the lock while in a kernel).
+  timespec start{}, now{};
+  clock_gettime(CLOCK_MONOTONIC, &start);
+  while (!sendMutex.try_lock()) {
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    if ((now.tv_sec - start.tv_sec) * 1000 +
+            (now.tv_nsec - start.tv_nsec) / 1000000 > 200)
+      return;
+    sched_yield();
+  }
+  if (disconnected)
+    return;
+  const char *p = packet;
+  size_t left = kHeaderSize + body;
+  while (left > 0) {
+    ssize_t sent = ::send(fd, p, left, MSG_NOSIGNAL);
+    if (sent < 0 && errno == EINTR)
+      continue;
+    if (sent <= 0)
+      return;
+    p += sent;
+    left -= static_cast<size_t>(sent);
+  }
+  // The lock stays taken: the process is about to end.
 }
 
 TcpTransport::~TcpTransport() {
@@ -94,11 +154,18 @@ void TcpTransport::listen() {
   size_t begin = 0, end = 0;
   Error err = Error::success();
   // Appends what the socket has to the buffer.
+  auto ackNow = [&] {
+    if (quickAck.load(std::memory_order_relaxed)) {
+      int one = 1;
+      setsockopt(fd, IPPROTO_TCP, TCP_QUICKACK, &one, sizeof(one));
+    }
+  };
   auto fill = [&]() -> ssize_t {
     while (true) {
       ssize_t got = ::recv(fd, buffer.data() + end, buffer.size() - end, 0);
       if (got < 0 && (errno == EINTR || errno == EAGAIN))
         continue;
+      ackNow();
       return got;
     }
   };
@@ -142,6 +209,7 @@ void TcpTransport::listen() {
         ssize_t got = ::recv(fd, dst + have, bodySize - have, 0);
         if (got < 0 && (errno == EINTR || errno == EAGAIN))
           continue;
+        ackNow();
         if (got <= 0) {
           err = transportError(got < 0 ? std::strerror(errno)
                                        : "connection closed inside a message");
@@ -151,6 +219,14 @@ void TcpTransport::listen() {
       }
       if (begin == end)
         begin = end = 0;
+      if (opcode == SimpleRemoteEPCOpcode::Hangup && bodySize > 9 &&
+          body.data()[0] == 1) {
+        uint64_t length = support::endian::read64le(body.data() + 1);
+        if (length <= bodySize - 9) {
+          std::lock_guard<std::mutex> lock(hangupMutex);
+          hangup.assign(body.data() + 9, length);
+        }
+      }
       auto action = client.handleMessage(opcode, seqNo, tagAddr, std::move(body));
       if (!action) {
         err = action.takeError();

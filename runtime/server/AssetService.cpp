@@ -85,26 +85,17 @@ void enterAssetDirectory(const std::string &directory, const std::string &why) {
   ::setenv("EXECUTOR_ASSET_DIR", directory.c_str(), /*overwrite=*/1);
 }
 
-extern "C" CWrapperFunctionBuffer executorStudioStoreAsset(const char *data,
-                                                           size_t size) {
-  Reader r(data, size);
-  uint32_t length = 0;
-  const char *nameBytes = nullptr;
-  if (!r.get(length) || !(nameBytes = r.take(length)))
-    return reply(kReplyError, "malformed store_asset request");
-  std::string name(nameBytes, length);
-  size_t bytes = size - sizeof(length) - length;
-  const char *content = r.take(bytes);
+std::string storeAsset(const std::string &name, const char *content,
+                       size_t bytes) {
   std::string shown = name.size() > 64 ? name.substr(0, 64) + "..." : name;
   for (char &c : shown)
     if (c == '\0')
       c = '?';
   std::string problem = assetNameProblem(name);
   if (!problem.empty())
-    return reply(kReplyError, "refused asset name '" + shown + "': " + problem);
+    return "refused asset name '" + shown + "': " + problem;
   if (assetDirectory.empty())
-    return reply(kReplyError,
-                 "cannot store asset '" + name + "': " + assetDirectoryProblem);
+    return "cannot store asset '" + name + "': " + assetDirectoryProblem;
 
   // A fresh temporary name (O_EXCL: never an existing file or link), then
   // rename(2), which replaces the entry `name` itself and follows no link.
@@ -112,8 +103,8 @@ extern "C" CWrapperFunctionBuffer executorStudioStoreAsset(const char *data,
   std::string temporary = assetDirectory + "/.executor-asset-XXXXXX";
   int fd = mkstemp(temporary.data());
   if (fd < 0)
-    return reply(kReplyError, "cannot store asset '" + name + "' in " +
-                                  assetDirectory + ": " + std::strerror(errno));
+    return "cannot store asset '" + name + "' in " + assetDirectory + ": " +
+           std::strerror(errno);
   bool written = writeAllTo(fd, content, bytes);
   int savedErrno = errno;
   if (::close(fd) != 0 && written) {
@@ -124,11 +115,25 @@ extern "C" CWrapperFunctionBuffer executorStudioStoreAsset(const char *data,
     if (written)
       savedErrno = errno;
     ::unlink(temporary.c_str());
-    return reply(kReplyError, "cannot store asset '" + name + "' in " +
-                                  assetDirectory + ": " +
-                                  std::strerror(savedErrno));
+    return "cannot store asset '" + name + "' in " + assetDirectory + ": " +
+           std::strerror(savedErrno);
   }
   logEvent("asset stored: " + name + " (" + std::to_string(bytes) + " bytes)");
+  return "";
+}
+
+extern "C" CWrapperFunctionBuffer executorStudioStoreAsset(const char *data,
+                                                           size_t size) {
+  Reader r(data, size);
+  uint32_t length = 0;
+  const char *nameBytes = nullptr;
+  if (!r.get(length) || !(nameBytes = r.take(length)))
+    return reply(kReplyError, "malformed store_asset request");
+  std::string name(nameBytes, length);
+  size_t bytes = size - sizeof(length) - length;
+  std::string problem = storeAsset(name, r.take(bytes), bytes);
+  if (!problem.empty())
+    return reply(kReplyError, problem);
   return reply(kReplyOk, "");
 }
 

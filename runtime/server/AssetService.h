@@ -19,6 +19,11 @@ void removeAssetDirectory(const std::string &directory);
 /// with `why`.
 void enterAssetDirectory(const std::string &directory, const std::string &why);
 
+/// Stores `bytes` as the asset `name` (a plain file name, assetNameProblem)
+/// in the session's directory, atomically; "" or why it could not.
+std::string storeAsset(const std::string &name, const char *content,
+                       size_t bytes);
+
 extern "C" llvm::orc::shared::CWrapperFunctionBuffer
 executorStudioStoreAsset(const char *data, size_t size);
 } // namespace executor_runtime

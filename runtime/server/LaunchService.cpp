@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "LaunchService.h"
+#include "CrashReport.h"
 #include "ExecutorRuntime/Plugin.h"
 #include "ExecutorRuntime/Wire.h"
 
@@ -76,6 +77,13 @@ CWrapperFunctionBuffer failWith(const std::string &message) {
 }
 } // namespace
 
+std::string entryAt(uint64_t address) {
+  char text[48];
+  std::snprintf(text, sizeof(text), "the entry at 0x%llx",
+                static_cast<unsigned long long>(address));
+  return text;
+}
+
 void logEvent(const std::string &message) {
   std::fprintf(stderr, "executor-server: %s: %s\n", sessionLabel.c_str(),
                message.c_str());
@@ -126,7 +134,10 @@ extern "C" CWrapperFunctionBuffer executorStudioLaunch(const char *data,
 
   auto entry = reinterpret_cast<void (*)(void *, void *)>(
       static_cast<uintptr_t>(pyface));
-  entry(results.data(), args.data());
+  {
+    RunningKernel running(header.name);
+    entry(results.data(), args.data());
+  }
 
   // Pack the results straight into the reply (sized first), then free what
   // the kernel allocated for them: once each, never an input or a global.
@@ -156,7 +167,8 @@ extern "C" CWrapperFunctionBuffer executorStudioLaunch(const char *data,
   }
   if (logLaunches)
     logEvent("launch " + std::to_string(nin) + " in, " + std::to_string(nout) +
-             " out, " + std::to_string(reply.Size) + " bytes back");
+             " out, " + std::to_string(reply.Size) + " bytes back (" +
+             header.name + ")");
   return reply;
 }
 
@@ -186,12 +198,16 @@ extern "C" CWrapperFunctionBuffer executorStudioLaunchAsync(const char *data,
   AsyncLaunches &launches = asyncLaunches();
   std::lock_guard<std::mutex> lock(launches.mutex);
   uint64_t ticket = launches.next++;
-  launches.running.emplace(ticket, std::thread([entry] {
+  std::string name = header.name;
+  launches.running.emplace(ticket, std::thread([entry, name] {
+                             KernelThreadStack stack;
+                             RunningKernel running(name);
                              int64_t results = 0;
                              entry(&results, nullptr);
                            }));
   if (logLaunches)
-    logEvent("launch_async started (ticket " + std::to_string(ticket) + ")");
+    logEvent("launch_async started (ticket " + std::to_string(ticket) + ", " +
+             name + ")");
   return replyWith([&](Writer &w) { w.put<uint64_t>(ticket); });
 }
 
@@ -246,6 +262,7 @@ extern "C" CWrapperFunctionBuffer executorStudioInvoke(const char *data,
   uint64_t pyface = 0, results = 0, args = 0;
   if (!r.get(pyface) || !r.get(results) || !r.get(args) || !pyface)
     return failWith("malformed invoke request");
+  RunningKernel running(entryAt(pyface));
   reinterpret_cast<void (*)(void *, void *)>(static_cast<uintptr_t>(pyface))(
       reinterpret_cast<void *>(static_cast<uintptr_t>(results)),
       reinterpret_cast<void *>(static_cast<uintptr_t>(args)));

@@ -5,6 +5,7 @@
 #include "llvm/ExecutionEngine/Orc/Shared/WrapperFunctionUtils.h"
 
 #include <atomic>
+#include <cstdint>
 #include <string>
 
 namespace executor_runtime {
@@ -13,6 +14,8 @@ extern std::atomic<bool> logLaunches;
 /// How log lines name this process ("session 3 (127.0.0.1:5123)").
 extern std::string sessionLabel;
 void logEvent(const std::string &message);
+/// How logs and crash reports name a kernel known only by its address.
+std::string entryAt(uint64_t address);
 
 extern "C" llvm::orc::shared::CWrapperFunctionBuffer
 executorStudioLaunch(const char *data, size_t size);

@@ -2,7 +2,7 @@
 //
 //   executor-server --bind 127.0.0.1:0 [--bind ...] [--plugin lib.so]
 //                   [--allow-remote --token-file FILE] [--log=all|sessions]
-//                   [--asset-root DIR]
+//                   [--asset-root DIR] [--services=all|executor-studio|catalyst]
 //
 // Listens on each --bind address and prints `listening on HOST:PORT` once
 // it accepts connections. Every connection is served by a forked child
@@ -10,13 +10,20 @@
 // its own session. Each session gets a private asset directory under
 // --asset-root (default $TMPDIR, else /tmp), its working directory, removed
 // when the session process ends. SIGINT/SIGTERM stop the listener and its
-// sessions.
+// sessions. Every session publishes this project's executor services
+// (__executor_studio_*, LaunchService, AssetService) and Catalyst's
+// (catalyst_remote_*, CatalystServices), so Catalyst's runtime works
+// against it too; --services=catalyst publishes only Catalyst's, as
+// catalyst-executor does (tests and benchmarks use it to stand in for
+// Catalyst's executor).
 //
 //===----------------------------------------------------------------------===//
 #include "ExecutorRuntime/Socket.h"
 #include "ExecutorRuntime/TcpTransport.h"
 #include "ExecutorRuntime/Wire.h"
 #include "AssetService.h"
+#include "CatalystServices.h"
+#include "CrashReport.h"
 #include "LaunchService.h"
 
 #include "llvm/ExecutionEngine/Orc/Shared/SimpleRemoteEPCUtils.h"
@@ -65,7 +72,8 @@ void onSignal(int sig) {
                "executor-server: %s\n"
                "usage: executor-server --bind HOST:PORT [--bind ...] "
                "[--plugin LIB.so] [--allow-remote --token-file FILE] "
-               "[--log=all|sessions] [--asset-root DIR]\n",
+               "[--log=all|sessions] [--asset-root DIR] "
+               "[--services=all|executor-studio|catalyst]\n",
                problem.c_str());
   std::exit(2);
 }
@@ -161,6 +169,7 @@ public:
 
 private:
   void run() {
+    KernelThreadStack stack; // kernels run on this thread
     std::unique_lock<std::mutex> lock(mutex);
     while (true) {
       ++idle;
@@ -186,6 +195,9 @@ private:
   bool running = true;
 };
 
+/// Which executor services a session publishes.
+bool publishOurs = true, publishCatalyst = true;
+
 /// Runs one session in this (forked) process until the client goes.
 int serveSession(int fd, const std::string &assetDirectory,
                  const std::string &assetProblem) {
@@ -199,36 +211,46 @@ int serveSession(int fd, const std::string &assetDirectory,
   mallopt(M_MMAP_THRESHOLD, 1 << 30);
   mallopt(M_TRIM_THRESHOLD, 1 << 30);
   mallopt(M_ARENA_MAX, 1); // thread arenas cap out at 64 MiB and mmap the rest
+  if (publishCatalyst)
+    startCatalystRuntime();
+  TcpTransport *transport = nullptr;
   auto server = SimpleRemoteEPCServer::Create<TcpTransport>(
       [](SimpleRemoteEPCServer::Setup &s) -> Error {
         s.setDispatcher(std::make_unique<PoolDispatcher>());
         s.bootstrapSymbols() = SimpleRemoteEPCServer::defaultBootstrapSymbols();
-        s.bootstrapSymbols()[kLaunchWrapperName] =
-            ExecutorAddr::fromPtr(&executorStudioLaunch);
-        s.bootstrapSymbols()[kNoteWrapperName] =
-            ExecutorAddr::fromPtr(&executorStudioNote);
-        s.bootstrapSymbols()[kLaunchAsyncWrapperName] =
-            ExecutorAddr::fromPtr(&executorStudioLaunchAsync);
-        s.bootstrapSymbols()[kAwaitWrapperName] =
-            ExecutorAddr::fromPtr(&executorStudioAwait);
-        s.bootstrapSymbols()[kAllocWrapperName] =
-            ExecutorAddr::fromPtr(&executorStudioAlloc);
-        s.bootstrapSymbols()[kFreeWrapperName] =
-            ExecutorAddr::fromPtr(&executorStudioFree);
-        s.bootstrapSymbols()[kInvokeWrapperName] =
-            ExecutorAddr::fromPtr(&executorStudioInvoke);
-        s.bootstrapSymbols()[kStoreAssetWrapperName] =
-            ExecutorAddr::fromPtr(&executorStudioStoreAsset);
+        if (publishOurs) {
+          s.bootstrapSymbols()[kLaunchWrapperName] =
+              ExecutorAddr::fromPtr(&executorStudioLaunch);
+          s.bootstrapSymbols()[kNoteWrapperName] =
+              ExecutorAddr::fromPtr(&executorStudioNote);
+          s.bootstrapSymbols()[kLaunchAsyncWrapperName] =
+              ExecutorAddr::fromPtr(&executorStudioLaunchAsync);
+          s.bootstrapSymbols()[kAwaitWrapperName] =
+              ExecutorAddr::fromPtr(&executorStudioAwait);
+          s.bootstrapSymbols()[kAllocWrapperName] =
+              ExecutorAddr::fromPtr(&executorStudioAlloc);
+          s.bootstrapSymbols()[kFreeWrapperName] =
+              ExecutorAddr::fromPtr(&executorStudioFree);
+          s.bootstrapSymbols()[kInvokeWrapperName] =
+              ExecutorAddr::fromPtr(&executorStudioInvoke);
+          s.bootstrapSymbols()[kStoreAssetWrapperName] =
+              ExecutorAddr::fromPtr(&executorStudioStoreAsset);
+        }
+        if (publishCatalyst)
+          addCatalystServices(s.bootstrapSymbols());
         s.services().push_back(
             std::make_unique<rt_bootstrap::SimpleExecutorMemoryManager>());
         return Error::success();
       },
-      fd);
+      fd, &transport);
   if (!server) {
     logEvent("error: " + toString(server.takeError()));
     return 1;
   }
+  installCrashReports(transport);
   Error err = (*server)->waitForDisconnect();
+  if (publishCatalyst)
+    stopCatalystRuntime();
   if (err) {
     logEvent("error: " + toString(std::move(err)));
     return 1;
@@ -269,6 +291,15 @@ int main(int argc, char **argv) {
       logLaunches = false;
     else if (arg == "--log=all")
       logLaunches = true;
+    else if (arg.rfind("--services=", 0) == 0) {
+      std::string services = arg.substr(11);
+      if (services != "all" && services != "executor-studio" &&
+          services != "catalyst")
+        usage("unknown --services '" + services +
+              "' (all, executor-studio or catalyst)");
+      publishOurs = services != "catalyst";
+      publishCatalyst = services != "executor-studio";
+    }
     else if (arg == "--help" || arg == "-h")
       usage("runs kernels for executor sessions");
     else
@@ -347,6 +378,9 @@ int main(int argc, char **argv) {
           logEvent(label + " ended by signal " +
                    std::to_string(WTERMSIG(status)) + " (" +
                    strsignal(WTERMSIG(status)) + ") in a kernel");
+        else if (WIFEXITED(status) && WEXITSTATUS(status) != 0)
+          logEvent(label + " ended with status " +
+                   std::to_string(WEXITSTATUS(status)));
         else
           logEvent(label + " closed");
       }

@@ -89,7 +89,13 @@ TEST_F(ExecutorClientTest, LaunchRunsTheKernelOnTheExecutor) {
   std::string text = readFile(log);
   EXPECT_NE(text.find("opened"), std::string::npos) << text;
   EXPECT_NE(text.find("object loaded"), std::string::npos) << text;
-  EXPECT_NE(text.find("launch 1 in, 1 out"), std::string::npos) << text;
+  // The per-launch lines name the kernel.
+  EXPECT_NE(text.find("launch 1 in, 1 out, 64 bytes back (k)"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("launch 1 in, 1 out, 48 bytes back (identity)"),
+            std::string::npos)
+      << text;
   EXPECT_NE(text.find("closed"), std::string::npos) << text;
 }
 
@@ -273,6 +279,14 @@ TEST_F(ExecutorClientTest, CrashingKernelEndsOnlyItsSession) {
   std::string message = llvm::toString(crashed.takeError());
   EXPECT_NE(message.find("lost the session"), std::string::npos) << message;
   EXPECT_NE(message.find(server.address()), std::string::npos) << message;
+  // The kernel the user launched and the signal, from the server, before
+  // the connection went; no wrapper symbol.
+  EXPECT_NE(message.find("kernel crash crashed with signal 11 (Segmentation "
+                         "fault)"),
+            std::string::npos)
+      << message;
+  EXPECT_EQ(message.find("_catalyst_pyface"), std::string::npos) << message;
+  EXPECT_EQ(message.find("__executor_studio"), std::string::npos) << message;
   client.reset();
   // The server keeps serving new sessions.
   auto again = connect();
@@ -284,6 +298,76 @@ TEST_F(ExecutorClientTest, CrashingKernelEndsOnlyItsSession) {
   server.stop();
   std::string text = readFile(log);
   EXPECT_NE(text.find("ended by signal 11"), std::string::npos) << text;
+  EXPECT_NE(text.find("kernel crash crashed with signal 11"), std::string::npos)
+      << text;
+}
+
+TEST_F(ExecutorClientTest, CrashInAnAsyncLaunchNamesTheKernelAtAwait) {
+  startServer();
+  auto client = connect();
+  ASSERT_TRUE(client);
+  ASSERT_FALSE(static_cast<bool>(client->sendBinary(kObjectA)));
+  auto token = client->launchAsync("crash", kObjectA);
+  ASSERT_TRUE(static_cast<bool>(token)) << llvm::toString(token.takeError());
+  llvm::Error err = client->await(*token);
+  ASSERT_TRUE(static_cast<bool>(err));
+  std::string message = llvm::toString(std::move(err));
+  EXPECT_NE(message.find("lost the session"), std::string::npos) << message;
+  EXPECT_NE(message.find("kernel crash crashed with signal 11"),
+            std::string::npos)
+      << message;
+}
+
+TEST_F(ExecutorClientTest, MalformedAddressMapEntriesAreRejected) {
+  startServer();
+  for (std::string map : {"ADDR:PORT", "=127.0.0.1:1",
+                          "ADDR:PORT=127.0.0.1", "ADDR:PORT=host:http",
+                          "ADDR:PORT=127.0.0.1:99999"}) {
+    setenv("EXECUTOR_ADDRESS_MAP", (map + ",other=" + server.address()).c_str(),
+           1);
+    auto client = ExecutorClient::open("other");
+    unsetenv("EXECUTOR_ADDRESS_MAP");
+    ASSERT_FALSE(static_cast<bool>(client)) << map;
+    std::string message = llvm::toString(client.takeError());
+    EXPECT_NE(message.find("EXECUTOR_ADDRESS_MAP entry '" + map +
+                           "' is not FROM=HOST:PORT"),
+              std::string::npos)
+        << message;
+    EXPECT_NE(message.find("separated by ','"), std::string::npos) << message;
+  }
+  // Separated by commas, the first match wins.
+  setenv("EXECUTOR_ADDRESS_MAP",
+         ("a:1=" + server.address() + ",a:1=127.0.0.1:1").c_str(), 1);
+  auto client = ExecutorClient::open("a:1");
+  unsetenv("EXECUTOR_ADDRESS_MAP");
+  ASSERT_TRUE(static_cast<bool>(client)) << llvm::toString(client.takeError());
+}
+
+TEST_F(ExecutorClientTest, AnUnmappedPlaceholderSaysHowToMapIt) {
+  unsetenv("EXECUTOR_ADDRESS_MAP");
+  auto client = ExecutorClient::open("ADDR:PORT");
+  ASSERT_FALSE(static_cast<bool>(client));
+  std::string message = llvm::toString(client.takeError());
+  EXPECT_NE(message.find("executor ADDR:PORT: no EXECUTOR_ADDRESS_MAP entry "
+                         "maps this address"),
+            std::string::npos)
+      << message;
+  EXPECT_NE(message.find("EXECUTOR_ADDRESS_MAP='ADDR:PORT=HOST:PORT'"),
+            std::string::npos)
+      << message;
+  EXPECT_EQ(message.find("Servname"), std::string::npos) << message;
+}
+
+TEST_F(ExecutorClientTest, ServerRefusesAnOutOfRangePort) {
+  LocalExecutor bad;
+  llvm::Error err = bad.start(kServer, {"--bind", "127.0.0.1:99999"}, log);
+  ASSERT_TRUE(static_cast<bool>(err));
+  llvm::consumeError(std::move(err));
+  EXPECT_NE(readFile(log).find(
+                "the port '99999' of '127.0.0.1:99999' is not a number from 0 "
+                "to 65535"),
+            std::string::npos)
+      << readFile(log);
 }
 
 TEST_F(ExecutorClientTest, ServerKilledDuringALaunchIsAnErrorNotAHang) {

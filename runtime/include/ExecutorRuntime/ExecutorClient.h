@@ -2,8 +2,15 @@
 //
 // The C++ client the C ABI (__catalyst__executor__*) and executor-studio
 // share. One ExecutorClient is one ORC SimpleRemoteEPC session over TCP with
-// an executor-server: objects are linked with JITLink into the executor's
-// memory, one JITDylib per object, and kernels run in one round trip each.
+// an executor: objects are linked with JITLink into the executor's memory,
+// one JITDylib per object. At open the client reads the executor's
+// bootstrap symbols and picks how it launches (executorKind()):
+//  - executor-server: this project's services, a launch is one round trip;
+//  - catalyst-executor: Catalyst's catalyst_remote_* services and ORC's
+//    memory access (alloc, write, invoke, read back, free);
+//  - any other ORC executor (llvm-jitlink-executor): the same, with the
+//    alloc/free/invoke services in a small object the client compiles for
+//    the executor's triple and links into it. It has no asset storage.
 //
 //===----------------------------------------------------------------------===//
 #ifndef EXECUTORRUNTIME_EXECUTORCLIENT_H
@@ -73,6 +80,21 @@ struct ClientOptions {
   std::string token;
 };
 
+/// The executor at the other end of a session, as negotiated at open.
+enum class ExecutorKind {
+  /// executor-server (publishes __executor_studio_launch).
+  ExecutorServer,
+  /// Catalyst's catalyst-executor, or any executor that publishes Catalyst's
+  /// catalyst_remote_* services and not ours.
+  CatalystExecutor,
+  /// Any other ORC executor, e.g. LLVM's llvm-jitlink-executor.
+  OrcExecutor,
+};
+/// "executor-server", "catalyst-executor" or "ORC executor".
+const char *executorKindName(ExecutorKind kind);
+/// One line on what a launch costs on `kind`, for the studio and the logs.
+const char *executorKindSummary(ExecutorKind kind);
+
 class ExecutorClient {
 public:
   /// Connects to `address` (after EXECUTOR_ADDRESS_MAP) and starts a
@@ -84,6 +106,8 @@ public:
   /// The address as written by the caller, and as connected to.
   const std::string &address() const;
   const std::string &connectedAddress() const;
+  /// Which executor this session talks to.
+  ExecutorKind executorKind() const;
 
   /// Ships the file at `path`. Format 0: a relocatable object, linked into
   /// the executor under the name `path` (loading a name twice does nothing).
@@ -97,7 +121,8 @@ public:
   /// Stores `bytes` as the file `name` in the session's asset directory on
   /// the executor (replacing an asset of that name), where kernels find it
   /// (Plugin.h). `name` must be a plain file name: not empty, `.` or `..`,
-  /// without `/` or NUL, at most 255 bytes.
+  /// without `/` or NUL, at most 255 bytes. Not on an ORC executor, which
+  /// has no file service.
   llvm::Error storeAsset(const std::string &name, llvm::ArrayRef<char> bytes);
 
   /// Runs `entry` (`_catalyst_pyface_<entry>`, the prefix is added when
@@ -131,7 +156,9 @@ public:
                                   llvm::ArrayRef<int64_t> outputElementSizes);
 
   /// Starts a `() -> ()` entry and returns at once; other launches on the
-  /// session keep running while it does.
+  /// session keep running while it does. On an executor other than
+  /// executor-server the ticket is the client's own (the executor runs the
+  /// invoke call on a thread of its own).
   llvm::Expected<uint64_t> launchAsync(const std::string &entry,
                                        const std::string &object);
   llvm::Expected<uint64_t> launchAsyncAt(uint64_t entry,
@@ -141,7 +168,8 @@ public:
 
   /// Calls `symbol` (an ORC wrapper function
   /// `CWrapperFunctionBuffer(const char *, size_t)` in a loaded object or a
-  /// plugin) with `input`; returns its reply.
+  /// plugin) with `input`; returns its reply. The same on every kind of
+  /// executor: an ORC wrapper call.
   llvm::Expected<std::vector<char>> call(const std::string &symbol,
                                          llvm::ArrayRef<char> input);
   /// The same for a wrapper function at an executor address (a bootstrap

@@ -8,12 +8,18 @@
 namespace executor_runtime {
 
 /// `host:port` split; IPv6 hosts come in brackets. Returns false (and sets
-/// `error`) when `address` is not of that form.
+/// `error`) when `address` is not of that form, or when the port is not a
+/// number from 0 to 65535.
 bool splitAddress(const std::string &address, std::string &host,
                   std::string &port, std::string &error);
 
-/// Applies EXECUTOR_ADDRESS_MAP ("FROM=TO,FROM2=TO2") to `address`.
-std::string mapAddress(const std::string &address);
+/// Applies EXECUTOR_ADDRESS_MAP to `address`: entries `FROM=HOST:PORT`
+/// separated by commas ("ADDR:PORT=127.0.0.1:7000,gpu:1=10.0.0.2:7000"),
+/// the first entry whose FROM is `address` wins; without one `mapped` is
+/// `address`. Returns false with `error` naming the first malformed entry
+/// (every entry is checked, used or not).
+bool mapAddress(const std::string &address, std::string &mapped,
+                std::string &error);
 
 /// Connects to `address` within `timeout`; returns the socket (tuned with
 /// tuneSocket) or -1 with `error` saying why.

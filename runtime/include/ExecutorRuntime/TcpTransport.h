@@ -9,6 +9,10 @@
 // always wakes (LLVM 22.1's FD transport can leave endSession waiting for
 // ever on a socket).
 //
+// A Hangup that carries an error (executor-server sends one when a kernel
+// crashes, naming the kernel and the signal) is kept: hangupMessage() gives
+// it to the client, whose pending calls ORC only fails with "disconnecting".
+//
 //===----------------------------------------------------------------------===//
 #ifndef EXECUTORRUNTIME_TCPTRANSPORT_H
 #define EXECUTORRUNTIME_TCPTRANSPORT_H
@@ -18,6 +22,7 @@
 #include <atomic>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <thread>
 
 namespace executor_runtime {
@@ -27,7 +32,26 @@ public:
   /// Takes ownership of `fd` (a connected stream socket).
   static llvm::Expected<std::unique_ptr<TcpTransport>>
   Create(llvm::orc::SimpleRemoteEPCTransportClient &client, int fd);
+  /// The same; `*created` gets the transport (owned by its client).
+  static llvm::Expected<std::unique_ptr<TcpTransport>>
+  Create(llvm::orc::SimpleRemoteEPCTransportClient &client, int fd,
+         TcpTransport **created);
   ~TcpTransport() override;
+
+  /// Acknowledge every segment at once (TCP_QUICKACK after each read). For
+  /// peers that send a message in two writes without TCP_NODELAY (ORC's FD
+  /// transport: llvm-jitlink-executor, catalyst-executor), whose second write
+  /// otherwise waits for the delayed ACK of the first, 40 ms a message.
+  void setQuickAck(bool on) { quickAck = on; }
+
+  /// The message of an error Hangup the peer sent, or "".
+  std::string hangupMessage() const;
+
+  /// Sends a Hangup carrying the error `message` from a signal handler (no
+  /// allocation, no blocking lock: it gives up after about 200 ms if another
+  /// thread keeps sending). Later sends from other threads wait for ever,
+  /// so nothing follows it on the wire.
+  void sendHangupFromSignalHandler(const char *message, size_t size);
 
   llvm::Error start() override;
   llvm::Error sendMessage(llvm::orc::SimpleRemoteEPCOpcode opcode,
@@ -45,6 +69,9 @@ private:
   std::mutex sendMutex;
   std::thread listener;
   std::atomic<bool> disconnected{false};
+  std::atomic<bool> quickAck{false};
+  mutable std::mutex hangupMutex;
+  std::string hangup;
 };
 
 } // namespace executor_runtime

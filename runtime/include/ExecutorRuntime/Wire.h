@@ -5,6 +5,7 @@
 // memref. Shared by the client (ExecutorClient) and executor-server.
 //
 //   request: u64 magic, u64 pyface, u32 nin, u32 nout,
+//            u32 name length, the kernel's name (for logs and crash reports),
 //            nin  x { u32 rank, u32 eltSize, i64 sizes[rank], u64 bytes,
 //                     pad to 16, data }
 //            nout x { u32 rank, u32 eltSize }
@@ -22,6 +23,7 @@
 #ifndef EXECUTORRUNTIME_WIRE_H
 #define EXECUTORRUNTIME_WIRE_H
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -220,11 +222,16 @@ inline void Writer::putData(const DescriptorView &view, int64_t eltSize) {
   }
 }
 
-/// The fixed part of a launch request.
+/// The longest kernel name a launch request carries (longer ones are cut).
+inline constexpr size_t kMaxKernelNameLength = 200;
+
+/// The fixed part of a launch request. `name` is the kernel as the user
+/// knows it (`square`, not `_catalyst_pyface_square`).
 struct LaunchHeader {
   uint64_t pyface = 0;
   uint32_t numInputs = 0;
   uint32_t numOutputs = 0;
+  std::string name;
 };
 
 inline void writeLaunchHeader(Writer &w, const LaunchHeader &header) {
@@ -232,14 +239,34 @@ inline void writeLaunchHeader(Writer &w, const LaunchHeader &header) {
   w.put<uint64_t>(header.pyface);
   w.put<uint32_t>(header.numInputs);
   w.put<uint32_t>(header.numOutputs);
+  size_t length = std::min(header.name.size(), kMaxKernelNameLength);
+  w.put<uint32_t>(static_cast<uint32_t>(length));
+  if (char *dst = w.reserve(length))
+    std::memcpy(dst, header.name.data(), length);
 }
 
 /// False when the request does not start with a launch header.
 inline bool readLaunchHeader(Reader &r, LaunchHeader &header) {
   uint64_t magic = 0;
-  return r.get(magic) && magic == kLaunchMagic && r.get(header.pyface) &&
-         r.get(header.numInputs) && r.get(header.numOutputs) &&
-         header.pyface != 0;
+  uint32_t length = 0;
+  const char *name = nullptr;
+  if (!(r.get(magic) && magic == kLaunchMagic && r.get(header.pyface) &&
+        r.get(header.numInputs) && r.get(header.numOutputs) &&
+        header.pyface != 0 && r.get(length) &&
+        length <= kMaxKernelNameLength && (name = r.take(length))))
+    return false;
+  header.name.assign(name, length);
+  return true;
+}
+
+/// The kernel's name as the user knows it: `entry` without the
+/// `_catalyst_pyface_` prefix of its wrapper.
+inline std::string kernelName(const std::string &entry) {
+  static const char prefix[] = "_catalyst_pyface_";
+  if (entry.compare(0, sizeof(prefix) - 1, prefix) == 0 &&
+      entry.size() > sizeof(prefix) - 1)
+    return entry.substr(sizeof(prefix) - 1);
+  return entry;
 }
 
 } // namespace executor_runtime

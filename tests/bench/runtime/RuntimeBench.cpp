@@ -7,7 +7,11 @@
 //      kernel with one memref<4xf64> in and one out, vs the same launch the
 //      multi-round-trip way (allocate, write, invoke, read back, free);
 //   2. raw loopback TCP bandwidth vs a 64 MiB memref in and out;
-//   3. the session process's resident memory before and after 10,000 launches.
+//   3. the session process's resident memory before and after 10,000 launches;
+//   4. the launch latency on each kind of executor ExecutorClient talks to:
+//      executor-server, executor-server with only Catalyst's services (what
+//      the client does with catalyst-executor) and LLVM's stock
+//      llvm-jitlink-executor.
 // Prints every figure with its reference and the ratio; --json writes them.
 //
 //===----------------------------------------------------------------------===//
@@ -19,6 +23,7 @@
 #include "llvm/ExecutionEngine/Orc/MemoryAccess.h"
 
 #include <algorithm>
+#include <csignal>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -35,6 +40,7 @@ using Clock = std::chrono::steady_clock;
 namespace {
 const std::string kServer = EXECUTOR_SERVER_PATH;
 const std::string kObject = KERNELS_A_OBJECT;
+const std::string kJitlinkExecutor = LLVM_JITLINK_EXECUTOR_PATH;
 
 [[noreturn]] void fail(const std::string &message) {
   std::fprintf(stderr, "executor-runtime-bench: %s\n", message.c_str());
@@ -211,6 +217,54 @@ void launchMultiRoundTrip(ExecutorClient &client, uint64_t pyface,
 }
 } // namespace
 
+/// The median latency of a memref<4xf64> launch on a new session at
+/// `address`; `kind` gets the kind the client negotiated.
+double kindLatency(const std::string &address, int iterations,
+                   ExecutorKind &kind) {
+  auto client = check(ExecutorClient::open(address), "open");
+  kind = client->executorKind();
+  check(client->sendBinary(kObject), "send_binary");
+  std::vector<HostMemRef> in = {HostMemRef::of<double>({4}, {1, 2, 3, 4})};
+  std::vector<double> samples;
+  for (int i = 0; i < iterations; ++i) {
+    auto start = Clock::now();
+    auto out = check(client->launch("k", kObject, in, {{1, 8}}), "launch");
+    samples.push_back(
+        std::chrono::duration<double, std::micro>(Clock::now() - start).count());
+    if (out[0].as<double>()[3] != 8)
+      fail("wrong launch result");
+  }
+  check(client->close(), "close");
+  return median(samples);
+}
+
+/// `llvm-jitlink-executor listen=127.0.0.1:PORT` on a free port, once it
+/// listens (it serves one session).
+pid_t startJitlinkExecutor(std::string &address) {
+  int fd = bindLoopback(false, address);
+  if (fd < 0)
+    fail("no free port");
+  close(fd);
+  unsigned port = std::stoul(address.substr(address.rfind(':') + 1));
+  pid_t pid = fork();
+  if (pid == 0) {
+    std::string arg = "listen=" + address;
+    execl(kJitlinkExecutor.c_str(), kJitlinkExecutor.c_str(), arg.c_str(),
+          static_cast<char *>(nullptr));
+    _exit(127);
+  }
+  char needle[64];
+  std::snprintf(needle, sizeof(needle), ":%04X 00000000:0000 0A", port);
+  for (int i = 0; i < 500; ++i) {
+    std::ifstream tcp("/proc/net/tcp");
+    std::string text((std::istreambuf_iterator<char>(tcp)), {});
+    if (text.find(needle) != std::string::npos)
+      return pid;
+    usleep(10000);
+  }
+  fail("llvm-jitlink-executor did not listen on " + address);
+}
+
 int main(int argc, char **argv) {
   std::string jsonPath;
   int iterations = 2000;
@@ -291,12 +345,36 @@ int main(int argc, char **argv) {
     check(client->launch("k", kObject, in, {{1, 8}}), "launch");
   long after = residentKiB(session);
 
+  // 4. Latency by kind of executor.
+  ExecutorKind serverKind, catalystKind, orcKind;
+  double onServer = kindLatency(server.address(), iterations, serverKind);
+  LocalExecutor catalystServices;
+  check(catalystServices.start(kServer, {"--log=sessions", "--services=catalyst"},
+                               "/dev/null"),
+        "start server --services=catalyst");
+  double onCatalyst =
+      kindLatency(catalystServices.address(), iterations, catalystKind);
+  catalystServices.stop();
+  std::string jitlinkAddress;
+  pid_t jitlink = startJitlinkExecutor(jitlinkAddress);
+  double onOrc = kindLatency(jitlinkAddress, iterations, orcKind);
+  kill(jitlink, SIGKILL);
+  waitpid(jitlink, nullptr, 0);
+
   std::printf("launch latency, memref<4xf64> in and out (median of %d):\n", iterations);
   std::printf("  raw TCP ping-pong, 64 bytes      %8.1f us   (reference)\n", ping);
   std::printf("  executor launch (one round trip) %8.1f us   %.2fx the ping-pong (goal <= 1.5x)\n",
               launch, launch / ping);
   std::printf("  multi-round-trip launch          %8.1f us   one-trip launch is %.2fx faster\n",
               multi, multi / launch);
+  std::printf("launch latency by executor kind (median of %d, a new session each):\n",
+              iterations);
+  std::printf("  %-17s on executor-server                      %8.1f us   (reference)\n",
+              executorKindName(serverKind), onServer);
+  std::printf("  %-17s on executor-server --services=catalyst %8.1f us   %.1fx\n",
+              executorKindName(catalystKind), onCatalyst, onCatalyst / onServer);
+  std::printf("  %-17s on llvm-jitlink-executor               %8.1f us   %.1fx\n",
+              executorKindName(orcKind), onOrc, onOrc / onServer);
   std::printf("bandwidth, 64 MiB in and out (median of 5):\n");
   std::printf("  raw loopback TCP                 %8.0f MB/s (reference)\n", raw);
   std::printf("  executor launch                  %8.0f MB/s %.0f%% of raw (goal >= 50%%)\n",
@@ -317,7 +395,10 @@ int main(int argc, char **argv) {
          << "  \"launch_bandwidth_mb_s\": " << launchBw << ",\n"
          << "  \"bandwidth_fraction\": " << launchBw / raw << ",\n"
          << "  \"rss_before_kib\": " << before << ",\n"
-         << "  \"rss_after_kib\": " << after << "\n"
+         << "  \"rss_after_kib\": " << after << ",\n"
+         << "  \"launch_us_executor_server\": " << onServer << ",\n"
+         << "  \"launch_us_catalyst_services\": " << onCatalyst << ",\n"
+         << "  \"launch_us_llvm_jitlink_executor\": " << onOrc << "\n"
          << "}\n";
   }
   check(client->close(), "close");

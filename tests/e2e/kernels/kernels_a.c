@@ -21,6 +21,31 @@ void _catalyst_pyface_k(void *results, void *args) {
   *y = (Memref1D){data, data, 0, x->size, 1};
 }
 
+/* square: y = x * x */
+void _catalyst_pyface_square(void *results, void *args) {
+  Memref1D *x = ((Memref1D **)args)[0];
+  Memref1D *y = (Memref1D *)results;
+  double *data = malloc(sizeof(double) * x->size);
+  for (int64_t i = 0; i < x->size; ++i) {
+    double v = x->aligned[x->offset + i * x->stride];
+    data[i] = v * v;
+  }
+  *y = (Memref1D){data, data, 0, x->size, 1};
+}
+
+/* evens: a strided result, every other element of [x, -x] interleaved
+ * (x[0], x[1], ...), as a view with stride 2. */
+void _catalyst_pyface_evens(void *results, void *args) {
+  Memref1D *x = ((Memref1D **)args)[0];
+  Memref1D *y = (Memref1D *)results;
+  double *data = malloc(sizeof(double) * 2 * x->size);
+  for (int64_t i = 0; i < x->size; ++i) {
+    data[2 * i] = x->aligned[x->offset + i * x->stride];
+    data[2 * i + 1] = -data[2 * i];
+  }
+  *y = (Memref1D){data, data, 0, x->size, 2};
+}
+
 /* identity: returns its input buffer (the executor must not free it twice). */
 void _catalyst_pyface_identity(void *results, void *args) {
   *(Memref1D *)results = *((Memref1D **)args)[0];

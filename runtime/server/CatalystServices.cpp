@@ -1,0 +1,117 @@
+//===- CatalystServices.cpp - Catalyst's executor services ----------------===//
+//
+// Written from the encodings alone (CatalystServices.h). The protections of
+// this server hold for them as for its own services: the session is its own
+// process (a kernel that crashes ends only it, and says so), tokens are
+// checked before any ORC message, the listener stays on loopback unless
+// told otherwise, and an asset never lands outside the session's
+// directory. Catalyst's client sends an asset's host path as its name; the
+// file name of that path is what is stored (as catalyst-executor does), and
+// it must be a plain file name (`..`, `.` and empty names are refused).
+//
+//===----------------------------------------------------------------------===//
+#include "CatalystServices.h"
+#include "AssetService.h"
+#include "CrashReport.h"
+#include "LaunchService.h"
+
+#include "llvm/ExecutionEngine/Orc/Shared/SimplePackedSerialization.h"
+
+#include <cstdlib>
+#include <dlfcn.h>
+#include <string>
+#include <vector>
+
+using namespace llvm;
+using namespace llvm::orc;
+using namespace llvm::orc::shared;
+
+namespace executor_runtime {
+
+namespace {
+ExecutorAddr alloc(uint64_t size) {
+  return ExecutorAddr::fromPtr(std::calloc(1, size ? size : 1));
+}
+
+void release(ExecutorAddr address) { std::free(address.toPtr<void *>()); }
+
+void invoke(ExecutorAddr entry, std::vector<ExecutorAddr> arguments) {
+  if (!entry)
+    return; // as catalyst-executor: nothing to run
+  if (arguments.size() != 2)
+    endSessionWithError("catalyst_remote_invoke of " + entryAt(entry.getValue()) +
+                        " got " + std::to_string(arguments.size()) +
+                        " arguments; it takes 2 (the results and the "
+                        "arguments of the entry)");
+  if (logLaunches)
+    logEvent("catalyst_remote_invoke of " + entryAt(entry.getValue()));
+  RunningKernel running(entryAt(entry.getValue()));
+  entry.toPtr<void (*)(void *, void *)>()(arguments[0].toPtr<void *>(),
+                                          arguments[1].toPtr<void *>());
+}
+
+int32_t storeAssetAt(std::vector<char> bytes, std::string name) {
+  // The last component of the path, as catalyst-executor keeps it.
+  std::string file = name;
+  size_t slash = file.find_last_of('/');
+  if (slash != std::string::npos)
+    file = file.substr(slash + 1);
+  std::string problem = storeAsset(file, bytes.data(), bytes.size());
+  if (problem.empty())
+    return 0;
+  logEvent("error: catalyst_remote_store_asset of '" + name + "': " + problem);
+  return -1;
+}
+} // namespace
+
+extern "C" CWrapperFunctionBuffer catalystRemoteAlloc(const char *data,
+                                                      size_t size) {
+  return WrapperFunction<SPSExecutorAddr(uint64_t)>::handle(data, size, alloc)
+      .release();
+}
+
+extern "C" CWrapperFunctionBuffer catalystRemoteFree(const char *data,
+                                                     size_t size) {
+  return WrapperFunction<void(SPSExecutorAddr)>::handle(data, size, release)
+      .release();
+}
+
+extern "C" CWrapperFunctionBuffer catalystRemoteInvoke(const char *data,
+                                                       size_t size) {
+  return WrapperFunction<void(SPSExecutorAddr,
+                              SPSSequence<SPSExecutorAddr>)>::handle(data, size,
+                                                                     invoke)
+      .release();
+}
+
+extern "C" CWrapperFunctionBuffer catalystRemoteStoreAsset(const char *data,
+                                                           size_t size) {
+  return WrapperFunction<int32_t(SPSSequence<char>, SPSString)>::handle(
+             data, size, storeAssetAt)
+      .release();
+}
+
+void addCatalystServices(StringMap<ExecutorAddr> &symbols) {
+  symbols["catalyst_remote_alloc"] = ExecutorAddr::fromPtr(&catalystRemoteAlloc);
+  symbols["catalyst_remote_free"] = ExecutorAddr::fromPtr(&catalystRemoteFree);
+  symbols["catalyst_remote_invoke"] =
+      ExecutorAddr::fromPtr(&catalystRemoteInvoke);
+  symbols["catalyst_remote_store_asset"] =
+      ExecutorAddr::fromPtr(&catalystRemoteStoreAsset);
+}
+
+void startCatalystRuntime() {
+  if (auto *initialize = reinterpret_cast<void (*)(uint32_t *)>(
+          dlsym(RTLD_DEFAULT, "__catalyst__rt__initialize"))) {
+    initialize(nullptr);
+    logEvent("Catalyst's runtime initialised (__catalyst__rt__initialize)");
+  }
+}
+
+void stopCatalystRuntime() {
+  if (auto *finalize = reinterpret_cast<void (*)()>(
+          dlsym(RTLD_DEFAULT, "__catalyst__rt__finalize")))
+    finalize();
+}
+
+} // namespace executor_runtime

@@ -1,0 +1,49 @@
+//===- CrashReport.h - a crashing kernel's last words -----------*- C++ -*-===//
+//
+// A kernel that crashes takes its session process with it. Before it goes,
+// the session tells the client which kernel crashed and with which signal
+// (an ORC Hangup carrying that error, which any ORC client accepts and
+// ExecutorClient reports) and logs the same line; then the signal takes its
+// default course, so the listener still sees the session end by it.
+//
+//===----------------------------------------------------------------------===//
+#ifndef EXECUTORSERVER_CRASHREPORT_H
+#define EXECUTORSERVER_CRASHREPORT_H
+
+#include <string>
+
+namespace executor_runtime {
+class TcpTransport;
+
+/// In a session process: reports fatal signals (SIGSEGV, SIGBUS, SIGFPE,
+/// SIGILL, SIGABRT, SIGTRAP) over `transport`.
+void installCrashReports(TcpTransport *transport);
+/// Ends the session now: tells the client `message` (an ORC Hangup with
+/// that error), logs it and exits the session process.
+[[noreturn]] void endSessionWithError(const std::string &message);
+
+/// Gives the calling thread an alternate signal stack while it lives, so a
+/// kernel that overflows its stack is reported too. Every thread that runs
+/// kernels makes one first.
+class KernelThreadStack {
+public:
+  KernelThreadStack();
+  ~KernelThreadStack();
+  KernelThreadStack(const KernelThreadStack &) = delete;
+  KernelThreadStack &operator=(const KernelThreadStack &) = delete;
+
+private:
+  void *memory = nullptr;
+};
+
+/// Names the kernel this thread runs until the guard goes.
+class RunningKernel {
+public:
+  explicit RunningKernel(const std::string &name);
+  ~RunningKernel();
+  RunningKernel(const RunningKernel &) = delete;
+  RunningKernel &operator=(const RunningKernel &) = delete;
+};
+} // namespace executor_runtime
+
+#endif // EXECUTORSERVER_CRASHREPORT_H
