@@ -120,7 +120,11 @@ const FIX_ACTIONS = ['Open Settings', 'Show Log', 'Restart Server'] as const;
 function offerFixes(output: vscode.LogOutputChannel, show: Thenable<string | undefined>): void {
   void show.then(async (choice) => {
     if (choice === 'Open Settings') {
-      await vscode.commands.executeCommand('workbench.action.openSettings', `${CONFIGURATION_SECTION}.serverPath`);
+      // In a remote window (code-server, SSH, containers) the server runs
+      // on the remote machine: its path is a Remote setting, which the User
+      // tab does not even list.
+      const command = vscode.env.remoteName === undefined ? 'workbench.action.openSettings' : 'workbench.action.openRemoteSettings';
+      await vscode.commands.executeCommand(command, { query: `${CONFIGURATION_SECTION}.serverPath` });
     } else if (choice === 'Show Log') {
       output.show();
     } else if (choice === 'Restart Server') {
