@@ -182,13 +182,24 @@ function extensionHostLogs() {
   return texts.join('\n');
 }
 
-/** Closes a quick pick or quick open that is still up. */
+/**
+ * Closes a quick pick or quick open that is still up (one the extension shows
+ * a moment after its command ran, too): returns once none has been up for a
+ * while.
+ */
 async function closeQuickInput() {
-  const widget = page.locator('.quick-input-widget');
-  for (let i = 0; i < 3 && (await widget.isVisible()); ++i) {
+  const widget = page.locator('.quick-input-widget').first();
+  for (let i = 0; i < 10; ++i) {
+    if (!(await widget.isVisible())) {
+      await page.waitForTimeout(300);
+      if (!(await widget.isVisible())) {
+        return;
+      }
+    }
     await page.keyboard.press('Escape');
     await widget.waitFor({ state: 'hidden', timeout: 2000 }).catch(() => undefined);
   }
+  throw new Error('a quick pick stays open');
 }
 
 async function runCommand(title) {
@@ -451,6 +462,7 @@ describe('Executor Studio in VS Code (code-server 4.100.3)', { timeout: STEP_TIM
     assert.match(hover, /__catalyst__executor__open/);
     await shot('hover-executor-open');
     await page.keyboard.press('Escape');
+    await closeQuickInput();
   });
 
   step("lists the pipeline's passes and shows the IR after one", async () => {
@@ -526,7 +538,7 @@ describe('Executor Studio in VS Code (code-server 4.100.3)', { timeout: STEP_TIM
     const [again] = serverProcesses();
     assert.ok(again && again.pid !== running.pid, 'a new server runs');
     serverPid = again.pid;
-    await page.keyboard.press('Escape');
+    await closeQuickInput();
   });
 
   step('shows an executor diagnostic and the pipeline preview side by side (the README screenshot)', async () => {
