@@ -6,7 +6,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['out/**', 'node_modules/**', '*.vsix'] },
+  { ignores: ['out/**', 'dist/**', 'node_modules/**', '*.vsix'] },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
   ...tseslint.configs.stylisticTypeChecked,
@@ -44,7 +44,11 @@ export default tseslint.config(
     },
   },
   {
-    files: ['eslint.config.mjs'],
+    files: ['eslint.config.mjs', 'esbuild.mjs'],
     ...tseslint.configs.disableTypeChecked,
+  },
+  {
+    files: ['esbuild.mjs'],
+    languageOptions: { globals: { process: 'readonly' } },
   },
 );

@@ -12,12 +12,20 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/LSP/Logging.h"
 #include "llvm/Support/LSP/Protocol.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cerrno>
+#include <chrono>
+#include <csignal>
 #include <cstdio>
+#include <cstdlib>
+#include <thread>
+
+#include <signal.h>
 
 using namespace llvm;
 namespace es = executor_studio::lsp;
@@ -64,6 +72,21 @@ cl::opt<unsigned>
                    cl::desc("How long an executor/pipelinePreview may take"),
                    cl::init(30000), cl::cat(serverCategory));
 
+// What language clients pass (vscode-languageclient: `--stdio` for
+// TransportKind.stdio, and `--clientProcessId=N`). stdin/stdout is the only
+// transport; the other transports' arguments get a clear error.
+cl::opt<bool> stdioTransport(
+    "stdio", cl::desc("Speak LSP on stdin and stdout (the only transport)"),
+    cl::cat(serverCategory));
+cl::opt<int> clientProcessId(
+    "clientProcessId",
+    cl::desc("Exit when the process with this id (the editor) is gone"),
+    cl::init(0), cl::value_desc("pid"), cl::cat(serverCategory));
+cl::opt<std::string> nodeIpcTransport("node-ipc", cl::Hidden,
+                                      cl::ValueOptional);
+cl::opt<std::string> pipeTransport("pipe", cl::Hidden);
+cl::opt<std::string> socketTransport("socket", cl::Hidden);
+
 cl::opt<unsigned> verifyThreads(
     "verify-threads",
     cl::desc("Threads that verify in parallel (0: one per core, 1: none)"),
@@ -78,6 +101,52 @@ cl::opt<std::string> workerWorkspace("worker-workspace", cl::Hidden);
 cl::opt<std::string> workerPipeline("worker-pipeline", cl::Hidden);
 cl::opt<int> workerChunk("worker-chunk", cl::Hidden, cl::init(-1));
 cl::opt<std::string> workerIR("worker-ir", cl::Hidden, cl::init("changes"));
+
+/// The first transport option other than stdio that was given, or "".
+StringRef unsupportedTransport() {
+  if (nodeIpcTransport.getNumOccurrences())
+    return "--node-ipc";
+  if (pipeTransport.getNumOccurrences())
+    return "--pipe";
+  if (socketTransport.getNumOccurrences())
+    return "--socket";
+  return "";
+}
+
+/// Whether the process `pid` is gone: it does not exist, or it has exited and
+/// only its zombie waits for its parent.
+bool processGone(int pid) {
+  if (::kill(pid, 0) == -1 && errno == ESRCH)
+    return true;
+  // /proc/PID/stat: "PID (COMM) STATE ...", COMM may contain ')'.
+  auto stat = MemoryBuffer::getFileAsStream("/proc/" + std::to_string(pid) +
+                                            "/stat");
+  if (!stat)
+    return false;
+  StringRef rest = (*stat)->getBuffer();
+  size_t paren = rest.rfind(')');
+  if (paren == StringRef::npos)
+    return false;
+  rest = rest.drop_front(paren + 1).ltrim();
+  return rest.starts_with("Z") || rest.starts_with("X");
+}
+
+/// Ends this process when `pid` is gone: the editor that started the server
+/// died without closing its end of stdin (LSP's `processId` contract). The
+/// pipeline workers die with it (PR_SET_PDEATHSIG).
+void watchClientProcess(int pid) {
+  std::thread([pid] {
+    for (;;) {
+      std::this_thread::sleep_for(std::chrono::seconds(1));
+      if (processGone(pid)) {
+        llvm::errs() << "executor-lsp-server: the client process " << pid
+                     << " (--clientProcessId) is gone; exiting\n";
+        llvm::errs().flush();
+        std::_Exit(1);
+      }
+    }
+  }).detach();
+}
 } // namespace
 
 int main(int argc, char **argv) {
@@ -113,6 +182,28 @@ int main(int argc, char **argv) {
     }
     request.allowUnregisteredDialects = allowUnregisteredDialects;
     return es::runPipelineWorker(request);
+  }
+
+  if (StringRef transport = unsupportedTransport(); !transport.empty()) {
+    llvm::errs() << "executor-lsp-server: " << transport
+                 << " is not supported: the server speaks LSP on stdin and "
+                    "stdout only (--stdio; TransportKind.stdio in "
+                    "vscode-languageclient)\n";
+    return 2;
+  }
+  if (clientProcessId.getNumOccurrences()) {
+    if (clientProcessId <= 0) {
+      llvm::errs() << "executor-lsp-server: --clientProcessId=" << clientProcessId
+                   << " is not a process id\n";
+      return 2;
+    }
+    if (processGone(clientProcessId)) {
+      llvm::errs() << "executor-lsp-server: the client process "
+                   << clientProcessId
+                   << " (--clientProcessId) does not exist\n";
+      return 1;
+    }
+    watchClientProcess(clientProcessId);
   }
 
   lsp::Logger::setLogLevel(logLevel);

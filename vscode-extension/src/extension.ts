@@ -3,11 +3,13 @@
 // and turns the preview model of src/core into a quick pick, read-only
 // documents and `vscode.diff`. Everything it decides is in src/core.
 
+import type { ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import * as path from 'node:path';
 
 import * as vscode from 'vscode';
-import type { Executable, LanguageClientOptions } from 'vscode-languageclient/node';
-import { CancellationTokenSource, LanguageClient, TransportKind } from 'vscode-languageclient/node';
+import type { LanguageClientOptions } from 'vscode-languageclient/node';
+import { CancellationTokenSource, CloseAction, ErrorAction, LanguageClient } from 'vscode-languageclient/node';
 
 import { chunkAtLine } from './core/chunks';
 import { ServerLifecycle } from './core/lifecycle';
@@ -22,6 +24,8 @@ import {
   PREVIEW_SCHEME,
   parseLensTarget,
 } from './core/protocol';
+import type { ServerExit } from './core/serverProcess';
+import { OutputTail, RestartPolicy, describeServerExit, transportArgs } from './core/serverProcess';
 import { resolveServerPath } from './core/serverPath';
 import { RESTART_SETTINGS, readSettings, serverLaunch } from './core/settings';
 
@@ -46,6 +50,92 @@ function toUri(location: PreviewLocation): vscode.Uri {
   return vscode.Uri.from({ scheme: PREVIEW_SCHEME, path: location.path, query: location.query });
 }
 
+/** One executor-lsp-server process at a time for one client (the client restarts it through `spawn`). */
+class ServerProcess {
+  private child: ChildProcess | undefined;
+  private startedAt = 0;
+  private tail = new OutputTail();
+  private exit: ServerExit | undefined;
+  private exitWaiters: ((exit: ServerExit) => void)[] = [];
+
+  constructor(
+    readonly path: string,
+    private readonly args: string[],
+    private readonly cwd: string | undefined,
+  ) {}
+
+  /** Starts the server; vscode-languageclient talks to it over its stdin and stdout. */
+  spawn(): ChildProcess {
+    this.startedAt = Date.now();
+    this.tail = new OutputTail();
+    this.exit = undefined;
+    const child = spawn(this.path, this.args, { cwd: this.cwd, stdio: 'pipe' });
+    this.child = child;
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (chunk: string) => { this.tail.append(chunk); });
+    child.once('error', (error) => { this.ended(child, { code: null, signal: null, spawnError: error.message }); });
+    child.once('exit', (code, signal) => { this.ended(child, { code, signal }); });
+    return child;
+  }
+
+  /** How the last process ended; waits up to `timeoutMs` for it to end. */
+  async waitForExit(timeoutMs: number): Promise<ServerExit | undefined> {
+    if (this.exit !== undefined || this.child === undefined) {
+      return this.exit;
+    }
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => { resolve(this.exit); }, timeoutMs);
+      this.exitWaiters.push((exit) => {
+        clearTimeout(timer);
+        resolve(exit);
+      });
+    });
+  }
+
+  /** Ends the process if it is still there after `graceMs` (after shutdown and exit). */
+  async kill(graceMs: number): Promise<void> {
+    if ((await this.waitForExit(graceMs)) === undefined) {
+      this.child?.kill('SIGKILL');
+    }
+  }
+
+  private ended(child: ChildProcess, how: Pick<ServerExit, 'code' | 'signal' | 'spawnError'>): void {
+    if (child !== this.child || this.exit !== undefined) {
+      return;
+    }
+    const exit: ServerExit = { path: this.path, uptimeMs: Date.now() - this.startedAt, stderr: this.tail.lines(), ...how };
+    if (exit.spawnError === undefined) {
+      delete exit.spawnError;
+    }
+    this.exit = exit;
+    for (const waiter of this.exitWaiters.splice(0)) {
+      waiter(exit);
+    }
+  }
+}
+
+/** What the user can do about a server that did not start or died. */
+const FIX_ACTIONS = ['Open Settings', 'Show Log', 'Restart Server'] as const;
+
+function offerFixes(output: vscode.LogOutputChannel, show: Thenable<string | undefined>): void {
+  void show.then(async (choice) => {
+    if (choice === 'Open Settings') {
+      // In a remote window (code-server, SSH, containers) the server runs
+      // on the remote machine: its path is a Remote setting, which the User
+      // tab does not even list.
+      const command = vscode.env.remoteName === undefined ? 'workbench.action.openSettings' : 'workbench.action.openRemoteSettings';
+      await vscode.commands.executeCommand(command, { query: `${CONFIGURATION_SECTION}.serverPath` });
+    } else if (choice === 'Show Log') {
+      output.show();
+    } else if (choice === 'Restart Server') {
+      await vscode.commands.executeCommand(COMMANDS.restartServer);
+    }
+  });
+}
+
+const processes = new WeakMap<LanguageClient, ServerProcess>();
+const restartPolicy = new RestartPolicy();
+
 async function startClient(output: vscode.LogOutputChannel): Promise<LanguageClient> {
   const config = vscode.workspace.getConfiguration(CONFIGURATION_SECTION);
   const settings = readSettings((key) => config.get(key));
@@ -66,12 +156,12 @@ async function startClient(output: vscode.LogOutputChannel): Promise<LanguageCli
     throw new Error(resolved.message);
   }
   const launch = serverLaunch(settings);
-  output.info(`Starting ${resolved.path} ${launch.args.join(' ')} (from ${resolved.source})`);
-  const executable: Executable = { command: resolved.path, args: launch.args, transport: TransportKind.stdio };
-  const cwd = folders[0];
-  if (cwd !== undefined) {
-    executable.options = { cwd };
-  }
+  // The arguments vscode-languageclient gives a stdio server, and the pid
+  // the server watches so that it never outlives this extension host.
+  const args = [...launch.args, ...transportArgs(process.pid)];
+  output.info(`Starting ${resolved.path} ${args.join(' ')} (from ${resolved.source})`);
+  const server = new ServerProcess(resolved.path, args, folders[0]);
+  let started = false;
   const clientOptions: LanguageClientOptions = {
     documentSelector: [
       { scheme: 'file', language: LANGUAGE_ID },
@@ -79,15 +169,62 @@ async function startClient(output: vscode.LogOutputChannel): Promise<LanguageCli
     ],
     outputChannel: output,
     initializationOptions: launch.initializationOptions,
+    initializationFailedHandler: (error) => {
+      output.error(`executor-lsp-server did not initialize: ${errorMessage(error)}`);
+      return false;
+    },
+    errorHandler: {
+      error: (error, _message, count) => {
+        output.error(`executor-lsp-server connection: ${error.message}`);
+        return { action: (count ?? 0) <= 3 ? ErrorAction.Continue : ErrorAction.Shutdown, handled: true };
+      },
+      closed: async () => {
+        const exit = await server.waitForExit(2000);
+        const why = exit === undefined ? `${server.path} closed its connection` : describeServerExit(exit);
+        if (!started) {
+          // client.start() fails with this; restartServer says why.
+          return { action: CloseAction.DoNotRestart, handled: true };
+        }
+        if (restartPolicy.shouldRestart(Date.now(), exit?.uptimeMs ?? 0)) {
+          output.warn(`executor-lsp-server stopped: ${why}. Restarting it.`);
+          offerFixes(output, vscode.window.showWarningMessage(`Executor Studio: ${why}. The server was restarted.`, 'Show Log'));
+          return { action: CloseAction.Restart, handled: true };
+        }
+        output.error(`executor-lsp-server stopped: ${why}. Not restarting it.`);
+        offerFixes(
+          output,
+          vscode.window.showErrorMessage(
+            `Executor Studio: the language server stopped: ${why}. Diagnostics, hover and the pipeline preview need it: ` +
+              'restart it, or check executorStudio.serverPath and the log.',
+            ...FIX_ACTIONS,
+          ),
+        );
+        return { action: CloseAction.DoNotRestart, handled: true };
+      },
+    },
   };
-  const client = new LanguageClient(CONFIGURATION_SECTION, 'Executor Studio', { run: executable, debug: executable }, clientOptions);
+  const client = new LanguageClient(
+    CONFIGURATION_SECTION,
+    'Executor Studio',
+    () => Promise.resolve(server.spawn()),
+    clientOptions,
+  );
   try {
     await client.start();
   } catch (error) {
-    // Do not leave a half-started client (and its process) behind.
+    // Do not leave a half-started client (and its process) behind, and say
+    // how the process ended rather than that the connection closed.
+    const exit = await server.waitForExit(2000);
     await client.dispose(2000).catch(() => undefined);
-    throw error;
+    await server.kill(0);
+    throw new Error(
+      exit === undefined
+        ? `${resolved.path} did not start: ${errorMessage(error)}`
+        : `the language server did not start: ${describeServerExit(exit)}`,
+    );
   }
+  started = true;
+  processes.set(client, server);
   return client;
 }
 
@@ -95,19 +232,15 @@ async function startClient(output: vscode.LogOutputChannel): Promise<LanguageCli
 function reportStartFailure(output: vscode.LogOutputChannel, error: unknown): void {
   const message = errorMessage(error);
   output.error(`executor-lsp-server did not start: ${message}`);
-  void vscode.window.showErrorMessage(`Executor Studio: ${message}`, 'Open Settings', 'Show Log').then(async (choice) => {
-    if (choice === 'Open Settings') {
-      await vscode.commands.executeCommand('workbench.action.openSettings', `${CONFIGURATION_SECTION}.serverPath`);
-    } else if (choice === 'Show Log') {
-      output.show();
-    }
-  });
+  const advice = message.includes('serverPath') ? '' : ' Set executorStudio.serverPath to a built executor-lsp-server; the log says more.';
+  offerFixes(output, vscode.window.showErrorMessage(`Executor Studio: ${message}${advice}`, ...FIX_ACTIONS));
 }
 
 async function restartServer(output: vscode.LogOutputChannel): Promise<void> {
   if (lifecycle === undefined) {
     return;
   }
+  restartPolicy.reset();
   try {
     await lifecycle.restart();
   } catch (error) {
@@ -262,16 +395,32 @@ export function activate(context: vscode.ExtensionContext): void {
     start: () => startClient(output),
     stop: async (client) => {
       try {
-        await client.stop(5000);
+        if (client.needsStop()) {
+          await client.stop(5000);
+        }
       } catch (error) {
         output.warn(`executor-lsp-server did not stop cleanly: ${errorMessage(error)}`);
       }
+      await processes.get(client)?.kill(2000);
     },
   });
   lifecycle = current;
 
   const previews = new PipelinePreviewService(async (params, signal) => {
-    const client = current.current ?? (await current.restart());
+    // A server that stopped (and was not restarted) is started again here;
+    // when that fails, the command shows why.
+    let client = current.current;
+    if (client?.isRunning() !== true) {
+      output.info('executor-lsp-server is not running: starting it for the pipeline preview.');
+      restartPolicy.reset();
+      try {
+        client = await current.restart();
+      } catch (error) {
+        output.error(`executor-lsp-server did not start: ${errorMessage(error)}`);
+        const message = errorMessage(error);
+        throw new Error(message.includes('serverPath') ? message : `${message}. Set executorStudio.serverPath to a built executor-lsp-server; the log says more.`);
+      }
+    }
     if (client === undefined) {
       throw new Error('executor-lsp-server is not running');
     }
@@ -288,7 +437,8 @@ export function activate(context: vscode.ExtensionContext): void {
     try {
       await action();
     } catch (error) {
-      void vscode.window.showErrorMessage(`Executor Studio: ${errorMessage(error)}`);
+      output.error(errorMessage(error));
+      offerFixes(output, vscode.window.showErrorMessage(`Executor Studio: ${errorMessage(error)}`, 'Show Log'));
     }
   };
 

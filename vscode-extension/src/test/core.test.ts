@@ -14,6 +14,7 @@ import { PipelinePreviewService } from '../core/previewService';
 import type { PipelinePreviewParams } from '../core/protocol';
 import { COMMANDS, parseLensTarget } from '../core/protocol';
 import { BUILD_RELATIVE_PATH, expandConfiguredPath, isExecutableFile, resolveServerPath } from '../core/serverPath';
+import { OutputTail, RestartPolicy, describeServerExit, transportArgs } from '../core/serverProcess';
 import { extensionRoot } from './support/paths';
 import { DEFAULT_SETTINGS, RESTART_SETTINGS, readSettings, serverLaunch } from '../core/settings';
 
@@ -380,5 +381,49 @@ describe('server lifecycle', () => {
     assert.equal(await lifecycle.restart(), 'client');
     await lifecycle.dispose();
     assert.equal(await lifecycle.restart(), undefined, 'nothing starts after dispose');
+  });
+});
+
+describe('the server process: arguments, last words, restarts', () => {
+  it('passes what vscode-languageclient passes a stdio server, and the pid to watch', () => {
+    assert.deepEqual(transportArgs(4242), ['--stdio', '--clientProcessId=4242']);
+  });
+
+  it('keeps the last lines of stderr, bounded', () => {
+    const tail = new OutputTail(100);
+    tail.append('first line\nsecond ');
+    tail.append('line\n\nthird line\n');
+    assert.deepEqual(tail.lines(2), ['second line', 'third line']);
+    const short = new OutputTail(20);
+    short.append('x'.repeat(50));
+    short.append('\nlast\n');
+    assert.deepEqual(short.lines(), ['x'.repeat(14), 'last']);
+  });
+
+  it('says how the server ended, and what it said', () => {
+    const base = { path: '/x/executor-lsp-server', code: null, signal: null, uptimeMs: 50, stderr: [] };
+    assert.equal(
+      describeServerExit({ ...base, code: 1, stderr: ["executor-lsp-server: Unknown command line argument '--bogus'."] }),
+      "/x/executor-lsp-server exited with code 1 as it started: \"executor-lsp-server: Unknown command line argument '--bogus'.\"",
+    );
+    assert.equal(describeServerExit({ ...base, signal: 'SIGSEGV', uptimeMs: 61000 }), '/x/executor-lsp-server was killed by SIGSEGV after 61 s');
+    assert.equal(
+      describeServerExit({ ...base, spawnError: 'spawn /x/executor-lsp-server EACCES' }),
+      '/x/executor-lsp-server could not be run: spawn /x/executor-lsp-server EACCES',
+    );
+  });
+
+  it('restarts a server that ran a while, at most 4 times in 3 minutes, never one that died as it started', () => {
+    const policy = new RestartPolicy();
+    assert.equal(policy.shouldRestart(0, 500), false, 'died as it started');
+    for (let i = 0; i < 4; ++i) {
+      assert.equal(policy.shouldRestart(1000 * i, 60000), true, `restart ${i + 1}`);
+    }
+    assert.equal(policy.shouldRestart(5000, 60000), false, 'the fifth within 3 minutes');
+    assert.equal(policy.shouldRestart(3 * 60 * 1000 + 1000, 60000), true, 'the first one is older than 3 minutes now');
+    policy.reset();
+    for (let i = 0; i < 4; ++i) {
+      assert.equal(policy.shouldRestart(200000, 60000), true);
+    }
   });
 });

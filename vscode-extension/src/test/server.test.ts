@@ -7,6 +7,7 @@
 // this repository (or one on the PATH); without one these tests are skipped.
 
 import * as assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -20,23 +21,32 @@ import { ServerLifecycle } from '../core/lifecycle';
 import { findLensSnapshot, irAt } from '../core/preview';
 import { PipelinePreviewService } from '../core/previewService';
 import { COMMANDS, parseLensTarget } from '../core/protocol';
+import { describeServerExit, transportArgs } from '../core/serverProcess';
 import { DEFAULT_SETTINGS, serverLaunch } from '../core/settings';
 import { hasScope, loadGrammar, tokenize, tokensOf } from './support/grammar';
-import { extensionRoot, locateServer, sampleNames, samplePath } from './support/paths';
+import { extensionRoot, locateServer, sampleNames, samplePath, samplesSkip } from './support/paths';
 import { ServerSession } from './support/server';
 
 const server = locateServer();
 const serverPath = 'path' in server ? server.path : '';
-const skip = 'skip' in server ? server.skip : false;
+const serverSkip = 'skip' in server ? server.skip : false;
+const skip = serverSkip !== false ? serverSkip : samplesSkip;
 if (skip !== false) {
   // Said once, plainly, on top of each test's SKIP.
   console.log(skip);
 }
 
+/** The arguments the extension starts the server with, transport included. */
+const EXTENSION_ARGS = transportArgs(process.pid);
+
 const TIMEOUT = 60000;
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'executor-studio-lsp-'));
 after(() => {
   fs.rmSync(scratch, { recursive: true, force: true });
+  // A test that failed before it stopped its server must not keep this
+  // process (and npm test) waiting on it.
+  const killed = ServerSession.killAll();
+  assert.equal(killed, 0, `${killed} server(s) were still running after the tests`);
 });
 
 function uriOf(file: string): string {
@@ -77,18 +87,19 @@ const UNREGISTERED = `module {
 
 describe('executor-lsp-server, spoken to as the extension does', { timeout: TIMEOUT * 4 }, () => {
   let session: ServerSession;
+  let started: ServerSession | undefined;
   let previews: PipelinePreviewService;
 
   before(async () => {
     if (skip === false) {
-      session = await ServerSession.start(serverPath, serverLaunch(DEFAULT_SETTINGS));
+      session = started = await ServerSession.start(serverPath, serverLaunch(DEFAULT_SETTINGS), EXTENSION_ARGS);
       previews = new PipelinePreviewService(session.requestPreview);
     }
   });
 
   after(async () => {
-    if (skip === false) {
-      assert.equal(await session.stop(), 0, 'the server exits with 0 after shutdown and exit');
+    if (started !== undefined) {
+      assert.equal(await started.stop(), 0, 'the server exits with 0 after shutdown and exit');
     }
   });
 
@@ -297,7 +308,7 @@ describe('executor-lsp-server, spoken to as the extension does', { timeout: TIME
 
 describe('executorStudio.allowUnregisteredDialect', { timeout: TIMEOUT * 2 }, () => {
   async function diagnosticsWith(allow: boolean): Promise<{ messages: string[]; sources: string[] }> {
-    const session = await ServerSession.start(serverPath, serverLaunch({ ...DEFAULT_SETTINGS, allowUnregisteredDialect: allow }));
+    const session = await ServerSession.start(serverPath, serverLaunch({ ...DEFAULT_SETTINGS, allowUnregisteredDialect: allow }), EXTENSION_ARGS);
     try {
       const uri = scratchUri(`unregistered-${allow}.mlir`);
       // A valid host program in one chunk, an op of an unknown dialect in the next.
@@ -329,20 +340,67 @@ describe('restarting the server', { timeout: TIMEOUT * 2 }, () => {
   it('stops the running server cleanly before the next one answers', { skip, timeout: TIMEOUT }, async () => {
     const exits: (number | null)[] = [];
     const lifecycle = new ServerLifecycle<ServerSession>({
-      start: () => ServerSession.start(serverPath, serverLaunch(DEFAULT_SETTINGS)),
+      start: () => ServerSession.start(serverPath, serverLaunch(DEFAULT_SETTINGS), EXTENSION_ARGS),
       stop: async (session) => {
         exits.push(await session.stop());
       },
     });
-    const first = await lifecycle.restart();
-    const second = await lifecycle.restart();
-    assert.ok(first && second && first !== second);
-    assert.deepEqual(exits, [0]);
-    const uri = uriOf(samplePath('all-ops.mlir'));
-    await second.open(uri, readSample('all-ops.mlir'));
-    const run = await new PipelinePreviewService(second.requestPreview).run(uri, 0);
-    assert.equal(run.preview.succeeded, true);
-    await lifecycle.dispose();
+    try {
+      const first = await lifecycle.restart();
+      const second = await lifecycle.restart();
+      assert.ok(first && second && first !== second);
+      assert.deepEqual(exits, [0]);
+      const uri = uriOf(samplePath('all-ops.mlir'));
+      await second.open(uri, readSample('all-ops.mlir'));
+      const run = await new PipelinePreviewService(second.requestPreview).run(uri, 0);
+      assert.equal(run.preview.succeeded, true);
+    } finally {
+      await lifecycle.dispose();
+    }
     assert.deepEqual(exits, [0, 0]);
+  });
+});
+
+describe('the server process, as the extension starts and watches it', { timeout: TIMEOUT }, () => {
+  it('takes the arguments vscode-languageclient passes (--stdio, --clientProcessId)', { skip: serverSkip }, async () => {
+    assert.deepEqual(EXTENSION_ARGS, ['--stdio', `--clientProcessId=${process.pid}`]);
+    const session = await ServerSession.start(serverPath, serverLaunch(DEFAULT_SETTINGS), ['--stdio', '--clientProcessId', String(process.pid)]);
+    assert.equal((await session.initializeResult).serverInfo?.name, 'executor-lsp-server');
+    assert.equal(await session.stop(), 0);
+  });
+
+  it('exits by itself when the client process is gone', { skip: serverSkip, timeout: TIMEOUT }, async () => {
+    const client = spawn('sleep', ['60'], { stdio: 'ignore' });
+    const clientExit = new Promise((resolve) => client.once('exit', resolve));
+    const pid = client.pid;
+    assert.ok(pid !== undefined);
+    const session = await ServerSession.start(serverPath, serverLaunch(DEFAULT_SETTINGS), transportArgs(pid));
+    try {
+      client.kill('SIGKILL');
+      await clientExit;
+      const deadline = Date.now() + 10000;
+      while (session.exitStatus === undefined && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      assert.equal(session.exitStatus, 1, `the server ended (exit ${String(session.exitStatus)}) within 10 s; it said:\n${session.log}`);
+      assert.match(session.log, new RegExp(`the client process ${pid} \\(--clientProcessId\\) is gone`));
+    } finally {
+      client.kill('SIGKILL');
+      await session.stop();
+    }
+  });
+
+  it('refuses a transport it does not speak, and the extension says what it said', { skip: serverSkip }, async () => {
+    const started = Date.now();
+    const error = await ServerSession.start(serverPath, serverLaunch(DEFAULT_SETTINGS), ['--socket=5007']).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    assert.ok(error instanceof Error, 'the server did not start');
+    assert.match(error.message, /exited with 2 before it answered initialize/);
+    const said = error.message.split('\n').filter((line) => line.includes('--socket'));
+    assert.ok(said.length > 0, error.message);
+    const message = describeServerExit({ path: serverPath, code: 2, signal: null, uptimeMs: Date.now() - started, stderr: said });
+    assert.match(message, /exited with code 2 as it started: ".*--socket is not supported: the server speaks LSP on stdin and stdout only/);
   });
 });

@@ -24,41 +24,101 @@ export function extensionRoot(): string {
   }
 }
 
-/** The repository (the extension's parent). */
-export function repositoryRoot(): string {
-  return path.dirname(extensionRoot());
+/** A folder and its ancestors, nearest first. */
+function ancestors(dir: string): string[] {
+  const result: string[] = [];
+  let current = path.resolve(dir);
+  for (;;) {
+    result.push(current);
+    const parent = path.dirname(current);
+    if (parent === current) {
+      return result;
+    }
+    current = parent;
+  }
 }
+
+/**
+ * The folders that may be the repository: the extension's parent (the
+ * extension in its place in the repository), then the working directory and
+ * its ancestors (a copy of the extension run from inside a checkout).
+ */
+function repositoryCandidates(): string[] {
+  return [...new Set([path.dirname(extensionRoot()), ...ancestors(process.cwd())])];
+}
+
+export type Located = { path: string } | { skip: string };
+
+/**
+ * The repository's samples/: $EXECUTOR_STUDIO_SAMPLES, else samples/ in the
+ * first candidate repository that has samples/all-ops.mlir.
+ */
+export function locateSamples(): Located {
+  const fromEnv = process.env['EXECUTOR_STUDIO_SAMPLES'] ?? '';
+  if (fromEnv !== '') {
+    return fs.existsSync(path.join(fromEnv, 'all-ops.mlir'))
+      ? { path: path.resolve(fromEnv) }
+      : { skip: `EXECUTOR_STUDIO_SAMPLES=${fromEnv} has no all-ops.mlir: the tests on the samples are skipped` };
+  }
+  const tried: string[] = [];
+  for (const root of repositoryCandidates()) {
+    const dir = path.join(root, 'samples');
+    tried.push(dir);
+    if (fs.existsSync(path.join(dir, 'all-ops.mlir'))) {
+      return { path: dir };
+    }
+  }
+  return {
+    skip:
+      `no samples/all-ops.mlir in ${tried.slice(0, 3).join(', ')}, ...: the tests on the samples are skipped ` +
+      '(set EXECUTOR_STUDIO_SAMPLES to the samples/ folder of an Executor Studio checkout)',
+  };
+}
+
+const samples = locateSamples();
+
+/** Why the tests on the samples are skipped, or false. */
+export const samplesSkip: string | false = 'skip' in samples ? samples.skip : false;
 
 export function samplePath(name: string): string {
-  return path.join(repositoryRoot(), 'samples', name);
+  if (!('path' in samples)) {
+    throw new Error(samples.skip);
+  }
+  return path.join(samples.path, name);
 }
 
+/** The samples' names; none when they are not found. */
 export function sampleNames(): string[] {
+  if (!('path' in samples)) {
+    return [];
+  }
   return fs
-    .readdirSync(path.join(repositoryRoot(), 'samples'))
+    .readdirSync(samples.path)
     .filter((name) => name.endsWith('.mlir'))
     .sort();
 }
 
-export type ServerLocation = { path: string } | { skip: string };
-
 /**
- * The server under test: $EXECUTOR_LSP_SERVER, else what the extension
- * itself would find from the repository (build/bin, then PATH).
+ * The server under test: $EXECUTOR_LSP_SERVER (a path, or a name on the
+ * PATH, as executorStudio.serverPath takes it), else what the extension
+ * itself would find from the candidate repositories (build/bin, then PATH).
  */
-export function locateServer(): ServerLocation {
+export function locateServer(): Located {
   const fromEnv = process.env['EXECUTOR_LSP_SERVER'] ?? '';
   const resolved = resolveServerPath({
-    configured: fromEnv,
-    workspaceFolders: [repositoryRoot()],
-    envPath: fromEnv === '' ? (process.env['PATH'] ?? '') : '',
+    configured: fromEnv.includes('/') ? path.resolve(fromEnv) : fromEnv,
+    workspaceFolders: repositoryCandidates(),
+    envPath: process.env['PATH'] ?? '',
   });
   if (resolved.found) {
     return { path: resolved.path };
   }
   return {
     skip:
-      `executor-lsp-server is not built (${fromEnv === '' ? `looked in ${resolved.tried.slice(0, 3).join(', ')}, ... and PATH` : `EXECUTOR_LSP_SERVER=${fromEnv} does not exist`}): ` +
-      'the language-server tests are skipped',
+      (fromEnv === ''
+        ? `executor-lsp-server is not built (looked in ${resolved.tried.slice(0, 3).join(', ')}, ... and on the PATH)`
+        : `EXECUTOR_LSP_SERVER=${fromEnv} is not an executable`) +
+      ': the language-server tests are skipped (build it with scripts/build.sh executor-lsp-server, ' +
+      'or set EXECUTOR_LSP_SERVER to its path)',
   };
 }

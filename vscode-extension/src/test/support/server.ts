@@ -39,12 +39,28 @@ export class ServerSession {
   private readonly waiters = new Set<DiagnosticsWaiter>();
   private stderr = '';
   private readonly exited: Promise<number | null>;
+  private exitCode: number | null | undefined;
+  /** Every server started and not yet ended, for `killAll`. */
+  private static readonly live = new Set<ChildProcessWithoutNullStreams>();
 
   private constructor(
     private readonly child: ChildProcessWithoutNullStreams,
     launch: ServerLaunch,
   ) {
-    this.exited = new Promise((resolve) => child.once('exit', (code) => { resolve(code); }));
+    ServerSession.live.add(child);
+    this.exited = new Promise((resolve) => {
+      const done = (code: number | null): void => {
+        ServerSession.live.delete(child);
+        this.exitCode = code;
+        resolve(code);
+      };
+      child.once('exit', (code) => { done(code); });
+      // spawn failed (ENOENT, EACCES): there is no process to wait for.
+      child.once('error', (error) => {
+        this.stderr += `\nspawn: ${error.message}`;
+        done(null);
+      });
+    });
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (chunk: string) => {
       this.stderr = (this.stderr + chunk).slice(-20000);
@@ -81,12 +97,55 @@ export class ServerSession {
       });
   }
 
-  /** Starts the server at `serverPath` with the extension's arguments. */
-  static async start(serverPath: string, launch: ServerLaunch): Promise<ServerSession> {
-    const child = spawn(serverPath, launch.args, { stdio: ['pipe', 'pipe', 'pipe'] });
+  /**
+   * Starts the server at `serverPath` with the extension's arguments (and
+   * `extraArgs`, the transport's). A server that exits or does not answer
+   * `initialize` in time is killed, and the error says what it wrote.
+   */
+  static async start(serverPath: string, launch: ServerLaunch, extraArgs: string[] = [], timeoutMs = 30000): Promise<ServerSession> {
+    const child = spawn(serverPath, [...launch.args, ...extraArgs], { stdio: ['pipe', 'pipe', 'pipe'] });
     const session = new ServerSession(child, launch);
-    await session.initializeResult;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        session.initializeResult,
+        session.exited.then((code) => {
+          throw new Error(`${serverPath} exited with ${String(code)} before it answered initialize:\n${session.stderr}`);
+        }),
+        new Promise((_resolve, reject) => {
+          timer = setTimeout(() => {
+            reject(new Error(`${serverPath} did not answer initialize within ${timeoutMs} ms:\n${session.stderr}`));
+          }, timeoutMs);
+        }),
+      ]);
+    } catch (error) {
+      child.kill('SIGKILL');
+      await session.exited;
+      session.connection.dispose();
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
     return session;
+  }
+
+  /** Kills every server still running (a test that failed before its stop). */
+  static killAll(): number {
+    const count = ServerSession.live.size;
+    for (const child of ServerSession.live) {
+      child.kill('SIGKILL');
+    }
+    return count;
+  }
+
+  /** The server's exit code once it ended; undefined while it runs. */
+  get exitStatus(): number | null | undefined {
+    return this.exitCode;
+  }
+
+  /** The server's pid. */
+  get pid(): number | undefined {
+    return this.child.pid;
   }
 
   /** What the server wrote on stderr (for failure messages). */
@@ -157,6 +216,10 @@ export class ServerSession {
 
   /** `shutdown` and `exit`; kills the server if it does not exit in time. */
   async stop(): Promise<number | null> {
+    if (this.exitCode !== undefined) {
+      this.connection.dispose();
+      return this.exitCode;
+    }
     try {
       await Promise.race([
         this.connection.sendRequest(ShutdownRequest.type),

@@ -1,0 +1,571 @@
+// The VS Code extension in a real VS Code: code-server (VS Code 1.100.3 in
+// a browser) driven through a headless Chromium by playwright-core, with the
+// packaged .vsix installed and executorStudio.serverPath set to the
+// executor-lsp-server of this build. Run by scripts/test-editor.sh, which
+// installs all of it and sets:
+//
+//   EDITOR_CODE_SERVER  the code-server package folder
+//   EDITOR_PLAYWRIGHT   the playwright-core package folder
+//   EDITOR_CHROMIUM     the Chromium executable
+//   EDITOR_VSIX         the .vsix to install
+//   EDITOR_SERVER       executor-lsp-server
+//   EDITOR_SAMPLES      the repository's samples/
+//   EXECUTOR_STUDIO_EDITOR_SCREENSHOTS  where the screenshots go (optional)
+//   EXECUTOR_STUDIO_DOCS_SCREENSHOT     also write the README's screenshot there (optional)
+//
+// The steps run in order on one editor; each leaves a screenshot.
+
+import * as assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import { createRequire } from 'node:module';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+
+function required(name) {
+  const value = process.env[name] ?? '';
+  if (value === '') {
+    throw new Error(`${name} is not set: run scripts/test-editor.sh`);
+  }
+  return value;
+}
+
+const codeServer = required('EDITOR_CODE_SERVER');
+const playwright = createRequire(import.meta.url)(required('EDITOR_PLAYWRIGHT'));
+const chromiumPath = required('EDITOR_CHROMIUM');
+const vsix = required('EDITOR_VSIX');
+const serverPath = required('EDITOR_SERVER');
+const samples = required('EDITOR_SAMPLES');
+
+const STEP_TIMEOUT = 90_000;
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'executor-studio-editor-'));
+const userDataDir = path.join(scratch, 'user-data');
+const extensionsDir = path.join(scratch, 'extensions');
+const workspace = path.join(scratch, 'workspace');
+const shots = process.env['EXECUTOR_STUDIO_EDITOR_SCREENSHOTS'] || path.join(scratch, 'screenshots');
+fs.mkdirSync(shots, { recursive: true });
+console.log(`screenshots: ${shots}`);
+
+let shotCount = 0;
+let codeServerProcess;
+let codeServerLog = '';
+let browser;
+let page;
+let serverPid;
+
+// --- helpers -------------------------------------------------------------
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitFor(what, check, timeoutMs = 30_000, intervalMs = 250) {
+  const deadline = Date.now() + timeoutMs;
+  let last;
+  for (;;) {
+    try {
+      const value = await check();
+      if (value) {
+        return value;
+      }
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() > deadline) {
+      await shot(`timeout-${what.replace(/\W+/g, '-').slice(0, 40)}`);
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${last.message}` : ''}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}
+
+async function shot(name, file) {
+  if (page === undefined) {
+    return;
+  }
+  shotCount += 1;
+  const target = file ?? path.join(shots, `${String(shotCount).padStart(2, '0')}-${name}.png`);
+  await page.screenshot({ path: target });
+  console.log(`  screenshot: ${target}`);
+}
+
+/** The executor-lsp-server processes running now: pid and arguments. */
+function serverProcesses() {
+  const found = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) {
+      continue;
+    }
+    try {
+      const argv = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').filter((a) => a !== '');
+      if (argv[0] === serverPath && !argv.includes('--pipeline-worker')) {
+        found.push({ pid: Number(entry), args: argv.slice(1) });
+      }
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  return found;
+}
+
+function writeSettings(settings) {
+  const dir = path.join(userDataDir, 'User');
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, 'settings.json'), JSON.stringify(settings, null, 2));
+}
+
+const baseSettings = {
+  'workbench.startupEditor': 'none',
+  'workbench.tips.enabled': false,
+  'workbench.enableExperiments': false,
+  'workbench.welcomePage.walkthroughs.openOnInstall': false,
+  'security.workspace.trust.enabled': false,
+  'telemetry.telemetryLevel': 'off',
+  'extensions.autoUpdate': false,
+  'extensions.autoCheckUpdates': false,
+  'extensions.ignoreRecommendations': true,
+  'update.mode': 'none',
+  'editor.hover.delay': 200,
+  'editor.minimap.enabled': false,
+  'window.restoreWindows': 'none',
+  'files.hotExit': 'off',
+  'chat.commandCenter.enabled': false,
+  'workbench.secondarySideBar.defaultVisibility': 'hidden',
+};
+
+/** The text of the Executor Studio output (the extension's log file). */
+function extensionLog() {
+  const logs = path.join(userDataDir, 'logs');
+  const found = [];
+  const walk = (dir) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) {
+        walk(full);
+      } else if (entry.name.endsWith('Executor Studio.log')) {
+        found.push(full);
+      }
+    }
+  };
+  if (fs.existsSync(logs)) {
+    walk(logs);
+  }
+  return found.map((file) => fs.readFileSync(file, 'utf8')).join('\n');
+}
+
+/** Every extension host log's text. */
+function extensionHostLogs() {
+  const logs = path.join(userDataDir, 'logs');
+  const texts = [];
+  const walk = (dir) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) {
+        walk(full);
+      } else if (/exthost\.log$/.test(entry.name)) {
+        texts.push(fs.readFileSync(full, 'utf8'));
+      }
+    }
+  };
+  if (fs.existsSync(logs)) {
+    walk(logs);
+  }
+  return texts.join('\n');
+}
+
+/**
+ * Closes a quick pick or quick open that is still up (one the extension shows
+ * a moment after its command ran, too): returns once none has been up for a
+ * while.
+ */
+async function closeQuickInput() {
+  const widget = page.locator('.quick-input-widget').first();
+  for (let i = 0; i < 10; ++i) {
+    if (!(await widget.isVisible())) {
+      await page.waitForTimeout(300);
+      if (!(await widget.isVisible())) {
+        return;
+      }
+    }
+    await page.keyboard.press('Escape');
+    await widget.waitFor({ state: 'hidden', timeout: 2000 }).catch(() => undefined);
+  }
+  throw new Error('a quick pick stays open');
+}
+
+async function runCommand(title) {
+  await closeQuickInput();
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible' });
+  await input.fill(`>${title}`);
+  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+  await row.waitFor({ state: 'visible' });
+  await row.click();
+}
+
+async function openFile(name) {
+  await closeQuickInput();
+  await page.keyboard.press('Control+P');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible' });
+  await input.fill(name);
+  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first();
+  await row.waitFor({ state: 'visible' });
+  await row.click();
+  await page.locator('.tab.active', { hasText: name }).first().waitFor({ state: 'visible' });
+  await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().waitFor({ state: 'visible' });
+}
+
+async function goTo(line, column) {
+  await closeQuickInput();
+  await page.keyboard.press('Control+G');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible' });
+  await input.fill(`:${line}:${column}`);
+  await page.keyboard.press('Enter');
+  await page.waitForTimeout(300);
+}
+
+async function notifications() {
+  return page.locator('.notification-toast .notification-list-item-message').allInnerTexts();
+}
+
+async function clearNotifications() {
+  await runCommand('Notifications: Clear All Notifications');
+  await page.waitForTimeout(300);
+}
+
+async function activeEditorText() {
+  return page.locator('.editor-group-container.active .monaco-editor .view-lines').first().innerText();
+}
+
+async function problemRows() {
+  return page.locator('.markers-panel .monaco-list-row').allInnerTexts();
+}
+
+let failed;
+
+/** A step of the test: skipped after a failed one; a failure leaves a screenshot. */
+function step(name, fn) {
+  it(name, { timeout: STEP_TIMEOUT }, async (t) => {
+    if (failed !== undefined) {
+      t.skip(`"${failed}" failed`);
+      return;
+    }
+    try {
+      await fn();
+    } catch (error) {
+      failed = name;
+      await shot(`failed-${name.replace(/\W+/g, '-').slice(0, 40)}`).catch(() => undefined);
+      throw error;
+    }
+  });
+}
+
+// --- the editor ----------------------------------------------------------
+
+before(async () => {
+  fs.mkdirSync(workspace, { recursive: true });
+  for (const name of fs.readdirSync(samples).filter((n) => n.endsWith('.mlir'))) {
+    fs.copyFileSync(path.join(samples, name), path.join(workspace, name));
+  }
+  const allOps = fs.readFileSync(path.join(samples, 'all-ops.mlir'), 'utf8');
+  assert.ok(allOps.includes('!executor.session'));
+  fs.writeFileSync(path.join(workspace, 'broken.mlir'), allOps.replace('!executor.session', '!executor.sesion'));
+  // A launch of a scalar into a dispatched target: the pipeline's own error.
+  fs.writeFileSync(
+    path.join(workspace, 'scalar-launch.mlir'),
+    `// A scalar cannot be sent to an executor: dispatch-executor-targets says so.
+module {
+  func.func @main(%x: f64) {
+    catalyst.launch_kernel @compute::@scalar(%x) : (f64) -> ()
+    return
+  }
+  module @compute attributes {catalyst.target = {}, catalyst.dispatch = {address = "127.0.0.1:4711"}} {
+    func.func @scalar(%x: f64) {
+      return
+    }
+  }
+}
+`,
+  );
+
+  const entry = path.join(codeServer, 'out', 'node', 'entry.js');
+  const common = ['--user-data-dir', userDataDir, '--extensions-dir', extensionsDir];
+  const install = spawnSync(process.execPath, [entry, ...common, '--install-extension', vsix], { encoding: 'utf8' });
+  assert.equal(install.status, 0, `code-server --install-extension ${vsix}:\n${install.stdout}\n${install.stderr}`);
+  assert.match(install.stdout, /was successfully installed/);
+
+  // First with a server path that does not exist: the extension must say so.
+  writeSettings({ ...baseSettings, 'executorStudio.serverPath': path.join(scratch, 'no-such-dir', 'executor-lsp-server') });
+  const config = path.join(scratch, 'config.yaml');
+  fs.writeFileSync(config, '');
+  const port = await freePort();
+  codeServerProcess = spawn(
+    process.execPath,
+    [
+      entry,
+      '--config', config,
+      '--auth', 'none',
+      '--bind-addr', `127.0.0.1:${port}`,
+      ...common,
+      '--disable-telemetry',
+      '--disable-update-check',
+      '--disable-workspace-trust',
+      '--disable-getting-started-override',
+      workspace,
+    ],
+    { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, XDG_CONFIG_HOME: path.join(scratch, 'xdg-config'), XDG_DATA_HOME: path.join(scratch, 'xdg-data') } },
+  );
+  codeServerProcess.stdout.on('data', (chunk) => { codeServerLog += chunk; });
+  codeServerProcess.stderr.on('data', (chunk) => { codeServerLog += chunk; });
+  await waitFor('code-server to listen', () => codeServerLog.includes('HTTP server listening'), 60_000);
+
+  browser = await playwright.chromium.launch({
+    executablePath: chromiumPath,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+  });
+  const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
+  page = await context.newPage();
+  page.setDefaultTimeout(30_000);
+  await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}`);
+  await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60_000 });
+  await page.locator('.explorer-folders-view, .monaco-workbench .part.sidebar').first().waitFor({ state: 'visible', timeout: 60_000 });
+});
+
+after(async () => {
+  try {
+    await browser?.close();
+  } finally {
+    if (codeServerProcess?.pid !== undefined) {
+      try {
+        process.kill(-codeServerProcess.pid, 'SIGTERM');
+      } catch {
+        // Gone already.
+      }
+      const exited = await waitFor('code-server to exit', () => codeServerProcess.exitCode !== null || codeServerProcess.signalCode !== null, 10_000).catch(() => false);
+      if (!exited) {
+        try {
+          process.kill(-codeServerProcess.pid, 'SIGKILL');
+        } catch {
+          // Gone already.
+        }
+      }
+    }
+  }
+  // The server never outlives the editor (--clientProcessId).
+  if (serverPid !== undefined) {
+    await waitFor('executor-lsp-server to exit with the editor', () => !serverProcesses().some((p) => p.pid === serverPid), 10_000);
+  }
+  if (!process.env['EXECUTOR_STUDIO_EDITOR_KEEP']) {
+    for (const dir of [userDataDir, extensionsDir, workspace, path.join(scratch, 'xdg-config'), path.join(scratch, 'xdg-data')]) {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }
+});
+
+describe('Executor Studio in VS Code (code-server 4.100.3)', { timeout: STEP_TIMEOUT * 12 }, () => {
+  step('says why the server did not start when executorStudio.serverPath is wrong', async () => {
+    await openFile('all-ops.mlir');
+    const message = await waitFor('an error notification about the server path', async () =>
+      (await notifications()).find((text) => text.includes('executorStudio.serverPath')),
+    );
+    assert.match(message, /no-such-dir\/executor-lsp-server", but no executable is there/);
+    const toast = page.locator('.notification-toast', { hasText: 'executorStudio.serverPath' }).first();
+    for (const action of ['Open Settings', 'Show Log', 'Restart Server']) {
+      assert.ok((await toast.locator('.monaco-button', { hasText: action }).count()) > 0, `the notification offers ${action}`);
+    }
+    assert.deepEqual(serverProcesses(), []);
+    await page.waitForTimeout(800);
+    await shot('wrong-server-path');
+  });
+
+  step('activates without errors and runs the server once the setting is right', async () => {
+    // As a user would: the notification's "Open Settings", then the path.
+    const toast = page.locator('.notification-toast', { hasText: 'executorStudio.serverPath' }).first();
+    await toast.locator('.monaco-button', { hasText: 'Open Settings' }).first().click();
+    // A remote window (code-server is one): the Remote tab, where the
+    // extension's "Open Settings" takes the user.
+    await page.locator('.settings-editor .settings-tabs-widget .action-label.checked', { hasText: 'Remote' }).first().waitFor({ state: 'visible' });
+    const setting = page.locator('.settings-editor .setting-item-contents', { hasText: 'Path to' }).first();
+    await setting.waitFor({ state: 'visible' });
+    const input = setting.locator('input').first();
+    await input.fill(serverPath);
+    await input.press('Enter');
+    await page.waitForTimeout(500);
+    await shot('server-path-setting');
+    const running = await waitFor('executor-lsp-server to run', () => serverProcesses()[0], 30_000);
+    serverPid = running.pid;
+    assert.ok(running.args.includes('--stdio'), running.args.join(' '));
+    const clientPid = running.args.find((a) => a.startsWith('--clientProcessId='))?.split('=')[1];
+    assert.ok(clientPid !== undefined && fs.existsSync(`/proc/${clientPid}`), `--clientProcessId names a live process: ${running.args.join(' ')}`);
+    const log = await waitFor('the extension to log the start', () => {
+      const text = extensionLog();
+      return text.includes(`Starting ${serverPath} --stdio --clientProcessId=`) ? text : undefined;
+    });
+    assert.match(log, /Settings changed: restarting executor-lsp-server/);
+    const hostLog = extensionHostLogs();
+    assert.match(hostLog, /executor-studio\.executor-studio/);
+    assert.doesNotMatch(hostLog, /Activating extension .?executor-studio\.executor-studio.? failed/);
+    await page.waitForTimeout(1000);
+    assert.deepEqual(
+      (await notifications()).filter((t) => !t.includes('executorStudio.serverPath is')),
+      [],
+      'no other notification after the restart',
+    );
+    await runCommand('View: Close All Editor Groups');
+    await clearNotifications();
+    await shot('server-running');
+  });
+
+  step('shows an error in the Problems panel for a broken file and none for a clean sample', async () => {
+    await openFile('broken.mlir');
+    await page.keyboard.press('Control+Shift+M');
+    await page.locator('.markers-panel').first().waitFor({ state: 'visible' });
+    const rows = await waitFor('a problem for broken.mlir', async () => {
+      const texts = await problemRows();
+      return texts.some((t) => t.includes('sesion')) ? texts : undefined;
+    });
+    assert.ok(rows.some((t) => t.includes('broken.mlir')), rows.join('\n'));
+    assert.ok(!rows.some((t) => t.includes('all-ops.mlir')), `all-ops.mlir has no problems:\n${rows.join('\n')}`);
+    await shot('problems-broken-file');
+    // The clean sample, open in its own tab, still has none.
+    await openFile('all-ops.mlir');
+    await page.waitForTimeout(1500);
+    const after = await problemRows();
+    assert.ok(!after.some((t) => t.includes('all-ops.mlir')), `all-ops.mlir has no problems:\n${after.join('\n')}`);
+    await shot('problems-clean-sample');
+  });
+
+  step('shows the documentation of an executor op on hover', async () => {
+    const text = fs.readFileSync(path.join(workspace, 'all-ops.mlir'), 'utf8').split('\n');
+    const line = text.findIndex((l) => l.includes('= executor.open('));
+    assert.ok(line >= 0);
+    await goTo(line + 1, text[line].indexOf('executor.open') + 3);
+    await runCommand('Show or Focus Hover');
+    const hover = await waitFor('the hover', async () => {
+      const texts = await page.locator('.monaco-hover:visible .hover-contents, .monaco-hover:visible .markdown-hover').allInnerTexts();
+      return texts.find((t) => t.includes('executor.open'));
+    });
+    assert.match(hover, /Open a session with an executor/);
+    assert.match(hover, /__catalyst__executor__open/);
+    await shot('hover-executor-open');
+    await page.keyboard.press('Escape');
+    await closeQuickInput();
+  });
+
+  step("lists the pipeline's passes and shows the IR after one", async () => {
+    await openFile('cross-compile-dispatch.mlir');
+    await runCommand('Executor: Show Pipeline Preview');
+    const rows = await waitFor('the pass list', async () => {
+      const texts = await page.locator('.quick-input-list .monaco-list-row').allInnerTexts();
+      return texts.some((t) => t.includes('dispatch-executor-targets')) ? texts : undefined;
+    }, 60_000);
+    const all = rows.join('\n');
+    for (const pass of ['input', 'lower-runtime-dispatch', 'cross-compile-targets', 'dispatch-executor-targets']) {
+      assert.ok(all.includes(pass), `${pass} is listed:\n${all}`);
+    }
+    assert.match(all, /changed · /);
+    await shot('preview-pass-list');
+    await page.locator('.quick-input-widget input').fill('dispatch-executor-targets');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'dispatch-executor-targets' }).first().waitFor({ state: 'visible' });
+    await page.keyboard.press('Enter');
+    await page.locator('.tab.active', { hasText: 'dispatch-executor-targets' }).first().waitFor({ state: 'visible' });
+    const ir = await waitFor('the IR after dispatch-executor-targets', async () => {
+      const t = await activeEditorText();
+      return t.includes('executor.') ? t : undefined;
+    });
+    assert.match(ir.replace(/\u00a0/g, ' '), /executor\.(open|launch)/);
+    await shot('preview-pass-ir');
+  });
+
+  step('runs the preview from a code lens and opens the IR at its pass', async () => {
+    await openFile('cross-compile-dispatch.mlir');
+    const text = fs.readFileSync(path.join(workspace, 'cross-compile-dispatch.mlir'), 'utf8').split('\n');
+    const line = text.findIndex((l) => l.includes('catalyst.launch_kernel @compute::@square'));
+    await goTo(line + 1, 1);
+    const lens = page.locator('.editor-group-container.active .codelens-decoration a', { hasText: 'executor.launch' }).first();
+    await lens.waitFor({ state: 'visible', timeout: 30_000 });
+    const title = await lens.innerText();
+    await shot('code-lens');
+    await lens.click();
+    await page.locator('.tab.active', { hasText: 'dispatch-executor-targets' }).first().waitFor({ state: 'visible', timeout: 60_000 });
+    const ir = await waitFor('the IR the lens opened', async () => {
+      const t = await activeEditorText();
+      return t.includes('executor.launch') ? t : undefined;
+    });
+    assert.ok(ir.length > 0, title);
+    await shot('code-lens-opened-pass');
+  });
+
+  step('compares a pass with the one before it', async () => {
+    await runCommand('Executor: Compare with Previous Pass');
+    const diff = page.locator('.editor-group-container.active .monaco-diff-editor').first();
+    await diff.waitFor({ state: 'visible', timeout: 30_000 });
+    await page.locator('.tab.active', { hasText: '↔' }).first().waitFor({ state: 'visible' });
+    await shot('compare-with-previous-pass');
+  });
+
+  step('says so when the server dies, restarts it, and the preview works on the new one', async () => {
+    await runCommand('View: Close All Editor Groups');
+    await clearNotifications();
+    const [running] = serverProcesses();
+    assert.ok(running, 'the server runs');
+    process.kill(running.pid, 'SIGKILL');
+    const message = await waitFor('a notification that the server stopped', async () =>
+      (await notifications()).find((t) => t.includes('killed by SIGKILL')),
+    );
+    assert.match(message, new RegExp(`${serverPath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} was killed by SIGKILL`));
+    await shot('server-died');
+    await clearNotifications();
+    await openFile('cross-compile-dispatch.mlir');
+    await runCommand('Executor: Show Pipeline Preview');
+    await waitFor('the pass list after the restart', async () => {
+      const texts = await page.locator('.quick-input-list .monaco-list-row').allInnerTexts();
+      return texts.some((t) => t.includes('dispatch-executor-targets'));
+    }, 60_000);
+    const [again] = serverProcesses();
+    assert.ok(again && again.pid !== running.pid, 'a new server runs');
+    serverPid = again.pid;
+    await closeQuickInput();
+  });
+
+  step('shows an executor diagnostic and the pipeline preview side by side (the README screenshot)', async () => {
+    await runCommand('View: Close All Editor Groups');
+    await clearNotifications();
+    await openFile('scalar-launch.mlir');
+    await page.keyboard.press('Control+Shift+M');
+    const rows = await waitFor("the pipeline's own error in the Problems panel", async () => {
+      const texts = await problemRows();
+      return texts.some((t) => t.includes('dispatch-executor-targets')) ? texts : undefined;
+    });
+    assert.ok(rows.some((t) => /cannot be sent to an executor/.test(t)), rows.join('\n'));
+    await openFile('cross-compile-dispatch.mlir');
+    await runCommand('Executor: Show Pipeline Preview');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'dispatch-executor-targets' }).first().waitFor({ state: 'visible', timeout: 60_000 });
+    await page.locator('.quick-input-widget input').fill('dispatch-executor-targets');
+    await page.keyboard.press('Enter');
+    await page.locator('.tab.active', { hasText: 'dispatch-executor-targets' }).first().waitFor({ state: 'visible' });
+    // The broken file on the left, above its problem.
+    await page.locator('.tab', { hasText: 'cross-compile-dispatch.mlir' }).first().click();
+    await openFile('scalar-launch.mlir');
+    await goTo(4, 5);
+    await page.waitForTimeout(1000);
+    await shot('readme');
+    const docs = process.env['EXECUTOR_STUDIO_DOCS_SCREENSHOT'];
+    if (docs) {
+      await shot('readme-docs', docs);
+    }
+  });
+});
