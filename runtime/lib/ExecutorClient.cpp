@@ -2,6 +2,7 @@
 #include "ExecutorRuntime/ExecutorClient.h"
 #include "ExecutorRuntime/Socket.h"
 #include "ExecutorRuntime/TcpTransport.h"
+#include "ExecutorRuntime/UnixSocket.h"
 #include "ExecutorRuntime/Wire.h"
 
 #include "llvm/ExecutionEngine/Orc/Core.h"
@@ -243,37 +244,53 @@ struct ExecutorClient::Impl {
     order.push_back({process, JITDylibLookupFlags::MatchExportedSymbolsOnly});
     return order;
   }
-  /// One wrapper call, waited for on this thread. The reply usually comes
-  /// back within tens of microseconds: spinning briefly before sleeping
-  /// saves the wake-up of a blocked thread (a futex round trip) per launch.
+  /// One wrapper call, waited for on this thread, which reads the socket
+  /// itself while no other thread does (no hand-over from a reader thread).
   shared::WrapperFunctionBuffer callAndWait(ExecutorAddr function,
                                             ArrayRef<char> request) {
     struct Slot {
-      std::atomic<bool> done{false};
-      std::mutex mutex;
-      std::condition_variable ready;
+      bool done = false;
       shared::WrapperFunctionBuffer reply;
     };
     auto slot = std::make_shared<Slot>();
+    TcpTransport *t = transport;
     es->getExecutorProcessControl().callWrapperAsync(
         ExecutorProcessControl::RunInPlace(), function,
-        [slot](shared::WrapperFunctionBuffer reply) {
-          std::lock_guard<std::mutex> lock(slot->mutex);
-          slot->reply = std::move(reply);
-          slot->done.store(true, std::memory_order_release);
-          slot->ready.notify_one();
+        [slot, t](shared::WrapperFunctionBuffer reply) {
+          t->complete([&] {
+            slot->reply = std::move(reply);
+            slot->done = true;
+          });
         },
         request);
-    // 100 us covers a small launch on loopback; a long one sleeps after it.
-    auto spinUntil =
-        std::chrono::steady_clock::now() + std::chrono::microseconds(100);
-    while (!slot->done.load(std::memory_order_acquire) &&
-           std::chrono::steady_clock::now() < spinUntil)
-      __builtin_ia32_pause();
-    std::unique_lock<std::mutex> lock(slot->mutex);
-    slot->ready.wait(lock, [&] { return slot->done.load(); });
+    t->waitUntil([&] { return slot->done; });
+    // The connection may go before the answer (ORC then fails the call).
+    bool done = false;
+    t->complete([&] { done = slot->done; });
+    if (!done)
+      return shared::WrapperFunctionBuffer::createOutOfBandError(
+          "the session's connection is closed");
     return std::move(slot->reply);
   }
+
+  /// Whether launches go as the transport's direct calls (executor-server
+  /// publishes kDirectCallsSymbol).
+  bool direct = false;
+
+  /// A launch's reply; outputs in the executor's shared arena are read
+  /// while `arena` (this side's) is held.
+  struct LaunchReply {
+    shared::WrapperFunctionBuffer reply;
+    std::unique_lock<std::mutex> arena;
+    const char *shared = nullptr;
+    size_t sharedSize = 0;
+  };
+  /// One launch on executor-server: a direct call, or the ORC wrapper call.
+  Expected<LaunchReply> launchCall(ExecutorAddr entry, const std::string &kernel,
+                                   ArrayRef<DescriptorView> inputs,
+                                   ArrayRef<int64_t> inputElementSizes,
+                                   ArrayRef<int64_t> outputRanks,
+                                   ArrayRef<int64_t> outputElementSizes);
 
   /// The session is gone during `what`: the crash the executor reported
   /// (executor-server names the kernel and the signal), else `detail`.
@@ -389,13 +406,17 @@ ExecutorClient::open(const std::string &address, ClientOptions options) {
     return impl->error(why);
   bool mapped = impl->connected != address;
   std::string host, port;
-  if (!mapped && !splitAddress(address, host, port, why))
+  if (!mapped && !isUnixAddress(address) &&
+      !splitAddress(address, host, port, why))
     return impl->error(
         "no EXECUTOR_ADDRESS_MAP entry maps this address, and it is not an "
         "address to connect to (" + why + "); run the program with "
         "EXECUTOR_ADDRESS_MAP='" + address + "=HOST:PORT' (several entries "
         "separated by ',')");
-  int fd = connectTo(impl->connected, options.connectTimeout, why);
+  std::string unixPath;
+  bool overUnix = isUnixAddress(impl->connected, &unixPath);
+  int fd = overUnix ? connectUnix(unixPath, options.connectTimeout, why)
+                    : connectTo(impl->connected, options.connectTimeout, why);
   if (fd < 0) {
     if (!mapped && why.rfind("cannot resolve", 0) == 0)
       why += "; if it stands for an executor, map it with "
@@ -403,7 +424,8 @@ ExecutorClient::open(const std::string &address, ClientOptions options) {
     return impl->error(why);
   }
   std::string token = options.token.empty() ? defaultToken() : options.token;
-  if (!token.empty()) {
+  // A Unix socket's file mode decides who connects: no token there.
+  if (!token.empty() && !overUnix) {
     std::string hello = "EXECUTOR-TOKEN " + token + "\n";
     std::string reply;
     if (!writeAll(fd, hello.data(), hello.size()) ||
@@ -421,9 +443,12 @@ ExecutorClient::open(const std::string &address, ClientOptions options) {
                        std::to_string(options.handshakeTimeout.count()) +
                        " ms (is it an executor-server?)");
   }
+  TcpTransport::Options transportOptions;
+  transportOptions.unixSocket = overUnix;
   auto epc = SimpleRemoteEPC::Create<TcpTransport>(
       std::make_unique<DynamicThreadPoolTaskDispatcher>(std::nullopt),
-      SimpleRemoteEPC::Setup(), fd, &impl->transport);
+      SimpleRemoteEPC::Setup(), fd, &impl->transport,
+      std::move(transportOptions));
   if (!epc) // the transport owned the socket and closed it
     return impl->error("ORC handshake failed: " + toString(epc.takeError()));
   impl->es = std::make_unique<ExecutionSession>(std::move(*epc));
@@ -442,6 +467,7 @@ ExecutorClient::open(const std::string &address, ClientOptions options) {
   if (publishes({kLaunchWrapperName, kNoteWrapperName, kLaunchAsyncWrapperName,
                  kAwaitWrapperName, kStoreAssetWrapperName})) {
     impl->kind = ExecutorKind::ExecutorServer;
+    impl->direct = published.count(kDirectCallsSymbol) != 0;
     negotiated = epcRef.getBootstrapSymbols(
         {{impl->launchWrapper, kLaunchWrapperName},
          {impl->noteWrapper, kNoteWrapperName},
@@ -639,7 +665,8 @@ void writeRequestHeader(Writer &w, ExecutorAddr entry,
 
 /// Reads one reply memref; calls `place(rank, eltSize, sizes, data, bytes)`.
 template <typename PlaceFn>
-bool readReplyMemRef(Reader &r, PlaceFn place) {
+bool readReplyMemRef(Reader &r, PlaceFn place, const char *arena = nullptr,
+                     size_t arenaSize = 0) {
   uint32_t rank = 0, eltSize = 0;
   if (!r.get(rank) || !r.get(eltSize) || rank > 64)
     return false;
@@ -648,15 +675,155 @@ bool readReplyMemRef(Reader &r, PlaceFn place) {
     if (!r.get(s))
       return false;
   uint64_t bytes = 0;
-  if (!r.get(bytes) || !r.align(kDataAlignment))
-    return false;
-  const char *data = r.take(bytes);
+  const char *data = readData(r, bytes, arena, arenaSize);
   if (!data)
     return false;
   place(rank, eltSize, sizes, data, bytes);
   return true;
 }
 } // namespace
+
+namespace {
+/// Buffers this large go through the shared arena on a Unix socket.
+constexpr uint64_t kShareAbove = 64 * 1024;
+} // namespace
+
+Expected<ExecutorClient::Impl::LaunchReply> ExecutorClient::Impl::launchCall(
+    ExecutorAddr entry, const std::string &kernel,
+    ArrayRef<DescriptorView> inputs, ArrayRef<int64_t> inputElementSizes,
+    ArrayRef<int64_t> outputRanks, ArrayRef<int64_t> outputElementSizes) {
+  std::string what = "launch of " + kernel;
+  LaunchReply result;
+  if (!direct) {
+    Message request = buildMessage([&](Writer &w) {
+      writeRequestHeader(w, entry, kernel, inputs.size(), outputRanks.size());
+      for (size_t i = 0; i < inputs.size(); ++i) {
+        w.put<uint32_t>(inputs[i].rank);
+        w.put<uint32_t>(inputElementSizes[i]);
+        for (int64_t d = 0; d < inputs[i].rank; ++d)
+          w.put<int64_t>(inputs[i].size(d));
+        w.putData(inputs[i], inputElementSizes[i]);
+      }
+      for (size_t i = 0; i < outputRanks.size(); ++i) {
+        w.put<uint32_t>(outputRanks[i]);
+        w.put<uint32_t>(outputElementSizes[i]);
+      }
+    });
+    auto reply = callExecutor(launchWrapper, request.bytes(), what);
+    if (!reply)
+      return reply.takeError();
+    result.reply = std::move(*reply);
+    return std::move(result);
+  }
+  if (!open)
+    return error("the session is closed");
+  // A direct call gathered from the metadata and each input's data where it
+  // lies (`pos` is the offset in the request stream, which alignment is of).
+  std::vector<char> meta;
+  std::vector<std::pair<size_t, iovec>> pieces; // data after meta[0..first)
+  std::vector<std::unique_ptr<char[]>> gathered;
+  size_t pos = 0;
+  auto put = [&](const void *p, size_t n) {
+    meta.insert(meta.end(), static_cast<const char *>(p),
+                static_cast<const char *>(p) + n);
+    pos += n;
+  };
+  auto put32 = [&](uint32_t v) { put(&v, 4); };
+  auto put64 = [&](uint64_t v) { put(&v, 8); };
+  {
+    Writer counter;
+    writeRequestHeader(counter, entry, kernel, inputs.size(),
+                       outputRanks.size());
+    meta.resize(counter.size());
+    Writer writer(meta.data());
+    writeRequestHeader(writer, entry, kernel, inputs.size(),
+                       outputRanks.size());
+    pos = meta.size();
+  }
+  // On a Unix socket, large inputs are copied once into this side's arena,
+  // and the executor may put large results in its own: held for the call.
+  uint32_t flags = 0;
+  std::vector<uint64_t> sharedAt(inputs.size(), ~0ull);
+  if (transport->sharesMemory()) {
+    result.arena =
+        std::unique_lock<std::mutex>(transport->arenaMutex(), std::try_to_lock);
+    if (result.arena.owns_lock()) {
+      flags |= kDirectMayShareReply;
+      uint64_t total = 0;
+      for (size_t i = 0; i < inputs.size(); ++i) {
+        uint64_t bytes = inputs[i].numElements() * inputElementSizes[i];
+        if (bytes < kShareAbove)
+          continue;
+        sharedAt[i] = total;
+        total = (total + bytes + kDataAlignment - 1) / kDataAlignment *
+                kDataAlignment;
+      }
+      std::string why;
+      if (total && !transport->ownArena().reserve(total, why))
+        sharedAt.assign(inputs.size(), ~0ull);
+      else if (total)
+        if (Error err = transport->offerArena())
+          return lost(what, toString(std::move(err)));
+    }
+  }
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const DescriptorView &in = inputs[i];
+    int64_t elt = inputElementSizes[i];
+    put32(static_cast<uint32_t>(in.rank));
+    put32(static_cast<uint32_t>(elt));
+    for (int64_t d = 0; d < in.rank; ++d)
+      put64(static_cast<uint64_t>(in.size(d)));
+    uint64_t bytes = static_cast<uint64_t>(in.numElements() * elt);
+    const char *first = in.aligned() + in.offset() * elt;
+    if (sharedAt[i] != ~0ull) {
+      put64(bytes | kSharedData);
+      put64(sharedAt[i]);
+      gatherDense(in, elt, first,
+                  transport->ownArena().data() + sharedAt[i]);
+      continue;
+    }
+    put64(bytes);
+    size_t padded = (pos + kDataAlignment - 1) / kDataAlignment * kDataAlignment;
+    meta.resize(meta.size() + (padded - pos), 0);
+    pos = padded;
+    if (bytes == 0)
+      continue;
+    if (!in.isDense()) {
+      gathered.emplace_back(new char[bytes]);
+      gatherDense(in, elt, first, gathered.back().get());
+      first = gathered.back().get();
+    }
+    pieces.push_back({meta.size(), {const_cast<char *>(first), bytes}});
+    pos += bytes;
+  }
+  for (size_t i = 0; i < outputRanks.size(); ++i) {
+    put32(static_cast<uint32_t>(outputRanks[i]));
+    put32(static_cast<uint32_t>(outputElementSizes[i]));
+  }
+  std::vector<iovec> parts;
+  size_t at = 0;
+  for (auto &[until, data] : pieces) {
+    parts.push_back({meta.data() + at, until - at});
+    parts.push_back(data);
+    at = until;
+  }
+  parts.push_back({meta.data() + at, meta.size() - at});
+  auto reply = transport->callDirect(launchWrapper.getValue(), flags, parts);
+  if (!reply)
+    return lost(what, toString(reply.takeError()));
+  uint64_t status = kReplyError;
+  if (reply->size() < sizeof(status))
+    return error(what + ": malformed reply from the executor");
+  std::memcpy(&status, reply->data(), sizeof(status));
+  if (status != kReplyOk)
+    return error(what + " failed: " +
+                 std::string(reply->data() + sizeof(status),
+                             reply->size() - sizeof(status)));
+  result.reply = std::move(*reply);
+  result.shared = transport->peerArena().data();
+  result.sharedSize = transport->peerArena().size();
+  return std::move(result);
+}
 
 Error ExecutorClient::storeAsset(const std::string &name,
                                  ArrayRef<char> bytes) {
@@ -745,40 +912,41 @@ ExecutorClient::launch(const std::string &entryName, const std::string &object,
     }
     return outputs;
   }
-  Message request = buildMessage([&](Writer &w) {
-    writeRequestHeader(w, *address, kernel, inputs.size(), results.size());
-    for (const HostMemRef &in : inputs) {
-      w.put<uint32_t>(in.sizes.size());
-      w.put<uint32_t>(in.elementSize);
-      for (int64_t s : in.sizes)
-        w.put<int64_t>(s);
-      w.put<uint64_t>(in.bytes.size());
-      w.align(kDataAlignment);
-      if (char *dst = w.reserve(in.bytes.size()))
-        std::memcpy(dst, in.bytes.data(), in.bytes.size());
-    }
-    for (const ResultSpec &spec : results) {
-      w.put<uint32_t>(spec.rank);
-      w.put<uint32_t>(spec.elementSize);
-    }
-  });
-  auto reply = impl->callExecutor(impl->launchWrapper, request.bytes(),
-                                  "launch of " + kernel);
+  std::vector<std::vector<int64_t>> words(inputs.size());
+  std::vector<DescriptorView> views;
+  std::vector<int64_t> inSizes, outRanks, outSizes;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    int64_t rank = static_cast<int64_t>(inputs[i].sizes.size());
+    words[i].assign(3 + 2 * rank, 0);
+    DescriptorView view{words[i].data(), rank};
+    view.setDense(const_cast<char *>(inputs[i].bytes.data()),
+                  inputs[i].sizes.data());
+    views.push_back(view);
+    inSizes.push_back(inputs[i].elementSize);
+  }
+  for (const ResultSpec &spec : results) {
+    outRanks.push_back(spec.rank);
+    outSizes.push_back(spec.elementSize);
+  }
+  auto reply = impl->launchCall(*address, kernel, views, inSizes, outRanks,
+                                outSizes);
   if (!reply)
     return reply.takeError();
   std::vector<HostMemRef> outputs;
-  Reader r(reply->data(), reply->size());
+  Reader r(reply->reply.data(), reply->reply.size());
   uint64_t status;
   r.get(status);
   for (size_t i = 0; i < results.size(); ++i) {
     HostMemRef out;
-    bool ok = readReplyMemRef(r, [&](uint32_t, uint32_t eltSize,
-                                     std::vector<int64_t> &sizes,
-                                     const char *data, uint64_t bytes) {
-      out.sizes = sizes;
-      out.elementSize = eltSize;
-      out.bytes.assign(data, data + bytes);
-    });
+    bool ok = readReplyMemRef(
+        r,
+        [&](uint32_t, uint32_t eltSize, std::vector<int64_t> &sizes,
+            const char *data, uint64_t bytes) {
+          out.sizes = sizes;
+          out.elementSize = eltSize;
+          out.bytes.assign(data, data + bytes);
+        },
+        reply->shared, reply->sharedSize);
     if (!ok)
       return impl->error("malformed reply from " + kernel);
     outputs.push_back(std::move(out));
@@ -832,24 +1000,14 @@ Error ExecutorClient::launchDescriptorsAt(uint64_t entryAddress,
     }
     return Error::success();
   }
-  Message request = buildMessage([&](Writer &w) {
-    writeRequestHeader(w, address, kernel, inputs.size(), outputs.size());
-    for (size_t i = 0; i < inputs.size(); ++i) {
-      w.put<uint32_t>(inputs[i].rank);
-      w.put<uint32_t>(inputElementSizes[i]);
-      for (int64_t d = 0; d < inputs[i].rank; ++d)
-        w.put<int64_t>(inputs[i].size(d));
-      w.putData(inputs[i], inputElementSizes[i]);
-    }
-    for (size_t i = 0; i < outputs.size(); ++i) {
-      w.put<uint32_t>(outputs[i].rank);
-      w.put<uint32_t>(outputElementSizes[i]);
-    }
-  });
-  auto reply = impl->callExecutor(impl->launchWrapper, request.bytes(),
-                                  "launch of " + kernel);
-  if (!reply)
-    return reply.takeError();
+  std::vector<int64_t> outRanks;
+  for (const DescriptorView &out : outputs)
+    outRanks.push_back(out.rank);
+  auto launched = impl->launchCall(address, kernel, inputs, inputElementSizes,
+                                   outRanks, outputElementSizes);
+  if (!launched)
+    return launched.takeError();
+  shared::WrapperFunctionBuffer *reply = &launched->reply;
   // The largest output takes over the reply buffer itself (malloc'ed by the
   // transport; its data is 16-byte aligned in it), so the program frees it
   // with the descriptor's allocated pointer and the bulk of the data is not
@@ -864,18 +1022,24 @@ Error ExecutorClient::launchDescriptorsAt(uint64_t entryAddress,
   };
   std::vector<Placed> placed(outputs.size());
   size_t largest = 0;
+  bool inReplyLargest = false;
   for (size_t i = 0; i < outputs.size(); ++i) {
-    bool ok = readReplyMemRef(r, [&](uint32_t, uint32_t,
-                                     std::vector<int64_t> &sizes,
-                                     const char *data, uint64_t bytes) {
-      placed[i] = {data, bytes, sizes};
-    });
+    bool ok = readReplyMemRef(
+        r,
+        [&](uint32_t, uint32_t, std::vector<int64_t> &sizes, const char *data,
+            uint64_t bytes) { placed[i] = {data, bytes, sizes}; },
+        launched->shared, launched->sharedSize);
     if (!ok)
       return impl->error("malformed reply from " + kernel);
-    if (placed[i].bytes > placed[largest].bytes)
+    // Only data in the reply itself can be taken over.
+    bool inReply = placed[i].data >= reply->data() &&
+                   placed[i].data < reply->data() + reply->size();
+    if (inReply && (!inReplyLargest || placed[i].bytes > placed[largest].bytes)) {
       largest = i;
+      inReplyLargest = true;
+    }
   }
-  bool adopt = !outputs.empty() &&
+  bool adopt = inReplyLargest &&
                reply->size() > sizeof(shared::CWrapperFunctionBuffer{}.Data);
   for (size_t i = 0; i < outputs.size(); ++i) {
     DescriptorView out = outputs[i];
@@ -1024,32 +1188,6 @@ ExecutorClient::Impl::allocateRemote(uint64_t size, const std::string &what) {
 
 namespace {
 size_t roundUp(size_t n, size_t to) { return (n + to - 1) / to * to; }
-
-/// Copies the elements of `view` (whose first element is at `first`) in
-/// row-major order to `dst`.
-void gatherDense(const DescriptorView &view, int64_t elementSize,
-                 const char *first, char *dst) {
-  int64_t n = view.numElements();
-  if (n == 0)
-    return;
-  if (view.isDense()) {
-    std::memcpy(dst, first, static_cast<size_t>(n * elementSize));
-    return;
-  }
-  std::vector<int64_t> index(static_cast<size_t>(view.rank), 0);
-  for (int64_t i = 0; i < n; ++i) {
-    int64_t offset = 0;
-    for (int64_t d = 0; d < view.rank; ++d)
-      offset += index[d] * view.stride(d);
-    std::memcpy(dst + i * elementSize, first + offset * elementSize,
-                static_cast<size_t>(elementSize));
-    for (int64_t d = view.rank - 1; d >= 0; --d) {
-      if (++index[d] < view.size(d))
-        break;
-      index[d] = 0;
-    }
-  }
-}
 
 /// Elements from the first to the last one `view` reaches (0 if empty).
 int64_t extent(const DescriptorView &view) {

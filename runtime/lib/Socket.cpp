@@ -65,9 +65,10 @@ bool mapAddress(const std::string &address, std::string &mapped,
     std::string from = eq == std::string::npos ? "" : entry.substr(0, eq);
     std::string to = eq == std::string::npos ? "" : entry.substr(eq + 1);
     std::string host, port, why;
-    if (from.empty() || !splitAddress(to, host, port, why)) {
+    bool toUnix = to.rfind("unix:", 0) == 0 && to.size() > 5;
+    if (from.empty() || (!toUnix && !splitAddress(to, host, port, why))) {
       error = "EXECUTOR_ADDRESS_MAP entry '" + entry +
-              "' is not FROM=HOST:PORT";
+              "' is not FROM=HOST:PORT or FROM=unix:PATH";
       if (!from.empty())
         error += " (" + why + ")";
       error += "; write the entries as FROM=HOST:PORT separated by ',', "

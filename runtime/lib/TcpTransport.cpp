@@ -4,15 +4,16 @@
 #include "llvm/Support/Endian.h"
 
 #include <cerrno>
+#include <climits>
 #include <cstring>
-#include <sched.h>
-#include <time.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <poll.h>
+#include <sched.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
+#include <time.h>
 #include <unistd.h>
-#include <vector>
 
 using namespace llvm;
 using namespace llvm::orc;
@@ -22,6 +23,14 @@ namespace executor_runtime {
 namespace {
 constexpr size_t kHeaderSize = 4 * sizeof(uint64_t);
 constexpr size_t kReadBuffer = 64 * 1024;
+/// Opcodes of our own, beside ORC's (0 to 3); a direct call's flags ride in
+/// the opcode word's bits 8 to 39.
+constexpr uint64_t kDirectCall = 0x40;
+constexpr uint64_t kDirectReply = 0x41;
+constexpr uint64_t kShareArena = 0x42;
+/// How long the background reader leaves the socket to waiting callers
+/// after the last one left (a burst of launches never wakes it).
+constexpr auto kLinger = std::chrono::milliseconds(2);
 
 Error transportError(const Twine &message) {
   return createStringError(inconvertibleErrorCode(), message);
@@ -29,19 +38,15 @@ Error transportError(const Twine &message) {
 } // namespace
 
 Expected<std::unique_ptr<TcpTransport>>
-TcpTransport::Create(SimpleRemoteEPCTransportClient &client, int fd) {
+TcpTransport::Create(SimpleRemoteEPCTransportClient &client, int fd,
+                     TcpTransport **created, Options options) {
   if (fd < 0)
     return transportError("invalid socket " + Twine(fd));
-  return std::unique_ptr<TcpTransport>(new TcpTransport(client, fd));
-}
-
-Expected<std::unique_ptr<TcpTransport>>
-TcpTransport::Create(SimpleRemoteEPCTransportClient &client, int fd,
-                     TcpTransport **created) {
-  auto transport = Create(client, fd);
-  if (transport && created)
-    *created = transport->get();
-  return transport;
+  std::unique_ptr<TcpTransport> transport(
+      new TcpTransport(client, fd, std::move(options)));
+  if (created)
+    *created = transport.get();
+  return std::move(transport);
 }
 
 std::string TcpTransport::hangupMessage() const {
@@ -93,53 +98,114 @@ void TcpTransport::sendHangupFromSignalHandler(const char *message,
 
 TcpTransport::~TcpTransport() {
   disconnect();
-  if (listener.joinable() && listener.get_id() != std::this_thread::get_id())
-    listener.join();
-  else if (listener.joinable())
-    listener.detach();
+  std::vector<std::thread> all;
+  {
+    std::unique_lock<std::mutex> lock(mutex);
+    // The readers end once they see the end of the stream.
+    if (started)
+      wake.wait_for(lock, std::chrono::seconds(10), [&] { return closed; });
+    all.swap(threads);
+  }
+  for (std::thread &t : all) {
+    if (t.get_id() == std::this_thread::get_id())
+      t.detach();
+    else
+      t.join();
+  }
+  for (int passed : receivedFds)
+    ::close(passed);
   ::close(fd);
 }
 
 Error TcpTransport::start() {
-  listener = std::thread([this] { listen(); });
+  buffer.resize(kReadBuffer);
+  std::lock_guard<std::mutex> lock(mutex);
+  started = true;
+  if (options.directHandler)
+    threads.emplace_back([this] { serveReads(); });
+  else
+    threads.emplace_back([this] { clientListen(); });
   return Error::success();
 }
 
-Error TcpTransport::sendMessage(SimpleRemoteEPCOpcode opcode, uint64_t seqNo,
-                                ExecutorAddr tagAddr, ArrayRef<char> argBytes) {
+Error TcpTransport::sendFrame(uint64_t opcode, uint64_t seq, uint64_t tag,
+                              ArrayRef<iovec> parts, int passFd) {
   char header[kHeaderSize];
-  support::endian::write64le(header, kHeaderSize + argBytes.size());
-  support::endian::write64le(header + 8, static_cast<uint64_t>(opcode));
-  support::endian::write64le(header + 16, seqNo);
-  support::endian::write64le(header + 24, tagAddr.getValue());
-  iovec parts[2] = {{header, kHeaderSize},
-                    {const_cast<char *>(argBytes.data()), argBytes.size()}};
+  size_t total = kHeaderSize;
+  for (const iovec &part : parts)
+    total += part.iov_len;
+  support::endian::write64le(header, total);
+  support::endian::write64le(header + 8, opcode);
+  support::endian::write64le(header + 16, seq);
+  support::endian::write64le(header + 24, tag);
+  std::vector<iovec> iov;
+  iov.reserve(parts.size() + 1);
+  iov.push_back({header, kHeaderSize});
+  for (const iovec &part : parts)
+    if (part.iov_len)
+      iov.push_back(part);
+  union {
+    cmsghdr align;
+    char bytes[CMSG_SPACE(sizeof(int))];
+  } control;
   std::lock_guard<std::mutex> lock(sendMutex);
   if (disconnected)
     return transportError("the session's connection is closed");
   msghdr message{};
-  message.msg_iov = parts;
-  message.msg_iovlen = argBytes.empty() ? 1 : 2;
-  while (message.msg_iovlen > 0) {
+  message.msg_iov = iov.data();
+  size_t remaining = iov.size();
+  if (passFd >= 0) {
+    std::memset(&control, 0, sizeof(control));
+    message.msg_control = control.bytes;
+    message.msg_controllen = sizeof(control.bytes);
+    cmsghdr *c = CMSG_FIRSTHDR(&message);
+    c->cmsg_level = SOL_SOCKET;
+    c->cmsg_type = SCM_RIGHTS;
+    c->cmsg_len = CMSG_LEN(sizeof(int));
+    std::memcpy(CMSG_DATA(c), &passFd, sizeof(int));
+  }
+  while (remaining > 0) {
+    message.msg_iovlen = std::min<size_t>(remaining, IOV_MAX);
     ssize_t sent = ::sendmsg(fd, &message, MSG_NOSIGNAL);
     if (sent < 0) {
       if (errno == EINTR || errno == EAGAIN)
         continue;
       return errorCodeToError(std::error_code(errno, std::generic_category()));
     }
+    // The descriptor went with the first bytes.
+    message.msg_control = nullptr;
+    message.msg_controllen = 0;
     // Step past what went out.
     size_t left = static_cast<size_t>(sent);
-    while (message.msg_iovlen > 0 && left >= message.msg_iov->iov_len) {
+    while (remaining > 0 && left >= message.msg_iov->iov_len) {
       left -= message.msg_iov->iov_len;
       ++message.msg_iov;
-      --message.msg_iovlen;
+      --remaining;
     }
-    if (message.msg_iovlen > 0) {
-      message.msg_iov->iov_base = static_cast<char *>(message.msg_iov->iov_base) + left;
+    if (remaining > 0) {
+      message.msg_iov->iov_base =
+          static_cast<char *>(message.msg_iov->iov_base) + left;
       message.msg_iov->iov_len -= left;
     }
   }
   return Error::success();
+}
+
+Error TcpTransport::sendMessage(SimpleRemoteEPCOpcode opcode, uint64_t seqNo,
+                                ExecutorAddr tagAddr, ArrayRef<char> argBytes) {
+  iovec body{const_cast<char *>(argBytes.data()), argBytes.size()};
+  Error err = sendFrame(static_cast<uint64_t>(opcode), seqNo,
+                        tagAddr.getValue(), ArrayRef<iovec>(body));
+  if (!err && opcode == SimpleRemoteEPCOpcode::CallWrapper &&
+      !options.directHandler) {
+    // Its result must be read even if no caller waits for it: wake the
+    // background reader if it leaves the socket to callers.
+    std::lock_guard<std::mutex> lock(mutex);
+    listenerCalled = true;
+    if (listenerParked)
+      listenerWake.notify_one();
+  }
+  return err;
 }
 
 void TcpTransport::disconnect() {
@@ -147,98 +213,354 @@ void TcpTransport::disconnect() {
     return;
   // Wakes the reader, whose recv then sees the end of the stream.
   ::shutdown(fd, SHUT_RDWR);
+  std::lock_guard<std::mutex> lock(mutex);
+  listenerCalled = true;
+  listenerWake.notify_all();
 }
 
-void TcpTransport::listen() {
-  std::vector<char> buffer(kReadBuffer);
-  size_t begin = 0, end = 0;
-  Error err = Error::success();
-  // Appends what the socket has to the buffer.
-  auto ackNow = [&] {
-    if (quickAck.load(std::memory_order_relaxed)) {
+Expected<shared::WrapperFunctionBuffer>
+TcpTransport::callDirect(uint64_t function, uint32_t flags,
+                         ArrayRef<iovec> parts) {
+  DirectSlot slot;
+  uint64_t seq;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (closed)
+      return transportError("the session's connection is closed");
+    seq = nextDirect++;
+    pending[seq] = &slot;
+  }
+  if (Error err = sendFrame(kDirectCall | (uint64_t(flags) << 8), seq,
+                            function, parts)) {
+    std::lock_guard<std::mutex> lock(mutex);
+    pending.erase(seq);
+    return std::move(err);
+  }
+  waitUntil([&] { return slot.done; });
+  std::lock_guard<std::mutex> lock(mutex);
+  pending.erase(seq);
+  if (!slot.done || slot.reply.getOutOfBandError())
+    return transportError("the session's connection is closed");
+  return std::move(slot.reply);
+}
+
+Error TcpTransport::replyDirect(uint64_t seq, ArrayRef<iovec> parts) {
+  return sendFrame(kDirectReply, seq, 0, parts);
+}
+
+Error TcpTransport::offerArena() {
+  if (own.generation() == offeredGeneration)
+    return Error::success();
+  uint64_t size = own.size();
+  iovec body{&size, sizeof(size)};
+  if (Error err = sendFrame(kShareArena, 0, 0, ArrayRef<iovec>(body), own.fd()))
+    return err;
+  offeredGeneration = own.generation();
+  return Error::success();
+}
+
+void TcpTransport::complete(function_ref<void()> update) {
+  std::lock_guard<std::mutex> lock(mutex);
+  update();
+  if (waiters)
+    wake.notify_all();
+}
+
+void TcpTransport::waitUntil(function_ref<bool()> ready) {
+  std::unique_lock<std::mutex> lock(mutex);
+  ++activeCallers;
+  while (!ready() && !closed) {
+    if (!roleTaken) {
+      // Nobody reads: read for everyone until our answer is in.
+      roleTaken = true;
+      lock.unlock();
+      bool more = readAndDispatch(false);
+      bool leftover = end > begin;
+      lock.lock();
+      roleTaken = false;
+      if (waiters)
+        wake.notify_all();
+      if (!more)
+        break;
+      if (leftover && ready()) {
+        // More messages are buffered and we are leaving: the background
+        // reader takes them now.
+        listenerCalled = true;
+        if (listenerParked)
+          listenerWake.notify_one();
+      }
+      continue;
+    }
+    ++waiters;
+    wake.wait(lock);
+    --waiters;
+  }
+  --activeCallers;
+  lingerUntil = std::chrono::steady_clock::now() + kLinger;
+}
+
+ssize_t TcpTransport::receive(char *into, size_t size, bool dontWait) {
+  while (true) {
+    ssize_t got;
+    if (options.unixSocket) {
+      union {
+        cmsghdr align;
+        char bytes[CMSG_SPACE(4 * sizeof(int))];
+      } control;
+      iovec iov{into, size};
+      msghdr message{};
+      message.msg_iov = &iov;
+      message.msg_iovlen = 1;
+      message.msg_control = control.bytes;
+      message.msg_controllen = sizeof(control.bytes);
+      got = ::recvmsg(fd, &message,
+                      MSG_CMSG_CLOEXEC | (dontWait ? MSG_DONTWAIT : 0));
+      if (got >= 0)
+        for (cmsghdr *c = CMSG_FIRSTHDR(&message); c;
+             c = CMSG_NXTHDR(&message, c)) {
+          if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS)
+            continue;
+          size_t n = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+          for (size_t i = 0; i < n; ++i) {
+            int passed;
+            std::memcpy(&passed, CMSG_DATA(c) + i * sizeof(int), sizeof(int));
+            receivedFds.push_back(passed);
+          }
+        }
+    } else {
+      got = ::recv(fd, into, size, dontWait ? MSG_DONTWAIT : 0);
+    }
+    if (got < 0 && errno == EINTR)
+      continue;
+    if (got < 0 && errno == EAGAIN && !dontWait)
+      continue;
+    if (got > 0 && quickAck.load(std::memory_order_relaxed)) {
       int one = 1;
       setsockopt(fd, IPPROTO_TCP, TCP_QUICKACK, &one, sizeof(one));
     }
-  };
-  auto fill = [&]() -> ssize_t {
-    while (true) {
-      ssize_t got = ::recv(fd, buffer.data() + end, buffer.size() - end, 0);
-      if (got < 0 && (errno == EINTR || errno == EAGAIN))
-        continue;
-      ackNow();
-      return got;
+    return got;
+  }
+}
+
+int TcpTransport::readOne(Message &m, bool poll, Error &err) {
+  bool first = true;
+  // The header.
+  while (end - begin < kHeaderSize) {
+    if (begin > 0) {
+      std::memmove(buffer.data(), buffer.data() + begin, end - begin);
+      end -= begin;
+      begin = 0;
     }
-  };
-  while (true) {
-    // The header.
-    while (end - begin < kHeaderSize) {
-      if (begin > 0) {
-        std::memmove(buffer.data(), buffer.data() + begin, end - begin);
-        end -= begin;
-        begin = 0;
-      }
-      ssize_t got = fill();
-      if (got <= 0) {
-        if ((got < 0 && !disconnected) || end != begin)
-          err = transportError(got < 0 ? std::strerror(errno)
-                                       : "connection closed inside a message");
-        goto done;
-      }
-      end += static_cast<size_t>(got);
+    bool dontWait = poll && first && end == 0;
+    first = false;
+    ssize_t got = receive(buffer.data() + end, buffer.size() - end, dontWait);
+    if (got < 0 && dontWait && (errno == EAGAIN || errno == EWOULDBLOCK))
+      return 0;
+    if (got <= 0) {
+      if ((got < 0 && !disconnected) || end != begin)
+        err = transportError(got < 0 ? std::strerror(errno)
+                                     : "connection closed inside a message");
+      return -1;
     }
-    {
-      const char *h = buffer.data() + begin;
-      uint64_t size = support::endian::read64le(h);
-      auto opcode = static_cast<SimpleRemoteEPCOpcode>(support::endian::read64le(h + 8));
-      uint64_t seqNo = support::endian::read64le(h + 16);
-      ExecutorAddr tagAddr(support::endian::read64le(h + 24));
-      begin += kHeaderSize;
-      if (size < kHeaderSize) {
-        err = transportError("malformed message: size " + Twine(size));
-        goto done;
+    end += static_cast<size_t>(got);
+  }
+  const char *h = buffer.data() + begin;
+  uint64_t size = support::endian::read64le(h);
+  m.opcode = support::endian::read64le(h + 8);
+  m.seq = support::endian::read64le(h + 16);
+  m.tag = support::endian::read64le(h + 24);
+  begin += kHeaderSize;
+  if (size < kHeaderSize) {
+    err = transportError("malformed message: size " + Twine(size));
+    return -1;
+  }
+  size_t bodySize = size - kHeaderSize;
+  m.body = shared::WrapperFunctionBuffer::allocate(bodySize);
+  char *dst = bodySize ? m.body.data() : nullptr;
+  size_t have = std::min(bodySize, end - begin);
+  if (have)
+    std::memcpy(dst, buffer.data() + begin, have);
+  begin += have;
+  // The rest of a large body goes straight into it.
+  while (have < bodySize) {
+    ssize_t got = receive(dst + have, bodySize - have, false);
+    if (got <= 0) {
+      err = transportError(got < 0 ? std::strerror(errno)
+                                   : "connection closed inside a message");
+      return -1;
+    }
+    have += static_cast<size_t>(got);
+  }
+  if (begin == end)
+    begin = end = 0;
+  return 1;
+}
+
+bool TcpTransport::dispatch(Message &m, Error &err) {
+  uint64_t kind = m.opcode & 0xff;
+  if (kind == kDirectReply) {
+    complete([&] {
+      auto it = pending.find(m.seq);
+      if (it != pending.end()) {
+        it->second->reply = std::move(m.body);
+        it->second->done = true;
       }
-      size_t bodySize = size - kHeaderSize;
-      auto body = shared::WrapperFunctionBuffer::allocate(bodySize);
-      char *dst = bodySize ? body.data() : nullptr;
-      size_t have = std::min(bodySize, end - begin);
-      if (have)
-        std::memcpy(dst, buffer.data() + begin, have);
-      begin += have;
-      // The rest of a large body goes straight into it.
-      while (have < bodySize) {
-        ssize_t got = ::recv(fd, dst + have, bodySize - have, 0);
-        if (got < 0 && (errno == EINTR || errno == EAGAIN))
-          continue;
-        ackNow();
-        if (got <= 0) {
-          err = transportError(got < 0 ? std::strerror(errno)
-                                       : "connection closed inside a message");
-          goto done;
-        }
-        have += static_cast<size_t>(got);
-      }
-      if (begin == end)
-        begin = end = 0;
-      if (opcode == SimpleRemoteEPCOpcode::Hangup && bodySize > 9 &&
-          body.data()[0] == 1) {
-        uint64_t length = support::endian::read64le(body.data() + 1);
-        if (length <= bodySize - 9) {
-          std::lock_guard<std::mutex> lock(hangupMutex);
-          hangup.assign(body.data() + 9, length);
-        }
-      }
-      auto action = client.handleMessage(opcode, seqNo, tagAddr, std::move(body));
-      if (!action) {
-        err = action.takeError();
-        goto done;
-      }
-      if (*action == SimpleRemoteEPCTransportClient::EndSession)
-        goto done;
+    });
+    return true;
+  }
+  if (kind == kShareArena) {
+    uint64_t size = 0;
+    if (m.body.size() != sizeof(size) || receivedFds.empty()) {
+      err = transportError("malformed shared-memory message");
+      return false;
+    }
+    std::memcpy(&size, m.body.data(), sizeof(size));
+    int passed = receivedFds.front();
+    receivedFds.pop_front();
+    std::string why;
+    if (!peer.adopt(passed, size, why)) {
+      err = transportError(why);
+      return false;
+    }
+    return true;
+  }
+  if (kind > static_cast<uint64_t>(SimpleRemoteEPCOpcode::LastOpC) ||
+      (m.opcode >> 8) != 0) {
+    err = transportError("unknown message opcode " + Twine(m.opcode));
+    return false;
+  }
+  auto opcode = static_cast<SimpleRemoteEPCOpcode>(kind);
+  if (opcode == SimpleRemoteEPCOpcode::Hangup && m.body.size() > 9 &&
+      m.body.data()[0] == 1) {
+    uint64_t length = support::endian::read64le(m.body.data() + 1);
+    if (length <= m.body.size() - 9) {
+      std::lock_guard<std::mutex> lock(hangupMutex);
+      hangup.assign(m.body.data() + 9, length);
     }
   }
-done:
+  auto action = client.handleMessage(opcode, m.seq, ExecutorAddr(m.tag),
+                                     std::move(m.body));
+  if (!action) {
+    err = action.takeError();
+    return false;
+  }
+  return *action != SimpleRemoteEPCTransportClient::EndSession;
+}
+
+bool TcpTransport::readAndDispatch(bool poll) {
+  Message m;
+  Error err = Error::success();
+  int got = readOne(m, poll, err);
+  if (got == 0)
+    return true;
+  if (got > 0 && (m.opcode & 0xff) == kDirectCall) {
+    err = transportError("a direct call reached the client");
+    got = -1;
+  }
+  if (got > 0 && dispatch(m, err))
+    return true;
+  finish(std::move(err));
+  return false;
+}
+
+void TcpTransport::finish(Error err) {
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (closed) {
+      consumeError(std::move(err));
+      return;
+    }
+    closed = true;
+    // Direct calls still waiting fail (their slot stays not done).
+    wake.notify_all();
+    listenerWake.notify_all();
+  }
   disconnect();
   client.handleDisconnect(std::move(err));
+}
+
+void TcpTransport::clientListen() {
+  std::unique_lock<std::mutex> lock(mutex);
+  while (!closed) {
+    // Callers read for themselves while they wait; leave them the socket,
+    // and a little longer after the last one, unless an ORC call needs its
+    // answer read.
+    auto now = std::chrono::steady_clock::now();
+    if (activeCallers > 0 || roleTaken ||
+        (!listenerCalled && now < lingerUntil)) {
+      listenerParked = true;
+      listenerWake.wait_until(lock, activeCallers > 0 || roleTaken
+                                        ? now + 10 * kLinger
+                                        : lingerUntil);
+      listenerParked = false;
+      continue;
+    }
+    listenerCalled = false;
+    roleTaken = true;
+    lock.unlock();
+    // Messages already buffered are read before waiting for the socket.
+    if (end == begin) {
+      lock.lock();
+      roleTaken = false;
+      if (waiters)
+        wake.notify_all();
+      lock.unlock();
+      pollfd p{fd, POLLIN, 0};
+      int ready = ::poll(&p, 1, -1);
+      lock.lock();
+      if (closed)
+        break;
+      if (ready <= 0 || activeCallers > 0 || roleTaken)
+        continue;
+      roleTaken = true;
+      lock.unlock();
+    }
+    bool more = readAndDispatch(true);
+    lock.lock();
+    roleTaken = false;
+    if (waiters)
+      wake.notify_all();
+    if (!more)
+      break;
+  }
+}
+
+void TcpTransport::serveReads() {
+  std::unique_lock<std::mutex> lock(mutex);
+  while (true) {
+    ++idleReaders;
+    wake.wait(lock, [&] { return !roleTaken || closed; });
+    --idleReaders;
+    if (closed)
+      return;
+    roleTaken = true;
+    lock.unlock();
+    Message m;
+    Error err = Error::success();
+    int got = readOne(m, false, err);
+    if (got > 0 && (m.opcode & 0xff) == kDirectCall) {
+      // Pass the reading on, then run the call on this thread.
+      lock.lock();
+      roleTaken = false;
+      if (idleReaders > 0)
+        wake.notify_one();
+      else if (!closed)
+        threads.emplace_back([this] { serveReads(); });
+      lock.unlock();
+      options.directHandler(*this, m.seq, m.tag,
+                            static_cast<uint32_t>(m.opcode >> 8),
+                            std::move(m.body));
+      lock.lock();
+      continue;
+    }
+    bool more = got > 0 && dispatch(m, err);
+    if (!more)
+      finish(std::move(err));
+    lock.lock();
+    roleTaken = false;
+    if (!more)
+      return;
+  }
 }
 
 } // namespace executor_runtime

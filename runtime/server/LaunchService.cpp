@@ -10,12 +10,15 @@
 #include "LaunchService.h"
 #include "CrashReport.h"
 #include "ExecutorRuntime/Plugin.h"
+#include "ExecutorRuntime/TcpTransport.h"
 #include "ExecutorRuntime/Wire.h"
 
 #include "llvm/ExecutionEngine/Orc/Shared/WrapperFunctionUtils.h"
 
 #include <atomic>
 #include <cstdio>
+#include <cstring>
+#include <memory>
 #include <cstdlib>
 #include <map>
 #include <mutex>
@@ -90,86 +93,247 @@ void logEvent(const std::string &message) {
   std::fflush(stderr);
 }
 
+namespace {
+/// One launch: the request parsed into descriptors, then the kernel's
+/// results.
+struct Launch {
+  LaunchHeader header;
+  std::vector<std::vector<int64_t>> inWords;
+  std::vector<void *> args;
+  std::set<const void *> inputData;
+  std::vector<uint32_t> outRank, outElt;
+  std::vector<int64_t> results;
+  std::vector<DescriptorView> views;
+
+  /// Reads the request (input data stays where it is: in the request, or in
+  /// the client's shared arena); "" or what is malformed.
+  std::string parse(const char *data, size_t size, const char *arena,
+                    size_t arenaSize) {
+    Reader r(data, size);
+    if (!readLaunchHeader(r, header))
+      return "malformed launch request";
+    uint32_t nin = header.numInputs, nout = header.numOutputs;
+    inWords.resize(nin);
+    args.assign(nin, nullptr);
+    for (uint32_t i = 0; i < nin; ++i) {
+      uint32_t rank = 0, eltSize = 0;
+      if (!r.get(rank) || !r.get(eltSize) || rank > 64)
+        return "malformed launch request (input " + std::to_string(i) + ")";
+      std::vector<int64_t> sizes(rank);
+      for (auto &s : sizes)
+        if (!r.get(s))
+          return "malformed launch request (input shape)";
+      uint64_t bytes = 0;
+      const char *payload = readData(r, bytes, arena, arenaSize);
+      if (!payload)
+        return "malformed launch request (input data)";
+      inWords[i].assign(3 + 2 * rank, 0);
+      DescriptorView view{inWords[i].data(), rank};
+      view.setDense(const_cast<char *>(payload), sizes.data());
+      args[i] = inWords[i].data();
+      inputData.insert(payload);
+    }
+    outRank.resize(nout);
+    outElt.resize(nout);
+    size_t resultBytes = 0;
+    for (uint32_t i = 0; i < nout; ++i) {
+      if (!r.get(outRank[i]) || !r.get(outElt[i]) || outRank[i] > 64)
+        return "malformed launch request (result " + std::to_string(i) + ")";
+      resultBytes += DescriptorView::bytesFor(outRank[i]);
+    }
+    results.assign(resultBytes / 8 + 1, 0);
+    return "";
+  }
+
+  void run() {
+    auto entry = reinterpret_cast<void (*)(void *, void *)>(
+        static_cast<uintptr_t>(header.pyface));
+    {
+      RunningKernel running(header.name);
+      entry(results.data(), args.data());
+    }
+    size_t offset = 0;
+    for (uint32_t i = 0; i < header.numOutputs; ++i) {
+      views.push_back({reinterpret_cast<char *>(results.data()) + offset,
+                       outRank[i]});
+      offset += DescriptorView::bytesFor(outRank[i]);
+    }
+  }
+
+  /// Frees what the kernel allocated for its results: once each, never an
+  /// input or a global.
+  void release() {
+    std::set<void *> freed;
+    for (const DescriptorView &view : views) {
+      void *allocated = view.allocated();
+      if (allocated && allocated != kGlobalMarker &&
+          !inputData.count(allocated) && freed.insert(allocated).second)
+        std::free(allocated);
+    }
+  }
+
+  void log(size_t replyBytes) {
+    if (logLaunches)
+      logEvent("launch " + std::to_string(header.numInputs) + " in, " +
+               std::to_string(header.numOutputs) + " out, " +
+               std::to_string(replyBytes) + " bytes back (" + header.name +
+               ")");
+  }
+};
+
+/// A reply that is the status word then `bytes`, for direct calls.
+void replyDirectBuffer(TcpTransport &transport, uint64_t seq,
+                       CWrapperFunctionBuffer reply) {
+  WrapperFunctionBuffer owned(reply);
+  iovec part{const_cast<char *>(owned.data()), owned.size()};
+  llvm::consumeError(transport.replyDirect(seq, llvm::ArrayRef<iovec>(part)));
+}
+
+/// Outputs this large go through the shared arena when the client allows.
+constexpr uint64_t kShareAbove = 64 * 1024;
+
+/// A launch over a direct call: the reply is gathered from the kernel's
+/// results where they lie (or copied once into this side's shared arena).
+void serveDirectLaunch(TcpTransport &transport, uint64_t seq, uint32_t flags,
+                       WrapperFunctionBuffer request) {
+  // Kernels run on this (reader) thread: give it a signal stack once.
+  static thread_local KernelThreadStack stack;
+  const SharedArena &peer = transport.peerArena();
+  Launch launch;
+  std::string problem =
+      launch.parse(request.data(), request.size(), peer.data(), peer.size());
+  if (!problem.empty())
+    return replyDirectBuffer(transport, seq, failWith(problem));
+  launch.run();
+  uint32_t nout = launch.header.numOutputs;
+  // The metadata, with the data of each output after its own part; `pos`
+  // is the offset in the reply stream (alignment is of that offset).
+  std::vector<char> meta;
+  std::vector<std::pair<size_t, iovec>> pieces; // data after meta[0..first)
+  std::vector<std::unique_ptr<char[]>> gathered;
+  size_t pos = 0;
+  auto put = [&](const void *p, size_t n) {
+    meta.insert(meta.end(), static_cast<const char *>(p),
+                static_cast<const char *>(p) + n);
+    pos += n;
+  };
+  auto put64 = [&](uint64_t v) { put(&v, 8); };
+  put64(kReplyOk);
+  // Large outputs go through the shared arena when the client allows it
+  // (it then holds its arena for this call, so ours is free too).
+  bool share = transport.sharesMemory() && (flags & kDirectMayShareReply);
+  std::unique_lock<std::mutex> arenaLock;
+  size_t sharedBytes = 0;
+  std::vector<bool> shared(nout, false);
+  std::vector<uint64_t> sharedAt(nout, 0);
+  if (share) {
+    for (uint32_t i = 0; i < nout; ++i) {
+      uint64_t bytes = launch.views[i].numElements() * launch.outElt[i];
+      if (bytes < kShareAbove)
+        continue;
+      shared[i] = true;
+      sharedAt[i] = sharedBytes;
+      sharedBytes = (sharedBytes + bytes + kDataAlignment - 1) /
+                    kDataAlignment * kDataAlignment;
+    }
+    std::string why;
+    if (sharedBytes) {
+      arenaLock = std::unique_lock<std::mutex>(transport.arenaMutex());
+      if (!transport.ownArena().reserve(sharedBytes, why)) {
+        shared.assign(nout, false);
+        sharedBytes = 0;
+      } else if (llvm::Error err = transport.offerArena()) {
+        llvm::consumeError(std::move(err));
+        shared.assign(nout, false);
+        sharedBytes = 0;
+      }
+    }
+  }
+  for (uint32_t i = 0; i < nout; ++i) {
+    const DescriptorView &view = launch.views[i];
+    uint32_t elt = launch.outElt[i];
+    put(&launch.outRank[i], 4);
+    put(&elt, 4);
+    for (int64_t d = 0; d < view.rank; ++d)
+      put64(static_cast<uint64_t>(view.size(d)));
+    uint64_t bytes = static_cast<uint64_t>(view.numElements() * elt);
+    const char *src = view.aligned() + view.offset() * elt;
+    char *staging = nullptr;
+    if (shared[i]) {
+      put64(bytes | kSharedData);
+      put64(sharedAt[i]);
+      staging = transport.ownArena().data() + sharedAt[i];
+    } else {
+      put64(bytes);
+      size_t padded =
+          (pos + kDataAlignment - 1) / kDataAlignment * kDataAlignment;
+      meta.resize(meta.size() + (padded - pos), 0);
+      pos = padded;
+      if (bytes == 0)
+        continue;
+      if (!view.isDense()) {
+        gathered.emplace_back(new char[bytes]);
+        staging = gathered.back().get();
+      }
+      pieces.push_back(
+          {meta.size(), {const_cast<char *>(staging ? staging : src), bytes}});
+      pos += bytes;
+    }
+    if (staging && bytes) {
+      if (view.isDense())
+        std::memcpy(staging, src, bytes);
+      else
+        gatherDense(view, elt, src, staging);
+    }
+  }
+  std::vector<iovec> parts;
+  size_t at = 0, replyBytes = meta.size();
+  for (auto &[until, data] : pieces) {
+    parts.push_back({meta.data() + at, until - at});
+    parts.push_back(data);
+    replyBytes += data.iov_len;
+    at = until;
+  }
+  parts.push_back({meta.data() + at, meta.size() - at});
+  llvm::consumeError(transport.replyDirect(seq, parts));
+  arenaLock = {};
+  launch.log(replyBytes + sharedBytes);
+  launch.release();
+}
+} // namespace
+
 extern "C" CWrapperFunctionBuffer executorStudioLaunch(const char *data,
                                                        size_t size) {
-  Reader r(data, size);
-  LaunchHeader header;
-  if (!readLaunchHeader(r, header))
-    return failWith("malformed launch request");
-  uint64_t pyface = header.pyface;
-  uint32_t nin = header.numInputs, nout = header.numOutputs;
-
-  // Inputs: descriptors over the request's own (16-byte aligned) bytes, so
-  // large memrefs are not copied again. The request buffer is this call's.
-  std::vector<std::vector<int64_t>> inWords(nin);
-  std::vector<void *> args(nin, nullptr);
-  std::set<const void *> inputData;
-  for (uint32_t i = 0; i < nin; ++i) {
-    uint32_t rank = 0, eltSize = 0;
-    if (!r.get(rank) || !r.get(eltSize) || rank > 64)
-      return failWith("malformed launch request (input " + std::to_string(i) + ")");
-    std::vector<int64_t> sizes(rank);
-    for (auto &s : sizes)
-      if (!r.get(s))
-        return failWith("malformed launch request (input shape)");
-    uint64_t bytes = 0;
-    const char *payload = nullptr;
-    if (!r.get(bytes) || !r.align(kDataAlignment) ||
-        !(payload = r.take(bytes)))
-      return failWith("malformed launch request (input data)");
-    inWords[i].assign(3 + 2 * rank, 0);
-    DescriptorView view{inWords[i].data(), rank};
-    view.setDense(const_cast<char *>(payload), sizes.data());
-    args[i] = inWords[i].data();
-    inputData.insert(payload);
-  }
-  std::vector<uint32_t> outRank(nout), outElt(nout);
-  size_t resultBytes = 0;
-  for (uint32_t i = 0; i < nout; ++i) {
-    if (!r.get(outRank[i]) || !r.get(outElt[i]) || outRank[i] > 64)
-      return failWith("malformed launch request (result " + std::to_string(i) + ")");
-    resultBytes += DescriptorView::bytesFor(outRank[i]);
-  }
-  std::vector<int64_t> results(resultBytes / 8 + 1, 0);
-
-  auto entry = reinterpret_cast<void (*)(void *, void *)>(
-      static_cast<uintptr_t>(pyface));
-  {
-    RunningKernel running(header.name);
-    entry(results.data(), args.data());
-  }
-
-  // Pack the results straight into the reply (sized first), then free what
-  // the kernel allocated for them: once each, never an input or a global.
-  std::vector<DescriptorView> views;
-  size_t offset = 0;
-  for (uint32_t i = 0; i < nout; ++i) {
-    views.push_back({reinterpret_cast<char *>(results.data()) + offset,
-                     outRank[i]});
-    offset += DescriptorView::bytesFor(outRank[i]);
-  }
+  Launch launch;
+  std::string problem = launch.parse(data, size, nullptr, 0);
+  if (!problem.empty())
+    return failWith(problem);
+  launch.run();
+  // Pack the results straight into the reply (sized first).
   auto fill = [&](Writer &w) {
-    for (uint32_t i = 0; i < nout; ++i) {
-      w.put<uint32_t>(outRank[i]);
-      w.put<uint32_t>(outElt[i]);
-      for (int64_t d = 0; d < views[i].rank; ++d)
-        w.put<int64_t>(views[i].size(d));
-      w.putData(views[i], outElt[i]);
+    for (uint32_t i = 0; i < launch.header.numOutputs; ++i) {
+      const DescriptorView &view = launch.views[i];
+      w.put<uint32_t>(launch.outRank[i]);
+      w.put<uint32_t>(launch.outElt[i]);
+      for (int64_t d = 0; d < view.rank; ++d)
+        w.put<int64_t>(view.size(d));
+      w.putData(view, launch.outElt[i]);
     }
   };
   CWrapperFunctionBuffer reply = replyWith(fill);
-  std::set<void *> freed;
-  for (const DescriptorView &view : views) {
-    void *allocated = view.allocated();
-    if (allocated && allocated != kGlobalMarker && !inputData.count(allocated) &&
-        freed.insert(allocated).second)
-      std::free(allocated);
-  }
-  if (logLaunches)
-    logEvent("launch " + std::to_string(nin) + " in, " + std::to_string(nout) +
-             " out, " + std::to_string(reply.Size) + " bytes back (" +
-             header.name + ")");
+  launch.release();
+  launch.log(reply.Size);
   return reply;
+}
+
+void serveDirectCall(TcpTransport &transport, uint64_t seq, uint64_t function,
+                     uint32_t flags, WrapperFunctionBuffer request) {
+  if (function == reinterpret_cast<uintptr_t>(&executorStudioLaunch))
+    return serveDirectLaunch(transport, seq, flags, std::move(request));
+  // Any other wrapper function, called as ORC would.
+  auto *fn = reinterpret_cast<CWrapperFunctionBuffer (*)(const char *, size_t)>(
+      static_cast<uintptr_t>(function));
+  replyDirectBuffer(transport, seq, fn(request.data(), request.size()));
 }
 
 namespace {

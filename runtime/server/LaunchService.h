@@ -9,6 +9,7 @@
 #include <string>
 
 namespace executor_runtime {
+class TcpTransport;
 /// Whether each launch is logged.
 extern std::atomic<bool> logLaunches;
 /// How log lines name this process ("session 3 (127.0.0.1:5123)").
@@ -16,6 +17,13 @@ extern std::string sessionLabel;
 void logEvent(const std::string &message);
 /// How logs and crash reports name a kernel known only by its address.
 std::string entryAt(uint64_t address);
+
+/// Serves a direct call (TcpTransport.h) on the thread that read it: a
+/// launch gathers its reply from the kernel's results (or hands them over in
+/// shared memory); any other wrapper function is called as ORC would.
+void serveDirectCall(TcpTransport &transport, uint64_t seq, uint64_t function,
+                     uint32_t flags,
+                     llvm::orc::shared::WrapperFunctionBuffer request);
 
 extern "C" llvm::orc::shared::CWrapperFunctionBuffer
 executorStudioLaunch(const char *data, size_t size);

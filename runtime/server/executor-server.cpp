@@ -1,11 +1,16 @@
 //===- executor-server.cpp - the process that runs kernels ----------------===//
 //
-//   executor-server --bind 127.0.0.1:0 [--bind ...] [--plugin lib.so]
+//   executor-server --bind 127.0.0.1:0 [--bind unix:PATH] [--bind ...]
+//                   [--unix-mode 0600] [--plugin lib.so]
 //                   [--allow-remote --token-file FILE] [--log=all|sessions]
 //                   [--asset-root DIR] [--services=all|executor-studio|catalyst]
 //
-// Listens on each --bind address and prints `listening on HOST:PORT` once
-// it accepts connections. Every connection is served by a forked child
+// Listens on each --bind address and prints `listening on HOST:PORT` (or
+// `listening on unix:PATH`) once it accepts connections. A unix:PATH socket
+// is created with --unix-mode (default 0600, only this user), which is its
+// access control: no token is asked there. A stale socket file at PATH is
+// replaced, one that a live server listens on is refused, and the file is
+// removed when the server stops. Every connection is served by a forked child
 // running ORC's SimpleRemoteEPCServer, so a kernel that crashes ends only
 // its own session. Each session gets a private asset directory under
 // --asset-root (default $TMPDIR, else /tmp), its working directory, removed
@@ -20,6 +25,7 @@
 //===----------------------------------------------------------------------===//
 #include "ExecutorRuntime/Socket.h"
 #include "ExecutorRuntime/TcpTransport.h"
+#include "ExecutorRuntime/UnixSocket.h"
 #include "ExecutorRuntime/Wire.h"
 #include "AssetService.h"
 #include "CatalystServices.h"
@@ -70,7 +76,8 @@ void onSignal(int sig) {
 [[noreturn]] void usage(const std::string &problem) {
   std::fprintf(stderr,
                "executor-server: %s\n"
-               "usage: executor-server --bind HOST:PORT [--bind ...] "
+               "usage: executor-server --bind HOST:PORT|unix:PATH [--bind ...] "
+               "[--unix-mode 0600] "
                "[--plugin LIB.so] [--allow-remote --token-file FILE] "
                "[--log=all|sessions] [--asset-root DIR] "
                "[--services=all|executor-studio|catalyst]\n",
@@ -101,9 +108,20 @@ std::string describe(const sockaddr_storage &addr) {
   return std::string(host) + ":" + port;
 }
 
+/// The mode of --bind unix:PATH sockets (--unix-mode).
+unsigned unixMode = 0600;
+
 /// Binds and listens on `address`; exits with a message on failure.
 int listenOn(const std::string &address, bool allowRemote) {
   std::string host, port, error;
+  if (isUnixAddress(address, &host)) {
+    int fd = listenUnix(host, unixMode, error);
+    if (fd < 0) {
+      std::fprintf(stderr, "executor-server: %s\n", error.c_str());
+      std::exit(1);
+    }
+    return fd;
+  }
   if (!splitAddress(address, host, port, error))
     usage(error);
   addrinfo hints{};
@@ -199,7 +217,7 @@ private:
 bool publishOurs = true, publishCatalyst = true;
 
 /// Runs one session in this (forked) process until the client goes.
-int serveSession(int fd, const std::string &assetDirectory,
+int serveSession(int fd, bool unixSocket, const std::string &assetDirectory,
                  const std::string &assetProblem) {
   enterAssetDirectory(assetDirectory, assetProblem);
   // Large launches move tens of MiB per call through buffers that are freed
@@ -214,6 +232,10 @@ int serveSession(int fd, const std::string &assetDirectory,
   if (publishCatalyst)
     startCatalystRuntime();
   TcpTransport *transport = nullptr;
+  TcpTransport::Options options;
+  options.unixSocket = unixSocket;
+  if (publishOurs)
+    options.directHandler = serveDirectCall;
   auto server = SimpleRemoteEPCServer::Create<TcpTransport>(
       [](SimpleRemoteEPCServer::Setup &s) -> Error {
         s.setDispatcher(std::make_unique<PoolDispatcher>());
@@ -235,6 +257,8 @@ int serveSession(int fd, const std::string &assetDirectory,
               ExecutorAddr::fromPtr(&executorStudioInvoke);
           s.bootstrapSymbols()[kStoreAssetWrapperName] =
               ExecutorAddr::fromPtr(&executorStudioStoreAsset);
+          // Launches may come as the transport's direct calls.
+          s.bootstrapSymbols()[kDirectCallsSymbol] = ExecutorAddr(1);
         }
         if (publishCatalyst)
           addCatalystServices(s.bootstrapSymbols());
@@ -242,7 +266,7 @@ int serveSession(int fd, const std::string &assetDirectory,
             std::make_unique<rt_bootstrap::SimpleExecutorMemoryManager>());
         return Error::success();
       },
-      fd, &transport);
+      fd, &transport, std::move(options));
   if (!server) {
     logEvent("error: " + toString(server.takeError()));
     return 1;
@@ -285,6 +309,14 @@ int main(int argc, char **argv) {
       tokenFile = value("--token-file");
     else if (arg == "--asset-root" || arg.rfind("--asset-root=", 0) == 0)
       assetRoot = value("--asset-root");
+    else if (arg == "--unix-mode" || arg.rfind("--unix-mode=", 0) == 0) {
+      std::string mode = value("--unix-mode");
+      if (mode.empty() || mode.size() > 4 ||
+          mode.find_first_not_of("01234567") != std::string::npos)
+        usage("--unix-mode takes an octal file mode such as 0600 or 0660, "
+              "not '" + mode + "'");
+      unixMode = std::stoul(mode, nullptr, 8);
+    }
     else if (arg == "--allow-remote")
       allowRemote = true;
     else if (arg == "--log=sessions")
@@ -337,13 +369,20 @@ int main(int argc, char **argv) {
   // Bind everything before announcing anything: a refused address stops the
   // server before any client sees it listening.
   std::vector<int> listeners;
-  for (const std::string &bind : binds)
+  std::map<int, std::string> unixPaths; // by listening socket
+  for (const std::string &bind : binds) {
     listeners.push_back(listenOn(bind, allowRemote));
+    std::string path;
+    if (isUnixAddress(bind, &path))
+      unixPaths[listeners.back()] = path;
+  }
   for (int fd : listeners) {
     sockaddr_storage addr{};
     socklen_t len = sizeof(addr);
     getsockname(fd, reinterpret_cast<sockaddr *>(&addr), &len);
-    std::printf("listening on %s\n", describe(addr).c_str());
+    std::printf("listening on %s\n",
+                unixPaths.count(fd) ? (kUnixPrefix + unixPaths[fd]).c_str()
+                                    : describe(addr).c_str());
     fds.push_back({fd, POLLIN, 0});
   }
   std::fflush(stdout);
@@ -394,9 +433,13 @@ int main(int argc, char **argv) {
                        SOCK_CLOEXEC);
       if (fd < 0)
         continue;
-      tuneSocket(fd);
-      std::string label = "session " + std::to_string(nextSession++) + " (" +
-                          describe(peer) + ")";
+      bool overUnix = unixPaths.count(fds[i].fd) != 0;
+      if (!overUnix)
+        tuneSocket(fd);
+      std::string label =
+          "session " + std::to_string(nextSession++) + " (" +
+          (overUnix ? kUnixPrefix + unixPaths[fds[i].fd] : describe(peer)) +
+          ")";
       std::string assetProblem;
       std::string assets = makeAssetDirectory(assetRoot, assetProblem);
       if (assets.empty())
@@ -409,7 +452,8 @@ int main(int argc, char **argv) {
         signal(SIGTERM, SIG_DFL);
         signal(SIGCHLD, SIG_DFL);
         sessionLabel = label;
-        if (!token.empty()) {
+        // A Unix socket's file mode decides who connects: no token there.
+        if (!token.empty() && !overUnix) {
           std::string line;
           if (!readLine(fd, line, std::chrono::seconds(10)) ||
               line != "EXECUTOR-TOKEN " + token) {
@@ -419,7 +463,7 @@ int main(int argc, char **argv) {
           writeAll(fd, "OK\n", 3);
         }
         logEvent("opened");
-        int status = serveSession(fd, assets, assetProblem);
+        int status = serveSession(fd, overUnix, assets, assetProblem);
         // The listener removes it too when it reaps this process (which
         // covers a crash); this covers a listener that is gone.
         removeAssetDirectory(assets);
@@ -441,6 +485,8 @@ int main(int argc, char **argv) {
     removeAssetDirectory(session.assets);
     logEvent(session.label + " closed (server stopping)");
   }
+  for (auto &[fd, path] : unixPaths)
+    unlink(path.c_str());
   logEvent("stopped");
   return 0;
 }

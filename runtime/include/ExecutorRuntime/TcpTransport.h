@@ -1,13 +1,27 @@
 //===- TcpTransport.h - SimpleRemoteEPC messages over a socket --*- C++ -*-===//
 //
-// The transport both ends of a session use. Same wire format as ORC's
-// FDSimpleRemoteEPCTransport (a 32-byte header: size, opcode, sequence
-// number, tag address; then the bytes), but each message leaves in one
-// sendmsg (one TCP segment for small messages, where the FD transport's two
-// writes make two), the reader takes whole messages from a buffer instead of
-// two reads each, and disconnect() shuts the socket down so the reader
-// always wakes (LLVM 22.1's FD transport can leave endSession waiting for
-// ever on a socket).
+// The transport both ends of a session use, over a connected stream socket:
+// TCP, or a Unix domain socket (Options::unixSocket), where large buffers
+// are handed over in shared memory (SharedMemory.h) instead of being copied
+// through the socket. Same wire format as ORC's FDSimpleRemoteEPCTransport
+// (a 32-byte header: size, opcode, sequence number, tag address; then the
+// bytes), but each message leaves in one sendmsg (one TCP segment for small
+// messages, where the FD transport's two writes make two), the reader takes
+// whole messages from a buffer instead of two reads each, and disconnect()
+// shuts the socket down so the reader always wakes (LLVM 22.1's FD transport
+// can leave endSession waiting for ever on a socket).
+//
+// Below ORC's message layer it also carries *direct calls*, which ORC never
+// sees: opcodes of their own, for the one call whose cost is the product,
+// the launch. A direct call's request is gathered from the caller's buffers
+// (memref data goes from where it lies into the socket) and its reply is read
+// into one buffer the caller keeps. The calling thread reads the socket
+// itself while it waits (no hand-over from a reader thread: a launch costs
+// what a ping-pong does), and so does any thread waiting in waitUntil; a
+// background thread reads only when nobody waits. On the server, the thread
+// that reads a direct call runs it at once and passes the reading on to
+// another thread first, so a long kernel never holds up the session's other
+// calls. Only peers that publish kDirectCallsSymbol get direct calls.
 //
 // A Hangup that carries an error (executor-server sends one when a kernel
 // crashes, naming the kernel and the signal) is kept: hangupMessage() gives
@@ -17,25 +31,54 @@
 #ifndef EXECUTORRUNTIME_TCPTRANSPORT_H
 #define EXECUTORRUNTIME_TCPTRANSPORT_H
 
+#include "ExecutorRuntime/SharedMemory.h"
+
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ExecutionEngine/Orc/Shared/SimpleRemoteEPCUtils.h"
 
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <sys/uio.h>
 #include <thread>
+#include <vector>
 
 namespace executor_runtime {
 
+/// Published by an executor whose transport serves direct calls.
+inline constexpr const char *kDirectCallsSymbol =
+    "__executor_studio_direct_calls";
+/// Direct-call flag: the reply may put buffers in the server's arena.
+inline constexpr uint32_t kDirectMayShareReply = 1;
+
+class TcpTransport;
+struct TransportOptions {
+  /// Serves one direct call on the thread that read it: reply with
+  /// replyDirect(seq, ...) exactly once.
+  using DirectHandler = std::function<void(
+      TcpTransport &transport, uint64_t seq, uint64_t function,
+      uint32_t flags, llvm::orc::shared::WrapperFunctionBuffer request)>;
+  /// An AF_UNIX socket: arenas' descriptors cross it with SCM_RIGHTS.
+  bool unixSocket = false;
+  /// The executor's side: serves direct calls with this handler.
+  DirectHandler directHandler;
+};
+
 class TcpTransport final : public llvm::orc::SimpleRemoteEPCTransport {
 public:
-  /// Takes ownership of `fd` (a connected stream socket).
-  static llvm::Expected<std::unique_ptr<TcpTransport>>
-  Create(llvm::orc::SimpleRemoteEPCTransportClient &client, int fd);
-  /// The same; `*created` gets the transport (owned by its client).
+  using Options = TransportOptions;
+
+  /// Takes ownership of `fd` (a connected stream socket); `*created` gets
+  /// the transport (owned by its client).
   static llvm::Expected<std::unique_ptr<TcpTransport>>
   Create(llvm::orc::SimpleRemoteEPCTransportClient &client, int fd,
-         TcpTransport **created);
+         TcpTransport **created = nullptr, Options options = {});
   ~TcpTransport() override;
 
   /// Acknowledge every segment at once (TCP_QUICKACK after each read). For
@@ -59,19 +102,91 @@ public:
                           llvm::ArrayRef<char> argBytes) override;
   void disconnect() override;
 
+  /// Calls the wrapper function at `function` on the peer with the request
+  /// gathered from `parts`; returns its reply. Fails when the connection
+  /// goes first.
+  llvm::Expected<llvm::orc::shared::WrapperFunctionBuffer>
+  callDirect(uint64_t function, uint32_t flags, llvm::ArrayRef<iovec> parts);
+  /// The reply to direct call `seq`, gathered from `parts`.
+  llvm::Error replyDirect(uint64_t seq, llvm::ArrayRef<iovec> parts);
+
+  /// Returns once `ready()` holds (it is checked under the transport's lock;
+  /// make it true with complete()) or the connection is gone; reads the
+  /// socket meanwhile whenever no other thread does.
+  void waitUntil(llvm::function_ref<bool()> ready);
+  /// Runs `update` under the transport's lock and wakes waitUntil.
+  void complete(llvm::function_ref<void()> update);
+
+  /// Shared memory (Unix sockets only): this side's arena, which one user
+  /// at a time writes under arenaMutex(); offerArena() sends the peer a new
+  /// arena's descriptor before the first message that refers to it. The
+  /// peer's arena is where its messages' shared buffers are.
+  bool sharesMemory() const { return options.unixSocket; }
+  SharedArena &ownArena() { return own; }
+  std::mutex &arenaMutex() { return ownMutex; }
+  llvm::Error offerArena();
+  const SharedArena &peerArena() const { return peer; }
+
 private:
-  TcpTransport(llvm::orc::SimpleRemoteEPCTransportClient &client, int fd)
-      : client(client), fd(fd) {}
-  void listen();
+  TcpTransport(llvm::orc::SimpleRemoteEPCTransportClient &client, int fd,
+               Options options)
+      : client(client), fd(fd), options(std::move(options)) {}
+
+  struct Message {
+    uint64_t opcode = 0;
+    uint64_t seq = 0;
+    uint64_t tag = 0;
+    llvm::orc::shared::WrapperFunctionBuffer body;
+  };
+  /// Sends one message of `parts` (and `passFd` with SCM_RIGHTS if >= 0).
+  llvm::Error sendFrame(uint64_t opcode, uint64_t seq, uint64_t tag,
+                        llvm::ArrayRef<iovec> parts, int passFd = -1);
+  /// Reads one message; only the thread holding the reading role calls it.
+  /// 1: a message; 0: nothing to read (only with `poll`); -1: the end
+  /// (`err` says why, success when the peer closed between messages).
+  int readOne(Message &m, bool poll, llvm::Error &err);
+  ssize_t receive(char *into, size_t size, bool dontWait);
+  /// Handles a message that is not a direct call; false at the session's end.
+  bool dispatch(Message &m, llvm::Error &err);
+  /// Reads and handles one message (the caller holds the role); false at
+  /// the end.
+  bool readAndDispatch(bool poll);
+  void finish(llvm::Error err);
+  void clientListen();
+  void serveReads();
 
   llvm::orc::SimpleRemoteEPCTransportClient &client;
   int fd;
+  Options options;
   std::mutex sendMutex;
-  std::thread listener;
   std::atomic<bool> disconnected{false};
   std::atomic<bool> quickAck{false};
   mutable std::mutex hangupMutex;
   std::string hangup;
+
+  // Reading state: the role's holder only.
+  std::vector<char> buffer;
+  size_t begin = 0, end = 0;
+  std::deque<int> receivedFds;
+
+  // Everything below: under `mutex`.
+  std::mutex mutex;
+  std::condition_variable wake, listenerWake;
+  bool started = false, closed = false, roleTaken = false;
+  bool listenerParked = false, listenerCalled = false;
+  unsigned waiters = 0, activeCallers = 0, idleReaders = 0;
+  std::chrono::steady_clock::time_point lingerUntil;
+  struct DirectSlot {
+    bool done = false;
+    llvm::orc::shared::WrapperFunctionBuffer reply;
+  };
+  std::map<uint64_t, DirectSlot *> pending;
+  uint64_t nextDirect = 1;
+  std::vector<std::thread> threads;
+
+  std::mutex ownMutex;
+  SharedArena own, peer;
+  uint64_t offeredGeneration = 0;
 };
 
 } // namespace executor_runtime

@@ -12,6 +12,9 @@
 //   reply:   u64 status (kReplyOk), then
 //            nout x { u32 rank, u32 eltSize, i64 sizes[rank], u64 bytes,
 //                     pad to 16, data }
+//   On a Unix socket a direct call may carry bulk data in shared memory:
+//   then `bytes` has kSharedData set and a u64 offset into the sender's
+//   arena replaces the padding and the data.
 //
 // Every reply of the executor's wrapper functions starts with a u64 status:
 // kReplyOk, or kReplyError followed by the message (ORC's out-of-band
@@ -193,26 +196,45 @@ private:
 
 /// Bulk data is preceded by its byte count and starts at this alignment.
 inline constexpr size_t kDataAlignment = 16;
+/// Set in a byte count when the data is not inline but in the sender's
+/// shared arena (direct calls over a Unix socket): a u64 offset follows
+/// instead of the padding and the bytes.
+inline constexpr uint64_t kSharedData = 1ull << 63;
 
-inline void Writer::putData(const DescriptorView &view, int64_t eltSize) {
+/// Reads one bulk data field (the byte count, then the data inline or its
+/// offset in `arena`, the sender's shared arena of `arenaSize` bytes, null
+/// when there is none). Null when it is malformed or out of range.
+inline const char *readData(Reader &r, uint64_t &bytes, const char *arena,
+                            size_t arenaSize) {
+  if (!r.get(bytes))
+    return nullptr;
+  if (!(bytes & kSharedData))
+    return r.align(kDataAlignment) ? r.take(bytes) : nullptr;
+  bytes &= ~kSharedData;
+  uint64_t offset = 0;
+  if (!r.get(offset) || !arena || offset > arenaSize ||
+      bytes > arenaSize - offset)
+    return nullptr;
+  return arena + offset;
+}
+
+/// Copies the elements of `view` (whose first element is at `first`) in
+/// row-major order to `dst`.
+inline void gatherDense(const DescriptorView &view, int64_t eltSize,
+                        const char *first, char *dst) {
   int64_t n = view.numElements();
-  put<uint64_t>(static_cast<uint64_t>(n * eltSize));
-  align(kDataAlignment);
-  char *dst = reserve(static_cast<size_t>(n * eltSize));
-  if (!dst || n == 0)
+  if (n == 0)
     return;
-  const char *src = view.aligned() + view.offset() * eltSize;
   if (view.isDense()) {
-    std::memcpy(dst, src, static_cast<size_t>(n * eltSize));
+    std::memcpy(dst, first, static_cast<size_t>(n * eltSize));
     return;
   }
-  // Gather element by element in row-major order.
   std::vector<int64_t> index(static_cast<size_t>(view.rank), 0);
   for (int64_t i = 0; i < n; ++i) {
     int64_t offset = 0;
     for (int64_t d = 0; d < view.rank; ++d)
       offset += index[d] * view.stride(d);
-    std::memcpy(dst + i * eltSize, src + offset * eltSize,
+    std::memcpy(dst + i * eltSize, first + offset * eltSize,
                 static_cast<size_t>(eltSize));
     for (int64_t d = view.rank - 1; d >= 0; --d) {
       if (++index[d] < view.size(d))
@@ -220,6 +242,15 @@ inline void Writer::putData(const DescriptorView &view, int64_t eltSize) {
       index[d] = 0;
     }
   }
+}
+
+inline void Writer::putData(const DescriptorView &view, int64_t eltSize) {
+  int64_t n = view.numElements();
+  put<uint64_t>(static_cast<uint64_t>(n * eltSize));
+  align(kDataAlignment);
+  char *dst = reserve(static_cast<size_t>(n * eltSize));
+  if (dst && n)
+    gatherDense(view, eltSize, view.aligned() + view.offset() * eltSize, dst);
 }
 
 /// The longest kernel name a launch request carries (longer ones are cut).

@@ -1,0 +1,55 @@
+//===- SharedMemory.h - buffers handed over between processes ---*- C++ -*-===//
+//
+// The Unix-socket transport's shared memory: each side of a session owns one
+// arena (a memfd mapped MAP_SHARED) that it writes the large buffers of its
+// messages into; the peer maps the same file (its descriptor crosses the
+// socket once per arena, with SCM_RIGHTS) and reads them in place. An arena
+// only grows: a larger one replaces it, and is handed over again.
+//
+//===----------------------------------------------------------------------===//
+#ifndef EXECUTORRUNTIME_SHAREDMEMORY_H
+#define EXECUTORRUNTIME_SHAREDMEMORY_H
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace executor_runtime {
+
+/// A memfd mapped into this process.
+class SharedArena {
+public:
+  SharedArena() = default;
+  SharedArena(const SharedArena &) = delete;
+  SharedArena &operator=(const SharedArena &) = delete;
+  ~SharedArena() { reset(); }
+
+  /// Makes the arena at least `bytes` large (a new memfd when it grows; the
+  /// old mapping is dropped). False with `error` when memory runs out.
+  bool reserve(size_t bytes, std::string &error);
+  /// Maps the peer's arena from `fd` (taking it over) of `bytes` bytes.
+  bool adopt(int fd, size_t bytes, std::string &error);
+  void reset();
+
+  char *data() const { return base; }
+  size_t size() const { return length; }
+  int fd() const { return file; }
+  /// Bumped each time reserve() makes a new memfd: the peer must be sent it.
+  uint64_t generation() const { return made; }
+  /// `bytes` at `offset`, or null when they are not all inside the arena.
+  char *at(uint64_t offset, uint64_t bytes) const {
+    if (!base || offset > length || bytes > length - offset)
+      return nullptr;
+    return base + offset;
+  }
+
+private:
+  char *base = nullptr;
+  size_t length = 0;
+  int file = -1;
+  uint64_t made = 0;
+};
+
+} // namespace executor_runtime
+
+#endif // EXECUTORRUNTIME_SHAREDMEMORY_H
