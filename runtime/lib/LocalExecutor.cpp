@@ -1,8 +1,10 @@
 //===- LocalExecutor.cpp - an executor-server started on demand -----------===//
 #include "ExecutorRuntime/LocalExecutor.h"
 
+#include <atomic>
 #include <cerrno>
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <fstream>
@@ -28,7 +30,20 @@ llvm::Error LocalExecutor::start(const std::string &serverPath,
   int out[2];
   if (pipe2(out, O_CLOEXEC) != 0)
     return failure(std::string("pipe: ") + std::strerror(errno));
-  std::vector<std::string> args = {serverPath, "--bind", "127.0.0.1:0"};
+  std::string bind = "127.0.0.1:0";
+  if (unixSocket) {
+    static std::atomic<unsigned> count{0};
+    const char *dir = std::getenv("XDG_RUNTIME_DIR");
+    if (!dir || !*dir || access(dir, W_OK) != 0)
+      dir = std::getenv("TMPDIR");
+    if (!dir || !*dir)
+      dir = "/tmp";
+    socketPath = std::string(dir) + "/executor-studio-" +
+                 std::to_string(getpid()) + "-" + std::to_string(count++) +
+                 ".sock";
+    bind = "unix:" + socketPath;
+  }
+  std::vector<std::string> args = {serverPath, "--bind", bind};
   args.insert(args.end(), extraArgs.begin(), extraArgs.end());
   pid_t child = fork();
   if (child < 0)
@@ -90,6 +105,15 @@ llvm::Error LocalExecutor::start(const std::string &serverPath,
 void LocalExecutor::stop() {
   if (pid <= 0)
     return;
+  // The server removes its socket file when it stops; a killed one cannot.
+  struct Unlink {
+    std::string &path;
+    ~Unlink() {
+      if (!path.empty())
+        unlink(path.c_str());
+      path.clear();
+    }
+  } unlinkSocket{socketPath};
   ::kill(pid, SIGTERM);
   for (int i = 0; i < 200; ++i) {
     if (waitpid(pid, nullptr, WNOHANG) == pid) {
@@ -109,6 +133,9 @@ void LocalExecutor::kill() {
   ::kill(-pid, SIGKILL);
   waitpid(pid, nullptr, 0);
   pid = -1;
+  if (!socketPath.empty())
+    unlink(socketPath.c_str());
+  socketPath.clear();
 }
 
 std::vector<pid_t> LocalExecutor::sessionProcesses() const {

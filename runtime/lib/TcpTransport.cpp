@@ -31,6 +31,11 @@ constexpr uint64_t kShareArena = 0x42;
 /// How long the background reader leaves the socket to waiting callers
 /// after the last one left (a burst of launches never wakes it).
 constexpr auto kLinger = std::chrono::milliseconds(2);
+/// On the executor: a direct call that runs this long on the reading
+/// thread has the reading passed on to another thread; the watcher that
+/// checks sleeps for good after this long without calls.
+constexpr auto kPassReadingAfter = std::chrono::milliseconds(1);
+constexpr auto kWatchIdleAfter = std::chrono::milliseconds(100);
 
 Error transportError(const Twine &message) {
   return createStringError(inconvertibleErrorCode(), message);
@@ -121,8 +126,10 @@ Error TcpTransport::start() {
   buffer.resize(kReadBuffer);
   std::lock_guard<std::mutex> lock(mutex);
   started = true;
-  if (options.directHandler)
+  if (options.directHandler) {
     threads.emplace_back([this] { serveReads(); });
+    threads.emplace_back([this] { watchInlineCalls(); });
+  }
   else
     threads.emplace_back([this] { clientListen(); });
   return Error::success();
@@ -474,6 +481,7 @@ void TcpTransport::finish(Error err) {
     // Direct calls still waiting fail (their slot stays not done).
     wake.notify_all();
     listenerWake.notify_all();
+    watcherWake.notify_all();
   }
   disconnect();
   client.handleDisconnect(std::move(err));
@@ -534,32 +542,67 @@ void TcpTransport::serveReads() {
     if (closed)
       return;
     roleTaken = true;
-    lock.unlock();
-    Message m;
-    Error err = Error::success();
-    int got = readOne(m, false, err);
-    if (got > 0 && (m.opcode & 0xff) == kDirectCall) {
-      // Pass the reading on, then run the call on this thread.
+    // Read until the session ends or the watcher passes the reading on
+    // while this thread runs a long call.
+    while (true) {
+      lock.unlock();
+      Message m;
+      Error err = Error::success();
+      int got = readOne(m, false, err);
+      if (got > 0 && (m.opcode & 0xff) == kDirectCall) {
+        // Run it here, at once: no hand-over to another thread.
+        InlineCall call;
+        call.start = std::chrono::steady_clock::now();
+        lock.lock();
+        running = &call;
+        lastInline = call.start;
+        if (watcherIdle)
+          watcherWake.notify_one();
+        lock.unlock();
+        options.directHandler(*this, m.seq, m.tag,
+                              static_cast<uint32_t>(m.opcode >> 8),
+                              std::move(m.body));
+        lock.lock();
+        if (call.handedOver)
+          break; // another thread reads now
+        running = nullptr;
+        continue;
+      }
+      bool more = got > 0 && dispatch(m, err);
+      if (!more) {
+        finish(std::move(err));
+        lock.lock();
+        roleTaken = false;
+        return;
+      }
       lock.lock();
+    }
+  }
+}
+
+void TcpTransport::watchInlineCalls() {
+  std::unique_lock<std::mutex> lock(mutex);
+  while (!closed) {
+    auto now = std::chrono::steady_clock::now();
+    if (!running && now - lastInline > kWatchIdleAfter) {
+      // Nothing runs: sleep until a call starts (one wake per burst).
+      watcherIdle = true;
+      watcherWake.wait(lock);
+      watcherIdle = false;
+      continue;
+    }
+    watcherWake.wait_for(lock, kPassReadingAfter);
+    now = std::chrono::steady_clock::now();
+    if (running && now - running->start >= kPassReadingAfter) {
+      // A long call: the session's other calls must not wait for it.
+      running->handedOver = true;
+      running = nullptr;
       roleTaken = false;
       if (idleReaders > 0)
         wake.notify_one();
       else if (!closed)
         threads.emplace_back([this] { serveReads(); });
-      lock.unlock();
-      options.directHandler(*this, m.seq, m.tag,
-                            static_cast<uint32_t>(m.opcode >> 8),
-                            std::move(m.body));
-      lock.lock();
-      continue;
     }
-    bool more = got > 0 && dispatch(m, err);
-    if (!more)
-      finish(std::move(err));
-    lock.lock();
-    roleTaken = false;
-    if (!more)
-      return;
   }
 }
 

@@ -225,6 +225,32 @@ TEST_F(ExecutorClientTest, AwaitDoesNotHoldUpOtherLaunches) {
   EXPECT_TRUE(awaited.load());
 }
 
+TEST_F(ExecutorClientTest, ALongLaunchDoesNotHoldUpOtherLaunches) {
+  startServer();
+  auto client = connect();
+  ASSERT_TRUE(client);
+  ASSERT_FALSE(static_cast<bool>(client->sendBinary(kObjectA)));
+  // A synchronous launch that runs 2 s on the executor's reading thread:
+  // the reading passes on, so the session keeps serving other launches.
+  std::atomic<bool> napped{false};
+  std::thread sleeper([&] {
+    auto out = client->launch("nap", kObjectA, {}, {});
+    EXPECT_TRUE(static_cast<bool>(out)) << llvm::toString(out.takeError());
+    napped = true;
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  auto start = std::chrono::steady_clock::now();
+  for (int i = 0; i < 10; ++i) {
+    auto out = client->launch("k", kObjectA, {vec({double(i)})}, {{1, 8}});
+    ASSERT_TRUE(static_cast<bool>(out)) << llvm::toString(out.takeError());
+    EXPECT_EQ((*out)[0].as<double>(), std::vector<double>{2.0 * i});
+  }
+  EXPECT_FALSE(napped.load());
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(1));
+  sleeper.join();
+  EXPECT_TRUE(napped.load());
+}
+
 TEST_F(ExecutorClientTest, AddressMapRedirects) {
   startServer();
   setenv("EXECUTOR_ADDRESS_MAP", ("other=1.2.3.4:5,ADDR:PORT=" + server.address()).c_str(), 1);

@@ -489,6 +489,8 @@ struct ExecutorModel::Worker {
                                  ? LocalExecutor::defaultServerPath()
                                  : options.serverPath;
         log(epoch, "starting " + server);
+        // On this host: a Unix socket, buffers in shared memory.
+        local.useUnixSocket(true);
         llvm::Error err = local.start(server, {}, logPath);
         if (err) {
           Event e;

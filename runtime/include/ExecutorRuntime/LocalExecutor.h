@@ -23,9 +23,15 @@ public:
   LocalExecutor &operator=(const LocalExecutor &) = delete;
   ~LocalExecutor() { stop(); }
 
-  /// Starts `serverPath --bind 127.0.0.1:0 extraArgs...` in its own process
-  /// group, its log going to `logPath` (empty: inherited stderr), and waits
-  /// for its `listening on` line.
+  /// Listen on a fresh Unix socket (unix:PATH, mode 0600, under
+  /// $XDG_RUNTIME_DIR, else $TMPDIR, else /tmp) instead of a loopback port:
+  /// clients then hand buffers over in shared memory. The studio's local
+  /// executor does; tests choose.
+  void useUnixSocket(bool on) { unixSocket = on; }
+
+  /// Starts `serverPath --bind 127.0.0.1:0 extraArgs...` (or --bind
+  /// unix:PATH) in its own process group, its log going to `logPath` (empty:
+  /// inherited stderr), and waits for its `listening on` line.
   llvm::Error start(const std::string &serverPath,
                     const std::vector<std::string> &extraArgs = {},
                     const std::string &logPath = "",
@@ -47,6 +53,8 @@ public:
 private:
   pid_t pid = -1;
   std::string listening;
+  bool unixSocket = false;
+  std::string socketPath; // removed when the server is stopped or killed
 };
 
 } // namespace executor_runtime

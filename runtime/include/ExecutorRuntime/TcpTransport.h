@@ -19,9 +19,11 @@
 // itself while it waits (no hand-over from a reader thread: a launch costs
 // what a ping-pong does), and so does any thread waiting in waitUntil; a
 // background thread reads only when nobody waits. On the server, the thread
-// that reads a direct call runs it at once and passes the reading on to
-// another thread first, so a long kernel never holds up the session's other
-// calls. Only peers that publish kDirectCallsSymbol get direct calls.
+// that reads a direct call runs it at once; a watcher passes the reading on
+// to another thread when a call runs longer than a millisecond, so a long
+// kernel never holds up the session's other calls (and a burst of short
+// launches wakes no other thread). Only peers that publish
+// kDirectCallsSymbol get direct calls.
 //
 // A Hangup that carries an error (executor-server sends one when a kernel
 // crashes, naming the kernel and the signal) is kept: hangupMessage() gives
@@ -154,6 +156,7 @@ private:
   void finish(llvm::Error err);
   void clientListen();
   void serveReads();
+  void watchInlineCalls();
 
   llvm::orc::SimpleRemoteEPCTransportClient &client;
   int fd;
@@ -183,6 +186,15 @@ private:
   std::map<uint64_t, DirectSlot *> pending;
   uint64_t nextDirect = 1;
   std::vector<std::thread> threads;
+  /// The direct call the reading thread runs, if any (the executor's side).
+  struct InlineCall {
+    std::chrono::steady_clock::time_point start;
+    bool handedOver = false;
+  };
+  InlineCall *running = nullptr;
+  std::chrono::steady_clock::time_point lastInline;
+  std::condition_variable watcherWake;
+  bool watcherIdle = false;
 
   std::mutex ownMutex;
   SharedArena own, peer;

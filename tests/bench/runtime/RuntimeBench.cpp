@@ -1,18 +1,24 @@
-//===- RuntimeBench.cpp - launch latency, bandwidth and memory ------------===//
+//===- RuntimeBench.cpp - launch latency, bandwidth, memory and scale -----===//
 //
-//   executor-runtime-bench [--json FILE] [--iterations N]
+//   executor-runtime-bench [--json FILE] [--iterations N] [--rounds R]
 //
-// Starts a real executor-server on loopback and measures, in one run:
-//   1. raw TCP ping-pong of a 64-byte message (the floor) vs a launch of a
-//      kernel with one memref<4xf64> in and one out, vs the same launch the
-//      multi-round-trip way (allocate, write, invoke, read back, free);
-//   2. raw loopback TCP bandwidth vs a 64 MiB memref in and out;
-//   3. the session process's resident memory before and after 10,000 launches;
-//   4. the launch latency on each kind of executor ExecutorClient talks to:
-//      executor-server, executor-server with only Catalyst's services (what
-//      the client does with catalyst-executor) and LLVM's stock
-//      llvm-jitlink-executor.
-// Prints every figure with its reference and the ratio; --json writes them.
+// Starts real executor-servers (one on loopback TCP, one on a Unix socket)
+// and measures, in one run, every figure against a reference measured in
+// the same run:
+//   1. latency, in R rounds that interleave the references and the
+//      launches (this machine's load moves all of them alike): raw TCP
+//      ping-pong of 64 bytes vs a launch of memref<4xf64> in and out over
+//      TCP and over the Unix socket; the median of the per-round ratios and
+//      their spread; then the multi-round-trip launch (allocate, write,
+//      invoke, read back, free) and the launch on each kind of executor;
+//   2. bandwidth, in rounds: raw loopback TCP vs 64 MiB in and out, in only
+//      and out only, over TCP and over the Unix socket (shared memory);
+//   3. the session process's resident memory over 10,000 launches;
+//   4. scale: launches/s of 8 client threads on one session and on 8
+//      sessions against 1 thread; 1,000 objects of one kernel each shipped
+//      to one session (time per send_binary, memory per object).
+// Prints every figure with its reference, its goal and whether it holds;
+// --json writes them.
 //
 //===----------------------------------------------------------------------===//
 #include "ExecutorRuntime/ExecutorClient.h"
@@ -23,6 +29,9 @@
 #include "llvm/ExecutionEngine/Orc/MemoryAccess.h"
 
 #include <algorithm>
+#include <atomic>
+#include <thread>
+#include <map>
 #include <csignal>
 #include <chrono>
 #include <cstdio>
@@ -40,6 +49,7 @@ using Clock = std::chrono::steady_clock;
 namespace {
 const std::string kServer = EXECUTOR_SERVER_PATH;
 const std::string kObject = KERNELS_A_OBJECT;
+const std::string kObjectB = KERNELS_B_OBJECT;
 const std::string kJitlinkExecutor = LLVM_JITLINK_EXECUTOR_PATH;
 
 [[noreturn]] void fail(const std::string &message) {
@@ -60,6 +70,21 @@ void check(llvm::Error err, const char *what) {
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v[v.size() / 2];
+}
+
+/// Median of `v`, and its smallest and largest values.
+struct Spread {
+  double median, low, high;
+};
+Spread spread(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return {v[v.size() / 2], v.front(), v.back()};
+}
+
+const char *verdict(bool holds) { return holds ? "holds" : "missed"; }
+
+double micros(Clock::time_point since) {
+  return std::chrono::duration<double, std::micro>(Clock::now() - since).count();
 }
 
 /// Forks a loopback TCP peer: it echoes `echoBytes`-byte messages, or, with
@@ -112,9 +137,8 @@ int startPeer(size_t echoBytes, pid_t &child) {
   return fd;
 }
 
-double pingPongMicros(int iterations) {
-  pid_t child;
-  int fd = startPeer(64, child);
+/// The median of `iterations` 64-byte ping-pongs with the echo peer `fd`.
+double pingPongMicros(int fd, int iterations) {
   char message[64] = {1};
   std::vector<double> samples;
   for (int i = 0; i < iterations; ++i) {
@@ -123,11 +147,8 @@ double pingPongMicros(int iterations) {
     size_t got = 0;
     while (got < sizeof(message))
       got += read(fd, message + got, sizeof(message) - got);
-    samples.push_back(
-        std::chrono::duration<double, std::micro>(Clock::now() - start).count());
+    samples.push_back(micros(start));
   }
-  close(fd);
-  waitpid(child, nullptr, 0);
   return median(samples);
 }
 
@@ -265,84 +286,183 @@ pid_t startJitlinkExecutor(std::string &address) {
   fail("llvm-jitlink-executor did not listen on " + address);
 }
 
+/// The median latency of `iterations` memref<4xf64> launches on `client`.
+double launchMicros(ExecutorClient &client, int iterations) {
+  std::vector<HostMemRef> in = {HostMemRef::of<double>({4}, {1, 2, 3, 4})};
+  std::vector<double> samples;
+  for (int i = 0; i < iterations; ++i) {
+    auto start = Clock::now();
+    auto out = check(client.launch("k", kObject, in, {{1, 8}}), "launch");
+    samples.push_back(micros(start));
+    if (out[0].as<double>()[3] != 8)
+      fail("wrong launch result");
+  }
+  return median(samples);
+}
+
+/// MB/s of one launch of `kernel` through the descriptor path compiled
+/// programs take (the C ABI's); `moved` is the bytes that cross.
+double launchBandwidth(ExecutorClient &client, const char *kernel,
+                       std::vector<double> &input, size_t moved,
+                       int64_t expectSize, double expectAt100) {
+  int64_t inDesc[5] = {0, 0, 0, static_cast<int64_t>(input.size()), 1};
+  reinterpret_cast<double **>(inDesc)[0] = input.data();
+  reinterpret_cast<double **>(inDesc)[1] = input.data();
+  int64_t outDesc[5] = {};
+  DescriptorView inView{inDesc, 1}, outView{outDesc, 1};
+  int64_t eight = 8;
+  auto start = Clock::now();
+  check(client.launchDescriptors(kernel, kObject, {inView}, {eight},
+                                 {outView}, {eight}),
+        "launch 64 MiB");
+  double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  if (outView.size(0) != expectSize ||
+      reinterpret_cast<double *>(outView.aligned())[expectSize > 100 ? 100 : 0] !=
+          expectAt100)
+    fail(std::string("wrong result of the 64 MiB launch of ") + kernel);
+  std::free(outView.allocated());
+  return moved / seconds / 1e6;
+}
+
+/// Launches per second of `threads` threads, each launching `perThread`
+/// times on clients[t % clients.size()].
+double launchesPerSecond(std::vector<std::unique_ptr<ExecutorClient>> &clients,
+                         int threads, int perThread) {
+  std::atomic<bool> wrong{false};
+  auto start = Clock::now();
+  std::vector<std::thread> workers;
+  for (int t = 0; t < threads; ++t)
+    workers.emplace_back([&, t] {
+      ExecutorClient &client = *clients[t % clients.size()];
+      std::vector<HostMemRef> in = {HostMemRef::of<double>({4}, {1, 2, 3, 4})};
+      for (int i = 0; i < perThread; ++i) {
+        auto out = client.launch("k", kObject, in, {{1, 8}});
+        if (!out || (*out)[0].as<double>()[3] != 8) {
+          if (!out)
+            llvm::consumeError(out.takeError());
+          wrong = true;
+        }
+      }
+    });
+  for (std::thread &w : workers)
+    w.join();
+  if (wrong)
+    fail("a launch from several threads failed");
+  double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  return threads * perThread / seconds;
+}
+
 int main(int argc, char **argv) {
   std::string jsonPath;
-  int iterations = 2000;
+  int iterations = 300, rounds = 15;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     if (arg == "--json" && i + 1 < argc)
       jsonPath = argv[++i];
     else if (arg == "--iterations" && i + 1 < argc)
-      iterations = std::atoi(argv[++i]);
+      iterations = std::max(1, std::atoi(argv[++i]));
+    else if (arg == "--rounds" && i + 1 < argc)
+      rounds = std::max(1, std::atoi(argv[++i]));
     else
-      fail("usage: executor-runtime-bench [--json FILE] [--iterations N]");
+      fail("usage: executor-runtime-bench [--json FILE] [--iterations N] "
+           "[--rounds R]");
   }
+  std::map<std::string, double> figures;
 
-  LocalExecutor server;
+  LocalExecutor server, unixServer;
   check(server.start(kServer, {"--log=sessions"}, "/dev/null"), "start server");
+  unixServer.useUnixSocket(true);
+  check(unixServer.start(kServer, {"--log=sessions"}, "/dev/null"),
+        "start server on a Unix socket");
   auto client = check(ExecutorClient::open(server.address()), "open");
   check(client->sendBinary(kObject), "send_binary");
+  auto local = check(ExecutorClient::open(unixServer.address()), "open unix");
+  check(local->sendBinary(kObject), "send_binary");
 
-  // 1. Latency.
-  double ping = pingPongMicros(iterations);
-  std::vector<HostMemRef> in = {HostMemRef::of<double>({4}, {1, 2, 3, 4})};
-  std::vector<double> launchSamples, multiSamples;
-  for (int i = 0; i < iterations; ++i) {
-    auto start = Clock::now();
-    auto out = check(client->launch("k", kObject, in, {{1, 8}}), "launch");
-    launchSamples.push_back(
-        std::chrono::duration<double, std::micro>(Clock::now() - start).count());
-    if (out[0].as<double>()[3] != 8)
-      fail("wrong launch result");
+  // 1. Latency, interleaved in rounds.
+  pid_t echo;
+  int echoFd = startPeer(64, echo);
+  std::vector<double> pings, launches, unixLaunches, ratios, unixRatios;
+  for (int r = 0; r < rounds; ++r) {
+    double ping = pingPongMicros(echoFd, iterations);
+    double launch = launchMicros(*client, iterations);
+    double unixLaunch = launchMicros(*local, iterations);
+    pings.push_back(ping);
+    launches.push_back(launch);
+    unixLaunches.push_back(unixLaunch);
+    ratios.push_back(launch / ping);
+    unixRatios.push_back(unixLaunch / ping);
   }
+  close(echoFd);
+  waitpid(echo, nullptr, 0);
+  Spread ping = spread(pings), launch = spread(launches),
+         unixLaunch = spread(unixLaunches), ratio = spread(ratios),
+         unixRatio = spread(unixRatios);
+
   uint64_t pyface = check(client->entryAddress("k", kObject), "entry");
   uint64_t allocFn = check(client->bootstrapSymbol(kAllocWrapperName), "alloc");
   uint64_t freeFn = check(client->bootstrapSymbol(kFreeWrapperName), "free");
   uint64_t invokeFn = check(client->bootstrapSymbol(kInvokeWrapperName), "invoke");
-  std::vector<double> input = {1, 2, 3, 4}, output;
+  std::vector<double> input = {1, 2, 3, 4}, output, multiSamples;
   for (int i = 0; i < iterations; ++i) {
     auto start = Clock::now();
     launchMultiRoundTrip(*client, pyface, allocFn, freeFn, invokeFn, input, output);
-    multiSamples.push_back(
-        std::chrono::duration<double, std::micro>(Clock::now() - start).count());
+    multiSamples.push_back(micros(start));
     if (output.size() != 4 || output[3] != 8)
       fail("wrong multi-round-trip result");
   }
-  double launch = median(launchSamples), multi = median(multiSamples);
+  double multi = median(multiSamples);
+  double multiLaunch = launchMicros(*client, iterations);
 
-  // 2. Bandwidth: 64 MiB in and out.
+  // 2. Bandwidth: 64 MiB in and out, in only, out only; in rounds.
   const size_t big = 64ull << 20;
-  std::vector<double> values(big / 8, 1.5);
-  double raw = rawBandwidthMBps(4 * big);
-  // Through the descriptor path compiled programs take (the C ABI's).
-  std::vector<double> bwSamples;
-  for (int i = 0; i < 5; ++i) {
-    int64_t inDesc[5] = {0, 0, 0, static_cast<int64_t>(values.size()), 1};
-    reinterpret_cast<double **>(inDesc)[0] = values.data();
-    reinterpret_cast<double **>(inDesc)[1] = values.data();
-    int64_t outDesc[5] = {};
-    DescriptorView inView{inDesc, 1}, outView{outDesc, 1};
-    int64_t eight = 8;
-    auto start = Clock::now();
-    check(client->launchDescriptors("k", kObject, {inView}, {eight}, {outView},
-                                    {eight}),
-          "launch 64 MiB");
-    double seconds = std::chrono::duration<double>(Clock::now() - start).count();
-    if (outView.size(0) != static_cast<int64_t>(values.size()) ||
-        reinterpret_cast<double *>(outView.aligned())[100] != 3.0)
-      fail("wrong 64 MiB result");
-    std::free(outView.allocated());
-    bwSamples.push_back(2.0 * big / seconds / 1e6);
+  const int64_t n = static_cast<int64_t>(big / 8);
+  std::vector<double> values(big / 8, 1.5), count = {double(n)};
+  for (size_t i = 0; i < values.size(); i += 4096)
+    values[i] = 1.5; // touched once before timing
+  struct Direction {
+    const char *name, *kernel;
+    std::vector<double> *input;
+    size_t moved;
+    int64_t size;
+    double at;
+  };
+  Direction directions[] = {
+      {"in and out", "k", &values, 2 * big, n, 3.0},
+      {"in only", "sum", &values, big, 1, 1.5 * n},
+      {"out only", "iota", &count, big, n, 100.0},
+  };
+  const int bwRounds = 5;
+  std::vector<double> raws;
+  std::vector<std::vector<double>> tcpBw(3), unixBw(3), tcpFrac(3), unixFrac(3);
+  for (auto *c : {client.get(), local.get()}) // warm both sessions' heaps
+    for (Direction &d : directions)
+      launchBandwidth(*c, d.kernel, *d.input, d.moved, d.size, d.at);
+  for (int r = 0; r < bwRounds; ++r) {
+    double raw = rawBandwidthMBps(4 * big);
+    raws.push_back(raw);
+    for (int d = 0; d < 3; ++d) {
+      Direction &dir = directions[d];
+      double tcp = launchBandwidth(*client, dir.kernel, *dir.input, dir.moved,
+                                   dir.size, dir.at);
+      double shm = launchBandwidth(*local, dir.kernel, *dir.input, dir.moved,
+                                   dir.size, dir.at);
+      tcpBw[d].push_back(tcp);
+      unixBw[d].push_back(shm);
+      tcpFrac[d].push_back(tcp / raw);
+      unixFrac[d].push_back(shm / raw);
+    }
   }
-  std::sort(bwSamples.begin(), bwSamples.end());
-  double launchBw = bwSamples[bwSamples.size() / 2];
 
   // 3. Memory over 10,000 launches.
   std::vector<pid_t> sessions = server.sessionProcesses();
   pid_t session = sessions.empty() ? -1 : sessions.front();
   long before = residentKiB(session);
-  for (int i = 0; i < 10000; ++i)
-    check(client->launch("k", kObject, in, {{1, 8}}), "launch");
+  {
+    std::vector<HostMemRef> in = {HostMemRef::of<double>({4}, {1, 2, 3, 4})};
+    for (int i = 0; i < 10000; ++i)
+      check(client->launch("k", kObject, in, {{1, 8}}), "launch");
+  }
   long after = residentKiB(session);
 
   // 4. Latency by kind of executor.
@@ -361,12 +481,82 @@ int main(int argc, char **argv) {
   kill(jitlink, SIGKILL);
   waitpid(jitlink, nullptr, 0);
 
-  std::printf("launch latency, memref<4xf64> in and out (median of %d):\n", iterations);
-  std::printf("  raw TCP ping-pong, 64 bytes      %8.1f us   (reference)\n", ping);
-  std::printf("  executor launch (one round trip) %8.1f us   %.2fx the ping-pong (goal <= 1.5x)\n",
-              launch, launch / ping);
-  std::printf("  multi-round-trip launch          %8.1f us   one-trip launch is %.2fx faster\n",
-              multi, multi / launch);
+  // 5. Scale: threads on one session and on their own sessions.
+  const int perThread = std::max(200, iterations);
+  std::vector<std::unique_ptr<ExecutorClient>> one;
+  one.push_back(check(ExecutorClient::open(server.address()), "open"));
+  check(one[0]->sendBinary(kObject), "send_binary");
+  std::vector<std::unique_ptr<ExecutorClient>> eight;
+  for (int i = 0; i < 8; ++i) {
+    eight.push_back(check(ExecutorClient::open(server.address()), "open"));
+    check(eight.back()->sendBinary(kObject), "send_binary");
+  }
+  std::vector<double> single, shared8, own8;
+  for (int r = 0; r < 3; ++r) {
+    single.push_back(launchesPerSecond(one, 1, perThread));
+    shared8.push_back(launchesPerSecond(one, 8, perThread));
+    own8.push_back(launchesPerSecond(eight, 8, perThread));
+  }
+  double rate1 = median(single), rateShared = median(shared8),
+         rateOwn = median(own8);
+  one.clear();
+  eight.clear();
+
+  // 1,000 objects of one kernel each, shipped to one session.
+  auto objects = check(ExecutorClient::open(server.address()), "open");
+  std::vector<pid_t> before1000 = server.sessionProcesses();
+  std::ifstream objectFile(kObjectB, std::ios::binary);
+  std::vector<char> objectBytes((std::istreambuf_iterator<char>(objectFile)), {});
+  pid_t objectSession = -1;
+  for (pid_t p : server.sessionProcesses())
+    if (std::find(sessions.begin(), sessions.end(), p) == sessions.end())
+      objectSession = p; // the newest
+  long sessionBefore = residentKiB(objectSession), selfBefore = residentKiB(getpid());
+  const int kObjects = 1000;
+  std::vector<double> sendMillis;
+  for (int i = 0; i < kObjects; ++i) {
+    auto start = Clock::now();
+    check(objects->sendBinary("object-" + std::to_string(i), objectBytes),
+          "send_binary of one of 1,000 objects");
+    sendMillis.push_back(micros(start) / 1000);
+  }
+  long sessionAfter = residentKiB(objectSession), selfAfter = residentKiB(getpid());
+  auto last = check(objects->launch("k", "object-999", {HostMemRef::of<double>({1}, {1})},
+                                    {{1, 8}}),
+                    "launch in the 1,000th object");
+  if (last[0].as<double>()[0] != 101)
+    fail("wrong result from the 1,000th object");
+  auto mean = [](std::vector<double>::iterator from, std::vector<double>::iterator to) {
+    double sum = 0;
+    for (auto it = from; it != to; ++it)
+      sum += *it;
+    return sum / (to - from);
+  };
+  double firstSends = mean(sendMillis.begin(), sendMillis.begin() + 100);
+  double lastSends = mean(sendMillis.end() - 100, sendMillis.end());
+  double sessionPerObject = (sessionAfter - sessionBefore) / double(kObjects);
+  double clientPerObject = (selfAfter - selfBefore) / double(kObjects);
+  objects.reset();
+  (void)before1000;
+
+  Spread raw = spread(raws);
+  std::printf("launch latency, memref<4xf64> in and out (%d rounds of %d, "
+              "references and launches interleaved; median [min-max] of the "
+              "rounds):\n",
+              rounds, iterations);
+  std::printf("  raw TCP ping-pong, 64 bytes      %8.1f us   [%.1f-%.1f] (reference)\n",
+              ping.median, ping.low, ping.high);
+  std::printf("  launch over TCP                  %8.1f us   %.2fx the ping-pong "
+              "[%.2f-%.2f] (goal <= 1.5x: %s)\n",
+              launch.median, ratio.median, ratio.low, ratio.high,
+              verdict(ratio.median <= 1.5));
+  std::printf("  launch over a Unix socket        %8.1f us   %.2fx the ping-pong "
+              "[%.2f-%.2f] (goal <= 1.0x: %s)\n",
+              unixLaunch.median, unixRatio.median, unixRatio.low, unixRatio.high,
+              verdict(unixRatio.median <= 1.0));
+  std::printf("  multi-round-trip launch          %8.1f us   one-trip launch "
+              "(%.1f us) is %.2fx faster\n",
+              multi, multiLaunch, multi / multiLaunch);
   std::printf("launch latency by executor kind (median of %d, a new session each):\n",
               iterations);
   std::printf("  %-17s on executor-server                      %8.1f us   (reference)\n",
@@ -375,32 +565,82 @@ int main(int argc, char **argv) {
               executorKindName(catalystKind), onCatalyst, onCatalyst / onServer);
   std::printf("  %-17s on llvm-jitlink-executor               %8.1f us   %.1fx\n",
               executorKindName(orcKind), onOrc, onOrc / onServer);
-  std::printf("bandwidth, 64 MiB in and out (median of 5):\n");
-  std::printf("  raw loopback TCP                 %8.0f MB/s (reference)\n", raw);
-  std::printf("  executor launch                  %8.0f MB/s %.0f%% of raw (goal >= 50%%)\n",
-              launchBw, 100 * launchBw / raw);
+  std::printf("bandwidth, 64 MiB (%d rounds, each against its own raw TCP; "
+              "median [min-max]):\n",
+              bwRounds);
+  std::printf("  raw loopback TCP                 %8.0f MB/s [%.0f-%.0f] (reference)\n",
+              raw.median, raw.low, raw.high);
+  for (int d = 0; d < 3; ++d) {
+    Spread b = spread(tcpBw[d]), f = spread(tcpFrac[d]);
+    std::printf("  TCP, %-12s                %8.0f MB/s %3.0f%% of raw [%.0f-%.0f%%] "
+                "(goal >= 70%%: %s)\n",
+                directions[d].name, b.median, 100 * f.median, 100 * f.low,
+                100 * f.high, verdict(f.median >= 0.7));
+    figures[std::string("tcp_bandwidth_fraction_") + directions[d].kernel] = f.median;
+    figures[std::string("tcp_bandwidth_mb_s_") + directions[d].kernel] = b.median;
+  }
+  for (int d = 0; d < 3; ++d) {
+    Spread b = spread(unixBw[d]), f = spread(unixFrac[d]);
+    std::printf("  Unix socket + shared memory, %-12s %6.0f MB/s %.2fx raw [%.2f-%.2f] "
+                "(goal >= 2x: %s)\n",
+                directions[d].name, b.median, f.median, f.low, f.high,
+                verdict(f.median >= 2.0));
+    figures[std::string("unix_bandwidth_vs_raw_") + directions[d].kernel] = f.median;
+    figures[std::string("unix_bandwidth_mb_s_") + directions[d].kernel] = b.median;
+  }
   std::printf("session resident memory over 10,000 launches:\n");
   std::printf("  before %ld KiB, after %ld KiB, growth %ld KiB\n", before, after,
               after - before);
+  std::printf("scale (launches/s of memref<4xf64>, median of 3; %u cores):\n",
+              std::thread::hardware_concurrency());
+  std::printf("  1 thread, 1 session              %8.0f /s   (reference)\n", rate1);
+  std::printf("  8 threads, 1 session             %8.0f /s   %.2fx\n", rateShared,
+              rateShared / rate1);
+  std::printf("  8 threads, 8 sessions            %8.0f /s   %.2fx\n", rateOwn,
+              rateOwn / rate1);
+  std::printf("1,000 objects of one kernel each, shipped to one session:\n");
+  std::printf("  send_binary, objects 1-100       %8.2f ms   (reference)\n", firstSends);
+  std::printf("  send_binary, objects 901-1000    %8.2f ms   %.2fx (goal <= 2x, "
+              "linear growth: %s)\n",
+              lastSends, lastSends / firstSends, verdict(lastSends / firstSends <= 2));
+  std::printf("  memory per object                %8.1f KiB in the session, %.1f KiB "
+              "in the client\n",
+              sessionPerObject, clientPerObject);
 
   if (!jsonPath.empty()) {
+    figures["ping_pong_us"] = ping.median;
+    figures["launch_us"] = launch.median;
+    figures["launch_vs_ping_pong"] = ratio.median;
+    figures["launch_vs_ping_pong_min"] = ratio.low;
+    figures["launch_vs_ping_pong_max"] = ratio.high;
+    figures["unix_launch_us"] = unixLaunch.median;
+    figures["unix_launch_vs_ping_pong"] = unixRatio.median;
+    figures["unix_launch_vs_ping_pong_min"] = unixRatio.low;
+    figures["unix_launch_vs_ping_pong_max"] = unixRatio.high;
+    figures["multi_round_trip_us"] = multi;
+    figures["multi_round_trip_vs_launch"] = multi / multiLaunch;
+    figures["raw_bandwidth_mb_s"] = raw.median;
+    figures["rss_before_kib"] = before;
+    figures["rss_after_kib"] = after;
+    figures["launch_us_executor_server"] = onServer;
+    figures["launch_us_catalyst_services"] = onCatalyst;
+    figures["launch_us_llvm_jitlink_executor"] = onOrc;
+    figures["launches_per_s_1_thread"] = rate1;
+    figures["launches_per_s_8_threads_1_session"] = rateShared;
+    figures["launches_per_s_8_threads_8_sessions"] = rateOwn;
+    figures["send_binary_ms_first_100"] = firstSends;
+    figures["send_binary_ms_last_100"] = lastSends;
+    figures["session_kib_per_object"] = sessionPerObject;
+    figures["client_kib_per_object"] = clientPerObject;
     std::ofstream json(jsonPath);
-    json << "{\n"
-         << "  \"ping_pong_us\": " << ping << ",\n"
-         << "  \"launch_us\": " << launch << ",\n"
-         << "  \"launch_vs_ping_pong\": " << launch / ping << ",\n"
-         << "  \"multi_round_trip_us\": " << multi << ",\n"
-         << "  \"multi_round_trip_vs_launch\": " << multi / launch << ",\n"
-         << "  \"raw_bandwidth_mb_s\": " << raw << ",\n"
-         << "  \"launch_bandwidth_mb_s\": " << launchBw << ",\n"
-         << "  \"bandwidth_fraction\": " << launchBw / raw << ",\n"
-         << "  \"rss_before_kib\": " << before << ",\n"
-         << "  \"rss_after_kib\": " << after << ",\n"
-         << "  \"launch_us_executor_server\": " << onServer << ",\n"
-         << "  \"launch_us_catalyst_services\": " << onCatalyst << ",\n"
-         << "  \"launch_us_llvm_jitlink_executor\": " << onOrc << "\n"
-         << "}\n";
+    json << "{\n";
+    size_t i = 0;
+    for (auto &[key, value] : figures)
+      json << "  \"" << key << "\": " << value
+           << (++i < figures.size() ? ",\n" : "\n");
+    json << "}\n";
   }
   check(client->close(), "close");
+  check(local->close(), "close");
   return 0;
 }

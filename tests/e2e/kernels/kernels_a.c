@@ -88,3 +88,26 @@ ExecutorWrapperBuffer echo_reversed(const char *data, size_t size) {
     out[i] = data[size - 1 - i];
   return reply;
 }
+
+/* sum: y = {sum of x}: a large input, a one-element result. */
+void _catalyst_pyface_sum(void *results, void *args) {
+  Memref1D *x = ((Memref1D **)args)[0];
+  Memref1D *y = (Memref1D *)results;
+  double *data = malloc(sizeof(double));
+  double total = 0;
+  for (int64_t i = 0; i < x->size; ++i)
+    total += x->aligned[x->offset + i * x->stride];
+  data[0] = total;
+  *y = (Memref1D){data, data, 0, 1, 1};
+}
+
+/* iota: y = {0, 1, ..., x[0] - 1}: a one-element input, a large result. */
+void _catalyst_pyface_iota(void *results, void *args) {
+  Memref1D *x = ((Memref1D **)args)[0];
+  Memref1D *y = (Memref1D *)results;
+  int64_t n = (int64_t)x->aligned[x->offset];
+  double *data = malloc(sizeof(double) * (n > 0 ? n : 1));
+  for (int64_t i = 0; i < n; ++i)
+    data[i] = (double)i;
+  *y = (Memref1D){data, data, 0, n, 1};
+}
