@@ -11,8 +11,11 @@
 //      TCP and over the Unix socket; the median of the per-round ratios and
 //      their spread; then the multi-round-trip launch (allocate, write,
 //      invoke, read back, free) and the launch on each kind of executor;
-//   2. bandwidth, in rounds: raw loopback TCP vs 64 MiB in and out, in only
-//      and out only, over TCP and over the Unix socket (shared memory);
+//   2. bandwidth, in rounds: 64 MiB in and out, in only and out only, over
+//      TCP and over the Unix socket (shared memory), each against raw
+//      loopback TCP moving the same bytes memory to memory (a peer that
+//      reads into a 64 MiB buffer and writes back from it) in the same
+//      round; the streaming figure (1 MiB cache-hot chunks) is shown too;
 //   3. the session process's resident memory over 10,000 launches;
 //   4. scale: launches/s of 8 client threads on one session and on 8
 //      sessions against 1 thread; 1,000 objects of one kernel each shipped
@@ -166,6 +169,68 @@ double rawBandwidthMBps(size_t bytes) {
   close(fd);
   waitpid(child, nullptr, 0);
   return bytes / seconds / 1e6;
+}
+
+/// Forks a loopback TCP peer that moves memory to memory, as a launch
+/// must: per request (u64 in, u64 out) it reads `in` bytes into a buffer of
+/// its own and writes `out` bytes back from it. Returns the connected fd.
+int startMemoryPeer(size_t capacity, pid_t &child) {
+  int listener = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  bind(listener, reinterpret_cast<sockaddr *>(&addr), sizeof(addr));
+  listen(listener, 1);
+  socklen_t len = sizeof(addr);
+  getsockname(listener, reinterpret_cast<sockaddr *>(&addr), &len);
+  child = fork();
+  if (child == 0) {
+    int fd = accept(listener, nullptr, nullptr);
+    tuneSocket(fd);
+    std::vector<char> buffer(capacity, 3);
+    auto readAll = [&](char *into, size_t size) {
+      while (size > 0) {
+        ssize_t n = read(fd, into, size);
+        if (n <= 0)
+          _exit(0);
+        into += n;
+        size -= static_cast<size_t>(n);
+      }
+    };
+    while (true) {
+      uint64_t request[2];
+      readAll(reinterpret_cast<char *>(request), sizeof(request));
+      readAll(buffer.data(), request[0]);
+      if (!writeAll(fd, buffer.data(), request[1]))
+        _exit(0);
+    }
+  }
+  close(listener);
+  std::string error;
+  int fd = connectTo("127.0.0.1:" + std::to_string(ntohs(addr.sin_port)),
+                     std::chrono::seconds(5), error);
+  if (fd < 0)
+    fail(error);
+  return fd;
+}
+
+/// MB/s of `in` bytes from `from` to the memory peer and `out` bytes back
+/// into `into`: the bytes a launch moves, memory to memory.
+double rawTransferMBps(int fd, const char *from, size_t in, char *into,
+                       size_t out) {
+  uint64_t request[2] = {in, out};
+  auto start = Clock::now();
+  writeAll(fd, request, sizeof(request));
+  writeAll(fd, from, in);
+  size_t got = 0;
+  while (got < out) {
+    ssize_t n = read(fd, into + got, out - got);
+    if (n <= 0)
+      fail("the memory peer went away");
+    got += static_cast<size_t>(n);
+  }
+  double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  return (in + out) / seconds / 1e6;
 }
 
 long residentKiB(pid_t pid) {
@@ -433,16 +498,29 @@ int main(int argc, char **argv) {
       {"out only", "iota", &count, big, n, 100.0},
   };
   const int bwRounds = 5;
-  std::vector<double> raws;
+  std::vector<double> raws, streams;
+  std::vector<std::vector<double>> rawBy(3);
+  pid_t memoryPeer;
+  int memoryFd = startMemoryPeer(big, memoryPeer);
+  std::vector<char> landing(big, 0); // where raw transfers land (warm)
+  size_t rawIn[3] = {big, big, 0}, rawOut[3] = {big, 0, big};
   std::vector<std::vector<double>> tcpBw(3), unixBw(3), tcpFrac(3), unixFrac(3);
   for (auto *c : {client.get(), local.get()}) // warm both sessions' heaps
     for (Direction &d : directions)
       launchBandwidth(*c, d.kernel, *d.input, d.moved, d.size, d.at);
+  for (int d = 0; d < 3; ++d) // warm the peer's and our buffers
+    rawTransferMBps(memoryFd, reinterpret_cast<const char *>(values.data()),
+                    rawIn[d], landing.data(), rawOut[d]);
   for (int r = 0; r < bwRounds; ++r) {
-    double raw = rawBandwidthMBps(4 * big);
-    raws.push_back(raw);
+    streams.push_back(rawBandwidthMBps(4 * big));
     for (int d = 0; d < 3; ++d) {
       Direction &dir = directions[d];
+      double raw = rawTransferMBps(
+          memoryFd, reinterpret_cast<const char *>(values.data()), rawIn[d],
+          landing.data(), rawOut[d]);
+      rawBy[d].push_back(raw);
+      if (d == 0)
+        raws.push_back(raw);
       double tcp = launchBandwidth(*client, dir.kernel, *dir.input, dir.moved,
                                    dir.size, dir.at);
       double shm = launchBandwidth(*local, dir.kernel, *dir.input, dir.moved,
@@ -453,6 +531,9 @@ int main(int argc, char **argv) {
       unixFrac[d].push_back(shm / raw);
     }
   }
+
+  close(memoryFd);
+  waitpid(memoryPeer, nullptr, 0);
 
   // 3. Memory over 10,000 launches.
   std::vector<pid_t> sessions = server.sessionProcesses();
@@ -482,7 +563,7 @@ int main(int argc, char **argv) {
   waitpid(jitlink, nullptr, 0);
 
   // 5. Scale: threads on one session and on their own sessions.
-  const int perThread = std::max(200, iterations);
+  const int perThread = std::max(1000, 4 * iterations);
   std::vector<std::unique_ptr<ExecutorClient>> one;
   one.push_back(check(ExecutorClient::open(server.address()), "open"));
   check(one[0]->sendBinary(kObject), "send_binary");
@@ -492,8 +573,8 @@ int main(int argc, char **argv) {
     check(eight.back()->sendBinary(kObject), "send_binary");
   }
   std::vector<double> single, shared8, own8;
-  for (int r = 0; r < 3; ++r) {
-    single.push_back(launchesPerSecond(one, 1, perThread));
+  for (int r = 0; r < 5; ++r) {
+    single.push_back(launchesPerSecond(one, 1, 8 * perThread));
     shared8.push_back(launchesPerSecond(one, 8, perThread));
     own8.push_back(launchesPerSecond(eight, 8, perThread));
   }
@@ -539,7 +620,7 @@ int main(int argc, char **argv) {
   objects.reset();
   (void)before1000;
 
-  Spread raw = spread(raws);
+  Spread raw = spread(raws), stream = spread(streams);
   std::printf("launch latency, memref<4xf64> in and out (%d rounds of %d, "
               "references and launches interleaved; median [min-max] of the "
               "rounds):\n",
@@ -565,11 +646,19 @@ int main(int argc, char **argv) {
               executorKindName(catalystKind), onCatalyst, onCatalyst / onServer);
   std::printf("  %-17s on llvm-jitlink-executor               %8.1f us   %.1fx\n",
               executorKindName(orcKind), onOrc, onOrc / onServer);
-  std::printf("bandwidth, 64 MiB (%d rounds, each against its own raw TCP; "
-              "median [min-max]):\n",
+  std::printf("bandwidth, 64 MiB (%d rounds, each launch against raw "
+              "loopback TCP moving the same bytes memory to memory in the same "
+              "round; median [min-max]):\n",
               bwRounds);
-  std::printf("  raw loopback TCP                 %8.0f MB/s [%.0f-%.0f] (reference)\n",
-              raw.median, raw.low, raw.high);
+  std::printf("  raw loopback TCP, streaming 1 MiB cache-hot chunks "
+              "%8.0f MB/s [%.0f-%.0f] (for comparison)\n",
+              stream.median, stream.low, stream.high);
+  for (int d = 0; d < 3; ++d) {
+    Spread r = spread(rawBy[d]);
+    std::printf("  raw loopback TCP, %-12s   %8.0f MB/s [%.0f-%.0f] (reference)\n",
+                directions[d].name, r.median, r.low, r.high);
+    figures[std::string("raw_bandwidth_mb_s_") + directions[d].kernel] = r.median;
+  }
   for (int d = 0; d < 3; ++d) {
     Spread b = spread(tcpBw[d]), f = spread(tcpFrac[d]);
     std::printf("  TCP, %-12s                %8.0f MB/s %3.0f%% of raw [%.0f-%.0f%%] "
@@ -591,8 +680,9 @@ int main(int argc, char **argv) {
   std::printf("session resident memory over 10,000 launches:\n");
   std::printf("  before %ld KiB, after %ld KiB, growth %ld KiB\n", before, after,
               after - before);
-  std::printf("scale (launches/s of memref<4xf64>, median of 3; %u cores):\n",
-              std::thread::hardware_concurrency());
+  std::printf("scale (launches/s of memref<4xf64>, %d launches in all, "
+              "median of 5 rounds; %u cores):\n",
+              8 * perThread, std::thread::hardware_concurrency());
   std::printf("  1 thread, 1 session              %8.0f /s   (reference)\n", rate1);
   std::printf("  8 threads, 1 session             %8.0f /s   %.2fx\n", rateShared,
               rateShared / rate1);
@@ -620,6 +710,7 @@ int main(int argc, char **argv) {
     figures["multi_round_trip_us"] = multi;
     figures["multi_round_trip_vs_launch"] = multi / multiLaunch;
     figures["raw_bandwidth_mb_s"] = raw.median;
+    figures["raw_stream_bandwidth_mb_s"] = stream.median;
     figures["rss_before_kib"] = before;
     figures["rss_after_kib"] = after;
     figures["launch_us_executor_server"] = onServer;
