@@ -351,6 +351,30 @@ struct ExecutorClient::Impl {
   Expected<shared::WrapperFunctionBuffer>
   callExecutor(ExecutorAddr function, ArrayRef<char> request,
                const std::string &what);
+  /// callExecutor, as a direct call when the transport has them (the
+  /// server then answers before anything it starts can end the session).
+  Expected<shared::WrapperFunctionBuffer>
+  callServer(ExecutorAddr function, ArrayRef<char> request,
+             const std::string &what) {
+    if (!direct)
+      return callExecutor(function, request, what);
+    if (!open)
+      return error("the session is closed");
+    iovec part{const_cast<char *>(request.data()), request.size()};
+    auto reply =
+        transport->callDirect(function.getValue(), 0, ArrayRef<iovec>(part));
+    if (!reply)
+      return lost(what, toString(reply.takeError()));
+    uint64_t status = kReplyError;
+    if (reply->size() < sizeof(status))
+      return error(what + ": malformed reply from the executor");
+    std::memcpy(&status, reply->data(), sizeof(status));
+    if (status != kReplyOk)
+      return error(what + " failed: " +
+                   std::string(reply->data() + sizeof(status),
+                               reply->size() - sizeof(status)));
+    return std::move(*reply);
+  }
   void note(const std::string &message) {
     if (kind != ExecutorKind::ExecutorServer)
       return;
@@ -1106,8 +1130,8 @@ Expected<uint64_t> ExecutorClient::launchAsyncAt(uint64_t entryAddress,
   Message request = buildMessage([&](Writer &w) {
     writeRequestHeader(w, ExecutorAddr(entryAddress), kernel, 0, 0);
   });
-  auto reply = impl->callExecutor(impl->launchAsyncWrapper, request.bytes(),
-                                  "launch_async of " + kernel);
+  auto reply = impl->callServer(impl->launchAsyncWrapper, request.bytes(),
+                                "launch_async of " + kernel);
   if (!reply)
     return reply.takeError();
   Reader r(reply->data(), reply->size());

@@ -68,11 +68,12 @@ bool mapAddress(const std::string &address, std::string &mapped,
     bool toUnix = to.rfind("unix:", 0) == 0 && to.size() > 5;
     if (from.empty() || (!toUnix && !splitAddress(to, host, port, why))) {
       error = "EXECUTOR_ADDRESS_MAP entry '" + entry +
-              "' is not FROM=HOST:PORT or FROM=unix:PATH";
+              "' is not FROM=HOST:PORT";
       if (!from.empty())
         error += " (" + why + ")";
       error += "; write the entries as FROM=HOST:PORT separated by ',', "
-               "e.g. ADDR:PORT=127.0.0.1:7000,gpu:1=10.0.0.2:7000";
+               "e.g. ADDR:PORT=127.0.0.1:7000,gpu:1=10.0.0.2:7000 (an "
+               "executor on this host: FROM=unix:PATH)";
       return false;
     }
     if (!found && from == address) {

@@ -18,6 +18,7 @@
 #include <atomic>
 #include <cstdio>
 #include <cstring>
+#include <future>
 #include <memory>
 #include <cstdlib>
 #include <map>
@@ -326,16 +327,6 @@ extern "C" CWrapperFunctionBuffer executorStudioLaunch(const char *data,
   return reply;
 }
 
-void serveDirectCall(TcpTransport &transport, uint64_t seq, uint64_t function,
-                     uint32_t flags, WrapperFunctionBuffer request) {
-  if (function == reinterpret_cast<uintptr_t>(&executorStudioLaunch))
-    return serveDirectLaunch(transport, seq, flags, std::move(request));
-  // Any other wrapper function, called as ORC would.
-  auto *fn = reinterpret_cast<CWrapperFunctionBuffer (*)(const char *, size_t)>(
-      static_cast<uintptr_t>(function));
-  replyDirectBuffer(transport, seq, fn(request.data(), request.size()));
-}
-
 namespace {
 /// Kernels started by executorStudioLaunchAsync, by ticket.
 struct AsyncLaunches {
@@ -349,8 +340,11 @@ AsyncLaunches &asyncLaunches() {
 }
 } // namespace
 
-extern "C" CWrapperFunctionBuffer executorStudioLaunchAsync(const char *data,
-                                                            size_t size) {
+namespace {
+/// Starts a launch_async kernel; it waits for `gate` (when valid) first,
+/// so that its ticket can reach the client before a crash ends the session.
+CWrapperFunctionBuffer launchAsyncAfter(const char *data, size_t size,
+                                        std::shared_future<void> gate) {
   Reader r(data, size);
   LaunchHeader header;
   if (!readLaunchHeader(r, header))
@@ -363,7 +357,9 @@ extern "C" CWrapperFunctionBuffer executorStudioLaunchAsync(const char *data,
   std::lock_guard<std::mutex> lock(launches.mutex);
   uint64_t ticket = launches.next++;
   std::string name = header.name;
-  launches.running.emplace(ticket, std::thread([entry, name] {
+  launches.running.emplace(ticket, std::thread([entry, name, gate] {
+                             if (gate.valid())
+                               gate.wait();
                              KernelThreadStack stack;
                              RunningKernel running(name);
                              int64_t results = 0;
@@ -373,6 +369,12 @@ extern "C" CWrapperFunctionBuffer executorStudioLaunchAsync(const char *data,
     logEvent("launch_async started (ticket " + std::to_string(ticket) + ", " +
              name + ")");
   return replyWith([&](Writer &w) { w.put<uint64_t>(ticket); });
+}
+} // namespace
+
+extern "C" CWrapperFunctionBuffer executorStudioLaunchAsync(const char *data,
+                                                            size_t size) {
+  return launchAsyncAfter(data, size, {});
 }
 
 extern "C" CWrapperFunctionBuffer executorStudioAwait(const char *data,
@@ -431,6 +433,25 @@ extern "C" CWrapperFunctionBuffer executorStudioInvoke(const char *data,
       reinterpret_cast<void *>(static_cast<uintptr_t>(results)),
       reinterpret_cast<void *>(static_cast<uintptr_t>(args)));
   return replyEmpty();
+}
+
+void serveDirectCall(TcpTransport &transport, uint64_t seq, uint64_t function,
+                     uint32_t flags, WrapperFunctionBuffer request) {
+  if (function == reinterpret_cast<uintptr_t>(&executorStudioLaunch))
+    return serveDirectLaunch(transport, seq, flags, std::move(request));
+  if (function == reinterpret_cast<uintptr_t>(&executorStudioLaunchAsync)) {
+    // The ticket leaves before the kernel starts.
+    std::promise<void> sent;
+    CWrapperFunctionBuffer reply = launchAsyncAfter(
+        request.data(), request.size(), sent.get_future().share());
+    replyDirectBuffer(transport, seq, reply);
+    sent.set_value();
+    return;
+  }
+  // Any other wrapper function, called as ORC would.
+  auto *fn = reinterpret_cast<CWrapperFunctionBuffer (*)(const char *, size_t)>(
+      static_cast<uintptr_t>(function));
+  replyDirectBuffer(transport, seq, fn(request.data(), request.size()));
 }
 
 } // namespace executor_runtime

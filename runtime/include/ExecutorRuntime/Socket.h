@@ -13,7 +13,8 @@ namespace executor_runtime {
 bool splitAddress(const std::string &address, std::string &host,
                   std::string &port, std::string &error);
 
-/// Applies EXECUTOR_ADDRESS_MAP to `address`: entries `FROM=HOST:PORT`
+/// Applies EXECUTOR_ADDRESS_MAP to `address`: entries `FROM=HOST:PORT` (or
+/// `FROM=unix:PATH`)
 /// separated by commas ("ADDR:PORT=127.0.0.1:7000,gpu:1=10.0.0.2:7000"),
 /// the first entry whose FROM is `address` wins; without one `mapped` is
 /// `address`. Returns false with `error` naming the first malformed entry
