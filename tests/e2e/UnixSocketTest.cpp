@@ -223,3 +223,40 @@ TEST_F(UnixSocketTest, NobodyListeningIsAClearError) {
             std::string::npos)
       << message;
 }
+
+TEST_F(UnixSocketTest, ThreadsLaunchingLargeAndSmallBuffersAtOnceGetTheirOwnResults) {
+  // On a Unix socket one launch at a time uses the shared arenas; the
+  // others go through the socket. Over TCP every launch does. Either way
+  // each thread gets its own numbers back.
+  for (bool overUnix : {true, false}) {
+    LocalExecutor executor;
+    executor.useUnixSocket(overUnix);
+    llvm::Error err = executor.start(kServer, {"--log=sessions"}, log);
+    ASSERT_FALSE(static_cast<bool>(err)) << llvm::toString(std::move(err));
+    auto client = ExecutorClient::open(executor.address());
+    ASSERT_TRUE(static_cast<bool>(client)) << llvm::toString(client.takeError());
+    ASSERT_FALSE(static_cast<bool>((*client)->sendBinary(kObjectA)));
+    std::atomic<int> wrong{0};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 4; ++t)
+      threads.emplace_back([&, t] {
+        for (int i = 0; i < 20; ++i) {
+          size_t n = (i % 2) ? 3 : (1 << 15) + t; // 256 KiB or 24 bytes
+          std::vector<double> values(n, double(t * 1000 + i));
+          auto out = (*client)->launch("k", kObjectA, {vec(values)}, {{1, 8}});
+          if (!out) {
+            llvm::consumeError(out.takeError());
+            ++wrong;
+            continue;
+          }
+          std::vector<double> got = (*out)[0].as<double>();
+          if (got.size() != n || got.front() != 2 * values[0] ||
+              got.back() != 2 * values[0])
+            ++wrong;
+        }
+      });
+    for (std::thread &t : threads)
+      t.join();
+    EXPECT_EQ(wrong.load(), 0) << (overUnix ? "over a Unix socket" : "over TCP");
+  }
+}
