@@ -5,6 +5,7 @@
 #include "ExecutorRuntime/UnixSocket.h"
 #include "ExecutorRuntime/Wire.h"
 
+#include "llvm/ExecutionEngine/Orc/AbsoluteSymbols.h"
 #include "llvm/ExecutionEngine/Orc/Core.h"
 #include "llvm/ExecutionEngine/Orc/MemoryAccess.h"
 #include "llvm/ExecutionEngine/Orc/Shared/SimplePackedSerialization.h"
@@ -525,6 +526,27 @@ ExecutorClient::open(const std::string &address, ClientOptions options) {
     return client.impl->error("cannot search the executor process: " + message);
   }
   impl->process->addGenerator(std::move(*generator));
+  if (overUnix && impl->kind == ExecutorKind::ExecutorServer) {
+    // Kernels allocate through the executor's heap in shared memory, so
+    // their large results reach us without a copy there.
+    SymbolMap allocators;
+    for (const auto &names : kKernelAllocators) {
+      auto it = published.find(names[1]);
+      if (it == published.end()) {
+        allocators.clear();
+        break;
+      }
+      allocators[impl->es->intern(names[0])] = ExecutorSymbolDef(
+          it->second, JITSymbolFlags::Exported | JITSymbolFlags::Callable);
+    }
+    if (!allocators.empty())
+      if (Error err =
+              impl->process->define(absoluteSymbols(std::move(allocators)))) {
+        std::string message = toString(std::move(err));
+        ExecutorClient client(std::move(impl));
+        return client.impl->error("cannot use its kernel heap: " + message);
+      }
+  }
   impl->open = true;
   if (impl->kind == ExecutorKind::OrcExecutor) {
     if (Error err = impl->linkOrcServices()) {

@@ -266,6 +266,16 @@ Error TcpTransport::offerArena() {
   return Error::success();
 }
 
+Error TcpTransport::offerArena(int arenaFd, uint64_t size) {
+  if (arenaFd == offeredFd)
+    return Error::success();
+  iovec body{&size, sizeof(size)};
+  if (Error err = sendFrame(kShareArena, 0, 0, ArrayRef<iovec>(body), arenaFd))
+    return err;
+  offeredFd = arenaFd;
+  return Error::success();
+}
+
 void TcpTransport::complete(function_ref<void()> update) {
   std::lock_guard<std::mutex> lock(mutex);
   update();

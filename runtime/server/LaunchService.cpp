@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "LaunchService.h"
 #include "CrashReport.h"
+#include "KernelHeap.h"
 #include "ExecutorRuntime/Plugin.h"
 #include "ExecutorRuntime/TcpTransport.h"
 #include "ExecutorRuntime/Wire.h"
@@ -168,10 +169,13 @@ struct Launch {
     for (const DescriptorView &view : views) {
       void *allocated = view.allocated();
       if (allocated && allocated != kGlobalMarker &&
-          !inputData.count(allocated) && freed.insert(allocated).second)
-        std::free(allocated);
+          !inputData.count(allocated) && !keep.count(allocated) &&
+          freed.insert(allocated).second)
+        kernelFree(allocated); // libc's, or the kernel heap's
     }
   }
+  /// Results handed over in place, freed later.
+  std::set<void *> keep;
 
   void log(size_t replyBytes) {
     if (logLaunches)
@@ -190,8 +194,26 @@ void replyDirectBuffer(TcpTransport &transport, uint64_t seq,
   llvm::consumeError(transport.replyDirect(seq, llvm::ArrayRef<iovec>(part)));
 }
 
-/// Outputs this large go through the shared arena when the client allows.
+/// Outputs this large go through shared memory when the client allows.
 constexpr uint64_t kShareAbove = 64 * 1024;
+
+/// Kernel-heap blocks handed over in the last shared reply: the client has
+/// copied them out once it sends the next call that allows sharing.
+std::mutex deferredMutex;
+std::vector<void *> deferredBlocks;
+void deferRelease(void *block) {
+  std::lock_guard<std::mutex> lock(deferredMutex);
+  deferredBlocks.push_back(block);
+}
+void releaseDeferred() {
+  std::vector<void *> blocks;
+  {
+    std::lock_guard<std::mutex> lock(deferredMutex);
+    blocks.swap(deferredBlocks);
+  }
+  for (void *block : blocks)
+    kernelFree(block);
+}
 
 /// A launch over a direct call: the reply is gathered from the kernel's
 /// results where they lie (or copied once into this side's shared arena).
@@ -220,36 +242,19 @@ void serveDirectLaunch(TcpTransport &transport, uint64_t seq, uint32_t flags,
   };
   auto put64 = [&](uint64_t v) { put(&v, 8); };
   put64(kReplyOk);
-  // Large outputs go through the shared arena when the client allows it
-  // (it then holds its arena for this call, so ours is free too).
-  bool share = transport.sharesMemory() && (flags & kDirectMayShareReply);
-  std::unique_lock<std::mutex> arenaLock;
-  size_t sharedBytes = 0;
-  std::vector<bool> shared(nout, false);
-  std::vector<uint64_t> sharedAt(nout, 0);
+  // Large results go through the kernel heap (shared memory the client
+  // maps) when the client allows it: it holds its arena for this call and
+  // has copied out the results of the last such call, which are freed now.
+  bool share = transport.sharesMemory() && (flags & kDirectMayShareReply) &&
+               kernelHeapBase();
   if (share) {
-    for (uint32_t i = 0; i < nout; ++i) {
-      uint64_t bytes = launch.views[i].numElements() * launch.outElt[i];
-      if (bytes < kShareAbove)
-        continue;
-      shared[i] = true;
-      sharedAt[i] = sharedBytes;
-      sharedBytes = (sharedBytes + bytes + kDataAlignment - 1) /
-                    kDataAlignment * kDataAlignment;
-    }
-    std::string why;
-    if (sharedBytes) {
-      arenaLock = std::unique_lock<std::mutex>(transport.arenaMutex());
-      if (!transport.ownArena().reserve(sharedBytes, why)) {
-        shared.assign(nout, false);
-        sharedBytes = 0;
-      } else if (llvm::Error err = transport.offerArena()) {
-        llvm::consumeError(std::move(err));
-        shared.assign(nout, false);
-        sharedBytes = 0;
-      }
+    releaseDeferred();
+    if (llvm::Error err = transport.offerArena(kernelHeapFd(), kernelHeapSize())) {
+      llvm::consumeError(std::move(err));
+      share = false;
     }
   }
+  size_t sharedBytes = 0;
   for (uint32_t i = 0; i < nout; ++i) {
     const DescriptorView &view = launch.views[i];
     uint32_t elt = launch.outElt[i];
@@ -260,10 +265,22 @@ void serveDirectLaunch(TcpTransport &transport, uint64_t seq, uint32_t flags,
     uint64_t bytes = static_cast<uint64_t>(view.numElements() * elt);
     const char *src = view.aligned() + view.offset() * elt;
     char *staging = nullptr;
-    if (shared[i]) {
+    char *inHeap = nullptr;
+    if (share && bytes >= kShareAbove) {
+      if (view.isDense() && inKernelHeap(src) && inKernelHeap(view.allocated())) {
+        // In place: the kernel's block lives until the next shared call.
+        inHeap = const_cast<char *>(src);
+        launch.keep.insert(view.allocated());
+        deferRelease(view.allocated());
+      } else if ((inHeap = static_cast<char *>(kernelHeapAllocate(bytes)))) {
+        staging = inHeap;
+        deferRelease(inHeap);
+      }
+    }
+    if (inHeap) {
       put64(bytes | kSharedData);
-      put64(sharedAt[i]);
-      staging = transport.ownArena().data() + sharedAt[i];
+      put64(static_cast<uint64_t>(inHeap - kernelHeapBase()));
+      sharedBytes += bytes;
     } else {
       put64(bytes);
       size_t padded =
@@ -297,7 +314,6 @@ void serveDirectLaunch(TcpTransport &transport, uint64_t seq, uint32_t flags,
   }
   parts.push_back({meta.data() + at, meta.size() - at});
   llvm::consumeError(transport.replyDirect(seq, parts));
-  arenaLock = {};
   launch.log(replyBytes + sharedBytes);
   launch.release();
 }

@@ -30,6 +30,7 @@
 #include "AssetService.h"
 #include "CatalystServices.h"
 #include "CrashReport.h"
+#include "KernelHeap.h"
 #include "LaunchService.h"
 
 #include "llvm/ExecutionEngine/Orc/Shared/SimpleRemoteEPCUtils.h"
@@ -236,8 +237,13 @@ int serveSession(int fd, bool unixSocket, const std::string &assetDirectory,
   options.unixSocket = unixSocket;
   if (publishOurs)
     options.directHandler = serveDirectCall;
+  // Kernels' large results in shared memory the client maps.
+  std::string heapProblem;
+  bool kernelHeap = unixSocket && publishOurs && startKernelHeap(heapProblem);
+  if (unixSocket && publishOurs && !kernelHeap)
+    logEvent("results are copied: " + heapProblem);
   auto server = SimpleRemoteEPCServer::Create<TcpTransport>(
-      [](SimpleRemoteEPCServer::Setup &s) -> Error {
+      [&](SimpleRemoteEPCServer::Setup &s) -> Error {
         s.setDispatcher(std::make_unique<PoolDispatcher>());
         s.bootstrapSymbols() = SimpleRemoteEPCServer::defaultBootstrapSymbols();
         if (publishOurs) {
@@ -259,6 +265,18 @@ int serveSession(int fd, bool unixSocket, const std::string &assetDirectory,
               ExecutorAddr::fromPtr(&executorStudioStoreAsset);
           // Launches may come as the transport's direct calls.
           s.bootstrapSymbols()[kDirectCallsSymbol] = ExecutorAddr(1);
+          if (kernelHeap) {
+            void *allocators[] = {
+                reinterpret_cast<void *>(&kernelMalloc),
+                reinterpret_cast<void *>(&kernelFree),
+                reinterpret_cast<void *>(&kernelCalloc),
+                reinterpret_cast<void *>(&kernelRealloc),
+                reinterpret_cast<void *>(&kernelAlignedAlloc),
+                reinterpret_cast<void *>(&kernelPosixMemalign)};
+            for (size_t i = 0; i < std::size(allocators); ++i)
+              s.bootstrapSymbols()[kKernelAllocators[i][1]] =
+                  ExecutorAddr::fromPtr(allocators[i]);
+          }
         }
         if (publishCatalyst)
           addCatalystServices(s.bootstrapSymbols());

@@ -119,6 +119,9 @@ TEST_F(UnixSocketTest, KernelsRunAndLargeBuffersGoThroughSharedMemory) {
   std::string text = readFile(log);
   EXPECT_NE(text.find("(unix:" + server.address().substr(5)), std::string::npos)
       << text;
+  // Kernels allocated their results in the shared kernel heap.
+  EXPECT_EQ(text.find("results are copied"), std::string::npos) << text;
+  EXPECT_NE(text.find("launch 1 in, 1 out"), std::string::npos) << text;
 }
 
 TEST_F(UnixSocketTest, ACrashEndsOnlyItsSession) {

@@ -127,6 +127,9 @@ public:
   SharedArena &ownArena() { return own; }
   std::mutex &arenaMutex() { return ownMutex; }
   llvm::Error offerArena();
+  /// The same for other shared memory this side writes (`fd` of `size`
+  /// bytes, offered once): the peer's arena from then on.
+  llvm::Error offerArena(int fd, uint64_t size);
   const SharedArena &peerArena() const { return peer; }
 
 private:
@@ -199,6 +202,7 @@ private:
   std::mutex ownMutex;
   SharedArena own, peer;
   uint64_t offeredGeneration = 0;
+  int offeredFd = -1;
 };
 
 } // namespace executor_runtime

@@ -61,6 +61,18 @@ inline constexpr const char *kInvokeWrapperName = "__executor_studio_invoke";
 /// which names it takes).
 inline constexpr const char *kStoreAssetWrapperName =
     "__executor_studio_store_asset";
+/// On a Unix-socket session, the client links kernels' allocation
+/// functions (first) against the executor's (second), whose large blocks
+/// are in shared memory it maps: results then cross without a copy.
+inline constexpr const char *kKernelAllocators[][2] = {
+    {"malloc", "__executor_studio_malloc"},
+    {"free", "__executor_studio_free_block"},
+    {"calloc", "__executor_studio_calloc"},
+    {"realloc", "__executor_studio_realloc"},
+    {"aligned_alloc", "__executor_studio_aligned_alloc"},
+    {"posix_memalign", "__executor_studio_posix_memalign"},
+};
+
 /// The longest asset name (NAME_MAX on Linux).
 inline constexpr size_t kMaxAssetNameLength = 255;
 
