@@ -114,6 +114,16 @@ TEST_F(UnixSocketTest, KernelsRunAndLargeBuffersGoThroughSharedMemory) {
   auto same = (*client)->launch("identity", kObjectA, {vec(values)}, {{1, 8}});
   ASSERT_TRUE(static_cast<bool>(same)) << llvm::toString(same.takeError());
   EXPECT_EQ((*same)[0].as<double>(), values);
+  // calloc, realloc and free in a kernel, on blocks in the kernel heap
+  // (1 MiB) and in libc's (24 bytes).
+  for (size_t n : {values.size(), size_t(3)}) {
+    std::vector<double> head(values.begin(), values.begin() + n);
+    auto grown = (*client)->launch("grow", kObjectA, {vec(head)}, {{1, 8}});
+    ASSERT_TRUE(static_cast<bool>(grown)) << llvm::toString(grown.takeError());
+    std::vector<double> twice = head;
+    twice.insert(twice.end(), head.begin(), head.end());
+    EXPECT_EQ((*grown)[0].as<double>(), twice);
+  }
   (*client)->close();
   server.stop();
   std::string text = readFile(log);
