@@ -1,11 +1,15 @@
 //===- ExecutorClient.h - one session with an executor ----------*- C++ -*-===//
 //
 // The C++ client the C ABI (__catalyst__executor__*) and executor-studio
-// share. One ExecutorClient is one ORC SimpleRemoteEPC session over TCP with
-// an executor: objects are linked with JITLink into the executor's memory,
+// share. One ExecutorClient is one ORC SimpleRemoteEPC session over TCP, or
+// over a Unix socket for `unix:PATH` addresses (UnixSocket.h), with an
+// executor: objects are linked with JITLink into the executor's memory,
 // one JITDylib per object. At open the client reads the executor's
 // bootstrap symbols and picks how it launches (executorKind()):
-//  - executor-server: this project's services, a launch is one round trip;
+//  - executor-server: this project's services, a launch is one round trip,
+//    sent as a direct call of the transport (TcpTransport.h) that the
+//    calling thread answers itself; on a Unix socket large buffers cross in
+//    shared memory (the kernels' large allocations live there);
 //  - catalyst-executor: Catalyst's catalyst_remote_* services and ORC's
 //    memory access (alloc, write, invoke, read back, free);
 //  - any other ORC executor (llvm-jitlink-executor): the same, with the
