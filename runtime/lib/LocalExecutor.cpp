@@ -38,9 +38,11 @@ llvm::Error LocalExecutor::start(const std::string &serverPath,
       dir = std::getenv("TMPDIR");
     if (!dir || !*dir)
       dir = "/tmp";
-    socketPath = std::string(dir) + "/executor-studio-" +
-                 std::to_string(getpid()) + "-" + std::to_string(count++) +
-                 ".sock";
+    std::string name = "/executor-studio-" + std::to_string(getpid()) + "-" +
+                       std::to_string(count++) + ".sock";
+    socketPath = std::string(dir) + name;
+    if (socketPath.size() >= 100) // sockaddr_un holds 107 bytes
+      socketPath = "/tmp" + name;
     bind = "unix:" + socketPath;
   }
   std::vector<std::string> args = {serverPath, "--bind", bind};
