@@ -273,3 +273,21 @@ TEST_F(UnixSocketTest, ThreadsLaunchingLargeAndSmallBuffersAtOnceGetTheirOwnResu
     EXPECT_EQ(wrong.load(), 0) << (overUnix ? "over a Unix socket" : "over TCP");
   }
 }
+
+TEST_F(UnixSocketTest, UnixModeSetsWhoMayConnect) {
+  llvm::Error err = server.start(
+      kServer, {"--bind", "unix:" + path, "--unix-mode", "0660"}, log);
+  ASSERT_FALSE(static_cast<bool>(err)) << llvm::toString(std::move(err));
+  struct stat st;
+  ASSERT_EQ(lstat(path.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0660u);
+  server.stop();
+  // A mode that is not octal is refused before anything listens.
+  err = server.start(kServer, {"--bind", "unix:" + path, "--unix-mode", "rw"},
+                     log);
+  ASSERT_TRUE(static_cast<bool>(err));
+  llvm::consumeError(std::move(err));
+  EXPECT_NE(readFile(log).find("--unix-mode takes an octal file mode"),
+            std::string::npos)
+      << readFile(log);
+}
