@@ -126,7 +126,7 @@ Error TcpTransport::start() {
   buffer.resize(kReadBuffer);
   std::lock_guard<std::mutex> lock(mutex);
   started = true;
-  if (options.directHandler) {
+  if (options.executorSide) {
     threads.emplace_back([this] { serveReads(); });
     threads.emplace_back([this] { watchInlineCalls(); });
   }
@@ -204,7 +204,7 @@ Error TcpTransport::sendMessage(SimpleRemoteEPCOpcode opcode, uint64_t seqNo,
   Error err = sendFrame(static_cast<uint64_t>(opcode), seqNo,
                         tagAddr.getValue(), ArrayRef<iovec>(body));
   if (!err && opcode == SimpleRemoteEPCOpcode::CallWrapper &&
-      !options.directHandler) {
+      !options.executorSide) {
     // Its result must be read even if no caller waits for it: wake the
     // background reader if it leaves the socket to callers.
     std::lock_guard<std::mutex> lock(mutex);
@@ -559,6 +559,12 @@ void TcpTransport::serveReads() {
       Message m;
       Error err = Error::success();
       int got = readOne(m, false, err);
+      if (got > 0 && (m.opcode & 0xff) == kDirectCall &&
+          !options.directHandler) {
+        err = transportError("a direct call, which this executor does not "
+                             "serve");
+        got = -1;
+      }
       if (got > 0 && (m.opcode & 0xff) == kDirectCall) {
         // Run it here, at once: no hand-over to another thread.
         InlineCall call;

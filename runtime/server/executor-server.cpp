@@ -235,6 +235,7 @@ int serveSession(int fd, bool unixSocket, const std::string &assetDirectory,
   TcpTransport *transport = nullptr;
   TcpTransport::Options options;
   options.unixSocket = unixSocket;
+  options.executorSide = true;
   if (publishOurs)
     options.directHandler = serveDirectCall;
   // Kernels' large results in shared memory the client maps.

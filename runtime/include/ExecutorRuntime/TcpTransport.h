@@ -68,7 +68,10 @@ struct TransportOptions {
       uint32_t flags, llvm::orc::shared::WrapperFunctionBuffer request)>;
   /// An AF_UNIX socket: arenas' descriptors cross it with SCM_RIGHTS.
   bool unixSocket = false;
-  /// The executor's side: serves direct calls with this handler.
+  /// The executor's side: it reads for itself (no callers wait there).
+  bool executorSide = false;
+  /// On the executor's side: serves direct calls with this handler (none:
+  /// a direct call is an error that ends the session).
   DirectHandler directHandler;
 };
 
