@@ -10,7 +10,11 @@
 // is created with --unix-mode (default 0600, only this user), which is its
 // access control: no token is asked there. A stale socket file at PATH is
 // replaced, one that a live server listens on is refused, and the file is
-// removed when the server stops. Every connection is served by a forked child
+// removed when the server stops. On such a socket kernels' blocks of 64 KiB
+// and more come from a heap in shared memory (KernelHeap.h), so results
+// cross without a copy; --no-kernel-heap leaves kernels libc's allocator
+// (for kernels that hand their blocks to libc functions that reallocate or
+// free them, such as getline). Every connection is served by a forked child
 // running ORC's SimpleRemoteEPCServer, so a kernel that crashes ends only
 // its own session. Each session gets a private asset directory under
 // --asset-root (default $TMPDIR, else /tmp), its working directory, removed
@@ -78,7 +82,7 @@ void onSignal(int sig) {
   std::fprintf(stderr,
                "executor-server: %s\n"
                "usage: executor-server --bind HOST:PORT|unix:PATH [--bind ...] "
-               "[--unix-mode 0600] "
+               "[--unix-mode 0600] [--no-kernel-heap] "
                "[--plugin LIB.so] [--allow-remote --token-file FILE] "
                "[--log=all|sessions] [--asset-root DIR] "
                "[--services=all|executor-studio|catalyst]\n",
@@ -216,6 +220,8 @@ private:
 
 /// Which executor services a session publishes.
 bool publishOurs = true, publishCatalyst = true;
+/// Whether Unix-socket sessions give kernels the shared kernel heap.
+bool useKernelHeap = true;
 
 /// Runs one session in this (forked) process until the client goes.
 int serveSession(int fd, bool unixSocket, const std::string &assetDirectory,
@@ -240,8 +246,9 @@ int serveSession(int fd, bool unixSocket, const std::string &assetDirectory,
     options.directHandler = serveDirectCall;
   // Kernels' large results in shared memory the client maps.
   std::string heapProblem;
-  bool kernelHeap = unixSocket && publishOurs && startKernelHeap(heapProblem);
-  if (unixSocket && publishOurs && !kernelHeap)
+  bool wantHeap = unixSocket && publishOurs && useKernelHeap;
+  bool kernelHeap = wantHeap && startKernelHeap(heapProblem);
+  if (wantHeap && !kernelHeap)
     logEvent("results are copied: " + heapProblem);
   auto server = SimpleRemoteEPCServer::Create<TcpTransport>(
       [&](SimpleRemoteEPCServer::Setup &s) -> Error {
@@ -336,6 +343,8 @@ int main(int argc, char **argv) {
               "not '" + mode + "'");
       unixMode = std::stoul(mode, nullptr, 8);
     }
+    else if (arg == "--no-kernel-heap")
+      useKernelHeap = false;
     else if (arg == "--allow-remote")
       allowRemote = true;
     else if (arg == "--log=sessions")

@@ -291,3 +291,21 @@ TEST_F(UnixSocketTest, UnixModeSetsWhoMayConnect) {
             std::string::npos)
       << readFile(log);
 }
+
+TEST_F(UnixSocketTest, WithoutTheKernelHeapLargeResultsComeThroughTheSocket) {
+  llvm::Error err = server.start(
+      kServer, {"--bind", "unix:" + path, "--no-kernel-heap"}, log);
+  ASSERT_FALSE(static_cast<bool>(err)) << llvm::toString(std::move(err));
+  auto client = ExecutorClient::open("unix:" + path);
+  ASSERT_TRUE(static_cast<bool>(client)) << llvm::toString(client.takeError());
+  ASSERT_FALSE(static_cast<bool>((*client)->sendBinary(kObjectA)));
+  std::vector<double> values(1 << 16, 0.5);
+  values.back() = 4;
+  auto out = (*client)->launch("grow", kObjectA, {vec(values)}, {{1, 8}});
+  ASSERT_TRUE(static_cast<bool>(out)) << llvm::toString(out.takeError());
+  std::vector<double> got = (*out)[0].as<double>();
+  ASSERT_EQ(got.size(), 2 * values.size());
+  EXPECT_EQ(got[values.size() - 1], 4.0);
+  EXPECT_EQ(got.back(), 4.0);
+  EXPECT_EQ(got.front(), 0.5);
+}
