@@ -783,7 +783,6 @@ void Server::onPipelinePreview(const PipelinePreviewParams &params,
 
 void Server::onCodeAction(const proto::CodeActionParams &params,
                           proto::Callback<json::Value> reply) {
-  json::Array result;
   TextFile *file = getFile(params.textDocument.uri);
   auto wanted = [&](StringRef kind) {
     if (params.context.only.empty())
@@ -792,12 +791,13 @@ void Server::onCodeAction(const proto::CodeActionParams &params,
       return kind == base || kind.starts_with((base + ".").str());
     });
   };
-  if (file && wanted(proto::CodeAction::kQuickFix)) {
-    std::vector<proto::CodeAction> actions;
+  // (The JSON borrows the actions' URIs: they live until the reply is out.)
+  std::vector<proto::CodeAction> actions;
+  if (file && wanted(proto::CodeAction::kQuickFix))
     getCodeActions(*file, params.context.diagnostics, actions);
-    for (const proto::CodeAction &action : actions)
-      result.push_back(toJSON(action));
-  }
+  json::Array result;
+  for (const proto::CodeAction &action : actions)
+    result.push_back(toJSON(action));
   reply(json::Value(std::move(result)));
 }
 

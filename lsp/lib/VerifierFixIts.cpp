@@ -231,9 +231,10 @@ void fixLaunch(const ParsedChunk &chunk,
 //===----------------------------------------------------------------------===//
 // Addresses
 
-/// An address that validateAddress accepts, made from `address` by the
-/// smallest change: blanks removed, the IPv6 host bracketed, a port added.
-std::optional<std::string> repairAddress(StringRef address) {
+/// Addresses that validateAddress accepts, made from `address` by the
+/// smallest changes: blanks removed, the IPv6 host bracketed, a port added.
+/// The likeliest first.
+llvm::SmallVector<std::string> repairAddress(StringRef address) {
   std::string compact;
   for (char c : address)
     if (!llvm::isSpace(c))
@@ -241,24 +242,26 @@ std::optional<std::string> repairAddress(StringRef address) {
   llvm::SmallVector<std::string> candidates = {compact};
   StringRef s = compact;
   if (!s.empty() && !s.starts_with("[") && s.count(':') > 1) {
+    // An IPv6 host: all of it, or all but a port after the last colon.
+    candidates.push_back(("[" + s + "]:" + kExamplePort).str());
     size_t colon = s.rfind(':');
     candidates.push_back(
         ("[" + s.take_front(colon) + "]" + s.drop_front(colon)).str());
-    candidates.push_back(("[" + s + "]:" + kExamplePort).str());
   }
   if (s.ends_with(":"))
     candidates.push_back((s + kExamplePort).str());
-  if (s.starts_with(":"))
+  if (s.starts_with(":") && s.count(':') == 1)
     candidates.push_back(("127.0.0.1" + s).str());
   if (!s.contains(':') || s.ends_with("]"))
     candidates.push_back((s + ":" + kExamplePort).str());
   if (s.empty())
     candidates.push_back(("127.0.0.1:" + kExamplePort).str());
+  llvm::SmallVector<std::string> valid;
   for (const std::string &candidate : candidates)
-    if (candidate != address &&
+    if (candidate != address && !llvm::is_contained(valid, candidate) &&
         catalyst::executor::validateAddress(candidate).empty())
-      return candidate;
-  return std::nullopt;
+      valid.push_back(candidate);
+  return valid;
 }
 
 void fixAddress(const ParsedChunk &chunk,
@@ -267,9 +270,6 @@ void fixAddress(const ParsedChunk &chunk,
                 std::vector<FixIt> &fixes) {
   if (catalyst::executor::validateAddress(address).empty())
     return;
-  std::optional<std::string> repaired = repairAddress(address);
-  if (!repaired)
-    return;
   OpText op{chunk, def};
   size_t from = after.empty() ? 0 : op.text().find(after);
   if (from == StringRef::npos)
@@ -277,10 +277,14 @@ void fixAddress(const ParsedChunk &chunk,
   auto literal = op.findStringAfter(key, from);
   if (!literal)
     return;
-  fixes.push_back({"Write the address as " + quote(*repaired),
-                   {op.replace(literal->first, literal->second,
-                               quote(*repaired))},
-                   true});
+  bool first = true;
+  for (const std::string &repaired : repairAddress(address)) {
+    fixes.push_back({"Write the address as " + quote(repaired),
+                     {op.replace(literal->first, literal->second,
+                                 quote(repaired))},
+                     first});
+    first = false;
+  }
 }
 
 //===----------------------------------------------------------------------===//
