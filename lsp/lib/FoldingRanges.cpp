@@ -20,11 +20,13 @@ void executor_studio::lsp::getFoldingRanges(
   for (size_t i = 0, e = chunks.size(); i < e; ++i) {
     const ParsedChunk &chunk = *chunks[i];
     unsigned offset = chunk.lineOffset;
-    // A chunk of a split file, up to the line before the next marker.
+    // A chunk of a split file, from its marker (the first: from the top) up
+    // to the line before the next marker.
     if (e > 1) {
+      unsigned first = i ? offset - 1 : 0;
       unsigned last = i + 1 < e ? chunks[i + 1]->lineOffset - 2 : lastLine;
-      if (last > offset)
-        ranges.push_back({offset, last, "region"});
+      if (last > first)
+        ranges.push_back({first, last, "region"});
     }
     struct Open {
       char bracket;

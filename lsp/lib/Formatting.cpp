@@ -81,7 +81,8 @@ llvm::Error printChunk(MLIRContext &context, StringRef text, StringRef header,
     AsmState asmState(op.get(), OpPrintingFlags().printNameLocAsPrefix(),
                       /*locationMap=*/nullptr, &resources);
     op.get()->print(os, asmState);
-    os << "\n";
+    if (!StringRef(out).ends_with("\n"))
+      os << "\n";
   }
   return llvm::Error::success();
 }
@@ -145,8 +146,6 @@ executor_studio::lsp::formatDocument(const TextFile &file,
     if (llvm::Error error = printChunk(file.getContext(), pieces[i].text,
                                        header, formatted))
       return std::move(error);
-    if (i + 1 < e)
-      formatted += "\n";
   }
   std::vector<proto::TextEdit> edits;
   if (formatted == contents)

@@ -69,7 +69,8 @@ std::optional<Target> findTarget(const ParsedChunk &chunk, SMLoc loc) {
   }
   for (const AsmParserState::BlockDefinition &block :
        chunk.asmState.getBlockDefs()) {
-    if (block.definition.loc.isValid() &&
+    // An entry block without a label is recorded at its region's `{`.
+    if (ParsedChunk::getText(block.definition.loc).starts_with("^") &&
         isDefOrUse(block.definition, loc, range)) {
       Target target{Target::Kind::Block, range, &block.definition};
       target.block = block.block;

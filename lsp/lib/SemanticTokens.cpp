@@ -96,7 +96,9 @@ public:
       }
     }
     for (const AsmParserState::BlockDefinition &block : state.getBlockDefs()) {
-      addDefinition(block.definition, TokLabel);
+      // An entry block without a label is recorded at its region's `{`.
+      if (ParsedChunk::getText(block.definition.loc).starts_with("^"))
+        addDefinition(block.definition, TokLabel);
       for (const AsmParserState::SMDefinition &arg : block.arguments)
         addDefinition(arg, TokParameter);
     }
