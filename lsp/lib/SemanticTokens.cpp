@@ -106,18 +106,36 @@ public:
       addDefinition(alias.definition, TokDecorator);
     for (const auto &alias : state.getTypeAliasDefs())
       addDefinition(alias.definition, TokType);
+    finish();
   }
 
-  const Classification *lookup(const char *start) const {
-    auto it = byStart.find(start);
-    return it == byStart.end() ? nullptr : &it->second;
+  /// Sorts what the constructor found; lookups then go forward.
+  void finish() {
+    llvm::stable_sort(entries, [](const Entry &a, const Entry &b) {
+      return a.start < b.start;
+    });
   }
-  bool empty() const { return byStart.empty(); }
+  /// The classification of the token at `start`; `start` must not decrease
+  /// from one call to the next (the scanner's order).
+  const Classification *lookup(const char *start) {
+    while (next < entries.size() && entries[next].start < start)
+      ++next;
+    // The last entry recorded at a place wins.
+    const Classification *found = nullptr;
+    while (next < entries.size() && entries[next].start == start)
+      found = &entries[next++].classification;
+    return found;
+  }
+  bool empty() const { return entries.empty(); }
 
 private:
+  struct Entry {
+    const char *start;
+    Classification classification;
+  };
   void add(SMRange range, uint32_t type, uint32_t modifiers = 0) {
     if (range.isValid())
-      byStart[range.Start.getPointer()] = {type, modifiers};
+      entries.push_back({range.Start.getPointer(), {type, modifiers}});
   }
   void addDefinition(const AsmParserState::SMDefinition &def, uint32_t type) {
     add(def.loc, type, Declaration);
@@ -125,7 +143,10 @@ private:
       add(use, type);
   }
 
-  llvm::DenseMap<const char *, Classification> byStart;
+  // (A DenseMap of the token pointers hashes nearby tokens alike: a sorted
+  // vector read in order is several times faster.)
+  std::vector<Entry> entries;
+  size_t next = 0;
 };
 
 /// Whether the next non-blank character after `token` is `=` (an attribute
