@@ -30,6 +30,16 @@ llvm::Error makeError(const llvm::Twine &message) {
                                            proto::ErrorCode::RequestFailed);
 }
 
+/// Whether `comment` is one that MLIR's printer writes itself (after a
+/// block's label): it comes back on every format.
+bool isPrinterComment(StringRef comment) {
+  comment = comment.drop_front(2).ltrim();
+  if (comment.starts_with("pred: ") || comment == "no predecessors")
+    return true;
+  StringRef count = comment.take_while(llvm::isDigit);
+  return !count.empty() && comment.drop_front(count.size()).starts_with(" preds: ");
+}
+
 /// The name of a value as written (`%x` -> `x`), unless it is a number
 /// (the printer numbers those itself).
 StringAttr getWrittenName(MLIRContext *context, SMRange range) {
@@ -115,7 +125,7 @@ executor_studio::lsp::formatDocument(const TextFile &file,
           headerEnd = token.text.data() - buffer.data() - token.column;
         return;
       }
-      if (headerEnd == StringRef::npos)
+      if (headerEnd == StringRef::npos || isPrinterComment(token.text))
         return;
       if (lostComments++ == 0)
         firstLostLine = chunk->lineOffset + token.line;
