@@ -27,9 +27,10 @@ static llvm::Error makeError(const llvm::Twine &message) {
                                            proto::ErrorCode::RequestFailed);
 }
 
-llvm::Expected<std::string> executor_studio::lsp::convertFromBytecode(
-    llvm::StringRef path, const DialectRegistry &registry,
-    bool allowUnregisteredDialects) {
+llvm::Expected<std::string>
+executor_studio::lsp::convertFromBytecode(llvm::StringRef path,
+                                          const DialectRegistry &registry,
+                                          bool allowUnregisteredDialects) {
   uint64_t size = 0;
   if (std::error_code ec = llvm::sys::fs::file_size(path, size))
     return makeError("cannot read " + path + ": " + ec.message());
@@ -53,7 +54,8 @@ llvm::Expected<std::string> executor_studio::lsp::convertFromBytecode(
   if (failed(parseSourceFile(path, &block, config)))
     return makeError("cannot read " + path + " as MLIR: " + errors);
   if (!llvm::hasSingleElement(block))
-    return makeError(path + " holds " + llvm::Twine(block.getOperations().size()) +
+    return makeError(path + " holds " +
+                     llvm::Twine(block.getOperations().size()) +
                      " top-level ops; a bytecode file in the editor holds one");
   // Print the op on its own, so that its aliases are printed too.
   OwningOpRef<Operation *> top = &block.front();

@@ -45,8 +45,8 @@ void addExpectedLine(const ParsedChunk &chunk, const proto::Position &pos,
   proto::TextEdit edit;
   edit.range = proto::Range(proto::Position(pos.line, 0));
   llvm::raw_string_ostream os(edit.newText);
-  os << line.take_front(indent) << "// expected-" << severity
-     << " @below {{" << message << "}}\n";
+  os << line.take_front(indent) << "// expected-" << severity << " @below {{"
+     << message << "}}\n";
   edits.push_back(std::move(edit));
 }
 } // namespace

@@ -10,8 +10,8 @@
 
 using namespace executor_studio::lsp;
 
-void executor_studio::lsp::getFoldingRanges(
-    const TextFile &file, std::vector<FoldingRange> &ranges) {
+void executor_studio::lsp::getFoldingRanges(const TextFile &file,
+                                            std::vector<FoldingRange> &ranges) {
   if (!file.hasFullService())
     return;
   llvm::ArrayRef<std::unique_ptr<ParsedChunk>> chunks = file.getChunks();
@@ -38,8 +38,8 @@ void executor_studio::lsp::getFoldingRanges(
     unsigned lastCodeLine = ~0u;
     auto endCommentRun = [&] {
       if (commentStart >= 0 && commentEnd > commentStart)
-        ranges.push_back({offset + commentStart, offset + commentEnd,
-                          "comment"});
+        ranges.push_back(
+            {offset + commentStart, offset + commentEnd, "comment"});
       commentStart = commentEnd = -1;
     };
     scanTokens(chunk.getBuffer(), [&](const ScannedToken &token) {
@@ -82,12 +82,11 @@ void executor_studio::lsp::getFoldingRanges(
     endCommentRun();
   }
   // One range per start line: the outermost.
-  llvm::sort(ranges,
-                   [](const FoldingRange &a, const FoldingRange &b) {
-                     if (a.startLine != b.startLine)
-                       return a.startLine < b.startLine;
-                     return a.endLine > b.endLine;
-                   });
+  llvm::sort(ranges, [](const FoldingRange &a, const FoldingRange &b) {
+    if (a.startLine != b.startLine)
+      return a.startLine < b.startLine;
+    return a.endLine > b.endLine;
+  });
   ranges.erase(std::unique(ranges.begin(), ranges.end(),
                            [](const FoldingRange &a, const FoldingRange &b) {
                              return a.startLine == b.startLine;

@@ -10,8 +10,8 @@
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Location.h"
-#include "mlir/IR/Operation.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Operation.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -37,7 +37,8 @@ bool isPrinterComment(StringRef comment) {
   if (comment.starts_with("pred: ") || comment == "no predecessors")
     return true;
   StringRef count = comment.take_while(llvm::isDigit);
-  return !count.empty() && comment.drop_front(count.size()).starts_with(" preds: ");
+  return !count.empty() &&
+         comment.drop_front(count.size()).starts_with(" preds: ");
 }
 
 /// The name of a value as written (`%x` -> `x`), unless it is a number
@@ -146,15 +147,15 @@ executor_studio::lsp::formatDocument(const TextFile &file,
   for (size_t i = 0, e = pieces.size(); i < e; ++i) {
     if (i) {
       // The marker line as it was.
-      StringRef before = contents.take_front(pieces[i].text.data() -
-                                             contents.data());
+      StringRef before =
+          contents.take_front(pieces[i].text.data() - contents.data());
       before = before.drop_back(before.ends_with("\n") ? 1 : 0);
       StringRef marker = before.substr(before.rfind('\n') + 1);
       formatted += marker.trim().str() + "\n";
     }
     StringRef header = pieces[i].text.take_front(headerEnds[i]);
-    if (llvm::Error error = printChunk(file.getContext(), pieces[i].text,
-                                       header, formatted))
+    if (llvm::Error error =
+            printChunk(file.getContext(), pieces[i].text, header, formatted))
       return std::move(error);
   }
   std::vector<proto::TextEdit> edits;

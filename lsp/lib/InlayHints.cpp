@@ -14,8 +14,7 @@ using namespace mlir;
 using namespace executor_studio::lsp;
 
 void executor_studio::lsp::getLaunchHints(const TextFile &file,
-                                          unsigned firstLine,
-                                          unsigned lastLine,
+                                          unsigned firstLine, unsigned lastLine,
                                           std::vector<LaunchHint> &hints) {
   if (!file.hasFullService())
     return;
@@ -38,16 +37,15 @@ void executor_studio::lsp::getLaunchHints(const TextFile &file,
       if (end.line < static_cast<int64_t>(firstLine) ||
           end.line > static_cast<int64_t>(lastLine))
         continue;
-      Operation *callee = symbolTables.lookupNearestSymbolFrom(
-          launch, launch.getCalleeAttr());
+      Operation *callee =
+          symbolTables.lookupNearestSymbolFrom(launch, launch.getCalleeAttr());
       auto module = callee ? callee->getParentOfType<ModuleOp>() : nullptr;
-      if (!module || (!catalyst::isTarget(module) &&
-                      !catalyst::hasDispatch(module)))
+      if (!module ||
+          (!catalyst::isTarget(module) && !catalyst::hasDispatch(module)))
         continue;
       std::string name = catalyst::getTargetName(module);
       std::string object = "{workspace}/" + name + "/" + name + ".o";
-      if (std::optional<std::string> recorded =
-              catalyst::getObjectFile(module);
+      if (std::optional<std::string> recorded = catalyst::getObjectFile(module);
           recorded && !recorded->empty())
         object = *recorded;
       LaunchHint hint;
@@ -60,14 +58,14 @@ void executor_studio::lsp::getLaunchHints(const TextFile &file,
                      (catalyst::isNonblocking(launch) ? " (async)" : "") +
                      ", ships " + object;
         hint.tooltip = "dispatch-executor-targets ships " + object +
-                       " to the executor at " + address +
-                       " once and runs @" +
+                       " to the executor at " + address + " once and runs @" +
                        launch.getCalleeAttr().getLeafReference().str() +
                        " there";
       } else {
         hint.label = "-> local, links " + object;
         hint.tooltip = "cross-compile-targets compiles @" + name + " to " +
-                       object + ", which is linked into the host; the "
+                       object +
+                       ", which is linked into the host; the "
                        "launch becomes a func.call";
       }
       hints.push_back(std::move(hint));

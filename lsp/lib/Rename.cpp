@@ -53,15 +53,13 @@ std::optional<Target> findTarget(const ParsedChunk &chunk, SMLoc loc) {
   for (const AsmParserState::OperationDefinition &op :
        chunk.asmState.getOpDefs()) {
     for (const SMRange &use : op.symbolUses)
-      if (rangeContains(use, loc))
-      {
+      if (rangeContains(use, loc)) {
         Target target{Target::Kind::Symbol, use};
         target.symbol = &op;
         return target;
       }
     for (const auto &group : op.resultGroups)
-      if (isDefOrUse(group.definition, loc, range))
-      {
+      if (isDefOrUse(group.definition, loc, range)) {
         Target target{Target::Kind::Value, range, &group.definition};
         target.valueOwner = op.op;
         return target;
@@ -124,8 +122,7 @@ Operation *getValueScope(const Target &target) {
       return parent;
     op = parent;
   }
-  return op ? op->getParentWithTrait<OpTrait::IsIsolatedFromAbove>()
-            : nullptr;
+  return op ? op->getParentWithTrait<OpTrait::IsIsolatedFromAbove>() : nullptr;
 }
 
 llvm::Error makeError(const llvm::Twine &message) {
@@ -272,9 +269,8 @@ executor_studio::lsp::rename(const TextFile &file, const proto::Position &pos,
     if (bare.empty() || bare.contains('"') || bare.contains('\\') ||
         bare.contains('\n'))
       return makeError("'" + newName + "' is no symbol name");
-    std::string name = isBareSymbolName(bare)
-                           ? ("@" + bare).str()
-                           : ("@\"" + bare + "\"").str();
+    std::string name = isBareSymbolName(bare) ? ("@" + bare).str()
+                                              : ("@\"" + bare + "\"").str();
     Operation *op = target->symbol->op;
     auto oldName =
         op->getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName());
@@ -314,11 +310,11 @@ executor_studio::lsp::rename(const TextFile &file, const proto::Position &pos,
   llvm::sort(edits, [](const proto::TextEdit &a, const proto::TextEdit &b) {
     return a.range.start < b.range.start;
   });
-  edits.erase(std::unique(edits.begin(), edits.end(),
-                          [](const proto::TextEdit &a,
-                             const proto::TextEdit &b) {
-                            return a.range.start == b.range.start;
-                          }),
-              edits.end());
+  edits.erase(
+      std::unique(edits.begin(), edits.end(),
+                  [](const proto::TextEdit &a, const proto::TextEdit &b) {
+                    return a.range.start == b.range.start;
+                  }),
+      edits.end());
   return edits;
 }

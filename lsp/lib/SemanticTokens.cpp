@@ -33,8 +33,8 @@ enum TokenType : uint32_t {
 enum TokenModifier : uint32_t { Declaration = 1 };
 
 constexpr llvm::StringLiteral kTypes[] = {
-    "namespace", "type",      "function", "variable", "parameter", "property",
-    "decorator", "keyword",   "string",   "number",   "comment",   "label"};
+    "namespace", "type",    "function", "variable", "parameter", "property",
+    "decorator", "keyword", "string",   "number",   "comment",   "label"};
 constexpr llvm::StringLiteral kModifiers[] = {"declaration"};
 
 struct Classification {
@@ -50,9 +50,8 @@ bool isBuiltinTypeWord(llvm::StringRef word) {
       !width.empty() && llvm::all_of(width, llvm::isDigit))
     return true;
   static constexpr llvm::StringLiteral kWords[] = {
-      "f16",    "f32",    "f64",    "f80",    "f128",    "bf16",
-      "tf32",   "index",  "none",   "memref", "tensor",  "vector",
-      "complex", "tuple"};
+      "f16",   "f32",  "f64",    "f80",    "f128",   "bf16",    "tf32",
+      "index", "none", "memref", "tensor", "vector", "complex", "tuple"};
   return llvm::is_contained(kWords, word) || word.starts_with("f8E") ||
          word.starts_with("f4E") || word.starts_with("f6E");
 }
@@ -60,9 +59,9 @@ bool isBuiltinTypeWord(llvm::StringRef word) {
 /// Words that start builtin attributes.
 bool isBuiltinAttributeWord(llvm::StringRef word) {
   static constexpr llvm::StringLiteral kWords[] = {
-      "dense",     "dense_resource", "sparse",   "array", "affine_map",
-      "affine_set", "strided",       "distinct", "true",  "false",
-      "unit"};
+      "dense",      "dense_resource", "sparse",  "array",
+      "affine_map", "affine_set",     "strided", "distinct",
+      "true",       "false",          "unit"};
   return llvm::is_contained(kWords, word);
 }
 
@@ -89,8 +88,7 @@ public:
       int64_t opLine = chunk.getPosition(op.loc.Start).line;
       for (const SMRange &use : op.symbolUses) {
         bool declaration =
-            name && ParsedChunk::getText(use).drop_front() ==
-                        name.getValue() &&
+            name && ParsedChunk::getText(use).drop_front() == name.getValue() &&
             chunk.getPosition(use.Start).line == opLine;
         add(use, type, declaration ? Declaration : 0);
       }
@@ -160,7 +158,8 @@ bool isFollowedByEquals(llvm::StringRef buffer, llvm::StringRef token) {
 }
 } // namespace
 
-llvm::ArrayRef<llvm::StringLiteral> executor_studio::lsp::getSemanticTokenTypes() {
+llvm::ArrayRef<llvm::StringLiteral>
+executor_studio::lsp::getSemanticTokenTypes() {
   return kTypes;
 }
 llvm::ArrayRef<llvm::StringLiteral>

@@ -147,8 +147,7 @@ struct RenameParams {
   std::string newName;
 };
 
-bool fromJSON(const json::Value &value, RenameParams &result,
-              json::Path path) {
+bool fromJSON(const json::Value &value, RenameParams &result, json::Path path) {
   json::ObjectMapper o(value, path);
   return o && o.map("textDocument", result.textDocument) &&
          o.map("position", result.position) && o.map("newName", result.newName);
@@ -344,8 +343,7 @@ public:
                     proto::Callback<json::Value> reply);
   void onPrepareRename(const proto::TextDocumentPositionParams &params,
                        proto::Callback<json::Value> reply);
-  void onRename(const RenameParams &params,
-                proto::Callback<json::Value> reply);
+  void onRename(const RenameParams &params, proto::Callback<json::Value> reply);
   void onSemanticTokens(const DocumentParams &params,
                         proto::Callback<json::Value> reply);
   void onSemanticTokensRange(const DocumentRangeParams &params,
@@ -876,8 +874,9 @@ void Server::onFormatting(const FormattingParams &params,
       params.dropComments.value_or(formatDropsComments);
   // The parser and the printer recurse once per nesting level.
   std::optional<Expected<std::vector<proto::TextEdit>>> edits;
-  llvm::thread worker(std::optional<unsigned>(kParserStackBytes),
-                      [&] { edits.emplace(formatDocument(*file, formatOptions)); });
+  llvm::thread worker(std::optional<unsigned>(kParserStackBytes), [&] {
+    edits.emplace(formatDocument(*file, formatOptions));
+  });
   worker.join();
   if (!*edits)
     return reply(edits->takeError());

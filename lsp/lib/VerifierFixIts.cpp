@@ -47,8 +47,7 @@ struct OpText {
 
   /// Calls `fn(offset, char)` for each character outside strings and
   /// brackets (depth 0); stops when it returns true. Returns that offset.
-  template <typename Fn>
-  size_t findAtTopLevel(size_t from, Fn fn) const {
+  template <typename Fn> size_t findAtTopLevel(size_t from, Fn fn) const {
     StringRef s = text();
     int depth = 0;
     for (size_t i = from; i < s.size(); ++i) {
@@ -115,8 +114,8 @@ std::string quote(StringRef value) {
 std::string printTypes(TypeRange types, bool parenthesizeOne) {
   std::string text;
   llvm::raw_string_ostream os(text);
-  bool parens = types.size() != 1 || parenthesizeOne ||
-                isa<FunctionType>(types.front());
+  bool parens =
+      types.size() != 1 || parenthesizeOne || isa<FunctionType>(types.front());
   if (parens)
     os << '(';
   llvm::interleaveComma(types, os);
@@ -174,8 +173,8 @@ ModuleOp getCalleeModule(catalyst::LaunchKernelOp launch) {
   SymbolRefAttr callee = launch.getCalleeAttr();
   if (callee.getNestedReferences().size() != 1)
     return nullptr;
-  return dyn_cast_or_null<ModuleOp>(SymbolTable::lookupNearestSymbolFrom(
-      launch, callee.getRootReference()));
+  return dyn_cast_or_null<ModuleOp>(
+      SymbolTable::lookupNearestSymbolFrom(launch, callee.getRootReference()));
 }
 
 void fixLaunch(const ParsedChunk &chunk,
@@ -198,9 +197,9 @@ void fixLaunch(const ParsedChunk &chunk,
     }
     return;
   }
-  auto callee = dyn_cast_or_null<FunctionOpInterface>(
-      SymbolTable::lookupSymbolIn(module,
-                                  launch.getCalleeAttr().getLeafReference()));
+  auto callee =
+      dyn_cast_or_null<FunctionOpInterface>(SymbolTable::lookupSymbolIn(
+          module, launch.getCalleeAttr().getLeafReference()));
   if (!callee)
     return;
   ArrayRef<Type> expected = callee.getResultTypes();
@@ -222,10 +221,10 @@ void fixLaunch(const ParsedChunk &chunk,
   if (arrow == StringRef::npos)
     return;
   std::string types = printTypes(expected, /*parenthesizeOne=*/false);
-  fixes.push_back({"Change the result types to @" +
-                       callee.getName().str() + "'s: " + types,
-                   {op.replace(arrow + 2, op.text().size(), " " + types)},
-                   true});
+  fixes.push_back(
+      {"Change the result types to @" + callee.getName().str() + "'s: " + types,
+       {op.replace(arrow + 2, op.text().size(), " " + types)},
+       true});
 }
 
 //===----------------------------------------------------------------------===//
@@ -279,10 +278,10 @@ void fixAddress(const ParsedChunk &chunk,
     return;
   bool first = true;
   for (const std::string &repaired : repairAddress(address)) {
-    fixes.push_back({"Write the address as " + quote(repaired),
-                     {op.replace(literal->first, literal->second,
-                                 quote(repaired))},
-                     first});
+    fixes.push_back(
+        {"Write the address as " + quote(repaired),
+         {op.replace(literal->first, literal->second, quote(repaired))},
+         first});
     first = false;
   }
 }
@@ -295,8 +294,7 @@ void fixModule(const ParsedChunk &chunk,
                std::vector<FixIt> &fixes) {
   if (!catalyst::hasDispatch(module))
     return;
-  if (std::optional<std::string> address =
-          catalyst::getDispatchAddress(module))
+  if (std::optional<std::string> address = catalyst::getDispatchAddress(module))
     fixAddress(chunk, def, *address, "address", "catalyst.dispatch", fixes);
   // dispatch-executor-targets ships catalyst.object_file; without
   // catalyst.target nothing writes one.
@@ -311,8 +309,8 @@ void fixModule(const ParsedChunk &chunk,
                          "records its object)",
                      {*edit},
                      true});
-  if (auto edit = addToAttributesKeyword(
-          op, "catalyst.object_file = " + quote(name + ".o")))
+  if (auto edit = addToAttributesKeyword(op, "catalyst.object_file = " +
+                                                 quote(name + ".o")))
     fixes.push_back({"Add catalyst.object_file = " + quote(name + ".o") +
                          " (an object compiled elsewhere)",
                      {*edit},
@@ -393,23 +391,22 @@ void fixCall(const ParsedChunk &chunk,
     if (begin == StringRef::npos || end == StringRef::npos)
       return;
     StringRef old = s.slice(begin, end).rtrim();
-    fixes.push_back({title, {op.replace(begin, begin + old.size(), value)},
-                     true});
+    fixes.push_back(
+        {title, {op.replace(begin, begin + old.size(), value)}, true});
     return;
   }
   // No attribute yet: into the attr-dict after `(inputs)`, before the `:`.
   size_t colon = op.findAtTopLevel(0, [](size_t, char c) { return c == ':'; });
   if (colon == StringRef::npos)
     return;
-  size_t dict = op.findAtTopLevel(0, [&](size_t i, char c) {
-    return c == '{' && i < colon;
-  });
+  size_t dict = op.findAtTopLevel(
+      0, [&](size_t i, char c) { return c == '{' && i < colon; });
   if (dict != StringRef::npos && dict < colon) {
     bool empty = s.substr(dict + 1).ltrim().starts_with("}");
-    fixes.push_back(
-        {title,
-         {op.insert(dict + 1, "num_input_args = " + value + (empty ? "" : ", "))},
-         true});
+    fixes.push_back({title,
+                     {op.insert(dict + 1, "num_input_args = " + value +
+                                              (empty ? "" : ", "))},
+                     true});
     return;
   }
   size_t end = s.substr(0, colon).rtrim().size();

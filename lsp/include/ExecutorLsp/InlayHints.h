@@ -21,8 +21,8 @@ struct LaunchHint {
 /// After each catalyst.launch_kernel on lines [firstLine, lastLine] whose
 /// callee resolves to a target module: where it will run and the object its
 /// target is shipped in (or linked from). None past the full-service size.
-void getLaunchHints(const TextFile &file, unsigned firstLine,
-                    unsigned lastLine, std::vector<LaunchHint> &hints);
+void getLaunchHints(const TextFile &file, unsigned firstLine, unsigned lastLine,
+                    std::vector<LaunchHint> &hints);
 
 } // namespace lsp
 } // namespace executor_studio

@@ -44,8 +44,8 @@ struct ParsedChunk {
   }
   /// Whether the chunk has an AsmParserState (it parsed, in full service).
   bool hasParserState() const {
-    return !parsedIR.empty() && asmState.getOpDefs().begin() !=
-                                    asmState.getOpDefs().end();
+    return !parsedIR.empty() &&
+           asmState.getOpDefs().begin() != asmState.getOpDefs().end();
   }
 
   /// A position of the file as a location in this chunk (null when it lies

@@ -384,12 +384,11 @@ bool benchEditing() {
           .str();
   unsigned argColumn = fnHeader.find("%arg1") + 1;
   unsigned symbolColumn = fnHeader.find("@kernel") + 1;
-  json::Object diagnostic{
-      {"range", json::Object{{"start", pos(fnLine + 5, 4)},
-                             {"end", pos(fnLine + 5, 8)}}},
-      {"severity", 1},
-      {"source", "mlir"},
-      {"message", "'arith.muli' op an error to check for"}};
+  json::Object diagnostic{{"range", json::Object{{"start", pos(fnLine + 5, 4)},
+                                                 {"end", pos(fnLine + 5, 8)}}},
+                          {"severity", 1},
+                          {"source", "mlir"},
+                          {"message", "'arith.muli' op an error to check for"}};
   json::Array diagnostics;
   diagnostics.push_back(std::move(diagnostic));
   struct Request {
@@ -400,11 +399,11 @@ bool benchEditing() {
   };
   std::vector<Request> list = {
       {"textDocument/codeAction", "textDocument/codeAction",
-       json::Object{{"textDocument", doc(uri)},
-                    {"range", json::Object{{"start", pos(fnLine + 5, 4)},
-                                           {"end", pos(fnLine + 5, 8)}}},
-                    {"context",
-                     json::Object{{"diagnostics", std::move(diagnostics)}}}},
+       json::Object{
+           {"textDocument", doc(uri)},
+           {"range", json::Object{{"start", pos(fnLine + 5, 4)},
+                                  {"end", pos(fnLine + 5, 8)}}},
+           {"context", json::Object{{"diagnostics", std::move(diagnostics)}}}},
        true},
       {"textDocument/prepareRename", "textDocument/prepareRename",
        json::Object{{"textDocument", doc(uri)},
@@ -431,9 +430,9 @@ bool benchEditing() {
       {"textDocument/foldingRange", "textDocument/foldingRange",
        json::Object{{"textDocument", doc(uri)}}, false},
       {"textDocument/formatting", "textDocument/formatting",
-       json::Object{{"textDocument", doc(uri)},
-                    {"options", json::Object{{"tabSize", 2},
-                                             {"insertSpaces", true}}}},
+       json::Object{
+           {"textDocument", doc(uri)},
+           {"options", json::Object{{"tabSize", 2}, {"insertSpaces", true}}}},
        false},
       {"textDocument/inlayHint (host program)", "textDocument/inlayHint",
        json::Object{{"textDocument", doc(hostUri)},
@@ -448,8 +447,8 @@ bool benchEditing() {
                     "program)\n",
                     lineCount, requests.getValue(),
                     StringRef(host).count('\n'));
-  outs() << formatv("  {0,-46} {1,12} {2,12}\n", "method",
-                    "executor-lsp", "mlir-lsp");
+  outs() << formatv("  {0,-46} {1,12} {2,12}\n", "method", "executor-lsp",
+                    "mlir-lsp");
   bool allMet = true;
   for (Request &request : list) {
     double medians[2] = {-1, -1};
