@@ -1,8 +1,15 @@
 //===- Server.cpp - executor-lsp-server -------------------------*- C++ -*-===//
 #include "ExecutorLsp/Server.h"
 
+#include "ExecutorLsp/Bytecode.h"
 #include "ExecutorLsp/CheckedInput.h"
+#include "ExecutorLsp/CodeActions.h"
 #include "ExecutorLsp/DocumentLimits.h"
+#include "ExecutorLsp/FoldingRanges.h"
+#include "ExecutorLsp/Formatting.h"
+#include "ExecutorLsp/InlayHints.h"
+#include "ExecutorLsp/Rename.h"
+#include "ExecutorLsp/SemanticTokens.h"
 #include "ExecutorLsp/SplitFile.h"
 #include "ExecutorLsp/TextFile.h"
 #include "ExecutorLsp/WorkerProcess.h"
@@ -131,6 +138,72 @@ bool fromJSON(const json::Value &value, CodeLensParams &result,
               json::Path path) {
   json::ObjectMapper o(value, path);
   return o && o.map("textDocument", result.textDocument);
+}
+
+/// `textDocument/rename` parameters.
+struct RenameParams {
+  proto::TextDocumentIdentifier textDocument;
+  proto::Position position;
+  std::string newName;
+};
+
+bool fromJSON(const json::Value &value, RenameParams &result, json::Path path) {
+  json::ObjectMapper o(value, path);
+  return o && o.map("textDocument", result.textDocument) &&
+         o.map("position", result.position) && o.map("newName", result.newName);
+}
+
+/// Parameters that name a document only (`semanticTokens/full`,
+/// `foldingRange`).
+struct DocumentParams {
+  proto::TextDocumentIdentifier textDocument;
+};
+
+bool fromJSON(const json::Value &value, DocumentParams &result,
+              json::Path path) {
+  json::ObjectMapper o(value, path);
+  return o && o.map("textDocument", result.textDocument);
+}
+
+/// `textDocument/semanticTokens/range` parameters.
+struct DocumentRangeParams {
+  proto::TextDocumentIdentifier textDocument;
+  proto::Range range;
+};
+
+bool fromJSON(const json::Value &value, DocumentRangeParams &result,
+              json::Path path) {
+  json::ObjectMapper o(value, path);
+  return o && o.map("textDocument", result.textDocument) &&
+         o.map("range", result.range);
+}
+
+/// `textDocument/formatting` parameters: of the options, only ours.
+struct FormattingParams {
+  proto::TextDocumentIdentifier textDocument;
+  std::optional<bool> dropComments;
+};
+
+bool fromJSON(const json::Value &value, FormattingParams &result,
+              json::Path path) {
+  json::ObjectMapper o(value, path);
+  if (!o || !o.map("textDocument", result.textDocument))
+    return false;
+  if (const json::Object *options = value.getAsObject()->getObject("options"))
+    result.dropComments = options->getBoolean("dropComments");
+  return true;
+}
+
+/// `mlir/convertFromBytecode` and `mlir/convertToBytecode` parameters, as
+/// mlir-lsp-server takes them.
+struct ConvertBytecodeParams {
+  proto::URIForFile uri;
+};
+
+bool fromJSON(const json::Value &value, ConvertBytecodeParams &result,
+              json::Path path) {
+  json::ObjectMapper o(value, path);
+  return o && o.map("uri", result.uri);
 }
 
 /// The command a preview lens runs in the client.
@@ -266,6 +339,25 @@ public:
                   proto::Callback<json::Value> reply);
   void onPipelinePreview(const PipelinePreviewParams &params,
                          proto::Callback<json::Value> reply);
+  void onCodeAction(const proto::CodeActionParams &params,
+                    proto::Callback<json::Value> reply);
+  void onPrepareRename(const proto::TextDocumentPositionParams &params,
+                       proto::Callback<json::Value> reply);
+  void onRename(const RenameParams &params, proto::Callback<json::Value> reply);
+  void onSemanticTokens(const DocumentParams &params,
+                        proto::Callback<json::Value> reply);
+  void onSemanticTokensRange(const DocumentRangeParams &params,
+                             proto::Callback<json::Value> reply);
+  void onFoldingRange(const DocumentParams &params,
+                      proto::Callback<json::Value> reply);
+  void onFormatting(const FormattingParams &params,
+                    proto::Callback<json::Value> reply);
+  void onInlayHint(const proto::InlayHintsParams &params,
+                   proto::Callback<json::Value> reply);
+  void onConvertFromBytecode(const ConvertBytecodeParams &params,
+                             proto::Callback<json::Value> reply);
+  void onConvertToBytecode(const ConvertBytecodeParams &params,
+                           proto::Callback<json::Value> reply);
 
   bool wasShutdownRequested() const { return shutdownRequested; }
 
@@ -301,6 +393,9 @@ private:
   /// for the module passes before the first nested pipeline.
   llvm::StringMap<unsigned> defaultPassIndices;
   bool shutdownRequested = false;
+  /// Format documents with comments that the printer drops
+  /// (`formatDropsComments`).
+  bool formatDropsComments = false;
 
   /// The open documents, by file; used on the message thread only.
   llvm::StringMap<std::unique_ptr<TextFile>> files;
@@ -372,6 +467,8 @@ void Server::onInitialize(const RawParams &params,
       if (std::optional<int64_t> ms = init->getInteger("previewTimeoutMs"))
         if (*ms > 0)
           options.previewTimeoutMs = *ms;
+      if (std::optional<bool> drop = init->getBoolean("formatDropsComments"))
+        formatDropsComments = *drop;
     }
   }
   json::Object capabilities{
@@ -394,8 +491,25 @@ void Server::onInitialize(const RawParams &params,
       {"hoverProvider", true},
       {"documentSymbolProvider", true},
       {"codeLensProvider", json::Object{{"resolveProvider", false}}},
+      {"codeActionProvider",
+       json::Object{{"codeActionKinds", {proto::CodeAction::kQuickFix}}}},
+      {"renameProvider", json::Object{{"prepareProvider", true}}},
+      {"semanticTokensProvider",
+       json::Object{
+           {"legend",
+            json::Object{
+                {"tokenTypes", json::Array(getSemanticTokenTypes())},
+                {"tokenModifiers", json::Array(getSemanticTokenModifiers())},
+            }},
+           {"full", true},
+           {"range", true},
+       }},
+      {"foldingRangeProvider", true},
+      {"documentFormattingProvider", true},
+      {"inlayHintProvider", true},
       {"experimental", json::Object{{"pipelinePreviewProvider", true},
-                                    {"previewCommand", kShowPreviewCommand}}},
+                                    {"previewCommand", kShowPreviewCommand},
+                                    {"bytecodeProvider", true}}},
   };
   reply(json::Object{
       {"serverInfo",
@@ -660,6 +774,160 @@ void Server::onPipelinePreview(const PipelinePreviewParams &params,
   jobInput.timeoutMs = options.previewTimeoutMs;
   startJob(Job::Kind::Preview, params.uri, file->getVersion(),
            std::move(jobInput), std::move(reply));
+}
+
+//===----------------------------------------------------------------------===//
+// Editing features (one file each in lsp/lib)
+
+void Server::onCodeAction(const proto::CodeActionParams &params,
+                          proto::Callback<json::Value> reply) {
+  TextFile *file = getFile(params.textDocument.uri);
+  auto wanted = [&](StringRef kind) {
+    if (params.context.only.empty())
+      return true;
+    return llvm::any_of(params.context.only, [&](StringRef base) {
+      return kind == base || kind.starts_with((base + ".").str());
+    });
+  };
+  // (The JSON borrows the actions' URIs: they live until the reply is out.)
+  std::vector<proto::CodeAction> actions;
+  if (file && wanted(proto::CodeAction::kQuickFix))
+    getCodeActions(*file, params.context.diagnostics, actions);
+  json::Array result;
+  for (const proto::CodeAction &action : actions)
+    result.push_back(toJSON(action));
+  reply(json::Value(std::move(result)));
+}
+
+void Server::onPrepareRename(const proto::TextDocumentPositionParams &params,
+                             proto::Callback<json::Value> reply) {
+  TextFile *file = getFile(params.textDocument.uri);
+  std::optional<RenameTarget> target =
+      file ? prepareRename(*file, params.position) : std::nullopt;
+  if (!target)
+    return reply(nullptr);
+  proto::Range range(proto::Position(target->line, target->startColumn),
+                     proto::Position(target->line, target->endColumn));
+  reply(json::Object{{"range", range}, {"placeholder", target->name}});
+}
+
+void Server::onRename(const RenameParams &params,
+                      proto::Callback<json::Value> reply) {
+  TextFile *file = getFile(params.textDocument.uri);
+  if (!file)
+    return reply(makeError(proto::ErrorCode::RequestFailed,
+                           "no open document " +
+                               params.textDocument.uri.uri()));
+  auto edits = rename(*file, params.position, params.newName);
+  if (!edits)
+    return reply(edits.takeError());
+  proto::WorkspaceEdit edit;
+  edit.changes[params.textDocument.uri.uri().str()] = std::move(*edits);
+  reply(toJSON(edit));
+}
+
+void Server::onSemanticTokens(const DocumentParams &params,
+                              proto::Callback<json::Value> reply) {
+  std::vector<uint32_t> data;
+  if (TextFile *file = getFile(params.textDocument.uri))
+    getSemanticTokens(*file, data);
+  reply(json::Object{{"data", json::Array(data)}});
+}
+
+void Server::onSemanticTokensRange(const DocumentRangeParams &params,
+                                   proto::Callback<json::Value> reply) {
+  std::vector<uint32_t> data;
+  if (TextFile *file = getFile(params.textDocument.uri)) {
+    LineSpan span;
+    span.firstLine = std::max<int64_t>(params.range.start.line, 0);
+    span.lastLine = std::max<int64_t>(params.range.end.line, 0);
+    getSemanticTokens(*file, data, span);
+  }
+  reply(json::Object{{"data", json::Array(data)}});
+}
+
+void Server::onFoldingRange(const DocumentParams &params,
+                            proto::Callback<json::Value> reply) {
+  json::Array result;
+  if (TextFile *file = getFile(params.textDocument.uri)) {
+    std::vector<FoldingRange> ranges;
+    getFoldingRanges(*file, ranges);
+    for (const FoldingRange &range : ranges)
+      result.push_back(json::Object{
+          {"startLine", static_cast<int64_t>(range.startLine)},
+          {"endLine", static_cast<int64_t>(range.endLine)},
+          {"kind", range.kind},
+      });
+  }
+  reply(json::Value(std::move(result)));
+}
+
+void Server::onFormatting(const FormattingParams &params,
+                          proto::Callback<json::Value> reply) {
+  TextFile *file = getFile(params.textDocument.uri);
+  if (!file)
+    return reply(makeError(proto::ErrorCode::RequestFailed,
+                           "no open document " +
+                               params.textDocument.uri.uri()));
+  FormatOptions formatOptions;
+  formatOptions.dropComments =
+      params.dropComments.value_or(formatDropsComments);
+  // The parser and the printer recurse once per nesting level.
+  std::optional<Expected<std::vector<proto::TextEdit>>> edits;
+  llvm::thread worker(std::optional<unsigned>(kParserStackBytes), [&] {
+    edits.emplace(formatDocument(*file, formatOptions));
+  });
+  worker.join();
+  if (!*edits)
+    return reply(edits->takeError());
+  json::Array result;
+  for (const proto::TextEdit &edit : **edits)
+    result.push_back(toJSON(edit));
+  reply(json::Value(std::move(result)));
+}
+
+void Server::onInlayHint(const proto::InlayHintsParams &params,
+                         proto::Callback<json::Value> reply) {
+  json::Array result;
+  if (TextFile *file = getFile(params.textDocument.uri)) {
+    std::vector<LaunchHint> hints;
+    getLaunchHints(*file, std::max<int64_t>(params.range.start.line, 0),
+                   std::max<int64_t>(params.range.end.line, 0), hints);
+    for (const LaunchHint &hint : hints)
+      result.push_back(json::Object{
+          {"position", proto::Position(hint.line, hint.column)},
+          {"label", hint.label},
+          {"tooltip", hint.tooltip},
+          {"paddingLeft", true},
+      });
+  }
+  reply(json::Value(std::move(result)));
+}
+
+void Server::onConvertFromBytecode(const ConvertBytecodeParams &params,
+                                   proto::Callback<json::Value> reply) {
+  // Reading and printing recurse once per nesting level.
+  std::optional<Expected<std::string>> text;
+  llvm::thread worker(std::optional<unsigned>(kParserStackBytes), [&] {
+    text.emplace(convertFromBytecode(params.uri.file(), registry,
+                                     options.allowUnregisteredDialects));
+  });
+  worker.join();
+  if (!*text)
+    return reply(text->takeError());
+  reply(json::Object{{"output", std::move(**text)}});
+}
+
+void Server::onConvertToBytecode(const ConvertBytecodeParams &params,
+                                 proto::Callback<json::Value> reply) {
+  TextFile *file = getFile(params.uri);
+  if (!file)
+    return reply(makeError(proto::ErrorCode::RequestFailed,
+                           "no open document " + params.uri.uri()));
+  Expected<std::string> bytecode = convertToBytecode(*file);
+  if (!bytecode)
+    return reply(bytecode.takeError());
+  reply(json::Object{{"output", std::move(*bytecode)}});
 }
 
 //===----------------------------------------------------------------------===//
@@ -981,6 +1249,8 @@ bool executor_studio::lsp::runServer(std::FILE *in, llvm::raw_ostream &out,
   proto::JSONTransport transport(std::move(checkedInput), out,
                                  transportOptions.prettyOutput);
   proto::MessageHandler handler(transport);
+  // vscode-mlir opens a .mlirbc file as this scheme (mlir/convertFromBytecode).
+  proto::URIForFile::registerSupportedScheme("mlir.bytecode-mlir");
   bool shutdown = false;
   {
     Server server(inputRef, options);
@@ -1004,6 +1274,22 @@ bool executor_studio::lsp::runServer(std::FILE *in, llvm::raw_ostream &out,
     handler.method("textDocument/codeLens", &server, &Server::onCodeLens);
     handler.method("executor/pipelinePreview", &server,
                    &Server::onPipelinePreview);
+    handler.method("textDocument/codeAction", &server, &Server::onCodeAction);
+    handler.method("textDocument/prepareRename", &server,
+                   &Server::onPrepareRename);
+    handler.method("textDocument/rename", &server, &Server::onRename);
+    handler.method("textDocument/semanticTokens/full", &server,
+                   &Server::onSemanticTokens);
+    handler.method("textDocument/semanticTokens/range", &server,
+                   &Server::onSemanticTokensRange);
+    handler.method("textDocument/foldingRange", &server,
+                   &Server::onFoldingRange);
+    handler.method("textDocument/formatting", &server, &Server::onFormatting);
+    handler.method("textDocument/inlayHint", &server, &Server::onInlayHint);
+    handler.method("mlir/convertFromBytecode", &server,
+                   &Server::onConvertFromBytecode);
+    handler.method("mlir/convertToBytecode", &server,
+                   &Server::onConvertToBytecode);
 
     server.publishDiagnostics =
         handler.outgoingNotification<proto::PublishDiagnosticsParams>(
