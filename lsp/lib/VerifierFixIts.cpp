@@ -157,18 +157,6 @@ std::optional<proto::TextEdit> addToAttributesKeyword(OpText op,
 //===----------------------------------------------------------------------===//
 // catalyst.launch_kernel
 
-bool kernelTypeMatches(Type declared, Type actual) {
-  if (declared == actual)
-    return true;
-  auto a = dyn_cast<ShapedType>(declared), b = dyn_cast<ShapedType>(actual);
-  if (!a || !b || !a.hasRank() || !b.hasRank())
-    return false;
-  bool tensorAndMemref = (isa<TensorType>(a) && isa<MemRefType>(b)) ||
-                         (isa<MemRefType>(a) && isa<TensorType>(b));
-  return tensorAndMemref && a.getShape() == b.getShape() &&
-         a.getElementType() == b.getElementType();
-}
-
 ModuleOp getCalleeModule(catalyst::LaunchKernelOp launch) {
   SymbolRefAttr callee = launch.getCalleeAttr();
   if (callee.getNestedReferences().size() != 1)
@@ -206,9 +194,7 @@ void fixLaunch(const ParsedChunk &chunk,
   TypeRange actual = launch.getResultTypes();
   if (expected.size() != actual.size())
     return; // the SSA results would change too: no text edit of the type.
-  if (llvm::all_of(llvm::zip_equal(expected, actual), [](auto pair) {
-        return kernelTypeMatches(std::get<0>(pair), std::get<1>(pair));
-      }))
+  if (catalyst::kernelTypesMatch(expected, SmallVector<Type>(actual)))
     return;
   OpText op{chunk, def};
   // The results of the trailing functional type: after its top-level `->`.
