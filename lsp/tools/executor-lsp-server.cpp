@@ -152,6 +152,7 @@ void watchClientProcess(int pid) {
 int main(int argc, char **argv) {
   InitLLVM y(argc, argv);
   cl::HideUnrelatedOptions(serverCategory);
+  executor_studio::addVersionPrinter();
   cl::ParseCommandLineOptions(
       argc, argv,
       "Executor Studio language server: LSP for .mlir with the executor and "
