@@ -28,6 +28,19 @@ Error transportError(const Twine &message) {
 }
 } // namespace
 
+namespace {
+std::atomic<uint64_t> messageLimit{UINT64_MAX};
+} // namespace
+
+void TcpTransport::setMaxMessageSize(uint64_t bytes) { messageLimit = bytes; }
+uint64_t TcpTransport::maxMessageSize() { return messageLimit; }
+std::string TcpTransport::oversizeMessage(uint64_t size) {
+  return "a message of " + std::to_string(size) +
+         " bytes is larger than the limit of " +
+         std::to_string(messageLimit.load()) +
+         " bytes (executor-server --max-message-size)";
+}
+
 Expected<std::unique_ptr<TcpTransport>>
 TcpTransport::Create(SimpleRemoteEPCTransportClient &client, int fd) {
   if (fd < 0)
@@ -198,7 +211,16 @@ void TcpTransport::listen() {
         goto done;
       }
       size_t bodySize = size - kHeaderSize;
+      if (bodySize > maxMessageSize()) {
+        err = transportError(oversizeMessage(size));
+        goto done;
+      }
       auto body = shared::WrapperFunctionBuffer::allocate(bodySize);
+      if (bodySize > 8 && !body.data()) {
+        err = transportError("cannot allocate " + Twine(bodySize) +
+                             " bytes for a message (out of memory)");
+        goto done;
+      }
       char *dst = bodySize ? body.data() : nullptr;
       size_t have = std::min(bodySize, end - begin);
       if (have)

@@ -16,6 +16,7 @@
 #include <fstream>
 #include <gtest/gtest.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <netinet/in.h>
 #include <thread>
 #include <unistd.h>
@@ -391,8 +392,9 @@ TEST_F(ExecutorClientTest, ServerKilledDuringALaunchIsAnErrorNotAHang) {
 TEST_F(ExecutorClientTest, TokenIsRequiredWhenConfigured) {
   std::string tokenFile = ::testing::TempDir() + "/executor-token";
   {
-    std::ofstream(tokenFile) << "s3cret\n";
+    std::ofstream(tokenFile) << "s3cret-s3cret-s3cret\n";
   }
+  chmod(tokenFile.c_str(), 0600);
   startServer({"--token-file", tokenFile});
   ClientOptions wrong;
   wrong.token = "guess";
@@ -401,7 +403,7 @@ TEST_F(ExecutorClientTest, TokenIsRequiredWhenConfigured) {
   EXPECT_NE(llvm::toString(refused.takeError()).find("wrong or missing token"),
             std::string::npos);
   ClientOptions right;
-  right.token = "s3cret";
+  right.token = "s3cret-s3cret-s3cret";
   auto accepted = ExecutorClient::open(server.address(), right);
   ASSERT_TRUE(static_cast<bool>(accepted)) << llvm::toString(accepted.takeError());
   ASSERT_FALSE(static_cast<bool>((*accepted)->sendBinary(kObjectA)));
