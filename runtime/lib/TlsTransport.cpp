@@ -401,8 +401,11 @@ Error TlsTransport::start() {
 
 Error TlsTransport::sendMessage(SimpleRemoteEPCOpcode opcode, uint64_t seqNo,
                                 ExecutorAddr tagAddr, ArrayRef<char> argBytes) {
+  // A Setup that cannot go out is not an error (see TcpTransport).
   if (disconnected)
-    return transportError("the session's connection is closed");
+    return opcode == SimpleRemoteEPCOpcode::Setup
+               ? Error::success()
+               : transportError("the session's connection is closed");
   // Small messages leave in one TLS record; large ones after their header.
   constexpr size_t kCoalesce = 16 * 1024;
   char small[kHeaderSize + kCoalesce];
@@ -420,7 +423,7 @@ Error TlsTransport::sendMessage(SimpleRemoteEPCOpcode opcode, uint64_t seqNo,
     ok = stream->writeAll(header, kHeaderSize, argBytes.data(),
                           argBytes.size());
   }
-  if (!ok)
+  if (!ok && opcode != SimpleRemoteEPCOpcode::Setup)
     return transportError("cannot send over TLS: " + stream->lastError());
   return Error::success();
 }

@@ -86,6 +86,8 @@ HandshakeResult serverHandshake(int fd, const ServerSecurity &security,
           why.find("packet length too long") != std::string::npos ||
           why.find("record layer failure") != std::string::npos)
         hint = " (the client does not speak TLS: give it EXECUTOR_TLS_CA)";
+      if (why.find("did not finish in time") != std::string::npos)
+        hint = " (--handshake-timeout)";
       logEvent("refused: TLS handshake failed: " + why + hint);
       return HandshakeResult::Refused;
     }
@@ -104,7 +106,13 @@ HandshakeResult serverHandshake(int fd, const ServerSecurity &security,
   std::string given;
   if (got && line.rfind(kTokenLinePrefix, 0) == 0)
     given = line.substr(sizeof(kTokenLinePrefix) - 1);
-  if (!got || !tokensEqual(given, security.token)) {
+  if (!got) {
+    // Silence is not a guess: not throttled.
+    logEvent(std::string("refused: no token came within the handshake "
+                         "time-out (--handshake-timeout)"));
+    return HandshakeResult::Refused;
+  }
+  if (!tokensEqual(given, security.token)) {
     if (onWrongToken)
       onWrongToken();
     send(std::string(kGreetRefused) + kWrongToken + "\n");

@@ -8,6 +8,7 @@
 #include <grp.h>
 #include <pwd.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace executor_runtime {
@@ -33,6 +34,30 @@ std::string resolveRunAs(const std::string &user, bool named, RunAs &runAs) {
   runAs.drop = true;
   runAs.uid = entry->pw_uid;
   runAs.gid = entry->pw_gid;
+  return "";
+}
+
+std::string reachableBy(const std::string &path, const RunAs &runAs) {
+  if (!runAs.drop)
+    return "";
+  char *real = realpath(path.c_str(), nullptr);
+  if (!real)
+    return path + ": " + std::strerror(errno);
+  std::string full = real;
+  std::free(real);
+  size_t end = 0;
+  while (end != std::string::npos) {
+    end = full.find('/', end + 1);
+    std::string dir = end == std::string::npos ? full : full.substr(0, end);
+    struct stat st{};
+    if (stat(dir.empty() ? "/" : dir.c_str(), &st) != 0)
+      return dir + ": " + std::strerror(errno);
+    mode_t bit = st.st_uid == runAs.uid   ? S_IXUSR
+                 : st.st_gid == runAs.gid ? S_IXGRP
+                                          : S_IXOTH;
+    if (!(st.st_mode & bit))
+      return dir + " is not searchable by " + runAs.user;
+  }
   return "";
 }
 

@@ -25,6 +25,10 @@ struct RunAs {
 /// user named explicitly is an error. Returns "" or the problem.
 std::string resolveRunAs(const std::string &user, bool named, RunAs &runAs);
 
+/// "" when `runAs` can reach (search) the directory `path` and every
+/// directory above it, else which one it cannot.
+std::string reachableBy(const std::string &path, const RunAs &runAs);
+
 /// In a session process: becomes `runAs` (when it says to drop), sets
 /// no_new_privs, and dies with the listener `listener`. "" or the problem.
 std::string enterSessionPrivileges(const RunAs &runAs, pid_t listener);

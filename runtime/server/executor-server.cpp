@@ -268,7 +268,7 @@ bool publishOurs = true, publishCatalyst = true;
 int serveSession(int fd, std::unique_ptr<TlsStream> tls,
                  const std::string &assetDirectory,
                  const std::string &assetProblem) {
-  enterAssetDirectory(assetDirectory, assetProblem);
+  // The session entered its asset directory before it dropped privileges.
   // Large launches move tens of MiB per call through buffers that are freed
   // right after (the transport's message, the kernel's results, the reply).
   // glibc would hand each back to the kernel with munmap and fault every
@@ -314,7 +314,9 @@ int serveSession(int fd, std::unique_ptr<TlsStream> tls,
                                                         &tlsTransport)
           : SimpleRemoteEPCServer::Create<TcpTransport>(setup, fd, &transport);
   if (!server) {
-    logEvent("error: " + toString(server.takeError()));
+    std::string error = toString(server.takeError());
+    std::string refusal = TcpTransport::lastRefusal();
+    logEvent("error: " + (refusal.empty() ? error : refusal));
     return 1;
   }
   if (tlsTransport)
@@ -483,6 +485,10 @@ int main(int argc, char **argv) {
   if (std::string problem = resolveRunAs(runAsUser, runAsNamed, runAs);
       !problem.empty())
     usage(problem);
+  if (std::string problem = reachableBy(assetRoot, runAs); !problem.empty())
+    usage("sessions run as " + runAs.user + " and must reach --asset-root " +
+          assetRoot + ", but " + problem + " (chmod o+x it, or choose "
+          "another --asset-root or --run-as)");
   TcpTransport::setMaxMessageSize(limits.maxMessageSize);
   ServerSecurity security{tlsContext.get(), token};
   for (const std::string &plugin : plugins)
@@ -636,10 +642,12 @@ int main(int argc, char **argv) {
         auto refuse = [&](const std::string &why) {
           logEvent("refused: cannot start a session: " + why);
           refuseConnection(fd, "cannot start a session: " + why);
-          removeAssetDirectory(assets);
           std::fflush(nullptr);
-          _exit(6);
+          _exit(6); // the listener removes the asset directory
         };
+        // Entered while still allowed to reach it (the asset root may not
+        // be open to the --run-as user); the working directory stays.
+        enterAssetDirectory(assets, assetProblem);
         if (std::string problem = enterSessionPrivileges(runAs, listenerPid);
             !problem.empty())
           refuse(problem);
@@ -655,15 +663,17 @@ int main(int argc, char **argv) {
             fd, security, accepted + limits.handshakeTimeout, tls,
             reportWrongToken);
         if (result != HandshakeResult::Ok) {
-          removeAssetDirectory(assets);
+          if (!runAs.drop)
+            removeAssetDirectory(assets);
           std::fflush(nullptr);
           _exit(3);
         }
         logEvent(tls ? "opened (TLS)" : "opened");
         int status = serveSession(fd, std::move(tls), assets, assetProblem);
-        // The listener removes it too when it reaps this process (which
-        // covers a crash); this covers a listener that is gone.
-        removeAssetDirectory(assets);
+        // The listener removes it when it reaps this process (which covers a
+        // crash); a session that could not reach it as --run-as leaves it.
+        if (!runAs.drop)
+          removeAssetDirectory(assets);
         _exit(status);
       }
       if (pid > 0) {

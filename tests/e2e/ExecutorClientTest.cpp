@@ -52,6 +52,8 @@ protected:
     // is killed (SIGKILL) cannot remove them.
     assetRoot = log + ".assets";
     llvm::sys::fs::create_directories(assetRoot);
+    // Sessions of a server started as root run as nobody, who must reach it.
+    chmod(assetRoot.c_str(), 0755);
     args.push_back("--asset-root");
     args.push_back(assetRoot);
     llvm::Error err = server.start(kServer, args, log);
@@ -395,7 +397,8 @@ TEST_F(ExecutorClientTest, TokenIsRequiredWhenConfigured) {
     std::ofstream(tokenFile) << "s3cret-s3cret-s3cret\n";
   }
   chmod(tokenFile.c_str(), 0600);
-  startServer({"--token-file", tokenFile});
+  // SecurityTest covers the delay after a wrong token.
+  startServer({"--token-file", tokenFile, "--auth-failure-delay", "0"});
   ClientOptions wrong;
   wrong.token = "guess";
   auto refused = ExecutorClient::open(server.address(), wrong);
