@@ -278,6 +278,17 @@ void TcpTransport::listen() {
   }
 done:
   disconnect();
+  if (err) {
+    // What the client reports for its pending calls (ORC says only
+    // "disconnecting"), unless the executor said more.
+    std::string why = toString(std::move(err));
+    {
+      std::lock_guard<std::mutex> lock(hangupMutex);
+      if (hangup.empty())
+        hangup = "the connection broke: " + why;
+    }
+    err = transportError(why);
+  }
   client.handleDisconnect(std::move(err));
 }
 

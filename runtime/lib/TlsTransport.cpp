@@ -106,6 +106,9 @@ TlsServerContext::load(const std::string &certFile, const std::string &keyFile,
     return nullptr;
   }
   SSL_CTX_set_min_proto_version(ctx, TLS1_3_VERSION);
+  // ORC's framing catches a cut inside a message; a peer that closes
+  // without close_notify between messages has simply gone.
+  SSL_CTX_set_options(ctx, SSL_OP_IGNORE_UNEXPECTED_EOF);
   SSL_CTX_set_mode(ctx, SSL_MODE_ENABLE_PARTIAL_WRITE |
                             SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
   // Sessions are one connection each: no tickets to resume them.
@@ -160,6 +163,9 @@ TlsStream::connect(const std::string &caFile, const std::string &host, int fd,
     return nullptr;
   }
   SSL_CTX_set_min_proto_version(ctx, TLS1_3_VERSION);
+  // ORC's framing catches a cut inside a message; a peer that closes
+  // without close_notify between messages has simply gone.
+  SSL_CTX_set_options(ctx, SSL_OP_IGNORE_UNEXPECTED_EOF);
   SSL_CTX_set_mode(ctx, SSL_MODE_ENABLE_PARTIAL_WRITE |
                             SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
   SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER, nullptr);
@@ -517,6 +523,17 @@ void TlsTransport::listen() {
   }
 done:
   disconnect();
+  if (err) {
+    // What the client reports for its pending calls (ORC says only
+    // "disconnecting"), unless the executor said more.
+    std::string why = toString(std::move(err));
+    {
+      std::lock_guard<std::mutex> lock(hangupMutex);
+      if (hangup.empty())
+        hangup = "the connection broke: " + why;
+    }
+    err = transportError(why);
+  }
   client.handleDisconnect(std::move(err));
 }
 

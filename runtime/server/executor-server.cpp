@@ -485,10 +485,9 @@ int main(int argc, char **argv) {
   if (std::string problem = resolveRunAs(runAsUser, runAsNamed, runAs);
       !problem.empty())
     usage(problem);
-  if (std::string problem = reachableBy(assetRoot, runAs); !problem.empty())
-    usage("sessions run as " + runAs.user + " and must reach --asset-root " +
-          assetRoot + ", but " + problem + " (chmod o+x it, or choose "
-          "another --asset-root or --run-as)");
+  // Sessions work in their asset directory (entered before the drop); only
+  // kernels that use its full path ($EXECUTOR_ASSET_DIR) need to reach it.
+  std::string unreachableAssets = reachableBy(assetRoot, runAs);
   TcpTransport::setMaxMessageSize(limits.maxMessageSize);
   ServerSecurity security{tlsContext.get(), token};
   for (const std::string &plugin : plugins)
@@ -539,6 +538,11 @@ int main(int argc, char **argv) {
            " memory a session, launches up to " +
            (limits.launchTime.count() ? formatMilliseconds(limits.launchTime)
                                       : std::string("any time")));
+  if (!unreachableAssets.empty())
+    logEvent("note: sessions run as " + runAs.user + " and cannot reach "
+             "--asset-root " + assetRoot + " by its path (" +
+             unreachableAssets + "): kernels find their assets in their "
+             "working directory, not through $EXECUTOR_ASSET_DIR");
   AuthThrottle throttle(limits.authFailureDelay);
   pid_t listenerPid = getpid();
   struct Session {
