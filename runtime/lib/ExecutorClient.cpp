@@ -2,6 +2,8 @@
 #include "ExecutorRuntime/ExecutorClient.h"
 #include "ExecutorRuntime/Socket.h"
 #include "ExecutorRuntime/TcpTransport.h"
+#include "ExecutorRuntime/Handshake.h"
+#include "ExecutorRuntime/TlsTransport.h"
 #include "ExecutorRuntime/Wire.h"
 
 #include "llvm/ExecutionEngine/Orc/Core.h"
@@ -190,6 +192,48 @@ std::string defaultToken() {
   }
   return "";
 }
+
+/// Seconds from the environment variable `name`, or `fallback`.
+int64_t secondsFromEnvironment(const char *name, int64_t fallback) {
+  const char *text = std::getenv(name);
+  if (!text || !*text)
+    return fallback;
+  char *end = nullptr;
+  long long value = std::strtoll(text, &end, 10);
+  return end && *end == 0 && value >= 0 ? value : fallback;
+}
+
+struct SessionSecurity {
+  ClientSecurity handshake;
+  std::chrono::milliseconds launchTimeout{0};
+  std::chrono::seconds liveness{30};
+};
+
+/// The options, completed from the environment.
+SessionSecurity sessionSecurity(const ClientOptions &options,
+                                const std::string &connected) {
+  SessionSecurity security;
+  security.handshake.token =
+      options.token.empty() ? defaultToken() : options.token;
+  security.handshake.tlsCA = options.tlsCA;
+  if (security.handshake.tlsCA.empty())
+    if (const char *ca = std::getenv("EXECUTOR_TLS_CA"))
+      security.handshake.tlsCA = ca;
+  std::string port, why;
+  splitAddress(connected, security.handshake.host, port, why);
+  security.handshake.timeout = options.handshakeTimeout;
+  security.launchTimeout =
+      options.launchTimeout.count()
+          ? options.launchTimeout
+          : std::chrono::seconds(
+                secondsFromEnvironment("EXECUTOR_LAUNCH_TIMEOUT", 0));
+  security.liveness =
+      options.livenessTimeout.count()
+          ? options.livenessTimeout
+          : std::chrono::seconds(
+                secondsFromEnvironment("EXECUTOR_LIVENESS_TIMEOUT", 30));
+  return security;
+}
 } // namespace
 
 struct ExecutorClient::Impl {
@@ -203,6 +247,11 @@ struct ExecutorClient::Impl {
   /// The session's transport (owned by the EPC): what the executor said
   /// when it hung up.
   TcpTransport *transport = nullptr;
+  TlsTransport *tlsTransport = nullptr; // instead, over TLS
+  /// How long one call may take (0: no limit); a call that took longer
+  /// closed the session.
+  std::chrono::milliseconds launchTimeout{0};
+  std::atomic<bool> timedOut{false};
   // executor-server's services.
   ExecutorAddr launchWrapper, noteWrapper, launchAsyncWrapper, awaitWrapper,
       storeAssetWrapper;
@@ -271,14 +320,37 @@ struct ExecutorClient::Impl {
            std::chrono::steady_clock::now() < spinUntil)
       __builtin_ia32_pause();
     std::unique_lock<std::mutex> lock(slot->mutex);
-    slot->ready.wait(lock, [&] { return slot->done.load(); });
+    if (launchTimeout.count() == 0) {
+      slot->ready.wait(lock, [&] { return slot->done.load(); });
+      return std::move(slot->reply);
+    }
+    if (!slot->ready.wait_for(lock, launchTimeout,
+                              [&] { return slot->done.load(); })) {
+      // The call is given up: closing the connection makes executor-server
+      // end the session and the kernel with it.
+      lock.unlock();
+      timedOut = true;
+      if (transport)
+        transport->disconnect();
+      if (tlsTransport)
+        tlsTransport->disconnect();
+      return shared::WrapperFunctionBuffer::createOutOfBandError(
+          "it did not finish within " +
+          std::to_string(launchTimeout.count()) +
+          " ms (the launch time limit, EXECUTOR_LAUNCH_TIMEOUT); the session "
+          "is closed");
+    }
     return std::move(slot->reply);
   }
 
   /// The session is gone during `what`: the crash the executor reported
   /// (executor-server names the kernel and the signal), else `detail`.
   Error lost(const std::string &what, const std::string &detail) const {
-    std::string report = transport ? transport->hangupMessage() : "";
+    if (timedOut)
+      return error(what + " failed: " + detail);
+    std::string report = transport      ? transport->hangupMessage()
+                         : tlsTransport ? tlsTransport->hangupMessage()
+                                        : "";
     if (!report.empty())
       return error("lost the session during " + what + ": " + report);
     if (kind == ExecutorKind::ExecutorServer)
@@ -402,28 +474,26 @@ ExecutorClient::open(const std::string &address, ClientOptions options) {
              "EXECUTOR_ADDRESS_MAP='" + address + "=HOST:PORT'";
     return impl->error(why);
   }
-  std::string token = options.token.empty() ? defaultToken() : options.token;
-  if (!token.empty()) {
-    std::string hello = "EXECUTOR-TOKEN " + token + "\n";
-    std::string reply;
-    if (!writeAll(fd, hello.data(), hello.size()) ||
-        !readLine(fd, reply, options.connectTimeout) || reply != "OK") {
+  // TLS and the token (Handshake.h); a peer that accepts but never speaks
+  // (ORC or a greeting) is not waited for longer than the handshake time-out.
+  SessionSecurity security = sessionSecurity(options, impl->connected);
+  impl->launchTimeout = security.launchTimeout;
+  setLivenessTimeout(fd, security.liveness);
+  std::unique_ptr<TlsStream> tls;
+  if (!clientHandshake(fd, security.handshake, tls, why)) {
+    if (!tls)
       ::close(fd);
-      return impl->error("refused the session: wrong or missing token");
-    }
+    return impl->error(why);
   }
-  // A peer that accepts but never speaks ORC would block the handshake for
-  // ever: the server sends its setup message at once, so wait for it.
-  pollfd ready{fd, POLLIN, 0};
-  if (poll(&ready, 1, static_cast<int>(options.handshakeTimeout.count())) <= 0) {
-    ::close(fd);
-    return impl->error("did not start an ORC session within " +
-                       std::to_string(options.handshakeTimeout.count()) +
-                       " ms (is it an executor-server?)");
-  }
-  auto epc = SimpleRemoteEPC::Create<TcpTransport>(
-      std::make_unique<DynamicThreadPoolTaskDispatcher>(std::nullopt),
-      SimpleRemoteEPC::Setup(), fd, &impl->transport);
+  auto epc = tls ? SimpleRemoteEPC::Create<TlsTransport>(
+                       std::make_unique<DynamicThreadPoolTaskDispatcher>(
+                           std::nullopt),
+                       SimpleRemoteEPC::Setup(), std::move(tls),
+                       &impl->tlsTransport)
+                 : SimpleRemoteEPC::Create<TcpTransport>(
+                       std::make_unique<DynamicThreadPoolTaskDispatcher>(
+                           std::nullopt),
+                       SimpleRemoteEPC::Setup(), fd, &impl->transport);
   if (!epc) // the transport owned the socket and closed it
     return impl->error("ORC handshake failed: " + toString(epc.takeError()));
   impl->es = std::make_unique<ExecutionSession>(std::move(*epc));

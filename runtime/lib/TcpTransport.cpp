@@ -28,6 +28,29 @@ Error transportError(const Twine &message) {
 }
 } // namespace
 
+namespace {
+std::atomic<uint64_t> messageLimit{UINT64_MAX};
+std::mutex refusalMutex;
+std::string refusal;
+} // namespace
+
+void TcpTransport::setMaxMessageSize(uint64_t bytes) { messageLimit = bytes; }
+uint64_t TcpTransport::maxMessageSize() { return messageLimit; }
+std::string TcpTransport::oversizeMessage(uint64_t size) {
+  std::string message = "a message of " + std::to_string(size) +
+                        " bytes is larger than the limit of " +
+                        std::to_string(messageLimit.load()) +
+                        " bytes (executor-server --max-message-size)";
+  std::lock_guard<std::mutex> lock(refusalMutex);
+  refusal = message;
+  return message;
+}
+
+std::string TcpTransport::lastRefusal() {
+  std::lock_guard<std::mutex> lock(refusalMutex);
+  return refusal;
+}
+
 Expected<std::unique_ptr<TcpTransport>>
 TcpTransport::Create(SimpleRemoteEPCTransportClient &client, int fd) {
   if (fd < 0)
@@ -115,8 +138,14 @@ Error TcpTransport::sendMessage(SimpleRemoteEPCOpcode opcode, uint64_t seqNo,
   iovec parts[2] = {{header, kHeaderSize},
                     {const_cast<char *>(argBytes.data()), argBytes.size()}};
   std::lock_guard<std::mutex> lock(sendMutex);
+  // A Setup that cannot go out is not an error: the reader has seen why the
+  // connection ended and reports it. (An error here makes ORC's
+  // SimpleRemoteEPCServer::Create destroy the server while the reader is in
+  // its handleDisconnect: a crash, when a client's first bytes are bad.)
   if (disconnected)
-    return transportError("the session's connection is closed");
+    return opcode == SimpleRemoteEPCOpcode::Setup
+               ? Error::success()
+               : transportError("the session's connection is closed");
   msghdr message{};
   message.msg_iov = parts;
   message.msg_iovlen = argBytes.empty() ? 1 : 2;
@@ -125,6 +154,8 @@ Error TcpTransport::sendMessage(SimpleRemoteEPCOpcode opcode, uint64_t seqNo,
     if (sent < 0) {
       if (errno == EINTR || errno == EAGAIN)
         continue;
+      if (opcode == SimpleRemoteEPCOpcode::Setup)
+        return Error::success(); // as above
       return errorCodeToError(std::error_code(errno, std::generic_category()));
     }
     // Step past what went out.
@@ -198,7 +229,16 @@ void TcpTransport::listen() {
         goto done;
       }
       size_t bodySize = size - kHeaderSize;
+      if (bodySize > maxMessageSize()) {
+        err = transportError(oversizeMessage(size));
+        goto done;
+      }
       auto body = shared::WrapperFunctionBuffer::allocate(bodySize);
+      if (bodySize > 8 && !body.data()) {
+        err = transportError("cannot allocate " + Twine(bodySize) +
+                             " bytes for a message (out of memory)");
+        goto done;
+      }
       char *dst = bodySize ? body.data() : nullptr;
       size_t have = std::min(bodySize, end - begin);
       if (have)
@@ -238,6 +278,17 @@ void TcpTransport::listen() {
   }
 done:
   disconnect();
+  if (err) {
+    // What the client reports for its pending calls (ORC says only
+    // "disconnecting"), unless the executor said more.
+    std::string why = toString(std::move(err));
+    {
+      std::lock_guard<std::mutex> lock(hangupMutex);
+      if (hangup.empty())
+        hangup = "the connection broke: " + why;
+    }
+    err = transportError(why);
+  }
   client.handleDisconnect(std::move(err));
 }
 

@@ -10,14 +10,18 @@
 #ifndef EXECUTORSERVER_CRASHREPORT_H
 #define EXECUTORSERVER_CRASHREPORT_H
 
+#include <cstdint>
 #include <string>
 
 namespace executor_runtime {
 class TcpTransport;
 
+class TlsTransport;
+
 /// In a session process: reports fatal signals (SIGSEGV, SIGBUS, SIGFPE,
 /// SIGILL, SIGABRT, SIGTRAP) over `transport`.
 void installCrashReports(TcpTransport *transport);
+void installCrashReports(TlsTransport *transport);
 /// Ends the session now: tells the client `message` (an ORC Hangup with
 /// that error), logs it and exits the session process.
 [[noreturn]] void endSessionWithError(const std::string &message);
@@ -36,6 +40,10 @@ private:
   void *memory = nullptr;
 };
 
+/// The kernel that has run longest of those running now, and for how long
+/// (in ms); false when none runs.
+bool longestRunningKernel(std::string &name, int64_t &milliseconds);
+
 /// Names the kernel this thread runs until the guard goes.
 class RunningKernel {
 public:
@@ -43,6 +51,9 @@ public:
   ~RunningKernel();
   RunningKernel(const RunningKernel &) = delete;
   RunningKernel &operator=(const RunningKernel &) = delete;
+
+private:
+  int slot = -1; // in the table longestRunningKernel reads
 };
 } // namespace executor_runtime
 

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "LaunchService.h"
 #include "CrashReport.h"
+#include "LogText.h"
 #include "ExecutorRuntime/Plugin.h"
 #include "ExecutorRuntime/Wire.h"
 
@@ -85,8 +86,9 @@ std::string entryAt(uint64_t address) {
 }
 
 void logEvent(const std::string &message) {
+  // Messages carry client text (object and kernel names, notes): escaped.
   std::fprintf(stderr, "executor-server: %s: %s\n", sessionLabel.c_str(),
-               message.c_str());
+               escapeLogText(message).c_str());
   std::fflush(stderr);
 }
 

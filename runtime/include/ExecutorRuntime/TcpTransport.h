@@ -44,6 +44,17 @@ public:
   /// otherwise waits for the delayed ACK of the first, 40 ms a message.
   void setQuickAck(bool on) { quickAck = on; }
 
+  /// The largest message body either transport accepts (TcpTransport and
+  /// TlsTransport); a larger header ends the session with an error that says
+  /// so. Unlimited unless set (executor-server sets --max-message-size).
+  static void setMaxMessageSize(uint64_t bytes);
+  static uint64_t maxMessageSize();
+  /// The error for a message of `size` bytes over the limit; also kept as
+  /// the process's lastRefusal() (a session whose first message is too
+  /// large ends before ORC can report why).
+  static std::string oversizeMessage(uint64_t size);
+  static std::string lastRefusal();
+
   /// The message of an error Hangup the peer sent, or "".
   std::string hangupMessage() const;
 

@@ -8,6 +8,8 @@
 //      multi-round-trip way (allocate, write, invoke, read back, free);
 //   2. raw loopback TCP bandwidth vs a 64 MiB memref in and out;
 //   3. the session process's resident memory before and after 10,000 launches;
+//   5. TLS beside plaintext on loopback: launch latency and 64 MiB in and out
+//      (goal: TLS <= 1.3x plaintext latency);
 //   4. the launch latency on each kind of executor ExecutorClient talks to:
 //      executor-server, executor-server with only Catalyst's services (what
 //      the client does with catalyst-executor) and LLVM's stock
@@ -28,6 +30,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <sys/stat.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -355,6 +358,78 @@ int main(int argc, char **argv) {
   double onCatalyst =
       kindLatency(catalystServices.address(), iterations, catalystKind);
   catalystServices.stop();
+  // 5. TLS beside plaintext, on loopback: a launch's latency and 64 MiB in
+  // and out, on the same server build (a token on both).
+  auto measure = [&](ExecutorClient &c, double &latency, double &bandwidth) {
+    check(c.sendBinary(kObject), "send_binary");
+    std::vector<double> samples;
+    for (int i = 0; i < iterations; ++i) {
+      auto start = Clock::now();
+      check(c.launch("k", kObject, in, {{1, 8}}), "launch");
+      samples.push_back(std::chrono::duration<double, std::micro>(
+                            Clock::now() - start)
+                            .count());
+    }
+    latency = median(samples);
+    std::vector<double> rates;
+    for (int i = 0; i < 5; ++i) {
+      int64_t inDesc[5] = {0, 0, 0, static_cast<int64_t>(values.size()), 1};
+      reinterpret_cast<double **>(inDesc)[0] = values.data();
+      reinterpret_cast<double **>(inDesc)[1] = values.data();
+      int64_t outDesc[5] = {};
+      DescriptorView inView{inDesc, 1}, outView{outDesc, 1};
+      int64_t eight = 8;
+      auto start = Clock::now();
+      check(c.launchDescriptors("k", kObject, {inView}, {eight}, {outView},
+                                {eight}),
+            "launch 64 MiB");
+      double seconds =
+          std::chrono::duration<double>(Clock::now() - start).count();
+      if (reinterpret_cast<double *>(outView.aligned())[100] != 3.0)
+        fail("wrong 64 MiB result");
+      std::free(outView.allocated());
+      rates.push_back(2.0 * big / seconds / 1e6);
+    }
+    bandwidth = median(rates);
+  };
+  std::string certs = "/tmp/executor-runtime-bench-" + std::to_string(getpid());
+  if (std::system((std::string(MAKE_EXECUTOR_CERTS) + " " + certs +
+                   " 127.0.0.1 >/dev/null")
+                      .c_str()) != 0)
+    fail("make-executor-certs.sh failed");
+  {
+    std::ofstream(certs + "/token") << "executor-runtime-bench-token-0123\n";
+  }
+  chmod((certs + "/token").c_str(), 0600);
+  ClientOptions withToken;
+  withToken.token = "executor-runtime-bench-token-0123";
+  LocalExecutor plainServer, tlsServer;
+  check(plainServer.start(kServer, {"--log=sessions", "--token-file",
+                                    certs + "/token"},
+                          "/dev/null"),
+        "start plaintext server");
+  check(tlsServer.start(kServer, {"--log=sessions", "--token-file",
+                                  certs + "/token", "--tls-cert",
+                                  certs + "/server.pem", "--tls-key",
+                                  certs + "/server.key"},
+                        "/dev/null"),
+        "start TLS server");
+  double plainLatency, plainBw, tlsLatency, tlsBw;
+  {
+    auto c = check(ExecutorClient::open(plainServer.address(), withToken),
+                   "open plaintext");
+    measure(*c, plainLatency, plainBw);
+  }
+  {
+    ClientOptions tls = withToken;
+    tls.tlsCA = certs + "/ca.pem";
+    auto c = check(ExecutorClient::open(tlsServer.address(), tls), "open TLS");
+    measure(*c, tlsLatency, tlsBw);
+  }
+  plainServer.stop();
+  tlsServer.stop();
+  std::system(("rm -rf " + certs).c_str());
+
   std::string jitlinkAddress;
   pid_t jitlink = startJitlinkExecutor(jitlinkAddress);
   double onOrc = kindLatency(jitlinkAddress, iterations, orcKind);
@@ -379,6 +454,13 @@ int main(int argc, char **argv) {
   std::printf("  raw loopback TCP                 %8.0f MB/s (reference)\n", raw);
   std::printf("  executor launch                  %8.0f MB/s %.0f%% of raw (goal >= 50%%)\n",
               launchBw, 100 * launchBw / raw);
+  std::printf("TLS 1.3 beside plaintext on loopback (token on both; latency "
+              "median of %d, bandwidth of 5):\n", iterations);
+  std::printf("  launch latency  plaintext %8.1f us   TLS %8.1f us   %.2fx "
+              "(goal <= 1.3x)\n",
+              plainLatency, tlsLatency, tlsLatency / plainLatency);
+  std::printf("  64 MiB in+out   plaintext %8.0f MB/s TLS %8.0f MB/s %.0f%%\n",
+              plainBw, tlsBw, 100 * tlsBw / plainBw);
   std::printf("session resident memory over 10,000 launches:\n");
   std::printf("  before %ld KiB, after %ld KiB, growth %ld KiB\n", before, after,
               after - before);
@@ -398,7 +480,13 @@ int main(int argc, char **argv) {
          << "  \"rss_after_kib\": " << after << ",\n"
          << "  \"launch_us_executor_server\": " << onServer << ",\n"
          << "  \"launch_us_catalyst_services\": " << onCatalyst << ",\n"
-         << "  \"launch_us_llvm_jitlink_executor\": " << onOrc << "\n"
+         << "  \"launch_us_llvm_jitlink_executor\": " << onOrc << ",\n"
+         << "  \"launch_us_plaintext_token\": " << plainLatency << ",\n"
+         << "  \"launch_us_tls_token\": " << tlsLatency << ",\n"
+         << "  \"tls_vs_plaintext_latency\": " << tlsLatency / plainLatency
+         << ",\n"
+         << "  \"bandwidth_mb_s_plaintext_token\": " << plainBw << ",\n"
+         << "  \"bandwidth_mb_s_tls_token\": " << tlsBw << "\n"
          << "}\n";
   }
   check(client->close(), "close");
