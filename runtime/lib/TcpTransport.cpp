@@ -87,14 +87,15 @@ void TcpTransport::sendHangupFromSignalHandler(const char *message,
   packet[kHeaderSize] = 1;
   support::endian::write64le(packet + kHeaderSize + 1, size);
   std::memcpy(packet + kHeaderSize + 9, message, size);
-  // Another thread may be in the middle of a message: wait for it, briefly
-  // (the crashing thread itself never holds the lock while in a kernel).
+  // Another thread may be in the middle of a message: wait for it, up to
+  // 2 s, which a loaded machine can need (the crashing thread itself never
+  // holds the lock while in a kernel).
   timespec start{}, now{};
   clock_gettime(CLOCK_MONOTONIC, &start);
   while (!sendMutex.try_lock()) {
     clock_gettime(CLOCK_MONOTONIC, &now);
     if ((now.tv_sec - start.tv_sec) * 1000 +
-            (now.tv_nsec - start.tv_nsec) / 1000000 > 200)
+            (now.tv_nsec - start.tv_nsec) / 1000000 > 2000)
       return;
     sched_yield();
   }

@@ -327,12 +327,12 @@ void TlsStream::writeFromSignalHandler(const void *data, size_t size) {
            (now.tv_nsec - start.tv_nsec) / 1000000;
   };
   while (!sendMutex.try_lock()) {
-    if (waited() > 200)
+    if (waited() > 2000) // a loaded machine can need it
       return;
     sched_yield();
   }
   while (!sslMutex.try_lock()) {
-    if (waited() > 200)
+    if (waited() > 2000) // a loaded machine can need it
       return;
     sched_yield();
   }

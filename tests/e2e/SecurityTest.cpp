@@ -510,7 +510,9 @@ TEST_F(SecurityTest, AWrongTokenIsRefusedAtOnceAndTheNextGuessWaits) {
   ASSERT_FALSE(static_cast<bool>(first));
   EXPECT_CONTAINS(llvm::toString(first.takeError()),
                   "refused the session: wrong or missing token");
-  EXPECT_LT(Clock::now() - start, std::chrono::milliseconds(500));
+  // At once: not after a time-out (the old server let it wait 5 s); the
+  // bound leaves room for a loaded machine.
+  EXPECT_LT(Clock::now() - start, std::chrono::milliseconds(3000));
   // At once again: refused without a guess, and told to wait.
   auto second = open(secure());
   ASSERT_FALSE(static_cast<bool>(second));
@@ -526,11 +528,13 @@ TEST_F(SecurityTest, AWrongTokenIsRefusedAtOnceAndTheNextGuessWaits) {
       ++refused;
   }
   EXPECT_LE(refused, 2);
-  std::this_thread::sleep_for(std::chrono::milliseconds(800));
+  // Well past the delay (with room for a loaded machine, where the last
+  // guess of the burst may have been judged late).
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
   auto right = open(secure());
   EXPECT_TRUE(static_cast<bool>(right)) << llvm::toString(right.takeError());
   // No token at all.
-  std::this_thread::sleep_for(std::chrono::milliseconds(800));
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
   ClientOptions none;
   none.tlsCA = ca();
   auto missing = open(none);

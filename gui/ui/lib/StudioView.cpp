@@ -319,10 +319,12 @@ void StudioView::draw() {
       noDiagnostics ? ImGui::GetFrameHeightWithSpacing() : settings.diagnosticsHeight;
   float mainHeight = std::max(100.0f, avail.y - diagnosticsHeight - status - gap -
                                           ImGui::GetStyle().ItemSpacing.y * 2);
-  // Side panels keep their minimum widths and leave the IR at least half of
-  // the window (what the user dragged them to is kept in the settings).
+  // Side panels keep their minimum widths and leave the IR 40% of the
+  // window, and at least 520 px where the window allows (half of a 1024 px
+  // window); what the user dragged them to is kept in the settings.
   const float minPassList = 150, minExecutor = 230;
-  float sideRoom = std::max(minPassList + minExecutor, avail.x * 0.5f);
+  float sideRoom = std::max(minPassList + minExecutor,
+                            avail.x - std::max(avail.x * 0.4f, 520.0f));
   float passListWidth =
       std::clamp(settings.passListWidth, minPassList, std::max(minPassList, avail.x * 0.4f));
   float executorWidth =
