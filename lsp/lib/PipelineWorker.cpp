@@ -116,7 +116,8 @@ void writeRecording(llvm::json::OStream &out, const Recording &recording,
     out.attribute("lineOffset", static_cast<int64_t>(chunk.lineOffset));
     out.attribute("pipeline", pipeline);
     if (request.rerunAfter) {
-      out.attribute("editedSnapshot", static_cast<int64_t>(*request.rerunAfter));
+      out.attribute("editedSnapshot",
+                    static_cast<int64_t>(*request.rerunAfter));
       out.attribute("firstStep", static_cast<int64_t>(*request.rerunAfter + 1));
       if (auto rest = remainingPipeline(pipeline, *request.rerunAfter))
         out.attribute("remainingPipeline", *rest);
@@ -204,11 +205,10 @@ int executor_studio::lsp::runPipelineWorker(
         options.recordIR = request.irMode != IRMode::None;
         options.allowUnregisteredDialects = request.allowUnregisteredDialects;
         std::string text = (*input)->getBuffer().str();
-        Recording recording = recordPipelineFrom(text, bufferName, options,
-                                                 *request.rerunAfter);
-        writeRecording(out, recording, {text, 0},
-                       std::max(request.chunk, 0), pipeline, request,
-                       bufferName);
+        Recording recording =
+            recordPipelineFrom(text, bufferName, options, *request.rerunAfter);
+        writeRecording(out, recording, {text, 0}, std::max(request.chunk, 0),
+                       pipeline, request, bufferName);
       });
     });
     os.flush();

@@ -1255,8 +1255,8 @@ void Server::finishPreview(Job &job, WorkerOutcome outcome,
   case WorkerOutcome::Status::TimedOut:
     return job.answer(
         makeError(proto::ErrorCode::RequestFailed,
-                  llvm::formatv("the {0} timed out after {1} ms",
-                                jobInput.what, jobInput.timeoutMs)));
+                  llvm::formatv("the {0} timed out after {1} ms", jobInput.what,
+                                jobInput.timeoutMs)));
   case WorkerOutcome::Status::Failed:
     return job.answer(
         makeError(proto::ErrorCode::RequestFailed, outcome.error));
