@@ -14,6 +14,7 @@
 #include "ExecutorLsp/TextFile.h"
 #include "ExecutorLsp/WorkerProcess.h"
 
+#include "Pipeline/PipelineRecorder.h"
 #include "Registration/Registration.h"
 #include "Transforms/Passes.h"
 
@@ -107,6 +108,37 @@ bool fromJSON(const json::Value &value, PipelinePreviewParams &result,
   path.field("ir").report(
       "expected \"changes\", \"none\" or an array of snapshot indices");
   return false;
+}
+
+/// `executor/rerunFrom` parameters: the preview's, and the edited IR after
+/// one snapshot.
+struct RerunFromParams {
+  PipelinePreviewParams preview;
+  /// The snapshot whose IR `text` replaces (its "index"; -1: the input).
+  int64_t pass = -1;
+  std::string text;
+  /// The URI of the document that holds `text` in the client (the
+  /// diagnostics' related locations); `uri` when absent.
+  std::optional<std::string> textUri;
+};
+
+bool fromJSON(const json::Value &value, RerunFromParams &result,
+              json::Path path) {
+  if (!fromJSON(value, result.preview, path))
+    return false;
+  json::ObjectMapper o(value, path);
+  if (!o.map("text", result.text) || !o.mapOptional("textUri", result.textUri))
+    return false;
+  const json::Value *pass = value.getAsObject()->get("pass");
+  std::optional<int64_t> number = pass ? pass->getAsInteger() : std::nullopt;
+  if (!number || *number < -1 || *number > INT32_MAX) {
+    path.field("pass").report(
+        "expected the index of the snapshot that `text` replaces (-1: the "
+        "input)");
+    return false;
+  }
+  result.pass = *number;
+  return true;
 }
 
 /// `$/cancelRequest` parameters.
@@ -288,6 +320,13 @@ struct JobInput {
   std::string ir = "changes";
   unsigned delayMs = 0;
   unsigned timeoutMs = 0;
+  /// A re-run: `text` is the edited IR after this snapshot.
+  std::optional<int> rerunAfter;
+  /// The worker's --worker-uri (the diagnostics' document); the job's URI
+  /// when empty.
+  std::string textUri;
+  /// What the request is called in errors.
+  std::string what = "pipeline preview";
 };
 
 /// The outcome of a worker run.
@@ -339,6 +378,8 @@ public:
                   proto::Callback<json::Value> reply);
   void onPipelinePreview(const PipelinePreviewParams &params,
                          proto::Callback<json::Value> reply);
+  void onRerunFrom(const RerunFromParams &params,
+                   proto::Callback<json::Value> reply);
   void onCodeAction(const proto::CodeActionParams &params,
                     proto::Callback<json::Value> reply);
   void onPrepareRename(const proto::TextDocumentPositionParams &params,
@@ -378,7 +419,7 @@ private:
                                 proto::Callback<json::Value> reply = nullptr);
   void runJob(const std::shared_ptr<Job> &job, const JobInput &input);
   WorkerOutcome runWorker(Job &job, const JobInput &input);
-  void finishPreview(Job &job, WorkerOutcome outcome, unsigned timeoutMs);
+  void finishPreview(Job &job, WorkerOutcome outcome, const JobInput &input);
   void finishDiagnostics(Job &job, WorkerOutcome outcome);
   /// Cancels the jobs on `file` (all when empty) of `kind` (all when none).
   void cancelJobs(StringRef file, std::optional<Job::Kind> kind,
@@ -776,6 +817,65 @@ void Server::onPipelinePreview(const PipelinePreviewParams &params,
            std::move(jobInput), std::move(reply));
 }
 
+void Server::onRerunFrom(const RerunFromParams &params,
+                         proto::Callback<json::Value> reply) {
+  const PipelinePreviewParams &preview = params.preview;
+  TextFile *file = getFile(preview.uri);
+  if (!file)
+    return reply(makeError(proto::ErrorCode::RequestFailed,
+                           "no open document " + preview.uri.uri()));
+  if (params.text.size() > kFullServiceBytes)
+    return reply(makeError(
+        proto::ErrorCode::RequestFailed,
+        llvm::formatv("the edited IR is {0:f1} MiB: re-runs stop at {1} MiB "
+                      "(lsp/README.md, \"Limits\"); run executor-opt on it",
+                      params.text.size() / double(1 << 20),
+                      kFullServiceBytes >> 20)));
+  if (std::optional<size_t> deep = findExcessiveNesting(params.text)) {
+    StringRef before = StringRef(params.text).take_front(*deep);
+    return reply(makeError(
+        proto::ErrorCode::RequestFailed,
+        llvm::formatv("the edited IR nests deeper than {0} levels (line {1}): "
+                      "no re-run",
+                      kMaxNestingDepth, before.count('\n') + 1)));
+  }
+  int64_t chunk = preview.chunk.value_or(0);
+  if (chunk < 0 || chunk >= file->getNumChunks())
+    return reply(makeError(
+        proto::ErrorCode::InvalidParams,
+        llvm::formatv("chunk {0} is out of range: the document has {1}", chunk,
+                      file->getNumChunks())));
+  if (preview.pipeline && StringRef(*preview.pipeline).trim().empty())
+    return reply(
+        makeError(proto::ErrorCode::InvalidParams, "the pipeline is empty"));
+  // A snapshot the pipeline does not have is the client's mistake; a
+  // pipeline that does not parse is reported in the result, as by
+  // executor/pipelinePreview.
+  std::string pipelineText =
+      preview.pipeline.value_or(catalyst::getDefaultPipelineText({"ws", ""}));
+  if (auto steps = pipelineSteps(pipelineText)) {
+    if (params.pass >= static_cast<int64_t>(steps->size()))
+      return reply(makeError(
+          proto::ErrorCode::InvalidParams,
+          llvm::formatv("pass {0} is out of range: the pipeline has {1} "
+                        "steps, numbered from 0 (-1 is the input)",
+                        params.pass, steps->size())));
+  } else {
+    llvm::consumeError(steps.takeError());
+  }
+  JobInput jobInput;
+  jobInput.text = params.text;
+  jobInput.chunk = chunk;
+  jobInput.pipeline = preview.pipeline.value_or("");
+  jobInput.ir = preview.ir;
+  jobInput.timeoutMs = options.previewTimeoutMs;
+  jobInput.rerunAfter = static_cast<int>(params.pass);
+  jobInput.textUri = params.textUri.value_or("");
+  jobInput.what = "re-run";
+  startJob(Job::Kind::Preview, preview.uri, file->getVersion(),
+           std::move(jobInput), std::move(reply));
+}
+
 //===----------------------------------------------------------------------===//
 // Editing features (one file each in lsp/lib)
 
@@ -994,7 +1094,7 @@ void Server::runJob(const std::shared_ptr<Job> &job, const JobInput &jobInput) {
   }
   WorkerOutcome outcome = runWorker(*job, jobInput);
   if (job->kind == Job::Kind::Preview)
-    finishPreview(*job, std::move(outcome), jobInput.timeoutMs);
+    finishPreview(*job, std::move(outcome), jobInput);
   else
     finishDiagnostics(*job, std::move(outcome));
 }
@@ -1034,13 +1134,17 @@ WorkerOutcome Server::runWorker(Job &job, const JobInput &jobInput) {
       "--pipeline-worker",
       "--worker-input=" + inputPath,
       "--worker-output=" + outputPath,
-      "--worker-uri=" + job.uri.uri().str(),
+      "--worker-uri=" +
+          (jobInput.textUri.empty() ? job.uri.uri().str() : jobInput.textUri),
       "--worker-workspace=" + workspace,
       "--worker-chunk=" + std::to_string(jobInput.chunk),
   };
   if (!jobInput.pipeline.empty())
     args.push_back("--worker-pipeline=" + jobInput.pipeline);
   args.push_back("--worker-ir=" + jobInput.ir);
+  if (jobInput.rerunAfter)
+    args.push_back("--worker-rerun-after=" +
+                   std::to_string(*jobInput.rerunAfter));
   if (options.allowUnregisteredDialects)
     args.push_back("--allow-unregistered-dialect");
   std::vector<StringRef> argRefs(args.begin(), args.end());
@@ -1105,6 +1209,11 @@ WorkerOutcome Server::runWorker(Job &job, const JobInput &jobInput) {
                                        "pipeline{workspace=/tmp/ws})")
                          : jobInput.pipeline) +
                     "' reproduces it";
+    if (jobInput.rerunAfter)
+      outcome.error += llvm::formatv(" (its steps after snapshot {0}, on the "
+                                     "edited text)",
+                                     *jobInput.rerunAfter)
+                           .str();
     return outcome;
   }
   // A preview of every pass of a huge program can be too much to send.
@@ -1139,15 +1248,15 @@ WorkerOutcome Server::runWorker(Job &job, const JobInput &jobInput) {
 }
 
 void Server::finishPreview(Job &job, WorkerOutcome outcome,
-                           unsigned timeoutMs) {
+                           const JobInput &jobInput) {
   switch (outcome.status) {
   case WorkerOutcome::Status::Cancelled:
     return; // cancel() answered.
   case WorkerOutcome::Status::TimedOut:
     return job.answer(
         makeError(proto::ErrorCode::RequestFailed,
-                  llvm::formatv("the pipeline preview timed out after {0} ms",
-                                timeoutMs)));
+                  llvm::formatv("the {0} timed out after {1} ms", jobInput.what,
+                                jobInput.timeoutMs)));
   case WorkerOutcome::Status::Failed:
     return job.answer(
         makeError(proto::ErrorCode::RequestFailed, outcome.error));
@@ -1160,6 +1269,8 @@ void Server::finishPreview(Job &job, WorkerOutcome outcome,
     return job.answer(makeError(proto::ErrorCode::RequestFailed,
                                 "the pipeline worker returned no chunk"));
   json::Object result = std::move(*chunks->front().getAsObject());
+  if (!jobInput.textUri.empty())
+    result["textUri"] = jobInput.textUri;
   result["uri"] = job.uri.uri();
   result["version"] = job.version;
   job.answer(json::Value(std::move(result)));
@@ -1274,6 +1385,7 @@ bool executor_studio::lsp::runServer(std::FILE *in, llvm::raw_ostream &out,
     handler.method("textDocument/codeLens", &server, &Server::onCodeLens);
     handler.method("executor/pipelinePreview", &server,
                    &Server::onPipelinePreview);
+    handler.method("executor/rerunFrom", &server, &Server::onRerunFrom);
     handler.method("textDocument/codeAction", &server, &Server::onCodeAction);
     handler.method("textDocument/prepareRename", &server,
                    &Server::onPrepareRename);

@@ -479,9 +479,16 @@ bool Fuzzer::previews(StringRef text) {
   if (!response)
     return fail("no answer to a cancelled preview");
 
-  return request(
-      "executor/pipelinePreview",
-      json::Object{{"uri", kUri}, {"pipeline", "builtin.module(cse)"}});
+  // The text also as the edited IR after a pass of the default pipeline
+  // (executor/rerunFrom), the pass picked by the text's size.
+  int64_t pass = static_cast<int64_t>(text.size() % 17) - 1;
+  return request("executor/pipelinePreview",
+                 json::Object{{"uri", kUri},
+                              {"pipeline", "builtin.module(cse)"}}) &&
+         request("executor/rerunFrom", json::Object{{"uri", kUri},
+                                                    {"pass", pass},
+                                                    {"text", text.str()},
+                                                    {"ir", "none"}});
 }
 
 bool Fuzzer::bigFile() {
