@@ -11,8 +11,10 @@ PACKAGES=(
   libzstd-dev zlib1g-dev
   # TLS on the executor wire
   libssl-dev openssl
-  # tests and benchmarks (iproute2: the two-host test's network namespaces)
+  # tests and benchmarks (iproute2: the two-host test's network namespaces;
+  # neovim: its LSP client drives the language server in a test)
   iproute2 googletest libgtest-dev libgmock-dev libbenchmark-dev
+  neovim
   # GUI
   libglfw3-dev libimgui-dev libstb-dev nlohmann-json3-dev
   libgl1-mesa-dev libgl1-mesa-dri libglx-mesa0 xvfb xauth fonts-dejavu-core
