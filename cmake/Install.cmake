@@ -94,8 +94,7 @@ set(CPACK_DEBIAN_COMPRESSION_TYPE gzip)
 # link MLIR statically), GLFW and OpenGL (executor-studio).
 set(EXECUTOR_STUDIO_DEB_DEPENDS
   "libc6, libstdc++6, libllvm22, libmlir-22, clang-22, lld-22, zlib1g, libzstd1, libglfw3, libgl1")
-if(TARGET OpenSSL::SSL)
-  string(APPEND EXECUTOR_STUDIO_DEB_DEPENDS ", libssl3")
-endif()
+# OpenSSL (TLS on the executor wire, in the runtime and executor-server).
+string(APPEND EXECUTOR_STUDIO_DEB_DEPENDS ", libssl3")
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "${EXECUTOR_STUDIO_DEB_DEPENDS}")
 include(CPack)

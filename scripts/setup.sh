@@ -9,8 +9,12 @@ PACKAGES=(
   # LLVM / MLIR 22
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22 lld-22
   libzstd-dev zlib1g-dev
-  # tests and benchmarks
-  googletest libgtest-dev libgmock-dev libbenchmark-dev
+  # TLS on the executor wire
+  libssl-dev openssl
+  # tests and benchmarks (iproute2: the two-host test's network namespaces;
+  # neovim: its LSP client drives the language server in a test)
+  iproute2 googletest libgtest-dev libgmock-dev libbenchmark-dev
+  neovim
   # GUI
   libglfw3-dev libimgui-dev libstb-dev nlohmann-json3-dev
   libgl1-mesa-dev libgl1-mesa-dri libglx-mesa0 xvfb xauth fonts-dejavu-core

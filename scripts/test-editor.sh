@@ -90,7 +90,7 @@ if [ ! -f "$stamp" ]; then
 fi
 
 # --- the server and the .vsix -------------------------------------------------
-bash "$root/scripts/build.sh" executor-lsp-server
+bash "$root/scripts/build.sh" executor-lsp-server executor-opt
 server="$build/bin/executor-lsp-server"
 (
   cd "$root/vscode-extension"
@@ -105,5 +105,6 @@ EDITOR_PLAYWRIGHT="$cache/node_modules/playwright-core" \
 EDITOR_CHROMIUM="${EDITOR_CHROMIUM:-$(command -v chromium)}" \
 EDITOR_VSIX="$vsix" \
 EDITOR_SERVER="$server" \
+EDITOR_OPT="$build/bin/executor-opt" \
 EDITOR_SAMPLES="$root/samples" \
   node --test --test-reporter=spec "$root/tests/editor/editor.test.mjs"

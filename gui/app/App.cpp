@@ -151,6 +151,7 @@ const char *kUsage =
     "  --settings FILE       window and layout settings (default\n"
     "                        $XDG_CONFIG_HOME/executor-studio/settings.json)\n"
     "  --size WxH            the window size\n"
+    "  --version             print the version and exit\n"
     "\n"
     "Headless (under Xvfb with Mesa):\n"
     "  --screenshot OUT.png  render a few frames, write them as a PNG and exit\n"

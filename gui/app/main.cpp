@@ -6,10 +6,17 @@
 //
 //===----------------------------------------------------------------------===//
 #include "App.h"
+#include "Registration/Registration.h"
 
 #include <cstdio>
+#include <cstring>
 
 int main(int argc, char **argv) {
+  for (int i = 1; i < argc; ++i)
+    if (std::strcmp(argv[i], "--version") == 0) {
+      std::printf("%s\n", executor_studio::getVersionString());
+      return 0;
+    }
   executor_studio::gui::AppOptions options;
   std::string message;
   if (!executor_studio::gui::parseArguments(argc, argv, options, message)) {

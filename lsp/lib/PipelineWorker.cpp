@@ -28,13 +28,10 @@ namespace {
 /// Converts the recorder's diagnostics to LSP diagnostics of one chunk.
 class DiagnosticConverter {
 public:
+  /// `file` is the buffer name the recorder parsed `text` under.
   DiagnosticConverter(llvm::StringRef text, unsigned lineOffset,
-                      const std::string &uri)
-      : lineOffset(lineOffset), uri(uri) {
-    if (auto parsed = proto::URIForFile::fromURI(uri))
-      file = parsed->file().str();
-    else
-      llvm::consumeError(parsed.takeError());
+                      const std::string &uri, const std::string &file)
+      : lineOffset(lineOffset), uri(uri), file(file) {
     sourceMgr.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBuffer(text, file),
                                  llvm::SMLoc());
     buffer = text;
@@ -105,18 +102,28 @@ private:
 void writeRecording(llvm::json::OStream &out, const Recording &recording,
                     const FileChunk &chunk, unsigned index,
                     const std::string &pipeline,
-                    const PipelineWorkerRequest &request) {
+                    const PipelineWorkerRequest &request,
+                    const std::string &bufferName) {
   const std::string &uri = request.uri;
   using IRMode = PipelineWorkerRequest::IRMode;
   auto selected = [&](int snapshot) {
     return request.irMode == IRMode::Selected &&
            llvm::is_contained(request.irSnapshots, snapshot);
   };
-  DiagnosticConverter converter(chunk.text, chunk.lineOffset, uri);
+  DiagnosticConverter converter(chunk.text, chunk.lineOffset, uri, bufferName);
   out.object([&] {
     out.attribute("chunk", static_cast<int64_t>(index));
     out.attribute("lineOffset", static_cast<int64_t>(chunk.lineOffset));
     out.attribute("pipeline", pipeline);
+    if (request.rerunAfter) {
+      out.attribute("editedSnapshot",
+                    static_cast<int64_t>(*request.rerunAfter));
+      out.attribute("firstStep", static_cast<int64_t>(*request.rerunAfter + 1));
+      if (auto rest = remainingPipeline(pipeline, *request.rerunAfter))
+        out.attribute("remainingPipeline", *rest);
+      else
+        llvm::consumeError(rest.takeError());
+    }
     out.attribute("succeeded", recording.succeeded);
     out.attribute("totalMilliseconds", recording.totalMilliseconds);
     if (recording.inputIR &&
@@ -188,6 +195,25 @@ int executor_studio::lsp::runPipelineWorker(
     return 1;
   }
   llvm::json::OStream out(os);
+  if (request.rerunAfter) {
+    // The edited IR after one snapshot: one program, whose lines the
+    // diagnostics refer to.
+    out.object([&] {
+      out.attributeArray("chunks", [&] {
+        RecordOptions options;
+        options.pipeline = pipeline;
+        options.recordIR = request.irMode != IRMode::None;
+        options.allowUnregisteredDialects = request.allowUnregisteredDialects;
+        std::string text = (*input)->getBuffer().str();
+        Recording recording =
+            recordPipelineFrom(text, bufferName, options, *request.rerunAfter);
+        writeRecording(out, recording, {text, 0}, std::max(request.chunk, 0),
+                       pipeline, request, bufferName);
+      });
+    });
+    os.flush();
+    return os.has_error() ? 1 : 0;
+  }
   llvm::SmallVector<FileChunk, 1> chunks =
       splitFileChunks((*input)->getBuffer());
   out.object([&] {
@@ -205,7 +231,7 @@ int executor_studio::lsp::runPipelineWorker(
         std::string text = chunk.text.str();
         Recording recording = recordPipeline(text, bufferName, options);
         writeRecording(out, recording, {text, chunk.lineOffset}, index,
-                       pipeline, request);
+                       pipeline, request, bufferName);
       }
     });
   });

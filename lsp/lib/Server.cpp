@@ -1,12 +1,20 @@
 //===- Server.cpp - executor-lsp-server -------------------------*- C++ -*-===//
 #include "ExecutorLsp/Server.h"
 
+#include "ExecutorLsp/Bytecode.h"
 #include "ExecutorLsp/CheckedInput.h"
+#include "ExecutorLsp/CodeActions.h"
 #include "ExecutorLsp/DocumentLimits.h"
+#include "ExecutorLsp/FoldingRanges.h"
+#include "ExecutorLsp/Formatting.h"
+#include "ExecutorLsp/InlayHints.h"
+#include "ExecutorLsp/Rename.h"
+#include "ExecutorLsp/SemanticTokens.h"
 #include "ExecutorLsp/SplitFile.h"
 #include "ExecutorLsp/TextFile.h"
 #include "ExecutorLsp/WorkerProcess.h"
 
+#include "Pipeline/PipelineRecorder.h"
 #include "Registration/Registration.h"
 #include "Transforms/Passes.h"
 
@@ -102,6 +110,37 @@ bool fromJSON(const json::Value &value, PipelinePreviewParams &result,
   return false;
 }
 
+/// `executor/rerunFrom` parameters: the preview's, and the edited IR after
+/// one snapshot.
+struct RerunFromParams {
+  PipelinePreviewParams preview;
+  /// The snapshot whose IR `text` replaces (its "index"; -1: the input).
+  int64_t pass = -1;
+  std::string text;
+  /// The URI of the document that holds `text` in the client (the
+  /// diagnostics' related locations); `uri` when absent.
+  std::optional<std::string> textUri;
+};
+
+bool fromJSON(const json::Value &value, RerunFromParams &result,
+              json::Path path) {
+  if (!fromJSON(value, result.preview, path))
+    return false;
+  json::ObjectMapper o(value, path);
+  if (!o.map("text", result.text) || !o.mapOptional("textUri", result.textUri))
+    return false;
+  const json::Value *pass = value.getAsObject()->get("pass");
+  std::optional<int64_t> number = pass ? pass->getAsInteger() : std::nullopt;
+  if (!number || *number < -1 || *number > INT32_MAX) {
+    path.field("pass").report(
+        "expected the index of the snapshot that `text` replaces (-1: the "
+        "input)");
+    return false;
+  }
+  result.pass = *number;
+  return true;
+}
+
 /// `$/cancelRequest` parameters.
 struct CancelParams {
   json::Value id = nullptr;
@@ -131,6 +170,72 @@ bool fromJSON(const json::Value &value, CodeLensParams &result,
               json::Path path) {
   json::ObjectMapper o(value, path);
   return o && o.map("textDocument", result.textDocument);
+}
+
+/// `textDocument/rename` parameters.
+struct RenameParams {
+  proto::TextDocumentIdentifier textDocument;
+  proto::Position position;
+  std::string newName;
+};
+
+bool fromJSON(const json::Value &value, RenameParams &result, json::Path path) {
+  json::ObjectMapper o(value, path);
+  return o && o.map("textDocument", result.textDocument) &&
+         o.map("position", result.position) && o.map("newName", result.newName);
+}
+
+/// Parameters that name a document only (`semanticTokens/full`,
+/// `foldingRange`).
+struct DocumentParams {
+  proto::TextDocumentIdentifier textDocument;
+};
+
+bool fromJSON(const json::Value &value, DocumentParams &result,
+              json::Path path) {
+  json::ObjectMapper o(value, path);
+  return o && o.map("textDocument", result.textDocument);
+}
+
+/// `textDocument/semanticTokens/range` parameters.
+struct DocumentRangeParams {
+  proto::TextDocumentIdentifier textDocument;
+  proto::Range range;
+};
+
+bool fromJSON(const json::Value &value, DocumentRangeParams &result,
+              json::Path path) {
+  json::ObjectMapper o(value, path);
+  return o && o.map("textDocument", result.textDocument) &&
+         o.map("range", result.range);
+}
+
+/// `textDocument/formatting` parameters: of the options, only ours.
+struct FormattingParams {
+  proto::TextDocumentIdentifier textDocument;
+  std::optional<bool> dropComments;
+};
+
+bool fromJSON(const json::Value &value, FormattingParams &result,
+              json::Path path) {
+  json::ObjectMapper o(value, path);
+  if (!o || !o.map("textDocument", result.textDocument))
+    return false;
+  if (const json::Object *options = value.getAsObject()->getObject("options"))
+    result.dropComments = options->getBoolean("dropComments");
+  return true;
+}
+
+/// `mlir/convertFromBytecode` and `mlir/convertToBytecode` parameters, as
+/// mlir-lsp-server takes them.
+struct ConvertBytecodeParams {
+  proto::URIForFile uri;
+};
+
+bool fromJSON(const json::Value &value, ConvertBytecodeParams &result,
+              json::Path path) {
+  json::ObjectMapper o(value, path);
+  return o && o.map("uri", result.uri);
 }
 
 /// The command a preview lens runs in the client.
@@ -215,6 +320,13 @@ struct JobInput {
   std::string ir = "changes";
   unsigned delayMs = 0;
   unsigned timeoutMs = 0;
+  /// A re-run: `text` is the edited IR after this snapshot.
+  std::optional<int> rerunAfter;
+  /// The worker's --worker-uri (the diagnostics' document); the job's URI
+  /// when empty.
+  std::string textUri;
+  /// What the request is called in errors.
+  std::string what = "pipeline preview";
 };
 
 /// The outcome of a worker run.
@@ -266,6 +378,27 @@ public:
                   proto::Callback<json::Value> reply);
   void onPipelinePreview(const PipelinePreviewParams &params,
                          proto::Callback<json::Value> reply);
+  void onRerunFrom(const RerunFromParams &params,
+                   proto::Callback<json::Value> reply);
+  void onCodeAction(const proto::CodeActionParams &params,
+                    proto::Callback<json::Value> reply);
+  void onPrepareRename(const proto::TextDocumentPositionParams &params,
+                       proto::Callback<json::Value> reply);
+  void onRename(const RenameParams &params, proto::Callback<json::Value> reply);
+  void onSemanticTokens(const DocumentParams &params,
+                        proto::Callback<json::Value> reply);
+  void onSemanticTokensRange(const DocumentRangeParams &params,
+                             proto::Callback<json::Value> reply);
+  void onFoldingRange(const DocumentParams &params,
+                      proto::Callback<json::Value> reply);
+  void onFormatting(const FormattingParams &params,
+                    proto::Callback<json::Value> reply);
+  void onInlayHint(const proto::InlayHintsParams &params,
+                   proto::Callback<json::Value> reply);
+  void onConvertFromBytecode(const ConvertBytecodeParams &params,
+                             proto::Callback<json::Value> reply);
+  void onConvertToBytecode(const ConvertBytecodeParams &params,
+                           proto::Callback<json::Value> reply);
 
   bool wasShutdownRequested() const { return shutdownRequested; }
 
@@ -286,7 +419,7 @@ private:
                                 proto::Callback<json::Value> reply = nullptr);
   void runJob(const std::shared_ptr<Job> &job, const JobInput &input);
   WorkerOutcome runWorker(Job &job, const JobInput &input);
-  void finishPreview(Job &job, WorkerOutcome outcome, unsigned timeoutMs);
+  void finishPreview(Job &job, WorkerOutcome outcome, const JobInput &input);
   void finishDiagnostics(Job &job, WorkerOutcome outcome);
   /// Cancels the jobs on `file` (all when empty) of `kind` (all when none).
   void cancelJobs(StringRef file, std::optional<Job::Kind> kind,
@@ -301,6 +434,9 @@ private:
   /// for the module passes before the first nested pipeline.
   llvm::StringMap<unsigned> defaultPassIndices;
   bool shutdownRequested = false;
+  /// Format documents with comments that the printer drops
+  /// (`formatDropsComments`).
+  bool formatDropsComments = false;
 
   /// The open documents, by file; used on the message thread only.
   llvm::StringMap<std::unique_ptr<TextFile>> files;
@@ -372,6 +508,8 @@ void Server::onInitialize(const RawParams &params,
       if (std::optional<int64_t> ms = init->getInteger("previewTimeoutMs"))
         if (*ms > 0)
           options.previewTimeoutMs = *ms;
+      if (std::optional<bool> drop = init->getBoolean("formatDropsComments"))
+        formatDropsComments = *drop;
     }
   }
   json::Object capabilities{
@@ -394,8 +532,25 @@ void Server::onInitialize(const RawParams &params,
       {"hoverProvider", true},
       {"documentSymbolProvider", true},
       {"codeLensProvider", json::Object{{"resolveProvider", false}}},
+      {"codeActionProvider",
+       json::Object{{"codeActionKinds", {proto::CodeAction::kQuickFix}}}},
+      {"renameProvider", json::Object{{"prepareProvider", true}}},
+      {"semanticTokensProvider",
+       json::Object{
+           {"legend",
+            json::Object{
+                {"tokenTypes", json::Array(getSemanticTokenTypes())},
+                {"tokenModifiers", json::Array(getSemanticTokenModifiers())},
+            }},
+           {"full", true},
+           {"range", true},
+       }},
+      {"foldingRangeProvider", true},
+      {"documentFormattingProvider", true},
+      {"inlayHintProvider", true},
       {"experimental", json::Object{{"pipelinePreviewProvider", true},
-                                    {"previewCommand", kShowPreviewCommand}}},
+                                    {"previewCommand", kShowPreviewCommand},
+                                    {"bytecodeProvider", true}}},
   };
   reply(json::Object{
       {"serverInfo",
@@ -662,6 +817,219 @@ void Server::onPipelinePreview(const PipelinePreviewParams &params,
            std::move(jobInput), std::move(reply));
 }
 
+void Server::onRerunFrom(const RerunFromParams &params,
+                         proto::Callback<json::Value> reply) {
+  const PipelinePreviewParams &preview = params.preview;
+  TextFile *file = getFile(preview.uri);
+  if (!file)
+    return reply(makeError(proto::ErrorCode::RequestFailed,
+                           "no open document " + preview.uri.uri()));
+  if (params.text.size() > kFullServiceBytes)
+    return reply(makeError(
+        proto::ErrorCode::RequestFailed,
+        llvm::formatv("the edited IR is {0:f1} MiB: re-runs stop at {1} MiB "
+                      "(lsp/README.md, \"Limits\"); run executor-opt on it",
+                      params.text.size() / double(1 << 20),
+                      kFullServiceBytes >> 20)));
+  if (std::optional<size_t> deep = findExcessiveNesting(params.text)) {
+    StringRef before = StringRef(params.text).take_front(*deep);
+    return reply(makeError(
+        proto::ErrorCode::RequestFailed,
+        llvm::formatv("the edited IR nests deeper than {0} levels (line {1}): "
+                      "no re-run",
+                      kMaxNestingDepth, before.count('\n') + 1)));
+  }
+  int64_t chunk = preview.chunk.value_or(0);
+  if (chunk < 0 || chunk >= file->getNumChunks())
+    return reply(makeError(
+        proto::ErrorCode::InvalidParams,
+        llvm::formatv("chunk {0} is out of range: the document has {1}", chunk,
+                      file->getNumChunks())));
+  if (preview.pipeline && StringRef(*preview.pipeline).trim().empty())
+    return reply(
+        makeError(proto::ErrorCode::InvalidParams, "the pipeline is empty"));
+  // A snapshot the pipeline does not have is the client's mistake; a
+  // pipeline that does not parse is reported in the result, as by
+  // executor/pipelinePreview.
+  std::string pipelineText =
+      preview.pipeline.value_or(catalyst::getDefaultPipelineText({"ws", ""}));
+  if (auto steps = pipelineSteps(pipelineText)) {
+    if (params.pass >= static_cast<int64_t>(steps->size()))
+      return reply(makeError(
+          proto::ErrorCode::InvalidParams,
+          llvm::formatv("pass {0} is out of range: the pipeline has {1} "
+                        "steps, numbered from 0 (-1 is the input)",
+                        params.pass, steps->size())));
+  } else {
+    llvm::consumeError(steps.takeError());
+  }
+  JobInput jobInput;
+  jobInput.text = params.text;
+  jobInput.chunk = chunk;
+  jobInput.pipeline = preview.pipeline.value_or("");
+  jobInput.ir = preview.ir;
+  jobInput.timeoutMs = options.previewTimeoutMs;
+  jobInput.rerunAfter = static_cast<int>(params.pass);
+  jobInput.textUri = params.textUri.value_or("");
+  jobInput.what = "re-run";
+  startJob(Job::Kind::Preview, preview.uri, file->getVersion(),
+           std::move(jobInput), std::move(reply));
+}
+
+//===----------------------------------------------------------------------===//
+// Editing features (one file each in lsp/lib)
+
+void Server::onCodeAction(const proto::CodeActionParams &params,
+                          proto::Callback<json::Value> reply) {
+  TextFile *file = getFile(params.textDocument.uri);
+  auto wanted = [&](StringRef kind) {
+    if (params.context.only.empty())
+      return true;
+    return llvm::any_of(params.context.only, [&](StringRef base) {
+      return kind == base || kind.starts_with((base + ".").str());
+    });
+  };
+  // (The JSON borrows the actions' URIs: they live until the reply is out.)
+  std::vector<proto::CodeAction> actions;
+  if (file && wanted(proto::CodeAction::kQuickFix))
+    getCodeActions(*file, params.context.diagnostics, actions);
+  json::Array result;
+  for (const proto::CodeAction &action : actions)
+    result.push_back(toJSON(action));
+  reply(json::Value(std::move(result)));
+}
+
+void Server::onPrepareRename(const proto::TextDocumentPositionParams &params,
+                             proto::Callback<json::Value> reply) {
+  TextFile *file = getFile(params.textDocument.uri);
+  std::optional<RenameTarget> target =
+      file ? prepareRename(*file, params.position) : std::nullopt;
+  if (!target)
+    return reply(nullptr);
+  proto::Range range(proto::Position(target->line, target->startColumn),
+                     proto::Position(target->line, target->endColumn));
+  reply(json::Object{{"range", range}, {"placeholder", target->name}});
+}
+
+void Server::onRename(const RenameParams &params,
+                      proto::Callback<json::Value> reply) {
+  TextFile *file = getFile(params.textDocument.uri);
+  if (!file)
+    return reply(makeError(proto::ErrorCode::RequestFailed,
+                           "no open document " +
+                               params.textDocument.uri.uri()));
+  auto edits = rename(*file, params.position, params.newName);
+  if (!edits)
+    return reply(edits.takeError());
+  proto::WorkspaceEdit edit;
+  edit.changes[params.textDocument.uri.uri().str()] = std::move(*edits);
+  reply(toJSON(edit));
+}
+
+void Server::onSemanticTokens(const DocumentParams &params,
+                              proto::Callback<json::Value> reply) {
+  std::vector<uint32_t> data;
+  if (TextFile *file = getFile(params.textDocument.uri))
+    getSemanticTokens(*file, data);
+  reply(json::Object{{"data", json::Array(data)}});
+}
+
+void Server::onSemanticTokensRange(const DocumentRangeParams &params,
+                                   proto::Callback<json::Value> reply) {
+  std::vector<uint32_t> data;
+  if (TextFile *file = getFile(params.textDocument.uri)) {
+    LineSpan span;
+    span.firstLine = std::max<int64_t>(params.range.start.line, 0);
+    span.lastLine = std::max<int64_t>(params.range.end.line, 0);
+    getSemanticTokens(*file, data, span);
+  }
+  reply(json::Object{{"data", json::Array(data)}});
+}
+
+void Server::onFoldingRange(const DocumentParams &params,
+                            proto::Callback<json::Value> reply) {
+  json::Array result;
+  if (TextFile *file = getFile(params.textDocument.uri)) {
+    std::vector<FoldingRange> ranges;
+    getFoldingRanges(*file, ranges);
+    for (const FoldingRange &range : ranges)
+      result.push_back(json::Object{
+          {"startLine", static_cast<int64_t>(range.startLine)},
+          {"endLine", static_cast<int64_t>(range.endLine)},
+          {"kind", range.kind},
+      });
+  }
+  reply(json::Value(std::move(result)));
+}
+
+void Server::onFormatting(const FormattingParams &params,
+                          proto::Callback<json::Value> reply) {
+  TextFile *file = getFile(params.textDocument.uri);
+  if (!file)
+    return reply(makeError(proto::ErrorCode::RequestFailed,
+                           "no open document " +
+                               params.textDocument.uri.uri()));
+  FormatOptions formatOptions;
+  formatOptions.dropComments =
+      params.dropComments.value_or(formatDropsComments);
+  // The parser and the printer recurse once per nesting level.
+  std::optional<Expected<std::vector<proto::TextEdit>>> edits;
+  llvm::thread worker(std::optional<unsigned>(kParserStackBytes), [&] {
+    edits.emplace(formatDocument(*file, formatOptions));
+  });
+  worker.join();
+  if (!*edits)
+    return reply(edits->takeError());
+  json::Array result;
+  for (const proto::TextEdit &edit : **edits)
+    result.push_back(toJSON(edit));
+  reply(json::Value(std::move(result)));
+}
+
+void Server::onInlayHint(const proto::InlayHintsParams &params,
+                         proto::Callback<json::Value> reply) {
+  json::Array result;
+  if (TextFile *file = getFile(params.textDocument.uri)) {
+    std::vector<LaunchHint> hints;
+    getLaunchHints(*file, std::max<int64_t>(params.range.start.line, 0),
+                   std::max<int64_t>(params.range.end.line, 0), hints);
+    for (const LaunchHint &hint : hints)
+      result.push_back(json::Object{
+          {"position", proto::Position(hint.line, hint.column)},
+          {"label", hint.label},
+          {"tooltip", hint.tooltip},
+          {"paddingLeft", true},
+      });
+  }
+  reply(json::Value(std::move(result)));
+}
+
+void Server::onConvertFromBytecode(const ConvertBytecodeParams &params,
+                                   proto::Callback<json::Value> reply) {
+  // Reading and printing recurse once per nesting level.
+  std::optional<Expected<std::string>> text;
+  llvm::thread worker(std::optional<unsigned>(kParserStackBytes), [&] {
+    text.emplace(convertFromBytecode(params.uri.file(), registry,
+                                     options.allowUnregisteredDialects));
+  });
+  worker.join();
+  if (!*text)
+    return reply(text->takeError());
+  reply(json::Object{{"output", std::move(**text)}});
+}
+
+void Server::onConvertToBytecode(const ConvertBytecodeParams &params,
+                                 proto::Callback<json::Value> reply) {
+  TextFile *file = getFile(params.uri);
+  if (!file)
+    return reply(makeError(proto::ErrorCode::RequestFailed,
+                           "no open document " + params.uri.uri()));
+  Expected<std::string> bytecode = convertToBytecode(*file);
+  if (!bytecode)
+    return reply(bytecode.takeError());
+  reply(json::Object{{"output", std::move(*bytecode)}});
+}
+
 //===----------------------------------------------------------------------===//
 // Jobs
 
@@ -726,7 +1094,7 @@ void Server::runJob(const std::shared_ptr<Job> &job, const JobInput &jobInput) {
   }
   WorkerOutcome outcome = runWorker(*job, jobInput);
   if (job->kind == Job::Kind::Preview)
-    finishPreview(*job, std::move(outcome), jobInput.timeoutMs);
+    finishPreview(*job, std::move(outcome), jobInput);
   else
     finishDiagnostics(*job, std::move(outcome));
 }
@@ -766,13 +1134,17 @@ WorkerOutcome Server::runWorker(Job &job, const JobInput &jobInput) {
       "--pipeline-worker",
       "--worker-input=" + inputPath,
       "--worker-output=" + outputPath,
-      "--worker-uri=" + job.uri.uri().str(),
+      "--worker-uri=" +
+          (jobInput.textUri.empty() ? job.uri.uri().str() : jobInput.textUri),
       "--worker-workspace=" + workspace,
       "--worker-chunk=" + std::to_string(jobInput.chunk),
   };
   if (!jobInput.pipeline.empty())
     args.push_back("--worker-pipeline=" + jobInput.pipeline);
   args.push_back("--worker-ir=" + jobInput.ir);
+  if (jobInput.rerunAfter)
+    args.push_back("--worker-rerun-after=" +
+                   std::to_string(*jobInput.rerunAfter));
   if (options.allowUnregisteredDialects)
     args.push_back("--allow-unregistered-dialect");
   std::vector<StringRef> argRefs(args.begin(), args.end());
@@ -837,6 +1209,11 @@ WorkerOutcome Server::runWorker(Job &job, const JobInput &jobInput) {
                                        "pipeline{workspace=/tmp/ws})")
                          : jobInput.pipeline) +
                     "' reproduces it";
+    if (jobInput.rerunAfter)
+      outcome.error += llvm::formatv(" (its steps after snapshot {0}, on the "
+                                     "edited text)",
+                                     *jobInput.rerunAfter)
+                           .str();
     return outcome;
   }
   // A preview of every pass of a huge program can be too much to send.
@@ -871,15 +1248,15 @@ WorkerOutcome Server::runWorker(Job &job, const JobInput &jobInput) {
 }
 
 void Server::finishPreview(Job &job, WorkerOutcome outcome,
-                           unsigned timeoutMs) {
+                           const JobInput &jobInput) {
   switch (outcome.status) {
   case WorkerOutcome::Status::Cancelled:
     return; // cancel() answered.
   case WorkerOutcome::Status::TimedOut:
     return job.answer(
         makeError(proto::ErrorCode::RequestFailed,
-                  llvm::formatv("the pipeline preview timed out after {0} ms",
-                                timeoutMs)));
+                  llvm::formatv("the {0} timed out after {1} ms", jobInput.what,
+                                jobInput.timeoutMs)));
   case WorkerOutcome::Status::Failed:
     return job.answer(
         makeError(proto::ErrorCode::RequestFailed, outcome.error));
@@ -892,6 +1269,8 @@ void Server::finishPreview(Job &job, WorkerOutcome outcome,
     return job.answer(makeError(proto::ErrorCode::RequestFailed,
                                 "the pipeline worker returned no chunk"));
   json::Object result = std::move(*chunks->front().getAsObject());
+  if (!jobInput.textUri.empty())
+    result["textUri"] = jobInput.textUri;
   result["uri"] = job.uri.uri();
   result["version"] = job.version;
   job.answer(json::Value(std::move(result)));
@@ -981,6 +1360,8 @@ bool executor_studio::lsp::runServer(std::FILE *in, llvm::raw_ostream &out,
   proto::JSONTransport transport(std::move(checkedInput), out,
                                  transportOptions.prettyOutput);
   proto::MessageHandler handler(transport);
+  // vscode-mlir opens a .mlirbc file as this scheme (mlir/convertFromBytecode).
+  proto::URIForFile::registerSupportedScheme("mlir.bytecode-mlir");
   bool shutdown = false;
   {
     Server server(inputRef, options);
@@ -1004,6 +1385,23 @@ bool executor_studio::lsp::runServer(std::FILE *in, llvm::raw_ostream &out,
     handler.method("textDocument/codeLens", &server, &Server::onCodeLens);
     handler.method("executor/pipelinePreview", &server,
                    &Server::onPipelinePreview);
+    handler.method("executor/rerunFrom", &server, &Server::onRerunFrom);
+    handler.method("textDocument/codeAction", &server, &Server::onCodeAction);
+    handler.method("textDocument/prepareRename", &server,
+                   &Server::onPrepareRename);
+    handler.method("textDocument/rename", &server, &Server::onRename);
+    handler.method("textDocument/semanticTokens/full", &server,
+                   &Server::onSemanticTokens);
+    handler.method("textDocument/semanticTokens/range", &server,
+                   &Server::onSemanticTokensRange);
+    handler.method("textDocument/foldingRange", &server,
+                   &Server::onFoldingRange);
+    handler.method("textDocument/formatting", &server, &Server::onFormatting);
+    handler.method("textDocument/inlayHint", &server, &Server::onInlayHint);
+    handler.method("mlir/convertFromBytecode", &server,
+                   &Server::onConvertFromBytecode);
+    handler.method("mlir/convertToBytecode", &server,
+                   &Server::onConvertToBytecode);
 
     server.publishDiagnostics =
         handler.outgoingNotification<proto::PublishDiagnosticsParams>(

@@ -3,6 +3,7 @@
 
 #include "ExecutorLsp/DocumentLimits.h"
 #include "ExecutorLsp/OpDocumentation.h"
+#include "ExecutorLsp/ParsedChunk.h"
 #include "ExecutorLsp/SourceRanges.h"
 #include "ExecutorLsp/SplitFile.h"
 
@@ -39,47 +40,7 @@ namespace proto = llvm::lsp;
 // Chunk
 //===----------------------------------------------------------------------===//
 
-namespace {
-/// One `// -----` document of the file.
-struct Chunk {
-  unsigned index = 0;
-  /// The file line the chunk starts on.
-  unsigned lineOffset = 0;
-  llvm::SourceMgr sourceMgr;
-  AsmParserState asmState;
-  FallbackAsmResourceMap fallbackResourceMap;
-  /// The parsed top-level ops; empty when parsing failed.
-  Block parsedIR;
-  /// Whether the text may be parsed again (for completion): false when it
-  /// nests too deep or the document is too big for navigation.
-  bool reparsable = true;
-
-  StringRef getBuffer() const {
-    return sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())->getBuffer();
-  }
-
-  /// A position of the file as a location in this chunk (null when it lies
-  /// outside the chunk's text).
-  SMLoc getLoc(const proto::Position &pos) const {
-    if (pos.line < static_cast<int64_t>(lineOffset) || pos.character < 0)
-      return SMLoc();
-    return findLocForLineAndColumn(sourceMgr, pos.line - lineOffset,
-                                   pos.character);
-  }
-  proto::Position getPosition(SMLoc loc) const {
-    proto::Position pos(const_cast<llvm::SourceMgr &>(sourceMgr), loc);
-    pos.line += lineOffset;
-    return pos;
-  }
-  proto::Range getRange(SMRange range) const {
-    return proto::Range(getPosition(range.Start), getPosition(range.End));
-  }
-  proto::Location getLocation(const proto::URIForFile &uri,
-                              SMRange range) const {
-    return proto::Location(uri, getRange(range));
-  }
-};
-} // namespace
+using Chunk = ParsedChunk;
 
 //===----------------------------------------------------------------------===//
 // Diagnostics
@@ -368,7 +329,7 @@ void TextFile::Impl::parseChunk(Chunk &chunk, StringRef text,
                                 kMaxNestingDepth),
                   diagnostics);
     chunk.reparsable = false;
-    valid = false;
+    chunk.valid = valid = false;
     return;
   }
   // Verify separately: a verifier error keeps the IR (and navigation).
@@ -379,7 +340,7 @@ void TextFile::Impl::parseChunk(Chunk &chunk, StringRef text,
     chunk.parsedIR.clear();
     chunk.asmState = AsmParserState();
     chunk.fallbackResourceMap = FallbackAsmResourceMap();
-    valid = false;
+    chunk.valid = valid = false;
     return;
   }
   // The parser runs on one thread (its uniquing is cheaper without locks);
@@ -388,7 +349,7 @@ void TextFile::Impl::parseChunk(Chunk &chunk, StringRef text,
     context.setThreadPool(*options.threadPool);
   for (Operation &op : chunk.parsedIR)
     if (failed(verify(&op)))
-      valid = false;
+      chunk.valid = valid = false;
   if (options.threadPool)
     context.disableMultithreading();
   if (diagnostics.size() != firstDiag &&
@@ -396,7 +357,7 @@ void TextFile::Impl::parseChunk(Chunk &chunk, StringRef text,
                    [](const proto::Diagnostic &diag) {
                      return diag.severity == proto::DiagnosticSeverity::Error;
                    }))
-    valid = false;
+    chunk.valid = valid = false;
 }
 
 //===----------------------------------------------------------------------===//
@@ -956,6 +917,7 @@ TextFile::TextFile(const proto::URIForFile &uri, std::string contents,
                                          /*RequiresNullTerminator=*/false),
         SMLoc());
     chunk->reparsable = false;
+    chunk->valid = false;
     impl->addDiagnostic(
         *chunk, 0, proto::DiagnosticSeverity::Warning,
         llvm::formatv("the document is {0}: executor-lsp-server checks "
@@ -995,6 +957,14 @@ const std::string &TextFile::getContents() const { return impl->contents; }
 unsigned TextFile::getNumChunks() const { return impl->chunks.size(); }
 bool TextFile::isValid() const { return impl->valid; }
 bool TextFile::hasFullService() const { return impl->navigation; }
+const proto::URIForFile &TextFile::getURI() const { return impl->uri; }
+MLIRContext &TextFile::getContext() const { return impl->context; }
+llvm::ArrayRef<std::unique_ptr<ParsedChunk>> TextFile::getChunks() const {
+  return impl->chunks;
+}
+ParsedChunk &TextFile::getChunkFor(const proto::Position &pos) const {
+  return impl->getChunkFor(pos);
+}
 
 void TextFile::getLocationsOf(const proto::Position &pos,
                               std::vector<proto::Location> &locations) {

@@ -101,6 +101,7 @@ cl::opt<std::string> workerWorkspace("worker-workspace", cl::Hidden);
 cl::opt<std::string> workerPipeline("worker-pipeline", cl::Hidden);
 cl::opt<int> workerChunk("worker-chunk", cl::Hidden, cl::init(-1));
 cl::opt<std::string> workerIR("worker-ir", cl::Hidden, cl::init("changes"));
+cl::opt<int> workerRerunAfter("worker-rerun-after", cl::Hidden);
 
 /// The first transport option other than stdio that was given, or "".
 StringRef unsupportedTransport() {
@@ -152,6 +153,7 @@ void watchClientProcess(int pid) {
 int main(int argc, char **argv) {
   InitLLVM y(argc, argv);
   cl::HideUnrelatedOptions(serverCategory);
+  executor_studio::addVersionPrinter();
   cl::ParseCommandLineOptions(
       argc, argv,
       "Executor Studio language server: LSP for .mlir with the executor and "
@@ -181,6 +183,8 @@ int main(int argc, char **argv) {
       }
     }
     request.allowUnregisteredDialects = allowUnregisteredDialects;
+    if (workerRerunAfter.getNumOccurrences())
+      request.rerunAfter = workerRerunAfter;
     return es::runPipelineWorker(request);
   }
 

@@ -2,6 +2,8 @@
 #include "ExecutorRuntime/ExecutorClient.h"
 #include "ExecutorRuntime/Socket.h"
 #include "ExecutorRuntime/TcpTransport.h"
+#include "ExecutorRuntime/Handshake.h"
+#include "ExecutorRuntime/TlsStream.h"
 #include "ExecutorRuntime/UnixSocket.h"
 #include "ExecutorRuntime/Wire.h"
 
@@ -192,6 +194,48 @@ std::string defaultToken() {
   }
   return "";
 }
+
+/// Seconds from the environment variable `name`, or `fallback`.
+int64_t secondsFromEnvironment(const char *name, int64_t fallback) {
+  const char *text = std::getenv(name);
+  if (!text || !*text)
+    return fallback;
+  char *end = nullptr;
+  long long value = std::strtoll(text, &end, 10);
+  return end && *end == 0 && value >= 0 ? value : fallback;
+}
+
+struct SessionSecurity {
+  ClientSecurity handshake;
+  std::chrono::milliseconds launchTimeout{0};
+  std::chrono::seconds liveness{30};
+};
+
+/// The options, completed from the environment.
+SessionSecurity sessionSecurity(const ClientOptions &options,
+                                const std::string &connected) {
+  SessionSecurity security;
+  security.handshake.token =
+      options.token.empty() ? defaultToken() : options.token;
+  security.handshake.tlsCA = options.tlsCA;
+  if (security.handshake.tlsCA.empty())
+    if (const char *ca = std::getenv("EXECUTOR_TLS_CA"))
+      security.handshake.tlsCA = ca;
+  std::string port, why;
+  splitAddress(connected, security.handshake.host, port, why);
+  security.handshake.timeout = options.handshakeTimeout;
+  security.launchTimeout =
+      options.launchTimeout.count()
+          ? options.launchTimeout
+          : std::chrono::seconds(
+                secondsFromEnvironment("EXECUTOR_LAUNCH_TIMEOUT", 0));
+  security.liveness =
+      options.livenessTimeout.count()
+          ? options.livenessTimeout
+          : std::chrono::seconds(
+                secondsFromEnvironment("EXECUTOR_LIVENESS_TIMEOUT", 30));
+  return security;
+}
 } // namespace
 
 struct ExecutorClient::Impl {
@@ -205,6 +249,24 @@ struct ExecutorClient::Impl {
   /// The session's transport (owned by the EPC): what the executor said
   /// when it hung up.
   TcpTransport *transport = nullptr;
+  /// How long one call may take (0: no limit); a call that took longer
+  /// closed the session.
+  std::chrono::milliseconds launchTimeout{0};
+  std::atomic<bool> timedOut{false};
+  std::string timeLimitMessage() const {
+    return "it did not finish within " + std::to_string(launchTimeout.count()) +
+           " ms (the launch time limit, EXECUTOR_LAUNCH_TIMEOUT); the session "
+           "is closed";
+  }
+  /// The error of a direct call that failed during `what`.
+  Error directFailed(const std::string &what, Error err) {
+    std::string detail = toString(std::move(err));
+    if (timedOut || detail.rfind("no reply within", 0) == 0) {
+      timedOut = true;
+      return error(what + " failed: " + timeLimitMessage());
+    }
+    return lost(what, detail);
+  }
   // executor-server's services.
   ExecutorAddr launchWrapper, noteWrapper, launchAsyncWrapper, awaitWrapper,
       storeAssetWrapper;
@@ -264,9 +326,16 @@ struct ExecutorClient::Impl {
           });
         },
         request);
-    t->waitUntil([&] { return slot->done; });
+    bool done = t->waitUntil([&] { return slot->done; }, launchTimeout);
+    if (!done) {
+      // The call is given up: closing the connection (waitUntil left it to
+      // us) makes executor-server end the session and the kernel with it.
+      timedOut = true;
+      t->disconnect();
+      return shared::WrapperFunctionBuffer::createOutOfBandError(
+          timeLimitMessage());
+    }
     // The connection may go before the answer (ORC then fails the call).
-    bool done = false;
     t->complete([&] { done = slot->done; });
     if (!done)
       return shared::WrapperFunctionBuffer::createOutOfBandError(
@@ -296,6 +365,8 @@ struct ExecutorClient::Impl {
   /// The session is gone during `what`: the crash the executor reported
   /// (executor-server names the kernel and the signal), else `detail`.
   Error lost(const std::string &what, const std::string &detail) const {
+    if (timedOut)
+      return error(what + " failed: " + detail);
     std::string report = transport ? transport->hangupMessage() : "";
     if (!report.empty())
       return error("lost the session during " + what + ": " + report);
@@ -362,10 +433,10 @@ struct ExecutorClient::Impl {
     if (!open)
       return error("the session is closed");
     iovec part{const_cast<char *>(request.data()), request.size()};
-    auto reply =
-        transport->callDirect(function.getValue(), 0, ArrayRef<iovec>(part));
+    auto reply = transport->callDirect(function.getValue(), 0,
+                                       ArrayRef<iovec>(part), launchTimeout);
     if (!reply)
-      return lost(what, toString(reply.takeError()));
+      return directFailed(what, reply.takeError());
     uint64_t status = kReplyError;
     if (reply->size() < sizeof(status))
       return error(what + ": malformed reply from the executor");
@@ -448,28 +519,27 @@ ExecutorClient::open(const std::string &address, ClientOptions options) {
              "EXECUTOR_ADDRESS_MAP='" + address + "=HOST:PORT'";
     return impl->error(why);
   }
-  std::string token = options.token.empty() ? defaultToken() : options.token;
-  // A Unix socket's file mode decides who connects: no token there.
-  if (!token.empty() && !overUnix) {
-    std::string hello = "EXECUTOR-TOKEN " + token + "\n";
-    std::string reply;
-    if (!writeAll(fd, hello.data(), hello.size()) ||
-        !readLine(fd, reply, options.connectTimeout) || reply != "OK") {
-      ::close(fd);
-      return impl->error("refused the session: wrong or missing token");
-    }
+  // TLS and the token (Handshake.h); a peer that accepts but never speaks
+  // (ORC or a greeting) is not waited for longer than the handshake time-out.
+  // A Unix socket's file mode decides who connects: no token and no TLS
+  // there (executor-server asks for neither on one).
+  SessionSecurity security = sessionSecurity(options, impl->connected);
+  if (overUnix) {
+    security.handshake.token.clear();
+    security.handshake.tlsCA.clear();
+  } else {
+    setLivenessTimeout(fd, security.liveness);
   }
-  // A peer that accepts but never speaks ORC would block the handshake for
-  // ever: the server sends its setup message at once, so wait for it.
-  pollfd ready{fd, POLLIN, 0};
-  if (poll(&ready, 1, static_cast<int>(options.handshakeTimeout.count())) <= 0) {
-    ::close(fd);
-    return impl->error("did not start an ORC session within " +
-                       std::to_string(options.handshakeTimeout.count()) +
-                       " ms (is it an executor-server?)");
+  impl->launchTimeout = security.launchTimeout;
+  std::unique_ptr<TlsStream> tls;
+  if (!clientHandshake(fd, security.handshake, tls, why)) {
+    if (!tls)
+      ::close(fd);
+    return impl->error(why);
   }
   TcpTransport::Options transportOptions;
   transportOptions.unixSocket = overUnix;
+  transportOptions.tls = std::move(tls);
   auto epc = SimpleRemoteEPC::Create<TcpTransport>(
       std::make_unique<DynamicThreadPoolTaskDispatcher>(std::nullopt),
       SimpleRemoteEPC::Setup(), fd, &impl->transport,
@@ -854,9 +924,10 @@ Expected<ExecutorClient::Impl::LaunchReply> ExecutorClient::Impl::launchCall(
     at = until;
   }
   parts.push_back({meta.data() + at, meta.size() - at});
-  auto reply = transport->callDirect(launchWrapper.getValue(), flags, parts);
+  auto reply = transport->callDirect(launchWrapper.getValue(), flags, parts,
+                                     launchTimeout);
   if (!reply)
-    return lost(what, toString(reply.takeError()));
+    return directFailed(what, reply.takeError());
   uint64_t status = kReplyError;
   if (reply->size() < sizeof(status))
     return error(what + ": malformed reply from the executor");

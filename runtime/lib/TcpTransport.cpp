@@ -1,5 +1,6 @@
 //===- TcpTransport.cpp - SimpleRemoteEPC messages over a socket ----------===//
 #include "ExecutorRuntime/TcpTransport.h"
+#include "ExecutorRuntime/TlsStream.h"
 
 #include "llvm/Support/Endian.h"
 
@@ -40,13 +41,36 @@ constexpr auto kWatchIdleAfter = std::chrono::milliseconds(100);
 Error transportError(const Twine &message) {
   return createStringError(inconvertibleErrorCode(), message);
 }
+
+std::atomic<uint64_t> messageLimit{UINT64_MAX};
+std::mutex refusalMutex;
+std::string refusal;
 } // namespace
+
+void TcpTransport::setMaxMessageSize(uint64_t bytes) { messageLimit = bytes; }
+uint64_t TcpTransport::maxMessageSize() { return messageLimit; }
+std::string TcpTransport::oversizeMessage(uint64_t size) {
+  std::string message = "a message of " + std::to_string(size) +
+                        " bytes is larger than the limit of " +
+                        std::to_string(messageLimit.load()) +
+                        " bytes (executor-server --max-message-size)";
+  std::lock_guard<std::mutex> lock(refusalMutex);
+  refusal = message;
+  return message;
+}
+
+std::string TcpTransport::lastRefusal() {
+  std::lock_guard<std::mutex> lock(refusalMutex);
+  return refusal;
+}
 
 Expected<std::unique_ptr<TcpTransport>>
 TcpTransport::Create(SimpleRemoteEPCTransportClient &client, int fd,
                      TcpTransport **created, Options options) {
   if (fd < 0)
     return transportError("invalid socket " + Twine(fd));
+  if (options.tls && options.tls->fd() != fd)
+    return transportError("the TLS connection is not on socket " + Twine(fd));
   std::unique_ptr<TcpTransport> transport(
       new TcpTransport(client, fd, std::move(options)));
   if (created)
@@ -74,19 +98,24 @@ void TcpTransport::sendHangupFromSignalHandler(const char *message,
   packet[kHeaderSize] = 1;
   support::endian::write64le(packet + kHeaderSize + 1, size);
   std::memcpy(packet + kHeaderSize + 9, message, size);
-  // Another thread may be in the middle of a message: wait for it, briefly
-  // (the crashing thread itself never holds the lock while in a kernel).
+  // Another thread may be in the middle of a message: wait for it, up to
+  // 2 s, which a loaded machine can need (the crashing thread itself never
+  // holds the lock while in a kernel).
   timespec start{}, now{};
   clock_gettime(CLOCK_MONOTONIC, &start);
   while (!sendMutex.try_lock()) {
     clock_gettime(CLOCK_MONOTONIC, &now);
     if ((now.tv_sec - start.tv_sec) * 1000 +
-            (now.tv_nsec - start.tv_nsec) / 1000000 > 200)
+            (now.tv_nsec - start.tv_nsec) / 1000000 > 2000)
       return;
     sched_yield();
   }
   if (disconnected)
     return;
+  if (options.tls) {
+    options.tls->writeFromSignalHandler(packet, kHeaderSize + body);
+    return;
+  }
   const char *p = packet;
   size_t left = kHeaderSize + body;
   while (left > 0) {
@@ -119,7 +148,10 @@ TcpTransport::~TcpTransport() {
   }
   for (int passed : receivedFds)
     ::close(passed);
-  ::close(fd);
+  if (options.tls)
+    options.tls.reset(); // closes the socket
+  else
+    ::close(fd);
 }
 
 Error TcpTransport::start() {
@@ -158,6 +190,12 @@ Error TcpTransport::sendFrame(uint64_t opcode, uint64_t seq, uint64_t tag,
   std::lock_guard<std::mutex> lock(sendMutex);
   if (disconnected)
     return transportError("the session's connection is closed");
+  if (options.tls) {
+    if (!options.tls->writeParts(iov.data(), iov.size()))
+      return transportError("cannot send over TLS: " +
+                            options.tls->lastError());
+    return Error::success();
+  }
   msghdr message{};
   message.msg_iov = iov.data();
   size_t remaining = iov.size();
@@ -203,6 +241,14 @@ Error TcpTransport::sendMessage(SimpleRemoteEPCOpcode opcode, uint64_t seqNo,
   iovec body{const_cast<char *>(argBytes.data()), argBytes.size()};
   Error err = sendFrame(static_cast<uint64_t>(opcode), seqNo,
                         tagAddr.getValue(), ArrayRef<iovec>(body));
+  // A Setup that cannot go out is not an error: the reader has seen why the
+  // connection ended and reports it. (An error here makes ORC's
+  // SimpleRemoteEPCServer::Create destroy the server while the reader is in
+  // its handleDisconnect: a crash, when a client's first bytes are bad.)
+  if (err && opcode == SimpleRemoteEPCOpcode::Setup) {
+    consumeError(std::move(err));
+    return Error::success();
+  }
   if (!err && opcode == SimpleRemoteEPCOpcode::CallWrapper &&
       !options.executorSide) {
     // Its result must be read even if no caller waits for it: wake the
@@ -219,7 +265,10 @@ void TcpTransport::disconnect() {
   if (disconnected.exchange(true))
     return;
   // Wakes the reader, whose recv then sees the end of the stream.
-  ::shutdown(fd, SHUT_RDWR);
+  if (options.tls)
+    options.tls->shutdown();
+  else
+    ::shutdown(fd, SHUT_RDWR);
   std::lock_guard<std::mutex> lock(mutex);
   listenerCalled = true;
   listenerWake.notify_all();
@@ -227,7 +276,8 @@ void TcpTransport::disconnect() {
 
 Expected<shared::WrapperFunctionBuffer>
 TcpTransport::callDirect(uint64_t function, uint32_t flags,
-                         ArrayRef<iovec> parts) {
+                         ArrayRef<iovec> parts,
+                         std::chrono::milliseconds timeout) {
   DirectSlot slot;
   uint64_t seq;
   {
@@ -243,7 +293,16 @@ TcpTransport::callDirect(uint64_t function, uint32_t flags,
     pending.erase(seq);
     return std::move(err);
   }
-  waitUntil([&] { return slot.done; });
+  if (!waitUntil([&] { return slot.done; }, timeout)) {
+    // Given up: closing the connection ends the session (and the kernel).
+    disconnect();
+    {
+      std::unique_lock<std::mutex> lock(mutex);
+      pending.erase(seq);
+    }
+    return transportError("no reply within " + Twine(timeout.count()) +
+                          " ms");
+  }
   std::lock_guard<std::mutex> lock(mutex);
   pending.erase(seq);
   if (!slot.done || slot.reply.getOutOfBandError())
@@ -283,7 +342,35 @@ void TcpTransport::complete(function_ref<void()> update) {
     wake.notify_all();
 }
 
-void TcpTransport::waitUntil(function_ref<bool()> ready) {
+std::string TcpTransport::readError() const {
+  return options.tls ? options.tls->lastError() : std::strerror(errno);
+}
+
+bool TcpTransport::buffered() {
+  return end > begin || (options.tls && options.tls->hasPending());
+}
+
+bool TcpTransport::waitReadable(int ms) {
+  if (buffered())
+    return true;
+  pollfd p{fd, POLLIN, 0};
+  while (true) {
+    int ready = ::poll(&p, 1, ms);
+    if (ready < 0 && errno == EINTR)
+      continue;
+    return ready != 0;
+  }
+}
+
+bool TcpTransport::waitUntil(function_ref<bool()> ready,
+                             std::chrono::milliseconds timeout) {
+  auto deadline = std::chrono::steady_clock::now() + timeout;
+  auto left = [&] {
+    auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    return ms.count() < 0 ? 0 : static_cast<int>(ms.count()) + 1;
+  };
+  bool timedOut = false;
   std::unique_lock<std::mutex> lock(mutex);
   ++activeCallers;
   while (!ready() && !closed) {
@@ -291,13 +378,18 @@ void TcpTransport::waitUntil(function_ref<bool()> ready) {
       // Nobody reads: read for everyone until our answer is in.
       roleTaken = true;
       lock.unlock();
-      bool more = readAndDispatch(false);
+      // With a time limit, wait for the socket only until it passes.
+      bool more = true;
+      if (timeout.count() && !waitReadable(left()))
+        timedOut = true;
+      else
+        more = readAndDispatch(false);
       bool leftover = end > begin;
       lock.lock();
       roleTaken = false;
       if (waiters)
         wake.notify_all();
-      if (!more)
+      if (!more || timedOut)
         break;
       if (leftover && ready()) {
         // More messages are buffered and we are leaving: the background
@@ -309,17 +401,31 @@ void TcpTransport::waitUntil(function_ref<bool()> ready) {
       continue;
     }
     ++waiters;
-    wake.wait(lock);
+    if (timeout.count()) {
+      if (wake.wait_until(lock, deadline) == std::cv_status::timeout &&
+          !ready()) {
+        --waiters;
+        timedOut = true;
+        break;
+      }
+    } else {
+      wake.wait(lock);
+    }
     --waiters;
   }
   --activeCallers;
   lingerUntil = std::chrono::steady_clock::now() + kLinger;
+  return !timedOut || ready();
 }
 
 ssize_t TcpTransport::receive(char *into, size_t size, bool dontWait) {
   while (true) {
     ssize_t got;
-    if (options.unixSocket) {
+    if (options.tls) {
+      got = options.tls->read(into, size, dontWait);
+      if (got < 0 && errno != EAGAIN)
+        errno = EIO; // lastError() says more
+    } else if (options.unixSocket) {
       union {
         cmsghdr align;
         char bytes[CMSG_SPACE(4 * sizeof(int))];
@@ -375,7 +481,7 @@ int TcpTransport::readOne(Message &m, bool poll, Error &err) {
       return 0;
     if (got <= 0) {
       if ((got < 0 && !disconnected) || end != begin)
-        err = transportError(got < 0 ? std::strerror(errno)
+        err = transportError(got < 0 ? readError()
                                      : "connection closed inside a message");
       return -1;
     }
@@ -392,7 +498,17 @@ int TcpTransport::readOne(Message &m, bool poll, Error &err) {
     return -1;
   }
   size_t bodySize = size - kHeaderSize;
+  if (bodySize > maxMessageSize()) {
+    err = transportError(oversizeMessage(size));
+    return -1;
+  }
   m.body = shared::WrapperFunctionBuffer::allocate(bodySize);
+  if (bodySize > sizeof(shared::CWrapperFunctionBuffer{}.Data) &&
+      !m.body.data()) {
+    err = transportError("cannot allocate " + Twine(bodySize) +
+                         " bytes for a message (out of memory)");
+    return -1;
+  }
   char *dst = bodySize ? m.body.data() : nullptr;
   size_t have = std::min(bodySize, end - begin);
   if (have)
@@ -402,7 +518,7 @@ int TcpTransport::readOne(Message &m, bool poll, Error &err) {
   while (have < bodySize) {
     ssize_t got = receive(dst + have, bodySize - have, false);
     if (got <= 0) {
-      err = transportError(got < 0 ? std::strerror(errno)
+      err = transportError(got < 0 ? readError()
                                    : "connection closed inside a message");
       return -1;
     }
@@ -434,6 +550,14 @@ bool TcpTransport::dispatch(Message &m, Error &err) {
     std::memcpy(&size, m.body.data(), sizeof(size));
     int passed = receivedFds.front();
     receivedFds.pop_front();
+    if (size > maxMessageSize()) {
+      ::close(passed);
+      err = transportError("shared memory of " + Twine(size) +
+                           " bytes is larger than the message size limit of " +
+                           Twine(maxMessageSize()) +
+                           " bytes (executor-server --max-message-size)");
+      return false;
+    }
     std::string why;
     if (!peer.adopt(passed, size, why)) {
       err = transportError(why);
@@ -488,6 +612,17 @@ void TcpTransport::finish(Error err) {
       return;
     }
     closed = true;
+    if (err) {
+      // What the client reports for its pending calls (ORC says only
+      // "disconnecting"), unless the peer said more.
+      std::string why = toString(std::move(err));
+      {
+        std::lock_guard<std::mutex> hangupLock(hangupMutex);
+        if (hangup.empty())
+          hangup = "the connection broke: " + why;
+      }
+      err = transportError(why);
+    }
     // Direct calls still waiting fail (their slot stays not done).
     wake.notify_all();
     listenerWake.notify_all();
@@ -517,7 +652,7 @@ void TcpTransport::clientListen() {
     roleTaken = true;
     lock.unlock();
     // Messages already buffered are read before waiting for the socket.
-    if (end == begin) {
+    if (!buffered()) {
       lock.lock();
       roleTaken = false;
       if (waiters)

@@ -79,9 +79,13 @@ void enterAssetDirectory(const std::string &directory, const std::string &why) {
     assetDirectoryProblem = why;
     return;
   }
-  if (::chdir(directory.c_str()) != 0)
-    logEvent("error: cannot enter the asset directory " + directory + ": " +
-             std::strerror(errno));
+  if (::chdir(directory.c_str()) != 0) {
+    assetDirectoryProblem = "cannot enter the asset directory " + directory +
+                            ": " + std::strerror(errno);
+    logEvent("error: " + assetDirectoryProblem);
+    assetDirectory.clear();
+    return;
+  }
   ::setenv("EXECUTOR_ASSET_DIR", directory.c_str(), /*overwrite=*/1);
 }
 
@@ -99,8 +103,11 @@ std::string storeAsset(const std::string &name, const char *content,
 
   // A fresh temporary name (O_EXCL: never an existing file or link), then
   // rename(2), which replaces the entry `name` itself and follows no link.
-  std::string target = assetDirectory + "/" + name;
-  std::string temporary = assetDirectory + "/.executor-asset-XXXXXX";
+  // Relative to the working directory, which is the asset directory: the
+  // session entered it before it dropped privileges, and its --run-as user
+  // may not be able to reach it by its full path.
+  std::string target = "./" + name;
+  std::string temporary = "./.executor-asset-XXXXXX";
   int fd = mkstemp(temporary.data());
   if (fd < 0)
     return "cannot store asset '" + name + "' in " + assetDirectory + ": " +

@@ -2,6 +2,7 @@
 #include "CrashReport.h"
 #include "LaunchService.h"
 #include "ExecutorRuntime/TcpTransport.h"
+#include "LogText.h"
 
 #include <algorithm>
 #include <atomic>
@@ -9,12 +10,30 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <time.h>
 #include <unistd.h>
 
 namespace executor_runtime {
 
 namespace {
 std::atomic<TcpTransport *> reportTo{nullptr};
+
+/// Every running kernel: since when (steady clock, ns; 0: free slot).
+struct KernelSlot {
+  std::atomic<int64_t> since{0};
+  char name[256];
+};
+constexpr int kKernelSlots = 256;
+KernelSlot kernelSlots[kKernelSlots];
+int64_t steadyNanoseconds() {
+  timespec now{};
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return static_cast<int64_t>(now.tv_sec) * 1000000000 + now.tv_nsec;
+}
+void sendHangup(const char *message, size_t size) {
+  if (TcpTransport *transport = reportTo.load())
+    transport->sendHangupFromSignalHandler(message, size);
+}
 /// The kernel each thread runs ("" outside kernels). Fixed-size, so the
 /// signal handler reads it without allocating.
 thread_local char runningKernel[256];
@@ -64,8 +83,7 @@ void onFatalSignal(int sig) {
   const char *description = sigdescr_np(sig);
   append(message, sizeof(message), at, description ? description : "?");
   append(message, sizeof(message), at, ")");
-  if (TcpTransport *transport = reportTo.load())
-    transport->sendHangupFromSignalHandler(message, at);
+  sendHangup(message, at);
   char line[700];
   size_t n = 0;
   line[0] = 0;
@@ -93,8 +111,7 @@ void installCrashReports(TcpTransport *transport) {
 
 void endSessionWithError(const std::string &message) {
   logEvent("error: " + message + "; ending the session");
-  if (TcpTransport *transport = reportTo.load())
-    transport->sendHangupFromSignalHandler(message.data(), message.size());
+  sendHangup(message.data(), message.size());
   std::fflush(nullptr);
   _exit(4);
 }
@@ -119,11 +136,42 @@ KernelThreadStack::~KernelThreadStack() {
 }
 
 RunningKernel::RunningKernel(const std::string &name) {
-  size_t n = std::min(name.size(), sizeof(runningKernel) - 1);
-  std::memcpy(runningKernel, name.data(), n);
+  // The name is the client's text: escaped, as everything in the log.
+  std::string shown = escapeLogText(name);
+  size_t n = std::min(shown.size(), sizeof(runningKernel) - 1);
+  std::memcpy(runningKernel, shown.data(), n);
   runningKernel[n] = 0;
+  for (int i = 0; i < kKernelSlots; ++i) {
+    int64_t expected = 0;
+    // -1 reserves the slot while its name is written.
+    if (kernelSlots[i].since.compare_exchange_strong(expected, -1)) {
+      std::memcpy(kernelSlots[i].name, runningKernel, n + 1);
+      kernelSlots[i].since = steadyNanoseconds();
+      slot = i;
+      break;
+    }
+  }
 }
 
-RunningKernel::~RunningKernel() { runningKernel[0] = 0; }
+RunningKernel::~RunningKernel() {
+  runningKernel[0] = 0;
+  if (slot >= 0)
+    kernelSlots[slot].since = 0;
+}
+
+bool longestRunningKernel(std::string &name, int64_t &milliseconds) {
+  int64_t now = steadyNanoseconds(), oldest = 0;
+  for (KernelSlot &s : kernelSlots) {
+    int64_t since = s.since.load();
+    if (since > 0 && (!oldest || since < oldest)) {
+      oldest = since;
+      name = s.name;
+    }
+  }
+  if (!oldest)
+    return false;
+  milliseconds = (now - oldest) / 1000000;
+  return true;
+}
 
 } // namespace executor_runtime

@@ -10,6 +10,7 @@
 #ifndef EXECUTORSERVER_CRASHREPORT_H
 #define EXECUTORSERVER_CRASHREPORT_H
 
+#include <cstdint>
 #include <string>
 
 namespace executor_runtime {
@@ -36,6 +37,10 @@ private:
   void *memory = nullptr;
 };
 
+/// The kernel that has run longest of those running now, and for how long
+/// (in ms); false when none runs.
+bool longestRunningKernel(std::string &name, int64_t &milliseconds);
+
 /// Names the kernel this thread runs until the guard goes.
 class RunningKernel {
 public:
@@ -43,6 +48,9 @@ public:
   ~RunningKernel();
   RunningKernel(const RunningKernel &) = delete;
   RunningKernel &operator=(const RunningKernel &) = delete;
+
+private:
+  int slot = -1; // in the table longestRunningKernel reads
 };
 } // namespace executor_runtime
 

@@ -15,8 +15,11 @@ namespace {
 /// Blocks this large go to the heap.
 constexpr size_t kHeapAbove = 64 * 1024;
 constexpr size_t kPage = 4096;
-/// Address space reserved for the heap (pages exist only once written).
-constexpr size_t kHeapCapacity = 16ull << 30;
+/// Address space reserved for the heap at most (pages exist only once
+/// written).
+constexpr size_t kMaxHeapCapacity = 16ull << 30;
+/// The heap's size (set once, at start).
+size_t kHeapCapacity = 0;
 
 struct Heap {
   std::mutex mutex;
@@ -33,11 +36,14 @@ Heap &heap() {
 size_t roundUp(size_t n, size_t to) { return (n + to - 1) / to * to; }
 } // namespace
 
-bool startKernelHeap(std::string &error) {
+bool startKernelHeap(uint64_t limit, std::string &error) {
   Heap &h = heap();
   std::lock_guard<std::mutex> lock(h.mutex);
   if (h.base)
     return true;
+  kHeapCapacity = limit && limit < kMaxHeapCapacity
+                      ? roundUp(static_cast<size_t>(limit), kPage)
+                      : kMaxHeapCapacity;
   int fd = memfd_create("executor-studio-kernel-heap", MFD_CLOEXEC);
   if (fd < 0 || ftruncate(fd, static_cast<off_t>(kHeapCapacity)) != 0) {
     error = std::string("cannot make the kernel heap: ") + std::strerror(errno);

@@ -17,8 +17,11 @@
 
 namespace executor_runtime {
 
-/// Creates the heap; false with `error` when shared memory is refused.
-bool startKernelHeap(std::string &error);
+/// Creates the heap of at most `limit` bytes (0: the default, 16 GiB):
+/// shared memory is not counted by RLIMIT_DATA, so executor-server gives
+/// it --max-session-memory. False with `error` when shared memory is
+/// refused.
+bool startKernelHeap(uint64_t limit, std::string &error);
 /// The heap's memfd, size and start (-1, 0, null when not started).
 int kernelHeapFd();
 size_t kernelHeapSize();

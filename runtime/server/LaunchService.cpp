@@ -10,6 +10,8 @@
 #include "LaunchService.h"
 #include "CrashReport.h"
 #include "KernelHeap.h"
+#include "Limits.h"
+#include "LogText.h"
 #include "ExecutorRuntime/Plugin.h"
 #include "ExecutorRuntime/TcpTransport.h"
 #include "ExecutorRuntime/Wire.h"
@@ -90,8 +92,9 @@ std::string entryAt(uint64_t address) {
 }
 
 void logEvent(const std::string &message) {
+  // Messages carry client text (object and kernel names, notes): escaped.
   std::fprintf(stderr, "executor-server: %s: %s\n", sessionLabel.c_str(),
-               message.c_str());
+               escapeLogText(message).c_str());
   std::fflush(stderr);
 }
 
@@ -453,6 +456,7 @@ extern "C" CWrapperFunctionBuffer executorStudioInvoke(const char *data,
 
 void serveDirectCall(TcpTransport &transport, uint64_t seq, uint64_t function,
                      uint32_t flags, WrapperFunctionBuffer request) {
+  markSessionStarted(); // a call ends the handshake, direct or not
   if (function == reinterpret_cast<uintptr_t>(&executorStudioLaunch))
     return serveDirectLaunch(transport, seq, flags, std::move(request));
   if (function == reinterpret_cast<uintptr_t>(&executorStudioLaunchAsync)) {

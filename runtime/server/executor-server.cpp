@@ -1,9 +1,12 @@
 //===- executor-server.cpp - the process that runs kernels ----------------===//
 //
 //   executor-server --bind 127.0.0.1:0 [--bind unix:PATH] [--bind ...]
-//                   [--unix-mode 0600] [--plugin lib.so]
-//                   [--allow-remote --token-file FILE] [--log=all|sessions]
-//                   [--asset-root DIR] [--services=all|executor-studio|catalyst]
+//                   [--unix-mode 0600] [--no-kernel-heap] [--plugin lib.so]
+//                   [--allow-remote --tls-cert FILE --tls-key FILE
+//                    --token-file FILE] [limits] [--run-as USER]
+//                   [--log=all|sessions] [--asset-root DIR]
+//                   [--services=all|executor-studio|catalyst]
+//   (--help describes every option)
 //
 // Listens on each --bind address and prints `listening on HOST:PORT` (or
 // `listening on unix:PATH`) once it accepts connections. A unix:PATH socket
@@ -28,10 +31,15 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ExecutorRuntime/Socket.h"
+#include "ExecutorRuntime/Handshake.h"
 #include "ExecutorRuntime/TcpTransport.h"
+#include "ExecutorRuntime/TlsStream.h"
 #include "ExecutorRuntime/UnixSocket.h"
 #include "ExecutorRuntime/Wire.h"
 #include "AssetService.h"
+#include "Auth.h"
+#include "Limits.h"
+#include "Privileges.h"
 #include "CatalystServices.h"
 #include "CrashReport.h"
 #include "KernelHeap.h"
@@ -78,15 +86,59 @@ void onSignal(int sig) {
   (void)!write(signalPipe[1], &c, 1);
 }
 
+const char *kHelp =
+    "usage: executor-server [options]\n"
+    "Runs kernels for executor sessions: each connection is a session in a\n"
+    "process of its own. Prints `listening on HOST:PORT` per address.\n"
+    "\n"
+    "Where to listen:\n"
+    "  --bind HOST:PORT         an address to listen on (repeatable; default\n"
+    "                           127.0.0.1:0, a free loopback port)\n"
+    "  --bind unix:PATH         a Unix socket (same host only; large buffers\n"
+    "                           cross in shared memory; no token or TLS:\n"
+    "                           its file mode is the access control)\n"
+    "  --unix-mode MODE         the Unix socket's file mode (0600)\n"
+    "  --allow-remote           accept addresses other than loopback; needs\n"
+    "                           --tls-cert, --tls-key and --token-file\n"
+    "  --insecure-plaintext     with --allow-remote: allow no TLS and no\n"
+    "                           token (anyone on the network runs code here)\n"
+    "Who may connect:\n"
+    "  --tls-cert FILE          TLS 1.3 with this certificate chain (PEM);\n"
+    "                           clients need EXECUTOR_TLS_CA\n"
+    "  --tls-key FILE           the certificate's private key (PEM)\n"
+    "  --token-file FILE        clients present this token (the first line,\n"
+    "                           >= 16 bytes; the file must be chmod 600)\n"
+    "  --auth-failure-delay T   after a wrong token the peer waits T (1s)\n"
+    "Limits (T: seconds, or e.g. 500ms; SIZE: bytes or 64K, 16M, 8G):\n"
+    "  --handshake-timeout T    from connect to the first ORC call (10s)\n"
+    "  --max-sessions N         sessions at once; more are refused (64)\n"
+    "  --max-message-size SIZE  the largest message a session takes (1G)\n"
+    "  --max-session-memory SIZE  private writable memory per session,\n"
+    "                           RLIMIT_DATA, and the size of the kernel\n"
+    "                           heap on a Unix socket (16G; 0: no limit)\n"
+    "  --max-launch-time T      a kernel running longer ends its session\n"
+    "                           (1 hour; 0: no limit)\n"
+    "  --liveness-timeout T     a client that stops answering is gone after\n"
+    "                           about T (60s)\n"
+    "  --stop-grace T           on SIGTERM, sessions get T to end before\n"
+    "                           SIGKILL (5s)\n"
+    "Sessions:\n"
+    "  --run-as USER            started as root, sessions run as USER\n"
+    "                           (default nobody) with no_new_privs\n"
+    "  --plugin LIB.so          load a library kernels may call (repeatable)\n"
+    "  --no-kernel-heap         on a Unix socket, kernels keep libc's\n"
+    "                           allocator (results are then copied)\n"
+    "  --asset-root DIR         where session asset directories go ($TMPDIR,\n"
+    "                           else /tmp)\n"
+    "  --services=all|executor-studio|catalyst\n"
+    "                           which executor services sessions publish\n"
+    "                           (all)\n"
+    "  --log=all|sessions       log every launch, or sessions only (all)\n"
+    "  --help, -h               this text\n"
+    "  --version                the version\n";
+
 [[noreturn]] void usage(const std::string &problem) {
-  std::fprintf(stderr,
-               "executor-server: %s\n"
-               "usage: executor-server --bind HOST:PORT|unix:PATH [--bind ...] "
-               "[--unix-mode 0600] [--no-kernel-heap] "
-               "[--plugin LIB.so] [--allow-remote --token-file FILE] "
-               "[--log=all|sessions] [--asset-root DIR] "
-               "[--services=all|executor-studio|catalyst]\n",
-               problem.c_str());
+  std::fprintf(stderr, "executor-server: %s\n%s", problem.c_str(), kHelp);
   std::exit(2);
 }
 
@@ -143,7 +195,7 @@ int listenOn(const std::string &address, bool allowRemote) {
     if (!allowRemote && !isLoopback(addr))
       usage("refusing to listen on " + address +
             ", which is not a loopback address: pass --allow-remote and "
-            "--token-file to accept remote sessions");
+            "--tls-cert, --tls-key and --token-file to accept remote sessions");
     fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, 0);
     if (fd < 0)
       continue;
@@ -171,23 +223,48 @@ int listenOn(const std::string &address, bool allowRemote) {
 class PoolDispatcher : public SimpleRemoteEPCServer::Dispatcher {
 public:
   void dispatch(unique_function<void()> work) override {
+    markSessionStarted(); // the client's first call ends the handshake
     std::lock_guard<std::mutex> lock(mutex);
     queue.push_back(std::move(work));
     ++outstanding;
-    if (queue.size() > idle)
-      workers.emplace_back([this] { run(); });
-    else
+    if (queue.size() > idle) {
+      std::string error;
+      if (startThread([this] { run(); }, error))
+        ++workers;
+      else if (workers == 0)
+        endSessionWithError(error + " for a call");
+      // else: a busy worker takes it when it is done.
+    } else {
       wake.notify_one();
+    }
   }
 
   void shutdown() override {
     std::unique_lock<std::mutex> lock(mutex);
     running = false;
     wake.notify_all();
-    done.wait(lock, [&] { return outstanding == 0; });
-    lock.unlock();
-    for (std::thread &t : workers)
-      t.join();
+    // The client has gone: a kernel still running after a moment ends the
+    // session (nobody waits for its results). Direct calls run on the
+    // transport's threads, not here: the table of running kernels counts
+    // them.
+    std::string kernel;
+    int64_t ran = 0;
+    auto quiet = [&] {
+      return outstanding == 0 && !longestRunningKernel(kernel, ran);
+    };
+    auto giveUp = std::chrono::steady_clock::now() +
+                  std::chrono::milliseconds(500);
+    while (!quiet() && std::chrono::steady_clock::now() < giveUp)
+      done.wait_for(lock, std::chrono::milliseconds(10));
+    if (!quiet()) {
+      logEvent("the client has gone while " +
+               (longestRunningKernel(kernel, ran) ? "kernel " + kernel
+                                                  : std::string("a call")) +
+               " still runs: ending the session");
+      std::fflush(nullptr);
+      _exit(0);
+    }
+    exited.wait(lock, [&] { return workers == 0; });
   }
 
 private:
@@ -198,8 +275,11 @@ private:
       ++idle;
       wake.wait(lock, [&] { return !queue.empty() || !running; });
       --idle;
-      if (queue.empty())
+      if (queue.empty()) {
+        if (--workers == 0)
+          exited.notify_all();
         return;
+      }
       unique_function<void()> work = std::move(queue.front());
       queue.pop_front();
       lock.unlock();
@@ -211,9 +291,9 @@ private:
   }
 
   std::mutex mutex;
-  std::condition_variable wake, done;
+  std::condition_variable wake, done, exited;
   std::deque<unique_function<void()>> queue;
-  std::vector<std::thread> workers;
+  size_t workers = 0; // detached (startThread): they may fail to start
   size_t idle = 0, outstanding = 0;
   bool running = true;
 };
@@ -224,9 +304,10 @@ bool publishOurs = true, publishCatalyst = true;
 bool useKernelHeap = true;
 
 /// Runs one session in this (forked) process until the client goes.
-int serveSession(int fd, bool unixSocket, const std::string &assetDirectory,
+int serveSession(int fd, bool unixSocket, std::unique_ptr<TlsStream> tls,
+                 uint64_t memoryLimit, const std::string &assetDirectory,
                  const std::string &assetProblem) {
-  enterAssetDirectory(assetDirectory, assetProblem);
+  // The session entered its asset directory before it dropped privileges.
   // Large launches move tens of MiB per call through buffers that are freed
   // right after (the transport's message, the kernel's results, the reply).
   // glibc would hand each back to the kernel with munmap and fault every
@@ -241,17 +322,18 @@ int serveSession(int fd, bool unixSocket, const std::string &assetDirectory,
   TcpTransport *transport = nullptr;
   TcpTransport::Options options;
   options.unixSocket = unixSocket;
+  options.tls = std::move(tls);
   options.executorSide = true;
   if (publishOurs)
     options.directHandler = serveDirectCall;
-  // Kernels' large results in shared memory the client maps.
+  // Kernels' large results in shared memory the client maps (as large as
+  // the session's memory limit at most: RLIMIT_DATA does not count it).
   std::string heapProblem;
   bool wantHeap = unixSocket && publishOurs && useKernelHeap;
-  bool kernelHeap = wantHeap && startKernelHeap(heapProblem);
+  bool kernelHeap = wantHeap && startKernelHeap(memoryLimit, heapProblem);
   if (wantHeap && !kernelHeap)
     logEvent("results are copied: " + heapProblem);
-  auto server = SimpleRemoteEPCServer::Create<TcpTransport>(
-      [&](SimpleRemoteEPCServer::Setup &s) -> Error {
+  auto setup = [&](SimpleRemoteEPCServer::Setup &s) -> Error {
         s.setDispatcher(std::make_unique<PoolDispatcher>());
         s.bootstrapSymbols() = SimpleRemoteEPCServer::defaultBootstrapSymbols();
         if (publishOurs) {
@@ -291,10 +373,13 @@ int serveSession(int fd, bool unixSocket, const std::string &assetDirectory,
         s.services().push_back(
             std::make_unique<rt_bootstrap::SimpleExecutorMemoryManager>());
         return Error::success();
-      },
-      fd, &transport, std::move(options));
+      };
+  auto server = SimpleRemoteEPCServer::Create<TcpTransport>(
+      setup, fd, &transport, std::move(options));
   if (!server) {
-    logEvent("error: " + toString(server.takeError()));
+    std::string error = toString(server.takeError());
+    std::string refusal = TcpTransport::lastRefusal();
+    logEvent("error: " + (refusal.empty() ? error : refusal));
     return 1;
   }
   installCrashReports(transport);
@@ -309,10 +394,37 @@ int serveSession(int fd, bool unixSocket, const std::string &assetDirectory,
 }
 } // namespace
 
+namespace {
+/// The host part of a peer (what the token throttle counts by).
+std::string peerHost(const sockaddr_storage &addr) {
+  char host[NI_MAXHOST];
+  if (getnameinfo(reinterpret_cast<const sockaddr *>(&addr), sizeof(addr),
+                  host, sizeof(host), nullptr, 0, NI_NUMERICHOST) != 0)
+    return "?";
+  return host;
+}
+
+/// Session processes report wrong tokens here (the peer's host, a line),
+/// before their client hears it: the listener throttles that peer at once.
+int authPipe[2] = {-1, -1};
+std::string sessionPeerHost;
+void reportWrongToken() {
+  std::string line = sessionPeerHost + "\n";
+  (void)!write(authPipe[1], line.data(), line.size());
+}
+
+std::string formatMilliseconds(std::chrono::milliseconds value) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%g s", value.count() / 1000.0);
+  return text;
+}
+} // namespace
+
 int main(int argc, char **argv) {
   std::vector<std::string> binds, plugins;
-  bool allowRemote = false;
-  std::string tokenFile;
+  bool allowRemote = false, insecurePlaintext = false, runAsNamed = false;
+  std::string tokenFile, tlsCert, tlsKey, runAsUser = "nobody";
+  SessionLimits limits;
   std::string assetRoot;
   if (const char *tmp = std::getenv("TMPDIR"); tmp && *tmp)
     assetRoot = tmp;
@@ -320,6 +432,9 @@ int main(int argc, char **argv) {
     assetRoot = "/tmp";
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
+    auto is = [&](const char *name) {
+      return arg == name || arg.rfind(std::string(name) + "=", 0) == 0;
+    };
     auto value = [&](const std::string &name) -> std::string {
       if (arg.rfind(name + "=", 0) == 0)
         return arg.substr(name.size() + 1);
@@ -327,15 +442,32 @@ int main(int argc, char **argv) {
         usage(name + " needs a value");
       return argv[++i];
     };
-    if (arg == "--bind" || arg.rfind("--bind=", 0) == 0)
+    auto duration = [&](const std::string &name,
+                        std::chrono::milliseconds &out) {
+      std::string text = value(name);
+      if (!parseDuration(text, out))
+        usage(name + " '" + text + "' is not a duration (seconds, or e.g. "
+              "500ms)");
+    };
+    auto size = [&](const std::string &name, uint64_t &out) {
+      std::string text = value(name);
+      if (!parseSize(text, out))
+        usage(name + " '" + text + "' is not a size (bytes, or e.g. 64K, 16M, "
+              "8G)");
+    };
+    if (is("--bind"))
       binds.push_back(value("--bind"));
-    else if (arg == "--plugin" || arg.rfind("--plugin=", 0) == 0)
+    else if (is("--plugin"))
       plugins.push_back(value("--plugin"));
-    else if (arg == "--token-file" || arg.rfind("--token-file=", 0) == 0)
+    else if (is("--token-file"))
       tokenFile = value("--token-file");
-    else if (arg == "--asset-root" || arg.rfind("--asset-root=", 0) == 0)
+    else if (is("--tls-cert"))
+      tlsCert = value("--tls-cert");
+    else if (is("--tls-key"))
+      tlsKey = value("--tls-key");
+    else if (is("--asset-root"))
       assetRoot = value("--asset-root");
-    else if (arg == "--unix-mode" || arg.rfind("--unix-mode=", 0) == 0) {
+    else if (is("--unix-mode")) {
       std::string mode = value("--unix-mode");
       if (mode.empty() || mode.size() > 4 ||
           mode.find_first_not_of("01234567") != std::string::npos)
@@ -345,8 +477,36 @@ int main(int argc, char **argv) {
     }
     else if (arg == "--no-kernel-heap")
       useKernelHeap = false;
-    else if (arg == "--allow-remote")
+    else if (is("--run-as")) {
+      runAsUser = value("--run-as");
+      runAsNamed = true;
+    } else if (is("--handshake-timeout"))
+      duration("--handshake-timeout", limits.handshakeTimeout);
+    else if (is("--max-launch-time"))
+      duration("--max-launch-time", limits.launchTime);
+    else if (is("--stop-grace"))
+      duration("--stop-grace", limits.stopGrace);
+    else if (is("--auth-failure-delay"))
+      duration("--auth-failure-delay", limits.authFailureDelay);
+    else if (is("--liveness-timeout")) {
+      std::chrono::milliseconds t{};
+      duration("--liveness-timeout", t);
+      limits.liveness = std::chrono::duration_cast<std::chrono::seconds>(t);
+    } else if (is("--max-message-size"))
+      size("--max-message-size", limits.maxMessageSize);
+    else if (is("--max-session-memory"))
+      size("--max-session-memory", limits.sessionMemory);
+    else if (is("--max-sessions")) {
+      uint64_t n = 0;
+      std::string text = value("--max-sessions");
+      if (text.find_first_not_of("0123456789") != std::string::npos ||
+          !parseSize(text, n) || n == 0 || n > 100000)
+        usage("--max-sessions '" + text + "' is not a number from 1 to 100000");
+      limits.maxSessions = static_cast<unsigned>(n);
+    } else if (arg == "--allow-remote")
       allowRemote = true;
+    else if (arg == "--insecure-plaintext")
+      insecurePlaintext = true;
     else if (arg == "--log=sessions")
       logLaunches = false;
     else if (arg == "--log=all")
@@ -360,22 +520,46 @@ int main(int argc, char **argv) {
       publishOurs = services != "catalyst";
       publishCatalyst = services != "executor-studio";
     }
-    else if (arg == "--help" || arg == "-h")
-      usage("runs kernels for executor sessions");
-    else
+    else if (arg == "--help" || arg == "-h") {
+      std::printf("%s", kHelp);
+      return 0;
+    } else if (arg == "--version") {
+      std::printf("Executor Studio %s\n", EXECUTOR_STUDIO_VERSION);
+      return 0;
+    } else
       usage("unknown argument '" + arg + "'");
   }
   if (binds.empty())
     binds.push_back("127.0.0.1:0");
-  if (allowRemote && tokenFile.empty())
-    usage("--allow-remote needs --token-file: remote clients must present a "
-          "shared token");
+  if (tlsCert.empty() != tlsKey.empty())
+    usage("--tls-cert and --tls-key go together");
+  bool useTls = !tlsCert.empty();
+  if (allowRemote && !insecurePlaintext && (!useTls || tokenFile.empty()))
+    usage("--allow-remote needs --tls-cert, --tls-key and --token-file: "
+          "remote clients must present a shared token, over TLS (or say "
+          "--insecure-plaintext to accept anyone who can reach the port)");
   std::string token;
   if (!tokenFile.empty()) {
-    std::ifstream in(tokenFile);
-    if (!in || !std::getline(in, token) || token.empty())
-      usage("cannot read a token from " + tokenFile);
+    std::string problem = loadTokenFile(tokenFile, token);
+    if (!problem.empty())
+      usage(problem);
   }
+  std::unique_ptr<TlsServerContext> tlsContext;
+  if (useTls) {
+    std::string problem;
+    tlsContext = TlsServerContext::load(tlsCert, tlsKey, problem);
+    if (!tlsContext)
+      usage(problem);
+  }
+  RunAs runAs;
+  if (std::string problem = resolveRunAs(runAsUser, runAsNamed, runAs);
+      !problem.empty())
+    usage(problem);
+  // Sessions work in their asset directory (entered before the drop); only
+  // kernels that use its full path ($EXECUTOR_ASSET_DIR) need to reach it.
+  std::string unreachableAssets = reachableBy(assetRoot, runAs);
+  TcpTransport::setMaxMessageSize(limits.maxMessageSize);
+  ServerSecurity security{tlsContext.get(), token};
   for (const std::string &plugin : plugins)
     if (!dlopen(plugin.c_str(), RTLD_NOW | RTLD_GLOBAL)) {
       std::fprintf(stderr, "executor-server: cannot load plugin %s: %s\n",
@@ -383,17 +567,21 @@ int main(int argc, char **argv) {
       return 1;
     }
 
-  if (pipe2(signalPipe, O_CLOEXEC) != 0)
+  if (pipe2(signalPipe, O_CLOEXEC) != 0 || pipe2(authPipe, O_CLOEXEC) != 0)
     return 1;
+  fcntl(authPipe[0], F_SETFL, O_NONBLOCK);
   struct sigaction sa{};
   sa.sa_handler = onSignal;
   sigaction(SIGINT, &sa, nullptr);
   sigaction(SIGTERM, &sa, nullptr);
+  sigaction(SIGHUP, &sa, nullptr);
   sigaction(SIGCHLD, &sa, nullptr);
   std::signal(SIGPIPE, SIG_IGN);
 
   std::vector<pollfd> fds;
   fds.push_back({signalPipe[0], POLLIN, 0});
+  fds.push_back({authPipe[0], POLLIN, 0});
+  constexpr size_t kFirstListener = 2;
   // Bind everything before announcing anything: a refused address stops the
   // server before any client sees it listening.
   std::vector<int> listeners;
@@ -416,6 +604,24 @@ int main(int argc, char **argv) {
   std::fflush(stdout);
 
   sessionLabel = "listener";
+  logEvent(std::string(useTls ? "TLS" : "plaintext") +
+           (token.empty() ? ", no token" : ", token required") +
+           (runAs.drop ? ", sessions run as " + runAs.user : std::string()) +
+           "; limits: " + std::to_string(limits.maxSessions) +
+           " sessions, messages up to " + describeSize(limits.maxMessageSize) +
+           ", " +
+           (limits.sessionMemory ? describeSize(limits.sessionMemory)
+                                 : std::string("unlimited")) +
+           " memory a session, launches up to " +
+           (limits.launchTime.count() ? formatMilliseconds(limits.launchTime)
+                                      : std::string("any time")));
+  if (!unreachableAssets.empty())
+    logEvent("note: sessions run as " + runAs.user + " and cannot reach "
+             "--asset-root " + assetRoot + " by its path (" +
+             unreachableAssets + "): kernels find their assets in their "
+             "working directory, not through $EXECUTOR_ASSET_DIR");
+  AuthThrottle throttle(limits.authFailureDelay);
+  pid_t listenerPid = getpid();
   struct Session {
     std::string label;
     std::string assets; // removed when the session process ends
@@ -428,6 +634,18 @@ int main(int argc, char **argv) {
       if (errno == EINTR)
         continue;
       break;
+    }
+    if (fds[1].revents & POLLIN) {
+      char buffer[512];
+      ssize_t n;
+      std::string lines;
+      while ((n = read(authPipe[0], buffer, sizeof(buffer))) > 0)
+        lines.append(buffer, static_cast<size_t>(n));
+      size_t start = 0, end;
+      while ((end = lines.find('\n', start)) != std::string::npos) {
+        throttle.failed(lines.substr(start, end - start));
+        start = end + 1;
+      }
     }
     if (fds[0].revents & POLLIN) {
       char sig = 0;
@@ -452,7 +670,7 @@ int main(int argc, char **argv) {
           logEvent(label + " closed");
       }
     }
-    for (size_t i = 1; i < fds.size() && running; ++i) {
+    for (size_t i = kFirstListener; i < fds.size() && running; ++i) {
       if (!(fds[i].revents & POLLIN))
         continue;
       sockaddr_storage peer{};
@@ -462,56 +680,137 @@ int main(int argc, char **argv) {
       if (fd < 0)
         continue;
       bool overUnix = unixPaths.count(fds[i].fd) != 0;
-      if (!overUnix)
+      if (!overUnix) {
         tuneSocket(fd);
-      std::string label =
-          "session " + std::to_string(nextSession++) + " (" +
-          (overUnix ? kUnixPrefix + unixPaths[fds[i].fd] : describe(peer)) +
-          ")";
+        setLivenessTimeout(fd, limits.liveness);
+      }
+      std::string peerName =
+          overUnix ? kUnixPrefix + unixPaths[fds[i].fd] : describe(peer);
+      std::string host = overUnix ? peerName : peerHost(peer);
+      if (sessions.size() >= limits.maxSessions) {
+        std::string why = "busy: this executor serves its maximum of " +
+                          std::to_string(limits.maxSessions) +
+                          " sessions (--max-sessions); try again later";
+        logEvent("refused " + peerName + ": " + why);
+        refuseConnection(fd, why);
+        close(fd);
+        continue;
+      }
+      if (auto wait = throttle.wait(host); wait.count() > 0) {
+        std::string why = "a wrong token came from this address just now; "
+                          "retry in " + formatMilliseconds(wait);
+        logEvent("refused " + peerName + ": " + why);
+        refuseConnection(fd, why);
+        close(fd);
+        continue;
+      }
+      std::string label = "session " + std::to_string(nextSession++) + " (" +
+                          peerName + ")";
       std::string assetProblem;
       std::string assets = makeAssetDirectory(assetRoot, assetProblem);
       if (assets.empty())
         logEvent("error: " + label + ": " + assetProblem);
+      else if (runAs.drop && chown(assets.c_str(), runAs.uid, runAs.gid) != 0)
+        logEvent("error: " + label + ": cannot give " + assets + " to " +
+                 runAs.user + ": " + std::strerror(errno));
+      auto accepted = std::chrono::steady_clock::now();
       pid_t pid = fork();
       if (pid == 0) {
         for (const pollfd &p : fds)
           close(p.fd);
+        close(signalPipe[1]);
         signal(SIGINT, SIG_DFL);
         signal(SIGTERM, SIG_DFL);
+        signal(SIGHUP, SIG_DFL);
         signal(SIGCHLD, SIG_DFL);
         sessionLabel = label;
-        // A Unix socket's file mode decides who connects: no token there.
-        if (!token.empty() && !overUnix) {
-          std::string line;
-          if (!readLine(fd, line, std::chrono::seconds(10)) ||
-              line != "EXECUTOR-TOKEN " + token) {
-            logEvent("refused: wrong or missing token");
-            _exit(3);
-          }
-          writeAll(fd, "OK\n", 3);
+        sessionPeerHost = host;
+        auto refuse = [&](const std::string &why) {
+          logEvent("refused: cannot start a session: " + why);
+          refuseConnection(fd, "cannot start a session: " + why);
+          std::fflush(nullptr);
+          _exit(6); // the listener removes the asset directory
+        };
+        // Entered while still allowed to reach it (the asset root may not
+        // be open to the --run-as user); the working directory stays.
+        enterAssetDirectory(assets, assetProblem);
+        if (std::string problem = enterSessionPrivileges(runAs, listenerPid);
+            !problem.empty())
+          refuse(problem);
+        if (std::string problem = limitSessionMemory(limits.sessionMemory);
+            !problem.empty())
+          refuse(problem);
+        std::string threadProblem;
+        if (!startSessionWatchdog(limits, accepted + limits.handshakeTimeout,
+                                  threadProblem))
+          refuse(threadProblem);
+        // A Unix socket's file mode decides who connects: no token there
+        // (and no TLS: it never leaves the host).
+        std::unique_ptr<TlsStream> tls;
+        HandshakeResult result = serverHandshake(
+            fd, overUnix ? ServerSecurity{} : security,
+            accepted + limits.handshakeTimeout, tls, reportWrongToken);
+        if (result != HandshakeResult::Ok) {
+          if (!runAs.drop)
+            removeAssetDirectory(assets);
+          std::fflush(nullptr);
+          _exit(3);
         }
-        logEvent("opened");
-        int status = serveSession(fd, overUnix, assets, assetProblem);
-        // The listener removes it too when it reaps this process (which
-        // covers a crash); this covers a listener that is gone.
-        removeAssetDirectory(assets);
+        logEvent(tls ? "opened (TLS)" : "opened");
+        int status = serveSession(fd, overUnix, std::move(tls),
+                                  limits.sessionMemory, assets, assetProblem);
+        // The listener removes it when it reaps this process (which covers a
+        // crash); a session that could not reach it as --run-as leaves it.
+        if (!runAs.drop)
+          removeAssetDirectory(assets);
         _exit(status);
       }
-      close(fd);
       if (pid > 0) {
+        close(fd);
         sessions[pid] = {label, assets};
       } else {
-        logEvent("error: cannot fork for " + label);
+        std::string why = std::string("fork: ") + std::strerror(errno);
+        logEvent("refused " + label + ": cannot start a session: " + why);
+        refuseConnection(fd, "cannot start a session: " + why);
+        close(fd);
         removeAssetDirectory(assets);
       }
     }
   }
+  // Stop: SIGTERM, a grace period, then SIGKILL for what is left.
   for (auto &[pid, session] : sessions)
     kill(pid, SIGTERM);
-  for (auto &[pid, session] : sessions) {
-    waitpid(pid, nullptr, 0);
-    removeAssetDirectory(session.assets);
-    logEvent(session.label + " closed (server stopping)");
+  auto graceEnds = std::chrono::steady_clock::now() + limits.stopGrace;
+  while (!sessions.empty()) {
+    int status = 0;
+    pid_t pid = waitpid(-1, &status, WNOHANG);
+    if (pid > 0) {
+      auto it = sessions.find(pid);
+      if (it != sessions.end()) {
+        removeAssetDirectory(it->second.assets);
+        logEvent(it->second.label + " closed (server stopping)");
+        sessions.erase(it);
+      }
+      continue;
+    }
+    if (pid < 0 && errno != EINTR)
+      break;
+    if (std::chrono::steady_clock::now() >= graceEnds) {
+      for (auto &[pid, session] : sessions) {
+        logEvent(session.label + " did not end within " +
+                 formatMilliseconds(limits.stopGrace) +
+                 " of SIGTERM (--stop-grace): SIGKILL");
+        kill(pid, SIGKILL);
+      }
+      for (auto &[pid, session] : sessions) {
+        waitpid(pid, nullptr, 0);
+        removeAssetDirectory(session.assets);
+        logEvent(session.label + " closed (server stopping)");
+      }
+      sessions.clear();
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   for (auto &[fd, path] : unixPaths)
     unlink(path.c_str());

@@ -15,6 +15,7 @@
 #include "ExecutorRuntime/ExecutorClient.h"
 #include "ExecutorRuntime/LocalExecutor.h"
 #include "ExecutorRuntime/Socket.h"
+#include "ExternalExecutor.h"
 
 #include <chrono>
 #include <csignal>
@@ -28,59 +29,13 @@
 #include <unistd.h>
 
 using namespace executor_runtime;
+using executor_test::JitlinkExecutor;
 
 namespace {
 const std::string kServer = EXECUTOR_SERVER_PATH;
-const std::string kJitlinkExecutor = LLVM_JITLINK_EXECUTOR_PATH;
 const std::string kObjectA = KERNELS_A_OBJECT;
 const std::string kObjectB = KERNELS_B_OBJECT;
 const std::string kAssets = ASSETS_OBJECT;
-
-/// `llvm-jitlink-executor listen=127.0.0.1:PORT` (it serves one session and
-/// exits), or `catalyst-executor --bind 127.0.0.1:PORT`, on a free port.
-class JitlinkExecutor {
-public:
-  ~JitlinkExecutor() { stop(); }
-  bool start(const std::string &catalystExecutor = "") {
-    int fd = bindLoopback(/*listen=*/false, address);
-    if (fd < 0)
-      return false;
-    ::close(fd);
-    unsigned port = std::stoul(address.substr(address.rfind(':') + 1));
-    pid = fork();
-    if (pid == 0) {
-      setpgid(0, 0); // catalyst-executor forks listeners: stop them all
-      if (!catalystExecutor.empty())
-        execl(catalystExecutor.c_str(), catalystExecutor.c_str(), "--bind",
-              address.c_str(), static_cast<char *>(nullptr));
-      std::string arg = "listen=" + address;
-      execl(kJitlinkExecutor.c_str(), kJitlinkExecutor.c_str(), arg.c_str(),
-            static_cast<char *>(nullptr));
-      _exit(127);
-    }
-    // Connecting would take its one session: watch for the listening socket.
-    char needle[64];
-    std::snprintf(needle, sizeof(needle), ":%04X 00000000:0000 0A", port);
-    for (int i = 0; i < 500; ++i) {
-      std::ifstream tcp("/proc/net/tcp");
-      std::stringstream text;
-      text << tcp.rdbuf();
-      if (text.str().find(needle) != std::string::npos)
-        return true;
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
-    return false;
-  }
-  void stop() {
-    if (pid <= 0)
-      return;
-    kill(-pid, SIGKILL);
-    waitpid(pid, nullptr, 0);
-    pid = -1;
-  }
-  std::string address;
-  pid_t pid = -1;
-};
 
 enum class Peer { LlvmJitlinkExecutor, CatalystServices, CatalystExecutor };
 

@@ -10,3 +10,10 @@ config.suffixes = [".test"]
 config.environment["PATH"] = os.pathsep.join([os.path.dirname(__file__), config.environment["PATH"]])
 config.substitutions.append(("%libdir", os.path.join(config.executor_studio_obj_root, "lib")))
 config.substitutions.append(("%objroot", config.executor_studio_obj_root))
+
+# The two-host test makes network namespaces: root and `ip netns` needed.
+import subprocess
+if subprocess.call([os.path.join(os.path.dirname(__file__), "two-hosts"), "--check"]) == 0:
+    config.available_features.add("netns")
+else:
+    lit_config.note("two-hosts.test is skipped: it needs root and ip netns (network namespaces) to make two hosts")

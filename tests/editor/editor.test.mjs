@@ -9,6 +9,7 @@
 //   EDITOR_CHROMIUM     the Chromium executable
 //   EDITOR_VSIX         the .vsix to install
 //   EDITOR_SERVER       executor-lsp-server
+//   EDITOR_OPT          executor-opt (writes and reads the .mlirbc file)
 //   EDITOR_SAMPLES      the repository's samples/
 //   EXECUTOR_STUDIO_EDITOR_SCREENSHOTS  where the screenshots go (optional)
 //   EXECUTOR_STUDIO_DOCS_SCREENSHOT     also write the README's screenshot there (optional)
@@ -38,6 +39,7 @@ const chromiumPath = required('EDITOR_CHROMIUM');
 const vsix = required('EDITOR_VSIX');
 const serverPath = required('EDITOR_SERVER');
 const samples = required('EDITOR_SAMPLES');
+const optPath = required('EDITOR_OPT');
 
 const STEP_TIMEOUT = 90_000;
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'executor-studio-editor-'));
@@ -249,6 +251,27 @@ async function activeEditorText() {
   return page.locator('.editor-group-container.active .monaco-editor .view-lines').first().innerText();
 }
 
+/**
+ * Selects the first `text` in the active editor (through the find widget,
+ * which leaves its match selected when it closes) and types `replacement`
+ * over it.
+ */
+async function replaceInEditor(text, replacement) {
+  await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
+  await page.keyboard.press('Control+Home');
+  await page.keyboard.press('Control+F');
+  const find = page.locator('.editor-group-container.active .find-widget textarea, .editor-group-container.active .find-widget input').first();
+  await find.waitFor({ state: 'visible' });
+  await find.fill(text);
+  await waitFor(`a match of ${text}`, async () => {
+    const count = await page.locator('.editor-group-container.active .find-widget .matchesCount').first().innerText();
+    return /^1 of \d+$/.test(count.trim()) ? count : undefined;
+  }, 10_000);
+  await page.keyboard.press('Escape');
+  await page.keyboard.type(replacement);
+  await waitFor(`the editor to show ${replacement}`, async () => (await activeEditorText()).replace(/\u00a0/g, ' ').includes(replacement), 10_000);
+}
+
 async function problemRows() {
   return page.locator('.markers-panel .monaco-list-row').allInnerTexts();
 }
@@ -299,6 +322,10 @@ module {
 }
 `,
   );
+
+  // A .mlirbc file, written by executor-opt.
+  const written = spawnSync(optPath, [path.join(samples, 'cross-compile-dispatch.mlir'), '--emit-bytecode', '-o', path.join(workspace, 'host.mlirbc')], { encoding: 'utf8' });
+  assert.equal(written.status, 0, `executor-opt --emit-bytecode: ${written.stderr}`);
 
   const entry = path.join(codeServer, 'out', 'node', 'entry.js');
   const common = ['--user-data-dir', userDataDir, '--extensions-dir', extensionsDir];
@@ -375,7 +402,7 @@ after(async () => {
   }
 });
 
-describe('Executor Studio in VS Code (code-server 4.100.3)', { timeout: STEP_TIMEOUT * 12 }, () => {
+describe('Executor Studio in VS Code (code-server 4.100.3)', { timeout: STEP_TIMEOUT * 14 }, () => {
   step('says why the server did not start when executorStudio.serverPath is wrong', async () => {
     await openFile('all-ops.mlir');
     const message = await waitFor('an error notification about the server path', async () =>
@@ -567,5 +594,86 @@ describe('Executor Studio in VS Code (code-server 4.100.3)', { timeout: STEP_TIM
     if (docs) {
       await shot('readme-docs', docs);
     }
+  });
+
+  step('opens a .mlirbc file as text, and saving it writes bytecode', async () => {
+    await runCommand('View: Close All Editor Groups');
+    await clearNotifications();
+    await openFile('host.mlirbc');
+    const text = await waitFor('the bytecode as text', async () => {
+      const t = (await activeEditorText()).replace(/\u00a0/g, ' ');
+      return t.includes('module @host') ? t : undefined;
+    });
+    assert.match(text, /func\.func @main/);
+    // The text editor of the mlir.bytecode-mlir document replaced the custom editor.
+    assert.equal(await page.locator('.editor-group-container.active .monaco-editor').count() > 0, true);
+    await shot('mlirbc-as-text');
+    await replaceInEditor('ADDR:PORT', '10.0.0.9:7000');
+    await page.keyboard.press('Control+S');
+    const bytecode = path.join(workspace, 'host.mlirbc');
+    const readBack = await waitFor('executor-opt to read the saved bytecode with the edit', () => {
+      const bytes = fs.readFileSync(bytecode);
+      if (bytes.subarray(0, 4).toString('latin1') !== 'ML\xefR') {
+        return undefined;
+      }
+      const read = spawnSync(optPath, [bytecode], { encoding: 'utf8' });
+      return read.status === 0 && read.stdout.includes('10.0.0.9:7000') ? read.stdout : undefined;
+    });
+    assert.match(readBack, /catalyst\.launch_kernel @compute::@square/);
+    await page.locator('.tab.active.dirty').waitFor({ state: 'detached' });
+    await shot('mlirbc-saved');
+  });
+
+  step('edits the IR after a pass from the preview, and its save re-runs the rest', async () => {
+    await runCommand('View: Close All Editor Groups');
+    await clearNotifications();
+    await openFile('cross-compile-dispatch.mlir');
+    await runCommand('Executor: Show Pipeline Preview');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'cross-compile-targets' }).first().waitFor({ state: 'visible', timeout: 60_000 });
+    await page.locator('.quick-input-widget input').fill('cross-compile-targets');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'cross-compile-targets' }).first().waitFor({ state: 'visible' });
+    await page.keyboard.press('Enter');
+    await page.locator('.tab.active', { hasText: 'cross-compile-targets' }).first().waitFor({ state: 'visible' });
+    // From the read-only pass: its editable snapshot.
+    await runCommand('Executor: Edit This Pass and Re-run the Rest');
+    await page.locator('.tab.active', { hasText: 'cross-compile-targets.edit.mlir' }).first().waitFor({ state: 'visible' });
+    // (Only the lines in view are in the page: the find widget looks at the whole text.)
+    await waitFor('the IR in the editable snapshot', async () => (await activeEditorText()).replace(/\u00a0/g, ' ').includes('module @host'));
+    await replaceInEditor('ADDR:PORT', '10.0.0.9:7000');
+    await shot('edited-pass');
+    await page.keyboard.press('Control+S');
+    // The pass list of the re-run, the edited pass marked.
+    const title = await waitFor('the pass list of the re-run', async () => {
+      const t = await page.locator('.quick-input-widget .quick-input-title').first().innerText();
+      return t.includes('re-run after') ? t : undefined;
+    }, 60_000);
+    assert.match(title, /re-run after \d+\. cross-compile-targets \(edited\), succeeded/);
+    const rows = await page.locator('.quick-input-list .monaco-list-row').allInnerTexts();
+    assert.ok(rows.some((r) => r.includes('cross-compile-targets') && r.includes('edited')), rows.join('\n'));
+    await shot('rerun-pass-list');
+    await page.locator('.quick-input-widget input').fill('dispatch-executor-targets');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'dispatch-executor-targets' }).first().waitFor({ state: 'visible' });
+    await page.keyboard.press('Enter');
+    await page.locator('.tab.active', { hasText: 'dispatch-executor-targets' }).first().waitFor({ state: 'visible' });
+    await waitFor('the re-run IR with the edited address', async () =>
+      (await activeEditorText()).replace(/\u00a0/g, ' ').includes('executor.open("10.0.0.9:7000")'),
+    );
+    await shot('rerun-pass-ir');
+
+    // An edit the verifier refuses: its error in the Problems panel, at the edited document.
+    await page.locator('.tab', { hasText: 'cross-compile-targets.edit.mlir' }).first().click();
+    await page.locator('.tab.active', { hasText: 'cross-compile-targets.edit.mlir' }).first().waitFor({ state: 'visible' });
+    await replaceInEditor('10.0.0.9:7000', '10.0.0.9');
+    await page.keyboard.press('Control+S');
+    await page.keyboard.press('Control+Shift+M');
+    const problems = await waitFor('the error of the edit in the Problems panel', async () => {
+      const texts = await problemRows();
+      return texts.some((t) => t.includes('has no port')) ? texts : undefined;
+    }, 60_000);
+    assert.ok(problems.some((t) => t.includes('cross-compile-targets.edit.mlir')), problems.join('\n'));
+    await waitFor('a warning that the passes did not run', async () =>
+      (await notifications()).find((t) => t.includes('did not run')),
+    );
+    await shot('rerun-error');
   });
 });

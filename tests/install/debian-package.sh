@@ -17,7 +17,7 @@ echo "built $(basename "$deb") ($(du -h "$deb" | cut -f1))"
 [ "$(dpkg-deb -f "$deb" Architecture)" = "$(dpkg --print-architecture)" ] || fail "Architecture"
 depends=$(dpkg-deb -f "$deb" Depends)
 echo "Depends: $depends"
-for dep in libllvm22 libmlir-22 clang-22 lld-22 libglfw3 libgl1 libstdc++6 libc6; do
+for dep in libllvm22 libmlir-22 clang-22 lld-22 libglfw3 libgl1 libssl3 libstdc++6 libc6; do
   echo "$depends" | tr ',' '\n' | sed 's/^ *//; s/ .*//' | grep -qx "$dep" || fail "Depends lacks $dep"
 done
 

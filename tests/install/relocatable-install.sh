@@ -36,7 +36,7 @@ for f in "$prefix"/bin/* "$prefix"/lib/*.so; do
     fail "$f has an RPATH into the build tree: $(readelf -d "$f" | grep -E 'R(UN)?PATH')"
   fi
 done
-for tool in executor-opt executor-compile; do
+for tool in executor-opt executor-compile executor-lsp-server executor-studio; do
   "$prefix/bin/$tool" --version | grep -q "Executor Studio" || fail "$tool --version"
 done
 

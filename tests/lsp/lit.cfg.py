@@ -21,3 +21,10 @@ for name in ["HOME", "TMPDIR"]:
         config.environment[name] = os.environ[name]
 
 config.substitutions.append(("%samples", os.path.join(config.executor_studio_src_root, "samples")))
+
+# Neovim's built-in LSP client (Debian's neovim) drives the server in
+# neovim-client.test.
+import shutil
+if shutil.which("nvim"):
+    config.available_features.add("nvim")
+config.substitutions.append(("%executor_studio_tools", tools))

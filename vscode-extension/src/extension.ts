@@ -1,7 +1,9 @@
 // The VS Code layer, kept thin: it starts executor-lsp-server through
 // vscode-languageclient, restarts it on a command and on a settings change,
-// and turns the preview model of src/core into a quick pick, read-only
-// documents and `vscode.diff`. Everything it decides is in src/core.
+// turns the preview model of src/core into a quick pick, read-only
+// documents, `vscode.diff` and editable pass snapshots (whose save re-runs
+// the rest of the pipeline), and shows .mlirbc files as text. Everything it
+// decides is in src/core.
 
 import type { ChildProcess } from 'node:child_process';
 import { spawn } from 'node:child_process';
@@ -11,17 +13,25 @@ import * as vscode from 'vscode';
 import type { LanguageClientOptions } from 'vscode-languageclient/node';
 import { CancellationTokenSource, CloseAction, ErrorAction, LanguageClient } from 'vscode-languageclient/node';
 
+import { bytecodeErrorMessage, conversionOutput, decodeBytecode } from './core/bytecode';
 import { chunkAtLine } from './core/chunks';
 import { ServerLifecycle } from './core/lifecycle';
 import { findLensSnapshot } from './core/preview';
 import type { PassItem, PreviewLocation, PreviewRun } from './core/previewService';
 import { PipelinePreviewService } from './core/previewService';
+import type { PreviewDiagnostic } from './core/protocol';
 import {
+  BYTECODE_SCHEME,
+  BYTECODE_VIEW_TYPE,
   COMMANDS,
   CONFIGURATION_SECTION,
+  CONVERT_FROM_BYTECODE_METHOD,
+  CONVERT_TO_BYTECODE_METHOD,
   LANGUAGE_ID,
   PIPELINE_PREVIEW_METHOD,
   PREVIEW_SCHEME,
+  RERUN_FROM_METHOD,
+  SNAPSHOT_SCHEME,
   parseLensTarget,
 } from './core/protocol';
 import type { ServerExit } from './core/serverProcess';
@@ -46,8 +56,8 @@ function abortSignal(token: vscode.CancellationToken): AbortSignal {
   return controller.signal;
 }
 
-function toUri(location: PreviewLocation): vscode.Uri {
-  return vscode.Uri.from({ scheme: PREVIEW_SCHEME, path: location.path, query: location.query });
+function toUri(location: PreviewLocation, scheme: string = PREVIEW_SCHEME): vscode.Uri {
+  return vscode.Uri.from({ scheme, path: location.path, query: location.query });
 }
 
 /** One executor-lsp-server process at a time for one client (the client restarts it through `spawn`). */
@@ -166,6 +176,8 @@ async function startClient(output: vscode.LogOutputChannel): Promise<LanguageCli
     documentSelector: [
       { scheme: 'file', language: LANGUAGE_ID },
       { scheme: 'untitled', language: LANGUAGE_ID },
+      // A .mlirbc file as text: mlir/convertToBytecode reads the open document.
+      { scheme: BYTECODE_SCHEME, language: LANGUAGE_ID },
     ],
     outputChannel: output,
     initializationOptions: launch.initializationOptions,
@@ -290,21 +302,35 @@ const COMPARE_BUTTON: vscode.QuickInputButton = {
   tooltip: 'Compare with previous pass',
 };
 
+const EDIT_BUTTON: vscode.QuickInputButton = {
+  iconPath: new vscode.ThemeIcon('edit'),
+  tooltip: 'Edit this IR and re-run the passes after it (on save)',
+};
+
+/** Opens the editable snapshot of the IR after `position`: saving it re-runs the passes after it. */
+async function editPass(previews: PipelinePreviewService, run: PreviewRun, position: number): Promise<void> {
+  const doc = await vscode.workspace.openTextDocument(toUri(previews.location(run, position, true), SNAPSHOT_SCHEME));
+  if (doc.languageId !== LANGUAGE_ID) {
+    await vscode.languages.setTextDocumentLanguage(doc, LANGUAGE_ID);
+  }
+  await vscode.window.showTextDocument(doc, { preview: false, viewColumn: vscode.ViewColumn.Beside });
+}
+
 function pickPass(previews: PipelinePreviewService, run: PreviewRun): Promise<void> {
   const pick = vscode.window.createQuickPick<PassPickItem>();
-  pick.title = `${previews.sourceLabel(run)}: the IR after which pass?`;
-  pick.placeholder = 'Enter: the IR after the pass · button: compare with the pass before';
+  pick.title = `${previews.listTitle(run)}: the IR after which pass?`;
+  pick.placeholder = 'Enter: the IR after the pass · buttons: compare with the pass before, edit and re-run';
   pick.matchOnDescription = true;
   pick.matchOnDetail = true;
   pick.items = previews.passItems(run).map((pass): PassPickItem => {
-    const icon = pass.position < 0 ? '$(file-code)' : pass.failed ? '$(error)' : pass.changed ? '$(diff-modified)' : '$(circle-outline)';
+    const icon = pass.edited
+      ? '$(edit)'
+      : pass.position < 0 ? '$(file-code)' : pass.failed ? '$(error)' : pass.changed ? '$(diff-modified)' : '$(circle-outline)';
     const item: PassPickItem = { pass, label: `${icon} ${pass.label}`, description: pass.description };
     if (pass.detail !== '') {
       item.detail = pass.detail;
     }
-    if (pass.position >= 0) {
-      item.buttons = [COMPARE_BUTTON];
-    }
+    item.buttons = pass.position >= 0 ? [COMPARE_BUTTON, EDIT_BUTTON] : [EDIT_BUTTON];
     return item;
   });
   return new Promise((resolve) => {
@@ -320,7 +346,8 @@ function pickPass(previews: PipelinePreviewService, run: PreviewRun): Promise<vo
     });
     pick.onDidTriggerItemButton((event) => {
       pick.hide();
-      comparePass(previews, run, event.item.pass.position).then(resolve, (error: unknown) => {
+      const action = event.button === EDIT_BUTTON ? editPass : comparePass;
+      action(previews, run, event.item.pass.position).then(resolve, (error: unknown) => {
         void vscode.window.showErrorMessage(`Executor Studio: ${errorMessage(error)}`);
         resolve();
       });
@@ -389,6 +416,219 @@ async function compareWithPrevious(previews: PipelinePreviewService, argument: u
   await comparePass(previews, run, position);
 }
 
+async function editFromPreview(previews: PipelinePreviewService, argument: unknown): Promise<void> {
+  const uri = argument instanceof vscode.Uri ? argument : vscode.window.activeTextEditor?.document.uri;
+  if (uri?.scheme !== PREVIEW_SCHEME) {
+    void vscode.window.showWarningMessage('Open a pass of the pipeline preview first (Executor: Show Pipeline Preview).');
+    return;
+  }
+  const { run, position } = await previews.resolve({ path: uri.path, query: uri.query });
+  await editPass(previews, run, position);
+}
+
+function toDiagnostic(diagnostic: PreviewDiagnostic): vscode.Diagnostic {
+  const { start, end } = diagnostic.range;
+  const range = new vscode.Range(start.line, start.character, end.line, end.character);
+  const severities = [vscode.DiagnosticSeverity.Error, vscode.DiagnosticSeverity.Error, vscode.DiagnosticSeverity.Warning,
+    vscode.DiagnosticSeverity.Information, vscode.DiagnosticSeverity.Hint];
+  const message = diagnostic.pass === undefined ? diagnostic.message : `${diagnostic.pass}: ${diagnostic.message}`;
+  const result = new vscode.Diagnostic(range, message, severities[diagnostic.severity] ?? vscode.DiagnosticSeverity.Error);
+  result.source = diagnostic.source ?? 'executor-rerun';
+  return result;
+}
+
+/**
+ * The editable pass snapshots (`executor-snapshot:`): files in memory, made
+ * from the preview run they name; writing one (a save) re-runs the passes
+ * after it through `onSave`.
+ */
+class SnapshotFileSystem implements vscode.FileSystemProvider {
+  private readonly files = new Map<string, { data: Uint8Array; ctime: number; mtime: number }>();
+  private readonly changed = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
+  readonly onDidChangeFile = this.changed.event;
+
+  constructor(
+    private readonly previews: PipelinePreviewService,
+    private readonly onSave: (uri: vscode.Uri, text: string) => void,
+  ) {}
+
+  private async load(uri: vscode.Uri): Promise<{ data: Uint8Array; ctime: number; mtime: number }> {
+    const key = uri.toString();
+    const known = this.files.get(key);
+    if (known !== undefined) {
+      return known;
+    }
+    let text: string;
+    try {
+      text = await this.previews.editableText({ path: uri.path, query: uri.query });
+    } catch (error) {
+      throw vscode.FileSystemError.FileNotFound(`${uri.path}: ${errorMessage(error)}`);
+    }
+    const now = Date.now();
+    const file = { data: new TextEncoder().encode(text), ctime: now, mtime: now };
+    this.files.set(key, file);
+    return file;
+  }
+
+  watch(): vscode.Disposable {
+    return new vscode.Disposable(() => undefined);
+  }
+
+  async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
+    const file = await this.load(uri);
+    return { type: vscode.FileType.File, ctime: file.ctime, mtime: file.mtime, size: file.data.byteLength };
+  }
+
+  async readFile(uri: vscode.Uri): Promise<Uint8Array> {
+    return (await this.load(uri)).data;
+  }
+
+  writeFile(uri: vscode.Uri, content: Uint8Array): void {
+    const key = uri.toString();
+    const now = Date.now();
+    const ctime = this.files.get(key)?.ctime ?? now;
+    this.files.set(key, { data: content, ctime, mtime: Math.max(now, (this.files.get(key)?.mtime ?? 0) + 1) });
+    this.changed.fire([{ type: vscode.FileChangeType.Changed, uri }]);
+    this.onSave(uri, new TextDecoder().decode(content));
+  }
+
+  readDirectory(): [string, vscode.FileType][] {
+    return [];
+  }
+
+  createDirectory(uri: vscode.Uri): void {
+    throw vscode.FileSystemError.NoPermissions(uri);
+  }
+
+  delete(uri: vscode.Uri): void {
+    this.files.delete(uri.toString());
+  }
+
+  rename(uri: vscode.Uri): void {
+    throw vscode.FileSystemError.NoPermissions(uri);
+  }
+}
+
+/** Re-runs the passes after an edited snapshot and shows the outcome. */
+async function rerunSnapshot(
+  previews: PipelinePreviewService,
+  diagnostics: vscode.DiagnosticCollection,
+  output: vscode.LogOutputChannel,
+  uri: vscode.Uri,
+  text: string,
+): Promise<void> {
+  const { run: base, position } = await previews.resolve({ path: uri.path, query: uri.query });
+  const passName = position < 0 ? 'the input' : `${position + 1}. ${base.preview.snapshots[position]?.pass ?? 'pass'}`;
+  const outcome = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: `Executor: re-running the pipeline after ${passName}…`, cancellable: true },
+    async (_progress, token) => {
+      try {
+        return await previews.rerun(base, position, text, uri.toString(), abortSignal(token));
+      } catch (error) {
+        if (token.isCancellationRequested) {
+          return undefined;
+        }
+        throw error;
+      }
+    },
+  );
+  if (outcome === undefined) {
+    return;
+  }
+  diagnostics.set(uri, outcome.diagnostics.map(toDiagnostic));
+  const rest = outcome.result.remainingPipeline ?? '';
+  output.info(`Re-ran after ${passName} of ${base.source}: ${outcome.run === undefined ? 'the edited IR has errors' : outcome.run.preview.succeeded ? 'succeeded' : 'a pass failed'}` +
+    (rest === '' ? '' : `; executor-opt --pass-pipeline='${rest}' on the saved snapshot reproduces it`));
+  if (outcome.run === undefined) {
+    const count = outcome.diagnostics.length;
+    void vscode.window.showWarningMessage(
+      `Executor: the edited IR after ${passName} has ${count} error${count === 1 ? '' : 's'} (see Problems): the passes after it did not run.`,
+    );
+    return;
+  }
+  await pickPass(previews, outcome.run);
+}
+
+/**
+ * A .mlirbc file as text (`mlir.bytecode-mlir:`), as vscode-mlir does it:
+ * the server reads the file, and writes the open document back as bytecode.
+ * Everything but reading and writing goes to the file itself.
+ */
+class BytecodeFileSystem implements vscode.FileSystemProvider {
+  private readonly changed = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
+  readonly onDidChangeFile = this.changed.event;
+
+  constructor(private readonly client: () => Promise<LanguageClient>) {}
+
+  private static file(uri: vscode.Uri): vscode.Uri {
+    return uri.with({ scheme: 'file' });
+  }
+
+  watch(): vscode.Disposable {
+    return new vscode.Disposable(() => undefined);
+  }
+
+  stat(uri: vscode.Uri): Thenable<vscode.FileStat> {
+    return vscode.workspace.fs.stat(BytecodeFileSystem.file(uri));
+  }
+
+  readDirectory(uri: vscode.Uri): Thenable<[string, vscode.FileType][]> {
+    return vscode.workspace.fs.readDirectory(BytecodeFileSystem.file(uri));
+  }
+
+  createDirectory(uri: vscode.Uri): Thenable<void> {
+    return vscode.workspace.fs.createDirectory(BytecodeFileSystem.file(uri));
+  }
+
+  delete(uri: vscode.Uri, options: { recursive: boolean }): Thenable<void> {
+    return vscode.workspace.fs.delete(BytecodeFileSystem.file(uri), options);
+  }
+
+  rename(oldUri: vscode.Uri, newUri: vscode.Uri, options: { overwrite: boolean }): Thenable<void> {
+    return vscode.workspace.fs.rename(BytecodeFileSystem.file(oldUri), BytecodeFileSystem.file(newUri), options);
+  }
+
+  async readFile(uri: vscode.Uri): Promise<Uint8Array> {
+    try {
+      const client = await this.client();
+      const reply: unknown = await client.sendRequest(CONVERT_FROM_BYTECODE_METHOD, { uri: uri.toString() });
+      return new TextEncoder().encode(conversionOutput(CONVERT_FROM_BYTECODE_METHOD, reply));
+    } catch (error) {
+      const message = bytecodeErrorMessage('read', uri.fsPath, error);
+      void vscode.window.showErrorMessage(message);
+      throw vscode.FileSystemError.Unavailable(message);
+    }
+  }
+
+  async writeFile(uri: vscode.Uri): Promise<void> {
+    try {
+      const client = await this.client();
+      const reply: unknown = await client.sendRequest(CONVERT_TO_BYTECODE_METHOD, { uri: uri.toString() });
+      const bytes = decodeBytecode(conversionOutput(CONVERT_TO_BYTECODE_METHOD, reply));
+      await vscode.workspace.fs.writeFile(BytecodeFileSystem.file(uri), bytes);
+    } catch (error) {
+      const message = bytecodeErrorMessage('save', uri.fsPath, error);
+      void vscode.window.showErrorMessage(message);
+      throw vscode.FileSystemError.Unavailable(message);
+    }
+    this.changed.fire([{ type: vscode.FileChangeType.Changed, uri }]);
+  }
+}
+
+/** Opening a .mlirbc file: this editor closes itself and shows the file as text (`mlir.bytecode-mlir:`). */
+class BytecodeEditorProvider implements vscode.CustomReadonlyEditorProvider {
+  openCustomDocument(uri: vscode.Uri): vscode.CustomDocument {
+    return { uri, dispose: () => undefined };
+  }
+
+  async resolveCustomEditor(document: vscode.CustomDocument, panel: vscode.WebviewPanel): Promise<void> {
+    const column = panel.viewColumn;
+    panel.dispose();
+    // 'default': the text editor (this custom editor's pattern matches the scheme's name too).
+    await vscode.commands.executeCommand('vscode.openWith', document.uri.with({ scheme: BYTECODE_SCHEME }), 'default', column);
+  }
+}
+
 export function activate(context: vscode.ExtensionContext): void {
   const output = vscode.window.createOutputChannel('Executor Studio', { log: true });
   const current = new ServerLifecycle<LanguageClient>({
@@ -406,12 +646,12 @@ export function activate(context: vscode.ExtensionContext): void {
   });
   lifecycle = current;
 
-  const previews = new PipelinePreviewService(async (params, signal) => {
-    // A server that stopped (and was not restarted) is started again here;
-    // when that fails, the command shows why.
+  // A server that stopped (and was not restarted) is started again here;
+  // when that fails, the command shows why.
+  const runningClient = async (purpose: string): Promise<LanguageClient> => {
     let client = current.current;
     if (client?.isRunning() !== true) {
-      output.info('executor-lsp-server is not running: starting it for the pipeline preview.');
+      output.info(`executor-lsp-server is not running: starting it for ${purpose}.`);
       restartPolicy.reset();
       try {
         client = await current.restart();
@@ -424,13 +664,29 @@ export function activate(context: vscode.ExtensionContext): void {
     if (client === undefined) {
       throw new Error('executor-lsp-server is not running');
     }
+    return client;
+  };
+  const send = async (method: string, params: object, signal?: AbortSignal): Promise<unknown> => {
+    const client = await runningClient(method === RERUN_FROM_METHOD ? 'the re-run' : 'the pipeline preview');
     const cancel = new CancellationTokenSource();
     signal?.addEventListener('abort', () => { cancel.cancel(); });
     try {
-      return await client.sendRequest(PIPELINE_PREVIEW_METHOD, params, cancel.token);
+      return await client.sendRequest(method, params, cancel.token);
     } finally {
       cancel.dispose();
     }
+  };
+  const previews = new PipelinePreviewService(
+    (params, signal) => send(PIPELINE_PREVIEW_METHOD, params, signal),
+    8,
+    (params, signal) => send(RERUN_FROM_METHOD, params, signal),
+  );
+  const rerunDiagnostics = vscode.languages.createDiagnosticCollection('executor-rerun');
+  const snapshots = new SnapshotFileSystem(previews, (uri, text) => {
+    rerunSnapshot(previews, rerunDiagnostics, output, uri, text).catch((error: unknown) => {
+      output.error(`re-run of ${uri.path}: ${errorMessage(error)}`);
+      offerFixes(output, vscode.window.showErrorMessage(`Executor Studio: ${errorMessage(error)}`, 'Show Log'));
+    });
   });
 
   const run = (action: () => Promise<void>) => async (): Promise<void> => {
@@ -451,7 +707,35 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.commands.registerCommand(COMMANDS.comparePipelinePass, (argument: unknown) =>
       run(() => compareWithPrevious(previews, argument))(),
     ),
+    vscode.commands.registerCommand(COMMANDS.editPipelinePass, (argument: unknown) =>
+      run(() => editFromPreview(previews, argument))(),
+    ),
+    vscode.commands.registerCommand(COMMANDS.rerunFromPass, (argument: unknown) =>
+      run(async () => {
+        const uri = argument instanceof vscode.Uri ? argument : vscode.window.activeTextEditor?.document.uri;
+        const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri?.toString());
+        if (uri?.scheme !== SNAPSHOT_SCHEME || doc === undefined) {
+          void vscode.window.showWarningMessage('Open an edited pass first (the edit button of the pass list, or Executor: Edit This Pass).');
+          return;
+        }
+        // Saving re-runs (SnapshotFileSystem.writeFile); an unchanged one re-runs as it is.
+        if (doc.isDirty) {
+          await doc.save();
+        } else {
+          await rerunSnapshot(previews, rerunDiagnostics, output, uri, doc.getText());
+        }
+      })(),
+    ),
     vscode.commands.registerCommand(COMMANDS.restartServer, () => restartServer(output)),
+    rerunDiagnostics,
+    vscode.workspace.onDidCloseTextDocument((doc) => {
+      if (doc.uri.scheme === SNAPSHOT_SCHEME) {
+        rerunDiagnostics.delete(doc.uri);
+      }
+    }),
+    vscode.workspace.registerFileSystemProvider(SNAPSHOT_SCHEME, snapshots),
+    vscode.workspace.registerFileSystemProvider(BYTECODE_SCHEME, new BytecodeFileSystem(() => runningClient('a .mlirbc file'))),
+    vscode.window.registerCustomEditorProvider(BYTECODE_VIEW_TYPE, new BytecodeEditorProvider()),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (RESTART_SETTINGS.some((key) => event.affectsConfiguration(key))) {
         output.info('Settings changed: restarting executor-lsp-server.');

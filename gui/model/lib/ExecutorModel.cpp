@@ -67,6 +67,8 @@ struct Event {
   bool sessionLost = false;
   double latencyMs = 0, shipMs = 0;
   std::vector<MemRefData> results;
+  /// Connected: what kind of executor it is, and what a launch costs there.
+  std::string kindName, kindSummary;
 };
 
 /// Whether the request has a scalar argument or result: the one-trip
@@ -476,8 +478,12 @@ struct ExecutorModel::Worker {
     e.kind = Event::Kind::Connected;
     e.text = address;
     e.latencyMs = millisecondsSince(start);
+    e.kindName = executor_runtime::executorKindName(client->executorKind());
+    e.kindSummary = executor_runtime::executorKindSummary(client->executorKind());
+    std::string summary = e.kindSummary;
     post(std::move(e));
-    log(epoch, "session open with " + client->connectedAddress() + text);
+    log(epoch, "session open with " + client->connectedAddress() + text + " (" +
+                   summary + ")");
   }
 
   void startLocal(uint64_t epoch) {
@@ -872,6 +878,8 @@ void ExecutorModel::drain() {
       if (currentSession) {
         current = inFlight > 0 ? ExecutorState::Launching : ExecutorState::Connected;
         sessionAddress = e.text;
+        kindName = std::move(e.kindName);
+        kindSummary = std::move(e.kindSummary);
         lastError.clear();
       }
       break;

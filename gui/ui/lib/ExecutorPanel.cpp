@@ -108,6 +108,22 @@ void drawExecutorPanel(Studio &studio, StudioView::State &state) {
     ImGui::SameLine();
     ImGui::TextColored(colors::dim(), "%s", executor.address().c_str());
   }
+  // Which kind of executor, and what a launch costs there.
+  if ((s == ExecutorState::Connected || s == ExecutorState::Launching) &&
+      !executor.executorKind().empty()) {
+    std::vector<double> latencies;
+    for (const LaunchRecord &r : executor.launches())
+      if (r.status == LaunchRecord::Status::Done)
+        latencies.push_back(r.latencyMs);
+    if (latencies.empty())
+      ImGui::TextColored(colors::dim(), "%s", executor.executorKind().c_str());
+    else
+      ImGui::TextColored(colors::dim(), "%s, launch %.0f us (median of %zu)",
+                         executor.executorKind().c_str(),
+                         median(latencies) * 1000.0, latencies.size());
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("%s", executor.executorKindSummary().c_str());
+  }
 
   // Where to.
   float buttons = ImGui::CalcTextSize("Connect").x + ImGui::GetStyle().FramePadding.x * 2 +

@@ -37,9 +37,9 @@ void drawPassList(Studio &studio, StudioView::State &state) {
       times.push_back(static_cast<float>(passes.pass(i).milliseconds));
       slowestMs = std::max(slowestMs, times.back());
     }
-    char overlay[48];
-    std::snprintf(overlay, sizeof(overlay), "ms per pass, max %.1f", slowestMs);
-    ImGui::PlotHistogram("##passtimes", times.data(), static_cast<int>(times.size()), 0, overlay,
+    // The caption above the bars (ImGui's overlay would sit on them).
+    ImGui::TextColored(colors::dim(), "ms per pass, max %.1f", slowestMs);
+    ImGui::PlotHistogram("##passtimes", times.data(), static_cast<int>(times.size()), 0, nullptr,
                          0.0f, slowestMs * 1.05f,
                          ImVec2(ImGui::GetContentRegionAvail().x, ImGui::GetFontSize() * 2.6f));
     state.probe("pass-times");

@@ -33,7 +33,9 @@ void drawToolbar(Studio &studio, StudioView::State &state) {
   PipelineModel &passes = studio.passes();
   ImGui::TextColored(colors::accent(), "executor-studio");
   ImGui::SameLine();
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 26);
+  // The path field gives way on narrow windows.
+  ImGui::SetNextItemWidth(std::min(ImGui::GetFontSize() * 26,
+                                   ImGui::GetContentRegionAvail().x * 0.3f));
   bool open = inputString("##open", state.openPath, ImGuiInputTextFlags_EnterReturnsTrue,
                           "path/to/program.mlir");
   ImGui::SameLine();
@@ -51,11 +53,16 @@ void drawToolbar(Studio &studio, StudioView::State &state) {
     studio.setAutoReload(autoReload);
     state.settings->autoReload = autoReload;
   }
-  ImGui::SameLine();
-  ImGui::TextColored(colors::dim(), "| pipeline");
-  ImGui::SameLine();
   float buttons = ImGui::CalcTextSize("RecordDefault").x + ImGui::GetStyle().FramePadding.x * 4 +
                   ImGui::GetStyle().ItemSpacing.x * 2;
+  // The pipeline field on the same line when it gets a useful width there,
+  // else on a line of its own (nothing is cut off at the window's edge).
+  float pipelineLabel = ImGui::CalcTextSize("| pipeline").x + ImGui::GetStyle().ItemSpacing.x * 2;
+  ImGui::SameLine();
+  if (ImGui::GetContentRegionAvail().x - pipelineLabel - buttons < ImGui::GetFontSize() * 14)
+    ImGui::NewLine();
+  ImGui::TextColored(colors::dim(), "| pipeline");
+  ImGui::SameLine();
   ImGui::SetNextItemWidth(std::max(100.0f, ImGui::GetContentRegionAvail().x - buttons));
   bool record = inputString("##pipeline", state.pipelineEdit, ImGuiInputTextFlags_EnterReturnsTrue,
                             "the default pipeline (type one: builtin.module(cse,canonicalize))");
@@ -106,8 +113,16 @@ void drawToolbar(Studio &studio, StudioView::State &state) {
     ImGui::SameLine();
     ImGui::TextColored(colors::dim(), "on %s", s.anchor.c_str());
   }
+  // The key hint when it fits, else a "keys" label with it as tooltip.
+  static const char *kKeys = "j/k or arrows step, n next changed, / search, e edit, F5 launch";
   ImGui::SameLine();
-  ImGui::TextColored(colors::dim(), "   keys: j/k or arrows step, n next changed, / search, e edit, F5 launch");
+  if (ImGui::GetContentRegionAvail().x >= ImGui::CalcTextSize(kKeys).x + ImGui::GetFontSize() * 4) {
+    ImGui::TextColored(colors::dim(), "   keys: %s", kKeys);
+  } else {
+    ImGui::TextColored(colors::dim(), " keys");
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("%s", kKeys);
+  }
 }
 
 void keyboard(Studio &studio, StudioView::State &state) {
@@ -304,10 +319,12 @@ void StudioView::draw() {
       noDiagnostics ? ImGui::GetFrameHeightWithSpacing() : settings.diagnosticsHeight;
   float mainHeight = std::max(100.0f, avail.y - diagnosticsHeight - status - gap -
                                           ImGui::GetStyle().ItemSpacing.y * 2);
-  // Side panels keep their minimum widths and leave the IR at least 40% of
-  // the window (what the user dragged them to is kept in the settings).
+  // Side panels keep their minimum widths and leave the IR 40% of the
+  // window, and at least 520 px where the window allows (half of a 1024 px
+  // window); what the user dragged them to is kept in the settings.
   const float minPassList = 150, minExecutor = 230;
-  float sideRoom = std::max(minPassList + minExecutor, avail.x * 0.6f);
+  float sideRoom = std::max(minPassList + minExecutor,
+                            avail.x - std::max(avail.x * 0.4f, 520.0f));
   float passListWidth =
       std::clamp(settings.passListWidth, minPassList, std::max(minPassList, avail.x * 0.4f));
   float executorWidth =

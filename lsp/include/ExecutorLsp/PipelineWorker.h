@@ -18,10 +18,18 @@
 // recorder then prints nothing, which is much faster), or the IR of chosen
 // snapshots (-1: the input).
 //
+// A re-run (`executor/rerunFrom`) takes the edited IR after one snapshot as
+// its input (one program, not split) and records the steps after it
+// (recordPipelineFrom): its one chunk has "lineOffset" 0 (its diagnostics
+// are at lines of the edited text), snapshot indices of the whole pipeline,
+// and also "editedSnapshot", "firstStep" and "remainingPipeline" (the steps
+// it ran, for executor-opt --pass-pipeline).
+//
 //===----------------------------------------------------------------------===//
 #ifndef EXECUTORLSP_PIPELINEWORKER_H
 #define EXECUTORLSP_PIPELINEWORKER_H
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -47,6 +55,9 @@ struct PipelineWorkerRequest {
   /// For IRMode::Selected: snapshot indices, -1 for the input.
   std::vector<int> irSnapshots;
   bool allowUnregisteredDialects = false;
+  /// Re-run: the input is the IR after this snapshot (-1: the input), edited;
+  /// record the steps after it.
+  std::optional<int> rerunAfter;
 };
 
 /// Runs the request; returns the process exit code.

@@ -10,6 +10,7 @@
 #ifndef EXECUTORLSP_TEXTFILE_H
 #define EXECUTORLSP_TEXTFILE_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
@@ -20,6 +21,7 @@
 
 namespace mlir {
 class DialectRegistry;
+class MLIRContext;
 } // namespace mlir
 
 namespace llvm {
@@ -38,6 +40,8 @@ struct Range;
 
 namespace executor_studio {
 namespace lsp {
+
+struct ParsedChunk;
 
 struct TextFileOptions {
   /// Let ops of dialects that are not registered through the parser.
@@ -76,6 +80,14 @@ public:
   /// Whether the document is small enough for navigation, previews and the
   /// pipeline's diagnostics (DocumentLimits.h).
   bool hasFullService() const;
+  const llvm::lsp::URIForFile &getURI() const;
+  /// The context the chunks were parsed in.
+  mlir::MLIRContext &getContext() const;
+  /// The `// -----` chunks (ParsedChunk.h): the document model that the
+  /// features in lsp/lib work on. Always at least one.
+  llvm::ArrayRef<std::unique_ptr<ParsedChunk>> getChunks() const;
+  /// The chunk that holds line `pos.line` of the file.
+  ParsedChunk &getChunkFor(const llvm::lsp::Position &pos) const;
 
   void getLocationsOf(const llvm::lsp::Position &pos,
                       std::vector<llvm::lsp::Location> &locations);

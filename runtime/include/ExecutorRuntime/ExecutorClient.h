@@ -79,9 +79,21 @@ struct ClientOptions {
   /// How long an accepted connection may take to start the ORC session (a
   /// peer that accepts and never answers is not waited for longer).
   std::chrono::milliseconds handshakeTimeout{5000};
-  /// Presented before the ORC handshake when non-empty. Defaults to
-  /// $EXECUTOR_TOKEN, else the contents of $EXECUTOR_TOKEN_FILE.
+  /// Presented before the ORC handshake when the executor asks for it.
+  /// Defaults to $EXECUTOR_TOKEN, else the contents of $EXECUTOR_TOKEN_FILE.
   std::string token;
+  /// The CA certificates (a PEM file) to trust; when set, the session must
+  /// run over TLS and the executor's certificate must name the host
+  /// connected to. Defaults to $EXECUTOR_TLS_CA.
+  std::string tlsCA;
+  /// How long one call (a launch, an await) may take before it fails and
+  /// the session is closed (which stops the kernel on executor-server);
+  /// 0: no limit. Defaults to $EXECUTOR_LAUNCH_TIMEOUT (seconds).
+  std::chrono::milliseconds launchTimeout{0};
+  /// A connection whose peer stops answering (a cut link) breaks after
+  /// about this long. Defaults to $EXECUTOR_LIVENESS_TIMEOUT (seconds), else
+  /// 30 s.
+  std::chrono::seconds livenessTimeout{0};
 };
 
 /// The executor at the other end of a session, as negotiated at open.

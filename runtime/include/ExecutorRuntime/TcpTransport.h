@@ -1,12 +1,13 @@
 //===- TcpTransport.h - SimpleRemoteEPC messages over a socket --*- C++ -*-===//
 //
 // The transport both ends of a session use, over a connected stream socket:
-// TCP, or a Unix domain socket (Options::unixSocket), where large buffers
-// are handed over in shared memory (SharedMemory.h) instead of being copied
-// through the socket. Same wire format as ORC's FDSimpleRemoteEPCTransport
+// TCP, TLS over TCP (Options::tls, TlsStream.h), or a Unix domain socket
+// (Options::unixSocket), where large buffers are handed over in shared
+// memory (SharedMemory.h) instead of being copied through the socket. Same wire format as ORC's FDSimpleRemoteEPCTransport
 // (a 32-byte header: size, opcode, sequence number, tag address; then the
 // bytes), but each message leaves in one sendmsg (one TCP segment for small
-// messages, where the FD transport's two writes make two), the reader takes
+// messages, where the FD transport's two writes make two; over TLS its small
+// parts are gathered into one record), the reader takes
 // whole messages from a buffer instead of two reads each, and disconnect()
 // shuts the socket down so the reader always wakes (LLVM 22.1's FD transport
 // can leave endSession waiting for ever on a socket).
@@ -29,6 +30,11 @@
 // crashes, naming the kernel and the signal) is kept: hangupMessage() gives
 // it to the client, whose pending calls ORC only fails with "disconnecting".
 //
+// Limits apply to every message, direct calls and shared memory included:
+// a header larger than maxMessageSize() (executor-server
+// --max-message-size) ends the session with an error that says so, and so
+// does a peer's shared-memory arena larger than it.
+//
 //===----------------------------------------------------------------------===//
 #ifndef EXECUTORRUNTIME_TCPTRANSPORT_H
 #define EXECUTORRUNTIME_TCPTRANSPORT_H
@@ -41,6 +47,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstdint>
 #include <deque>
 #include <functional>
 #include <map>
@@ -52,6 +59,7 @@
 #include <vector>
 
 namespace executor_runtime {
+class TlsStream;
 
 /// Published by an executor whose transport serves direct calls.
 inline constexpr const char *kDirectCallsSymbol =
@@ -68,6 +76,9 @@ struct TransportOptions {
       uint32_t flags, llvm::orc::shared::WrapperFunctionBuffer request)>;
   /// An AF_UNIX socket: arenas' descriptors cross it with SCM_RIGHTS.
   bool unixSocket = false;
+  /// Messages go over this TLS connection (which owns the socket; Create's
+  /// `fd` must be its fd()).
+  std::shared_ptr<TlsStream> tls;
   /// The executor's side: it reads for itself (no callers wait there).
   bool executorSide = false;
   /// On the executor's side: serves direct calls with this handler (none:
@@ -92,6 +103,17 @@ public:
   /// otherwise waits for the delayed ACK of the first, 40 ms a message.
   void setQuickAck(bool on) { quickAck = on; }
 
+  /// The largest message body (or peer arena) a transport of this process
+  /// accepts; a larger header ends the session with an error that says so.
+  /// Unlimited unless set (executor-server sets --max-message-size).
+  static void setMaxMessageSize(uint64_t bytes);
+  static uint64_t maxMessageSize();
+  /// The error for a message of `size` bytes over the limit; also kept as
+  /// the process's lastRefusal() (a session whose first message is too
+  /// large ends before ORC can report why).
+  static std::string oversizeMessage(uint64_t size);
+  static std::string lastRefusal();
+
   /// The message of an error Hangup the peer sent, or "".
   std::string hangupMessage() const;
 
@@ -109,16 +131,21 @@ public:
 
   /// Calls the wrapper function at `function` on the peer with the request
   /// gathered from `parts`; returns its reply. Fails when the connection
-  /// goes first.
+  /// goes first, or when no reply has come within `timeout` (0: no limit;
+  /// the connection is closed then, which ends the session and its kernel
+  /// on executor-server).
   llvm::Expected<llvm::orc::shared::WrapperFunctionBuffer>
-  callDirect(uint64_t function, uint32_t flags, llvm::ArrayRef<iovec> parts);
+  callDirect(uint64_t function, uint32_t flags, llvm::ArrayRef<iovec> parts,
+             std::chrono::milliseconds timeout = {});
   /// The reply to direct call `seq`, gathered from `parts`.
   llvm::Error replyDirect(uint64_t seq, llvm::ArrayRef<iovec> parts);
 
   /// Returns once `ready()` holds (it is checked under the transport's lock;
   /// make it true with complete()) or the connection is gone; reads the
-  /// socket meanwhile whenever no other thread does.
-  void waitUntil(llvm::function_ref<bool()> ready);
+  /// socket meanwhile whenever no other thread does. With a `timeout`
+  /// (not 0), returns false when it passes first.
+  bool waitUntil(llvm::function_ref<bool()> ready,
+                 std::chrono::milliseconds timeout = {});
   /// Runs `update` under the transport's lock and wakes waitUntil.
   void complete(llvm::function_ref<void()> update);
 
@@ -154,6 +181,13 @@ private:
   /// (`err` says why, success when the peer closed between messages).
   int readOne(Message &m, bool poll, llvm::Error &err);
   ssize_t receive(char *into, size_t size, bool dontWait);
+  /// Whether bytes already read wait in this side's buffers (the reader's
+  /// or TLS's): the socket may be quiet then.
+  bool buffered();
+  /// Why the last receive() failed.
+  std::string readError() const;
+  /// Waits up to `ms` for something to read; false when nothing came.
+  bool waitReadable(int ms);
   /// Handles a message that is not a direct call; false at the session's end.
   bool dispatch(Message &m, llvm::Error &err);
   /// Reads and handles one message (the caller holds the role); false at

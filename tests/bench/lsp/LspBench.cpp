@@ -4,7 +4,11 @@
 //    upstream ops (func, arith, scf, memref), for executor-lsp-server and the
 //    stock mlir-lsp-server in the same run, alternating edits between the two;
 //    prints both medians and their ratio (goal: at most 1.0).
-// 2. executor/pipelinePreview (the default pipeline, every snapshot's IR) on a
+// 2. The editing requests (code actions, rename, semantic tokens, folding,
+//    formatting, inlay hints, bytecode) on the same 10,000-line file and on
+//    a 10,000-op host program; the medians of both servers where the stock
+//    one has the method (goal: under 100 ms each).
+// 3. executor/pipelinePreview (the default pipeline, every snapshot's IR) on a
 //    generated host program of 10,000 ops that launches kernels of a
 //    dispatched target; prints the time (goal: under 1 s).
 //
@@ -37,6 +41,9 @@ cl::opt<unsigned> previewOps("preview-ops",
                              cl::desc("Ops of the previewed host program"),
                              cl::init(10000));
 cl::opt<unsigned> previews("previews", cl::desc("Timed previews"), cl::init(5));
+cl::opt<unsigned> requests("requests",
+                           cl::desc("Timed editing requests of each kind"),
+                           cl::init(20));
 
 constexpr std::chrono::milliseconds kTimeout(120000);
 
@@ -329,6 +336,164 @@ bool benchDiagnostics() {
   return true;
 }
 
+/// Sends one request and returns the milliseconds until its answer arrived
+/// (negative on no answer); `ok` says whether it was no error.
+double timeRequest(Server &server, StringRef method, json::Value params,
+                   bool &ok) {
+  int64_t id = server.nextId++;
+  std::string body =
+      formatv("{0}", makeRequest(id, method, std::move(params))).str();
+  auto start = Clock::now();
+  server.process.sendBody(body);
+  std::optional<json::Value> reply =
+      server.process.waitForResponse(id, kTimeout);
+  if (!reply)
+    return -1;
+  ok = reply->getAsObject()->get("error") == nullptr;
+  return std::chrono::duration<double, std::milli>(
+             server.process.getLastArrival() - start)
+      .count();
+}
+
+bool benchEditing() {
+  Server ours, stock;
+  ours.name = "executor-lsp-server";
+  stock.name = "mlir-lsp-server";
+  if (!startServer(ours, {ourServer, "--pipeline-diagnostics=false"}) ||
+      !startServer(stock, {referenceServer}))
+    return false;
+  StringRef uri = "file:///bench/upstream.mlir";
+  StringRef hostUri = "file:///bench/host.mlir";
+  std::string text = generateUpstreamFile(lines, 0);
+  std::string host = generateHostProgram(previewOps, 50);
+  for (Server *server : {&ours, &stock})
+    if (timeDiagnostics(*server, uri, text, /*open=*/true) < 0)
+      return false;
+  if (timeDiagnostics(ours, hostUri, host, /*open=*/true) < 0)
+    return false;
+  unsigned lineCount = StringRef(text).count('\n');
+  // The middle function: `%arg1` on its first line, its name @kernelN.
+  unsigned function = lineCount / 51 / 2;
+  unsigned fnLine = 1 + function * 51;
+  auto doc = [](StringRef u) { return json::Object{{"uri", u}}; };
+  auto pos = [](unsigned line, unsigned character) {
+    return json::Object{{"line", line}, {"character", character}};
+  };
+  std::string fnHeader =
+      formatv("  func.func @kernel{0}(%arg0: memref<64xf64>, %arg1: ", function)
+          .str();
+  unsigned argColumn = fnHeader.find("%arg1") + 1;
+  unsigned symbolColumn = fnHeader.find("@kernel") + 1;
+  json::Object diagnostic{{"range", json::Object{{"start", pos(fnLine + 5, 4)},
+                                                 {"end", pos(fnLine + 5, 8)}}},
+                          {"severity", 1},
+                          {"source", "mlir"},
+                          {"message", "'arith.muli' op an error to check for"}};
+  json::Array diagnostics;
+  diagnostics.push_back(std::move(diagnostic));
+  struct Request {
+    std::string title;
+    std::string method;
+    json::Value params;
+    bool stockHasIt;
+  };
+  std::vector<Request> list = {
+      {"textDocument/codeAction", "textDocument/codeAction",
+       json::Object{
+           {"textDocument", doc(uri)},
+           {"range", json::Object{{"start", pos(fnLine + 5, 4)},
+                                  {"end", pos(fnLine + 5, 8)}}},
+           {"context", json::Object{{"diagnostics", std::move(diagnostics)}}}},
+       true},
+      {"textDocument/prepareRename", "textDocument/prepareRename",
+       json::Object{{"textDocument", doc(uri)},
+                    {"position", pos(fnLine, argColumn)}},
+       false},
+      {"textDocument/rename (%arg1)", "textDocument/rename",
+       json::Object{{"textDocument", doc(uri)},
+                    {"position", pos(fnLine, argColumn)},
+                    {"newName", "%renamed"}},
+       false},
+      {"textDocument/rename (@kernelN)", "textDocument/rename",
+       json::Object{{"textDocument", doc(uri)},
+                    {"position", pos(fnLine, symbolColumn)},
+                    {"newName", "@renamed"}},
+       false},
+      {"textDocument/semanticTokens/full", "textDocument/semanticTokens/full",
+       json::Object{{"textDocument", doc(uri)}}, false},
+      {"textDocument/semanticTokens/range (100 lines)",
+       "textDocument/semanticTokens/range",
+       json::Object{{"textDocument", doc(uri)},
+                    {"range", json::Object{{"start", pos(fnLine, 0)},
+                                           {"end", pos(fnLine + 100, 0)}}}},
+       false},
+      {"textDocument/foldingRange", "textDocument/foldingRange",
+       json::Object{{"textDocument", doc(uri)}}, false},
+      {"textDocument/formatting", "textDocument/formatting",
+       json::Object{
+           {"textDocument", doc(uri)},
+           {"options", json::Object{{"tabSize", 2}, {"insertSpaces", true}}}},
+       false},
+      {"textDocument/inlayHint (host program)", "textDocument/inlayHint",
+       json::Object{{"textDocument", doc(hostUri)},
+                    {"range", json::Object{{"start", pos(0, 0)},
+                                           {"end", pos(100000, 0)}}}},
+       false},
+      {"mlir/convertToBytecode", "mlir/convertToBytecode",
+       json::Object{{"uri", uri}}, true},
+  };
+  outs() << formatv("editing requests on the {0}-line file ({1} requests "
+                    "each, medians; inlay hints on the {2}-line host "
+                    "program)\n",
+                    lineCount, requests.getValue(),
+                    StringRef(host).count('\n'));
+  outs() << formatv("  {0,-46} {1,12} {2,12}\n", "method", "executor-lsp",
+                    "mlir-lsp");
+  bool allMet = true;
+  for (Request &request : list) {
+    double medians[2] = {-1, -1};
+    Server *servers[2] = {&ours, &stock};
+    for (unsigned s = 0; s < (request.stockHasIt ? 2u : 1u); ++s) {
+      std::vector<double> samples;
+      bool ok = true;
+      for (unsigned i = 0; i < requests + 1; ++i) {
+        bool answerOk = false;
+        double ms = timeRequest(*servers[s], request.method,
+                                json::Value(request.params), answerOk);
+        if (ms < 0) {
+          errs() << servers[s]->name << ": no answer to " << request.title
+                 << "\n";
+          return false;
+        }
+        ok &= answerOk;
+        if (i)
+          samples.push_back(ms);
+      }
+      medians[s] = ok ? median(samples) : -2;
+    }
+    auto show = [](double ms) {
+      if (ms == -1)
+        return std::string("-");
+      if (ms == -2)
+        return std::string("error");
+      return formatv("{0:f2} ms", ms).str();
+    };
+    allMet &= medians[0] >= 0 && medians[0] < 100;
+    outs() << formatv("  {0,-46} {1,12} {2,12}\n", request.title,
+                      show(medians[0]), show(medians[1]));
+  }
+  outs() << formatv("  goal: every median under 100 ms: {0}\n",
+                    allMet ? "met" : "NOT met");
+  for (Server *server : {&ours, &stock}) {
+    int64_t id = server->nextId++;
+    server->process.send(makeRequest(id, "shutdown", nullptr));
+    server->process.waitForResponse(id, kTimeout);
+    server->process.send(makeNotification("exit", nullptr));
+    server->process.finish(kTimeout);
+  }
+  return allMet;
+}
+
 /// Times `executor/pipelinePreview` of `text`; `irMode` is the request's
 /// "ir" member (empty: the default).
 bool benchPreview(StringRef title, const std::string &text, StringRef irMode,
@@ -413,6 +578,8 @@ int main(int argc, char **argv) {
   outs() << "executor-lsp-server: " << ourServer << "\n"
          << "reference:           " << referenceServer << "\n";
   bool ok = benchDiagnostics();
+  if (requests)
+    ok = benchEditing() && ok;
   if (!previews)
     return ok ? 0 : 1;
   std::string host = generateHostProgram(previewOps, 50);

@@ -3,15 +3,16 @@
 //   executor-runtime-bench [--json FILE] [--iterations N] [--rounds R]
 //                          [--each-round]   (prints each latency round)
 //
-// Starts real executor-servers (one on loopback TCP, one on a Unix socket)
-// and measures, in one run, every figure against a reference measured in
+// Starts real executor-servers (one on loopback TCP, one on a Unix socket,
+// one with TLS 1.3 and a token on loopback) and measures, in one run, every figure against a reference measured in
 // the same run:
 //   1. latency, in R rounds that interleave the references and the
 //      launches (this machine's load moves all of them alike): raw TCP
 //      ping-pong of 64 bytes vs a launch of memref<4xf64> in and out over
-//      TCP and over the Unix socket, with client and peers pinned to one
+//      TCP, over TLS and over the Unix socket, with client and peers pinned to one
 //      core and to two (where the scheduler puts them otherwise decides
-//      the figures); the median of the per-round ratios and their spread;
+//      the figures); the median of the per-round ratios and their spread
+//      (TLS against plaintext TCP in the same round: goal <= 1.3x);
 //      then the multi-round-trip launch (allocate, write, invoke, read
 //      back, free) and the launch on each kind of executor;
 //   2. bandwidth, in rounds: 64 MiB in and out, in only and out only, over
@@ -19,6 +20,7 @@
 //      loopback TCP moving the same bytes memory to memory (a peer that
 //      reads into a 64 MiB buffer and writes back from it) in the same
 //      round; the streaming figure (1 MiB cache-hot chunks) is shown too;
+//      64 MiB in and out over TLS against plaintext TCP in the same round;
 //   3. the session process's resident memory over 10,000 launches;
 //   4. scale: launches/s of 8 client threads on one session and on 8
 //      sessions against 1 thread; 1,000 objects of one kernel each shipped
@@ -30,6 +32,7 @@
 #include "ExecutorRuntime/ExecutorClient.h"
 #include "ExecutorRuntime/LocalExecutor.h"
 #include "ExecutorRuntime/Socket.h"
+#include "ExternalExecutor.h"
 
 #include "llvm/ExecutionEngine/Orc/ExecutorProcessControl.h"
 #include "llvm/ExecutionEngine/Orc/MemoryAccess.h"
@@ -45,6 +48,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <sys/stat.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -58,7 +62,6 @@ namespace {
 const std::string kServer = EXECUTOR_SERVER_PATH;
 const std::string kObject = KERNELS_A_OBJECT;
 const std::string kObjectB = KERNELS_B_OBJECT;
-const std::string kJitlinkExecutor = LLVM_JITLINK_EXECUTOR_PATH;
 
 [[noreturn]] void fail(const std::string &message) {
   std::fprintf(stderr, "executor-runtime-bench: %s\n", message.c_str());
@@ -352,33 +355,6 @@ double kindLatency(const std::string &address, int iterations,
   return median(samples);
 }
 
-/// `llvm-jitlink-executor listen=127.0.0.1:PORT` on a free port, once it
-/// listens (it serves one session).
-pid_t startJitlinkExecutor(std::string &address) {
-  int fd = bindLoopback(false, address);
-  if (fd < 0)
-    fail("no free port");
-  close(fd);
-  unsigned port = std::stoul(address.substr(address.rfind(':') + 1));
-  pid_t pid = fork();
-  if (pid == 0) {
-    std::string arg = "listen=" + address;
-    execl(kJitlinkExecutor.c_str(), kJitlinkExecutor.c_str(), arg.c_str(),
-          static_cast<char *>(nullptr));
-    _exit(127);
-  }
-  char needle[64];
-  std::snprintf(needle, sizeof(needle), ":%04X 00000000:0000 0A", port);
-  for (int i = 0; i < 500; ++i) {
-    std::ifstream tcp("/proc/net/tcp");
-    std::string text((std::istreambuf_iterator<char>(tcp)), {});
-    if (text.find(needle) != std::string::npos)
-      return pid;
-    usleep(10000);
-  }
-  fail("llvm-jitlink-executor did not listen on " + address);
-}
-
 /// The median latency of `iterations` memref<4xf64> launches on `client`.
 double launchMicros(ExecutorClient &client, int iterations) {
   std::vector<HostMemRef> in = {HostMemRef::of<double>({4}, {1, 2, 3, 4})};
@@ -474,6 +450,29 @@ int main(int argc, char **argv) {
   check(client->sendBinary(kObject), "send_binary");
   auto local = check(ExecutorClient::open(unixServer.address()), "open unix");
   check(local->sendBinary(kObject), "send_binary");
+  // TLS 1.3 with a token, on loopback (certificates as the README makes
+  // them; the token is checked once, at connect).
+  std::string certs = "/tmp/executor-runtime-bench-" + std::to_string(getpid());
+  if (std::system((std::string(MAKE_EXECUTOR_CERTS) + " " + certs +
+                   " 127.0.0.1 >/dev/null")
+                      .c_str()) != 0)
+    fail("make-executor-certs.sh failed");
+  std::ofstream(certs + "/token") << "executor-runtime-bench-token-0123\n";
+  chmod((certs + "/token").c_str(), 0600);
+  LocalExecutor tlsServer;
+  check(tlsServer.start(kServer, {"--log=sessions", "--token-file",
+                                  certs + "/token", "--tls-cert",
+                                  certs + "/server.pem", "--tls-key",
+                                  certs + "/server.key"},
+                        "/dev/null"),
+        "start TLS server");
+  ClientOptions tlsOptions;
+  tlsOptions.token = "executor-runtime-bench-token-0123";
+  tlsOptions.tlsCA = certs + "/ca.pem";
+  auto secure =
+      check(ExecutorClient::open(tlsServer.address(), tlsOptions), "open TLS");
+  check(secure->sendBinary(kObject), "send_binary");
+  std::system(("rm -rf " + certs).c_str());
 
   // 1. Latency, interleaved in rounds, in two placements: client and
   // executor (and the ping-pong's peer) on one core, and on two. Where the
@@ -486,7 +485,8 @@ int main(int argc, char **argv) {
   struct Placement {
     const char *name;
     int peerCpu;
-    std::vector<double> pings, launches, unixLaunches, ratios, unixRatios;
+    std::vector<double> pings, launches, unixLaunches, tlsLaunches, ratios,
+        unixRatios, tlsRatios;
   };
   std::vector<Placement> placements = {{"one core (client and executor on CPU 0)", 0}};
   if (cores > 1)
@@ -496,6 +496,8 @@ int main(int argc, char **argv) {
     peers.push_back(p);
   for (pid_t p : unixServer.sessionProcesses())
     peers.push_back(p);
+  for (pid_t p : tlsServer.sessionProcesses())
+    peers.push_back(p);
   for (int r = 0; r < rounds; ++r) {
     for (Placement &place : placements) {
       pinThread(0, 0);
@@ -504,15 +506,18 @@ int main(int argc, char **argv) {
       double ping = pingPongMicros(echoFd, iterations);
       double launch = launchMicros(*client, iterations);
       double unixLaunch = launchMicros(*local, iterations);
+      double tlsLaunch = launchMicros(*secure, iterations);
       place.pings.push_back(ping);
       place.launches.push_back(launch);
       place.unixLaunches.push_back(unixLaunch);
+      place.tlsLaunches.push_back(tlsLaunch);
       place.ratios.push_back(launch / ping);
       place.unixRatios.push_back(unixLaunch / ping);
+      place.tlsRatios.push_back(tlsLaunch / launch);
       if (eachRound)
         std::printf("round %2d, %s: ping-pong %6.1f us, TCP launch %6.1f us, "
-                    "Unix launch %6.1f us\n",
-                    r + 1, place.name, ping, launch, unixLaunch);
+                    "Unix launch %6.1f us, TLS launch %6.1f us\n",
+                    r + 1, place.name, ping, launch, unixLaunch, tlsLaunch);
     }
   }
   pinThread(0, -1);
@@ -562,12 +567,14 @@ int main(int argc, char **argv) {
   std::vector<char> landing(big, 0); // where raw transfers land (warm)
   size_t rawIn[3] = {big, big, 0}, rawOut[3] = {big, 0, big};
   std::vector<std::vector<double>> tcpBw(3), unixBw(3), tcpFrac(3), unixFrac(3);
+  std::vector<double> tlsBw, tlsFrac;
   // Warm both sessions' heaps and ours (first touches of 64 MiB cost tens
   // of milliseconds of page faults on this VM), twice, in the rounds' order.
   for (int pass = 0; pass < 2; ++pass)
     for (Direction &d : directions)
-      for (auto *c : {client.get(), local.get()})
-        launchBandwidth(*c, d.kernel, *d.input, d.moved, d.size, d.at);
+      for (auto *c : {client.get(), local.get(), secure.get()})
+        if (c != secure.get() || d.kernel == std::string("k"))
+          launchBandwidth(*c, d.kernel, *d.input, d.moved, d.size, d.at);
   for (int d = 0; d < 3; ++d) // warm the peer's and our buffers
     rawTransferMBps(memoryFd, reinterpret_cast<const char *>(values.data()),
                     rawIn[d], landing.data(), rawOut[d]);
@@ -589,6 +596,12 @@ int main(int argc, char **argv) {
       unixBw[d].push_back(shm);
       tcpFrac[d].push_back(tcp / raw);
       unixFrac[d].push_back(shm / raw);
+      if (d == 0) {
+        double tls = launchBandwidth(*secure, dir.kernel, *dir.input,
+                                     dir.moved, dir.size, dir.at);
+        tlsBw.push_back(tls);
+        tlsFrac.push_back(tls / tcp);
+      }
     }
   }
 
@@ -616,11 +629,11 @@ int main(int argc, char **argv) {
   double onCatalyst =
       kindLatency(catalystServices.address(), iterations, catalystKind);
   catalystServices.stop();
-  std::string jitlinkAddress;
-  pid_t jitlink = startJitlinkExecutor(jitlinkAddress);
-  double onOrc = kindLatency(jitlinkAddress, iterations, orcKind);
-  kill(jitlink, SIGKILL);
-  waitpid(jitlink, nullptr, 0);
+  executor_test::JitlinkExecutor jitlink;
+  if (!jitlink.start())
+    fail("llvm-jitlink-executor did not listen on " + jitlink.address);
+  double onOrc = kindLatency(jitlink.address, iterations, orcKind);
+  jitlink.stop();
 
   // 5. Scale: threads on one session and on their own sessions.
   const int perThread = std::max(1000, 4 * iterations);
@@ -685,12 +698,15 @@ int main(int argc, char **argv) {
               "references and launches interleaved; median [min-max] of the "
               "rounds; the goals hold when they hold in every placement):\n",
               rounds, iterations);
-  double worstRatio = 0, worstUnixRatio = 0;
+  double worstRatio = 0, worstUnixRatio = 0, worstTlsRatio = 0;
   for (Placement &place : placements) {
     Spread ping = spread(place.pings), launch = spread(place.launches),
            unixLaunch = spread(place.unixLaunches),
-           ratio = spread(place.ratios), unixRatio = spread(place.unixRatios);
+           ratio = spread(place.ratios), unixRatio = spread(place.unixRatios),
+           tlsLaunch = spread(place.tlsLaunches),
+           tlsRatio = spread(place.tlsRatios);
     worstRatio = std::max(worstRatio, ratio.median);
+    worstTlsRatio = std::max(worstTlsRatio, tlsRatio.median);
     worstUnixRatio = std::max(worstUnixRatio, unixRatio.median);
     std::printf(" %s:\n", place.name);
     std::printf("  raw TCP ping-pong, 64 bytes      %8.1f us   [%.1f-%.1f] (reference)\n",
@@ -703,6 +719,10 @@ int main(int argc, char **argv) {
                 "[%.2f-%.2f] (goal <= 1.0x: %s)\n",
                 unixLaunch.median, unixRatio.median, unixRatio.low,
                 unixRatio.high, verdict(unixRatio.median <= 1.0));
+    std::printf("  launch over TLS 1.3              %8.1f us   %.2fx plaintext TCP "
+                "[%.2f-%.2f] (goal <= 1.3x: %s)\n",
+                tlsLaunch.median, tlsRatio.median, tlsRatio.low, tlsRatio.high,
+                verdict(tlsRatio.median <= 1.3));
     std::string key = place.peerCpu == 0 ? "one_core_" : "two_cores_";
     figures[key + "ping_pong_us"] = ping.median;
     figures[key + "launch_us"] = launch.median;
@@ -713,11 +733,18 @@ int main(int argc, char **argv) {
     figures[key + "unix_launch_vs_ping_pong"] = unixRatio.median;
     figures[key + "unix_launch_vs_ping_pong_min"] = unixRatio.low;
     figures[key + "unix_launch_vs_ping_pong_max"] = unixRatio.high;
+    figures[key + "tls_launch_us"] = tlsLaunch.median;
+    figures[key + "tls_launch_vs_plaintext"] = tlsRatio.median;
+    figures[key + "tls_launch_vs_plaintext_min"] = tlsRatio.low;
+    figures[key + "tls_launch_vs_plaintext_max"] = tlsRatio.high;
   }
   std::printf("  launch over TCP: %.2fx the ping-pong in the worse placement "
               "(goal <= 1.5x: %s); over a Unix socket: %.2fx (goal <= 1.0x: %s)\n",
               worstRatio, verdict(worstRatio <= 1.5), worstUnixRatio,
               verdict(worstUnixRatio <= 1.0));
+  std::printf("  launch over TLS 1.3: %.2fx plaintext TCP in the worse placement "
+              "(goal <= 1.3x: %s)\n",
+              worstTlsRatio, verdict(worstTlsRatio <= 1.3));
   std::printf("  multi-round-trip launch          %8.1f us   one-trip launch "
               "(%.1f us) is %.2fx faster\n",
               multi, multiLaunch, multi / multiLaunch);
@@ -760,6 +787,14 @@ int main(int argc, char **argv) {
     figures[std::string("unix_bandwidth_vs_raw_") + directions[d].kernel] = f.median;
     figures[std::string("unix_bandwidth_mb_s_") + directions[d].kernel] = b.median;
   }
+  {
+    Spread b = spread(tlsBw), f = spread(tlsFrac);
+    std::printf("  TLS 1.3, in and out            %8.0f MB/s %3.0f%% of plaintext "
+                "TCP [%.0f-%.0f%%] (for comparison)\n",
+                b.median, 100 * f.median, 100 * f.low, 100 * f.high);
+    figures["tls_bandwidth_mb_s_k"] = b.median;
+    figures["tls_bandwidth_vs_plaintext_k"] = f.median;
+  }
   std::printf("session resident memory over 10,000 launches:\n");
   std::printf("  before %ld KiB, after %ld KiB, growth %ld KiB\n", before, after,
               after - before);
@@ -783,6 +818,7 @@ int main(int argc, char **argv) {
   if (!jsonPath.empty()) {
     figures["launch_vs_ping_pong"] = worstRatio;
     figures["unix_launch_vs_ping_pong"] = worstUnixRatio;
+    figures["tls_launch_vs_plaintext"] = worstTlsRatio;
     figures["multi_round_trip_us"] = multi;
     figures["multi_round_trip_vs_launch"] = multi / multiLaunch;
     figures["raw_bandwidth_mb_s"] = raw.median;
@@ -809,5 +845,6 @@ int main(int argc, char **argv) {
   }
   check(client->close(), "close");
   check(local->close(), "close");
+  check(secure->close(), "close");
   return 0;
 }

@@ -140,3 +140,51 @@ void _catalyst_pyface_grow(void *results, void *args) {
   free(scratch);
   *y = (Memref1D){data, data, 0, 2 * n, 1};
 }
+
+/* Kernels for the limits and privilege tests (SecurityTest.cpp). */
+
+/* hog: y = [1] when x[0] bytes could be allocated and touched, else [0]. */
+void _catalyst_pyface_hog(void *results, void *args) {
+  Memref1D *x = ((Memref1D **)args)[0];
+  Memref1D *y = (Memref1D *)results;
+  size_t bytes = (size_t)x->aligned[x->offset];
+  char *block = malloc(bytes);
+  if (block)
+    memset(block, 1, bytes);
+  /* Keeps the compiler from taking the allocation away. */
+  __asm__ volatile("" : : "r"(block) : "memory");
+  double *data = malloc(sizeof(double));
+  data[0] = block ? 1 : 0;
+  free(block);
+  *y = (Memref1D){data, data, 0, 1, 1};
+}
+
+/* spin: never returns. */
+void _catalyst_pyface_spin(void *results, void *args) {
+  (void)results;
+  (void)args;
+  for (volatile int forever = 1; forever;)
+    ;
+}
+
+/* whoami: y = [uid, gid, no_new_privs]. */
+#include <sys/prctl.h>
+void _catalyst_pyface_whoami(void *results, void *args) {
+  (void)args;
+  Memref1D *y = (Memref1D *)results;
+  double *data = malloc(3 * sizeof(double));
+  data[0] = getuid();
+  data[1] = getgid();
+  data[2] = prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0);
+  *y = (Memref1D){data, data, 0, 3, 1};
+}
+
+/* stubborn: ignores SIGTERM, then sleeps for ever. */
+#include <signal.h>
+void _catalyst_pyface_stubborn(void *results, void *args) {
+  (void)results;
+  (void)args;
+  signal(SIGTERM, SIG_IGN);
+  for (;;)
+    sleep(1);
+}

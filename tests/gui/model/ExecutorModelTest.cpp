@@ -8,6 +8,7 @@
 #include "StudioModel/ExecutorModel.h"
 
 #include "ExecutorRuntime/LocalExecutor.h"
+#include "ExternalExecutor.h"
 
 #include <arpa/inet.h>
 #include <chrono>
@@ -201,6 +202,30 @@ TEST(ExecutorModel, BadLaunchesKeepTheSession) {
   EXPECT_EQ(m.state(), ExecutorState::Connected);
   m.clearLaunches();
   EXPECT_TRUE(m.launches().empty());
+}
+
+// The studio launches on any ORC executor too: LLVM's stock
+// llvm-jitlink-executor, which has none of executor-server's services. The
+// model says which kind it got and what a launch costs there, and the
+// numbers are right.
+TEST(ExecutorModel, LaunchesOnAStockOrcExecutorAndSaysWhatItIs) {
+  executor_test::JitlinkExecutor orc;
+  ASSERT_TRUE(orc.start()) << "llvm-jitlink-executor did not listen";
+  ExecutorModel m(options());
+  EXPECT_TRUE(m.executorKind().empty());
+  m.connect(orc.address);
+  ASSERT_TRUE(m.waitIdle(20s));
+  ASSERT_EQ(m.state(), ExecutorState::Connected) << m.error();
+  EXPECT_EQ(m.executorKind(), "ORC executor");
+  EXPECT_NE(m.executorKindSummary().find("round trips"), std::string::npos)
+      << m.executorKindSummary();
+  uint64_t id = m.launch(twice({1, 2, 3, 4}));
+  ASSERT_TRUE(m.waitIdle(20s));
+  const LaunchRecord *r = m.findLaunch(id);
+  ASSERT_TRUE(r);
+  ASSERT_EQ(r->status, LaunchRecord::Status::Done) << r->error;
+  EXPECT_EQ(doubles(r->results[0]), (std::vector<double>{2, 4, 6, 8}));
+  EXPECT_TRUE(logHas(m, "ORC executor"));
 }
 
 TEST(ExecutorModel, ConnectsToAnExecutorItDidNotStartAndDisconnects) {

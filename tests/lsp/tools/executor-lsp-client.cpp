@@ -13,8 +13,10 @@
 //                                 JSON contains `text`
 //   // CLIENT-SLEEP: ms           then sleep
 //   // CLIENT-TEXT: path          replace the document text in the message
-//                                 (didOpen, or didChange's first change) by
-//                                 the file's (relative to the script)
+//                                 (didOpen, didChange's first change, or
+//                                 the "text" of a request's params, as
+//                                 executor/rerunFrom has) by the file's
+//                                 (relative to the script)
 //   // CLIENT-RAW                 send the block as is (malformed JSON)
 //   // CLIENT-BYTES               send the block's lines, joined without line
 //                                 breaks, as raw bytes with no framing added;
@@ -192,6 +194,10 @@ bool setText(json::Value &message, StringRef text) {
       (*changes->front().getAsObject())["text"] = text.str();
       return true;
     }
+  }
+  if (params->get("text")) {
+    (*params)["text"] = text.str();
+    return true;
   }
   return false;
 }

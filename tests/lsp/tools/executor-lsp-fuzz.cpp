@@ -275,7 +275,7 @@ bool Fuzzer::randomQueries(StringRef text) {
   json::Object document{{"uri", kUri}};
   for (unsigned i = 0, e = 1 + pick(4); i < e; ++i) {
     json::Value position = randomPosition(text);
-    switch (pick(7)) {
+    switch (pick(9)) {
     case 0:
       if (!request("textDocument/hover",
                    json::Object{{"textDocument", json::Object(document)},
@@ -312,6 +312,53 @@ bool Fuzzer::randomQueries(StringRef text) {
                    json::Object{{"textDocument", json::Object(document)}}))
         return false;
       break;
+    case 6: {
+      // The editing features: on text that parses, that does not, or that
+      // nests too deep, at positions in and out of it.
+      json::Value other = randomPosition(text);
+      json::Object range{{"start", json::Value(position)},
+                         {"end", std::move(other)}};
+      json::Object diagnostic{
+          {"range", json::Object(range)},
+          {"severity", 1 + pick(4)},
+          {"source", chance(50) ? "mlir" : "executor-pipeline"},
+          {"message", "an error {{with}} braces"}};
+      json::Array diagnostics;
+      diagnostics.push_back(std::move(diagnostic));
+      json::Value requests[] = {
+          json::Object{{"textDocument", json::Object(document)},
+                       {"range", json::Object(range)},
+                       {"context",
+                        json::Object{{"diagnostics", std::move(diagnostics)}}}},
+          json::Object{{"textDocument", json::Object(document)},
+                       {"position", json::Value(position)}},
+          json::Object{{"textDocument", json::Object(document)},
+                       {"position", json::Value(position)},
+                       {"newName", chance(50) ? "%renamed" : "@renamed"}},
+          json::Object{{"textDocument", json::Object(document)}},
+          json::Object{{"textDocument", json::Object(document)},
+                       {"range", json::Object(range)}},
+          json::Object{{"textDocument", json::Object(document)}},
+          json::Object{{"textDocument", json::Object(document)},
+                       {"options", json::Object{{"dropComments", chance(50)}}}},
+          json::Object{{"textDocument", json::Object(document)},
+                       {"range", json::Object(range)}},
+          json::Object{{"uri", kUri}},
+      };
+      StringRef methods[] = {"textDocument/codeAction",
+                             "textDocument/prepareRename",
+                             "textDocument/rename",
+                             "textDocument/semanticTokens/full",
+                             "textDocument/semanticTokens/range",
+                             "textDocument/foldingRange",
+                             "textDocument/formatting",
+                             "textDocument/inlayHint",
+                             "mlir/convertToBytecode"};
+      unsigned which = pick(std::size(methods));
+      if (!request(methods[which], std::move(requests[which])))
+        return false;
+      break;
+    }
     default: {
       // Wrong params: InvalidParams.
       json::Value params = nullptr;
@@ -432,9 +479,16 @@ bool Fuzzer::previews(StringRef text) {
   if (!response)
     return fail("no answer to a cancelled preview");
 
-  return request(
-      "executor/pipelinePreview",
-      json::Object{{"uri", kUri}, {"pipeline", "builtin.module(cse)"}});
+  // The text also as the edited IR after a pass of the default pipeline
+  // (executor/rerunFrom), the pass picked by the text's size.
+  int64_t pass = static_cast<int64_t>(text.size() % 17) - 1;
+  return request("executor/pipelinePreview",
+                 json::Object{{"uri", kUri},
+                              {"pipeline", "builtin.module(cse)"}}) &&
+         request("executor/rerunFrom", json::Object{{"uri", kUri},
+                                                    {"pass", pass},
+                                                    {"text", text.str()},
+                                                    {"ir", "none"}});
 }
 
 bool Fuzzer::bigFile() {

@@ -16,6 +16,8 @@ export interface Snapshot {
   anchor: string;
   changed: boolean;
   failed: boolean;
+  /** Whether its IR is text the user put in place of the pass's output (a re-run from it). */
+  edited: boolean;
   milliseconds: number;
   /**
    * The whole IR after the pass. The server leaves out the IR of a pass that
@@ -41,6 +43,11 @@ export interface PipelinePreview {
   /** Diagnostics of parsing, verification and the pipeline text. */
   diagnostics: PreviewDiagnostic[];
   snapshots: Snapshot[];
+  /**
+   * A re-run (`executor/rerunFrom`, or one spliced onto the run it came
+   * from): the position of the edited snapshot (-1: the input).
+   */
+  edited?: number;
 }
 
 /** Thrown for a reply that is not the recorder's snapshots. */
@@ -72,7 +79,7 @@ function readRange(value: unknown): Range {
   };
 }
 
-function readDiagnostics(value: unknown): PreviewDiagnostic[] {
+export function readDiagnostics(value: unknown): PreviewDiagnostic[] {
   if (!Array.isArray(value)) {
     return [];
   }
@@ -127,6 +134,7 @@ export function parsePipelinePreview(value: unknown): PipelinePreview {
       anchor: readString(raw['anchor'], ''),
       changed: raw['changed'] === true,
       failed: raw['failed'] === true,
+      edited: raw['edited'] === true,
       milliseconds: readNumber(raw['milliseconds'], readNumber(raw['ms'], 0)),
       ir,
       diagnostics: readDiagnostics(raw['diagnostics']),

@@ -9,10 +9,14 @@ import * as path from 'node:path';
 
 import type { PipelinePreview } from './preview';
 import { formatDiagnostic, formatMilliseconds, irAt, parsePipelinePreview } from './preview';
-import type { PipelinePreviewParams } from './protocol';
+import type { PipelinePreviewParams, PreviewDiagnostic, RerunFromParams } from './protocol';
+import type { RerunResult } from './rerun';
+import { parseRerun, rerunDiagnostics, rerunRan, spliceRerun } from './rerun';
 
 /** Sends `executor/pipelinePreview` and returns the raw reply. */
 export type PreviewRequester = (params: PipelinePreviewParams, signal?: AbortSignal) => Promise<unknown>;
+/** Sends `executor/rerunFrom` and returns the raw reply. */
+export type RerunRequester = (params: RerunFromParams, signal?: AbortSignal) => Promise<unknown>;
 
 /** One run of the pipeline on one chunk of a document. */
 export interface PreviewRun {
@@ -20,6 +24,19 @@ export interface PreviewRun {
   source: string;
   chunk: number;
   preview: PipelinePreview;
+  /** The client's pipeline, when it asked for one. */
+  pipeline?: string;
+  /** A re-run: the run it was edited from. */
+  basedOn?: number;
+}
+
+/** What a save of an edited snapshot gave. */
+export interface RerunOutcome {
+  /** The whole pipeline with the edit and the re-run passes; undefined when the edited IR did not parse or verify. */
+  run: PreviewRun | undefined;
+  result: RerunResult;
+  /** Every error of the re-run, at lines of the edited text. */
+  diagnostics: PreviewDiagnostic[];
 }
 
 /** A line of the pass list. Position -1 is the input, before the first pass. */
@@ -30,6 +47,8 @@ export interface PassItem {
   detail: string;
   changed: boolean;
   failed: boolean;
+  /** The IR the user edited (the passes after it re-ran on it). */
+  edited: boolean;
   diagnostics: number;
 }
 
@@ -75,6 +94,7 @@ export class PipelinePreviewService {
     private readonly request: PreviewRequester,
     /** How many runs to keep for the documents still open. */
     private readonly keep = 8,
+    private readonly rerunRequest?: RerunRequester,
   ) {}
 
   /** Runs the pipeline on `chunk` of the document `source` (a URI). */
@@ -85,8 +105,51 @@ export class PipelinePreviewService {
     }
     const reply = await this.request(params, signal);
     const run: PreviewRun = { id: this.nextId++, source, chunk, preview: parsePipelinePreview(reply) };
+    if (params.pipeline !== undefined) {
+      run.pipeline = params.pipeline;
+    }
     this.store(run);
     return run;
+  }
+
+  /**
+   * Re-runs the passes after `position` of `base` (-1: all of them) on
+   * `text`, the edited IR after it. The new run (kept like the others) is the
+   * whole pipeline: `base` up to the edited pass, that one with `text` and
+   * marked edited, then the passes re-run.
+   */
+  async rerun(base: PreviewRun, position: number, text: string, textUri?: string, signal?: AbortSignal): Promise<RerunOutcome> {
+    if (this.rerunRequest === undefined) {
+      throw new Error('this preview cannot re-run passes');
+    }
+    if (!Number.isInteger(position) || position < -1 || position >= base.preview.snapshots.length) {
+      throw new Error(`the pipeline has ${base.preview.snapshots.length} passes, not ${position + 1}`);
+    }
+    const pass = position < 0 ? -1 : base.preview.snapshots[position]?.index ?? position;
+    const params: RerunFromParams = { uri: base.source, chunk: base.chunk, pass, text };
+    if (textUri !== undefined) {
+      params.textUri = textUri;
+    }
+    if (base.pipeline !== undefined) {
+      params.pipeline = base.pipeline;
+    }
+    const result = parseRerun(await this.rerunRequest(params, signal));
+    const diagnostics = rerunDiagnostics(result);
+    if (!rerunRan(result)) {
+      return { run: undefined, result, diagnostics };
+    }
+    const run: PreviewRun = {
+      id: this.nextId++,
+      source: base.source,
+      chunk: base.chunk,
+      preview: spliceRerun(base.preview, result, text),
+      basedOn: base.id,
+    };
+    if (base.pipeline !== undefined) {
+      run.pipeline = base.pipeline;
+    }
+    this.store(run);
+    return { run, result, diagnostics };
   }
 
   get(runId: number): PreviewRun | undefined {
@@ -122,19 +185,19 @@ export class PipelinePreviewService {
       items.push({
         position: -1,
         label: 'input',
-        description: 'before the first pass',
+        description: run.preview.edited === -1 ? 'edited · the pipeline re-ran on this IR' : 'before the first pass',
         detail: run.preview.pipeline,
         changed: false,
         failed: false,
+        edited: run.preview.edited === -1,
         diagnostics: run.preview.diagnostics.length,
       });
     }
     const width = String(run.preview.snapshots.length).length;
     run.preview.snapshots.forEach((snapshot, position) => {
-      const parts = [
-        snapshot.failed ? 'failed' : snapshot.changed ? 'changed' : 'no change',
-        formatMilliseconds(snapshot.milliseconds),
-      ];
+      const parts = snapshot.edited
+        ? ['edited', 'the passes after it re-ran on this IR']
+        : [snapshot.failed ? 'failed' : snapshot.changed ? 'changed' : 'no change', formatMilliseconds(snapshot.milliseconds)];
       if (snapshot.anchor !== '') {
         parts.push(`on ${snapshot.anchor}`);
       }
@@ -152,18 +215,23 @@ export class PipelinePreviewService {
         detail: details.join(' — '),
         changed: snapshot.changed,
         failed: snapshot.failed,
+        edited: snapshot.edited,
         diagnostics: snapshot.diagnostics.length,
       });
     });
     return items;
   }
 
-  /** The preview document of the IR after `position` (-1: the input). */
-  location(run: PreviewRun, position: number): PreviewLocation {
+  /**
+   * The preview document of the IR after `position` (-1: the input); with
+   * `editable`, the editable snapshot of it (its name ends in `.edit.mlir`).
+   */
+  location(run: PreviewRun, position: number, editable = false): PreviewLocation {
     const name =
-      position < 0
+      (position < 0
         ? '00-input'
-        : `${String(position + 1).padStart(2, '0')}-${safeName(run.preview.snapshots[position]?.pass ?? 'pass')}`;
+        : `${String(position + 1).padStart(2, '0')}-${safeName(run.preview.snapshots[position]?.pass ?? 'pass')}`) +
+      (editable ? '.edit' : '');
     const query = new URLSearchParams({
       source: run.source,
       chunk: String(run.chunk),
@@ -209,6 +277,16 @@ export class PipelinePreviewService {
     return { run, position: address.position };
   }
 
+  /** The text an editable snapshot starts with: the IR after that pass, as it is. */
+  async editableText(location: PreviewLocation, signal?: AbortSignal): Promise<string> {
+    const { run, position } = await this.resolve(location, signal);
+    const ir = irAt(run.preview, position);
+    if (ir === undefined) {
+      throw new Error(`the server recorded no IR after ${this.title(run, position)}`);
+    }
+    return ir;
+  }
+
   /** The text of a preview document: the IR after that pass. */
   async content(location: PreviewLocation, signal?: AbortSignal): Promise<string> {
     const { run, position } = await this.resolve(location, signal);
@@ -242,6 +320,17 @@ export class PipelinePreviewService {
   title(run: PreviewRun, position: number): string {
     const pass = position < 0 ? 'input' : run.preview.snapshots[position]?.pass ?? 'pass';
     return `${sourceName(run.source)}: after ${pass}`;
+  }
+
+  /** What the pass list of a run is titled: the document, and the edited pass of a re-run. */
+  listTitle(run: PreviewRun): string {
+    const edited = run.preview.edited;
+    if (edited === undefined) {
+      return sourceName(run.source);
+    }
+    const pass = edited < 0 ? 'the input' : `${edited + 1}. ${run.preview.snapshots[edited]?.pass ?? 'pass'}`;
+    const outcome = run.preview.succeeded ? 'succeeded' : 'failed';
+    return `${sourceName(run.source)}: re-run after ${pass} (edited), ${outcome}`;
   }
 
   /** The pass before `position` and this one, for `vscode.diff`; none for the input. */

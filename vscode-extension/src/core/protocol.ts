@@ -4,16 +4,36 @@
 /** The server's request for the recorder's snapshots of one document chunk. */
 export const PIPELINE_PREVIEW_METHOD = 'executor/pipelinePreview';
 
+/**
+ * The server's request to re-run the rest of the pipeline on edited IR: the
+ * text replaces the IR after snapshot `pass`, the steps after it run on it.
+ */
+export const RERUN_FROM_METHOD = 'executor/rerunFrom';
+
+/** mlir-lsp-server's bytecode requests, as vscode-mlir sends them. */
+export const CONVERT_FROM_BYTECODE_METHOD = 'mlir/convertFromBytecode';
+export const CONVERT_TO_BYTECODE_METHOD = 'mlir/convertToBytecode';
+
 /** The extension's commands; the server's code lenses run `showPipelinePreview`. */
 export const COMMANDS = {
   showPipelinePreview: 'executor.showPipelinePreview',
   comparePipelinePass: 'executor.comparePipelinePass',
+  editPipelinePass: 'executor.editPipelinePass',
+  rerunFromPass: 'executor.rerunFromPass',
   restartServer: 'executor.restartServer',
 } as const;
 
 /** The language id and the scheme of the read-only preview documents. */
 export const LANGUAGE_ID = 'mlir';
 export const PREVIEW_SCHEME = 'executor-preview';
+/** The scheme of the editable pass snapshots, whose save re-runs the rest. */
+export const SNAPSHOT_SCHEME = 'executor-snapshot';
+/**
+ * vscode-mlir's scheme for a .mlirbc file shown as text (the server reads
+ * and writes the file under it), and the custom editor that opens it.
+ */
+export const BYTECODE_SCHEME = 'mlir.bytecode-mlir';
+export const BYTECODE_VIEW_TYPE = 'mlir.bytecode';
 export const CONFIGURATION_SECTION = 'executorStudio';
 export const SERVER_EXECUTABLE = 'executor-lsp-server';
 
@@ -24,6 +44,16 @@ export interface PipelinePreviewParams {
   pipeline?: string;
   /** The `// -----` chunk of a split file (0 when absent). */
   chunk?: number;
+}
+
+/** Parameters of `executor/rerunFrom`. */
+export interface RerunFromParams extends PipelinePreviewParams {
+  /** The snapshot ("index") whose IR `text` replaces; -1 for the input. */
+  pass: number;
+  /** The edited IR. */
+  text: string;
+  /** The document that holds `text` (the diagnostics' related locations). */
+  textUri?: string;
 }
 
 export interface Position {

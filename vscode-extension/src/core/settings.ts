@@ -11,6 +11,11 @@ export interface ExtensionSettings {
   pipelineDiagnostics: boolean;
   /** `executorStudio.previewTimeoutMs`: how long a preview may take (0: the server's default). */
   previewTimeoutMs: number;
+  /**
+   * `executorStudio.format.dropComments`: format documents although MLIR's
+   * printer drops their comments (the server refuses otherwise).
+   */
+  formatDropComments: boolean;
 }
 
 export const DEFAULT_SETTINGS: ExtensionSettings = {
@@ -18,15 +23,20 @@ export const DEFAULT_SETTINGS: ExtensionSettings = {
   allowUnregisteredDialect: false,
   pipelineDiagnostics: true,
   previewTimeoutMs: 0,
+  formatDropComments: false,
 };
 
-/** The settings whose change restarts the server. */
-export const RESTART_SETTINGS = [
-  'serverPath',
-  'allowUnregisteredDialect',
-  'pipelineDiagnostics',
-  'previewTimeoutMs',
-].map((key) => `${CONFIGURATION_SECTION}.${key}`);
+/** Each setting's key under `executorStudio`. */
+export const SETTING_KEYS: Record<keyof ExtensionSettings, string> = {
+  serverPath: 'serverPath',
+  allowUnregisteredDialect: 'allowUnregisteredDialect',
+  pipelineDiagnostics: 'pipelineDiagnostics',
+  previewTimeoutMs: 'previewTimeoutMs',
+  formatDropComments: 'format.dropComments',
+};
+
+/** The settings whose change restarts the server (all of them: they are its arguments and initializationOptions). */
+export const RESTART_SETTINGS = Object.values(SETTING_KEYS).map((key) => `${CONFIGURATION_SECTION}.${key}`);
 
 /** Reads the settings through `get` (a WorkspaceConfiguration's, in VS Code). */
 export function readSettings(get: (key: string) => unknown): ExtensionSettings {
@@ -34,6 +44,7 @@ export function readSettings(get: (key: string) => unknown): ExtensionSettings {
   const allow = get('allowUnregisteredDialect');
   const pipelineDiagnostics = get('pipelineDiagnostics');
   const timeout = get('previewTimeoutMs');
+  const dropComments = get(SETTING_KEYS.formatDropComments);
   return {
     serverPath: typeof serverPath === 'string' ? serverPath : DEFAULT_SETTINGS.serverPath,
     allowUnregisteredDialect: typeof allow === 'boolean' ? allow : DEFAULT_SETTINGS.allowUnregisteredDialect,
@@ -41,6 +52,7 @@ export function readSettings(get: (key: string) => unknown): ExtensionSettings {
       typeof pipelineDiagnostics === 'boolean' ? pipelineDiagnostics : DEFAULT_SETTINGS.pipelineDiagnostics,
     previewTimeoutMs:
       typeof timeout === 'number' && Number.isInteger(timeout) && timeout > 0 ? timeout : DEFAULT_SETTINGS.previewTimeoutMs,
+    formatDropComments: typeof dropComments === 'boolean' ? dropComments : DEFAULT_SETTINGS.formatDropComments,
   };
 }
 
@@ -58,6 +70,7 @@ export function serverLaunch(settings: ExtensionSettings): ServerLaunch {
   const initializationOptions: Record<string, boolean | number> = {
     allowUnregisteredDialect: settings.allowUnregisteredDialect,
     pipelineDiagnostics: settings.pipelineDiagnostics,
+    formatDropsComments: settings.formatDropComments,
   };
   if (settings.previewTimeoutMs > 0) {
     initializationOptions['previewTimeoutMs'] = settings.previewTimeoutMs;

@@ -1,5 +1,6 @@
 // The logic under the VS Code layer: lens arguments, split files, the
-// preview model, the server path, the settings and the restart queue.
+// preview model, editable pass snapshots and their re-run, .mlirbc
+// conversion, the server path, the settings and the restart queue.
 
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -7,16 +8,18 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
 
+import { BYTECODE_MAGIC, bytecodeErrorMessage, conversionOutput, decodeBytecode } from '../core/bytecode';
 import { chunkAtLine, countChunks } from '../core/chunks';
 import { ServerLifecycle } from '../core/lifecycle';
 import { findLensSnapshot, formatDiagnostic, formatMilliseconds, irAt, parsePipelinePreview, PreviewFormatError } from '../core/preview';
 import { PipelinePreviewService } from '../core/previewService';
-import type { PipelinePreviewParams } from '../core/protocol';
+import type { PipelinePreviewParams, RerunFromParams } from '../core/protocol';
 import { COMMANDS, parseLensTarget } from '../core/protocol';
+import { parseRerun, rerunDiagnostics, rerunRan, spliceRerun } from '../core/rerun';
 import { BUILD_RELATIVE_PATH, expandConfiguredPath, isExecutableFile, resolveServerPath } from '../core/serverPath';
 import { OutputTail, RestartPolicy, describeServerExit, transportArgs } from '../core/serverProcess';
 import { extensionRoot } from './support/paths';
-import { DEFAULT_SETTINGS, RESTART_SETTINGS, readSettings, serverLaunch } from '../core/settings';
+import { DEFAULT_SETTINGS, RESTART_SETTINGS, SETTING_KEYS, readSettings, serverLaunch } from '../core/settings';
 
 /** A reply shaped like lsp/lib/PipelineWorker.cpp writes it. */
 function sampleReply(): Record<string, unknown> {
@@ -221,6 +224,159 @@ describe('preview service', () => {
   });
 });
 
+/** A reply shaped like executor/rerunFrom's after snapshot 1 of sampleReply()'s pipeline. */
+function rerunReply(): Record<string, unknown> {
+  return {
+    uri: 'file:///w/a.mlir',
+    version: 3,
+    chunk: 0,
+    lineOffset: 0,
+    pipeline: 'builtin.module(lower-runtime-dispatch,cross-compile-targets,canonicalize,dispatch-executor-targets)',
+    editedSnapshot: 1,
+    firstStep: 2,
+    remainingPipeline: 'builtin.module(canonicalize,dispatch-executor-targets)',
+    succeeded: false,
+    totalMilliseconds: 2,
+    input: 'module {EDITED, PRINTED}\n',
+    textUri: 'executor-snapshot:/a.mlir/02-cross-compile-targets.edit.mlir',
+    diagnostics: [],
+    snapshots: [
+      { index: 2, pass: 'canonicalize', options: 'canonicalize', anchor: 'builtin.module', changed: false, failed: false, milliseconds: 0.5, diagnostics: [] },
+      {
+        index: 3, pass: 'dispatch-executor-targets', options: 'dispatch-executor-targets', anchor: 'builtin.module', changed: true, failed: true, milliseconds: 1.5,
+        ir: 'module {PARTIAL}\n',
+        diagnostics: [{ range: { start: { line: 6, character: 4 }, end: { line: 6, character: 9 } }, severity: 1, message: 'no address', source: 'executor-pipeline', pass: 'dispatch-executor-targets' }],
+      },
+    ],
+  };
+}
+
+describe('editable pass snapshots and their re-run', () => {
+  function service(reply: unknown = rerunReply()): { previews: PipelinePreviewService; reruns: RerunFromParams[] } {
+    const reruns: RerunFromParams[] = [];
+    const previews = new PipelinePreviewService(
+      () => Promise.resolve(sampleReply()),
+      8,
+      (params) => {
+        reruns.push(params);
+        return Promise.resolve(reply);
+      },
+    );
+    return { previews, reruns };
+  }
+
+  it('reads the reply: the rest, the edited snapshot, the pipeline that reproduces it', () => {
+    const result = parseRerun(rerunReply());
+    assert.equal(result.editedSnapshot, 1);
+    assert.equal(result.firstStep, 2);
+    assert.equal(result.remainingPipeline, 'builtin.module(canonicalize,dispatch-executor-targets)');
+    assert.deepEqual(result.rest.snapshots.map((s) => s.index), [2, 3]);
+    assert.equal(result.rest.snapshots[0]?.ir, 'module {EDITED, PRINTED}\n', 'an unchanged pass shows the edited IR');
+    assert.equal(rerunRan(result), true);
+    assert.throws(() => parseRerun({ snapshots: [] }), /editedSnapshot/);
+    assert.throws(() => parseRerun('x'), PreviewFormatError);
+  });
+
+  it('splices the re-run onto the run it was edited from, the edited pass marked', () => {
+    const base = parsePipelinePreview(sampleReply());
+    const spliced = spliceRerun(base, parseRerun(rerunReply()), 'module {EDITED}\n');
+    assert.deepEqual(spliced.snapshots.map((s) => [s.index, s.pass, s.edited]), [
+      [0, 'lower-runtime-dispatch', false],
+      [1, 'cross-compile-targets', true],
+      [2, 'canonicalize', false],
+      [3, 'dispatch-executor-targets', false],
+    ]);
+    assert.equal(spliced.edited, 1);
+    assert.equal(irAt(spliced, -1), 'module {INPUT}\n', 'the input stays');
+    assert.equal(irAt(spliced, 0), 'module {INPUT}\n');
+    assert.equal(irAt(spliced, 1), 'module {EDITED, PRINTED}\n', 'the server\'s print of the edit');
+    assert.deepEqual(spliced.snapshots[1]?.diagnostics, [], 'the pass\'s own diagnostics are gone with its output');
+    assert.equal(spliced.snapshots[1].changed, true);
+    assert.equal(irAt(spliced, 3), 'module {PARTIAL}\n');
+    assert.equal(spliced.succeeded, false);
+    assert.equal(spliced.totalMilliseconds, 0.25 + 3 + 2);
+    assert.equal(base.snapshots[1]?.edited, false, 'the base run is left as it was');
+    assert.equal(irAt(base, 1), 'module {CROSS}\n');
+
+    // The input edited: the whole pipeline re-ran.
+    const all = spliceRerun(base, parseRerun({ ...rerunReply(), editedSnapshot: -1, firstStep: 0 }), 'module {EDITED}\n');
+    assert.equal(all.edited, -1);
+    assert.equal(all.input, 'module {EDITED, PRINTED}\n');
+    assert.deepEqual(all.snapshots.map((s) => s.index), [2, 3]);
+    // A snapshot the base does not have.
+    assert.throws(() => spliceRerun(base, parseRerun({ ...rerunReply(), editedSnapshot: 7 }), 'x'), /no snapshot 7/);
+  });
+
+  it('sends the snapshot index, the text and its document, and keeps the re-run as a run', async () => {
+    const { previews, reruns } = service();
+    const base = await previews.run('file:///w/a.mlir', 0);
+    const editable = previews.location(base, 1, true);
+    assert.equal(editable.path, '/a.mlir/02-cross-compile-targets.edit.mlir');
+    assert.equal(await previews.editableText(editable), 'module {CROSS}\n', 'the IR as it is, no header');
+    const outcome = await previews.rerun(base, 1, 'module {EDITED}\n', 'executor-snapshot:/a.mlir/02-cross-compile-targets.edit.mlir');
+    assert.deepEqual(reruns, [{
+      uri: 'file:///w/a.mlir', chunk: 0, pass: 1, text: 'module {EDITED}\n',
+      textUri: 'executor-snapshot:/a.mlir/02-cross-compile-targets.edit.mlir',
+    }]);
+    assert.ok(outcome.run);
+    assert.notEqual(outcome.run.id, base.id);
+    assert.equal(outcome.run.basedOn, base.id);
+    assert.equal(previews.get(outcome.run.id), outcome.run);
+    assert.equal(previews.latest('file:///w/a.mlir', 0), outcome.run);
+    // The pass list marks the edited pass; its title says what re-ran.
+    const items = previews.passItems(outcome.run);
+    assert.deepEqual(items.filter((i) => i.edited).map((i) => i.label), ['2. cross-compile-targets']);
+    assert.match(items[2]?.description ?? '', /^edited · /);
+    assert.equal(previews.listTitle(outcome.run), 'a.mlir: re-run after 2. cross-compile-targets (edited), failed');
+    assert.equal(previews.listTitle(base), 'a.mlir');
+    assert.equal(await previews.content(previews.location(outcome.run, 1)), 'module {EDITED, PRINTED}\n');
+    // Every error is at a line of the edited text, with its pass.
+    assert.deepEqual(outcome.diagnostics.map(formatDiagnostic), ['error: 7:5: no address [dispatch-executor-targets]']);
+    // The input: pass -1.
+    await previews.rerun(base, -1, 'module {}\n');
+    assert.equal(reruns.at(-1)?.pass, -1);
+    await assert.rejects(previews.rerun(base, 4, 'x'), /has 4 passes, not 5/);
+  });
+
+  it('runs nothing on edited IR that does not parse, and says where', async () => {
+    const error = { range: { start: { line: 2, character: 4 }, end: { line: 2, character: 9 } }, severity: 1, message: "custom op 'fnuc.return' is unknown", source: 'mlir' };
+    const { previews } = service({ ...rerunReply(), input: undefined, succeeded: false, snapshots: [], diagnostics: [error] });
+    const base = await previews.run('file:///w/a.mlir', 0);
+    const outcome = await previews.rerun(base, 1, 'module {\n\n    fnuc.return\n}\n');
+    assert.equal(outcome.run, undefined);
+    assert.equal(rerunRan(outcome.result), false);
+    assert.deepEqual(rerunDiagnostics(outcome.result).map(formatDiagnostic), ["error: 3:5: custom op 'fnuc.return' is unknown"]);
+  });
+
+  it('passes on the pipeline the preview ran', async () => {
+    const { previews, reruns } = service();
+    const base = await previews.run('file:///w/a.mlir', 1, undefined, 'builtin.module(cse)');
+    await previews.rerun(base, 0, 'module {}\n');
+    assert.equal(reruns[0]?.pipeline, 'builtin.module(cse)');
+    assert.equal(reruns[0].chunk, 1);
+    await assert.rejects(new PipelinePreviewService(() => Promise.resolve(sampleReply())).rerun(base, 0, 'x'), /cannot re-run/);
+  });
+});
+
+describe('.mlirbc as text', () => {
+  it('takes the output of a conversion, or says what came instead', () => {
+    assert.equal(conversionOutput('mlir/convertFromBytecode', { output: 'module {}' }), 'module {}');
+    assert.throws(() => conversionOutput('mlir/convertFromBytecode', { text: 'x' }), /^Error: mlir\/convertFromBytecode answered without an "output": \{"text":"x"\}/);
+    assert.throws(() => conversionOutput('mlir/convertToBytecode', null), /without an "output"/);
+  });
+  it('decodes base64 bytecode and refuses what is not bytecode', () => {
+    const bytes = Buffer.concat([BYTECODE_MAGIC, Buffer.from([1, 2, 3])]);
+    assert.deepEqual(Buffer.from(decodeBytecode(bytes.toString('base64'))), bytes);
+    assert.throws(() => decodeBytecode(Buffer.from('module {}').toString('base64')), /not MLIR bytecode/);
+    assert.throws(() => decodeBytecode('not base64!'), /not base64/);
+    assert.throws(() => decodeBytecode(''), /not MLIR bytecode/);
+  });
+  it('says which file could not be shown or saved, and why', () => {
+    assert.equal(bytecodeErrorMessage('read', '/w/a.mlirbc', new Error('bad magic')), 'Executor Studio cannot show /w/a.mlirbc as text: bad magic');
+    assert.equal(bytecodeErrorMessage('save', '/w/a.mlirbc', 'the document has errors'), 'Executor Studio did not save /w/a.mlirbc as bytecode: the document has errors');
+  });
+});
+
 describe('server path', () => {
   const trees: string[] = [];
   after(() => {
@@ -304,31 +460,35 @@ describe('server path', () => {
 
 describe('settings', () => {
   it('reads the settings, with defaults for what is unset or wrong', () => {
-    const values: Record<string, unknown> = { serverPath: '/x', allowUnregisteredDialect: true, previewTimeoutMs: -3 };
+    const values: Record<string, unknown> = { serverPath: '/x', allowUnregisteredDialect: true, previewTimeoutMs: -3, 'format.dropComments': true };
     assert.deepEqual(readSettings((key) => values[key]), {
-      serverPath: '/x', allowUnregisteredDialect: true, pipelineDiagnostics: true, previewTimeoutMs: 0,
+      serverPath: '/x', allowUnregisteredDialect: true, pipelineDiagnostics: true, previewTimeoutMs: 0, formatDropComments: true,
     });
     assert.deepEqual(readSettings(() => undefined), DEFAULT_SETTINGS);
   });
   it('passes --allow-unregistered-dialect when asked', () => {
     assert.deepEqual(serverLaunch(DEFAULT_SETTINGS), {
       args: [],
-      initializationOptions: { allowUnregisteredDialect: false, pipelineDiagnostics: true },
+      initializationOptions: { allowUnregisteredDialect: false, pipelineDiagnostics: true, formatDropsComments: false },
     });
     assert.deepEqual(serverLaunch({ ...DEFAULT_SETTINGS, allowUnregisteredDialect: true, previewTimeoutMs: 5000 }), {
       args: ['--allow-unregistered-dialect'],
-      initializationOptions: { allowUnregisteredDialect: true, pipelineDiagnostics: true, previewTimeoutMs: 5000 },
+      initializationOptions: { allowUnregisteredDialect: true, pipelineDiagnostics: true, previewTimeoutMs: 5000, formatDropsComments: false },
     });
+  });
+  it('asks the server to format although comments are lost only when executorStudio.format.dropComments says so', () => {
+    assert.equal(serverLaunch({ ...DEFAULT_SETTINGS, formatDropComments: true }).initializationOptions['formatDropsComments'], true);
   });
   it('restarts on the settings package.json contributes', () => {
     const manifest = JSON.parse(fs.readFileSync(path.join(extensionRoot(), 'package.json'), 'utf8')) as {
       contributes: { configuration: { properties: Record<string, { default: unknown }> } };
     };
     const properties = manifest.contributes.configuration.properties;
-    for (const key of RESTART_SETTINGS) {
-      assert.ok(key in properties, `${key} is contributed`);
-      const short = key.replace(/^executorStudio\./, '') as keyof typeof DEFAULT_SETTINGS;
-      assert.deepEqual(properties[key]?.default, DEFAULT_SETTINGS[short], `${key} has the same default`);
+    for (const [field, key] of Object.entries(SETTING_KEYS)) {
+      const full = `executorStudio.${key}`;
+      assert.ok(RESTART_SETTINGS.includes(full), `${full} restarts the server`);
+      assert.ok(full in properties, `${full} is contributed`);
+      assert.deepEqual(properties[full]?.default, DEFAULT_SETTINGS[field as keyof typeof DEFAULT_SETTINGS], `${full} has the same default`);
     }
   });
 });

@@ -9,7 +9,7 @@ import { builtinModules } from 'node:module';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 
-import { COMMANDS, CONFIGURATION_SECTION, LANGUAGE_ID, PREVIEW_SCHEME } from '../core/protocol';
+import { BYTECODE_SCHEME, BYTECODE_VIEW_TYPE, COMMANDS, CONFIGURATION_SECTION, LANGUAGE_ID, PREVIEW_SCHEME, SNAPSHOT_SCHEME } from '../core/protocol';
 import { extensionRoot } from './support/paths';
 
 const NODE_BUILTINS = new Set(builtinModules);
@@ -21,6 +21,7 @@ interface Manifest {
   contributes: {
     languages: { id: string; extensions: string[]; configuration: string }[];
     grammars: { language: string; scopeName: string; path: string }[];
+    customEditors: { viewType: string; displayName: string; selector: { filenamePattern: string }[]; priority: string }[];
     commands: { command: string; title: string; category: string }[];
     menus: Record<string, { command: string; when?: string }[]>;
     configuration: { properties: Record<string, { type: string; default: unknown }> };
@@ -34,10 +35,10 @@ const root = extensionRoot();
 const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as Manifest;
 
 describe('package.json', () => {
-  it('contributes the mlir language for .mlir with its grammar and configuration', () => {
+  it('contributes the mlir language for .mlir and .mlirbc with its grammar and configuration', () => {
     const language = manifest.contributes.languages.find((l) => l.id === LANGUAGE_ID);
     assert.ok(language);
-    assert.deepEqual(language.extensions, ['.mlir']);
+    assert.deepEqual(language.extensions, ['.mlir', '.mlirbc']);
     const configuration = JSON.parse(fs.readFileSync(path.join(root, language.configuration), 'utf8')) as {
       comments: { lineComment: string };
     };
@@ -47,6 +48,20 @@ describe('package.json', () => {
     const parsed = JSON.parse(fs.readFileSync(path.join(root, grammar.path), 'utf8')) as { scopeName: string };
     assert.equal(parsed.scopeName, grammar.scopeName);
     assert.ok(manifest.activationEvents.includes(`onLanguage:${LANGUAGE_ID}`));
+  });
+
+  it('opens .mlirbc files in the bytecode editor, which shows them as text, as vscode-mlir does', () => {
+    assert.deepEqual(manifest.contributes.customEditors, [
+      { viewType: BYTECODE_VIEW_TYPE, displayName: 'MLIR bytecode', selector: [{ filenamePattern: '*.mlirbc' }], priority: 'default' },
+    ]);
+    for (const event of [`onCustomEditor:${BYTECODE_VIEW_TYPE}`, `onFileSystem:${BYTECODE_SCHEME}`, `onFileSystem:${SNAPSHOT_SCHEME}`]) {
+      assert.ok(manifest.activationEvents.includes(event), event);
+    }
+    const compiled = fs.readFileSync(path.join(root, 'out', 'extension.js'), 'utf8');
+    assert.match(compiled, /registerCustomEditorProvider\(protocol_1\.BYTECODE_VIEW_TYPE/);
+    assert.match(compiled, /registerFileSystemProvider\(protocol_1\.BYTECODE_SCHEME/);
+    assert.match(compiled, /registerFileSystemProvider\(protocol_1\.SNAPSHOT_SCHEME/);
+    assert.match(compiled, /\{ scheme: protocol_1\.BYTECODE_SCHEME, language: protocol_1\.LANGUAGE_ID \}/, 'the client syncs .mlirbc text documents');
   });
 
   it('points at the bundle, which holds vscode-languageclient', () => {
@@ -80,6 +95,11 @@ describe('package.json', () => {
     }
     const compare = manifest.contributes.menus['editor/title']?.find((e) => e.command === COMMANDS.comparePipelinePass);
     assert.equal(compare?.when, `resourceScheme == ${PREVIEW_SCHEME}`);
+    const edit = manifest.contributes.menus['editor/title']?.find((e) => e.command === COMMANDS.editPipelinePass);
+    assert.equal(edit?.when, `resourceScheme == ${PREVIEW_SCHEME}`);
+    const rerun = manifest.contributes.menus['editor/title']?.find((e) => e.command === COMMANDS.rerunFromPass);
+    assert.equal(rerun?.when, `resourceScheme == ${SNAPSHOT_SCHEME}`);
+    assert.equal(titles[COMMANDS.editPipelinePass], 'Executor: Edit This Pass and Re-run the Rest');
   });
 
   it('contributes the settings under executorStudio', () => {

@@ -1,13 +1,15 @@
 // The extension's logic against the real executor-lsp-server, over stdio
 // through vscode-jsonrpc (what vscode-languageclient sends its messages
-// through): diagnostics, code lenses, and the pipeline preview exactly as
-// "Executor: Show Pipeline Preview" asks for it and shows it.
+// through): diagnostics, code lenses, the pipeline preview exactly as
+// "Executor: Show Pipeline Preview" asks for it and shows it, the re-run of
+// an edited pass snapshot as its save sends it, and a .mlirbc file read as
+// text and saved as bytecode as the mlir.bytecode-mlir file system does.
 //
 // The server is $EXECUTOR_LSP_SERVER, else build/bin/executor-lsp-server of
 // this repository (or one on the PATH); without one these tests are skipped.
 
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -16,11 +18,12 @@ import { pathToFileURL } from 'node:url';
 
 import type { Diagnostic } from 'vscode-languageserver-protocol/node';
 
+import { conversionOutput, decodeBytecode } from '../core/bytecode';
 import { chunkAtLine } from '../core/chunks';
 import { ServerLifecycle } from '../core/lifecycle';
-import { findLensSnapshot, irAt } from '../core/preview';
+import { findLensSnapshot, formatDiagnostic, irAt } from '../core/preview';
 import { PipelinePreviewService } from '../core/previewService';
-import { COMMANDS, parseLensTarget } from '../core/protocol';
+import { BYTECODE_SCHEME, COMMANDS, CONVERT_FROM_BYTECODE_METHOD, CONVERT_TO_BYTECODE_METHOD, parseLensTarget } from '../core/protocol';
 import { describeServerExit, transportArgs } from '../core/serverProcess';
 import { DEFAULT_SETTINGS, serverLaunch } from '../core/settings';
 import { hasScope, loadGrammar, tokenize, tokensOf } from './support/grammar';
@@ -93,7 +96,7 @@ describe('executor-lsp-server, spoken to as the extension does', { timeout: TIME
   before(async () => {
     if (skip === false) {
       session = started = await ServerSession.start(serverPath, serverLaunch(DEFAULT_SETTINGS), EXTENSION_ARGS);
-      previews = new PipelinePreviewService(session.requestPreview);
+      previews = new PipelinePreviewService(session.requestPreview, 8, session.requestRerun);
     }
   });
 
@@ -265,6 +268,70 @@ describe('executor-lsp-server, spoken to as the extension does', { timeout: TIME
     await session.close(uri);
   });
 
+  it('re-runs the passes after an edited snapshot and splices them onto the preview', { skip, timeout: TIMEOUT }, async () => {
+    const file = samplePath('cross-compile-dispatch.mlir');
+    const uri = uriOf(file);
+    await session.open(uri, fs.readFileSync(file, 'utf8'));
+    const base = await previews.run(uri, 0);
+    const passes = base.preview.snapshots.map((s) => s.pass);
+    const cross = passes.indexOf('cross-compile-targets');
+    const dispatch = passes.indexOf('dispatch-executor-targets');
+    assert.ok(cross >= 0 && dispatch === cross + 1, passes.join(', '));
+
+    // The editable snapshot starts as the IR after cross-compile-targets.
+    const editable = previews.location(base, cross, true);
+    const original = await previews.editableText(editable);
+    assert.match(original, /address = "ADDR:PORT"/);
+    const textUri = `executor-snapshot:${editable.path}?${editable.query}`;
+    const edited = original.replace('address = "ADDR:PORT"', 'address = "10.0.0.9:7000"');
+    const outcome = await previews.rerun(base, cross, edited, textUri);
+    assert.deepEqual(outcome.diagnostics, []);
+    assert.equal(outcome.result.firstStep, cross + 1);
+    assert.match(outcome.result.remainingPipeline ?? '', /^builtin\.module\(dispatch-executor-targets,convert-executor-to-llvm,/);
+    const { run } = outcome;
+    assert.ok(run);
+    assert.equal(run.preview.succeeded, true);
+    assert.deepEqual(run.preview.snapshots.map((s) => s.pass), passes, 'the same passes, in the same order');
+    assert.deepEqual(run.preview.snapshots.map((s) => s.edited), passes.map((_p, i) => i === cross));
+    for (let i = 0; i < cross; ++i) {
+      assert.equal(irAt(run.preview, i), irAt(base.preview, i), `pass ${i + 1} is the base run's`);
+    }
+    assert.match(irAt(run.preview, cross) ?? '', /address = "10\.0\.0\.9:7000"/);
+    const after = await previews.content(previews.location(run, dispatch));
+    assert.match(after, /executor\.open\("10\.0\.0\.9:7000"\)/);
+    assert.doesNotMatch(after, /ADDR:PORT/);
+    assert.match(irAt(base.preview, dispatch) ?? '', /executor\.open\("ADDR:PORT"\)/, 'the base run is unchanged');
+    assert.match(previews.listTitle(run), /re-run after \d+\. cross-compile-targets \(edited\), succeeded$/);
+
+    // The rest fails (dispatch-executor-targets needs the object): its error is at its line of the edited text.
+    const moduleLine = edited.split('\n').findIndex((l) => l.includes('module @compute attributes'));
+    assert.ok(moduleLine > 0);
+    const withoutObject = edited.replace(/, catalyst\.object_file = "[^"]*"/, '');
+    assert.notEqual(withoutObject, edited);
+    const failing = await previews.rerun(base, cross, withoutObject, textUri);
+    assert.ok(failing.run, 'the passes ran');
+    assert.equal(failing.run.preview.succeeded, false);
+    assert.equal(failing.run.preview.snapshots.at(-1)?.pass, 'dispatch-executor-targets');
+    assert.equal(failing.run.preview.snapshots.at(-1)?.failed, true);
+    assert.deepEqual(
+      failing.diagnostics.map((d) => [d.pass, d.range.start.line]),
+      [['dispatch-executor-targets', moduleLine]],
+      failing.diagnostics.map(formatDiagnostic).join('\n'),
+    );
+    assert.match(failing.diagnostics[0]?.message ?? '', /has no catalyst\.object_file/);
+
+    // Edited IR that does not verify (an address without a port): nothing runs, the error is at its line.
+    const refused = await previews.rerun(base, cross, edited.replace('"10.0.0.9:7000"', '"10.0.0.9"'), textUri);
+    assert.equal(refused.run, undefined);
+    assert.deepEqual(
+      refused.diagnostics.map((d) => [d.source, d.range.start.line]),
+      [['mlir', moduleLine]],
+      refused.diagnostics.map(formatDiagnostic).join('\n'),
+    );
+    assert.match(refused.diagnostics[0]?.message ?? '', /has no port/);
+    await session.close(uri);
+  });
+
   it('turns requests the server refuses into errors the command reports', { skip, timeout: TIMEOUT }, async () => {
     await assert.rejects(previews.run(scratchUri('never-opened.mlir'), 0), /no open document/);
     const uri = scratchUri('one-chunk.mlir');
@@ -304,6 +371,58 @@ describe('executor-lsp-server, spoken to as the extension does', { timeout: TIME
       await session.close(uri);
     });
   }
+});
+
+/** executor-opt of the same build as the server, for writing and reading bytecode. */
+function locateOpt(): string | undefined {
+  const candidate = path.join(path.dirname(serverPath), 'executor-opt');
+  return serverPath !== '' && fs.existsSync(candidate) ? candidate : undefined;
+}
+const optPath = locateOpt();
+const bytecodeSkip = skip !== false ? skip : optPath === undefined ? `no executor-opt next to ${serverPath}: the bytecode round trip is skipped` : false;
+
+describe('.mlirbc through the mlir.bytecode-mlir file system', { timeout: TIMEOUT }, () => {
+  it('reads bytecode as text, and saves the edited text as bytecode executor-opt reads', { skip: bytecodeSkip, timeout: TIMEOUT }, async () => {
+    const opt = optPath ?? '';
+    const bytecode = path.join(scratch, 'dir with space', 'host.mlirbc');
+    fs.mkdirSync(path.dirname(bytecode), { recursive: true });
+    execFileSync(opt, [samplePath('cross-compile-dispatch.mlir'), '--emit-bytecode', '-o', bytecode]);
+    const session = await ServerSession.start(serverPath, serverLaunch(DEFAULT_SETTINGS), EXTENSION_ARGS);
+    try {
+      // What vscode.Uri makes of the file under the scheme (uri.with({scheme}).toString()).
+      const uri = `${BYTECODE_SCHEME}:${pathToFileURL(bytecode).pathname}`;
+      assert.match(uri, /^mlir\.bytecode-mlir:\/.*\/dir%20with%20space\/host\.mlirbc$/);
+      // readFile: the text VS Code shows.
+      const text = conversionOutput(CONVERT_FROM_BYTECODE_METHOD, await session.request(CONVERT_FROM_BYTECODE_METHOD, { uri }));
+      assert.match(text, /module @host/);
+      assert.match(text, /catalyst\.launch_kernel @compute::@square/);
+      assert.match(text, /address = "ADDR:PORT"/);
+
+      // VS Code opens the document (the client's documentSelector has the scheme), the user edits it.
+      const edited = text.replace('address = "ADDR:PORT"', 'address = "10.0.0.9:7000"');
+      await session.open(uri, edited, 1);
+      const diagnostics = await session.waitForDiagnostics(uri, (_d, version) => version === 1);
+      assert.deepEqual(diagnostics.filter((d) => d.severity === 1), []);
+
+      // writeFile: the open document as bytecode, written to the file.
+      const bytes = decodeBytecode(conversionOutput(CONVERT_TO_BYTECODE_METHOD, await session.request(CONVERT_TO_BYTECODE_METHOD, { uri })));
+      fs.writeFileSync(bytecode, bytes);
+      const readBack = execFileSync(opt, [bytecode], { encoding: 'utf8' });
+      assert.match(readBack, /address = "10\.0\.0\.9:7000"/);
+      assert.match(readBack, /catalyst\.launch_kernel @compute::@square/);
+
+      // A document with errors is not saved.
+      await session.change(uri, `${edited}\n}\n`, 2);
+      await session.waitForDiagnostics(uri, (d, version) => version === 2 && d.length > 0);
+      await assert.rejects(session.request(CONVERT_TO_BYTECODE_METHOD, { uri }), /has errors/);
+      // A file that is not there cannot be shown; the error names it.
+      const missing = path.join(scratch, 'missing.mlirbc');
+      await assert.rejects(session.request(CONVERT_FROM_BYTECODE_METHOD, { uri: `${BYTECODE_SCHEME}:${missing}` }), new RegExp(missing.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+      await session.close(uri);
+    } finally {
+      assert.equal(await session.stop(), 0);
+    }
+  });
 });
 
 describe('executorStudio.allowUnregisteredDialect', { timeout: TIMEOUT * 2 }, () => {

@@ -20,6 +20,15 @@ class DialectRegistry;
 } // namespace mlir
 
 namespace catalyst {
+/// Whether a launch's `actual` operand or result type fits the kernel's
+/// `declared` one: equal, or (since the host and a target module bufferize
+/// separately) a tensor on one side and a memref of the same shape and
+/// element type on the other.
+bool kernelTypeMatches(mlir::Type declared, mlir::Type actual);
+/// kernelTypeMatches for each pair of two lists of the same length.
+bool kernelTypesMatch(llvm::ArrayRef<mlir::Type> declared,
+                      llvm::ArrayRef<mlir::Type> actual);
+
 /// Registers BufferizableOpInterface for catalyst.launch_kernel: tensor
 /// operands become their buffers, tensor results become new buffers of the
 /// identity-layout memref type (matching one-shot bufferize's

@@ -22,22 +22,30 @@ using namespace mlir::bufferization;
 using namespace catalyst;
 
 namespace {
-struct LaunchKernelBufferization
-    : public BufferizableOpInterface::ExternalModel<LaunchKernelBufferization,
-                                                    LaunchKernelOp> {
+/// A call into code bufferization cannot see: it reads every tensor operand,
+/// writes them when `writesOperands`, and its tensor results are new
+/// buffers that alias nothing.
+template <typename Concrete, typename OpT, bool writesOperands>
+struct OpaqueCallBufferization
+    : public BufferizableOpInterface::ExternalModel<Concrete, OpT> {
   bool bufferizesToMemoryRead(Operation *, OpOperand &,
                               const AnalysisState &) const {
     return true;
   }
   bool bufferizesToMemoryWrite(Operation *, OpOperand &,
                                const AnalysisState &) const {
-    return true;
+    return writesOperands;
   }
   AliasingValueList getAliasingValues(Operation *, OpOperand &,
                                       const AnalysisState &) const {
     return {};
   }
   bool bufferizesToAllocation(Operation *, Value) const { return true; }
+};
+
+struct LaunchKernelBufferization
+    : public OpaqueCallBufferization<LaunchKernelBufferization, LaunchKernelOp,
+                                     /*writesOperands=*/true> {
 
   FailureOr<BufferLikeType>
   getBufferType(Operation *, Value value, const BufferizationOptions &,
@@ -96,23 +104,10 @@ struct LaunchKernelBufferization
   }
 };
 
+/// Tensor operands are inputs only; outputs are new buffers.
 struct CustomCallBufferization
-    : public BufferizableOpInterface::ExternalModel<CustomCallBufferization,
-                                                    CustomCallOp> {
-  bool bufferizesToMemoryRead(Operation *, OpOperand &,
-                              const AnalysisState &) const {
-    return true;
-  }
-  bool bufferizesToMemoryWrite(Operation *, OpOperand &,
-                               const AnalysisState &) const {
-    // Tensor operands are inputs; outputs are new buffers.
-    return false;
-  }
-  AliasingValueList getAliasingValues(Operation *, OpOperand &,
-                                      const AnalysisState &) const {
-    return {};
-  }
-  bool bufferizesToAllocation(Operation *, Value) const { return true; }
+    : public OpaqueCallBufferization<CustomCallBufferization, CustomCallOp,
+                                     /*writesOperands=*/false> {
 
   LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
                           const BufferizationOptions &options,

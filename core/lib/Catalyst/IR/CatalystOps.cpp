@@ -17,9 +17,7 @@ using namespace catalyst;
 // LaunchKernelOp
 //===----------------------------------------------------------------------===//
 
-/// The host and a target module bufferize separately, so a tensor on one
-/// side matches a memref of the same shape and element type on the other.
-static bool kernelTypeMatches(Type declared, Type actual) {
+bool catalyst::kernelTypeMatches(Type declared, Type actual) {
   if (declared == actual)
     return true;
   auto a = dyn_cast<ShapedType>(declared);
@@ -32,7 +30,7 @@ static bool kernelTypeMatches(Type declared, Type actual) {
          a.getElementType() == b.getElementType();
 }
 
-static bool kernelTypesMatch(ArrayRef<Type> declared, ArrayRef<Type> actual) {
+bool catalyst::kernelTypesMatch(ArrayRef<Type> declared, ArrayRef<Type> actual) {
   if (declared.size() != actual.size())
     return false;
   for (auto [d, a] : llvm::zip_equal(declared, actual))

@@ -99,6 +99,11 @@ public:
   const std::string &error() const { return lastError; }
   /// The address of the session (or the one being connected to).
   const std::string &address() const { return sessionAddress; }
+  /// The kind of executor the session is with (`executor-server`,
+  /// `catalyst-executor`, `ORC executor`) and what a launch costs there;
+  /// empty before the first session.
+  const std::string &executorKind() const { return kindName; }
+  const std::string &executorKindSummary() const { return kindSummary; }
   bool localRunning() const { return !localListening.empty(); }
   const std::string &localAddress() const { return localListening; }
   const std::string &localLogPath() const;
@@ -142,7 +147,7 @@ private:
 
   std::unique_ptr<Worker> worker;
   ExecutorState current = ExecutorState::Disconnected;
-  std::string lastError, sessionAddress, localListening;
+  std::string lastError, sessionAddress, localListening, kindName, kindSummary;
   /// Bumped by every connect and disconnect: events of older sessions are
   /// logged but change no state.
   uint64_t epoch = 0;

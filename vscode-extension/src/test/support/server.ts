@@ -21,8 +21,8 @@ import {
   createProtocolConnection,
 } from 'vscode-languageserver-protocol/node';
 
-import type { PreviewRequester } from '../../core/previewService';
-import { LANGUAGE_ID, PIPELINE_PREVIEW_METHOD } from '../../core/protocol';
+import type { PreviewRequester, RerunRequester } from '../../core/previewService';
+import { LANGUAGE_ID, PIPELINE_PREVIEW_METHOD, RERUN_FROM_METHOD } from '../../core/protocol';
 import type { ServerLaunch } from '../../core/settings';
 
 interface DiagnosticsWaiter {
@@ -155,6 +155,14 @@ export class ServerSession {
 
   /** `executor/pipelinePreview`, as the extension's preview model sends it. */
   readonly requestPreview: PreviewRequester = (params) => this.connection.sendRequest(PIPELINE_PREVIEW_METHOD, params);
+
+  /** `executor/rerunFrom`, as the extension's preview model sends it. */
+  readonly requestRerun: RerunRequester = (params) => this.connection.sendRequest(RERUN_FROM_METHOD, params);
+
+  /** Any request, as the extension's file systems send them. */
+  request(method: string, params: object): Promise<unknown> {
+    return this.connection.sendRequest(method, params);
+  }
 
   async open(uri: string, text: string, version = 1): Promise<void> {
     await this.connection.sendNotification(DidOpenTextDocumentNotification.type, {

@@ -1,0 +1,32 @@
+//===- CodeActions.h - textDocument/codeAction ------------------*- C++ -*-===//
+#ifndef EXECUTORLSP_CODEACTIONS_H
+#define EXECUTORLSP_CODEACTIONS_H
+
+#include "llvm/ADT/ArrayRef.h"
+
+#include <vector>
+
+namespace llvm {
+namespace lsp {
+struct CodeAction;
+struct Diagnostic;
+} // namespace lsp
+} // namespace llvm
+
+namespace executor_studio {
+namespace lsp {
+class TextFile;
+
+/// Quick fixes for `diagnostics` (those the client shows in the range it
+/// asks about): the verifier fix-its of the op each one is attached to
+/// (VerifierFixIts.h), and for the parser's and verifier's diagnostics the
+/// `// expected-<severity> @below {{...}}` line that a `-verify-diagnostics`
+/// test needs, as mlir-lsp-server offers it.
+void getCodeActions(const TextFile &file,
+                    llvm::ArrayRef<llvm::lsp::Diagnostic> diagnostics,
+                    std::vector<llvm::lsp::CodeAction> &actions);
+
+} // namespace lsp
+} // namespace executor_studio
+
+#endif // EXECUTORLSP_CODEACTIONS_H

@@ -1,0 +1,154 @@
+//===- Limits.cpp - what one session may consume --------------------------===//
+#include "Limits.h"
+#include "CrashReport.h"
+#include "LaunchService.h"
+
+#include <atomic>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <pthread.h>
+#include <sys/resource.h>
+#include <thread>
+#include <unistd.h>
+
+namespace executor_runtime {
+
+bool parseSize(const std::string &text, uint64_t &bytes) {
+  if (text.empty())
+    return false;
+  char *end = nullptr;
+  errno = 0;
+  unsigned long long value = std::strtoull(text.c_str(), &end, 10);
+  if (errno || end == text.c_str() || text[0] == '-')
+    return false;
+  std::string unit(end);
+  int shift = 0;
+  if (unit.empty() || unit == "B")
+    shift = 0;
+  else if (unit == "K" || unit == "KiB")
+    shift = 10;
+  else if (unit == "M" || unit == "MiB")
+    shift = 20;
+  else if (unit == "G" || unit == "GiB")
+    shift = 30;
+  else if (unit == "T" || unit == "TiB")
+    shift = 40;
+  else
+    return false;
+  if (shift && value > (UINT64_MAX >> shift))
+    return false;
+  bytes = static_cast<uint64_t>(value) << shift;
+  return true;
+}
+
+bool parseDuration(const std::string &text, std::chrono::milliseconds &value) {
+  if (text.empty() || text[0] == '-')
+    return false;
+  char *end = nullptr;
+  errno = 0;
+  double number = std::strtod(text.c_str(), &end);
+  if (errno || end == text.c_str() || number < 0 || number > 1e9)
+    return false;
+  std::string unit(end);
+  if (unit.empty() || unit == "s")
+    value = std::chrono::milliseconds(static_cast<int64_t>(number * 1000));
+  else if (unit == "ms")
+    value = std::chrono::milliseconds(static_cast<int64_t>(number));
+  else
+    return false;
+  return true;
+}
+
+std::string describeSize(uint64_t bytes) {
+  static const char *units[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
+  int unit = 0;
+  double value = static_cast<double>(bytes);
+  while (value >= 1024 && unit < 4) {
+    value /= 1024;
+    ++unit;
+  }
+  char text[32];
+  if (unit == 0)
+    std::snprintf(text, sizeof(text), "%llu bytes",
+                  static_cast<unsigned long long>(bytes));
+  else
+    std::snprintf(text, sizeof(text), "%.4g %s", value, units[unit]);
+  return text;
+}
+
+std::string limitSessionMemory(uint64_t bytes) {
+  if (!bytes)
+    return "";
+  rlimit limit{bytes, bytes};
+  if (setrlimit(RLIMIT_DATA, &limit) != 0)
+    return "cannot limit the session's memory to " + describeSize(bytes) +
+           ": " + std::strerror(errno);
+  return "";
+}
+
+bool startThread(std::function<void()> body, std::string &error) {
+  auto *work = new std::function<void()>(std::move(body));
+  pthread_t thread;
+  int rc = pthread_create(
+      &thread, nullptr,
+      [](void *arg) -> void * {
+        std::unique_ptr<std::function<void()>> work(
+            static_cast<std::function<void()> *>(arg));
+        (*work)();
+        return nullptr;
+      },
+      work);
+  if (rc != 0) {
+    delete work;
+    error = std::string("cannot start a thread: ") + std::strerror(rc);
+    return false;
+  }
+  pthread_detach(thread);
+  return true;
+}
+
+namespace {
+std::atomic<bool> sessionStarted{false};
+
+std::string seconds(std::chrono::milliseconds value) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%g s", value.count() / 1000.0);
+  return text;
+}
+} // namespace
+
+void markSessionStarted() { sessionStarted.store(true, std::memory_order_relaxed); }
+
+bool startSessionWatchdog(const SessionLimits &limits,
+                          std::chrono::steady_clock::time_point deadline,
+                          std::string &error) {
+  std::chrono::milliseconds handshake = limits.handshakeTimeout;
+  std::chrono::milliseconds launchTime = limits.launchTime;
+  return startThread(
+      [=] {
+        while (true) {
+          std::this_thread::sleep_for(std::chrono::milliseconds(50));
+          if (!sessionStarted.load(std::memory_order_relaxed) &&
+              std::chrono::steady_clock::now() > deadline) {
+            logEvent("ended: no session started within " + seconds(handshake) +
+                     " of connecting (--handshake-timeout)");
+            std::fflush(nullptr);
+            _exit(5);
+          }
+          std::string kernel;
+          int64_t ran = 0;
+          if (launchTime.count() && longestRunningKernel(kernel, ran) &&
+              ran > launchTime.count())
+            endSessionWithError("kernel " + kernel + " ran longer than the "
+                                "launch time limit of " + seconds(launchTime) +
+                                " (executor-server --max-launch-time) and was "
+                                "stopped");
+        }
+      },
+      error);
+}
+
+} // namespace executor_runtime

@@ -1,0 +1,60 @@
+//===- Limits.h - what one session may consume ------------------*- C++ -*-===//
+#ifndef EXECUTORSERVER_LIMITS_H
+#define EXECUTORSERVER_LIMITS_H
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <string>
+
+namespace executor_runtime {
+
+/// executor-server's limits; the defaults are the flags' defaults.
+struct SessionLimits {
+  /// From accept to the client's first ORC call (TLS and token included).
+  std::chrono::milliseconds handshakeTimeout{10000};
+  /// Sessions at once; the next connection is refused.
+  unsigned maxSessions = 64;
+  /// The largest message a session accepts.
+  uint64_t maxMessageSize = uint64_t(1) << 30;
+  /// Private writable memory of a session (RLIMIT_DATA); 0: no limit.
+  uint64_t sessionMemory = uint64_t(16) << 30;
+  /// How long one kernel may run; 0: no limit.
+  std::chrono::milliseconds launchTime{std::chrono::hours(1)};
+  /// SIGTERM to the sessions, then SIGKILL after this.
+  std::chrono::milliseconds stopGrace{5000};
+  /// A client that stops answering is gone after about this long.
+  std::chrono::seconds liveness{60};
+  /// After a wrong token, the same peer waits this long.
+  std::chrono::milliseconds authFailureDelay{1000};
+};
+
+/// "64", "512K", "16M", "8G" (powers of 1024) -> bytes; false if malformed.
+bool parseSize(const std::string &text, uint64_t &bytes);
+/// "10", "2.5", "500ms" -> a duration (plain numbers are seconds).
+bool parseDuration(const std::string &text, std::chrono::milliseconds &value);
+/// "16 GiB", "1.5 MiB", "100 bytes".
+std::string describeSize(uint64_t bytes);
+
+/// In a session process: caps its private writable memory (RLIMIT_DATA:
+/// heap, JIT-linked code and data, thread stacks; not address space that is
+/// only reserved). Returns "" or the problem.
+std::string limitSessionMemory(uint64_t bytes);
+
+/// Starts a detached thread; false with `error` when the system has none to
+/// give (an nproc limit), where std::thread would abort the process.
+bool startThread(std::function<void()> body, std::string &error);
+
+/// In a session process: a thread that ends the session when no ORC call
+/// has come by `deadline` (markSessionStarted), and when a kernel runs
+/// longer than `limits.launchTime`. False (with `error`) when it cannot
+/// start.
+bool startSessionWatchdog(const SessionLimits &limits,
+                          std::chrono::steady_clock::time_point deadline,
+                          std::string &error);
+/// The client's first ORC call has come: the handshake is over.
+void markSessionStarted();
+
+} // namespace executor_runtime
+
+#endif // EXECUTORSERVER_LIMITS_H

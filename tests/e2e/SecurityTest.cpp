@@ -1,0 +1,772 @@
+//===- SecurityTest.cpp - executor-server attacked, against a real server -===//
+//
+// One test per finding of issue 11 (an executor that is safe to expose):
+// TLS and what a client hears when the two ends disagree about it, tokens,
+// the limits, least privilege, stopping, and the log. Every test starts a
+// real executor-server on a free loopback port; attacks use raw sockets.
+//
+//===----------------------------------------------------------------------===//
+#include "ExecutorRuntime/ExecutorClient.h"
+#include "ExecutorRuntime/LocalExecutor.h"
+#include "ExecutorRuntime/Socket.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sstream>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/stat.h>
+#include <thread>
+#include <unistd.h>
+
+using namespace executor_runtime;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+const std::string kServer = EXECUTOR_SERVER_PATH;
+const std::string kObjectA = KERNELS_A_OBJECT;
+const std::string kMakeCerts = MAKE_EXECUTOR_CERTS;
+const std::string kToken = "0123456789abcdef-a-test-token";
+
+std::string readFile(const std::string &path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string tempDir() { return ::testing::TempDir() + "/executor-security"; }
+
+/// A process that has exited (gone, or a zombie nobody reaped yet).
+bool gone(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string text;
+  if (!std::getline(in, text))
+    return true;
+  size_t close = text.rfind(')');
+  return close != std::string::npos && close + 2 < text.size() &&
+         text[close + 2] == 'Z';
+}
+
+bool waitUntil(std::function<bool()> done, std::chrono::milliseconds limit) {
+  auto deadline = Clock::now() + limit;
+  while (Clock::now() < deadline) {
+    if (done())
+      return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return done();
+}
+
+/// A raw TCP connection to `address`.
+int rawConnect(const std::string &address) {
+  std::string error;
+  return connectTo(address, std::chrono::seconds(2), error);
+}
+
+/// Reads until the peer closes (true) or `limit` passes (false).
+bool closedWithin(int fd, std::chrono::milliseconds limit) {
+  auto deadline = Clock::now() + limit;
+  char buffer[4096];
+  while (true) {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - Clock::now());
+    if (left.count() <= 0)
+      return false;
+    pollfd p{fd, POLLIN, 0};
+    if (poll(&p, 1, static_cast<int>(left.count())) <= 0)
+      return false;
+    ssize_t n = recv(fd, buffer, sizeof(buffer), 0);
+    if (n <= 0)
+      return true;
+  }
+}
+
+class SecurityTest : public ::testing::Test {
+protected:
+  static void SetUpTestSuite() {
+    llvm::sys::fs::create_directories(tempDir());
+    chmod(tempDir().c_str(), 0755);
+    std::string certs = tempDir() + "/certs";
+    std::string other = tempDir() + "/other-ca";
+    ASSERT_EQ(std::system((kMakeCerts + " " + certs +
+                           " 127.0.0.1 executor.test >/dev/null")
+                              .c_str()),
+              0);
+    ASSERT_EQ(std::system((kMakeCerts + " " + other + " 127.0.0.1 >/dev/null")
+                              .c_str()),
+              0);
+    std::ofstream(tempDir() + "/token") << kToken << "\n";
+    chmod((tempDir() + "/token").c_str(), 0600);
+  }
+  void SetUp() override {
+    log = tempDir() + "/" +
+          ::testing::UnitTest::GetInstance()->current_test_info()->name() +
+          ".log";
+  }
+  void TearDown() override {
+    server.stop();
+    if (!assetRoot.empty())
+      llvm::sys::fs::remove_directories(assetRoot);
+  }
+  static std::string ca() { return tempDir() + "/certs/ca.pem"; }
+  static std::string tokenFile() { return tempDir() + "/token"; }
+  static std::vector<std::string> tlsArgs() {
+    return {"--tls-cert", tempDir() + "/certs/server.pem", "--tls-key",
+            tempDir() + "/certs/server.key"};
+  }
+  void startServer(std::vector<std::string> args = {},
+                   const std::string &path = kServer) {
+    assetRoot = log + ".assets";
+    llvm::sys::fs::create_directories(assetRoot);
+    chmod(assetRoot.c_str(), 01777);
+    args.push_back("--asset-root");
+    args.push_back(assetRoot);
+    llvm::Error err = server.start(path, args, log);
+    ASSERT_FALSE(static_cast<bool>(err)) << llvm::toString(std::move(err))
+                                         << "\n" << readFile(log);
+  }
+  /// The error message of a server that must refuse to start with `args`.
+  std::string startupError(std::vector<std::string> args) {
+    LocalExecutor refused;
+    llvm::Error err = refused.start(kServer, args, log);
+    EXPECT_TRUE(static_cast<bool>(err)) << "the server started";
+    llvm::consumeError(std::move(err));
+    return readFile(log);
+  }
+  llvm::Expected<std::unique_ptr<ExecutorClient>>
+  open(ClientOptions options = {}) {
+    return ExecutorClient::open(server.address(), options);
+  }
+  static ClientOptions secure() {
+    ClientOptions options;
+    options.tlsCA = ca();
+    options.token = kToken;
+    return options;
+  }
+  static HostMemRef vec(std::vector<double> values) {
+    return HostMemRef::of<double>({static_cast<int64_t>(values.size())},
+                                  values);
+  }
+  LocalExecutor server;
+  std::string log, assetRoot;
+};
+
+#define EXPECT_CONTAINS(text, part)                                            \
+  EXPECT_NE(std::string(text).find(part), std::string::npos)                   \
+      << "'" << (part) << "' not in:\n"                                        \
+      << (text)
+
+/// A TCP relay between a client and `target` that records what the client
+/// sends: what an eavesdropper on the link sees.
+class Eavesdropper {
+public:
+  explicit Eavesdropper(const std::string &target) {
+    listener = bindLoopback(true, address);
+    relay = std::thread([this, target] {
+      int client = accept(listener, nullptr, nullptr);
+      std::string error;
+      int server = connectTo(target, std::chrono::seconds(2), error);
+      if (client < 0 || server < 0)
+        return;
+      pollfd p[2] = {{client, POLLIN, 0}, {server, POLLIN, 0}};
+      char buffer[65536];
+      while (!stop && poll(p, 2, 100) >= 0) {
+        for (int i = 0; i < 2; ++i) {
+          if (!(p[i].revents & (POLLIN | POLLHUP)))
+            continue;
+          ssize_t n = recv(p[i].fd, buffer, sizeof(buffer), 0);
+          if (n <= 0)
+            goto done;
+          if (i == 0) {
+            std::lock_guard<std::mutex> lock(mutex);
+            seen.append(buffer, static_cast<size_t>(n));
+          }
+          writeAll(p[1 - i].fd, buffer, static_cast<size_t>(n));
+        }
+      }
+    done:
+      close(client);
+      close(server);
+    });
+  }
+  ~Eavesdropper() {
+    stop = true;
+    relay.join();
+    close(listener);
+  }
+  std::string sent() {
+    std::lock_guard<std::mutex> lock(mutex);
+    return seen;
+  }
+  std::string address;
+
+private:
+  int listener = -1;
+  std::thread relay;
+  std::atomic<bool> stop{false};
+  std::mutex mutex;
+  std::string seen;
+};
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// 1. TLS
+//===----------------------------------------------------------------------===//
+
+TEST_F(SecurityTest, TlsCarriesTheTokenAndTheLaunchesOutOfSight) {
+  std::vector<std::string> args = tlsArgs();
+  args.insert(args.end(), {"--token-file", tokenFile()});
+  startServer(args);
+  Eavesdropper link(server.address());
+  auto client = ExecutorClient::open(link.address, secure());
+  ASSERT_TRUE(static_cast<bool>(client)) << llvm::toString(client.takeError());
+  ASSERT_FALSE(static_cast<bool>((*client)->sendBinary(kObjectA)));
+  auto out = (*client)->launch("square", kObjectA, {vec({3, 4})}, {{1, 8}});
+  ASSERT_TRUE(static_cast<bool>(out)) << llvm::toString(out.takeError());
+  EXPECT_EQ((*out)[0].as<double>(), (std::vector<double>{9, 16}));
+  client->reset();
+  std::string wire = link.sent();
+  EXPECT_GT(wire.size(), 1000u);
+  EXPECT_EQ(wire.find(kToken), std::string::npos) << "the token in clear";
+  EXPECT_EQ(wire.find("square"), std::string::npos) << "a kernel in clear";
+  EXPECT_EQ(wire.find("_catalyst_pyface"), std::string::npos);
+  server.stop();
+  EXPECT_CONTAINS(readFile(log), "opened (TLS)");
+}
+
+TEST_F(SecurityTest, PlaintextClientAgainstTlsServerFailsAtOnce) {
+  startServer(tlsArgs());
+  auto start = Clock::now();
+  auto client = open();
+  ASSERT_FALSE(static_cast<bool>(client));
+  EXPECT_CONTAINS(llvm::toString(client.takeError()),
+                  "requires TLS (it was started with --tls-cert): set "
+                  "EXECUTOR_TLS_CA");
+  EXPECT_LT(Clock::now() - start, std::chrono::seconds(1));
+}
+
+TEST_F(SecurityTest, TlsClientAgainstPlaintextServerFailsAtOnce) {
+  for (bool withToken : {false, true}) {
+    startServer(withToken ? std::vector<std::string>{"--token-file",
+                                                     tokenFile()}
+                          : std::vector<std::string>{});
+    auto start = Clock::now();
+    auto client = open(secure());
+    ASSERT_FALSE(static_cast<bool>(client));
+    EXPECT_CONTAINS(llvm::toString(client.takeError()),
+                    "does not speak TLS (it began a plaintext session)");
+    EXPECT_LT(Clock::now() - start, std::chrono::seconds(1));
+    server.stop();
+  }
+}
+
+TEST_F(SecurityTest, TheServerMustProveItsName) {
+  startServer(tlsArgs());
+  // Signed by a CA the client does not trust.
+  ClientOptions stranger;
+  stranger.tlsCA = tempDir() + "/other-ca/ca.pem";
+  auto untrusted = open(stranger);
+  ASSERT_FALSE(static_cast<bool>(untrusted));
+  EXPECT_CONTAINS(llvm::toString(untrusted.takeError()),
+                  "TLS handshake failed");
+  // Trusted, but the certificate does not name the host connected to.
+  std::string port = server.address().substr(server.address().rfind(':'));
+  ClientOptions options;
+  options.tlsCA = ca();
+  auto wrongName = ExecutorClient::open("localhost" + port, options);
+  ASSERT_FALSE(static_cast<bool>(wrongName));
+  std::string message = llvm::toString(wrongName.takeError());
+  EXPECT_CONTAINS(message, "TLS handshake failed");
+  EXPECT_CONTAINS(message, "mismatch");
+  // The name it does carry.
+  auto right = open(options);
+  EXPECT_TRUE(static_cast<bool>(right)) << llvm::toString(right.takeError());
+}
+
+TEST_F(SecurityTest, RemoteNeedsTlsAndATokenUnlessSaidOtherwise) {
+  std::string text = startupError(
+      {"--bind", "0.0.0.0:0", "--allow-remote", "--token-file", tokenFile()});
+  EXPECT_CONTAINS(text, "--allow-remote needs --tls-cert, --tls-key and "
+                        "--token-file");
+  std::vector<std::string> args = tlsArgs();
+  args.insert(args.end(), {"--bind", "0.0.0.0:0", "--allow-remote"});
+  EXPECT_CONTAINS(startupError(args), "--insecure-plaintext");
+  LocalExecutor insecure;
+  llvm::Error err = insecure.start(
+      kServer, {"--bind", "0.0.0.0:0", "--allow-remote", "--insecure-plaintext"},
+      log);
+  EXPECT_FALSE(static_cast<bool>(err)) << llvm::toString(std::move(err));
+}
+
+//===----------------------------------------------------------------------===//
+// 2. Limits
+//===----------------------------------------------------------------------===//
+
+TEST_F(SecurityTest, SilentAndHalfHeaderConnectionsAreClosed) {
+  // Plaintext, TLS, a token: each waits for something else.
+  std::vector<std::pair<std::vector<std::string>, std::string>> servers = {
+      {{}, "ended: no session started within 0.5 s of connecting "
+           "(--handshake-timeout)"},
+      {tlsArgs(), "refused: TLS handshake failed: the TLS handshake did not "
+                  "finish in time (--handshake-timeout)"},
+      {{"--token-file", tokenFile()},
+       "refused: no token came within the handshake time-out "
+       "(--handshake-timeout)"}};
+  for (auto [args, logged] : servers) {
+    args.insert(args.end(), {"--handshake-timeout", "500ms"});
+    startServer(args);
+    int silent = rawConnect(server.address());
+    int half = rawConnect(server.address());
+    ASSERT_GE(silent, 0);
+    ASSERT_GE(half, 0);
+    char header[16] = {32};
+    writeAll(half, header, sizeof(header));
+    EXPECT_TRUE(closedWithin(silent, std::chrono::seconds(3)));
+    EXPECT_TRUE(closedWithin(half, std::chrono::seconds(3)));
+    close(silent);
+    close(half);
+    EXPECT_TRUE(waitUntil([&] { return server.sessionProcesses().empty(); },
+                          std::chrono::seconds(2)));
+    server.stop();
+    EXPECT_CONTAINS(readFile(log), logged);
+  }
+}
+
+TEST_F(SecurityTest, SessionsBeyondTheMaximumAreRefusedWithAReply) {
+  startServer({"--max-sessions", "2"});
+  auto a = open(), b = open();
+  ASSERT_TRUE(a && b);
+  auto start = Clock::now();
+  auto c = open();
+  ASSERT_FALSE(static_cast<bool>(c));
+  EXPECT_CONTAINS(llvm::toString(c.takeError()),
+                  "refused the session: busy: this executor serves its "
+                  "maximum of 2 sessions (--max-sessions)");
+  EXPECT_LT(Clock::now() - start, std::chrono::seconds(1));
+  a->reset();
+  EXPECT_TRUE(waitUntil([&] { return server.sessionProcesses().size() == 1; },
+                        std::chrono::seconds(2)));
+  auto d = open();
+  EXPECT_TRUE(static_cast<bool>(d)) << llvm::toString(d.takeError());
+}
+
+TEST_F(SecurityTest, AnOversizedHeaderEndsTheSessionWithALogLine) {
+  startServer({"--max-message-size", "64M"});
+  for (uint64_t claimed : {uint64_t(1) << 60, uint64_t(16) << 30}) {
+    int fd = rawConnect(server.address());
+    ASSERT_GE(fd, 0);
+    char header[32] = {};
+    std::memcpy(header, &claimed, sizeof(claimed));
+    header[8] = 3; // CallWrapper
+    writeAll(fd, header, sizeof(header));
+    EXPECT_TRUE(closedWithin(fd, std::chrono::seconds(3)));
+    close(fd);
+  }
+  // The session logs after it has closed the connection.
+  EXPECT_TRUE(waitUntil([&] { return server.sessionProcesses().empty(); },
+                        std::chrono::seconds(2)));
+  server.stop();
+  std::string text = readFile(log);
+  EXPECT_CONTAINS(text, "a message of 1152921504606846976 bytes is larger "
+                        "than the limit of 67108864 bytes "
+                        "(executor-server --max-message-size)");
+  EXPECT_CONTAINS(text, "a message of 17179869184 bytes is larger");
+  EXPECT_EQ(text.find("by signal"), std::string::npos) << text;
+}
+
+TEST_F(SecurityTest, SessionMemoryIsLimited) {
+  startServer({"--max-session-memory", "512M"});
+  auto client = open();
+  ASSERT_TRUE(static_cast<bool>(client)) << llvm::toString(client.takeError());
+  ASSERT_FALSE(static_cast<bool>((*client)->sendBinary(kObjectA)));
+  auto small = (*client)->launch("hog", kObjectA, {vec({64 << 20})}, {{1, 8}});
+  ASSERT_TRUE(static_cast<bool>(small)) << llvm::toString(small.takeError());
+  EXPECT_EQ((*small)[0].as<double>(), std::vector<double>{1});
+  auto big = (*client)->launch("hog", kObjectA, {vec({double(1ull << 30)})},
+                               {{1, 8}});
+  ASSERT_TRUE(static_cast<bool>(big)) << llvm::toString(big.takeError());
+  EXPECT_EQ((*big)[0].as<double>(), std::vector<double>{0})
+      << "a 1 GiB allocation succeeded under a 512 MiB limit";
+}
+
+TEST_F(SecurityTest, AKernelOverTheServersLaunchTimeIsStopped) {
+  startServer({"--max-launch-time", "1"});
+  auto client = open();
+  ASSERT_TRUE(static_cast<bool>(client));
+  ASSERT_FALSE(static_cast<bool>((*client)->sendBinary(kObjectA)));
+  auto start = Clock::now();
+  auto out = (*client)->launch("spin", kObjectA, {}, {});
+  ASSERT_FALSE(static_cast<bool>(out));
+  EXPECT_CONTAINS(llvm::toString(out.takeError()),
+                  "kernel spin ran longer than the launch time limit of 1 s "
+                  "(executor-server --max-launch-time) and was stopped");
+  EXPECT_LT(Clock::now() - start, std::chrono::seconds(4));
+  EXPECT_TRUE(waitUntil([&] { return server.sessionProcesses().empty(); },
+                        std::chrono::seconds(2)));
+}
+
+TEST_F(SecurityTest, AClientsLaunchTimeLimitFailsTheLaunchAndStopsTheKernel) {
+  startServer();
+  ClientOptions options;
+  options.launchTimeout = std::chrono::milliseconds(500);
+  auto client = open(options);
+  ASSERT_TRUE(static_cast<bool>(client));
+  ASSERT_FALSE(static_cast<bool>((*client)->sendBinary(kObjectA)));
+  auto start = Clock::now();
+  auto out = (*client)->launch("spin", kObjectA, {}, {});
+  ASSERT_FALSE(static_cast<bool>(out));
+  EXPECT_CONTAINS(llvm::toString(out.takeError()),
+                  "did not finish within 500 ms (the launch time limit, "
+                  "EXECUTOR_LAUNCH_TIMEOUT)");
+  EXPECT_LT(Clock::now() - start, std::chrono::seconds(2));
+  // The client went: the session and its spinning kernel end.
+  EXPECT_TRUE(waitUntil([&] { return server.sessionProcesses().empty(); },
+                        std::chrono::seconds(3)));
+  server.stop();
+  EXPECT_CONTAINS(readFile(log),
+                  "the client has gone while kernel spin still runs");
+}
+
+// Launches go as the transport's direct calls (TcpTransport.h), over TCP,
+// TLS and Unix sockets alike: the limits hold there too.
+TEST_F(SecurityTest, TheMessageSizeLimitHoldsForLaunchesOverTcpTlsAndUnix) {
+  for (const char *wire : {"tcp", "tls", "unix"}) {
+    SCOPED_TRACE(wire);
+    std::vector<std::string> args = {"--max-message-size", "1M"};
+    ClientOptions options;
+    if (wire == std::string("tls")) {
+      std::vector<std::string> tls = tlsArgs();
+      args.insert(args.end(), tls.begin(), tls.end());
+      options.tlsCA = ca();
+    }
+    server.useUnixSocket(wire == std::string("unix"));
+    startServer(args);
+    auto client = open(options);
+    ASSERT_TRUE(static_cast<bool>(client)) << llvm::toString(client.takeError());
+    ASSERT_FALSE(static_cast<bool>((*client)->sendBinary(kObjectA)));
+    // 256 KiB in and out pass; 2 MiB in (through shared memory on a Unix
+    // socket) is over the limit and ends the session.
+    std::vector<double> quarter(32768, 2.0), twoMiB(262144, 2.0);
+    auto fits = (*client)->launch("k", kObjectA, {vec(quarter)}, {{1, 8}});
+    ASSERT_TRUE(static_cast<bool>(fits)) << llvm::toString(fits.takeError());
+    EXPECT_EQ((*fits)[0].as<double>()[32767], 4.0);
+    auto over = (*client)->launch("k", kObjectA, {vec(twoMiB)}, {{1, 8}});
+    ASSERT_FALSE(static_cast<bool>(over));
+    EXPECT_CONTAINS(llvm::toString(over.takeError()), "lost the session");
+    EXPECT_TRUE(waitUntil([&] { return server.sessionProcesses().empty(); },
+                          std::chrono::seconds(3)));
+    server.stop();
+    std::string text = readFile(log);
+    EXPECT_CONTAINS(text, "larger than the ");
+    EXPECT_CONTAINS(text, "limit of 1048576 bytes (executor-server "
+                          "--max-message-size)");
+    EXPECT_EQ(text.find("by signal"), std::string::npos) << text;
+  }
+}
+
+TEST_F(SecurityTest, TimeLimitsHoldOverTlsAndUnixSockets) {
+  for (const char *wire : {"tls", "unix"}) {
+    SCOPED_TRACE(wire);
+    std::vector<std::string> args = {"--max-launch-time", "1",
+                                     "--handshake-timeout", "500ms"};
+    ClientOptions options;
+    if (wire == std::string("tls")) {
+      std::vector<std::string> tls = tlsArgs();
+      args.insert(args.end(), tls.begin(), tls.end());
+      options.tlsCA = ca();
+    }
+    server.useUnixSocket(wire == std::string("unix"));
+    startServer(args);
+    // The client's limit: the launch fails, the session ends.
+    options.launchTimeout = std::chrono::milliseconds(300);
+    auto client = open(options);
+    ASSERT_TRUE(static_cast<bool>(client)) << llvm::toString(client.takeError());
+    ASSERT_FALSE(static_cast<bool>((*client)->sendBinary(kObjectA)));
+    auto start = Clock::now();
+    auto out = (*client)->launch("spin", kObjectA, {}, {});
+    ASSERT_FALSE(static_cast<bool>(out));
+    EXPECT_CONTAINS(llvm::toString(out.takeError()),
+                    "did not finish within 300 ms (the launch time limit, "
+                    "EXECUTOR_LAUNCH_TIMEOUT)");
+    EXPECT_LT(Clock::now() - start, std::chrono::seconds(2));
+    client->reset();
+    EXPECT_TRUE(waitUntil([&] { return server.sessionProcesses().empty(); },
+                          std::chrono::seconds(3)));
+    // The server's limit stops a kernel whose client waits.
+    options.launchTimeout = std::chrono::milliseconds(0);
+    client = open(options);
+    ASSERT_TRUE(static_cast<bool>(client)) << llvm::toString(client.takeError());
+    ASSERT_FALSE(static_cast<bool>((*client)->sendBinary(kObjectA)));
+    out = (*client)->launch("spin", kObjectA, {}, {});
+    ASSERT_FALSE(static_cast<bool>(out));
+    EXPECT_CONTAINS(llvm::toString(out.takeError()),
+                    "kernel spin ran longer than the launch time limit of 1 s");
+    client->reset();
+    EXPECT_TRUE(waitUntil([&] { return server.sessionProcesses().empty(); },
+                          std::chrono::seconds(3)));
+    // A connection that never starts a session is closed.
+    if (wire == std::string("unix")) {
+      std::string path = server.address().substr(5);
+      int silent = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+      sockaddr_un addr{};
+      addr.sun_family = AF_UNIX;
+      std::strncpy(addr.sun_path, path.c_str(), sizeof(addr.sun_path) - 1);
+      ASSERT_EQ(connect(silent, reinterpret_cast<sockaddr *>(&addr),
+                        sizeof(addr)),
+                0);
+      EXPECT_TRUE(closedWithin(silent, std::chrono::seconds(3)));
+      close(silent);
+    } else {
+      int silent = rawConnect(server.address());
+      EXPECT_TRUE(closedWithin(silent, std::chrono::seconds(3)));
+      close(silent);
+    }
+    server.stop();
+    EXPECT_CONTAINS(readFile(log), wire == std::string("unix")
+                                       ? "ended: no session started within "
+                                         "0.5 s of connecting"
+                                       : "refused: TLS handshake failed");
+  }
+}
+
+TEST_F(SecurityTest, AUnixSocketNeedsNeitherTlsNorTokenWhereTcpNeedsBoth) {
+  std::vector<std::string> args = tlsArgs();
+  args.insert(args.end(), {"--token-file", tokenFile()});
+  server.useUnixSocket(true);
+  startServer(args);
+  // Even a client that asks for TLS and has a token talks plainly on the
+  // socket (its file mode is the access control).
+  auto client = open(secure());
+  ASSERT_TRUE(static_cast<bool>(client)) << llvm::toString(client.takeError());
+  ASSERT_FALSE(static_cast<bool>((*client)->sendBinary(kObjectA)));
+  auto out = (*client)->launch("square", kObjectA, {vec({3, 4})}, {{1, 8}});
+  ASSERT_TRUE(static_cast<bool>(out)) << llvm::toString(out.takeError());
+  EXPECT_EQ((*out)[0].as<double>(), (std::vector<double>{9, 16}));
+  client->reset();
+  server.stop();
+  EXPECT_CONTAINS(readFile(log), "opened\n");
+  // On TCP, the same server asks for both.
+  server.useUnixSocket(false);
+  startServer(args);
+  auto plain = open();
+  ASSERT_FALSE(static_cast<bool>(plain));
+  EXPECT_CONTAINS(llvm::toString(plain.takeError()), "requires TLS");
+  ClientOptions noToken;
+  noToken.tlsCA = ca();
+  auto anonymous = open(noToken);
+  ASSERT_FALSE(static_cast<bool>(anonymous));
+  EXPECT_CONTAINS(llvm::toString(anonymous.takeError()),
+                  "wrong or missing token");
+  auto good = open(secure());
+  EXPECT_TRUE(static_cast<bool>(good)) << llvm::toString(good.takeError());
+}
+
+TEST_F(SecurityTest, AClientThatGoesTakesItsKernelWithIt) {
+  startServer();
+  auto client = open();
+  ASSERT_TRUE(static_cast<bool>(client));
+  ASSERT_FALSE(static_cast<bool>((*client)->sendBinary(kObjectA)));
+  auto ticket = (*client)->launchAsync("spin", kObjectA);
+  ASSERT_TRUE(static_cast<bool>(ticket));
+  std::vector<pid_t> sessions = server.sessionProcesses();
+  ASSERT_EQ(sessions.size(), 1u);
+  client->reset();
+  EXPECT_TRUE(waitUntil([&] { return gone(sessions[0]); },
+                        std::chrono::seconds(3)));
+}
+
+namespace {
+/// A script that runs executor-server as an unused user (uid 4242) with
+/// RLIMIT_NPROC `n`: that user may have `n` processes and threads.
+std::string nprocWrapper(int n) {
+  std::string path = tempDir() + "/nproc-" + std::to_string(n) + ".sh";
+  std::ofstream(path) << "#!/bin/sh\nexec setpriv --reuid=4242 --regid=4242 "
+                         "--clear-groups prlimit --nproc="
+                      << n << " " << kServer << " \"$@\"\n";
+  chmod(path.c_str(), 0755);
+  return path;
+}
+} // namespace
+
+TEST_F(SecurityTest, NoProcessOrThreadToSpareIsARefusalNotAnAbort) {
+  if (geteuid() != 0)
+    GTEST_SKIP() << "needs root (to run the server as another user)";
+  for (int n : {1, 2}) {
+    startServer({}, nprocWrapper(n));
+    auto client = open();
+    ASSERT_FALSE(static_cast<bool>(client));
+    EXPECT_CONTAINS(llvm::toString(client.takeError()),
+                    "refused the session: cannot start a session: ");
+    server.stop();
+    std::string text = readFile(log);
+    EXPECT_CONTAINS(text, n == 1 ? "cannot start a session: fork: Resource "
+                                   "temporarily unavailable"
+                                 : "cannot start a session: cannot start a "
+                                   "thread: Resource temporarily unavailable");
+    EXPECT_EQ(text.find("by signal"), std::string::npos) << text;
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// 3. Authentication
+//===----------------------------------------------------------------------===//
+
+TEST_F(SecurityTest, WeakTokensAndReadableTokenFilesAreRefusedAtStart) {
+  std::string shortFile = tempDir() + "/short-token";
+  std::ofstream(shortFile) << "x\n";
+  chmod(shortFile.c_str(), 0600);
+  EXPECT_CONTAINS(startupError({"--token-file", shortFile}),
+                  "is 1 bytes long; use at least 16");
+  std::string readable = tempDir() + "/readable-token";
+  std::ofstream(readable) << kToken << "\n";
+  chmod(readable.c_str(), 0644);
+  EXPECT_CONTAINS(startupError({"--token-file", readable}),
+                  "is readable by its group or others (mode 0644)");
+}
+
+TEST_F(SecurityTest, AWrongTokenIsRefusedAtOnceAndTheNextGuessWaits) {
+  std::vector<std::string> args = tlsArgs();
+  args.insert(args.end(), {"--token-file", tokenFile(), "--auth-failure-delay",
+                           "700ms"});
+  startServer(args);
+  ClientOptions wrong = secure();
+  wrong.token = "0123456789abcdef-a-wrong-guess";
+  auto start = Clock::now();
+  auto first = open(wrong);
+  ASSERT_FALSE(static_cast<bool>(first));
+  EXPECT_CONTAINS(llvm::toString(first.takeError()),
+                  "refused the session: wrong or missing token");
+  // At once: not after a time-out (the old server let it wait 5 s); the
+  // bound leaves room for a loaded machine.
+  EXPECT_LT(Clock::now() - start, std::chrono::milliseconds(3000));
+  // At once again: refused without a guess, and told to wait.
+  auto second = open(secure());
+  ASSERT_FALSE(static_cast<bool>(second));
+  EXPECT_CONTAINS(llvm::toString(second.takeError()),
+                  "a wrong token came from this address just now; retry in");
+  // Guesses: at most one per delay.
+  int refused = 0;
+  auto burst = Clock::now();
+  while (Clock::now() - burst < std::chrono::seconds(1)) {
+    auto guess = open(wrong);
+    std::string message = llvm::toString(guess.takeError());
+    if (message.find("wrong or missing token") != std::string::npos)
+      ++refused;
+  }
+  EXPECT_LE(refused, 2);
+  // Well past the delay (with room for a loaded machine, where the last
+  // guess of the burst may have been judged late).
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  auto right = open(secure());
+  EXPECT_TRUE(static_cast<bool>(right)) << llvm::toString(right.takeError());
+  // No token at all.
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  ClientOptions none;
+  none.tlsCA = ca();
+  auto missing = open(none);
+  ASSERT_FALSE(static_cast<bool>(missing));
+  EXPECT_CONTAINS(llvm::toString(missing.takeError()),
+                  "wrong or missing token (it needs a token");
+}
+
+//===----------------------------------------------------------------------===//
+// 4. Least privilege, stopping, the log
+//===----------------------------------------------------------------------===//
+
+TEST_F(SecurityTest, SessionsOfARootServerRunAsNobodyWithNoNewPrivs) {
+  if (geteuid() != 0)
+    GTEST_SKIP() << "the server runs as root only when the test does";
+  startServer();
+  auto client = open();
+  ASSERT_TRUE(static_cast<bool>(client));
+  ASSERT_FALSE(static_cast<bool>((*client)->sendBinary(kObjectA)));
+  auto out = (*client)->launch("whoami", kObjectA, {}, {{1, 8}});
+  ASSERT_TRUE(static_cast<bool>(out)) << llvm::toString(out.takeError());
+  std::vector<double> ids = (*out)[0].as<double>();
+  ASSERT_EQ(ids.size(), 3u);
+  EXPECT_EQ(ids[0], 65534); // nobody
+  EXPECT_NE(ids[1], 0);
+  EXPECT_EQ(ids[2], 1); // no_new_privs
+  EXPECT_CONTAINS(startupError({"--run-as", "no-such-user-here"}),
+                  "--run-as: there is no user 'no-such-user-here'");
+}
+
+TEST_F(SecurityTest, SigtermStopsAServerWhoseKernelIgnoresIt) {
+  startServer({"--stop-grace", "500ms"});
+  auto client = open();
+  ASSERT_TRUE(static_cast<bool>(client));
+  ASSERT_FALSE(static_cast<bool>((*client)->sendBinary(kObjectA)));
+  ASSERT_TRUE(static_cast<bool>((*client)->launchAsync("stubborn", kObjectA)));
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  std::vector<pid_t> sessions = server.sessionProcesses();
+  ASSERT_EQ(sessions.size(), 1u);
+  ::kill(server.processId(), SIGTERM);
+  EXPECT_TRUE(waitUntil([&] { return gone(server.processId()); },
+                        std::chrono::seconds(3)));
+  EXPECT_TRUE(gone(sessions[0]));
+  client->reset();
+  server.stop();
+  EXPECT_CONTAINS(readFile(log), "did not end within 0.5 s of SIGTERM "
+                                 "(--stop-grace): SIGKILL");
+}
+
+TEST_F(SecurityTest, TheServersDeathTakesItsSessions) {
+  startServer();
+  auto client = open();
+  ASSERT_TRUE(static_cast<bool>(client));
+  std::vector<pid_t> sessions = server.sessionProcesses();
+  ASSERT_EQ(sessions.size(), 1u);
+  ::kill(server.processId(), SIGKILL); // the listener only, not its group
+  EXPECT_TRUE(waitUntil([&] { return gone(sessions[0]); },
+                        std::chrono::seconds(2)))
+      << "the session outlived its server";
+  auto out = (*client)->launch("k", kObjectA, {vec({1})}, {{1, 8}});
+  EXPECT_FALSE(static_cast<bool>(out));
+  llvm::consumeError(out.takeError());
+}
+
+TEST_F(SecurityTest, ClientTextIsEscapedInTheLog) {
+  startServer();
+  auto client = open();
+  ASSERT_TRUE(static_cast<bool>(client));
+  auto object = llvm::MemoryBuffer::getFile(kObjectA);
+  ASSERT_TRUE(static_cast<bool>(object));
+  std::string name = "evil\nexecutor-server: listener: \x1b[31mforged";
+  ASSERT_FALSE(static_cast<bool>((*client)->sendBinary(
+      name, llvm::ArrayRef<char>((*object)->getBufferStart(),
+                                 (*object)->getBufferSize()))));
+  client->reset();
+  server.stop();
+  std::string text = readFile(log);
+  EXPECT_EQ(text.find('\x1b'), std::string::npos) << text;
+  EXPECT_EQ(text.find("\nexecutor-server: listener: \x1b[31mforged"),
+            std::string::npos)
+      << text;
+  EXPECT_CONTAINS(text, "object loaded: evil\\x0aexecutor-server: listener: "
+                        "\\x1b[31mforged");
+}
+
+TEST_F(SecurityTest, HelpDescribesEveryOptionAndVersionPrintsTheVersion) {
+  std::string out = tempDir() + "/help.txt";
+  ASSERT_EQ(std::system((kServer + " --help >" + out).c_str()), 0);
+  std::string help = readFile(out);
+  for (const char *option :
+       {"--bind", "--allow-remote", "--insecure-plaintext", "--tls-cert",
+        "--tls-key", "--token-file", "--auth-failure-delay",
+        "--handshake-timeout", "--max-sessions", "--max-message-size",
+        "--max-session-memory", "--max-launch-time", "--liveness-timeout",
+        "--stop-grace", "--run-as", "--plugin", "--asset-root", "--services",
+        "--log", "--help", "--version"})
+    EXPECT_CONTAINS(help, option);
+  ASSERT_EQ(std::system((kServer + " --version >" + out).c_str()), 0);
+  EXPECT_EQ(readFile(out), "Executor Studio " EXECUTOR_STUDIO_VERSION "\n");
+}
