@@ -43,7 +43,14 @@ std::string readFile(const std::string &path) {
   return s.str();
 }
 
-std::string tempDir() { return ::testing::TempDir() + "/executor-security"; }
+/// This process's: ctest runs each test in a process of its own, several at
+/// once, and each makes its own certificates (one shared directory would
+/// have a server load one CA's certificate while its client trusts the
+/// next).
+std::string tempDir() {
+  return ::testing::TempDir() + "/executor-security-" +
+         std::to_string(getpid());
+}
 
 /// A process that has exited (gone, or a zombie nobody reaped yet).
 bool gone(pid_t pid) {
@@ -106,6 +113,9 @@ protected:
               0);
     std::ofstream(tempDir() + "/token") << kToken << "\n";
     chmod((tempDir() + "/token").c_str(), 0600);
+  }
+  static void TearDownTestSuite() {
+    llvm::sys::fs::remove_directories(tempDir());
   }
   void SetUp() override {
     log = tempDir() + "/" +
