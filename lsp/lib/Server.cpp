@@ -775,46 +775,75 @@ void Server::onCodeLens(const CodeLensParams &params,
   reply(json::Value(std::move(lenses)));
 }
 
+namespace {
+/// Why a pipeline run (`run`, plural `runs`) on `text` (`what`: "the
+/// document", "the edited IR") is refused: past the full-service size, or
+/// nested too deep for the worker's parser. `instead` says what to run on it.
+std::optional<llvm::Error> checkPipelineInput(StringRef text, StringRef what,
+                                              StringRef run, StringRef runs,
+                                              StringRef instead) {
+  if (text.size() > kFullServiceBytes)
+    return makeError(
+        proto::ErrorCode::RequestFailed,
+        llvm::formatv("{0} is {1:f1} MiB: {2} stop at {3} MiB "
+                      "(lsp/README.md, \"Limits\"); run {4} on it",
+                      what, text.size() / double(1 << 20), runs,
+                      kFullServiceBytes >> 20, instead));
+  // The worker's parser would recurse past its stack.
+  if (std::optional<size_t> deep = findExcessiveNesting(text))
+    return makeError(proto::ErrorCode::RequestFailed,
+                     llvm::formatv("{0} nests deeper than {1} levels (line "
+                                   "{2}): no {3}",
+                                   what, kMaxNestingDepth,
+                                   text.take_front(*deep).count('\n') + 1,
+                                   run));
+  return std::nullopt;
+}
+
+/// The chunk and the pipeline of a preview or re-run request, checked
+/// against `file`.
+std::optional<llvm::Error> checkPreviewParams(const PipelinePreviewParams &params,
+                                              const TextFile &file) {
+  int64_t chunk = params.chunk.value_or(0);
+  if (chunk < 0 || chunk >= file.getNumChunks())
+    return makeError(
+        proto::ErrorCode::InvalidParams,
+        llvm::formatv("chunk {0} is out of range: the document has {1}", chunk,
+                      file.getNumChunks()));
+  if (params.pipeline && StringRef(*params.pipeline).trim().empty())
+    return makeError(proto::ErrorCode::InvalidParams, "the pipeline is empty");
+  return std::nullopt;
+}
+
+/// The job of a preview (or re-run) request on `text`.
+JobInput previewJob(const PipelinePreviewParams &params, std::string text,
+                    unsigned timeoutMs) {
+  JobInput job;
+  job.text = std::move(text);
+  job.chunk = static_cast<int>(params.chunk.value_or(0));
+  job.pipeline = params.pipeline.value_or("");
+  job.ir = params.ir;
+  job.timeoutMs = timeoutMs;
+  return job;
+}
+} // namespace
+
 void Server::onPipelinePreview(const PipelinePreviewParams &params,
                                proto::Callback<json::Value> reply) {
   TextFile *file = getFile(params.uri);
   if (!file)
     return reply(makeError(proto::ErrorCode::RequestFailed,
                            "no open document " + params.uri.uri()));
-  if (!file->hasFullService())
-    return reply(makeError(
-        proto::ErrorCode::RequestFailed,
-        llvm::formatv("the document is {0:f1} MiB: pipeline previews stop at "
-                      "{1} MiB (lsp/README.md, \"Limits\"); run "
-                      "executor-compile --save-ir-after-each on it",
-                      file->getContents().size() / double(1 << 20),
-                      kFullServiceBytes >> 20)));
-  // The worker's parser would recurse past its stack.
-  if (std::optional<size_t> deep = findExcessiveNesting(file->getContents())) {
-    StringRef before = StringRef(file->getContents()).take_front(*deep);
-    return reply(makeError(
-        proto::ErrorCode::RequestFailed,
-        llvm::formatv("the document nests deeper than {0} levels (line {1}): "
-                      "no pipeline preview",
-                      kMaxNestingDepth, before.count('\n') + 1)));
-  }
-  int64_t chunk = params.chunk.value_or(0);
-  if (chunk < 0 || chunk >= file->getNumChunks())
-    return reply(makeError(
-        proto::ErrorCode::InvalidParams,
-        llvm::formatv("chunk {0} is out of range: the document has {1}", chunk,
-                      file->getNumChunks())));
-  if (params.pipeline && StringRef(*params.pipeline).trim().empty())
-    return reply(
-        makeError(proto::ErrorCode::InvalidParams, "the pipeline is empty"));
-  JobInput jobInput;
-  jobInput.text = file->getContents();
-  jobInput.chunk = chunk;
-  jobInput.pipeline = params.pipeline.value_or("");
-  jobInput.ir = params.ir;
-  jobInput.timeoutMs = options.previewTimeoutMs;
+  if (auto refused =
+          checkPipelineInput(file->getContents(), "the document",
+                             "pipeline preview", "pipeline previews",
+                             "executor-compile --save-ir-after-each"))
+    return reply(std::move(*refused));
+  if (auto invalid = checkPreviewParams(params, *file))
+    return reply(std::move(*invalid));
   startJob(Job::Kind::Preview, params.uri, file->getVersion(),
-           std::move(jobInput), std::move(reply));
+           previewJob(params, file->getContents(), options.previewTimeoutMs),
+           std::move(reply));
 }
 
 void Server::onRerunFrom(const RerunFromParams &params,
@@ -824,30 +853,11 @@ void Server::onRerunFrom(const RerunFromParams &params,
   if (!file)
     return reply(makeError(proto::ErrorCode::RequestFailed,
                            "no open document " + preview.uri.uri()));
-  if (params.text.size() > kFullServiceBytes)
-    return reply(makeError(
-        proto::ErrorCode::RequestFailed,
-        llvm::formatv("the edited IR is {0:f1} MiB: re-runs stop at {1} MiB "
-                      "(lsp/README.md, \"Limits\"); run executor-opt on it",
-                      params.text.size() / double(1 << 20),
-                      kFullServiceBytes >> 20)));
-  if (std::optional<size_t> deep = findExcessiveNesting(params.text)) {
-    StringRef before = StringRef(params.text).take_front(*deep);
-    return reply(makeError(
-        proto::ErrorCode::RequestFailed,
-        llvm::formatv("the edited IR nests deeper than {0} levels (line {1}): "
-                      "no re-run",
-                      kMaxNestingDepth, before.count('\n') + 1)));
-  }
-  int64_t chunk = preview.chunk.value_or(0);
-  if (chunk < 0 || chunk >= file->getNumChunks())
-    return reply(makeError(
-        proto::ErrorCode::InvalidParams,
-        llvm::formatv("chunk {0} is out of range: the document has {1}", chunk,
-                      file->getNumChunks())));
-  if (preview.pipeline && StringRef(*preview.pipeline).trim().empty())
-    return reply(
-        makeError(proto::ErrorCode::InvalidParams, "the pipeline is empty"));
+  if (auto refused = checkPipelineInput(params.text, "the edited IR", "re-run",
+                                        "re-runs", "executor-opt"))
+    return reply(std::move(*refused));
+  if (auto invalid = checkPreviewParams(preview, *file))
+    return reply(std::move(*invalid));
   // A snapshot the pipeline does not have is the client's mistake; a
   // pipeline that does not parse is reported in the result, as by
   // executor/pipelinePreview.
@@ -863,12 +873,8 @@ void Server::onRerunFrom(const RerunFromParams &params,
   } else {
     llvm::consumeError(steps.takeError());
   }
-  JobInput jobInput;
-  jobInput.text = params.text;
-  jobInput.chunk = chunk;
-  jobInput.pipeline = preview.pipeline.value_or("");
-  jobInput.ir = preview.ir;
-  jobInput.timeoutMs = options.previewTimeoutMs;
+  JobInput jobInput =
+      previewJob(preview, params.text, options.previewTimeoutMs);
   jobInput.rerunAfter = static_cast<int>(params.pass);
   jobInput.textUri = params.textUri.value_or("");
   jobInput.what = "re-run";
