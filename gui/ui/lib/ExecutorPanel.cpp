@@ -107,6 +107,7 @@ void drawExecutorPanel(Studio &studio, StudioView::State &state) {
       s == ExecutorState::Connecting) {
     ImGui::SameLine();
     ImGui::TextColored(colors::dim(), "%s", executor.address().c_str());
+    helpTooltip(executor.address().c_str());
   }
   // Which kind of executor, and what a launch costs there.
   if ((s == ExecutorState::Connected || s == ExecutorState::Launching) &&
@@ -145,6 +146,7 @@ void drawExecutorPanel(Studio &studio, StudioView::State &state) {
   if (executor.localRunning()) {
     ImGui::SameLine();
     ImGui::TextColored(colors::dim(), "local %s", executor.localAddress().c_str());
+    helpTooltip(("local executor at " + executor.localAddress()).c_str());
     ImGui::SameLine();
     if (ImGui::SmallButton("stop"))
       executor.stopLocal();
@@ -165,6 +167,8 @@ void drawExecutorPanel(Studio &studio, StudioView::State &state) {
   ImGui::TextColored(colors::accent(), "Kernels");
   ImGui::SameLine();
   ImGui::TextColored(colors::dim(), "launched by the host, in catalyst.target modules");
+  helpTooltip("the kernels the host launches with catalyst.launch_kernel, in its "
+              "catalyst.target modules");
   const std::vector<Kernel> &kernels = studio.kernels();
   if (kernels.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, colors::dim());
@@ -211,11 +215,13 @@ void drawExecutorPanel(Studio &studio, StudioView::State &state) {
         ImGui::PopID();
         ImGui::TableSetColumnIndex(1);
         ImGui::TextUnformatted(kernel.signature.c_str());
+        helpTooltip(kernel.signature.c_str());
         ImGui::TableSetColumnIndex(2);
         if (kernel.dispatchAddress.empty())
           ImGui::TextColored(colors::dim(), "local");
         else
           ImGui::TextColored(colors::dim(), "dispatch %s", kernel.dispatchAddress.c_str());
+          helpTooltip(("dispatched to " + kernel.dispatchAddress).c_str());
       }
       ImGui::EndTable();
     }
@@ -403,6 +409,7 @@ void drawExecutorPanel(Studio &studio, StudioView::State &state) {
         ImGui::SameLine();
       }
       ImGui::TextColored(color, "%s", e.text.c_str());
+      helpTooltip(e.text.c_str());
     }
   if (executor.logGeneration() != state.lastLogGen) {
     state.lastLogGen = executor.logGeneration();
