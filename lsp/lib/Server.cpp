@@ -161,17 +161,6 @@ bool fromJSON(const json::Value &value, CancelParams &result, json::Path path) {
   return true;
 }
 
-/// `textDocument/codeLens` parameters.
-struct CodeLensParams {
-  proto::TextDocumentIdentifier textDocument;
-};
-
-bool fromJSON(const json::Value &value, CodeLensParams &result,
-              json::Path path) {
-  json::ObjectMapper o(value, path);
-  return o && o.map("textDocument", result.textDocument);
-}
-
 /// `textDocument/rename` parameters.
 struct RenameParams {
   proto::TextDocumentIdentifier textDocument;
@@ -185,8 +174,8 @@ bool fromJSON(const json::Value &value, RenameParams &result, json::Path path) {
          o.map("position", result.position) && o.map("newName", result.newName);
 }
 
-/// Parameters that name a document only (`semanticTokens/full`,
-/// `foldingRange`).
+/// Parameters that name a document only (`codeLens`,
+/// `semanticTokens/full`, `foldingRange`).
 struct DocumentParams {
   proto::TextDocumentIdentifier textDocument;
 };
@@ -374,7 +363,7 @@ public:
                    proto::Callback<std::vector<proto::DocumentSymbol>> reply);
   void onCompletion(const proto::CompletionParams &params,
                     proto::Callback<proto::CompletionList> reply);
-  void onCodeLens(const CodeLensParams &params,
+  void onCodeLens(const DocumentParams &params,
                   proto::Callback<json::Value> reply);
   void onPipelinePreview(const PipelinePreviewParams &params,
                          proto::Callback<json::Value> reply);
@@ -748,7 +737,7 @@ void Server::onCompletion(const proto::CompletionParams &params,
              : proto::CompletionList());
 }
 
-void Server::onCodeLens(const CodeLensParams &params,
+void Server::onCodeLens(const DocumentParams &params,
                         proto::Callback<json::Value> reply) {
   json::Array lenses;
   if (TextFile *file = getFile(params.textDocument.uri)) {

@@ -834,27 +834,15 @@ Expected<ExecutorClient::Impl::LaunchReply> ExecutorClient::Impl::launchCall(
   if (!open)
     return error("the session is closed");
   // A direct call gathered from the metadata and each input's data where it
-  // lies (`pos` is the offset in the request stream, which alignment is of).
-  std::vector<char> meta;
-  std::vector<std::pair<size_t, iovec>> pieces; // data after meta[0..first)
-  std::vector<std::unique_ptr<char[]>> gathered;
-  size_t pos = 0;
-  auto put = [&](const void *p, size_t n) {
-    meta.insert(meta.end(), static_cast<const char *>(p),
-                static_cast<const char *>(p) + n);
-    pos += n;
-  };
-  auto put32 = [&](uint32_t v) { put(&v, 4); };
-  auto put64 = [&](uint64_t v) { put(&v, 8); };
+  // lies.
+  GatherMessage message;
   {
     Writer counter;
     writeRequestHeader(counter, entry, kernel, inputs.size(),
                        outputRanks.size());
-    meta.resize(counter.size());
-    Writer writer(meta.data());
+    Writer writer(message.reserve(counter.size()));
     writeRequestHeader(writer, entry, kernel, inputs.size(),
                        outputRanks.size());
-    pos = meta.size();
   }
   // On a Unix socket, large inputs are copied once into this side's arena,
   // and the executor may put large results in its own: held for the call.
@@ -885,45 +873,35 @@ Expected<ExecutorClient::Impl::LaunchReply> ExecutorClient::Impl::launchCall(
   for (size_t i = 0; i < inputs.size(); ++i) {
     const DescriptorView &in = inputs[i];
     int64_t elt = inputElementSizes[i];
-    put32(static_cast<uint32_t>(in.rank));
-    put32(static_cast<uint32_t>(elt));
+    message.put32(static_cast<uint32_t>(in.rank));
+    message.put32(static_cast<uint32_t>(elt));
     for (int64_t d = 0; d < in.rank; ++d)
-      put64(static_cast<uint64_t>(in.size(d)));
+      message.put64(static_cast<uint64_t>(in.size(d)));
     uint64_t bytes = static_cast<uint64_t>(in.numElements() * elt);
     const char *first = in.aligned() + in.offset() * elt;
     if (sharedAt[i] != ~0ull) {
-      put64(bytes | kSharedData);
-      put64(sharedAt[i]);
+      message.put64(bytes | kSharedData);
+      message.put64(sharedAt[i]);
       gatherDense(in, elt, first,
                   transport->ownArena().data() + sharedAt[i]);
       continue;
     }
-    put64(bytes);
-    size_t padded = (pos + kDataAlignment - 1) / kDataAlignment * kDataAlignment;
-    meta.resize(meta.size() + (padded - pos), 0);
-    pos = padded;
+    message.put64(bytes);
+    message.alignData();
     if (bytes == 0)
       continue;
     if (!in.isDense()) {
-      gathered.emplace_back(new char[bytes]);
-      gatherDense(in, elt, first, gathered.back().get());
-      first = gathered.back().get();
+      char *staged = message.stage(bytes);
+      gatherDense(in, elt, first, staged);
+      first = staged;
     }
-    pieces.push_back({meta.size(), {const_cast<char *>(first), bytes}});
-    pos += bytes;
+    message.addData(first, bytes);
   }
   for (size_t i = 0; i < outputRanks.size(); ++i) {
-    put32(static_cast<uint32_t>(outputRanks[i]));
-    put32(static_cast<uint32_t>(outputElementSizes[i]));
+    message.put32(static_cast<uint32_t>(outputRanks[i]));
+    message.put32(static_cast<uint32_t>(outputElementSizes[i]));
   }
-  std::vector<iovec> parts;
-  size_t at = 0;
-  for (auto &[until, data] : pieces) {
-    parts.push_back({meta.data() + at, until - at});
-    parts.push_back(data);
-    at = until;
-  }
-  parts.push_back({meta.data() + at, meta.size() - at});
+  std::vector<iovec> parts = message.parts();
   auto reply = transport->callDirect(launchWrapper.getValue(), flags, parts,
                                      launchTimeout);
   if (!reply)
@@ -995,40 +973,7 @@ ExecutorClient::launch(const std::string &entryName, const std::string &object,
                          std::to_string(in.numElements() * in.elementSize) +
                          " its shape needs");
   std::string kernel = kernelName(entry);
-  if (impl->kind != ExecutorKind::ExecutorServer) {
-    // Descriptors over the host data, for Catalyst's services.
-    std::vector<std::vector<int64_t>> words(inputs.size());
-    std::vector<DescriptorView> views;
-    std::vector<int64_t> inSizes, outRanks, outSizes;
-    for (size_t i = 0; i < inputs.size(); ++i) {
-      int64_t rank = static_cast<int64_t>(inputs[i].sizes.size());
-      words[i].assign(3 + 2 * rank, 0);
-      DescriptorView view{words[i].data(), rank};
-      view.setDense(const_cast<char *>(inputs[i].bytes.data()),
-                    inputs[i].sizes.data());
-      views.push_back(view);
-      inSizes.push_back(inputs[i].elementSize);
-    }
-    for (const ResultSpec &spec : results) {
-      outRanks.push_back(spec.rank);
-      outSizes.push_back(spec.elementSize);
-    }
-    auto remote = impl->launchRemote(*address, kernel, views, inSizes,
-                                     outRanks, outSizes);
-    if (!remote)
-      return remote.takeError();
-    std::vector<HostMemRef> outputs;
-    for (size_t i = 0; i < remote->size(); ++i) {
-      Impl::RemoteOutput &out = (*remote)[i];
-      HostMemRef m;
-      m.sizes = out.sizes;
-      m.elementSize = outSizes[i];
-      m.bytes.assign(out.data, out.data + out.bytes);
-      std::free(out.data);
-      outputs.push_back(std::move(m));
-    }
-    return outputs;
-  }
+  // Descriptors over the host data, for either launch protocol.
   std::vector<std::vector<int64_t>> words(inputs.size());
   std::vector<DescriptorView> views;
   std::vector<int64_t> inSizes, outRanks, outSizes;
@@ -1044,6 +989,24 @@ ExecutorClient::launch(const std::string &entryName, const std::string &object,
   for (const ResultSpec &spec : results) {
     outRanks.push_back(spec.rank);
     outSizes.push_back(spec.elementSize);
+  }
+  if (impl->kind != ExecutorKind::ExecutorServer) {
+    // Catalyst's services or ORC's memory access.
+    auto remote = impl->launchRemote(*address, kernel, views, inSizes,
+                                     outRanks, outSizes);
+    if (!remote)
+      return remote.takeError();
+    std::vector<HostMemRef> outputs;
+    for (size_t i = 0; i < remote->size(); ++i) {
+      Impl::RemoteOutput &out = (*remote)[i];
+      HostMemRef m;
+      m.sizes = out.sizes;
+      m.elementSize = outSizes[i];
+      m.bytes.assign(out.data, out.data + out.bytes);
+      std::free(out.data);
+      outputs.push_back(std::move(m));
+    }
+    return outputs;
   }
   auto reply = impl->launchCall(*address, kernel, views, inSizes, outRanks,
                                 outSizes);

@@ -232,19 +232,9 @@ void serveDirectLaunch(TcpTransport &transport, uint64_t seq, uint32_t flags,
     return replyDirectBuffer(transport, seq, failWith(problem));
   launch.run();
   uint32_t nout = launch.header.numOutputs;
-  // The metadata, with the data of each output after its own part; `pos`
-  // is the offset in the reply stream (alignment is of that offset).
-  std::vector<char> meta;
-  std::vector<std::pair<size_t, iovec>> pieces; // data after meta[0..first)
-  std::vector<std::unique_ptr<char[]>> gathered;
-  size_t pos = 0;
-  auto put = [&](const void *p, size_t n) {
-    meta.insert(meta.end(), static_cast<const char *>(p),
-                static_cast<const char *>(p) + n);
-    pos += n;
-  };
-  auto put64 = [&](uint64_t v) { put(&v, 8); };
-  put64(kReplyOk);
+  // The metadata, with the data of each output after its own part.
+  GatherMessage message;
+  message.put64(kReplyOk);
   // Large results go through the kernel heap (shared memory the client
   // maps) when the client allows it: it holds its arena for this call and
   // has copied out the results of the last such call, which are freed now.
@@ -261,10 +251,10 @@ void serveDirectLaunch(TcpTransport &transport, uint64_t seq, uint32_t flags,
   for (uint32_t i = 0; i < nout; ++i) {
     const DescriptorView &view = launch.views[i];
     uint32_t elt = launch.outElt[i];
-    put(&launch.outRank[i], 4);
-    put(&elt, 4);
+    message.put32(launch.outRank[i]);
+    message.put32(elt);
     for (int64_t d = 0; d < view.rank; ++d)
-      put64(static_cast<uint64_t>(view.size(d)));
+      message.put64(static_cast<uint64_t>(view.size(d)));
     uint64_t bytes = static_cast<uint64_t>(view.numElements() * elt);
     const char *src = view.aligned() + view.offset() * elt;
     char *staging = nullptr;
@@ -281,24 +271,17 @@ void serveDirectLaunch(TcpTransport &transport, uint64_t seq, uint32_t flags,
       }
     }
     if (inHeap) {
-      put64(bytes | kSharedData);
-      put64(static_cast<uint64_t>(inHeap - kernelHeapBase()));
+      message.put64(bytes | kSharedData);
+      message.put64(static_cast<uint64_t>(inHeap - kernelHeapBase()));
       sharedBytes += bytes;
     } else {
-      put64(bytes);
-      size_t padded =
-          (pos + kDataAlignment - 1) / kDataAlignment * kDataAlignment;
-      meta.resize(meta.size() + (padded - pos), 0);
-      pos = padded;
+      message.put64(bytes);
+      message.alignData();
       if (bytes == 0)
         continue;
-      if (!view.isDense()) {
-        gathered.emplace_back(new char[bytes]);
-        staging = gathered.back().get();
-      }
-      pieces.push_back(
-          {meta.size(), {const_cast<char *>(staging ? staging : src), bytes}});
-      pos += bytes;
+      if (!view.isDense())
+        staging = message.stage(bytes);
+      message.addData(staging ? staging : src, bytes);
     }
     if (staging && bytes) {
       if (view.isDense())
@@ -307,17 +290,9 @@ void serveDirectLaunch(TcpTransport &transport, uint64_t seq, uint32_t flags,
         gatherDense(view, elt, src, staging);
     }
   }
-  std::vector<iovec> parts;
-  size_t at = 0, replyBytes = meta.size();
-  for (auto &[until, data] : pieces) {
-    parts.push_back({meta.data() + at, until - at});
-    parts.push_back(data);
-    replyBytes += data.iov_len;
-    at = until;
-  }
-  parts.push_back({meta.data() + at, meta.size() - at});
+  std::vector<iovec> parts = message.parts();
   llvm::consumeError(transport.replyDirect(seq, parts));
-  launch.log(replyBytes + sharedBytes);
+  launch.log(message.size() + sharedBytes);
   launch.release();
 }
 } // namespace

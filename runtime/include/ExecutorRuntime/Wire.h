@@ -30,8 +30,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
+
+#include <sys/uio.h>
 
 namespace executor_runtime {
 
@@ -311,6 +314,68 @@ inline std::string kernelName(const std::string &entry) {
     return entry.substr(sizeof(prefix) - 1);
   return entry;
 }
+
+/// A message sent with one gathering write (a launch request, a launch
+/// reply): its metadata is written here, its data stays where it lies and
+/// goes out as pieces of its own. Offsets, which alignment is of, count the
+/// whole message.
+class GatherMessage {
+public:
+  /// Metadata bytes.
+  void put(const void *p, size_t n) {
+    meta.insert(meta.end(), static_cast<const char *>(p),
+                static_cast<const char *>(p) + n);
+    offset += n;
+  }
+  void put32(uint32_t v) { put(&v, 4); }
+  void put64(uint64_t v) { put(&v, 8); }
+  /// `n` bytes of metadata to write in place (e.g. with a Writer).
+  char *reserve(size_t n) {
+    meta.resize(meta.size() + n);
+    offset += n;
+    return meta.data() + meta.size() - n;
+  }
+  /// Pads the metadata so that what follows starts at kDataAlignment.
+  void alignData() {
+    size_t padded = (offset + kDataAlignment - 1) / kDataAlignment * kDataAlignment;
+    meta.resize(meta.size() + (padded - offset), 0);
+    offset = padded;
+  }
+  /// `n` bytes at `p` (which must live until the message is sent), sent
+  /// from where they lie.
+  void addData(const char *p, size_t n) {
+    pieces.push_back({meta.size(), {const_cast<char *>(p), n}});
+    offset += n;
+    dataBytes += n;
+  }
+  /// A buffer of `n` bytes the message owns, for data that must be
+  /// gathered first (a strided view).
+  char *stage(size_t n) {
+    staged.emplace_back(new char[n]);
+    return staged.back().get();
+  }
+  /// The pieces of the message, in order, for sendmsg.
+  std::vector<iovec> parts() {
+    std::vector<iovec> result;
+    size_t at = 0;
+    for (auto &[until, data] : pieces) {
+      result.push_back({meta.data() + at, until - at});
+      result.push_back(data);
+      at = until;
+    }
+    result.push_back({meta.data() + at, meta.size() - at});
+    return result;
+  }
+  /// The whole message's size.
+  size_t size() const { return meta.size() + dataBytes; }
+
+private:
+  std::vector<char> meta;
+  /// Data after meta[0..first).
+  std::vector<std::pair<size_t, iovec>> pieces;
+  std::vector<std::unique_ptr<char[]>> staged;
+  size_t offset = 0, dataBytes = 0;
+};
 
 } // namespace executor_runtime
 
