@@ -10,6 +10,7 @@
 #include "ExecutorRuntime/LocalExecutor.h"
 #include "ExecutorRuntime/Socket.h"
 
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 
@@ -597,11 +598,21 @@ TEST_F(SecurityTest, AClientThatGoesTakesItsKernelWithIt) {
 namespace {
 /// A script that runs executor-server as an unused user (uid 4242) with
 /// RLIMIT_NPROC `n`: that user may have `n` processes and threads.
-std::string nprocWrapper(int n) {
-  std::string path = tempDir() + "/nproc-" + std::to_string(n) + ".sh";
+/// A script that starts a copy of executor-server as uid 4242 under an
+/// nproc limit of `n`. The copy sits in a folder of its own that uid 4242
+/// can reach: the build tree may be in a private (0700) folder.
+std::string nprocWrapper(int n, std::string &dir) {
+  char pattern[] = "/tmp/executor-nproc-XXXXXX";
+  dir = mkdtemp(pattern) ? pattern : "";
+  std::string server = dir + "/executor-server";
+  if (dir.empty() || llvm::sys::fs::copy_file(kServer, server))
+    return "";
+  chmod(dir.c_str(), 0755);
+  chmod(server.c_str(), 0755);
+  std::string path = dir + "/nproc-" + std::to_string(n) + ".sh";
   std::ofstream(path) << "#!/bin/sh\nexec setpriv --reuid=4242 --regid=4242 "
                          "--clear-groups prlimit --nproc="
-                      << n << " " << kServer << " \"$@\"\n";
+                      << n << " " << server << " \"$@\"\n";
   chmod(path.c_str(), 0755);
   return path;
 }
@@ -611,7 +622,12 @@ TEST_F(SecurityTest, NoProcessOrThreadToSpareIsARefusalNotAnAbort) {
   if (geteuid() != 0)
     GTEST_SKIP() << "needs root (to run the server as another user)";
   for (int n : {1, 2}) {
-    startServer({}, nprocWrapper(n));
+    std::string dir;
+    std::string wrapper = nprocWrapper(n, dir);
+    ASSERT_FALSE(wrapper.empty()) << "cannot copy executor-server to " << dir;
+    auto removeDir =
+        llvm::make_scope_exit([&] { llvm::sys::fs::remove_directories(dir); });
+    startServer({}, wrapper);
     auto client = open();
     ASSERT_FALSE(static_cast<bool>(client));
     EXPECT_CONTAINS(llvm::toString(client.takeError()),
