@@ -9,12 +9,16 @@
 // ORC's messages and its direct calls over it, in the same framing as over
 // a plain socket.
 //
-// OpenSSL's SSL objects must not be used from two threads at once, and ORC
-// sends from any thread while one thread reads: every SSL call takes one
-// lock, held only for the call (the socket is non-blocking), and a reader
-// or writer that has to wait for the socket waits outside the lock, in one
-// poll(). Records are read ahead (one recv takes what has arrived), and a
-// message's small parts are gathered into one record.
+// OpenSSL makes the handshake (certificates, key exchange, TLS 1.3 only);
+// the records after it are TlsStream's own, as the kernel's TLS does: the
+// traffic secrets of the handshake give each direction its AEAD key and IV
+// (RFC 8446, 7.1-7.3), and each record is sealed and opened with OpenSSL's
+// AEAD cipher directly. A launch so costs what plaintext costs plus one seal
+// and one open a message: no SSL_read/SSL_write machinery, no extra system
+// calls, and the socket is blocking again after the handshake, as a plain
+// one is. The records are TLS 1.3's on the wire (any TLS 1.3 peer reads
+// them), key updates included; the reader and the writer have separate
+// state, so ORC's sending threads and its reader never wait for each other.
 //
 //===----------------------------------------------------------------------===//
 #ifndef EXECUTORRUNTIME_TLSSTREAM_H
@@ -69,8 +73,8 @@ public:
   /// EAGAIN when nothing is). 0 at the end of the stream, -1 on an error
   /// (lastError()).
   ssize_t read(void *data, size_t size, bool dontWait = false);
-  /// Whether bytes already read from the socket wait inside TLS (a reader
-  /// must not wait for the socket then).
+  /// Whether bytes already read from the socket wait inside TLS (plaintext,
+  /// or a whole record): a reader must not wait for the socket then.
   bool hasPending();
   /// Writes all of `data`, then all of `more` (nothing of another writer's
   /// in between); false on an error.
@@ -91,14 +95,44 @@ public:
   std::string lastError() const;
 
 private:
-  TlsStream(SSL *ssl, int fd) : ssl(ssl), socket(fd) {}
-  /// Waits until the socket is readable (`forWrite` false) or writable.
-  bool wait(bool forWrite, int timeoutMs);
-  bool writeLocked(const void *data, size_t size);
+  struct Direction; // one direction's AEAD state (TlsStream.cpp)
+  TlsStream(int fd, std::unique_ptr<Direction> receiving,
+            std::unique_ptr<Direction> sending);
+  static std::unique_ptr<TlsStream> finish(SSL *ssl, int fd, bool isServer,
+                                           std::string &error);
+  /// Opens the record at the front of the inbox into `into` (`room` bytes)
+  /// when it fits, or in place: >0 bytes delivered to `into`, 0 when the
+  /// record was opened in place or carried no data, -1 on an error, -2 at
+  /// the peer's close_notify, -3 when the inbox holds no whole record.
+  ssize_t openRecord(unsigned char *into, size_t room);
+  /// Receives what the socket has into the inbox: >0, 0 at its end, -1.
+  ssize_t fillInbox(bool dontWait);
+  bool handleHandshakeMessages(const unsigned char *data, size_t size);
+  /// Seals `size` bytes of `parts` (from its front, `used` tracks progress)
+  /// as one record of `innerType` at `out`; returns the record's size.
+  size_t sealRecord(unsigned char *out, unsigned char innerType,
+                    const iovec *&parts, size_t &used, size_t size);
+  /// Sends the outbox's sealed records; false on an error.
+  bool flushOutbox();
+  /// Seals a KeyUpdate into the outbox (and switches the sending key).
+  void queueKeyUpdate(bool requestPeerUpdate);
+  bool sendLocked(const unsigned char *data, size_t size, int timeoutMs);
+  bool waitReadable(int timeoutMs);
+  void setError(const std::string &text);
+  void updateReadable();
 
-  SSL *ssl;
   int socket;
-  std::mutex sslMutex;  // every SSL_* call
+  std::unique_ptr<Direction> receiving, sending;
+  // Reader side (one reader at a time): raw records [inBegin, inEnd), and
+  // an opened record's plaintext [plainBegin, plainEnd) inside them.
+  std::unique_ptr<unsigned char[]> inbox;
+  size_t inBegin = 0, inEnd = 0, plainBegin = 0, plainEnd = 0;
+  std::atomic<bool> readable{false}; // plaintext or a whole record is in
+  std::atomic<bool> owesKeyUpdate{false}; // the peer asked for one
+  bool peerClosed = false;                // its close_notify came
+  // Writer side (under sendMutex): records sealed, not yet sent.
+  std::unique_ptr<unsigned char[]> outbox;
+  size_t outSize = 0;
   std::mutex sendMutex; // one writer at a time
   std::atomic<bool> closed{false};
   mutable std::mutex errorMutex;

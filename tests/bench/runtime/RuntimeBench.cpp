@@ -425,6 +425,7 @@ int main(int argc, char **argv) {
   std::string jsonPath;
   int iterations = 300, rounds = 15;
   bool eachRound = false;
+  std::string profileKind;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     if (arg == "--json" && i + 1 < argc)
@@ -435,9 +436,11 @@ int main(int argc, char **argv) {
       rounds = std::max(1, std::atoi(argv[++i]));
     else if (arg == "--each-round")
       eachRound = true;
+    else if (arg == "--profile" && i + 1 < argc)
+      profileKind = argv[++i];
     else
       fail("usage: executor-runtime-bench [--json FILE] [--iterations N] "
-           "[--rounds R] [--each-round]");
+           "[--rounds R] [--each-round] [--profile tcp|unix|tls]");
   }
   std::map<std::string, double> figures;
 
@@ -498,6 +501,28 @@ int main(int argc, char **argv) {
     peers.push_back(p);
   for (pid_t p : tlsServer.sessionProcesses())
     peers.push_back(p);
+  if (!profileKind.empty()) {
+    // Only launches of one kind, everything on CPU 0, for 5 s: for a
+    // profiler (perf record -a) to see where a launch's time goes.
+    ExecutorClient *chosen = profileKind == "tcp"    ? client.get()
+                             : profileKind == "unix" ? local.get()
+                             : profileKind == "tls"  ? secure.get()
+                                                     : nullptr;
+    if (!chosen)
+      fail("--profile takes tcp, unix or tls");
+    pinThread(0, 0);
+    for (pid_t p : peers)
+      pinProcess(p, 0);
+    auto start = Clock::now();
+    int done = 0;
+    while (std::chrono::duration<double>(Clock::now() - start).count() < 5) {
+      launchMicros(*chosen, 100);
+      done += 100;
+    }
+    std::printf("%s: %d launches, %.1f us each\n", profileKind.c_str(), done,
+                micros(start) / done);
+    return 0;
+  }
   for (int r = 0; r < rounds; ++r) {
     for (Placement &place : placements) {
       pinThread(0, 0);
