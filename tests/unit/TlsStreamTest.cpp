@@ -1,0 +1,346 @@
+//===- TlsStreamTest.cpp - TlsStream's records against OpenSSL's TLS ------===//
+//
+// TlsStream makes its handshake with OpenSSL and then seals and opens the
+// TLS 1.3 records itself. These tests hold it to the protocol with OpenSSL's
+// own TLS as the peer (SSL_read/SSL_write on the other end of a socket pair):
+// every TLS 1.3 cipher suite, both roles, data both ways in many records,
+// key updates asked for by the peer, the peer's close_notify, and records
+// that were tampered with, forged or cut off.
+//
+//===----------------------------------------------------------------------===//
+#include "ExecutorRuntime/TlsStream.h"
+
+#include <gtest/gtest.h>
+#include <openssl/ssl.h>
+#include <openssl/x509v3.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <poll.h>
+#include <string>
+#include <sys/socket.h>
+#include <thread>
+#include <unistd.h>
+#include <vector>
+
+using namespace executor_runtime;
+
+namespace {
+
+std::string certDir;
+
+class TlsStreamTest : public ::testing::TestWithParam<const char *> {
+protected:
+  static void SetUpTestSuite() {
+    char dir[] = "/tmp/tls-stream-test-XXXXXX";
+    ASSERT_NE(mkdtemp(dir), nullptr);
+    certDir = dir;
+    std::string command = std::string(MAKE_EXECUTOR_CERTS) + " " + certDir +
+                          " 127.0.0.1 >/dev/null";
+    ASSERT_EQ(std::system(command.c_str()), 0) << command;
+  }
+  static void TearDownTestSuite() {
+    std::system(("rm -rf " + certDir).c_str());
+  }
+
+  void SetUp() override {
+    ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM, 0, fds), 0);
+  }
+  void TearDown() override {
+    if (peer)
+      SSL_free(peer);
+    if (fds[1] >= 0)
+      close(fds[1]);
+    if (!stream && fds[0] >= 0)
+      close(fds[0]);
+  }
+
+  /// OpenSSL's client on fds[1] (offering only the suite of the test),
+  /// TlsStream's server on fds[0].
+  void startWithOpenSslClient() {
+    SSL_CTX *ctx = SSL_CTX_new(TLS_client_method());
+    SSL_CTX_set_min_proto_version(ctx, TLS1_3_VERSION);
+    ASSERT_EQ(SSL_CTX_set_ciphersuites(ctx, GetParam()), 1);
+    ASSERT_EQ(SSL_CTX_load_verify_locations(
+                  ctx, (certDir + "/ca.pem").c_str(), nullptr),
+              1);
+    SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER, nullptr);
+    peer = SSL_new(ctx);
+    SSL_CTX_free(ctx);
+    X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(peer), "127.0.0.1");
+    SSL_set_fd(peer, fds[1]);
+    std::string error;
+    auto context = TlsServerContext::load(certDir + "/server.pem",
+                                          certDir + "/server.key", error);
+    ASSERT_TRUE(context) << error;
+    int connected = 0;
+    std::thread client([&] { connected = SSL_connect(peer); });
+    stream = TlsStream::accept(*context, fds[0], deadline(), error);
+    client.join();
+    ASSERT_TRUE(stream) << error;
+    ASSERT_EQ(connected, 1);
+    EXPECT_STREQ(SSL_CIPHER_standard_name(SSL_get_current_cipher(peer)),
+                 GetParam());
+  }
+
+  /// OpenSSL's server on fds[1] (with only the suite of the test),
+  /// TlsStream's client on fds[0].
+  void startWithOpenSslServer() {
+    SSL_CTX *ctx = SSL_CTX_new(TLS_server_method());
+    SSL_CTX_set_min_proto_version(ctx, TLS1_3_VERSION);
+    ASSERT_EQ(SSL_CTX_set_ciphersuites(ctx, GetParam()), 1);
+    ASSERT_EQ(SSL_CTX_use_certificate_chain_file(
+                  ctx, (certDir + "/server.pem").c_str()),
+              1);
+    ASSERT_EQ(SSL_CTX_use_PrivateKey_file(
+                  ctx, (certDir + "/server.key").c_str(), SSL_FILETYPE_PEM),
+              1);
+    peer = SSL_new(ctx);
+    SSL_CTX_free(ctx);
+    SSL_set_fd(peer, fds[1]);
+    int accepted = 0;
+    std::thread server([&] { accepted = SSL_accept(peer); });
+    std::string error;
+    stream = TlsStream::connect(certDir + "/ca.pem", "127.0.0.1", fds[0],
+                                deadline(), error);
+    server.join();
+    ASSERT_TRUE(stream) << error;
+    ASSERT_EQ(accepted, 1);
+  }
+
+  static TlsStream::Clock::time_point deadline() {
+    return TlsStream::Clock::now() + std::chrono::seconds(10);
+  }
+
+  /// Reads exactly `size` bytes from the stream (false at its end or an
+  /// error).
+  bool readExactly(char *into, size_t size) {
+    while (size > 0) {
+      ssize_t got = stream->read(into, size);
+      if (got <= 0)
+        return false;
+      into += got;
+      size -= static_cast<size_t>(got);
+    }
+    return true;
+  }
+
+  static std::vector<char> pattern(size_t size, unsigned seed) {
+    std::vector<char> bytes(size);
+    for (size_t i = 0; i < size; ++i)
+      bytes[i] = static_cast<char>((i * 31 + seed) ^ (i >> 9));
+    return bytes;
+  }
+
+  /// Data both ways: the peer's 1 MiB and 3 bytes to the stream, the
+  /// stream's 1 MiB (as gathered parts) and 3 bytes to the peer.
+  void exchange() {
+    std::vector<char> toStream = pattern(1 << 20, 1);
+    std::thread writer([&] {
+      size_t done = 0;
+      while (done < toStream.size()) {
+        int n = SSL_write(peer, toStream.data() + done,
+                          static_cast<int>(toStream.size() - done));
+        ASSERT_GT(n, 0);
+        done += static_cast<size_t>(n);
+      }
+      ASSERT_EQ(SSL_write(peer, "end", 3), 3);
+    });
+    std::vector<char> got(toStream.size());
+    EXPECT_TRUE(readExactly(got.data(), got.size())) << stream->lastError();
+    EXPECT_EQ(got, toStream);
+    char end[3];
+    EXPECT_TRUE(readExactly(end, 3));
+    EXPECT_EQ(std::string(end, 3), "end");
+    writer.join();
+
+    std::vector<char> toPeer = pattern(1 << 20, 7);
+    std::vector<char> received(toPeer.size() + 3);
+    std::thread reader([&] {
+      size_t done = 0;
+      while (done < received.size()) {
+        int n = SSL_read(peer, received.data() + done,
+                         static_cast<int>(received.size() - done));
+        ASSERT_GT(n, 0);
+        done += static_cast<size_t>(n);
+      }
+    });
+    // Small parts gathered, a large one from where it lies, then a tail.
+    iovec parts[4] = {{toPeer.data(), 10},
+                      {toPeer.data() + 10, 100},
+                      {toPeer.data() + 110, toPeer.size() - 110},
+                      {const_cast<char *>("fin"), 3}};
+    EXPECT_TRUE(stream->writeParts(parts, 4)) << stream->lastError();
+    reader.join();
+    EXPECT_TRUE(std::equal(toPeer.begin(), toPeer.end(), received.begin()));
+    EXPECT_EQ(std::string(received.end() - 3, received.end()), "fin");
+  }
+
+  /// Writes raw bytes to the stream's socket, past OpenSSL: what someone on
+  /// the path could put there.
+  void inject(const std::string &bytes) {
+    ASSERT_EQ(write(fds[1], bytes.data(), bytes.size()),
+              static_cast<ssize_t>(bytes.size()));
+  }
+
+  int fds[2] = {-1, -1};
+  SSL *peer = nullptr;
+  std::unique_ptr<TlsStream> stream;
+};
+
+TEST_P(TlsStreamTest, ServerExchangesDataWithOpenSslClient) {
+  startWithOpenSslClient();
+  exchange();
+}
+
+TEST_P(TlsStreamTest, ClientExchangesDataWithOpenSslServer) {
+  startWithOpenSslServer();
+  exchange();
+}
+
+TEST_P(TlsStreamTest, AnswersKeyUpdatesAndReadsUnderTheNewKeys) {
+  startWithOpenSslClient();
+  for (int round = 0; round < 3; ++round) {
+    // The peer changes its keys and asks the stream to change its own.
+    ASSERT_EQ(SSL_key_update(peer, SSL_KEY_UPDATE_REQUESTED), 1);
+    std::string text = "after update " + std::to_string(round);
+    ASSERT_EQ(SSL_write(peer, text.data(), static_cast<int>(text.size())),
+              static_cast<int>(text.size()));
+    std::vector<char> got(text.size());
+    ASSERT_TRUE(readExactly(got.data(), got.size())) << stream->lastError();
+    EXPECT_EQ(std::string(got.begin(), got.end()), text);
+    // The stream's answer (its KeyUpdate, then the reply under its next
+    // keys) must read on OpenSSL's side.
+    // On the wire: the KeyUpdate's record (5 bytes of message, its type
+    // and the tag: 22), then the reply's.
+    std::string reply = "reply " + std::to_string(round);
+    ASSERT_TRUE(stream->writeAll(reply.data(), reply.size()));
+    std::string wire(27 + 5 + reply.size() + 1 + 16, '\0');
+    for (size_t done = 0; done < wire.size();) {
+      pollfd ready{fds[1], POLLIN, 0};
+      ASSERT_EQ(poll(&ready, 1, 5000), 1)
+          << "only " << done << " of " << wire.size() << " bytes came";
+      ssize_t got = read(fds[1], &wire[done], wire.size() - done);
+      ASSERT_GT(got, 0);
+      done += static_cast<size_t>(got);
+    }
+    EXPECT_EQ(wire.substr(0, 5), std::string("\x17\x03\x03\x00\x16", 5));
+    SSL_set0_rbio(peer, BIO_new_mem_buf(wire.data(), static_cast<int>(wire.size())));
+    char buffer[64];
+    int n = SSL_read(peer, buffer, sizeof(buffer));
+    ASSERT_EQ(n, static_cast<int>(reply.size()));
+    EXPECT_EQ(std::string(buffer, n), reply);
+  }
+}
+
+TEST_P(TlsStreamTest, ThePeersCloseNotifyEndsTheStream) {
+  startWithOpenSslServer();
+  ASSERT_EQ(SSL_write(peer, "last", 4), 4);
+  SSL_shutdown(peer);
+  char got[4];
+  ASSERT_TRUE(readExactly(got, 4));
+  char more;
+  EXPECT_EQ(stream->read(&more, 1), 0);
+  EXPECT_EQ(stream->read(&more, 1), 0);
+}
+
+TEST_P(TlsStreamTest, ATamperedRecordFailsAuthentication) {
+  startWithOpenSslClient();
+  // A real record of the peer's with one bit changed on the way.
+  int relay[2];
+  ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM, 0, relay), 0);
+  SSL_set0_wbio(peer, BIO_new_socket(relay[1], BIO_CLOSE));
+  ASSERT_EQ(SSL_write(peer, "launch k", 8), 8);
+  char record[64];
+  ssize_t size = read(relay[0], record, sizeof(record));
+  close(relay[0]);
+  ASSERT_GT(size, 10);
+  record[10] ^= 1;
+  inject(std::string(record, size));
+  char got[8];
+  EXPECT_EQ(stream->read(got, sizeof(got)), -1);
+  EXPECT_NE(stream->lastError().find("failed authentication"),
+            std::string::npos)
+      << stream->lastError();
+}
+
+TEST_P(TlsStreamTest, AForgedRecordFailsAuthentication) {
+  startWithOpenSslClient();
+  inject(std::string("\x17\x03\x03\x00\x20", 5) + std::string(32, 'x'));
+  char got[8];
+  EXPECT_EQ(stream->read(got, sizeof(got)), -1);
+  EXPECT_NE(stream->lastError().find("failed authentication"),
+            std::string::npos)
+      << stream->lastError();
+}
+
+TEST_P(TlsStreamTest, RecordsThatAreNotTls13AreRefusedByName) {
+  startWithOpenSslClient();
+  inject(std::string("\x17\x03\x03\xff\xff", 5));
+  char got[8];
+  EXPECT_EQ(stream->read(got, sizeof(got)), -1);
+  EXPECT_NE(stream->lastError().find("65535 bytes (record_overflow"),
+            std::string::npos)
+      << stream->lastError();
+}
+
+TEST_P(TlsStreamTest, APlaintextAlertIsNamed) {
+  startWithOpenSslClient();
+  inject(std::string("\x15\x03\x03\x00\x02\x02\x28", 7));
+  char got[8];
+  EXPECT_EQ(stream->read(got, sizeof(got)), -1);
+  EXPECT_NE(stream->lastError().find("alert 40 (handshake_failure)"),
+            std::string::npos)
+      << stream->lastError();
+}
+
+TEST_P(TlsStreamTest, ACutInsideARecordIsAnErrorNotTheEnd) {
+  startWithOpenSslClient();
+  inject(std::string("\x17\x03\x03\x00\x40" "abc", 8));
+  shutdown(fds[1], SHUT_WR);
+  char got[8];
+  EXPECT_EQ(stream->read(got, sizeof(got)), -1);
+  EXPECT_NE(stream->lastError().find("closed inside a TLS record"),
+            std::string::npos)
+      << stream->lastError();
+}
+
+TEST_P(TlsStreamTest, ReadingWithoutWaitingSaysAgainAndKeepsAPartialRecord) {
+  startWithOpenSslServer();
+  char got[16];
+  errno = 0;
+  EXPECT_EQ(stream->read(got, sizeof(got), /*dontWait=*/true), -1);
+  EXPECT_EQ(errno, EAGAIN);
+  EXPECT_FALSE(stream->hasPending());
+  // Half a record: still nothing to read, and nothing lost.
+  int relay[2];
+  ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM, 0, relay), 0);
+  SSL_set0_wbio(peer, BIO_new_socket(relay[1], BIO_CLOSE));
+  ASSERT_EQ(SSL_write(peer, "hello", 5), 5);
+  char record[64];
+  ssize_t size = read(relay[0], record, sizeof(record));
+  close(relay[0]);
+  ASSERT_GT(size, 8);
+  inject(std::string(record, 8));
+  EXPECT_EQ(stream->read(got, sizeof(got), /*dontWait=*/true), -1);
+  EXPECT_EQ(errno, EAGAIN);
+  EXPECT_FALSE(stream->hasPending());
+  inject(std::string(record + 8, size - 8));
+  ASSERT_EQ(stream->read(got, sizeof(got)), 5) << stream->lastError();
+  EXPECT_EQ(std::string(got, 5), "hello");
+}
+
+INSTANTIATE_TEST_SUITE_P(Suites, TlsStreamTest,
+                         ::testing::Values("TLS_AES_128_GCM_SHA256",
+                                           "TLS_AES_256_GCM_SHA384",
+                                           "TLS_CHACHA20_POLY1305_SHA256"),
+                         [](const auto &info) {
+                           std::string name = info.param;
+                           if (name == "TLS_AES_128_GCM_SHA256")
+                             return std::string("Aes128Gcm");
+                           if (name == "TLS_AES_256_GCM_SHA384")
+                             return std::string("Aes256Gcm");
+                           return std::string("ChaCha20Poly1305");
+                         });
+
+} // namespace
