@@ -89,15 +89,15 @@ bool handshake(SSL *ssl, int fd, TlsStream::Clock::time_point deadline,
 constexpr unsigned char kApplicationData = 23, kAlert = 21, kHandshake = 22;
 constexpr unsigned char kKeyUpdate = 24, kNewSessionTicket = 4;
 constexpr size_t kHeaderBytes = 5, kTagBytes = 16, kNonceBytes = 12;
-/// The largest record a peer may send: 2^14 plaintext bytes plus 256.
-constexpr size_t kMaxCiphertext = kRecordSize + 256;
+/// The largest record's ciphertext: 2^14 bytes, their type and the tag.
+constexpr size_t kMaxCiphertext = kRecordSize + 1 + kTagBytes;
 /// Raw bytes read in one recv (a message's records, many at a time).
 constexpr size_t kInboxSize = 256 * 1024;
 /// Sealed records sent in one send.
 constexpr size_t kOutboxSize = 256 * 1024;
-constexpr size_t kMaxRecord = kHeaderBytes + kRecordSize + 1 + kTagBytes;
+constexpr size_t kMaxRecord = kHeaderBytes + kMaxCiphertext;
 /// AES-GCM keys are changed after this many records (RFC 8446, 5.5).
-constexpr uint64_t kRecordsPerGcmKey = uint64_t(1) << 24;
+uint64_t recordsPerGcmKey = uint64_t(1) << 24;
 
 /// The traffic secrets of one handshake, as the key log hands them out.
 struct TrafficSecrets {
@@ -420,6 +420,10 @@ TlsStream::connect(const std::string &caFile, const std::string &host, int fd,
 
 TlsStream::~TlsStream() { ::close(socket); }
 
+void TlsStream::setRecordsPerGcmKeyForTesting(uint64_t records) {
+  recordsPerGcmKey = records;
+}
+
 std::string TlsStream::lastError() const {
   std::lock_guard<std::mutex> lock(errorMutex);
   return error;
@@ -509,9 +513,11 @@ ssize_t TlsStream::openRecord(unsigned char *into, size_t room) {
              std::to_string(header[2]) + " (TLS 1.3 records say 3.3)");
     return -1;
   }
+  // TLSInnerPlaintext is at most 2^14 + 1 bytes (RFC 8446, 5.4).
   if (length < kTagBytes + 1 || length > kMaxCiphertext) {
     setError("a TLS record of " + std::to_string(length) +
-             " bytes (record_overflow: from 17 to 16640 bytes are allowed)");
+             " bytes (record_overflow: from 17 to " +
+             std::to_string(kMaxCiphertext) + " bytes are allowed)");
     return -1;
   }
   if (avail < kHeaderBytes + length)
@@ -800,7 +806,7 @@ bool TlsStream::writeParts(const iovec *parts, size_t count) {
       return false;
     // AES-GCM keys carry a bounded number of records (ChaCha20's never
     // run out in a session's life).
-    if (sending->gcm && sending->sequence >= kRecordsPerGcmKey)
+    if (sending->gcm && sending->sequence >= recordsPerGcmKey)
       queueKeyUpdate(/*requestPeerUpdate=*/false);
     size_t n = std::min(total, kRecordSize);
     size_t sealed = sealRecord(outbox.get() + outSize, kApplicationData, parts,

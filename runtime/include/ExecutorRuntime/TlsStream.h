@@ -25,6 +25,7 @@
 #define EXECUTORRUNTIME_TLSSTREAM_H
 
 #include <atomic>
+#include <cstdint>
 #include <chrono>
 #include <memory>
 #include <mutex>
@@ -93,6 +94,9 @@ public:
   /// Wakes every reader and writer: they see the end of the stream.
   void shutdown();
   std::string lastError() const;
+  /// Changes the keys of AES-GCM streams after `records` records instead of
+  /// 2^24 (RFC 8446, 5.5): for tests of key updates.
+  static void setRecordsPerGcmKeyForTesting(uint64_t records);
 
 private:
   struct Direction; // one direction's AEAD state (TlsStream.cpp)

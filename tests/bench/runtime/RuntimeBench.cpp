@@ -2,6 +2,9 @@
 //
 //   executor-runtime-bench [--json FILE] [--iterations N] [--rounds R]
 //                          [--each-round]   (prints each latency round)
+//   executor-runtime-bench --profile tcp|unix|tls
+//       (only launches of that kind for 5 s, pinned to one core: for
+//       perf record -a to show where a launch's time goes)
 //
 // Starts real executor-servers (one on loopback TCP, one on a Unix socket,
 // one with TLS 1.3 and a token on loopback) and measures, in one run, every figure against a reference measured in
