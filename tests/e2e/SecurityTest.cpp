@@ -254,6 +254,29 @@ TEST_F(SecurityTest, TlsCarriesTheTokenAndTheLaunchesOutOfSight) {
   EXPECT_CONTAINS(readFile(log), "opened (TLS)");
 }
 
+TEST_F(SecurityTest, AKernelCrashOverTlsIsReportedWithItsSignal) {
+  // The crash report is sealed into a TLS record inside the session's
+  // signal handler: the client reads it as it does over plaintext.
+  std::vector<std::string> args = tlsArgs();
+  args.insert(args.end(), {"--token-file", tokenFile()});
+  startServer(args);
+  auto client = ExecutorClient::open(server.address(), secure());
+  ASSERT_TRUE(static_cast<bool>(client)) << llvm::toString(client.takeError());
+  ASSERT_FALSE(static_cast<bool>((*client)->sendBinary(kObjectA)));
+  auto crashed = (*client)->launch("crash", kObjectA, {}, {});
+  ASSERT_FALSE(static_cast<bool>(crashed));
+  std::string message = llvm::toString(crashed.takeError());
+  EXPECT_CONTAINS(message, "lost the session during launch of crash");
+  EXPECT_CONTAINS(message, "crashed with signal 11");
+  // The next session over TLS works.
+  auto next = ExecutorClient::open(server.address(), secure());
+  ASSERT_TRUE(static_cast<bool>(next)) << llvm::toString(next.takeError());
+  ASSERT_FALSE(static_cast<bool>((*next)->sendBinary(kObjectA)));
+  auto out = (*next)->launch("square", kObjectA, {vec({5})}, {{1, 8}});
+  ASSERT_TRUE(static_cast<bool>(out)) << llvm::toString(out.takeError());
+  EXPECT_EQ((*out)[0].as<double>(), (std::vector<double>{25}));
+}
+
 TEST_F(SecurityTest, PlaintextClientAgainstTlsServerFailsAtOnce) {
   startServer(tlsArgs());
   auto start = Clock::now();
