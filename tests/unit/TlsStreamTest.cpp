@@ -156,15 +156,7 @@ protected:
 
     std::vector<char> toPeer = pattern(1 << 20, 7);
     std::vector<char> received(toPeer.size() + 3);
-    std::thread reader([&] {
-      size_t done = 0;
-      while (done < received.size()) {
-        int n = SSL_read(peer, received.data() + done,
-                         static_cast<int>(received.size() - done));
-        ASSERT_GT(n, 0);
-        done += static_cast<size_t>(n);
-      }
-    });
+    std::thread reader = peerReadsAll(received);
     // Small parts gathered, a large one from where it lies, then a tail.
     iovec parts[4] = {{toPeer.data(), 10},
                       {toPeer.data() + 10, 100},
@@ -174,6 +166,41 @@ protected:
     reader.join();
     EXPECT_TRUE(std::equal(toPeer.begin(), toPeer.end(), received.begin()));
     EXPECT_EQ(std::string(received.end() - 3, received.end()), "fin");
+  }
+
+  /// The stream's next read fails, and its error says `words`.
+  void expectReadFails(const std::string &words) {
+    char got[8];
+    EXPECT_EQ(stream->read(got, sizeof(got)), -1);
+    EXPECT_NE(stream->lastError().find(words), std::string::npos)
+        << stream->lastError();
+  }
+
+  /// The record OpenSSL's peer sends for `text`, taken off before it
+  /// reaches the stream (the peer writes to another socket from now on).
+  std::string capturePeerRecord(const std::string &text) {
+    int relay[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM, 0, relay) != 0)
+      return "";
+    SSL_set0_wbio(peer, BIO_new_socket(relay[1], BIO_CLOSE));
+    SSL_write(peer, text.data(), static_cast<int>(text.size()));
+    char record[256];
+    ssize_t size = read(relay[0], record, sizeof(record));
+    close(relay[0]);
+    return size > 0 ? std::string(record, static_cast<size_t>(size)) : "";
+  }
+
+  /// Reads `into.size()` bytes on OpenSSL's side, in a thread of its own.
+  std::thread peerReadsAll(std::vector<char> &into) {
+    return std::thread([this, &into] {
+      size_t done = 0;
+      while (done < into.size()) {
+        int n = SSL_read(peer, into.data() + done,
+                         static_cast<int>(into.size() - done));
+        ASSERT_GT(n, 0);
+        done += static_cast<size_t>(n);
+      }
+    });
   }
 
   /// Writes raw bytes to the stream's socket, past OpenSSL: what someone on
@@ -209,10 +236,9 @@ TEST_P(TlsStreamTest, AnswersKeyUpdatesAndReadsUnderTheNewKeys) {
     std::vector<char> got(text.size());
     ASSERT_TRUE(readExactly(got.data(), got.size())) << stream->lastError();
     EXPECT_EQ(std::string(got.begin(), got.end()), text);
-    // The stream's answer (its KeyUpdate, then the reply under its next
-    // keys) must read on OpenSSL's side.
-    // On the wire: the KeyUpdate's record (5 bytes of message, its type
-    // and the tag: 22), then the reply's.
+    // The stream's answer on the wire: its KeyUpdate's record (5 bytes of
+    // message, their type and the tag: 22), then the reply's under its
+    // next keys; OpenSSL's side must read both.
     std::string reply = "reply " + std::to_string(round);
     ASSERT_TRUE(stream->writeAll(reply.data(), reply.size()));
     std::string wire(27 + 5 + reply.size() + 1 + 16, '\0');
@@ -240,15 +266,7 @@ TEST_P(TlsStreamTest, ChangesItsOwnAesGcmKeysAfterTheirRecords) {
   // and 9; ChaCha20-Poly1305 never needs to. OpenSSL reads them all.
   std::vector<char> data = pattern(10 * 16384, 3);
   std::vector<char> received(data.size());
-  std::thread reader([&] {
-    size_t done = 0;
-    while (done < received.size()) {
-      int n = SSL_read(peer, received.data() + done,
-                       static_cast<int>(received.size() - done));
-      ASSERT_GT(n, 0);
-      done += static_cast<size_t>(n);
-    }
-  });
+  std::thread reader = peerReadsAll(received);
   bool written = stream->writeAll(data.data(), data.size());
   reader.join();
   TlsStream::setRecordsPerGcmKeyForTesting(uint64_t(1) << 24);
@@ -270,62 +288,36 @@ TEST_P(TlsStreamTest, ThePeersCloseNotifyEndsTheStream) {
 TEST_P(TlsStreamTest, ATamperedRecordFailsAuthentication) {
   startWithOpenSslClient();
   // A real record of the peer's with one bit changed on the way.
-  int relay[2];
-  ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM, 0, relay), 0);
-  SSL_set0_wbio(peer, BIO_new_socket(relay[1], BIO_CLOSE));
-  ASSERT_EQ(SSL_write(peer, "launch k", 8), 8);
-  char record[64];
-  ssize_t size = read(relay[0], record, sizeof(record));
-  close(relay[0]);
-  ASSERT_GT(size, 10);
+  std::string record = capturePeerRecord("launch k");
+  ASSERT_GT(record.size(), 10u);
   record[10] ^= 1;
-  inject(std::string(record, size));
-  char got[8];
-  EXPECT_EQ(stream->read(got, sizeof(got)), -1);
-  EXPECT_NE(stream->lastError().find("failed authentication"),
-            std::string::npos)
-      << stream->lastError();
+  inject(record);
+  expectReadFails("failed authentication");
 }
 
 TEST_P(TlsStreamTest, AForgedRecordFailsAuthentication) {
   startWithOpenSslClient();
   inject(std::string("\x17\x03\x03\x00\x20", 5) + std::string(32, 'x'));
-  char got[8];
-  EXPECT_EQ(stream->read(got, sizeof(got)), -1);
-  EXPECT_NE(stream->lastError().find("failed authentication"),
-            std::string::npos)
-      << stream->lastError();
+  expectReadFails("failed authentication");
 }
 
 TEST_P(TlsStreamTest, RecordsThatAreNotTls13AreRefusedByName) {
   startWithOpenSslClient();
   inject(std::string("\x17\x03\x03\xff\xff", 5));
-  char got[8];
-  EXPECT_EQ(stream->read(got, sizeof(got)), -1);
-  EXPECT_NE(stream->lastError().find("65535 bytes (record_overflow: from 17 to 16401"),
-            std::string::npos)
-      << stream->lastError();
+  expectReadFails("65535 bytes (record_overflow: from 17 to 16401");
 }
 
 TEST_P(TlsStreamTest, APlaintextAlertIsNamed) {
   startWithOpenSslClient();
   inject(std::string("\x15\x03\x03\x00\x02\x02\x28", 7));
-  char got[8];
-  EXPECT_EQ(stream->read(got, sizeof(got)), -1);
-  EXPECT_NE(stream->lastError().find("alert 40 (handshake_failure)"),
-            std::string::npos)
-      << stream->lastError();
+  expectReadFails("alert 40 (handshake_failure)");
 }
 
 TEST_P(TlsStreamTest, ACutInsideARecordIsAnErrorNotTheEnd) {
   startWithOpenSslClient();
   inject(std::string("\x17\x03\x03\x00\x40" "abc", 8));
   shutdown(fds[1], SHUT_WR);
-  char got[8];
-  EXPECT_EQ(stream->read(got, sizeof(got)), -1);
-  EXPECT_NE(stream->lastError().find("closed inside a TLS record"),
-            std::string::npos)
-      << stream->lastError();
+  expectReadFails("closed inside a TLS record");
 }
 
 TEST_P(TlsStreamTest, ReadingWithoutWaitingSaysAgainAndKeepsAPartialRecord) {
@@ -336,19 +328,13 @@ TEST_P(TlsStreamTest, ReadingWithoutWaitingSaysAgainAndKeepsAPartialRecord) {
   EXPECT_EQ(errno, EAGAIN);
   EXPECT_FALSE(stream->hasPending());
   // Half a record: still nothing to read, and nothing lost.
-  int relay[2];
-  ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM, 0, relay), 0);
-  SSL_set0_wbio(peer, BIO_new_socket(relay[1], BIO_CLOSE));
-  ASSERT_EQ(SSL_write(peer, "hello", 5), 5);
-  char record[64];
-  ssize_t size = read(relay[0], record, sizeof(record));
-  close(relay[0]);
-  ASSERT_GT(size, 8);
-  inject(std::string(record, 8));
+  std::string record = capturePeerRecord("hello");
+  ASSERT_GT(record.size(), 8u);
+  inject(record.substr(0, 8));
   EXPECT_EQ(stream->read(got, sizeof(got), /*dontWait=*/true), -1);
   EXPECT_EQ(errno, EAGAIN);
   EXPECT_FALSE(stream->hasPending());
-  inject(std::string(record + 8, size - 8));
+  inject(record.substr(8));
   ASSERT_EQ(stream->read(got, sizeof(got)), 5) << stream->lastError();
   EXPECT_EQ(std::string(got, 5), "hello");
 }
