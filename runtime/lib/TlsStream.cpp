@@ -96,6 +96,8 @@ constexpr size_t kInboxSize = 256 * 1024;
 /// Sealed records sent in one send.
 constexpr size_t kOutboxSize = 256 * 1024;
 constexpr size_t kMaxRecord = kHeaderBytes + kMaxCiphertext;
+/// Records in a row that carry no data before the stream is ended.
+constexpr unsigned kMaxRecordsWithoutData = 32;
 /// AES-GCM keys are changed after this many records (RFC 8446, 5.5).
 uint64_t recordsPerGcmKey = uint64_t(1) << 24;
 
@@ -164,6 +166,14 @@ bool expandLabel(const EVP_MD *md, const unsigned char *secret,
   std::memcpy(out, block, length);
   OPENSSL_cleanse(block, sizeof(block));
   return true;
+}
+
+/// OpenSSL reads record by record (nothing past the handshake) and never
+/// hands the socket to kernel TLS (whatever openssl.cnf says): the records
+/// after the handshake are the stream's.
+void keepRecordsToTheStream(SSL *ssl) {
+  SSL_set_read_ahead(ssl, 0);
+  SSL_clear_options(ssl, SSL_OP_ENABLE_KTLS);
 }
 
 void putHeader(unsigned char *out, size_t ciphertextSize) {
@@ -330,6 +340,14 @@ TlsStream::TlsStream(int fd, std::unique_ptr<Direction> receiving,
 
 std::unique_ptr<TlsStream> TlsStream::finish(SSL *ssl, int fd, bool isServer,
                                              std::string &error) {
+  // The stream's records start where OpenSSL stopped reading: it must hold
+  // nothing read past the handshake, nor have handed the socket to kernel
+  // TLS.
+  if (SSL_has_pending(ssl) || BIO_get_ktls_send(SSL_get_wbio(ssl)) ||
+      BIO_get_ktls_recv(SSL_get_rbio(ssl))) {
+    error = "OpenSSL read past the TLS handshake (or started kernel TLS)";
+    return nullptr;
+  }
   auto *secrets = static_cast<TrafficSecrets *>(SSL_get_app_data(ssl));
   const SSL_CIPHER *cipher = SSL_get_current_cipher(ssl);
   const EVP_MD *md = cipher ? SSL_CIPHER_get_handshake_digest(cipher) : nullptr;
@@ -364,6 +382,7 @@ TlsStream::accept(const TlsServerContext &context, int fd,
   }
   TrafficSecrets secrets;
   SSL_set_app_data(ssl, &secrets);
+  keepRecordsToTheStream(ssl);
   fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
   SSL_set_fd(ssl, fd);
   std::unique_ptr<TlsStream> stream;
@@ -398,17 +417,23 @@ TlsStream::connect(const std::string &caFile, const std::string &host, int fd,
   }
   TrafficSecrets secrets;
   SSL_set_app_data(ssl, &secrets);
-  // The certificate must name what was connected to.
+  // The certificate must name what was connected to (an empty name would
+  // turn the check off).
   X509_VERIFY_PARAM *param = SSL_get0_param(ssl);
   unsigned char ip[16];
   bool isIp = inet_pton(AF_INET, host.c_str(), ip) == 1 ||
               inet_pton(AF_INET6, host.c_str(), ip) == 1;
-  if (isIp) {
-    X509_VERIFY_PARAM_set1_ip_asc(param, host.c_str());
-  } else {
-    X509_VERIFY_PARAM_set1_host(param, host.c_str(), 0);
-    SSL_set_tlsext_host_name(ssl, host.c_str());
+  bool named = !host.empty() &&
+               (isIp ? X509_VERIFY_PARAM_set1_ip_asc(param, host.c_str()) == 1
+                     : X509_VERIFY_PARAM_set1_host(param, host.c_str(), 0) == 1 &&
+                           SSL_set_tlsext_host_name(ssl, host.c_str()) == 1);
+  if (!named) {
+    error = "cannot check the server's certificate against the name '" +
+            host + "'";
+    SSL_free(ssl);
+    return nullptr;
   }
+  keepRecordsToTheStream(ssl);
   fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
   SSL_set_fd(ssl, fd);
   std::unique_ptr<TlsStream> stream;
@@ -418,7 +443,11 @@ TlsStream::connect(const std::string &caFile, const std::string &host, int fd,
   return stream;
 }
 
-TlsStream::~TlsStream() { ::close(socket); }
+TlsStream::~TlsStream() {
+  // Opened records (the token among them) are not left in freed memory.
+  OPENSSL_cleanse(inbox.get(), kInboxSize);
+  ::close(socket);
+}
 
 void TlsStream::setRecordsPerGcmKeyForTesting(uint64_t records) {
   recordsPerGcmKey = records;
@@ -572,6 +601,10 @@ ssize_t TlsStream::openRecord(unsigned char *into, size_t room) {
              alertName(out[1]) + ")");
     return -1;
   case kHandshake:
+    if (content == 0) { // RFC 8446, 5.1
+      setError("an empty TLS handshake record (unexpected_message)");
+      return -1;
+    }
     return handleHandshakeMessages(out, content) ? 0 : -1;
   default:
     setError("a TLS record of unknown content type " + std::to_string(type) +
@@ -593,8 +626,13 @@ bool TlsStream::handleHandshakeMessages(const unsigned char *data,
     }
     if (data[0] == kKeyUpdate) {
       // A key change ends the record (RFC 8446, 5.1).
-      if (length != 1 || data[4] > 1 || size != 5) {
+      if (length != 1 || size != 5) {
         setError("a malformed TLS KeyUpdate (decode_error)");
+        return false;
+      }
+      if (data[4] > 1) {
+        setError("a TLS KeyUpdate asking for update " +
+                 std::to_string(data[4]) + " (illegal_parameter)");
         return false;
       }
       if (!receiving->update()) {
@@ -619,6 +657,15 @@ bool TlsStream::handleHandshakeMessages(const unsigned char *data,
 
 ssize_t TlsStream::read(void *data, size_t size, bool dontWait) {
   auto *into = static_cast<unsigned char *>(data);
+  // A broken stream stays broken (the inbox may be half opened), and every
+  // failure says so in errno: callers tell it from EAGAIN.
+  auto fail = [&](int code) -> ssize_t {
+    readFailed = true;
+    errno = code;
+    return -1;
+  };
+  if (readFailed)
+    return closed ? 0 : fail(EPROTO);
   while (true) {
     if (plainBegin < plainEnd) {
       size_t n = std::min(size, plainEnd - plainBegin);
@@ -631,17 +678,29 @@ ssize_t TlsStream::read(void *data, size_t size, bool dontWait) {
       return 0;
     ssize_t opened = openRecord(into, size);
     if (opened > 0) {
+      recordsWithoutData = 0;
       updateReadable();
       return opened;
     }
-    if (opened == 0)
+    if (opened == 0) {
+      // Records that carry nothing for the reader (key updates, tickets,
+      // empty data) are few; a stream of them only keeps a reader busy.
+      if (plainBegin == plainEnd && ++recordsWithoutData > kMaxRecordsWithoutData) {
+        setError("the peer sent more than " +
+                 std::to_string(kMaxRecordsWithoutData) +
+                 " TLS records in a row without data (unexpected_message)");
+        return closed ? 0 : fail(EPROTO);
+      }
+      if (plainBegin < plainEnd)
+        recordsWithoutData = 0;
       continue;
+    }
     if (opened == -2) {
       peerClosed = true;
       return 0;
     }
     if (opened == -1)
-      return closed ? 0 : -1;
+      return closed ? 0 : fail(EPROTO);
     // No whole record: more from the socket.
     if (closed)
       return 0;
@@ -653,7 +712,7 @@ ssize_t TlsStream::read(void *data, size_t size, bool dontWait) {
       // gone (ORC's framing catches a cut inside a message).
       if (inEnd > inBegin && !closed) {
         setError("the connection closed inside a TLS record");
-        return -1;
+        return fail(ECONNRESET);
       }
       return 0;
     }
@@ -662,7 +721,7 @@ ssize_t TlsStream::read(void *data, size_t size, bool dontWait) {
       errno = EAGAIN;
       return -1;
     }
-    return closed ? 0 : -1;
+    return closed ? 0 : fail(errno ? errno : EIO);
   }
 }
 
@@ -696,7 +755,7 @@ size_t TlsStream::sealRecord(unsigned char *out, unsigned char innerType,
                              const iovec *&parts, size_t &used, size_t size) {
   Direction &d = *sending;
   putHeader(out, size + 1 + kTagBytes);
-  if (!d.begin(out))
+  if (d.sequence == UINT64_MAX || !d.begin(out))
     return 0;
   unsigned char *body = out + kHeaderBytes;
   size_t written = 0, taken = 0;
@@ -730,21 +789,25 @@ size_t TlsStream::sealRecord(unsigned char *out, unsigned char innerType,
   return kHeaderBytes + written + kTagBytes;
 }
 
-void TlsStream::queueKeyUpdate(bool requestPeerUpdate) {
+bool TlsStream::queueKeyUpdate(bool requestPeerUpdate) {
   unsigned char message[5] = {kKeyUpdate, 0, 0, 1,
                               static_cast<unsigned char>(requestPeerUpdate)};
   iovec part{message, sizeof(message)};
   const iovec *parts = &part;
   size_t used = 0;
-  outSize += sealRecord(outbox.get() + outSize, kHandshake, parts, used,
-                        sizeof(message));
-  sending->update();
+  size_t sealed = sealRecord(outbox.get() + outSize, kHandshake, parts, used,
+                             sizeof(message));
+  if (!sealed || !sending->update())
+    return false;
+  outSize += sealed;
+  return true;
 }
 
 bool TlsStream::sendLocked(const unsigned char *data, size_t size,
                            int timeoutMs) {
   timespec start{}, now{};
-  clock_gettime(CLOCK_MONOTONIC, &start);
+  if (timeoutMs >= 0)
+    clock_gettime(CLOCK_MONOTONIC, &start);
   while (size > 0) {
     if (closed)
       return false;
@@ -793,33 +856,46 @@ bool TlsStream::writeAll(const void *data, size_t size, const void *more,
 
 bool TlsStream::writeParts(const iovec *parts, size_t count) {
   std::lock_guard<std::mutex> lock(sendMutex);
-  if (closed)
+  // After a failed write the records' sequence numbers are spent: the
+  // stream cannot go on.
+  if (closed || writeFailed)
     return false;
+  auto fail = [&](const char *what) {
+    writeFailed = true;
+    outSize = 0;
+    setError(sslErrors(what));
+    return false;
+  };
   size_t total = 0;
   for (size_t i = 0; i < count; ++i)
     total += parts[i].iov_len;
-  if (owesKeyUpdate.exchange(false))
-    queueKeyUpdate(/*requestPeerUpdate=*/false);
+  if (owesKeyUpdate.exchange(false) &&
+      !queueKeyUpdate(/*requestPeerUpdate=*/false))
+    return fail("cannot change the TLS keys");
   size_t used = 0;
   while (total > 0) {
-    if (outSize + 2 * kMaxRecord > kOutboxSize && !flushOutbox())
+    if (outSize + 2 * kMaxRecord > kOutboxSize && !flushOutbox()) {
+      writeFailed = true;
       return false;
+    }
     // AES-GCM keys carry a bounded number of records (ChaCha20's never
     // run out in a session's life).
-    if (sending->gcm && sending->sequence >= recordsPerGcmKey)
-      queueKeyUpdate(/*requestPeerUpdate=*/false);
+    if (sending->gcm && sending->sequence >= recordsPerGcmKey &&
+        !queueKeyUpdate(/*requestPeerUpdate=*/false))
+      return fail("cannot change the TLS keys");
     size_t n = std::min(total, kRecordSize);
     size_t sealed = sealRecord(outbox.get() + outSize, kApplicationData, parts,
                                used, n);
-    if (!sealed) {
-      outSize = 0;
-      setError(sslErrors("cannot encrypt a TLS record"));
-      return false;
-    }
+    if (!sealed)
+      return fail("cannot encrypt a TLS record");
     outSize += sealed;
     total -= n;
   }
-  return flushOutbox();
+  if (!flushOutbox()) {
+    writeFailed = true;
+    return false;
+  }
+  return true;
 }
 
 void TlsStream::writeFromSignalHandler(const void *data, size_t size) {
@@ -833,10 +909,12 @@ void TlsStream::writeFromSignalHandler(const void *data, size_t size) {
     sched_yield();
   }
   // The lock stays taken: the process is about to end. Records go into
-  // the outbox (no allocation) and out within about a second.
+  // the outbox (no allocation) and out within about a second. A key update
+  // the peer asked for stays unanswered: deriving keys allocates, and the
+  // peer reads our records under the keys it has until we send one.
+  if (writeFailed)
+    return;
   outSize = 0;
-  if (owesKeyUpdate.exchange(false))
-    queueKeyUpdate(false);
   iovec part{const_cast<void *>(data), size};
   const iovec *parts = &part;
   size_t used = 0;

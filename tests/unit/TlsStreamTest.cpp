@@ -168,12 +168,19 @@ protected:
     EXPECT_EQ(std::string(received.end() - 3, received.end()), "fin");
   }
 
-  /// The stream's next read fails, and its error says `words`.
-  void expectReadFails(const std::string &words) {
+  /// The stream's next read fails with `code` in errno (whatever errno was
+  /// before: a stale EAGAIN must not read as "nothing yet"), its error says
+  /// `words`, and the reads after it fail too.
+  void expectReadFails(const std::string &words, int code = EPROTO) {
     char got[8];
-    EXPECT_EQ(stream->read(got, sizeof(got)), -1);
+    errno = EAGAIN;
+    EXPECT_EQ(stream->read(got, sizeof(got), /*dontWait=*/true), -1);
+    EXPECT_EQ(errno, code);
     EXPECT_NE(stream->lastError().find(words), std::string::npos)
         << stream->lastError();
+    errno = EAGAIN;
+    EXPECT_EQ(stream->read(got, sizeof(got), /*dontWait=*/true), -1);
+    EXPECT_EQ(errno, EPROTO);
   }
 
   /// The record OpenSSL's peer sends for `text`, taken off before it
@@ -317,7 +324,28 @@ TEST_P(TlsStreamTest, ACutInsideARecordIsAnErrorNotTheEnd) {
   startWithOpenSslClient();
   inject(std::string("\x17\x03\x03\x00\x40" "abc", 8));
   shutdown(fds[1], SHUT_WR);
-  expectReadFails("closed inside a TLS record");
+  expectReadFails("closed inside a TLS record", ECONNRESET);
+}
+
+TEST_P(TlsStreamTest, AFloodOfRecordsWithoutDataEndsTheStream) {
+  startWithOpenSslClient();
+  // Key updates carry no data; 40 in a row only keep a reader busy.
+  for (int i = 0; i < 40; ++i) {
+    ASSERT_EQ(SSL_key_update(peer, SSL_KEY_UPDATE_NOT_REQUESTED), 1);
+    ASSERT_EQ(SSL_do_handshake(peer), 1);
+  }
+  expectReadFails("more than 32 TLS records in a row without data");
+}
+
+TEST_P(TlsStreamTest, AClientWithoutAServerNameDoesNotConnect) {
+  std::string error;
+  stream = TlsStream::connect(certDir + "/ca.pem", "", fds[0], deadline(),
+                              error);
+  EXPECT_FALSE(stream);
+  EXPECT_NE(error.find("cannot check the server's certificate against the "
+                       "name ''"),
+            std::string::npos)
+      << error;
 }
 
 TEST_P(TlsStreamTest, ReadingWithoutWaitingSaysAgainAndKeepsAPartialRecord) {

@@ -71,11 +71,15 @@ public:
   int fd() const { return socket; }
   /// Reads up to `size` bytes, waiting as long as it takes (until
   /// shutdown()), or with `dontWait` only what is there (-1 with errno
-  /// EAGAIN when nothing is). 0 at the end of the stream, -1 on an error
-  /// (lastError()).
+  /// EAGAIN when nothing is). 0 at the end of the stream (the peer's
+  /// close_notify, or its close between records: a cut between messages is
+  /// the transport's to see), -1 on an error (errno EPROTO for a bad
+  /// record, ECONNRESET for a cut inside one; lastError() says which), and
+  /// every read after it fails too. May write to all of `data[0, size)`.
   ssize_t read(void *data, size_t size, bool dontWait = false);
   /// Whether bytes already read from the socket wait inside TLS (plaintext,
-  /// or a whole record): a reader must not wait for the socket then.
+  /// or a whole record, which may carry no data): a reader must not wait
+  /// for the socket then.
   bool hasPending();
   /// Writes all of `data`, then all of `more` (nothing of another writer's
   /// in between); false on an error.
@@ -89,7 +93,8 @@ public:
   bool readLine(std::string &line, Clock::time_point deadline,
                 size_t maxLength = 4096);
   /// Writes `data` unless the stream is busy for more than about 2 s; no
-  /// allocation (for a session that is about to end in a signal handler).
+  /// allocation, no key derivation (for a session that is about to end, in
+  /// a signal handler).
   void writeFromSignalHandler(const void *data, size_t size);
   /// Wakes every reader and writer: they see the end of the stream.
   void shutdown();
@@ -118,8 +123,8 @@ private:
                     const iovec *&parts, size_t &used, size_t size);
   /// Sends the outbox's sealed records; false on an error.
   bool flushOutbox();
-  /// Seals a KeyUpdate into the outbox (and switches the sending key).
-  void queueKeyUpdate(bool requestPeerUpdate);
+  /// Seals a KeyUpdate into the outbox and switches the sending keys.
+  bool queueKeyUpdate(bool requestPeerUpdate);
   bool sendLocked(const unsigned char *data, size_t size, int timeoutMs);
   bool waitReadable(int timeoutMs);
   void setError(const std::string &text);
@@ -134,9 +139,12 @@ private:
   std::atomic<bool> readable{false}; // plaintext or a whole record is in
   std::atomic<bool> owesKeyUpdate{false}; // the peer asked for one
   bool peerClosed = false;                // its close_notify came
+  bool readFailed = false;                // a record failed: no more reads
+  unsigned recordsWithoutData = 0;        // in a row (a cap stops a flood)
   // Writer side (under sendMutex): records sealed, not yet sent.
   std::unique_ptr<unsigned char[]> outbox;
   size_t outSize = 0;
+  bool writeFailed = false; // sequence numbers spent: no more writes
   std::mutex sendMutex; // one writer at a time
   std::atomic<bool> closed{false};
   mutable std::mutex errorMutex;
