@@ -258,6 +258,20 @@ struct ExecutorClient::Impl {
            " ms (the launch time limit, EXECUTOR_LAUNCH_TIMEOUT); the session "
            "is closed";
   }
+  /// Whether executor-server's reply to `what` says ok (its first word);
+  /// the error it carries otherwise.
+  Error replyStatus(const shared::WrapperFunctionBuffer &reply,
+                    const std::string &what) const {
+    uint64_t status = kReplyError;
+    if (reply.size() < sizeof(status))
+      return error(what + ": malformed reply from the executor");
+    std::memcpy(&status, reply.data(), sizeof(status));
+    if (status != kReplyOk)
+      return error(what + " failed: " +
+                   std::string(reply.data() + sizeof(status),
+                               reply.size() - sizeof(status)));
+    return Error::success();
+  }
   /// The error of a direct call that failed during `what`.
   Error directFailed(const std::string &what, Error err) {
     std::string detail = toString(std::move(err));
@@ -437,14 +451,8 @@ struct ExecutorClient::Impl {
                                        ArrayRef<iovec>(part), launchTimeout);
     if (!reply)
       return directFailed(what, reply.takeError());
-    uint64_t status = kReplyError;
-    if (reply->size() < sizeof(status))
-      return error(what + ": malformed reply from the executor");
-    std::memcpy(&status, reply->data(), sizeof(status));
-    if (status != kReplyOk)
-      return error(what + " failed: " +
-                   std::string(reply->data() + sizeof(status),
-                               reply->size() - sizeof(status)));
+    if (Error err = replyStatus(*reply, what))
+      return std::move(err);
     return std::move(*reply);
   }
   void note(const std::string &message) {
@@ -743,14 +751,8 @@ ExecutorClient::Impl::callExecutor(ExecutorAddr function, ArrayRef<char> request
     // Only the client side makes these: the session is gone.
     return lost(what, message);
   }
-  uint64_t status = kReplyError;
-  if (reply.size() < sizeof(status))
-    return error(what + ": malformed reply from the executor");
-  std::memcpy(&status, reply.data(), sizeof(status));
-  if (status != kReplyOk)
-    return error(what + " failed: " +
-                 std::string(reply.data() + sizeof(status),
-                             reply.size() - sizeof(status)));
+  if (Error err = replyStatus(reply, what))
+    return std::move(err);
   return std::move(reply);
 }
 
@@ -906,14 +908,8 @@ Expected<ExecutorClient::Impl::LaunchReply> ExecutorClient::Impl::launchCall(
                                      launchTimeout);
   if (!reply)
     return directFailed(what, reply.takeError());
-  uint64_t status = kReplyError;
-  if (reply->size() < sizeof(status))
-    return error(what + ": malformed reply from the executor");
-  std::memcpy(&status, reply->data(), sizeof(status));
-  if (status != kReplyOk)
-    return error(what + " failed: " +
-                 std::string(reply->data() + sizeof(status),
-                             reply->size() - sizeof(status)));
+  if (Error err = replyStatus(*reply, what))
+    return std::move(err);
   result.reply = std::move(*reply);
   result.shared = transport->peerArena().data();
   result.sharedSize = transport->peerArena().size();
