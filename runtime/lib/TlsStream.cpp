@@ -1,4 +1,10 @@
 //===- TlsStream.cpp - TLS 1.3 on the executor wire -----------------------===//
+//
+// The handshake is OpenSSL's; the records after it (RFC 8446, section 5)
+// are sealed and opened here, with keys derived from the handshake's
+// traffic secrets (section 7). TlsStream.h says why.
+//
+//===----------------------------------------------------------------------===//
 #include "ExecutorRuntime/TlsStream.h"
 
 #include <openssl/crypto.h>
@@ -10,6 +16,7 @@
 
 #include <arpa/inet.h>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <fcntl.h>
 #include <poll.h>
@@ -18,7 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <algorithm>
-#include <vector>
+#include <string>
 
 namespace executor_runtime {
 
@@ -82,6 +89,7 @@ bool handshake(SSL *ssl, int fd, TlsStream::Clock::time_point deadline,
     }
   }
 }
+
 //===----------------------------------------------------------------------===//
 // TLS 1.3 records (RFC 8446, section 5) and their keys (section 7)
 //===----------------------------------------------------------------------===//
@@ -273,7 +281,9 @@ struct TlsStream::Direction {
                        : suite == 0x1303 ? "ChaCha20-Poly1305"
                                          : nullptr;
     if (!name) {
-      error = "the TLS cipher suite " + std::to_string(suite) +
+      char number[8];
+      std::snprintf(number, sizeof(number), "0x%04x", suite);
+      error = std::string("the TLS cipher suite ") + number +
               " is not one of TLS 1.3's AEAD suites";
       return nullptr;
     }
@@ -513,10 +523,13 @@ ssize_t TlsStream::fillInbox(bool dontWait) {
       waitReadable(-1);
       continue;
     }
-    if (got > 0)
+    if (got > 0) {
       inEnd += static_cast<size_t>(got);
-    else if (got < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
-      setError(std::strerror(errno));
+    } else if (got < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
+      int saved = errno;
+      setError(std::strerror(saved));
+      errno = saved;
+    }
     return got;
   }
 }

@@ -25,8 +25,8 @@
 #define EXECUTORRUNTIME_TLSSTREAM_H
 
 #include <atomic>
-#include <cstdint>
 #include <chrono>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <string>
