@@ -100,9 +100,9 @@ constexpr size_t kHeaderBytes = 5, kTagBytes = 16, kNonceBytes = 12;
 /// The largest record's ciphertext: 2^14 bytes, their type and the tag.
 constexpr size_t kMaxCiphertext = kRecordSize + 1 + kTagBytes;
 /// Raw bytes read in one recv (a message's records, many at a time).
-constexpr size_t kInboxSize = 256 * 1024;
+constexpr size_t kInboxSize = 64 * 1024;
 /// Sealed records sent in one send.
-constexpr size_t kOutboxSize = 256 * 1024;
+constexpr size_t kOutboxSize = 64 * 1024;
 constexpr size_t kMaxRecord = kHeaderBytes + kMaxCiphertext;
 /// Records in a row that carry no data before the stream is ended.
 constexpr unsigned kMaxRecordsWithoutData = 32;
