@@ -101,21 +101,32 @@ double micros(Clock::time_point since) {
   return std::chrono::duration<double, std::micro>(Clock::now() - since).count();
 }
 
-/// Forks a loopback TCP peer: it echoes `echoBytes`-byte messages, or, with
-/// echoBytes == 0, reads and discards a stream. Returns the connected fd.
-int startPeer(size_t echoBytes, pid_t &child) {
-  int listener = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  bind(listener, reinterpret_cast<sockaddr *>(&addr), sizeof(addr));
-  listen(listener, 1);
-  socklen_t len = sizeof(addr);
-  getsockname(listener, reinterpret_cast<sockaddr *>(&addr), &len);
+/// Forks a loopback TCP peer that runs `serve` on its end of the connection
+/// (and ends when it returns). Returns the connected fd.
+template <typename ServeFn> int forkPeer(pid_t &child, ServeFn serve) {
+  std::string address;
+  int listener = bindLoopback(/*listen=*/true, address);
+  if (listener < 0)
+    fail("cannot listen on loopback");
   child = fork();
   if (child == 0) {
     int fd = accept(listener, nullptr, nullptr);
     tuneSocket(fd);
+    serve(fd);
+    _exit(0);
+  }
+  close(listener);
+  std::string error;
+  int fd = connectTo(address, std::chrono::seconds(5), error);
+  if (fd < 0)
+    fail(error);
+  return fd;
+}
+
+/// Forks a loopback TCP peer: it echoes `echoBytes`-byte messages, or, with
+/// echoBytes == 0, reads and discards a stream. Returns the connected fd.
+int startPeer(size_t echoBytes, pid_t &child) {
+  return forkPeer(child, [echoBytes](int fd) {
     std::vector<char> buffer(echoBytes ? echoBytes : (1 << 20));
     while (true) {
       if (echoBytes) {
@@ -123,17 +134,17 @@ int startPeer(size_t echoBytes, pid_t &child) {
         while (got < echoBytes) {
           ssize_t n = read(fd, buffer.data() + got, echoBytes - got);
           if (n <= 0)
-            _exit(0);
+            return;
           got += n;
         }
         if (!writeAll(fd, buffer.data(), echoBytes))
-          _exit(0);
+          return;
       } else {
         ssize_t n = read(fd, buffer.data(), buffer.size());
         if (n <= 0) {
           char ack = 1;
           (void)!write(fd, &ack, 1);
-          _exit(0);
+          return;
         }
         if (n == 1 && buffer[0] == 'E') { // end of stream marker
           char ack = 1;
@@ -141,14 +152,7 @@ int startPeer(size_t echoBytes, pid_t &child) {
         }
       }
     }
-  }
-  close(listener);
-  std::string error;
-  int fd = connectTo("127.0.0.1:" + std::to_string(ntohs(addr.sin_port)),
-                     std::chrono::seconds(5), error);
-  if (fd < 0)
-    fail(error);
-  return fd;
+  });
 }
 
 /// The median of `iterations` 64-byte ping-pongs with the echo peer `fd`.
@@ -186,43 +190,26 @@ double rawBandwidthMBps(size_t bytes) {
 /// must: per request (u64 in, u64 out) it reads `in` bytes into a buffer of
 /// its own and writes `out` bytes back from it. Returns the connected fd.
 int startMemoryPeer(size_t capacity, pid_t &child) {
-  int listener = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  bind(listener, reinterpret_cast<sockaddr *>(&addr), sizeof(addr));
-  listen(listener, 1);
-  socklen_t len = sizeof(addr);
-  getsockname(listener, reinterpret_cast<sockaddr *>(&addr), &len);
-  child = fork();
-  if (child == 0) {
-    int fd = accept(listener, nullptr, nullptr);
-    tuneSocket(fd);
+  return forkPeer(child, [capacity](int fd) {
     std::vector<char> buffer(capacity, 3);
     auto readAll = [&](char *into, size_t size) {
       while (size > 0) {
         ssize_t n = read(fd, into, size);
         if (n <= 0)
-          _exit(0);
+          return false;
         into += n;
         size -= static_cast<size_t>(n);
       }
+      return true;
     };
     while (true) {
       uint64_t request[2];
-      readAll(reinterpret_cast<char *>(request), sizeof(request));
-      readAll(buffer.data(), request[0]);
-      if (!writeAll(fd, buffer.data(), request[1]))
-        _exit(0);
+      if (!readAll(reinterpret_cast<char *>(request), sizeof(request)) ||
+          !readAll(buffer.data(), request[0]) ||
+          !writeAll(fd, buffer.data(), request[1]))
+        return;
     }
-  }
-  close(listener);
-  std::string error;
-  int fd = connectTo("127.0.0.1:" + std::to_string(ntohs(addr.sin_port)),
-                     std::chrono::seconds(5), error);
-  if (fd < 0)
-    fail(error);
-  return fd;
+  });
 }
 
 /// MB/s of `in` bytes from `from` to the memory peer and `out` bytes back
