@@ -98,6 +98,11 @@ bool closedWithin(int fd, std::chrono::milliseconds limit) {
   }
 }
 
+#define EXPECT_CONTAINS(text, part)                                            \
+  EXPECT_NE(std::string(text).find(part), std::string::npos)                   \
+      << "'" << (part) << "' not in:\n"                                        \
+      << (text)
+
 class SecurityTest : public ::testing::Test {
 protected:
   static void SetUpTestSuite() {
@@ -163,6 +168,23 @@ protected:
     options.token = kToken;
     return options;
   }
+  /// Launches `spin` (a kernel that never returns) in a new session with
+  /// `options`: the launch fails within `within`, saying `words`, and the
+  /// session and its kernel end within `ended`.
+  void expectSpinStopped(const ClientOptions &options, const std::string &words,
+                         std::chrono::seconds within,
+                         std::chrono::seconds ended) {
+    auto client = open(options);
+    ASSERT_TRUE(static_cast<bool>(client)) << llvm::toString(client.takeError());
+    ASSERT_FALSE(static_cast<bool>((*client)->sendBinary(kObjectA)));
+    auto start = Clock::now();
+    auto out = (*client)->launch("spin", kObjectA, {}, {});
+    ASSERT_FALSE(static_cast<bool>(out));
+    EXPECT_CONTAINS(llvm::toString(out.takeError()), words);
+    EXPECT_LT(Clock::now() - start, within);
+    EXPECT_TRUE(waitUntil([&] { return server.sessionProcesses().empty(); },
+                          ended));
+  }
   static HostMemRef vec(std::vector<double> values) {
     return HostMemRef::of<double>({static_cast<int64_t>(values.size())},
                                   values);
@@ -170,11 +192,6 @@ protected:
   LocalExecutor server;
   std::string log, assetRoot;
 };
-
-#define EXPECT_CONTAINS(text, part)                                            \
-  EXPECT_NE(std::string(text).find(part), std::string::npos)                   \
-      << "'" << (part) << "' not in:\n"                                        \
-      << (text)
 
 /// A TCP relay between a client and `target` that records what the client
 /// sends: what an eavesdropper on the link sees.
@@ -434,37 +451,21 @@ TEST_F(SecurityTest, SessionMemoryIsLimited) {
 
 TEST_F(SecurityTest, AKernelOverTheServersLaunchTimeIsStopped) {
   startServer({"--max-launch-time", "1"});
-  auto client = open();
-  ASSERT_TRUE(static_cast<bool>(client));
-  ASSERT_FALSE(static_cast<bool>((*client)->sendBinary(kObjectA)));
-  auto start = Clock::now();
-  auto out = (*client)->launch("spin", kObjectA, {}, {});
-  ASSERT_FALSE(static_cast<bool>(out));
-  EXPECT_CONTAINS(llvm::toString(out.takeError()),
-                  "kernel spin ran longer than the launch time limit of 1 s "
-                  "(executor-server --max-launch-time) and was stopped");
-  EXPECT_LT(Clock::now() - start, std::chrono::seconds(4));
-  EXPECT_TRUE(waitUntil([&] { return server.sessionProcesses().empty(); },
-                        std::chrono::seconds(2)));
+  expectSpinStopped({},
+                    "kernel spin ran longer than the launch time limit of 1 s "
+                    "(executor-server --max-launch-time) and was stopped",
+                    std::chrono::seconds(4), std::chrono::seconds(2));
 }
 
 TEST_F(SecurityTest, AClientsLaunchTimeLimitFailsTheLaunchAndStopsTheKernel) {
   startServer();
   ClientOptions options;
   options.launchTimeout = std::chrono::milliseconds(500);
-  auto client = open(options);
-  ASSERT_TRUE(static_cast<bool>(client));
-  ASSERT_FALSE(static_cast<bool>((*client)->sendBinary(kObjectA)));
-  auto start = Clock::now();
-  auto out = (*client)->launch("spin", kObjectA, {}, {});
-  ASSERT_FALSE(static_cast<bool>(out));
-  EXPECT_CONTAINS(llvm::toString(out.takeError()),
-                  "did not finish within 500 ms (the launch time limit, "
-                  "EXECUTOR_LAUNCH_TIMEOUT)");
-  EXPECT_LT(Clock::now() - start, std::chrono::seconds(2));
   // The client went: the session and its spinning kernel end.
-  EXPECT_TRUE(waitUntil([&] { return server.sessionProcesses().empty(); },
-                        std::chrono::seconds(3)));
+  expectSpinStopped(options,
+                    "did not finish within 500 ms (the launch time limit, "
+                    "EXECUTOR_LAUNCH_TIMEOUT)",
+                    std::chrono::seconds(2), std::chrono::seconds(3));
   server.stop();
   EXPECT_CONTAINS(readFile(log),
                   "the client has gone while kernel spin still runs");
@@ -522,31 +523,15 @@ TEST_F(SecurityTest, TimeLimitsHoldOverTlsAndUnixSockets) {
     startServer(args);
     // The client's limit: the launch fails, the session ends.
     options.launchTimeout = std::chrono::milliseconds(300);
-    auto client = open(options);
-    ASSERT_TRUE(static_cast<bool>(client)) << llvm::toString(client.takeError());
-    ASSERT_FALSE(static_cast<bool>((*client)->sendBinary(kObjectA)));
-    auto start = Clock::now();
-    auto out = (*client)->launch("spin", kObjectA, {}, {});
-    ASSERT_FALSE(static_cast<bool>(out));
-    EXPECT_CONTAINS(llvm::toString(out.takeError()),
-                    "did not finish within 300 ms (the launch time limit, "
-                    "EXECUTOR_LAUNCH_TIMEOUT)");
-    EXPECT_LT(Clock::now() - start, std::chrono::seconds(2));
-    client->reset();
-    EXPECT_TRUE(waitUntil([&] { return server.sessionProcesses().empty(); },
-                          std::chrono::seconds(3)));
+    expectSpinStopped(options,
+                      "did not finish within 300 ms (the launch time limit, "
+                      "EXECUTOR_LAUNCH_TIMEOUT)",
+                      std::chrono::seconds(2), std::chrono::seconds(3));
     // The server's limit stops a kernel whose client waits.
     options.launchTimeout = std::chrono::milliseconds(0);
-    client = open(options);
-    ASSERT_TRUE(static_cast<bool>(client)) << llvm::toString(client.takeError());
-    ASSERT_FALSE(static_cast<bool>((*client)->sendBinary(kObjectA)));
-    out = (*client)->launch("spin", kObjectA, {}, {});
-    ASSERT_FALSE(static_cast<bool>(out));
-    EXPECT_CONTAINS(llvm::toString(out.takeError()),
-                    "kernel spin ran longer than the launch time limit of 1 s");
-    client->reset();
-    EXPECT_TRUE(waitUntil([&] { return server.sessionProcesses().empty(); },
-                          std::chrono::seconds(3)));
+    expectSpinStopped(options,
+                      "kernel spin ran longer than the launch time limit of 1 s",
+                      std::chrono::seconds(4), std::chrono::seconds(3));
     // A connection that never starts a session is closed.
     if (wire == std::string("unix")) {
       std::string path = server.address().substr(5);
