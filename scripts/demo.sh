@@ -24,16 +24,12 @@ cleanup() {
 trap cleanup EXIT
 
 echo "== starting a local executor"
-"$build/bin/executor-server" --bind 127.0.0.1:0 \
-  --plugin "$build/lib/libsample_histogram.so" --plugin "$build/lib/libsample_moments.so" \
-  >"$work/server.out" 2>"$work/server.log" &
-server_pid=$!
-for _ in $(seq 100); do
-  grep -q "listening on" "$work/server.out" 2>/dev/null && break
-  sleep 0.05
-done
-address=$(sed -n 's/^listening on //p' "$work/server.out")
-[ -n "$address" ] || { echo "executor-server did not start"; cat "$work/server.log"; exit 1; }
+source "$root/scripts/lib/start-executor.sh"
+start_executor "$build/bin/executor-server" "$work/server.out" "$work/server.log" \
+  --plugin "$build/lib/libsample_histogram.so" --plugin "$build/lib/libsample_moments.so" ||
+  { server_pid=$executor_pid; exit 1; }
+server_pid=$executor_pid
+address=$executor_address
 echo "executor listening on $address"
 
 summary=--summary

@@ -56,12 +56,13 @@ clang -O1 -fPIC -I"$root/runtime/include" -I"$root/tests/e2e/kernels" \
   -c "$root/tests/e2e/kernels/assets.c" -o "$work/kernels.o"
 printf '\000\000\000\000\000\000\340\077\000\000\000\000\000\000\370\077\000\000\000\000\000\000\004\100' \
   >"$work/host/weights.bin"
-"$build/bin/executor-server" --bind 127.0.0.1:0 --asset-root "$work" \
-  --plugin "$build/lib/libsample_histogram.so" >"$work/out" 2>"$work/server.log" &
-server=$!
+source "$root/scripts/lib/start-executor.sh"
+start_executor "$build/bin/executor-server" "$work/out" "$work/server.log" \
+  --asset-root "$work" --plugin "$build/lib/libsample_histogram.so" || true
+server=$executor_pid
 trap 'kill $server 2>/dev/null; rm -rf "$work"' EXIT
-for _ in $(seq 100); do grep -q '^listening on' "$work/out" && break; sleep 0.05; done
-address=$(sed -n 's/^listening on //p' "$work/out")
+[ -n "$executor_address" ] || exit 1
+address=$executor_address
 # Catalyst's runtime has no EXECUTOR_ADDRESS_MAP: the address goes in the
 # program. Its launch without an object looks in the process only (ours
 # searches every shipped object too), so that launch names its object.

@@ -47,16 +47,13 @@ cmake --build "$work/plugins" >/dev/null
 echo "built the sample plugins and host against $prefix/lib/cmake/ExecutorStudio"
 
 # An executor from the installed tree, with the plugins just built.
-"$prefix/bin/executor-server" --bind 127.0.0.1:0 \
-  --plugin "$work/plugins/libsample_histogram.so" --plugin "$work/plugins/libsample_moments.so" \
-  >"$work/server.out" 2>"$work/server.log" &
-server=$!
-for _ in $(seq 200); do
-  grep -q "listening on" "$work/server.out" 2>/dev/null && break
-  sleep 0.05
-done
-address=$(sed -n 's/^listening on //p' "$work/server.out")
-[ -n "$address" ] || fail "the installed executor-server did not start: $(cat "$work/server.log")"
+source "$(dirname "${BASH_SOURCE[0]}")/../../scripts/lib/start-executor.sh"
+start_executor "$prefix/bin/executor-server" "$work/server.out" "$work/server.log" \
+  --plugin "$work/plugins/libsample_histogram.so" --plugin "$work/plugins/libsample_moments.so" ||
+  true
+server=$executor_pid
+[ -n "$executor_address" ] || fail "the installed executor-server did not start"
+address=$executor_address
 
 # A sample compiled by the installed executor-compile, run on it.
 cd "$work"
