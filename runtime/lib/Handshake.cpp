@@ -32,11 +32,6 @@ void setLivenessTimeout(int fd, std::chrono::seconds timeout) {
 namespace {
 using Clock = std::chrono::steady_clock;
 
-int millisecondsUntil(Clock::time_point deadline) {
-  auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-      deadline - Clock::now());
-  return left.count() < 0 ? 0 : static_cast<int>(left.count());
-}
 
 enum class FirstBytes { Greeting, Orc, Closed, Silent };
 
@@ -103,8 +98,7 @@ bool clientHandshake(int fd, const ClientSecurity &security,
   // through the TLS stream.
   auto readLineAny = [&](std::string &line) {
     return tls ? tls->readLine(line, deadline)
-               : readLine(fd, line, std::chrono::milliseconds(
-                                        millisecondsUntil(deadline)));
+               : readLine(fd, line, deadline);
   };
   auto writeAny = [&](const std::string &text) {
     return tls ? tls->writeAll(text.data(), text.size())

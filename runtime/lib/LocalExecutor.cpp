@@ -1,5 +1,6 @@
 //===- LocalExecutor.cpp - an executor-server started on demand -----------===//
 #include "ExecutorRuntime/LocalExecutor.h"
+#include "ExecutorRuntime/Socket.h"
 
 #include <atomic>
 #include <cerrno>
@@ -73,10 +74,9 @@ llvm::Error LocalExecutor::start(const std::string &serverPath,
   std::string line;
   auto deadline = std::chrono::steady_clock::now() + timeout;
   while (true) {
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-        deadline - std::chrono::steady_clock::now());
+    int left = millisecondsUntil(deadline);
     pollfd p{out[0], POLLIN, 0};
-    if (left.count() <= 0 || poll(&p, 1, static_cast<int>(left.count())) <= 0) {
+    if (left <= 0 || poll(&p, 1, left) <= 0) {
       close(out[0]);
       stop();
       return failure("executor-server (" + serverPath +

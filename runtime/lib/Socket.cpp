@@ -9,7 +9,9 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
+#include <sched.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 namespace executor_runtime {
@@ -174,31 +176,55 @@ int bindLoopback(bool listen, std::string &address) {
   return fd;
 }
 
-bool writeAll(int fd, const void *data, size_t size) {
+namespace {
+/// CLOCK_MONOTONIC in milliseconds (clock_gettime is async-signal-safe).
+long monotonicMs() {
+  timespec now{};
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return now.tv_sec * 1000 + now.tv_nsec / 1000000;
+}
+} // namespace
+
+bool writeAll(int fd, const void *data, size_t size, int timeoutMs) {
   const char *p = static_cast<const char *>(data);
+  long start = timeoutMs >= 0 ? monotonicMs() : 0;
   while (size > 0) {
-    ssize_t n = ::send(fd, p, size, MSG_NOSIGNAL);
+    ssize_t n = ::send(fd, p, size,
+                       MSG_NOSIGNAL | (timeoutMs >= 0 ? MSG_DONTWAIT : 0));
+    if (n > 0) {
+      p += n;
+      size -= static_cast<size_t>(n);
+      continue;
+    }
     if (n < 0 && errno == EINTR)
       continue;
-    if (n <= 0)
-      return false;
-    p += n;
-    size -= static_cast<size_t>(n);
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+      int wait = -1;
+      if (timeoutMs >= 0) {
+        long waited = monotonicMs() - start;
+        if (waited >= timeoutMs)
+          return false;
+        wait = static_cast<int>(timeoutMs - waited);
+      }
+      pollfd p{fd, POLLOUT, 0};
+      poll(&p, 1, wait);
+      continue;
+    }
+    return false;
   }
   return true;
 }
 
-bool readLine(int fd, std::string &line, std::chrono::milliseconds timeout,
+bool readLine(int fd, std::string &line,
+              std::chrono::steady_clock::time_point deadline,
               size_t maxLength) {
   line.clear();
-  auto deadline = std::chrono::steady_clock::now() + timeout;
   while (line.size() < maxLength) {
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-        deadline - std::chrono::steady_clock::now());
-    if (left.count() <= 0)
+    int left = millisecondsUntil(deadline);
+    if (left <= 0)
       return false;
     pollfd p{fd, POLLIN, 0};
-    int rc = poll(&p, 1, static_cast<int>(left.count()));
+    int rc = poll(&p, 1, left);
     if (rc < 0 && errno == EINTR)
       continue;
     if (rc <= 0)
@@ -216,6 +242,22 @@ bool readLine(int fd, std::string &line, std::chrono::milliseconds timeout,
     line.push_back(c);
   }
   return false;
+}
+
+int millisecondsUntil(std::chrono::steady_clock::time_point deadline) {
+  auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+      deadline - std::chrono::steady_clock::now());
+  return left.count() < 0 ? 0 : static_cast<int>(left.count());
+}
+
+bool tryLockFor(std::mutex &mutex, int timeoutMs) {
+  long start = monotonicMs();
+  while (!mutex.try_lock()) {
+    if (monotonicMs() - start > timeoutMs)
+      return false;
+    sched_yield();
+  }
+  return true;
 }
 
 } // namespace executor_runtime

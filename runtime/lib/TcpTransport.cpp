@@ -1,5 +1,6 @@
 //===- TcpTransport.cpp - SimpleRemoteEPC messages over a socket ----------===//
 #include "ExecutorRuntime/TcpTransport.h"
+#include "ExecutorRuntime/Socket.h"
 #include "ExecutorRuntime/TlsStream.h"
 
 #include "llvm/Support/Endian.h"
@@ -10,10 +11,8 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
-#include <sched.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
-#include <time.h>
 #include <unistd.h>
 
 using namespace llvm;
@@ -100,34 +99,14 @@ void TcpTransport::sendHangupFromSignalHandler(const char *message,
   std::memcpy(packet + kHeaderSize + 9, message, size);
   // Another thread may be in the middle of a message: wait for it, up to
   // 2 s, which a loaded machine can need (the crashing thread itself never
-  // holds the lock while in a kernel).
-  timespec start{}, now{};
-  clock_gettime(CLOCK_MONOTONIC, &start);
-  while (!sendMutex.try_lock()) {
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    if ((now.tv_sec - start.tv_sec) * 1000 +
-            (now.tv_nsec - start.tv_nsec) / 1000000 > 2000)
-      return;
-    sched_yield();
-  }
-  if (disconnected)
+  // holds the lock while in a kernel). The lock stays taken: the process is
+  // about to end.
+  if (!tryLockFor(sendMutex, 2000) || disconnected)
     return;
-  if (options.tls) {
+  if (options.tls)
     options.tls->writeFromSignalHandler(packet, kHeaderSize + body);
-    return;
-  }
-  const char *p = packet;
-  size_t left = kHeaderSize + body;
-  while (left > 0) {
-    ssize_t sent = ::send(fd, p, left, MSG_NOSIGNAL);
-    if (sent < 0 && errno == EINTR)
-      continue;
-    if (sent <= 0)
-      return;
-    p += sent;
-    left -= static_cast<size_t>(sent);
-  }
-  // The lock stays taken: the process is about to end.
+  else
+    writeAll(fd, packet, kHeaderSize + body, /*timeoutMs=*/1000);
 }
 
 TcpTransport::~TcpTransport() {

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ExecutorRuntime/TlsStream.h"
+#include "ExecutorRuntime/Socket.h"
 
 #include <openssl/crypto.h>
 #include <openssl/err.h>
@@ -20,9 +21,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <poll.h>
-#include <sched.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 #include <algorithm>
 #include <string>
@@ -45,12 +44,6 @@ std::string sslErrors(const std::string &fallback) {
     text += reason ? reason : buffer;
   }
   return text.empty() ? fallback : text;
-}
-
-int millisecondsUntil(TlsStream::Clock::time_point deadline) {
-  auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-      deadline - TlsStream::Clock::now());
-  return left.count() < 0 ? 0 : static_cast<int>(left.count());
 }
 
 /// Runs `step` (SSL_accept or SSL_connect) on the non-blocking `fd` until it
@@ -818,40 +811,13 @@ bool TlsStream::queueKeyUpdate(bool requestPeerUpdate) {
 
 bool TlsStream::sendLocked(const unsigned char *data, size_t size,
                            int timeoutMs) {
-  timespec start{}, now{};
-  if (timeoutMs >= 0)
-    clock_gettime(CLOCK_MONOTONIC, &start);
-  while (size > 0) {
-    if (closed)
-      return false;
-    ssize_t sent = ::send(socket, data, size,
-                          MSG_NOSIGNAL | (timeoutMs >= 0 ? MSG_DONTWAIT : 0));
-    if (sent > 0) {
-      data += sent;
-      size -= static_cast<size_t>(sent);
-      continue;
-    }
-    if (sent < 0 && errno == EINTR)
-      continue;
-    if (sent < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-      int wait = -1;
-      if (timeoutMs >= 0) {
-        clock_gettime(CLOCK_MONOTONIC, &now);
-        long waited = (now.tv_sec - start.tv_sec) * 1000 +
-                      (now.tv_nsec - start.tv_nsec) / 1000000;
-        if (waited >= timeoutMs)
-          return false;
-        wait = static_cast<int>(timeoutMs - waited);
-      }
-      pollfd p{socket, POLLOUT, 0};
-      poll(&p, 1, wait);
-      continue;
-    }
-    if (timeoutMs < 0) // not from a signal handler: it may allocate
-      setError(sent < 0 ? std::strerror(errno) : "the connection closed");
+  if (closed)
     return false;
-  }
-  return true;
+  if (executor_runtime::writeAll(socket, data, size, timeoutMs))
+    return true;
+  if (timeoutMs < 0) // not from a signal handler: it may allocate
+    setError(errno ? std::strerror(errno) : "the connection closed");
+  return false;
 }
 
 bool TlsStream::flushOutbox() {
@@ -912,15 +878,8 @@ bool TlsStream::writeParts(const iovec *parts, size_t count) {
 }
 
 void TlsStream::writeFromSignalHandler(const void *data, size_t size) {
-  timespec start{}, now{};
-  clock_gettime(CLOCK_MONOTONIC, &start);
-  while (!sendMutex.try_lock()) {
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    if ((now.tv_sec - start.tv_sec) * 1000 +
-            (now.tv_nsec - start.tv_nsec) / 1000000 > 2000)
-      return; // a loaded machine can need it
-    sched_yield();
-  }
+  if (!tryLockFor(sendMutex, 2000)) // a loaded machine can need it
+    return;
   // The lock stays taken: the process is about to end. Records go into
   // the outbox (no allocation) and out within about a second. A key update
   // the peer asked for stays unanswered: deriving keys allocates, and the

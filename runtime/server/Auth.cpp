@@ -62,11 +62,6 @@ HandshakeResult serverHandshake(int fd, const ServerSecurity &security,
                                 std::chrono::steady_clock::time_point deadline,
                                 std::unique_ptr<TlsStream> &tls,
                                 void (*onWrongToken)()) {
-  auto left = [&] {
-    auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-        deadline - std::chrono::steady_clock::now());
-    return ms.count() < 0 ? std::chrono::milliseconds(0) : ms;
-  };
   auto send = [&](const std::string &text) {
     return tls ? tls->writeAll(text.data(), text.size())
                : writeAll(fd, text.data(), text.size());
@@ -102,7 +97,7 @@ HandshakeResult serverHandshake(int fd, const ServerSecurity &security,
   std::string line;
   bool got = send(std::string(kGreetToken) + "\n") &&
              (tls ? tls->readLine(line, deadline)
-                  : readLine(fd, line, left()));
+                  : readLine(fd, line, deadline));
   std::string given;
   if (got && line.rfind(kTokenLinePrefix, 0) == 0)
     given = line.substr(sizeof(kTokenLinePrefix) - 1);

@@ -3,6 +3,8 @@
 #define EXECUTORRUNTIME_SOCKET_H
 
 #include <chrono>
+#include <cstddef>
+#include <mutex>
 #include <string>
 
 namespace executor_runtime {
@@ -36,11 +38,22 @@ void tuneSocket(int fd);
 /// port nothing listens on (close it) or a peer that never speaks ORC.
 int bindLoopback(bool listen, std::string &address);
 
-/// Writes all of `data`; false on error.
-bool writeAll(int fd, const void *data, size_t size);
-/// Reads one '\n'-terminated line (without it) within `timeout`.
-bool readLine(int fd, std::string &line, std::chrono::milliseconds timeout,
+/// Writes all of `data` to the socket `fd`; false on error. With
+/// `timeoutMs` >= 0, false too when that is not done within `timeoutMs`:
+/// then it never blocks longer and allocates nothing (for signal handlers).
+bool writeAll(int fd, const void *data, size_t size, int timeoutMs = -1);
+/// Reads one '\n'-terminated line (without it) by `deadline`; nothing
+/// after the line is consumed.
+bool readLine(int fd, std::string &line,
+              std::chrono::steady_clock::time_point deadline,
               size_t maxLength = 4096);
+
+/// The milliseconds from now to `deadline`, 0 once it has passed (a
+/// poll() time-out).
+int millisecondsUntil(std::chrono::steady_clock::time_point deadline);
+/// Takes `mutex` if it comes free within `timeoutMs`, spinning (no blocking
+/// wait, no allocation: for signal handlers). False when it did not.
+bool tryLockFor(std::mutex &mutex, int timeoutMs);
 
 } // namespace executor_runtime
 

@@ -118,9 +118,10 @@ public:
   std::string hangupMessage() const;
 
   /// Sends a Hangup carrying the error `message` from a signal handler (no
-  /// allocation, no blocking lock: it gives up after about 200 ms if another
-  /// thread keeps sending). Later sends from other threads wait for ever,
-  /// so nothing follows it on the wire.
+  /// allocation, no blocking lock: it gives up after about 2 s if another
+  /// thread keeps sending, and after about 1 s more if the peer does not
+  /// take the bytes). Later sends from other threads wait for ever, so
+  /// nothing follows it on the wire.
   void sendHangupFromSignalHandler(const char *message, size_t size);
 
   llvm::Error start() override;
