@@ -399,6 +399,7 @@ struct ExecutorClient::Impl {
     if (!open)
       return error("the session is closed");
     shared::WrapperFunctionBuffer reply = callAndWait(function, request);
+    // Only the client side makes out-of-band errors: the session is gone.
     if (const char *message = reply.getOutOfBandError())
       return lost(what, message);
     return std::move(reply);
@@ -744,16 +745,12 @@ ExecutorClient::Impl::findEntry(const std::string &entry,
 Expected<shared::WrapperFunctionBuffer>
 ExecutorClient::Impl::callExecutor(ExecutorAddr function, ArrayRef<char> request,
                                    const std::string &what) {
-  if (!open)
-    return error("the session is closed");
-  shared::WrapperFunctionBuffer reply = callAndWait(function, request);
-  if (const char *message = reply.getOutOfBandError()) {
-    // Only the client side makes these: the session is gone.
-    return lost(what, message);
-  }
-  if (Error err = replyStatus(reply, what))
+  auto reply = callRemote(function, request, what);
+  if (!reply)
+    return reply.takeError();
+  if (Error err = replyStatus(*reply, what))
     return std::move(err);
-  return std::move(reply);
+  return std::move(*reply);
 }
 
 namespace {
@@ -1237,13 +1234,10 @@ Expected<std::vector<char>> ExecutorClient::call(const std::string &symbol,
 
 Expected<std::vector<char>> ExecutorClient::callAddress(uint64_t address,
                                                         ArrayRef<char> input) {
-  if (!impl->open)
-    return impl->error("the session is closed");
-  shared::WrapperFunctionBuffer reply =
-      impl->callAndWait(ExecutorAddr(address), input);
-  if (const char *message = reply.getOutOfBandError())
-    return impl->lost("a call", message);
-  return std::vector<char>(reply.data(), reply.data() + reply.size());
+  auto reply = impl->callRemote(ExecutorAddr(address), input, "a call");
+  if (!reply)
+    return reply.takeError();
+  return std::vector<char>(reply->data(), reply->data() + reply->size());
 }
 
 Expected<ExecutorAddr>

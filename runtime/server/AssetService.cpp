@@ -28,15 +28,6 @@ namespace {
 std::string assetDirectory;
 std::string assetDirectoryProblem = "the session has no asset directory";
 
-CWrapperFunctionBuffer reply(uint64_t status, const std::string &message) {
-  if (status != kReplyOk)
-    logEvent("error: " + message);
-  std::vector<char> bytes(sizeof(status) + message.size());
-  std::memcpy(bytes.data(), &status, sizeof(status));
-  std::memcpy(bytes.data() + sizeof(status), message.data(), message.size());
-  return WrapperFunctionBuffer::copyFrom(bytes.data(), bytes.size()).release();
-}
-
 bool writeAllTo(int fd, const char *data, size_t size) {
   while (size > 0) {
     ssize_t n = ::write(fd, data, size);
@@ -135,13 +126,13 @@ extern "C" CWrapperFunctionBuffer executorStudioStoreAsset(const char *data,
   uint32_t length = 0;
   const char *nameBytes = nullptr;
   if (!r.get(length) || !(nameBytes = r.take(length)))
-    return reply(kReplyError, "malformed store_asset request");
+    return failWith("malformed store_asset request");
   std::string name(nameBytes, length);
   size_t bytes = size - sizeof(length) - length;
   std::string problem = storeAsset(name, r.take(bytes), bytes);
   if (!problem.empty())
-    return reply(kReplyError, problem);
-  return reply(kReplyOk, "");
+    return failWith(problem);
+  return replyEmpty();
 }
 
 } // namespace executor_runtime

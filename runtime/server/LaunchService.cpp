@@ -63,9 +63,6 @@ template <typename FillFn> CWrapperFunctionBuffer replyWith(FillFn fill) {
   return reply.release();
 }
 
-CWrapperFunctionBuffer replyEmpty() {
-  return replyWith([](Writer &) {});
-}
 
 /// Requests that are one u64.
 bool readWord(const char *data, size_t size, uint64_t &word) {
@@ -73,7 +70,12 @@ bool readWord(const char *data, size_t size, uint64_t &word) {
   return r.get(word) && r.done();
 }
 
-/// An error reply (ORC's out-of-band errors do not cross the wire).
+} // namespace
+
+CWrapperFunctionBuffer replyEmpty() {
+  return replyWith([](Writer &) {});
+}
+
 CWrapperFunctionBuffer failWith(const std::string &message) {
   logEvent("error: " + message);
   std::vector<char> bytes(sizeof(uint64_t) + message.size());
@@ -82,7 +84,6 @@ CWrapperFunctionBuffer failWith(const std::string &message) {
   std::memcpy(bytes.data() + sizeof(status), message.data(), message.size());
   return WrapperFunctionBuffer::copyFrom(bytes.data(), bytes.size()).release();
 }
-} // namespace
 
 std::string entryAt(uint64_t address) {
   char text[48];

@@ -17,6 +17,11 @@ extern std::string sessionLabel;
 void logEvent(const std::string &message);
 /// How logs and crash reports name a kernel known only by its address.
 std::string entryAt(uint64_t address);
+/// The replies of executor-server's services: ok with nothing more, or an
+/// error with its message (logged; ORC's out-of-band errors do not cross
+/// the wire).
+llvm::orc::shared::CWrapperFunctionBuffer replyEmpty();
+llvm::orc::shared::CWrapperFunctionBuffer failWith(const std::string &message);
 
 /// Serves a direct call (TcpTransport.h) on the thread that read it: a
 /// launch gathers its reply from the kernel's results (or hands them over in
