@@ -47,6 +47,9 @@ void buildDefaultPipeline(mlir::OpPassManager &pm,
                           const DefaultPipelineOptions &options);
 /// The same pipeline as text, as `--pass-pipeline` takes it.
 std::string getDefaultPipelineText(const DefaultPipelineOptions &options);
+/// A pass option's value as pipeline text writes it: in double quotes when
+/// it holds a space, a comma, a brace or `=`.
+std::string quotePassOption(llvm::StringRef value);
 /// The stage cross-compile-targets runs on a target module with no
 /// `pipeline` of its own: bufferization and the lowering to LLVM.
 std::string getDefaultTargetPipelineText();

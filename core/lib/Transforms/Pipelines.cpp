@@ -20,13 +20,6 @@ constexpr llvm::StringLiteral kBufferize =
     "one-shot-bufferize{bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map}";
 
-/// Quotes a pass option value when it needs it.
-std::string quoteOption(llvm::StringRef value) {
-  if (value.find_first_of(" ,{}=") == llvm::StringRef::npos)
-    return value.str();
-  return "\"" + value.str() + "\"";
-}
-
 struct DefaultPipelineCLOptions
     : public PassPipelineOptions<DefaultPipelineCLOptions> {
   Option<std::string> workspace{
@@ -38,6 +31,12 @@ struct DefaultPipelineCLOptions
 };
 } // namespace
 
+std::string catalyst::quotePassOption(llvm::StringRef value) {
+  if (value.find_first_of(" ,{}=") == llvm::StringRef::npos)
+    return value.str();
+  return "\"" + value.str() + "\"";
+}
+
 std::string catalyst::getDefaultTargetPipelineText() {
   return ("builtin.module(" + kBufferize + "," + kLowerToLLVM + ")").str();
 }
@@ -47,7 +46,7 @@ catalyst::getDefaultPipelineText(const DefaultPipelineOptions &options) {
   std::string text;
   llvm::raw_string_ostream os(text);
   os << "builtin.module(lower-runtime-dispatch," << kBufferize
-     << ",cross-compile-targets{workspace=" << quoteOption(options.workspace);
+     << ",cross-compile-targets{workspace=" << quotePassOption(options.workspace);
   if (!options.saveIrAfterEach.empty())
     os << " save-ir-after-each=" << options.saveIrAfterEach;
   os << "},dispatch-executor-targets,convert-executor-to-llvm," << kLowerToLLVM

@@ -29,8 +29,10 @@ std::string workspaceOption(const std::string &options) {
     return "";
   at += 10;
   size_t end = at;
-  if (end < options.size() && (options[end] == '"' || options[end] == '\'')) {
-    char quote = options[end];
+  // MLIR prints a value that needs quoting in braces; people write quotes.
+  if (end < options.size() &&
+      (options[end] == '"' || options[end] == '\'' || options[end] == '{')) {
+    char quote = options[end] == '{' ? '}' : options[end];
     size_t close = options.find(quote, end + 1);
     return options.substr(end + 1, close == std::string::npos
                                        ? std::string::npos
@@ -40,6 +42,15 @@ std::string workspaceOption(const std::string &options) {
          options[end] != ',')
     ++end;
   return options.substr(at, end - at);
+}
+
+/// The workspace the recording's cross-compile-targets wrote its objects
+/// to, or `otherwise` when none ran or it failed.
+std::string compiledObjects(const Recording &recording, std::string otherwise) {
+  for (const Snapshot &s : recording.snapshots)
+    if (s.pass == "cross-compile-targets" && !s.failed)
+      otherwise = workspaceOption(s.options);
+  return otherwise;
 }
 } // namespace
 
@@ -165,10 +176,7 @@ struct Studio::Recorder {
         return r;
       }
       // The objects: those the re-run compiled, else the ones it continues.
-      std::string objects = job.previousObjects;
-      for (const Snapshot &s : r.recording.snapshots)
-        if (s.pass == "cross-compile-targets" && !s.failed)
-          objects = workspaceOption(s.options);
+      std::string objects = compiledObjects(r.recording, job.previousObjects);
       r.workspace = objects;
       std::string error;
       if (!findKernels(*job.text, job.name, objects, r.kernels, error) ||
@@ -185,10 +193,7 @@ struct Studio::Recorder {
 
     // Where the targets' objects are: the workspace cross-compile-targets
     // wrote to, or a default-pipeline build when this pipeline has none.
-    std::string objects;
-    for (const Snapshot &s : r.recording.snapshots)
-      if (s.pass == "cross-compile-targets" && !s.failed)
-        objects = workspaceOption(s.options);
+    std::string objects = compiledObjects(r.recording, "");
     if (objects.empty() && job.defaultPipeline)
       objects = job.workspace;
     std::string error;
@@ -352,14 +357,22 @@ void Studio::rerunFrom(int pass, std::string text) {
   job.rerunAfter = pass;
   job.previousObjects = currentWorkspace;
   // Objects of the re-run go to a workspace of their own: the executor
-  // keeps the objects it loaded by path, and would run the old ones.
-  std::string pipeline = lastPipeline;
-  for (const Snapshot &s : stepper.recording().snapshots)
-    if (s.pass == "cross-compile-targets") {
-      std::string old = workspaceOption(s.options);
-      if (!old.empty())
-        pipeline = replaceAll(pipeline, "workspace=" + old, "workspace=" + job.workspace);
-    }
+  // keeps the objects it loaded by path, and would run the old ones. A
+  // custom pipeline names its workspace quoted or not.
+  std::string pipeline = usesDefaultPipeline() ? defaultPipeline(job.workspace)
+                                               : lastPipeline;
+  if (!usesDefaultPipeline())
+    for (const Snapshot &s : stepper.recording().snapshots)
+      if (s.pass == "cross-compile-targets") {
+        std::string old = workspaceOption(s.options);
+        if (old.empty())
+          continue;
+        for (std::string quoted : {old, "\"" + old + "\"", "'" + old + "'",
+                                   "{" + old + "}"})
+          pipeline = replaceAll(pipeline, "workspace=" + quoted,
+                                "workspace=" +
+                                    catalyst::quotePassOption(job.workspace));
+      }
   job.pipeline = pipeline;
   std::error_code ec;
   std::filesystem::create_directories(job.workspace, ec);

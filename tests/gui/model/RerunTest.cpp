@@ -15,6 +15,7 @@
 #include <fstream>
 #include <gtest/gtest.h>
 #include <sstream>
+#include <unistd.h>
 
 using namespace executor_studio;
 using namespace executor_studio::gui;
@@ -242,4 +243,34 @@ TEST(Rerun, KernelsOfTheRerunAreLaunched) {
   ASSERT_TRUE(r && r->status == LaunchRecord::Status::Done);
   std::memcpy(values.data(), r->results[0].bytes.data(), 32);
   EXPECT_EQ(values, (std::vector<double>{0.5, 1, 1.5, 2}));
+}
+
+TEST(Rerun, AQuotedWorkspaceOfACustomPipelineIsReplacedToo) {
+  // A custom pipeline whose workspace needs quotes (a space in the path):
+  // the re-run still compiles into a workspace of its own.
+  std::string dir = std::filesystem::temp_directory_path().string() +
+                    "/rerun quoted " + std::to_string(getpid());
+  Studio studio(options());
+  studio.setPipelineText(Studio::defaultPipeline(dir + "/ws"));
+  ASSERT_FALSE(studio.usesDefaultPipeline());
+  ASSERT_TRUE(studio.open(SAMPLES_DIR "/cross-compile-dispatch.mlir"));
+  ASSERT_TRUE(studio.waitForRecording(120s));
+  PipelineModel &passes = studio.passes();
+  ASSERT_TRUE(passes.recording().succeeded) << studio.status();
+  EXPECT_EQ(studio.workspace(), dir + "/ws");
+  int compile = -1;
+  for (size_t i = 0; i < passes.passCount(); ++i)
+    if (passes.pass(i).pass == "cross-compile-targets")
+      compile = static_cast<int>(i);
+  ASSERT_GT(compile, 0);
+  studio.rerunFrom(compile - 1, *passes.pass(compile - 1).ir);
+  ASSERT_TRUE(studio.waitForRecording(120s));
+  ASSERT_TRUE(passes.recording().succeeded) << studio.status();
+  EXPECT_NE(studio.workspace(), dir + "/ws");
+  int scale = studio.findKernel("scale");
+  ASSERT_GE(scale, 0);
+  EXPECT_EQ(studio.kernels()[scale].object.rfind(studio.workspace(), 0), 0u)
+      << studio.kernels()[scale].object;
+  EXPECT_TRUE(std::filesystem::exists(studio.kernels()[scale].object));
+  std::filesystem::remove_all(dir);
 }
