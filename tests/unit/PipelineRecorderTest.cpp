@@ -382,3 +382,24 @@ TEST(PipelineRecorderFrom, SpliceMarksTheEditedSnapshot) {
   EXPECT_TRUE(spliced.succeeded);
   EXPECT_EQ(*spliced.outputIR, *whole.outputIR);
 }
+
+TEST(PipelineRecorderFrom, AnEditedInputDropsTheOldInputsDiagnostics) {
+  RecordOptions o = options("builtin.module(cse)");
+  Recording whole = recordPipeline(kFolding, "test.mlir", o);
+  RecordedDiagnostic old;
+  old.severity = RecordedDiagnostic::Severity::Warning;
+  old.message = "about the old input";
+  old.line = 3;
+  whole.diagnostics.push_back(old);
+  auto text = std::make_shared<const std::string>(*whole.snapshots[0].ir);
+  // After a pass: the input is the same, its diagnostics stay.
+  Recording afterPass = spliceRecording(
+      whole, 0, text, recordPipelineFrom(*text, "edited.mlir", o, 0));
+  ASSERT_EQ(afterPass.diagnostics.size(), 1u);
+  EXPECT_EQ(afterPass.diagnostics[0].message, "about the old input");
+  // The input itself edited: only the re-run's diagnostics.
+  Recording input = spliceRecording(
+      whole, -1, text, recordPipelineFrom(*text, "edited.mlir", o, -1));
+  EXPECT_TRUE(input.diagnostics.empty());
+  EXPECT_EQ(input.inputIR, text);
+}

@@ -467,7 +467,10 @@ Recording executor_studio::spliceRecording(
   out.succeeded = rest.succeeded;
   out.inputIR = afterStep < 0 ? IRText(editedIR) : base.inputIR;
   out.totalMilliseconds = rest.totalMilliseconds;
-  out.diagnostics = base.diagnostics;
+  // The base run's own diagnostics (parsing and verifying its input) hold
+  // only while that input does: an edited input has the re-run's.
+  if (afterStep >= 0)
+    out.diagnostics = base.diagnostics;
   for (RecordedDiagnostic &d : rest.diagnostics)
     out.diagnostics.push_back(std::move(d));
   for (int i = 0; i <= afterStep && i < static_cast<int>(base.snapshots.size());
