@@ -424,14 +424,26 @@ struct ExecutorClient::Impl {
   /// (alloc), written at once (write), the call (invoke), the result
   /// descriptors read back, then their data in one read; the block and the
   /// kernel's result buffers are freed without waiting.
+  /// Scalars (`scalarInputs`, `scalarOutputs`; empty: none) go by pointer
+  /// to their value, as the kernel's wrapper takes them, not as descriptors.
   Expected<std::vector<RemoteOutput>>
   launchRemote(ExecutorAddr entry, const std::string &kernel,
                ArrayRef<DescriptorView> inputs,
                ArrayRef<int64_t> inputElementSizes,
                ArrayRef<int64_t> outputRanks,
-               ArrayRef<int64_t> outputElementSizes);
+               ArrayRef<int64_t> outputElementSizes,
+               ArrayRef<bool> scalarInputs = {},
+               ArrayRef<bool> scalarOutputs = {});
   /// Links the alloc/free/invoke services into an ORC executor.
   Error linkOrcServices();
+  /// The alloc/free/invoke services launchRemote needs, on any executor
+  /// (executor-server's own launch carries memrefs only: scalars go this
+  /// way there, over the ORC services linked in once).
+  Error needRemoteServices() {
+    std::lock_guard<std::mutex> lock(servicesMutex);
+    return remoteInvoke ? Error::success() : linkOrcServices();
+  }
+  std::mutex servicesMutex;
 
   /// Calls one of the server's wrapper functions; returns the reply (whose
   /// status says ok) or the error it reports, naming `what`.
@@ -966,11 +978,17 @@ ExecutorClient::launch(const std::string &entryName, const std::string &object,
                          std::to_string(in.numElements() * in.elementSize) +
                          " its shape needs");
   std::string kernel = kernelName(entry);
-  // Descriptors over the host data, for either launch protocol.
+  // Descriptors over the host data, for either launch protocol (a scalar's
+  // is of rank 0).
   std::vector<std::vector<int64_t>> words(inputs.size());
   std::vector<DescriptorView> views;
   std::vector<int64_t> inSizes, outRanks, outSizes;
+  SmallVector<bool, 8> scalarIn, scalarOut;
+  bool scalars = false;
   for (size_t i = 0; i < inputs.size(); ++i) {
+    if (inputs[i].scalar && !inputs[i].sizes.empty())
+      return impl->error("scalar input " + std::to_string(i) + " of " + entry +
+                         " has a shape");
     int64_t rank = static_cast<int64_t>(inputs[i].sizes.size());
     words[i].assign(3 + 2 * rank, 0);
     DescriptorView view{words[i].data(), rank};
@@ -978,15 +996,27 @@ ExecutorClient::launch(const std::string &entryName, const std::string &object,
                   inputs[i].sizes.data());
     views.push_back(view);
     inSizes.push_back(inputs[i].elementSize);
+    scalarIn.push_back(inputs[i].scalar);
+    scalars |= inputs[i].scalar;
   }
   for (const ResultSpec &spec : results) {
-    outRanks.push_back(spec.rank);
-    outSizes.push_back(spec.elementSize);
+    int64_t size = spec.elementSize;
+    if (spec.scalar && (size <= 0 || size > 8 || (size & (size - 1))))
+      return impl->error("a scalar result of " + entry + " of " +
+                         std::to_string(size) + " bytes (1, 2, 4 or 8)");
+    outRanks.push_back(spec.scalar ? 0 : spec.rank);
+    outSizes.push_back(size);
+    scalarOut.push_back(spec.scalar);
+    scalars |= spec.scalar;
   }
-  if (impl->kind != ExecutorKind::ExecutorServer) {
-    // Catalyst's services or ORC's memory access.
+  if (impl->kind != ExecutorKind::ExecutorServer || scalars) {
+    // Catalyst's services, ORC's memory access, or scalars (which
+    // executor-server's own launch does not carry).
+    if (Error err = impl->needRemoteServices())
+      return impl->error("cannot launch " + kernel + " with scalars: " +
+                         toString(std::move(err)));
     auto remote = impl->launchRemote(*address, kernel, views, inSizes,
-                                     outRanks, outSizes);
+                                     outRanks, outSizes, scalarIn, scalarOut);
     if (!remote)
       return remote.takeError();
     std::vector<HostMemRef> outputs;
@@ -996,6 +1026,7 @@ ExecutorClient::launch(const std::string &entryName, const std::string &object,
       m.sizes = out.sizes;
       m.elementSize = outSizes[i];
       m.bytes.assign(out.data, out.data + out.bytes);
+      m.scalar = scalarOut[i];
       std::free(out.data);
       outputs.push_back(std::move(m));
     }
@@ -1276,12 +1307,17 @@ ExecutorClient::Impl::launchRemote(ExecutorAddr entry, const std::string &kernel
                                    ArrayRef<DescriptorView> inputs,
                                    ArrayRef<int64_t> inputElementSizes,
                                    ArrayRef<int64_t> outputRanks,
-                                   ArrayRef<int64_t> outputElementSizes) {
+                                   ArrayRef<int64_t> outputElementSizes,
+                                   ArrayRef<bool> scalarInputs,
+                                   ArrayRef<bool> scalarOutputs) {
   std::string what = "launch of " + kernel;
   if (!open)
     return error("the session is closed");
-  // The block: per input a descriptor and its data (dense, 16-aligned),
-  // the argument array, the result descriptors.
+  auto scalarIn = [&](size_t i) { return i < scalarInputs.size() && scalarInputs[i]; };
+  auto scalarOut = [&](size_t i) { return i < scalarOutputs.size() && scalarOutputs[i]; };
+  // The block: per input a descriptor and its data (dense, 16-aligned; a
+  // scalar's data is its value), the argument array, then the results as
+  // the wrapper writes them (a C struct of descriptors and scalars).
   size_t at = 0;
   std::vector<size_t> descAt(inputs.size()), dataAt(inputs.size()),
       dataBytes(inputs.size());
@@ -1296,8 +1332,16 @@ ExecutorClient::Impl::launchRemote(ExecutorAddr entry, const std::string &kernel
   size_t argsAt = at;
   at += 8 * inputs.size();
   size_t resultsAt = at;
-  for (int64_t rank : outputRanks)
-    at += DescriptorView::bytesFor(rank);
+  std::vector<size_t> resultAt(outputRanks.size());
+  size_t resultBytes = 0;
+  for (size_t i = 0; i < outputRanks.size(); ++i) {
+    size_t size = scalarOut(i) ? static_cast<size_t>(outputElementSizes[i])
+                               : DescriptorView::bytesFor(outputRanks[i]);
+    resultBytes = roundUp(resultBytes, scalarOut(i) ? size : 8);
+    resultAt[i] = resultBytes;
+    resultBytes += size;
+  }
+  at += roundUp(resultBytes, 8);
   size_t total = at;
 
   ExecutorAddr block;
@@ -1310,19 +1354,23 @@ ExecutorClient::Impl::launchRemote(ExecutorAddr entry, const std::string &kernel
     std::vector<int64_t> sizes;
     for (size_t i = 0; i < inputs.size(); ++i) {
       const DescriptorView &in = inputs[i];
-      sizes.assign(static_cast<size_t>(in.rank), 0);
-      for (int64_t d = 0; d < in.rank; ++d)
-        sizes[d] = in.size(d);
       gatherDense(in, inputElementSizes[i],
                   in.aligned() + in.offset() * inputElementSizes[i],
                   staging.get() + dataAt[i]);
+      // A scalar's argument points at its value; a memref's at its
+      // descriptor, which points at its data.
+      uint64_t argument = (block + (scalarIn(i) ? dataAt[i] : descAt[i])).getValue();
+      std::memcpy(staging.get() + argsAt + 8 * i, &argument, 8);
+      if (scalarIn(i))
+        continue;
+      sizes.assign(static_cast<size_t>(in.rank), 0);
+      for (int64_t d = 0; d < in.rank; ++d)
+        sizes[d] = in.size(d);
       DescriptorView remote{staging.get() + descAt[i], in.rank};
       remote.setDense(nullptr, sizes.data());
       uint64_t data = (block + dataAt[i]).getValue();
       std::memcpy(staging.get() + descAt[i], &data, 8);
       std::memcpy(staging.get() + descAt[i] + 8, &data, 8);
-      uint64_t descriptor = (block + descAt[i]).getValue();
-      std::memcpy(staging.get() + argsAt + 8 * i, &descriptor, 8);
     }
     if (Error err = es->getExecutorProcessControl().getMemoryAccess().writeBuffers(
             {tpctypes::BufferWrite{block, ArrayRef<char>(staging.get(), total)}}))
@@ -1341,22 +1389,27 @@ ExecutorClient::Impl::launchRemote(ExecutorAddr entry, const std::string &kernel
   std::vector<RemoteOutput> outputs(outputRanks.size());
   if (!outputRanks.empty()) {
     MemoryAccess &memory = es->getExecutorProcessControl().getMemoryAccess();
-    auto descriptors =
+    auto written =
         memory.readBuffers({ExecutorAddrRange(results, block + total)});
-    if (!descriptors)
-      return lost(what, toString(descriptors.takeError()));
-    std::vector<uint8_t> &words = (*descriptors)[0];
+    if (!written)
+      return lost(what, toString(written.takeError()));
+    std::vector<uint8_t> &words = (*written)[0];
     std::vector<ExecutorAddrRange> ranges;
-    std::vector<DescriptorView> views;
+    std::vector<size_t> rangeOf(outputRanks.size());
     std::set<uint64_t> kernelBuffers;
-    size_t offset = 0;
     for (size_t i = 0; i < outputRanks.size(); ++i) {
-      DescriptorView view{words.data() + offset, outputRanks[i]};
-      offset += DescriptorView::bytesFor(outputRanks[i]);
-      views.push_back(view);
       int64_t elementSize = outputElementSizes[i];
+      if (scalarOut(i)) {
+        RemoteOutput &out = outputs[i];
+        out.bytes = static_cast<uint64_t>(elementSize);
+        out.data = static_cast<char *>(std::malloc(out.bytes));
+        std::memcpy(out.data, words.data() + resultAt[i], out.bytes);
+        continue;
+      }
+      DescriptorView view{words.data() + resultAt[i], outputRanks[i]};
       uint64_t start = reinterpret_cast<uint64_t>(view.aligned()) +
                        view.offset() * elementSize;
+      rangeOf[i] = ranges.size();
       ranges.push_back(ExecutorAddrRange(
           ExecutorAddr(start), ExecutorAddr(start + extent(view) * elementSize)));
       // What the kernel allocated for its results: freed below (never a
@@ -1371,8 +1424,10 @@ ExecutorClient::Impl::launchRemote(ExecutorAddr entry, const std::string &kernel
     auto data = memory.readBuffers(ranges);
     if (!data)
       return lost(what, toString(data.takeError()));
-    for (size_t i = 0; i < views.size(); ++i) {
-      const DescriptorView &view = views[i];
+    for (size_t i = 0; i < outputRanks.size(); ++i) {
+      if (scalarOut(i))
+        continue;
+      DescriptorView view{words.data() + resultAt[i], outputRanks[i]};
       int64_t elementSize = outputElementSizes[i];
       RemoteOutput &out = outputs[i];
       for (int64_t d = 0; d < view.rank; ++d)
@@ -1381,7 +1436,8 @@ ExecutorClient::Impl::launchRemote(ExecutorAddr entry, const std::string &kernel
       out.data = static_cast<char *>(std::malloc(out.bytes ? out.bytes : 1));
       // The read bytes start at the first element the view reaches.
       gatherDense(view, elementSize,
-                  reinterpret_cast<const char *>((*data)[i].data()), out.data);
+                  reinterpret_cast<const char *>((*data)[rangeOf[i]].data()),
+                  out.data);
     }
     for (uint64_t buffer : kernelBuffers)
       releaseRemote(ExecutorAddr(buffer));

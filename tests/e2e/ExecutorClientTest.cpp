@@ -455,3 +455,29 @@ TEST_F(ExecutorClientTest, RemoteBindNeedsATokenFile) {
   llvm::consumeError(std::move(err));
   EXPECT_NE(readFile(log).find("not a loopback address"), std::string::npos);
 }
+
+TEST_F(ExecutorClientTest, ScalarLaunchesOnExecutorServerUseTheOrcServices) {
+  // executor-server's own launch carries memrefs only: a launch with
+  // scalars links the client's ORC services into the session once, then
+  // goes through them, as on any ORC executor.
+  startServer();
+  auto client = connect();
+  ASSERT_TRUE(client);
+  ASSERT_FALSE(static_cast<bool>(client->sendBinary(kObjectA)));
+  HostMemRef a = HostMemRef::of<double>({}, {0.5});
+  a.scalar = true;
+  HostMemRef n = HostMemRef::of<int32_t>({}, {1});
+  n.scalar = true;
+  for (int i = 0; i < 3; ++i) {
+    auto out = client->launch("scaled", kObjectA, {a, vec({2, 4}), n},
+                              {{1, 8}, {0, 8, true}, {0, 4, true}});
+    ASSERT_TRUE(static_cast<bool>(out)) << llvm::toString(out.takeError());
+    EXPECT_EQ((*out)[0].as<double>(), (std::vector<double>{2, 3}));
+    EXPECT_EQ((*out)[1].as<double>(), std::vector<double>{5});
+    EXPECT_EQ((*out)[2].as<int32_t>(), std::vector<int32_t>{2});
+  }
+  // Memref-only launches still take executor-server's one-trip launch.
+  auto out = client->launch("k", kObjectA, {vec({5})}, {{1, 8}});
+  ASSERT_TRUE(static_cast<bool>(out)) << llvm::toString(out.takeError());
+  EXPECT_EQ((*out)[0].as<double>(), std::vector<double>{10});
+}

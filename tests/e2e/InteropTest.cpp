@@ -140,6 +140,34 @@ TEST_P(InteropTest, LaunchesGetTheRightNumbers) {
     ASSERT_EQ(run("square", {double(i)}), std::vector<double>{double(i) * i});
 }
 
+TEST_P(InteropTest, ScalarsGoByPointerOnEveryExecutor) {
+  connect();
+  ASSERT_TRUE(client);
+  ASSERT_FALSE(static_cast<bool>(client->sendBinary(kObjectA)));
+  HostMemRef a = HostMemRef::of<double>({}, {2});
+  a.scalar = true;
+  HostMemRef n = HostMemRef::of<int32_t>({}, {10});
+  n.scalar = true;
+  ResultSpec total{0, 8, /*scalar=*/true}, count{0, 4, /*scalar=*/true};
+  for (int i = 0; i < 50; ++i) {
+    auto out = client->launch("scaled", kObjectA, {a, vec({1, 2, 3}), n},
+                              {{1, 8}, total, count});
+    ASSERT_TRUE(static_cast<bool>(out)) << llvm::toString(out.takeError());
+    ASSERT_EQ(out->size(), 3u);
+    EXPECT_EQ((*out)[0].as<double>(), (std::vector<double>{12, 14, 16}));
+    EXPECT_TRUE((*out)[1].scalar);
+    EXPECT_TRUE((*out)[1].sizes.empty());
+    EXPECT_EQ((*out)[1].as<double>(), std::vector<double>{42});
+    EXPECT_EQ((*out)[2].as<int32_t>(), std::vector<int32_t>{3});
+  }
+  // A scalar result must have a C scalar's size.
+  auto odd = client->launch("scaled", kObjectA, {a, vec({1}), n},
+                            {{1, 8}, {0, 3, true}, count});
+  ASSERT_FALSE(static_cast<bool>(odd));
+  EXPECT_NE(llvm::toString(odd.takeError()).find("of 3 bytes (1, 2, 4 or 8)"),
+            std::string::npos);
+}
+
 TEST_P(InteropTest, DescriptorLaunchesReadStridedInputs) {
   connect();
   ASSERT_TRUE(client);

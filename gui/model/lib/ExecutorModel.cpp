@@ -71,199 +71,6 @@ struct Event {
   std::string kindName, kindSummary;
 };
 
-/// Whether the request has a scalar argument or result: the one-trip
-/// launch carries memrefs only (the executor hands every input to the
-/// kernel as a descriptor), so these go through the executor's primitives.
-bool hasScalars(const LaunchRequest &request) {
-  for (const ShapedArg &a : request.inputTypes)
-    if (a.scalar)
-      return true;
-  for (const ShapedArg &r : request.results)
-    if (r.scalar)
-      return true;
-  return false;
-}
-
-size_t alignTo(size_t n, size_t a) { return (n + a - 1) / a * a; }
-
-/// Launches `request` through the executor's allocate / write / invoke /
-/// read / free primitives (ExecutorClient's public API, the executor's
-/// bootstrap symbols): the arguments are laid out in executor memory as the
-/// kernel's `_catalyst_pyface_` wrapper reads them, a pointer per argument,
-/// to a memref descriptor or to the scalar itself; the results come back in
-/// the struct the wrapper writes.
-llvm::Expected<std::vector<HostMemRef>> launchByPointers(ExecutorClient &client,
-                                                         const LaunchRequest &request) {
-  using namespace llvm::orc;
-  using executor_runtime::kReplyOk;
-  auto pyface = client.entryAddress(request.entry, request.object);
-  if (!pyface)
-    return pyface.takeError();
-  auto allocFn = client.bootstrapSymbol(executor_runtime::kAllocWrapperName);
-  if (!allocFn)
-    return allocFn.takeError();
-  auto freeFn = client.bootstrapSymbol(executor_runtime::kFreeWrapperName);
-  if (!freeFn)
-    return freeFn.takeError();
-  auto invokeFn = client.bootstrapSymbol(executor_runtime::kInvokeWrapperName);
-  if (!invokeFn)
-    return invokeFn.takeError();
-  auto call = [&](uint64_t fn, std::vector<uint64_t> words) -> llvm::Expected<uint64_t> {
-    auto reply = client.callAddress(
-        fn, llvm::ArrayRef<char>(reinterpret_cast<const char *>(words.data()),
-                                 words.size() * 8));
-    if (!reply)
-      return reply.takeError();
-    uint64_t status = executor_runtime::kReplyError, result = 0;
-    if (reply->size() >= 8)
-      std::memcpy(&status, reply->data(), 8);
-    if (status != kReplyOk) {
-      std::string message(reply->size() > 8 ? reply->data() + 8 : "",
-                          reply->size() > 8 ? reply->size() - 8 : 0);
-      return llvm::createStringError("executor primitive failed: " + message);
-    }
-    if (reply->size() >= 16)
-      std::memcpy(&result, reply->data() + 8, 8);
-    return result;
-  };
-
-  // Layout: inputs (data + descriptor, or an 8-byte slot) | args | results.
-  size_t nin = request.inputs.size();
-  std::vector<size_t> dataAt(nin), argAt(nin);
-  size_t at = 0;
-  for (size_t i = 0; i < nin; ++i) {
-    const MemRefData &d = request.inputs[i];
-    bool scalar = i < request.inputTypes.size() && request.inputTypes[i].scalar;
-    at = alignTo(at, 16);
-    dataAt[i] = at;
-    at += scalar ? 16 : std::max<size_t>(d.bytes.size(), 1);
-    if (!scalar) {
-      at = alignTo(at, 8);
-      argAt[i] = at;
-      at += executor_runtime::DescriptorView::bytesFor(
-          static_cast<int64_t>(d.sizes.size()));
-    } else {
-      argAt[i] = dataAt[i];
-    }
-  }
-  at = alignTo(at, 16);
-  size_t argsAt = at;
-  at += std::max<size_t>(nin, 1) * 8;
-  at = alignTo(at, 16);
-  size_t resultsAt = at;
-  std::vector<size_t> resultAt;
-  size_t resultBytes = 0;
-  for (const ShapedArg &r : request.results) {
-    size_t size = r.scalar ? static_cast<size_t>(r.element.size)
-                           : executor_runtime::DescriptorView::bytesFor(
-                                 static_cast<int64_t>(r.shape.size()));
-    size_t align = r.scalar ? size : 8;
-    resultBytes = alignTo(resultBytes, align);
-    resultAt.push_back(resultBytes);
-    resultBytes += size;
-  }
-  at += std::max<size_t>(alignTo(resultBytes, 8), 16);
-  size_t blockSize = at;
-
-  auto base = call(*allocFn, {blockSize});
-  if (!base)
-    return base.takeError();
-  std::vector<char> image(blockSize, 0);
-  for (size_t i = 0; i < nin; ++i) {
-    const MemRefData &d = request.inputs[i];
-    std::memcpy(image.data() + dataAt[i], d.bytes.data(), d.bytes.size());
-    bool scalar = i < request.inputTypes.size() && request.inputTypes[i].scalar;
-    if (!scalar) {
-      int64_t rank = static_cast<int64_t>(d.sizes.size());
-      std::vector<int64_t> words(3 + 2 * rank, 0);
-      executor_runtime::DescriptorView view{words.data(), rank};
-      view.setDense(reinterpret_cast<void *>(static_cast<uintptr_t>(*base + dataAt[i])),
-                    d.sizes.data());
-      std::memcpy(image.data() + argAt[i], words.data(), words.size() * 8);
-    }
-    uint64_t argAddress = *base + argAt[i];
-    std::memcpy(image.data() + argsAt + i * 8, &argAddress, 8);
-  }
-  auto freeBlock = [&](llvm::Error err) -> llvm::Error {
-    auto freed = call(*freeFn, {*base});
-    if (!freed)
-      return llvm::joinErrors(std::move(err), freed.takeError());
-    return err;
-  };
-  auto &memory = client.processControl().getMemoryAccess();
-  if (llvm::Error err = memory.writeBuffers(
-          {tpctypes::BufferWrite(ExecutorAddr(*base), image)}))
-    return freeBlock(std::move(err));
-  auto invoked = call(*invokeFn, {*pyface, *base + resultsAt, *base + argsAt});
-  if (!invoked)
-    return freeBlock(invoked.takeError());
-  std::vector<HostMemRef> out;
-  if (!request.results.empty()) {
-    auto results = memory.readBuffers(
-        {ExecutorAddrRange(ExecutorAddr(*base + resultsAt), resultBytes)});
-    if (!results)
-      return freeBlock(results.takeError());
-    const std::vector<uint8_t> &bytes = (*results)[0];
-    std::vector<uint64_t> toFree;
-    for (size_t i = 0; i < request.results.size(); ++i) {
-      const ShapedArg &r = request.results[i];
-      HostMemRef h;
-      h.elementSize = r.element.size;
-      if (r.scalar) {
-        h.bytes.assign(bytes.begin() + resultAt[i],
-                       bytes.begin() + resultAt[i] + r.element.size);
-        out.push_back(std::move(h));
-        continue;
-      }
-      int64_t rank = static_cast<int64_t>(r.shape.size());
-      std::vector<int64_t> words(3 + 2 * rank);
-      std::memcpy(words.data(), bytes.data() + resultAt[i], words.size() * 8);
-      executor_runtime::DescriptorView view{words.data(), rank};
-      int64_t span = 1, count = view.numElements();
-      for (int64_t d = 0; d < rank; ++d) {
-        h.sizes.push_back(view.size(d));
-        if (view.size(d) > 0)
-          span += (view.size(d) - 1) * view.stride(d);
-      }
-      if (count > 0) {
-        uint64_t start = static_cast<uint64_t>(words[1]) +
-                         static_cast<uint64_t>(view.offset() * h.elementSize);
-        auto data = memory.readBuffers({ExecutorAddrRange(
-            ExecutorAddr(start), static_cast<uint64_t>(span * h.elementSize))});
-        if (!data)
-          return freeBlock(data.takeError());
-        const std::vector<uint8_t> &raw = (*data)[0];
-        h.bytes.resize(static_cast<size_t>(count * h.elementSize));
-        // Gather row-major through the strides.
-        std::vector<int64_t> index(rank, 0);
-        for (int64_t e = 0; e < count; ++e) {
-          int64_t offset = 0;
-          for (int64_t d = 0; d < rank; ++d)
-            offset += index[d] * view.stride(d);
-          std::memcpy(h.bytes.data() + e * h.elementSize,
-                      raw.data() + offset * h.elementSize, h.elementSize);
-          for (int64_t d = rank - 1; d >= 0; --d) {
-            if (++index[d] < view.size(d))
-              break;
-            index[d] = 0;
-          }
-        }
-      }
-      uint64_t allocated = static_cast<uint64_t>(words[0]);
-      bool inBlock = allocated >= *base && allocated < *base + blockSize;
-      if (allocated && allocated != 0xdeadbeef && !inBlock &&
-          std::find(toFree.begin(), toFree.end(), allocated) == toFree.end())
-        toFree.push_back(allocated);
-      out.push_back(std::move(h));
-    }
-    for (uint64_t address : toFree)
-      if (auto freed = call(*freeFn, {address}); !freed)
-        return freeBlock(freed.takeError());
-  }
-  if (llvm::Error err = freeBlock(llvm::Error::success()))
-    return std::move(err);
-  return out;
-}
 } // namespace
 
 const char *stateName(ExecutorState state) {
@@ -534,14 +341,18 @@ struct ExecutorModel::Worker {
     log(epoch, "local executor stopped");
   }
 
-  static std::vector<HostMemRef> toHost(const std::vector<MemRefData> &in) {
+  /// The request's inputs for the client; scalars go by pointer (the
+  /// client's launch takes them so on every kind of executor).
+  static std::vector<HostMemRef> toHost(const LaunchRequest &request) {
     std::vector<HostMemRef> out;
-    out.reserve(in.size());
-    for (const MemRefData &d : in) {
+    out.reserve(request.inputs.size());
+    for (size_t i = 0; i < request.inputs.size(); ++i) {
+      const MemRefData &d = request.inputs[i];
       HostMemRef h;
       h.sizes = d.sizes;
       h.elementSize = d.elementSize;
       h.bytes = d.bytes;
+      h.scalar = i < request.inputTypes.size() && request.inputTypes[i].scalar;
       out.push_back(std::move(h));
     }
     return out;
@@ -549,7 +360,7 @@ struct ExecutorModel::Worker {
   static std::vector<ResultSpec> specs(const std::vector<ShapedArg> &results) {
     std::vector<ResultSpec> out;
     for (const ShapedArg &r : results)
-      out.push_back({static_cast<int64_t>(r.shape.size()), r.element.size});
+      out.push_back({static_cast<int64_t>(r.shape.size()), r.element.size, r.scalar});
     return out;
   }
 
@@ -568,10 +379,8 @@ struct ExecutorModel::Worker {
     e.shipMs = shipMs;
     Clock::time_point start = Clock::now();
     {
-      auto out = hasScalars(request)
-                     ? launchByPointers(*session, request)
-                     : session->launch(request.entry, request.object,
-                                       toHost(request.inputs), specs(request.results));
+      auto out = session->launch(request.entry, request.object, toHost(request),
+                                 specs(request.results));
       e.latencyMs = millisecondsSince(start);
       if (!out) {
         e.kind = Event::Kind::LaunchFailed;

@@ -44,6 +44,9 @@ struct HostMemRef {
   std::vector<int64_t> sizes;
   int64_t elementSize = 8;
   std::vector<char> bytes;
+  /// A scalar (`f64`, `i32`, `index`; no sizes, one element): the kernel's
+  /// wrapper takes it by pointer, not as a memref descriptor.
+  bool scalar = false;
 
   int64_t numElements() const {
     int64_t n = 1;
@@ -72,6 +75,8 @@ struct HostMemRef {
 struct ResultSpec {
   int64_t rank = 1;
   int64_t elementSize = 8;
+  /// A scalar result (rank ignored; an element size of 1, 2, 4 or 8).
+  bool scalar = false;
 };
 
 struct ClientOptions {

@@ -188,3 +188,27 @@ void _catalyst_pyface_stubborn(void *results, void *args) {
   for (;;)
     sleep(1);
 }
+
+/* scaled: (a: f64, x: memref, n: i32) -> (y = a * x + n, the sum of y: f64,
+ * the length of x: i32). Scalars come by pointer; the results are a struct
+ * of a descriptor and two scalars, laid out as C lays it out. */
+struct ScaledResults {
+  Memref1D y;
+  double total;
+  int32_t count;
+};
+void _catalyst_pyface_scaled(void *results, void *args) {
+  double a = *((double **)args)[0];
+  Memref1D *x = ((Memref1D **)args)[1];
+  int32_t n = *((int32_t **)args)[2];
+  struct ScaledResults *r = (struct ScaledResults *)results;
+  double *data = malloc(sizeof(double) * (x->size ? x->size : 1));
+  double total = 0;
+  for (int64_t i = 0; i < x->size; ++i) {
+    data[i] = a * x->aligned[x->offset + i * x->stride] + n;
+    total += data[i];
+  }
+  r->y = (Memref1D){data, data, 0, x->size, 1};
+  r->total = total;
+  r->count = (int32_t)x->size;
+}
