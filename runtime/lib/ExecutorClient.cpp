@@ -274,12 +274,12 @@ struct ExecutorClient::Impl {
   }
   /// The error of a direct call that failed during `what`.
   Error directFailed(const std::string &what, Error err) {
-    std::string detail = toString(std::move(err));
-    if (timedOut || detail.rfind("no reply within", 0) == 0) {
+    if (timedOut || err.isA<DirectCallTimeout>()) {
+      consumeError(std::move(err));
       timedOut = true;
       return error(what + " failed: " + timeLimitMessage());
     }
-    return lost(what, detail);
+    return lost(what, toString(std::move(err)));
   }
   // executor-server's services.
   ExecutorAddr launchWrapper, noteWrapper, launchAsyncWrapper, awaitWrapper,

@@ -46,6 +46,12 @@ std::mutex refusalMutex;
 std::string refusal;
 } // namespace
 
+char DirectCallTimeout::ID = 0;
+void DirectCallTimeout::log(raw_ostream &os) const {
+  os << "no reply within " << limit.count() << " ms";
+}
+
+
 void TcpTransport::setMaxMessageSize(uint64_t bytes) { messageLimit = bytes; }
 uint64_t TcpTransport::maxMessageSize() { return messageLimit; }
 std::string TcpTransport::oversizeMessage(uint64_t size) {
@@ -279,8 +285,7 @@ TcpTransport::callDirect(uint64_t function, uint32_t flags,
       std::unique_lock<std::mutex> lock(mutex);
       pending.erase(seq);
     }
-    return transportError("no reply within " + Twine(timeout.count()) +
-                          " ms");
+    return make_error<DirectCallTimeout>(timeout);
   }
   std::lock_guard<std::mutex> lock(mutex);
   pending.erase(seq);

@@ -59,6 +59,19 @@
 #include <vector>
 
 namespace executor_runtime {
+
+/// A direct call that had no reply within its time limit (callDirect): the
+/// connection is closed then.
+class DirectCallTimeout : public llvm::ErrorInfo<DirectCallTimeout> {
+public:
+  static char ID;
+  explicit DirectCallTimeout(std::chrono::milliseconds limit) : limit(limit) {}
+  void log(llvm::raw_ostream &os) const override;
+  std::error_code convertToErrorCode() const override {
+    return llvm::inconvertibleErrorCode();
+  }
+  std::chrono::milliseconds limit;
+};
 class TlsStream;
 
 /// Published by an executor whose transport serves direct calls.
