@@ -810,10 +810,6 @@ bool readReplyMemRef(Reader &r, PlaceFn place, const char *arena = nullptr,
 }
 } // namespace
 
-namespace {
-/// Buffers this large go through the shared arena on a Unix socket.
-constexpr uint64_t kShareAbove = 64 * 1024;
-} // namespace
 
 Expected<ExecutorClient::Impl::LaunchReply> ExecutorClient::Impl::launchCall(
     ExecutorAddr entry, const std::string &kernel,
@@ -1288,7 +1284,6 @@ ExecutorClient::Impl::allocateRemote(uint64_t size, const std::string &what) {
 }
 
 namespace {
-size_t roundUp(size_t n, size_t to) { return (n + to - 1) / to * to; }
 
 /// Elements from the first to the last one `view` reaches (0 if empty).
 int64_t extent(const DescriptorView &view) {
@@ -1323,11 +1318,11 @@ ExecutorClient::Impl::launchRemote(ExecutorAddr entry, const std::string &kernel
       dataBytes(inputs.size());
   for (size_t i = 0; i < inputs.size(); ++i) {
     descAt[i] = at;
-    at = roundUp(at + DescriptorView::bytesFor(inputs[i].rank), kDataAlignment);
+    at = alignTo(at + DescriptorView::bytesFor(inputs[i].rank), kDataAlignment);
     dataAt[i] = at;
     dataBytes[i] = static_cast<size_t>(inputs[i].numElements() *
                                        inputElementSizes[i]);
-    at = roundUp(at + dataBytes[i], kDataAlignment);
+    at = alignTo(at + dataBytes[i], kDataAlignment);
   }
   size_t argsAt = at;
   at += 8 * inputs.size();
@@ -1337,11 +1332,11 @@ ExecutorClient::Impl::launchRemote(ExecutorAddr entry, const std::string &kernel
   for (size_t i = 0; i < outputRanks.size(); ++i) {
     size_t size = scalarOut(i) ? static_cast<size_t>(outputElementSizes[i])
                                : DescriptorView::bytesFor(outputRanks[i]);
-    resultBytes = roundUp(resultBytes, scalarOut(i) ? size : 8);
+    resultBytes = alignTo(resultBytes, scalarOut(i) ? size : 8);
     resultAt[i] = resultBytes;
     resultBytes += size;
   }
-  at += roundUp(resultBytes, 8);
+  at += alignTo(resultBytes, 8);
   size_t total = at;
 
   ExecutorAddr block;

@@ -1,5 +1,8 @@
 //===- KernelHeap.cpp - kernels' large allocations in shared memory -------===//
 #include "KernelHeap.h"
+#include "ExecutorRuntime/SharedMemory.h"
+
+#include "llvm/Support/MathExtras.h"
 
 #include <cerrno>
 #include <cstdlib>
@@ -12,8 +15,8 @@
 namespace executor_runtime {
 
 namespace {
-/// Blocks this large go to the heap.
-constexpr size_t kHeapAbove = 64 * 1024;
+/// Blocks this large go to the heap (shared memory the client reads).
+constexpr size_t kHeapAbove = kShareAbove;
 constexpr size_t kPage = 4096;
 /// Address space reserved for the heap at most (pages exist only once
 /// written).
@@ -33,7 +36,6 @@ Heap &heap() {
   return *h;
 }
 
-size_t roundUp(size_t n, size_t to) { return (n + to - 1) / to * to; }
 } // namespace
 
 bool startKernelHeap(uint64_t limit, std::string &error) {
@@ -42,7 +44,7 @@ bool startKernelHeap(uint64_t limit, std::string &error) {
   if (h.base)
     return true;
   kHeapCapacity = limit && limit < kMaxHeapCapacity
-                      ? roundUp(static_cast<size_t>(limit), kPage)
+                      ? llvm::alignTo(static_cast<size_t>(limit), kPage)
                       : kMaxHeapCapacity;
   int fd = memfd_create("executor-studio-kernel-heap", MFD_CLOEXEC);
   if (fd < 0 || ftruncate(fd, static_cast<off_t>(kHeapCapacity)) != 0) {
@@ -78,7 +80,7 @@ void *kernelHeapAllocate(size_t bytes) {
   Heap &h = heap();
   if (!h.base)
     return nullptr;
-  size_t size = roundUp(bytes ? bytes : 1, kPage);
+  size_t size = llvm::alignTo(bytes ? bytes : 1, kPage);
   std::lock_guard<std::mutex> lock(h.mutex);
   // First fit: the block freed last is found again, its pages already there.
   for (auto it = h.free.begin(); it != h.free.end(); ++it) {

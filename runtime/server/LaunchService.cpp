@@ -198,9 +198,6 @@ void replyDirectBuffer(TcpTransport &transport, uint64_t seq,
   llvm::consumeError(transport.replyDirect(seq, llvm::ArrayRef<iovec>(part)));
 }
 
-/// Outputs this large go through shared memory when the client allows.
-constexpr uint64_t kShareAbove = 64 * 1024;
-
 /// Kernel-heap blocks handed over in the last shared reply: the client has
 /// copied them out once it sends the next call that allows sharing.
 std::mutex deferredMutex;

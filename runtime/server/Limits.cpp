@@ -113,12 +113,13 @@ bool startThread(std::function<void()> body, std::string &error) {
 namespace {
 std::atomic<bool> sessionStarted{false};
 
-std::string seconds(std::chrono::milliseconds value) {
+} // namespace
+
+std::string formatDuration(std::chrono::milliseconds value) {
   char text[32];
   std::snprintf(text, sizeof(text), "%g s", value.count() / 1000.0);
   return text;
 }
-} // namespace
 
 void markSessionStarted() { sessionStarted.store(true, std::memory_order_relaxed); }
 
@@ -133,7 +134,7 @@ bool startSessionWatchdog(const SessionLimits &limits,
           std::this_thread::sleep_for(std::chrono::milliseconds(50));
           if (!sessionStarted.load(std::memory_order_relaxed) &&
               std::chrono::steady_clock::now() > deadline) {
-            logEvent("ended: no session started within " + seconds(handshake) +
+            logEvent("ended: no session started within " + formatDuration(handshake) +
                      " of connecting (--handshake-timeout)");
             std::fflush(nullptr);
             _exit(5);
@@ -143,7 +144,7 @@ bool startSessionWatchdog(const SessionLimits &limits,
           if (launchTime.count() && longestRunningKernel(kernel, ran) &&
               ran > launchTime.count())
             endSessionWithError("kernel " + kernel + " ran longer than the "
-                                "launch time limit of " + seconds(launchTime) +
+                                "launch time limit of " + formatDuration(launchTime) +
                                 " (executor-server --max-launch-time) and was "
                                 "stopped");
         }

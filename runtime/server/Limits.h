@@ -33,6 +33,8 @@ struct SessionLimits {
 bool parseSize(const std::string &text, uint64_t &bytes);
 /// "10", "2.5", "500ms" -> a duration (plain numbers are seconds).
 bool parseDuration(const std::string &text, std::chrono::milliseconds &value);
+/// A duration as the log and the messages say it ("0.5 s", "3600 s").
+std::string formatDuration(std::chrono::milliseconds value);
 /// "16 GiB", "1.5 MiB", "100 bytes".
 std::string describeSize(uint64_t bytes);
 

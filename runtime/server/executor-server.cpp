@@ -413,11 +413,6 @@ void reportWrongToken() {
   (void)!write(authPipe[1], line.data(), line.size());
 }
 
-std::string formatMilliseconds(std::chrono::milliseconds value) {
-  char text[32];
-  std::snprintf(text, sizeof(text), "%g s", value.count() / 1000.0);
-  return text;
-}
 } // namespace
 
 int main(int argc, char **argv) {
@@ -613,7 +608,7 @@ int main(int argc, char **argv) {
            (limits.sessionMemory ? describeSize(limits.sessionMemory)
                                  : std::string("unlimited")) +
            " memory a session, launches up to " +
-           (limits.launchTime.count() ? formatMilliseconds(limits.launchTime)
+           (limits.launchTime.count() ? formatDuration(limits.launchTime)
                                       : std::string("any time")));
   if (!unreachableAssets.empty())
     logEvent("note: sessions run as " + runAs.user + " and cannot reach "
@@ -698,7 +693,7 @@ int main(int argc, char **argv) {
       }
       if (auto wait = throttle.wait(host); wait.count() > 0) {
         std::string why = "a wrong token came from this address just now; "
-                          "retry in " + formatMilliseconds(wait);
+                          "retry in " + formatDuration(wait);
         logEvent("refused " + peerName + ": " + why);
         refuseConnection(fd, why);
         close(fd);
@@ -798,7 +793,7 @@ int main(int argc, char **argv) {
     if (std::chrono::steady_clock::now() >= graceEnds) {
       for (auto &[pid, session] : sessions) {
         logEvent(session.label + " did not end within " +
-                 formatMilliseconds(limits.stopGrace) +
+                 formatDuration(limits.stopGrace) +
                  " of SIGTERM (--stop-grace): SIGKILL");
         kill(pid, SIGKILL);
       }

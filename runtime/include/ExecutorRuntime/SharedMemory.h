@@ -16,6 +16,11 @@
 
 namespace executor_runtime {
 
+/// Buffers this large cross a Unix socket in shared memory (the client's
+/// arena, the executor's arena, the kernel heap); smaller ones are copied
+/// into the message.
+constexpr uint64_t kShareAbove = 64 * 1024;
+
 /// A memfd mapped into this process.
 class SharedArena {
 public:
