@@ -34,7 +34,6 @@
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/raw_ostream.h"
-#include "llvm/Support/thread.h"
 
 #include <atomic>
 #include <chrono>
@@ -604,11 +603,10 @@ void Server::updateFile(const proto::URIForFile &uri, std::string contents,
   // The parser recurses once per nesting level: it runs on a thread with a
   // stack far larger than the text it may parse needs (DocumentLimits.h).
   std::unique_ptr<TextFile> file;
-  llvm::thread parser(std::optional<unsigned>(kParserStackBytes), [&] {
+  runOnParserStack([&] {
     file = std::make_unique<TextFile>(uri, std::move(contents), version,
                                       registry, fileOptions, diagnostics);
   });
-  parser.join();
   proto::Logger::info("{0} version {1}: parsed and verified in {2} ms",
                       uri.uri(), version,
                       std::chrono::duration<double, std::milli>(
@@ -969,10 +967,7 @@ void Server::onFormatting(const FormattingParams &params,
       params.dropComments.value_or(formatDropsComments);
   // The parser and the printer recurse once per nesting level.
   std::optional<Expected<std::vector<proto::TextEdit>>> edits;
-  llvm::thread worker(std::optional<unsigned>(kParserStackBytes), [&] {
-    edits.emplace(formatDocument(*file, formatOptions));
-  });
-  worker.join();
+  runOnParserStack([&] { edits.emplace(formatDocument(*file, formatOptions)); });
   if (!*edits)
     return reply(edits->takeError());
   json::Array result;
@@ -1003,11 +998,10 @@ void Server::onConvertFromBytecode(const ConvertBytecodeParams &params,
                                    proto::Callback<json::Value> reply) {
   // Reading and printing recurse once per nesting level.
   std::optional<Expected<std::string>> text;
-  llvm::thread worker(std::optional<unsigned>(kParserStackBytes), [&] {
+  runOnParserStack([&] {
     text.emplace(convertFromBytecode(params.uri.file(), registry,
                                      options.allowUnregisteredDialects));
   });
-  worker.join();
   if (!*text)
     return reply(text->takeError());
   reply(json::Object{{"output", std::move(**text)}});

@@ -324,9 +324,7 @@ void TextFile::Impl::parseChunk(Chunk &chunk, StringRef text,
   // The parser recurses once per level: deeper text is not parsed.
   if (std::optional<size_t> deep = findExcessiveNesting(text)) {
     addDiagnostic(chunk, *deep, proto::DiagnosticSeverity::Error,
-                  llvm::formatv("the text nests deeper than {0} levels here; "
-                                "executor-lsp-server does not parse it",
-                                kMaxNestingDepth),
+                  nestingRefusal("the text", "executor-lsp-server does not parse it"),
                   diagnostics);
     chunk.reparsable = false;
     chunk.valid = valid = false;

@@ -11,10 +11,12 @@
 #ifndef PIPELINE_INPUTLIMITS_H
 #define PIPELINE_INPUTLIMITS_H
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <cstddef>
 #include <optional>
+#include <string>
 
 namespace executor_studio {
 
@@ -30,6 +32,13 @@ inline constexpr unsigned kParserStackBytes = 512u << 20;
 /// byte offset.
 std::optional<size_t> findExcessiveNesting(llvm::StringRef text,
                                            unsigned limit = kMaxNestingDepth);
+
+/// What a front end says where findExcessiveNesting found its place:
+/// "`what` nests deeper than 1000 levels here; `consequence`".
+std::string nestingRefusal(llvm::StringRef what, llvm::StringRef consequence);
+
+/// Runs `work` on a thread with a kParserStackBytes stack, and waits for it.
+void runOnParserStack(llvm::function_ref<void()> work);
 
 } // namespace executor_studio
 

@@ -1,6 +1,8 @@
 //===- InputLimits.cpp - what the tools agree to parse ----------*- C++ -*-===//
 #include "Pipeline/InputLimits.h"
 
+#include "llvm/Support/thread.h"
+
 std::optional<size_t>
 executor_studio::findExcessiveNesting(llvm::StringRef text, unsigned limit) {
   unsigned depth = 0;
@@ -45,4 +47,16 @@ executor_studio::findExcessiveNesting(llvm::StringRef text, unsigned limit) {
     }
   }
   return std::nullopt;
+}
+
+std::string executor_studio::nestingRefusal(llvm::StringRef what,
+                                            llvm::StringRef consequence) {
+  return what.str() + " nests deeper than " + std::to_string(kMaxNestingDepth) +
+         " levels here; " + consequence.str();
+}
+
+void executor_studio::runOnParserStack(llvm::function_ref<void()> work) {
+  llvm::thread worker(std::optional<unsigned>(kParserStackBytes),
+                      [work] { work(); });
+  worker.join();
 }

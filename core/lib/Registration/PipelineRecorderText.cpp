@@ -43,18 +43,13 @@ Recording executor_studio::recordPipeline(StringRef source, StringRef bufferName
     diag.file = bufferName.str();
     diag.line = before.count('\n') + 1;
     diag.column = *deep - (before.rfind('\n') + 1) + 1;
-    diag.message = "the input nests deeper than " +
-                   std::to_string(kMaxNestingDepth) +
-                   " levels here; it is not parsed";
+    diag.message = nestingRefusal("the input", "it is not parsed");
     Recording refused;
     refused.diagnostics.push_back(std::move(diag));
     return refused;
   }
   Recording recording;
-  llvm::thread worker(std::optional<unsigned>(kParserStackBytes), [&] {
-    recording = recordText(source, bufferName, options);
-  });
-  worker.join();
+  runOnParserStack([&] { recording = recordText(source, bufferName, options); });
   return recording;
 }
 

@@ -339,9 +339,8 @@ int compileMain(int argc, char **argv) {
     sourceMgr.PrintMessage(
         llvm::errs(), llvm::SMLoc::getFromPointer(deepAt),
         llvm::SourceMgr::DK_Error,
-        "the input nests deeper than " +
-            llvm::Twine(executor_studio::kMaxNestingDepth) +
-            " levels here; executor-compile does not parse it");
+        executor_studio::nestingRefusal("the input",
+                                        "executor-compile does not parse it"));
     return 1;
   }
   SourceMgrDiagnosticHandler sourceDiagnostics(sourceMgr, &ctx);
@@ -500,9 +499,6 @@ int main(int argc, char **argv) {
   // The parser, the passes and the printer recurse per nesting level: run
   // on a thread with a large stack (the input's nesting is limited too).
   int result = 1;
-  llvm::thread worker(
-      std::optional<unsigned>(executor_studio::kParserStackBytes),
-      [&] { result = compileMain(argc, argv); });
-  worker.join();
+  executor_studio::runOnParserStack([&] { result = compileMain(argc, argv); });
   return result;
 }

@@ -52,9 +52,8 @@ int run(int argc, char **argv, llvm::StringRef inputFilename,
     sourceMgr.PrintMessage(
         llvm::errs(), llvm::SMLoc::getFromPointer(at),
         llvm::SourceMgr::DK_Error,
-        llvm::formatv("the input nests deeper than {0} levels here; "
-                      "executor-opt does not parse it",
-                      executor_studio::kMaxNestingDepth));
+        executor_studio::nestingRefusal("the input",
+                                        "executor-opt does not parse it"));
     return 1;
   }
   std::unique_ptr<llvm::ToolOutputFile> output =
@@ -105,9 +104,7 @@ int main(int argc, char **argv) {
   std::tie(inputFilename, outputFilename) = mlir::registerAndParseCLIOptions(
       argc, argv, "Executor Studio optimizer driver\n", registry);
   int result = 1;
-  llvm::thread worker(std::optional<unsigned>(executor_studio::kParserStackBytes), [&] {
-    result = run(argc, argv, inputFilename, outputFilename, registry);
-  });
-  worker.join();
+  executor_studio::runOnParserStack(
+      [&] { result = run(argc, argv, inputFilename, outputFilename, registry); });
   return result;
 }

@@ -32,11 +32,11 @@ inline constexpr uint64_t kFullServiceBytes = uint64_t(2) << 20;
 /// parsed at all.
 inline constexpr uint64_t kParseLimitBytes = uint64_t(16) << 20;
 
-/// The stack of the thread that parses (the message thread's is the
-/// system's default, typically 8 MiB).
-using executor_studio::kParserStackBytes;
-
+/// The parsing thread's stack, the nesting check and its message: the same
+/// as every other front end's (Pipeline/InputLimits.h).
 using executor_studio::findExcessiveNesting;
+using executor_studio::nestingRefusal;
+using executor_studio::runOnParserStack;
 
 } // namespace lsp
 } // namespace executor_studio
