@@ -37,14 +37,13 @@ void executor_studio::lsp::getLaunchHints(const TextFile &file,
       if (end.line < static_cast<int64_t>(firstLine) ||
           end.line > static_cast<int64_t>(lastLine))
         continue;
-      Operation *callee =
-          symbolTables.lookupNearestSymbolFrom(launch, launch.getCalleeAttr());
-      auto module = callee ? callee->getParentOfType<ModuleOp>() : nullptr;
+      ModuleOp module =
+          launch.getCalleeFunction() ? launch.getCalleeModule() : nullptr;
       if (!module ||
           (!catalyst::isTarget(module) && !catalyst::hasDispatch(module)))
         continue;
       std::string name = catalyst::getTargetName(module);
-      std::string object = "{workspace}/" + name + "/" + name + ".o";
+      std::string object = catalyst::getTargetObjectPath("{workspace}", name);
       if (std::optional<std::string> recorded = catalyst::getObjectFile(module);
           recorded && !recorded->empty())
         object = *recorded;

@@ -187,14 +187,10 @@ std::string describeOp(Operation *op) {
 
 /// The target module a catalyst.launch_kernel calls into, if it resolves.
 ModuleOp getLaunchTarget(catalyst::LaunchKernelOp launch) {
-  Operation *callee =
-      SymbolTable::lookupNearestSymbolFrom(launch, launch.getCalleeAttr());
-  if (!callee)
+  if (!launch.getCalleeFunction())
     return nullptr;
-  auto module = callee->getParentOfType<ModuleOp>();
-  if (!module || !catalyst::isTarget(module))
-    return nullptr;
-  return module;
+  ModuleOp module = launch.getCalleeModule();
+  return module && catalyst::isTarget(module) ? module : nullptr;
 }
 
 /// What the pipeline does with a target module.

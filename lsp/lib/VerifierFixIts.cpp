@@ -157,18 +157,10 @@ std::optional<proto::TextEdit> addToAttributesKeyword(OpText op,
 //===----------------------------------------------------------------------===//
 // catalyst.launch_kernel
 
-ModuleOp getCalleeModule(catalyst::LaunchKernelOp launch) {
-  SymbolRefAttr callee = launch.getCalleeAttr();
-  if (callee.getNestedReferences().size() != 1)
-    return nullptr;
-  return dyn_cast_or_null<ModuleOp>(
-      SymbolTable::lookupNearestSymbolFrom(launch, callee.getRootReference()));
-}
-
 void fixLaunch(const ParsedChunk &chunk,
                const AsmParserState::OperationDefinition &def,
                catalyst::LaunchKernelOp launch, std::vector<FixIt> &fixes) {
-  ModuleOp module = getCalleeModule(launch);
+  ModuleOp module = launch.getCalleeModule();
   if (!module)
     return;
   // A module that nothing compiles: make it a target.

@@ -468,17 +468,17 @@ void CrossCompileTargetsPass::runOnOperation() {
     }
   }
 
+  SmallString<256> absoluteWorkspace(workspace);
+  llvm::sys::fs::make_absolute(absoluteWorkspace);
   for (Target &target : targets) {
-    SmallString<256> dir(workspace);
-    llvm::sys::path::append(dir, target.name);
+    std::string objectPath =
+        catalyst::getTargetObjectPath(absoluteWorkspace, target.name);
+    StringRef dir = llvm::sys::path::parent_path(objectPath);
     if (std::error_code ec = llvm::sys::fs::create_directories(dir)) {
       target.module.emitOpError("cannot create ")
           << dir << ": " << ec.message() << " (is the workspace writable?)";
       return signalPassFailure();
     }
-    llvm::sys::fs::make_absolute(dir);
-    SmallString<256> objectPath(dir);
-    llvm::sys::path::append(objectPath, target.name + ".o");
     if (mlir::failed(compile(target, objectPath)))
       return signalPassFailure();
     if (target.dispatched) {

@@ -5,6 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "StudioModel/Kernels.h"
+#include "Catalyst/IR/CatalystAttributes.h"
+#include "Catalyst/IR/CatalystOps.h"
 #include "Registration/Registration.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
@@ -123,30 +125,24 @@ bool findKernels(std::string_view source, std::string_view bufferName,
     return false;
   }
   llvm::StringSet<> seen;
-  module->walk([&](Operation *op) {
-    if (op->getName().getStringRef() != "catalyst.launch_kernel")
-      return;
-    auto callee = dyn_cast_or_null<SymbolRefAttr>(op->getAttr("callee"));
-    if (!callee || callee.getNestedReferences().size() != 1)
+  module->walk([&](catalyst::LaunchKernelOp launch) {
+    Operation *op = launch;
+    SymbolRefAttr callee = launch.getCallee();
+    if (callee.getNestedReferences().size() != 1)
       return;
     Kernel kernel;
     kernel.module = callee.getRootReference().str();
     kernel.entry = callee.getLeafReference().str();
     if (!seen.insert(kernel.qualifiedName()).second)
       return;
-    Operation *target = SymbolTable::lookupNearestSymbolFrom(
-        op, FlatSymbolRefAttr::get(callee.getRootReference()));
-    std::string objectName = kernel.module.empty() ? "unnamed" : kernel.module;
-    if (target) {
-      if (auto dispatch = target->getAttrOfType<DictionaryAttr>("catalyst.dispatch"))
-        if (auto address = dispatch.getAs<StringAttr>("address"))
-          kernel.dispatchAddress = address.str();
-    }
-    llvm::SmallString<256> object(llvm::StringRef(workspace.data(), workspace.size()));
-    llvm::sys::path::append(object, objectName, objectName + ".o");
-    kernel.object = std::string(object);
+    // Resolved as the verifier resolves it (a sibling module too).
+    if (ModuleOp target = launch.getCalleeModule())
+      kernel.dispatchAddress =
+          catalyst::getDispatchAddress(target).value_or("");
+    kernel.object = catalyst::getTargetObjectPath(
+        workspace, kernel.module.empty() ? "unnamed" : kernel.module);
 
-    Operation *function = SymbolTable::lookupNearestSymbolFrom(op, callee);
+    Operation *function = launch.getCalleeFunction();
     llvm::SmallVector<Type> inputs, results;
     if (auto fn = dyn_cast_or_null<FunctionOpInterface>(function)) {
       inputs.append(fn.getArgumentTypes().begin(), fn.getArgumentTypes().end());

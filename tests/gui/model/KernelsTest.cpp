@@ -85,3 +85,32 @@ TEST(Kernels, ADocumentThatDoesNotParseSaysWhy) {
   EXPECT_FALSE(findKernels("func.func @f( {", "bad.mlir", "/ws", kernels, error));
   EXPECT_FALSE(error.empty());
 }
+
+TEST(Kernels, ALaunchIntoASiblingModuleResolvesAsTheVerifierResolvesIt) {
+  // The launch is inside @host; its target @gpu is @host's sibling, found
+  // in the enclosing module (the verifier accepts it; the nearest symbol
+  // table alone does not have it).
+  const char *text = R"mlir(module {
+  module @host {
+    func.func @main(%x: memref<4xf64>) -> memref<4xf64> {
+      %y = catalyst.launch_kernel @gpu::@double(%x) : (memref<4xf64>) -> memref<4xf64>
+      return %y : memref<4xf64>
+    }
+  }
+  module @gpu attributes {catalyst.target = {}, catalyst.dispatch = {address = "gpu:1"}} {
+    func.func @double(%x: memref<4xf64>) -> memref<4xf64> {
+      return %x : memref<4xf64>
+    }
+  }
+}
+)mlir";
+  std::vector<Kernel> kernels;
+  std::string error;
+  ASSERT_TRUE(findKernels(text, "sibling.mlir", "/ws", kernels, error)) << error;
+  ASSERT_EQ(kernels.size(), 1u);
+  EXPECT_EQ(kernels[0].qualifiedName(), "@gpu::@double");
+  EXPECT_EQ(kernels[0].dispatchAddress, "gpu:1");
+  EXPECT_EQ(kernels[0].object, "/ws/gpu/gpu.o");
+  EXPECT_EQ(kernels[0].signature, "(memref<4xf64>) -> memref<4xf64>");
+  EXPECT_EQ(kernels[0].line, 9u) << "the line of the entry, not of the launch";
+}

@@ -55,6 +55,9 @@ bool isNonblocking(mlir::Operation *op);
 
 /// The name a target module is known by: its symbol name, else `unnamed`.
 std::string getTargetName(mlir::ModuleOp module);
+/// Where cross-compile-targets writes the object of the target `name`:
+/// WORKSPACE/NAME/NAME.o.
+std::string getTargetObjectPath(llvm::StringRef workspace, llvm::StringRef name);
 
 /// The distinct `catalyst.dispatch` addresses of the modules nested in
 /// `root`, in the order they first appear: the program's executors.

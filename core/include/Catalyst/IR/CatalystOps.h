@@ -10,6 +10,10 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+namespace mlir {
+class ModuleOp; // LaunchKernelOp::getCalleeModule (BuiltinOps.h)
+} // namespace mlir
+
 #define GET_OP_CLASSES
 #include "Catalyst/IR/CatalystOps.h.inc"
 

@@ -70,6 +70,18 @@ def Catalyst_LaunchKernelOp : Catalyst_Op<"launch_kernel",
   let assemblyFormat = [{
     $callee `(` $inputs `)` attr-dict `:` functional-type($inputs, $results)
   }];
+  let extraClassDeclaration = [{
+    /// The operation `@module` of `@module::@entry` names, looked up in
+    /// every enclosing symbol table from the nearest out (a launch may call
+    /// into a sibling of the module it is in), as the verifier does; null
+    /// when the callee is not of that form or nothing has that name.
+    ::mlir::Operation *
+    lookupCalleeRoot(::mlir::SymbolTableCollection *symbolTables = nullptr);
+    /// The builtin.module the callee names (any module, target or not).
+    ::mlir::ModuleOp getCalleeModule();
+    /// The function the callee names in that module, if both resolve.
+    ::mlir::Operation *getCalleeFunction();
+  }];
 }
 
 def Catalyst_RuntimeCallOp : Catalyst_Op<"runtime_call"> {

@@ -2,6 +2,8 @@
 #include "Catalyst/IR/CatalystAttributes.h"
 
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/Path.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinOps.h"
 
@@ -80,6 +82,12 @@ std::string getTargetName(ModuleOp module) {
   if (std::optional<StringRef> name = module.getSymName())
     return name->str();
   return "unnamed";
+}
+
+std::string getTargetObjectPath(StringRef workspace, StringRef name) {
+  SmallString<256> path(workspace);
+  llvm::sys::path::append(path, name, name + ".o");
+  return std::string(path);
 }
 
 SmallVector<std::string> collectExecutorAddresses(Operation *root) {

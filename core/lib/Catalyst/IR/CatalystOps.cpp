@@ -39,6 +39,35 @@ bool catalyst::kernelTypesMatch(ArrayRef<Type> declared, ArrayRef<Type> actual) 
   return true;
 }
 
+Operation *
+LaunchKernelOp::lookupCalleeRoot(SymbolTableCollection *symbolTables) {
+  SymbolRefAttr callee = getCallee();
+  if (callee.getNestedReferences().size() != 1)
+    return nullptr;
+  // The target module may be declared in any enclosing symbol table (a
+  // launch from inside one nested module into a sibling).
+  for (Operation *scope = SymbolTable::getNearestSymbolTable(*this); scope;
+       scope = scope->getParentOp()
+                   ? SymbolTable::getNearestSymbolTable(scope->getParentOp())
+                   : nullptr)
+    if (Operation *root =
+            symbolTables
+                ? symbolTables->lookupSymbolIn(scope, callee.getRootReference())
+                : SymbolTable::lookupSymbolIn(scope, callee.getRootReference()))
+      return root;
+  return nullptr;
+}
+
+ModuleOp LaunchKernelOp::getCalleeModule() {
+  return dyn_cast_or_null<ModuleOp>(lookupCalleeRoot());
+}
+
+Operation *LaunchKernelOp::getCalleeFunction() {
+  ModuleOp module = getCalleeModule();
+  return module ? SymbolTable::lookupSymbolIn(module, getCallee().getLeafReference())
+                : nullptr;
+}
+
 LogicalResult
 LaunchKernelOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   SymbolRefAttr callee = getCallee();
@@ -47,15 +76,7 @@ LaunchKernelOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
            << callee
            << " must name an entry of a nested target module as "
               "@module::@entry";
-  // The target module may be declared in any enclosing symbol table (a
-  // launch from inside one nested module into a sibling).
-  Operation *root = nullptr;
-  for (Operation *scope = SymbolTable::getNearestSymbolTable(*this);
-       scope && !root;
-       scope = scope->getParentOp()
-                   ? SymbolTable::getNearestSymbolTable(scope->getParentOp())
-                   : nullptr)
-    root = symbolTable.lookupSymbolIn(scope, callee.getRootReference());
+  Operation *root = lookupCalleeRoot(&symbolTable);
   if (!root)
     return emitOpError("callee ")
            << callee << ": there is no module @"
