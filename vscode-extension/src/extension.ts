@@ -240,12 +240,18 @@ async function startClient(output: vscode.LogOutputChannel): Promise<LanguageCli
   return client;
 }
 
+/** Why the server did not start, with the way to the setting (unless the message names it already). */
+function withServerPathAdvice(message: string): string {
+  return message.includes('serverPath')
+    ? message
+    : `${message}. Set executorStudio.serverPath to a built executor-lsp-server; the log says more.`;
+}
+
 /** Says that the server did not start, with a way to the setting or the log. */
 function reportStartFailure(output: vscode.LogOutputChannel, error: unknown): void {
   const message = errorMessage(error);
   output.error(`executor-lsp-server did not start: ${message}`);
-  const advice = message.includes('serverPath') ? '' : ' Set executorStudio.serverPath to a built executor-lsp-server; the log says more.';
-  offerFixes(output, vscode.window.showErrorMessage(`Executor Studio: ${message}${advice}`, ...FIX_ACTIONS));
+  offerFixes(output, vscode.window.showErrorMessage(`Executor Studio: ${withServerPathAdvice(message)}`, ...FIX_ACTIONS));
 }
 
 async function restartServer(output: vscode.LogOutputChannel): Promise<void> {
@@ -658,7 +664,7 @@ export function activate(context: vscode.ExtensionContext): void {
       } catch (error) {
         output.error(`executor-lsp-server did not start: ${errorMessage(error)}`);
         const message = errorMessage(error);
-        throw new Error(message.includes('serverPath') ? message : `${message}. Set executorStudio.serverPath to a built executor-lsp-server; the log says more.`);
+        throw new Error(withServerPathAdvice(message));
       }
     }
     if (client === undefined) {

@@ -7,6 +7,7 @@
 import type { PipelinePreview, Snapshot } from './preview';
 import { PreviewFormatError, parsePipelinePreview } from './preview';
 import type { PreviewDiagnostic } from './protocol';
+import { isRecord } from './protocol';
 
 /** The reply of `executor/rerunFrom`: the recording of the steps after the edited snapshot. */
 export interface RerunResult {
@@ -18,10 +19,6 @@ export interface RerunResult {
   firstStep: number;
   /** The steps re-run as a pipeline (`executor-opt --pass-pipeline` reproduces the re-run with it). */
   remainingPipeline: string | undefined;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Reads the reply of `executor/rerunFrom`. */

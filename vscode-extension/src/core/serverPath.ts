@@ -55,7 +55,8 @@ export function expandConfiguredPath(configured: string, workspaceFolder: string
   return result;
 }
 
-function ancestors(dir: string): string[] {
+/** A folder and its ancestors, nearest first. */
+export function ancestors(dir: string): string[] {
   const result: string[] = [];
   let current = path.resolve(dir);
   for (;;) {

@@ -3,7 +3,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-import { resolveServerPath } from '../../core/serverPath';
+import { ancestors, resolveServerPath } from '../../core/serverPath';
 
 /** The extension's folder (the one with its package.json). */
 export function extensionRoot(): string {
@@ -21,20 +21,6 @@ export function extensionRoot(): string {
       throw new Error(`no executor-studio package.json above ${__dirname}`);
     }
     dir = parent;
-  }
-}
-
-/** A folder and its ancestors, nearest first. */
-function ancestors(dir: string): string[] {
-  const result: string[] = [];
-  let current = path.resolve(dir);
-  for (;;) {
-    result.push(current);
-    const parent = path.dirname(current);
-    if (parent === current) {
-      return result;
-    }
-    current = parent;
   }
 }
 
