@@ -134,7 +134,9 @@ void writeRecording(llvm::json::OStream &out, const Recording &recording,
         out.value(converter.convert(diag));
     });
     out.attributeArray("snapshots", [&] {
-      const std::string *previous = recording.inputIR.get();
+      // Compared without printing: in Selected mode only the snapshots
+      // asked for are printed.
+      IRText previous = recording.inputIR;
       for (const Snapshot &snapshot : recording.snapshots) {
         out.object([&] {
           out.attribute("index", static_cast<int64_t>(snapshot.index));
@@ -145,7 +147,7 @@ void writeRecording(llvm::json::OStream &out, const Recording &recording,
           out.attribute("failed", snapshot.failed);
           out.attribute("milliseconds", snapshot.milliseconds);
           if (snapshot.ir && ((request.irMode == IRMode::Changes &&
-                               snapshot.ir.get() != previous) ||
+                               !snapshot.ir.sameAs(previous)) ||
                               selected(snapshot.index)))
             out.attribute("ir", *snapshot.ir);
           out.attributeArray("diagnostics", [&] {
@@ -154,7 +156,7 @@ void writeRecording(llvm::json::OStream &out, const Recording &recording,
           });
         });
         if (snapshot.ir)
-          previous = snapshot.ir.get();
+          previous = snapshot.ir;
       }
     });
   });
@@ -195,15 +197,18 @@ int executor_studio::lsp::runPipelineWorker(
     return 1;
   }
   llvm::json::OStream out(os);
+  RecordOptions options;
+  options.pipeline = pipeline;
+  options.recordIR = request.irMode != IRMode::None;
+  // Every changed snapshot is written in Changes mode: print each at once
+  // rather than keep a copy of the module per step until then.
+  options.deferText = request.irMode == IRMode::Selected;
+  options.allowUnregisteredDialects = request.allowUnregisteredDialects;
   if (request.rerunAfter) {
     // The edited IR after one snapshot: one program, whose lines the
     // diagnostics refer to.
     out.object([&] {
       out.attributeArray("chunks", [&] {
-        RecordOptions options;
-        options.pipeline = pipeline;
-        options.recordIR = request.irMode != IRMode::None;
-        options.allowUnregisteredDialects = request.allowUnregisteredDialects;
         std::string text = (*input)->getBuffer().str();
         Recording recording =
             recordPipelineFrom(text, bufferName, options, *request.rerunAfter);
@@ -223,10 +228,6 @@ int executor_studio::lsp::runPipelineWorker(
           continue;
         if (request.chunk < 0 && !mentionsExecutorDialects(chunk.text))
           continue;
-        RecordOptions options;
-        options.pipeline = pipeline;
-        options.recordIR = request.irMode != IRMode::None;
-        options.allowUnregisteredDialects = request.allowUnregisteredDialects;
         // The parser needs a NUL-terminated buffer.
         std::string text = chunk.text.str();
         Recording recording = recordPipeline(text, bufferName, options);

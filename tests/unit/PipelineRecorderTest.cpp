@@ -403,3 +403,17 @@ TEST(PipelineRecorderFrom, AnEditedInputDropsTheOldInputsDiagnostics) {
   EXPECT_TRUE(input.diagnostics.empty());
   EXPECT_EQ(input.inputIR, text);
 }
+
+TEST(PipelineRecorder, SameAsComparesSnapshotsWithoutPrintingThem) {
+  // The last cse finds nothing left to do: its snapshot shares the text of
+  // the one before, and saying so prints neither.
+  Recording r = recordPipeline(kFolding, "test.mlir",
+                               options("builtin.module(cse,canonicalize,cse)"));
+  ASSERT_EQ(r.snapshots.size(), 3u);
+  ASSERT_FALSE(r.snapshots[2].changed);
+  EXPECT_TRUE(r.snapshots[2].ir.sameAs(r.snapshots[1].ir));
+  EXPECT_FALSE(r.snapshots[1].ir.sameAs(r.inputIR));
+  EXPECT_FALSE(r.snapshots[1].ir.isMade());
+  EXPECT_FALSE(r.snapshots[2].ir.isMade());
+  EXPECT_FALSE(r.inputIR.isMade());
+}

@@ -52,6 +52,9 @@ public:
   operator std::shared_ptr<const std::string>() const;
   /// Whether the text exists already (it is not deferred, or was asked for).
   bool isMade() const;
+  /// Whether both are the same text object (a snapshot that shares its
+  /// predecessor's text: the pass changed nothing), without making either.
+  bool sameAs(const IRText &other) const;
 
   friend bool operator==(const IRText &a, const IRText &b) {
     return a.state == b.state || a.get() == b.get();

@@ -79,6 +79,11 @@ bool IRText::isMade() const {
   return state && state->made.load(std::memory_order_acquire);
 }
 
+bool IRText::sameAs(const IRText &other) const {
+  return state == other.state ||
+         (isMade() && other.isMade() && get() == other.get());
+}
+
 RecordedDiagnostic executor_studio::convertDiagnostic(Diagnostic &diag) {
   RecordedDiagnostic out;
   switch (diag.getSeverity()) {
