@@ -33,21 +33,6 @@ struct Target {
   const AsmParserState::OperationDefinition *symbol = nullptr;
 };
 
-bool isDefOrUse(const AsmParserState::SMDefinition &def, SMLoc loc,
-                SMRange &overlapped) {
-  if (rangeContains(def.loc, loc)) {
-    overlapped = def.loc;
-    return true;
-  }
-  for (const SMRange &use : def.uses) {
-    if (rangeContains(use, loc)) {
-      overlapped = use;
-      return true;
-    }
-  }
-  return false;
-}
-
 std::optional<Target> findTarget(const ParsedChunk &chunk, SMLoc loc) {
   SMRange range;
   for (const AsmParserState::OperationDefinition &op :
@@ -59,7 +44,7 @@ std::optional<Target> findTarget(const ParsedChunk &chunk, SMLoc loc) {
         return target;
       }
     for (const auto &group : op.resultGroups)
-      if (isDefOrUse(group.definition, loc, range)) {
+      if (ParsedChunk::isDefOrUse(group.definition, loc, &range)) {
         Target target{Target::Kind::Value, range, &group.definition};
         target.valueOwner = op.op;
         return target;
@@ -69,13 +54,13 @@ std::optional<Target> findTarget(const ParsedChunk &chunk, SMLoc loc) {
        chunk.asmState.getBlockDefs()) {
     // An entry block without a label is recorded at its region's `{`.
     if (ParsedChunk::getText(block.definition.loc).starts_with("^") &&
-        isDefOrUse(block.definition, loc, range)) {
+        ParsedChunk::isDefOrUse(block.definition, loc, &range)) {
       Target target{Target::Kind::Block, range, &block.definition};
       target.block = block.block;
       return target;
     }
     for (const AsmParserState::SMDefinition &arg : block.arguments) {
-      if (isDefOrUse(arg, loc, range)) {
+      if (ParsedChunk::isDefOrUse(arg, loc, &range)) {
         Target target{Target::Kind::Value, range, &arg};
         target.argumentBlock = block.block;
         return target;

@@ -126,9 +126,8 @@ proto::Diagnostic convertDiagnostic(const Chunk &chunk,
 // Helpers
 //===----------------------------------------------------------------------===//
 
-namespace {
-bool isDefOrUse(const AsmParserState::SMDefinition &def, SMLoc loc,
-                SMRange *overlapped = nullptr) {
+bool ParsedChunk::isDefOrUse(const AsmParserState::SMDefinition &def,
+                             SMLoc loc, SMRange *overlapped) {
   if (rangeContains(def.loc, loc)) {
     if (overlapped)
       *overlapped = def.loc;
@@ -144,16 +143,11 @@ bool isDefOrUse(const AsmParserState::SMDefinition &def, SMLoc loc,
   return false;
 }
 
-StringRef getText(SMRange range) {
-  if (!range.isValid())
-    return {};
-  return StringRef(range.Start.getPointer(),
-                   range.End.getPointer() - range.Start.getPointer());
-}
+namespace {
 
 /// The result a `%name#N` location points at within its group.
 std::optional<unsigned> getResultNumber(SMRange range, SMLoc loc) {
-  StringRef text = getText(range);
+  StringRef text = ParsedChunk::getText(range);
   size_t hash = text.find('#');
   if (hash == StringRef::npos)
     return std::nullopt;
@@ -168,7 +162,7 @@ unsigned getBlockNumber(Block *block) {
 }
 
 void printBlockName(raw_ostream &os, Block *block, SMRange loc = {}) {
-  StringRef text = getText(loc);
+  StringRef text = ParsedChunk::getText(loc);
   if (text.starts_with("^")) {
     os << text;
     return;
@@ -361,7 +355,7 @@ void TextFile::Impl::parseChunk(Chunk &chunk, StringRef text,
 void TextFile::Impl::getLocationsOf(Chunk &chunk, SMLoc loc,
                                     std::vector<proto::Location> &locations) {
   auto addDef = [&](const AsmParserState::SMDefinition &def) {
-    if (!isDefOrUse(def, loc))
+    if (!ParsedChunk::isDefOrUse(def, loc))
       return false;
     locations.push_back(chunk.getLocation(uri, def.loc));
     return true;
@@ -407,7 +401,7 @@ void TextFile::Impl::findReferencesOf(
     auto isDeclaration = [&](SMRange use) {
       auto name =
           op.op->getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName());
-      return name && getText(use) == ("@" + name.getValue()).str() &&
+      return name && ParsedChunk::getText(use) == ("@" + name.getValue()).str() &&
              chunk.getPosition(use.Start).line ==
                  chunk.getPosition(op.loc.Start).line;
     };
@@ -431,7 +425,7 @@ void TextFile::Impl::findReferencesOf(
       return;
     }
     for (const auto &result : op.resultGroups)
-      if (isDefOrUse(result.definition, loc))
+      if (ParsedChunk::isDefOrUse(result.definition, loc))
         return addDefAndUses(result.definition);
     for (const SMRange &use : op.symbolUses)
       if (rangeContains(use, loc))
@@ -439,10 +433,10 @@ void TextFile::Impl::findReferencesOf(
   }
   for (const AsmParserState::BlockDefinition &block :
        chunk.asmState.getBlockDefs()) {
-    if (isDefOrUse(block.definition, loc))
+    if (ParsedChunk::isDefOrUse(block.definition, loc))
       return addDefAndUses(block.definition);
     for (const AsmParserState::SMDefinition &arg : block.arguments)
-      if (isDefOrUse(arg, loc))
+      if (ParsedChunk::isDefOrUse(arg, loc))
         return addDefAndUses(arg);
   }
 }
@@ -462,7 +456,7 @@ std::optional<proto::Hover> TextFile::Impl::findHover(Chunk &chunk, SMLoc loc) {
         return buildOpHover(chunk, use, op.op);
     for (unsigned i = 0, e = op.resultGroups.size(); i < e; ++i) {
       const auto &group = op.resultGroups[i];
-      if (!isDefOrUse(group.definition, loc, &range))
+      if (!ParsedChunk::isDefOrUse(group.definition, loc, &range))
         continue;
       unsigned end = i == e - 1 ? op.op->getNumResults()
                                 : op.resultGroups[i + 1].startIndex;
@@ -471,10 +465,10 @@ std::optional<proto::Hover> TextFile::Impl::findHover(Chunk &chunk, SMLoc loc) {
   }
   for (const AsmParserState::BlockDefinition &block :
        chunk.asmState.getBlockDefs()) {
-    if (isDefOrUse(block.definition, loc, &range))
+    if (ParsedChunk::isDefOrUse(block.definition, loc, &range))
       return buildBlockHover(chunk, range, block);
     for (const auto &arg : llvm::enumerate(block.arguments))
-      if (isDefOrUse(arg.value(), loc, &range))
+      if (ParsedChunk::isDefOrUse(arg.value(), loc, &range))
         return buildArgumentHover(chunk, range,
                                   block.block->getArgument(arg.index()), block);
   }
@@ -537,7 +531,7 @@ proto::Hover TextFile::Impl::buildResultHover(Chunk &chunk, SMRange range,
       end = start + 1;
     }
   }
-  StringRef valueName = getText(range);
+  StringRef valueName = ParsedChunk::getText(range);
   if (start + 1 == end) {
     os << "`" << valueName << "`: `" << op->getResult(start).getType()
        << "`\n\n";
@@ -592,7 +586,7 @@ proto::Hover TextFile::Impl::buildArgumentHover(
     const AsmParserState::BlockDefinition &block) {
   proto::Hover hover(chunk.getRange(range));
   llvm::raw_string_ostream os(hover.contents.value);
-  os << "`" << getText(range) << "`: `" << arg.getType() << "`\n\n"
+  os << "`" << ParsedChunk::getText(range) << "`: `" << arg.getType() << "`\n\n"
      << "Argument #" << arg.getArgNumber() << " of block ";
   printBlockName(os, block.block, block.definition.loc);
   os << " in `" << describeOp(block.block->getParentOp()) << "`\n\n";

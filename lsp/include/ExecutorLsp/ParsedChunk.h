@@ -75,6 +75,10 @@ struct ParsedChunk {
     return llvm::StringRef(range.Start.getPointer(),
                            range.End.getPointer() - range.Start.getPointer());
   }
+  /// Whether `loc` is on `def`'s definition or on one of its uses; that
+  /// range in `overlapped` when given.
+  static bool isDefOrUse(const mlir::AsmParserState::SMDefinition &def,
+                         llvm::SMLoc loc, llvm::SMRange *overlapped = nullptr);
 };
 
 } // namespace lsp
