@@ -1086,10 +1086,10 @@ Error ExecutorClient::launchDescriptorsAt(uint64_t entryAddress,
                                           ArrayRef<int64_t> outputElementSizes) {
   ExecutorAddr address(entryAddress);
   std::string kernel = kernelName(entry);
+  std::vector<int64_t> outRanks;
+  for (const DescriptorView &out : outputs)
+    outRanks.push_back(out.rank);
   if (impl->kind != ExecutorKind::ExecutorServer) {
-    std::vector<int64_t> outRanks;
-    for (const DescriptorView &out : outputs)
-      outRanks.push_back(out.rank);
     auto remote = impl->launchRemote(address, kernel, inputs, inputElementSizes,
                                      outRanks, outputElementSizes);
     if (!remote)
@@ -1100,9 +1100,6 @@ Error ExecutorClient::launchDescriptorsAt(uint64_t entryAddress,
     }
     return Error::success();
   }
-  std::vector<int64_t> outRanks;
-  for (const DescriptorView &out : outputs)
-    outRanks.push_back(out.rank);
   auto launched = impl->launchCall(address, kernel, inputs, inputElementSizes,
                                    outRanks, outputElementSizes);
   if (!launched)

@@ -281,12 +281,8 @@ void serveDirectLaunch(TcpTransport &transport, uint64_t seq, uint32_t flags,
         staging = message.stage(bytes);
       message.addData(staging ? staging : src, bytes);
     }
-    if (staging && bytes) {
-      if (view.isDense())
-        std::memcpy(staging, src, bytes);
-      else
-        gatherDense(view, elt, src, staging);
-    }
+    if (staging && bytes)
+      gatherDense(view, elt, src, staging);
   }
   std::vector<iovec> parts = message.parts();
   llvm::consumeError(transport.replyDirect(seq, parts));

@@ -41,12 +41,6 @@ public:
   int fd() const { return file; }
   /// Bumped each time reserve() makes a new memfd: the peer must be sent it.
   uint64_t generation() const { return made; }
-  /// `bytes` at `offset`, or null when they are not all inside the arena.
-  char *at(uint64_t offset, uint64_t bytes) const {
-    if (!base || offset > length || bytes > length - offset)
-      return nullptr;
-    return base + offset;
-  }
 
 private:
   char *base = nullptr;
