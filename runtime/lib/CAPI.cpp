@@ -11,9 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include "ExecutorRuntime/CAPI.h"
 #include "ExecutorRuntime/ExecutorClient.h"
-#include "EmbeddedObjects.h"
 
-#include "llvm/Support/Path.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -115,16 +113,9 @@ extern "C" int64_t __catalyst__executor__send_binary(int64_t handle,
   if (format > 1)
     die(std::string("send_binary of ") + path + ": unknown binary format " +
         std::to_string(format) + " (0 is a relocatable object, 1 an asset)");
-  // A file the program embedded (executor-compile) ships from memory.
-  if (std::optional<llvm::ArrayRef<char>> bytes = findEmbeddedFile(path))
-    check(s->client->sendBinary(
-              format == 1 ? llvm::sys::path::filename(path).str()
-                          : std::string(path),
-              *bytes, static_cast<int>(format)),
-          std::string("send_binary of ") + path + " (embedded)");
-  else
-    check(s->client->sendBinary(path, static_cast<int>(format)),
-          std::string("send_binary of ") + path);
+  // (A file the program embedded ships from memory: ExecutorClient.)
+  check(s->client->sendBinary(path, static_cast<int>(format)),
+        std::string("send_binary of ") + path);
   return 0;
 }
 

@@ -1,5 +1,6 @@
 //===- ExecutorClient.cpp - one session with an executor ------------------===//
 #include "ExecutorRuntime/ExecutorClient.h"
+#include "EmbeddedObjects.h"
 #include "ExecutorRuntime/Socket.h"
 #include "ExecutorRuntime/TcpTransport.h"
 #include "ExecutorRuntime/Handshake.h"
@@ -670,16 +671,22 @@ Error ExecutorClient::sendBinary(const std::string &path, int format) {
     return impl->error(toString(unknownFormat(path, format)));
   if (format == 0 && hasObject(path))
     return Error::success();
-  const char *kind = format == 0 ? "object" : "asset";
-  auto buffer = MemoryBuffer::getFile(path, /*IsText=*/false,
-                                      /*RequiresNullTerminator=*/false);
-  if (!buffer)
-    return impl->error(std::string("cannot read ") + kind + " " + path + ": " +
-                       buffer.getError().message());
-  ArrayRef<char> bytes((*buffer)->getBufferStart(), (*buffer)->getBufferSize());
+  // A file the program embedded (executor-compile) ships from memory.
+  std::optional<ArrayRef<char>> bytes = findEmbeddedFile(path);
+  std::unique_ptr<MemoryBuffer> file;
+  if (!bytes) {
+    auto buffer = MemoryBuffer::getFile(path, /*IsText=*/false,
+                                        /*RequiresNullTerminator=*/false);
+    if (!buffer)
+      return impl->error(std::string("cannot read ") +
+                         (format == 0 ? "object " : "asset ") + path + ": " +
+                         buffer.getError().message());
+    file = std::move(*buffer);
+    bytes = ArrayRef<char>(file->getBufferStart(), file->getBufferSize());
+  }
   if (format == 1)
-    return storeAsset(sys::path::filename(path).str(), bytes);
-  return sendBinary(path, bytes, format);
+    return storeAsset(sys::path::filename(path).str(), *bytes);
+  return sendBinary(path, *bytes, format);
 }
 
 Error ExecutorClient::sendBinary(const std::string &name, ArrayRef<char> bytes,

@@ -130,10 +130,11 @@ public:
   /// Which executor this session talks to.
   ExecutorKind executorKind() const;
 
-  /// Ships the file at `path`. Format 0: a relocatable object, linked into
-  /// the executor under the name `path` (loading a name twice does nothing).
-  /// Format 1: an asset, stored under the file name of `path` (storeAsset).
-  /// Any other format is an error.
+  /// Ships the file at `path` (from memory when the program embedded a
+  /// file of that path: executor-compile). Format 0: a relocatable object,
+  /// linked into the executor under the name `path` (loading a name twice
+  /// does nothing). Format 1: an asset, stored under the file name of
+  /// `path` (storeAsset). Any other format is an error.
   llvm::Error sendBinary(const std::string &path, int format = 0);
   /// The same for `bytes`; `name` is the object's name, or the asset's.
   llvm::Error sendBinary(const std::string &name, llvm::ArrayRef<char> bytes,
