@@ -168,6 +168,20 @@ protected:
     options.token = kToken;
     return options;
   }
+  /// Starts the server with `args` on `wire` ("tcp", "tls" or "unix"); the
+  /// options a client needs there.
+  ClientOptions startServerOver(const std::string &wire,
+                                std::vector<std::string> args) {
+    ClientOptions options;
+    if (wire == "tls") {
+      std::vector<std::string> tls = tlsArgs();
+      args.insert(args.end(), tls.begin(), tls.end());
+      options.tlsCA = ca();
+    }
+    server.useUnixSocket(wire == "unix");
+    startServer(args);
+    return options;
+  }
   /// Launches `spin` (a kernel that never returns) in a new session with
   /// `options`: the launch fails within `within`, saying `words`, and the
   /// session and its kernel end within `ended`.
@@ -477,14 +491,7 @@ TEST_F(SecurityTest, TheMessageSizeLimitHoldsForLaunchesOverTcpTlsAndUnix) {
   for (const char *wire : {"tcp", "tls", "unix"}) {
     SCOPED_TRACE(wire);
     std::vector<std::string> args = {"--max-message-size", "1M"};
-    ClientOptions options;
-    if (wire == std::string("tls")) {
-      std::vector<std::string> tls = tlsArgs();
-      args.insert(args.end(), tls.begin(), tls.end());
-      options.tlsCA = ca();
-    }
-    server.useUnixSocket(wire == std::string("unix"));
-    startServer(args);
+    ClientOptions options = startServerOver(wire, args);
     auto client = open(options);
     ASSERT_TRUE(static_cast<bool>(client)) << llvm::toString(client.takeError());
     ASSERT_FALSE(static_cast<bool>((*client)->sendBinary(kObjectA)));
@@ -513,14 +520,7 @@ TEST_F(SecurityTest, TimeLimitsHoldOverTlsAndUnixSockets) {
     SCOPED_TRACE(wire);
     std::vector<std::string> args = {"--max-launch-time", "1",
                                      "--handshake-timeout", "500ms"};
-    ClientOptions options;
-    if (wire == std::string("tls")) {
-      std::vector<std::string> tls = tlsArgs();
-      args.insert(args.end(), tls.begin(), tls.end());
-      options.tlsCA = ca();
-    }
-    server.useUnixSocket(wire == std::string("unix"));
-    startServer(args);
+    ClientOptions options = startServerOver(wire, args);
     // The client's limit: the launch fails, the session ends.
     options.launchTimeout = std::chrono::milliseconds(300);
     expectSpinStopped(options,
