@@ -96,5 +96,26 @@ set(EXECUTOR_STUDIO_DEB_DEPENDS
   "libc6, libstdc++6, libllvm22, libmlir-22, clang-22, lld-22, zlib1g, libzstd1, libglfw3, libgl1")
 # OpenSSL (TLS on the executor wire, in the runtime and executor-server).
 string(APPEND EXECUTOR_STUDIO_DEB_DEPENDS ", libssl3")
+if(EXECUTOR_STUDIO_EXECUTOR_ONLY)
+  # The executor parts alone, for a host that only runs kernels (in a cross
+  # build, a package of the target's architecture).
+  set(CPACK_PACKAGE_NAME executor-studio-executor)
+  set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
+    "Executor Studio's executor-server and runtime library")
+  set(CPACK_PACKAGE_DESCRIPTION
+    "Runs the kernels that executor-compile (or Catalyst) ships: executor-server (with a systemd unit), the runtime library (also as librt_executor.so), the plugin headers and the CMake package for plugin authors.")
+  set(EXECUTOR_STUDIO_DEB_DEPENDS
+    "libc6, libstdc++6, libllvm22, zlib1g, libzstd1, libssl3")
+  if(CMAKE_CROSSCOMPILING)
+    if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(aarch64|arm64)$")
+      set(CPACK_DEBIAN_PACKAGE_ARCHITECTURE arm64)
+    elseif(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|amd64)$")
+      set(CPACK_DEBIAN_PACKAGE_ARCHITECTURE amd64)
+    else()
+      message(FATAL_ERROR "No Debian architecture known for ${CMAKE_SYSTEM_PROCESSOR}: "
+        "set CPACK_DEBIAN_PACKAGE_ARCHITECTURE")
+    endif()
+  endif()
+endif()
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "${EXECUTOR_STUDIO_DEB_DEPENDS}")
 include(CPack)
