@@ -15,6 +15,9 @@ PACKAGES=(
   # neovim: its LSP client drives the language server in a test)
   iproute2 googletest libgtest-dev libgmock-dev libbenchmark-dev
   neovim
+  # the executor-server cross-built for aarch64 runs under emulation in the
+  # tests (qemu-aarch64-static -L SYSROOT; no binfmt registration needed)
+  qemu-user-static
   # GUI
   libglfw3-dev libimgui-dev libstb-dev nlohmann-json3-dev
   libgl1-mesa-dev libgl1-mesa-dri libglx-mesa0 xvfb xauth fonts-dejavu-core

@@ -8,6 +8,15 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build=${EXECUTOR_STUDIO_BUILD_DIR:-$root/build}
 bash "$root/scripts/setup.sh"
 bash "$root/scripts/build.sh"
+# The executor parts for aarch64, which the e2e-aarch64 tests run under qemu:
+# a sysroot of Debian's arm64 packages (downloaded once), then the cross build.
+# Without the sysroot those tests are skipped, and say why.
+if sysroot_log=$(bash "$root/scripts/cross/aarch64-sysroot.sh" 2>&1); then
+  bash "$root/scripts/cross/build-aarch64.sh"
+else
+  echo "test: no arm64 sysroot, so the aarch64 tests will be skipped:" >&2
+  echo "$sysroot_log" | tail -n 5 >&2
+fi
 ctest --test-dir "$build" --output-on-failure -j "${CTEST_PARALLEL_LEVEL:-2}"
 
 # The VS Code extension, from its committed lock file. Its language-server
