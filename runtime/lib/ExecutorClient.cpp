@@ -1,6 +1,7 @@
 //===- ExecutorClient.cpp - one session with an executor ------------------===//
 #include "ExecutorRuntime/ExecutorClient.h"
 #include "EmbeddedObjects.h"
+#include "ObjectArchitecture.h"
 #include "ExecutorRuntime/Socket.h"
 #include "ExecutorRuntime/TcpTransport.h"
 #include "ExecutorRuntime/Handshake.h"
@@ -488,6 +489,11 @@ const std::string &ExecutorClient::address() const { return impl->address; }
 const std::string &ExecutorClient::connectedAddress() const {
   return impl->connected;
 }
+
+std::string ExecutorClient::executorTriple() const {
+  return impl->es ? impl->es->getExecutorProcessControl().getTargetTriple().str()
+                  : std::string();
+}
 bool ExecutorClient::isOpen() const { return impl->open; }
 ExecutorKind ExecutorClient::executorKind() const { return impl->kind; }
 
@@ -702,6 +708,14 @@ Error ExecutorClient::sendBinary(const std::string &name, ArrayRef<char> bytes,
     return Error::success();
   auto buffer = MemoryBuffer::getMemBufferCopy(
       StringRef(bytes.data(), bytes.size()), name);
+  // An object for another architecture would be linked and jumped into.
+  if (Error err = checkObjectArchitecture(
+          buffer->getMemBufferRef(),
+          impl->es->getExecutorProcessControl().getTargetTriple(),
+          impl->address == impl->connected
+              ? impl->address
+              : impl->address + " (" + impl->connected + ")"))
+    return err;
   auto interface = getObjectFileInterface(*impl->es, buffer->getMemBufferRef());
   if (!interface)
     return impl->error("object " + name + " is not a loadable object file: " +

@@ -129,6 +129,9 @@ public:
   const std::string &connectedAddress() const;
   /// Which executor this session talks to.
   ExecutorKind executorKind() const;
+  /// The executor's target triple, from ORC's setup message: objects must
+  /// be compiled for it (sendBinary refuses one of another architecture).
+  std::string executorTriple() const;
 
   /// Ships the file at `path` (from memory when the program embedded a
   /// file of that path: executor-compile). Format 0: a relocatable object,
