@@ -69,6 +69,8 @@ struct Event {
   std::vector<MemRefData> results;
   /// Connected: what kind of executor it is, and what a launch costs there.
   std::string kindName, kindSummary;
+  /// Connected: the executor's triple.
+  std::string triple;
 };
 
 } // namespace
@@ -287,7 +289,8 @@ struct ExecutorModel::Worker {
     e.latencyMs = millisecondsSince(start);
     e.kindName = executor_runtime::executorKindName(client->executorKind());
     e.kindSummary = executor_runtime::executorKindSummary(client->executorKind());
-    std::string summary = e.kindSummary;
+    e.triple = client->executorTriple();
+    std::string summary = e.kindSummary + ", " + e.triple;
     post(std::move(e));
     log(epoch, "session open with " + client->connectedAddress() + text + " (" +
                    summary + ")");
@@ -689,6 +692,7 @@ void ExecutorModel::drain() {
         sessionAddress = e.text;
         kindName = std::move(e.kindName);
         kindSummary = std::move(e.kindSummary);
+        tripleName = std::move(e.triple);
         lastError.clear();
       }
       break;

@@ -7,6 +7,7 @@
 #include "StudioModel/Kernels.h"
 #include "Catalyst/IR/CatalystAttributes.h"
 #include "Catalyst/IR/CatalystOps.h"
+#include "Catalyst/IR/TargetTripleEdit.h"
 #include "Registration/Registration.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
@@ -136,9 +137,11 @@ bool findKernels(std::string_view source, std::string_view bufferName,
     if (!seen.insert(kernel.qualifiedName()).second)
       return;
     // Resolved as the verifier resolves it (a sibling module too).
-    if (ModuleOp target = launch.getCalleeModule())
+    if (ModuleOp target = launch.getCalleeModule()) {
       kernel.dispatchAddress =
           catalyst::getDispatchAddress(target).value_or("");
+      kernel.triple = catalyst::getEffectiveTargetTriple(target);
+    }
     kernel.object = catalyst::getTargetObjectPath(
         workspace, kernel.module.empty() ? "unnamed" : kernel.module);
 

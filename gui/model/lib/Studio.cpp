@@ -1,5 +1,6 @@
 //===- Studio.cpp - everything executor-studio knows ----------------------===//
 #include "StudioModel/Studio.h"
+#include "StudioModel/Retarget.h"
 
 #include "Pipeline/PipelineRecorder.h"
 #include "Transforms/Passes.h"
@@ -378,6 +379,39 @@ void Studio::rerunFrom(int pass, std::string text) {
   std::filesystem::create_directories(job.workspace, ec);
   recorder->submit(std::move(job));
   setStatus("re-running the passes after pass " + std::to_string(pass + 1) + "...", false);
+}
+
+std::string Studio::otherTripleNote(size_t kernel) const {
+  if (kernel >= kernelList.size())
+    return "";
+  return gui::otherTripleNote(kernelList[kernel], exec->executorTriple());
+}
+
+bool Studio::rerunForExecutorTriple(size_t kernel) {
+  const std::string &triple = exec->executorTriple();
+  if (kernel >= kernelList.size() || triple.empty()) {
+    setStatus(triple.empty() ? "connect to an executor first: its triple is "
+                               "what the target is compiled for"
+                             : "no kernel " + std::to_string(kernel),
+              true);
+    return false;
+  }
+  // On top of an edit of the input, if there is one.
+  const std::string &source =
+      editApplied && editPass == -1 ? editText : doc.text();
+  std::string text, error;
+  if (!setTargetTriple(source, doc.name(), kernelList[kernel].module, triple,
+                       text, error)) {
+    setStatus("cannot set the triple of @" + kernelList[kernel].module + ": " +
+                  error,
+              true);
+    return false;
+  }
+  rerunFrom(-1, std::move(text));
+  setStatus("re-running with @" + kernelList[kernel].module + " compiled for " +
+                triple + "...",
+            false);
+  return true;
 }
 
 bool Studio::revertEdit() {

@@ -108,6 +108,13 @@ void drawExecutorPanel(Studio &studio, StudioView::State &state) {
     ImGui::SameLine();
     ImGui::TextColored(colors::dim(), "%s", executor.address().c_str());
     helpTooltip(executor.address().c_str());
+    // What it runs: objects must be compiled for this triple.
+    if (!executor.executorTriple().empty()) {
+      ImGui::SameLine();
+      ImGui::TextColored(colors::dim(), "%s", executor.executorTriple().c_str());
+      helpTooltip("the executor's triple (ORC's setup message): the objects it "
+                  "runs must be compiled for it");
+    }
   }
   // Which kind of executor, and what a launch costs there.
   if ((s == ExecutorState::Connected || s == ExecutorState::Launching) &&
@@ -217,11 +224,16 @@ void drawExecutorPanel(Studio &studio, StudioView::State &state) {
         ImGui::TextUnformatted(kernel.signature.c_str());
         helpTooltip(kernel.signature.c_str());
         ImGui::TableSetColumnIndex(2);
-        if (kernel.dispatchAddress.empty())
+        std::string otherTriple = studio.otherTripleNote(k);
+        if (!otherTriple.empty()) {
+          ImGui::TextColored(colors::error(), "%s", kernel.triple.c_str());
+          helpTooltip(otherTriple.c_str());
+        } else if (kernel.dispatchAddress.empty()) {
           ImGui::TextColored(colors::dim(), "local");
-        else
+        } else {
           ImGui::TextColored(colors::dim(), "dispatch %s", kernel.dispatchAddress.c_str());
           helpTooltip(("dispatched to " + kernel.dispatchAddress).c_str());
+        }
       }
       ImGui::EndTable();
     }
@@ -239,6 +251,20 @@ void drawExecutorPanel(Studio &studio, StudioView::State &state) {
       ImGui::PushStyleColor(ImGuiCol_Text, colors::error());
       ImGui::TextWrapped("cannot launch: %s", kernel.why.c_str());
       ImGui::PopStyleColor();
+    }
+    // Compiled for another architecture than the executor's: one click
+    // re-runs the pipeline with the target compiled for the executor.
+    std::string otherTriple = studio.otherTripleNote(static_cast<size_t>(selected));
+    if (!otherTriple.empty()) {
+      ImGui::PushStyleColor(ImGuiCol_Text, colors::error());
+      ImGui::TextWrapped("@%s is %s", kernel.module.c_str(), otherTriple.c_str());
+      ImGui::PopStyleColor();
+      std::string label = "Re-run for " + executor.executorTriple();
+      if (ImGui::Button(label.c_str()))
+        studio.rerunForExecutorTriple(static_cast<size_t>(selected));
+      state.probe("rerun-for-executor-triple", true);
+      helpTooltip("sets catalyst.target.triple of this target to the executor's "
+                  "and re-runs the pipeline (the edit bar's Save .mlir writes the reproducer)");
     }
     for (size_t a = 0; a < kernel.inputs.size(); ++a)
       if (kernel.inputs[a].supported)

@@ -104,6 +104,9 @@ public:
   /// empty before the first session.
   const std::string &executorKind() const { return kindName; }
   const std::string &executorKindSummary() const { return kindSummary; }
+  /// The executor's target triple (from ORC's setup message): the objects
+  /// it runs must be compiled for it. Empty before the first session.
+  const std::string &executorTriple() const { return tripleName; }
   bool localRunning() const { return !localListening.empty(); }
   const std::string &localAddress() const { return localListening; }
   const std::string &localLogPath() const;
@@ -147,7 +150,8 @@ private:
 
   std::unique_ptr<Worker> worker;
   ExecutorState current = ExecutorState::Disconnected;
-  std::string lastError, sessionAddress, localListening, kindName, kindSummary;
+  std::string lastError, sessionAddress, localListening, kindName, kindSummary,
+      tripleName;
   /// Bumped by every connect and disconnect: events of older sessions are
   /// logged but change no state.
   uint64_t epoch = 0;

@@ -24,6 +24,9 @@ struct Kernel {
   std::string dispatchAddress;
   /// `{workspace}/{module}/{module}.o`.
   std::string object;
+  /// The triple its target is compiled for (catalyst.target.triple, else
+  /// the host's).
+  std::string triple;
   std::vector<ShapedArg> inputs, results;
   /// `(memref<4xf64>) -> memref<4xf64>`.
   std::string signature;

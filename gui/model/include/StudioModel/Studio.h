@@ -128,6 +128,17 @@ public:
 
   ExecutorModel &executor() { return *exec; }
 
+  //===--- Targets for the executor's architecture -------------------------===//
+  /// Why kernel `kernel` cannot run on the connected executor (its target is
+  /// compiled for another architecture), or "" (Retarget.h).
+  std::string otherTripleNote(size_t kernel) const;
+  /// Re-runs the pipeline on the document with the target module of kernel
+  /// `kernel` compiled for the connected executor's triple (its
+  /// catalyst.target.triple set in the text): an edit of the input, so
+  /// reproducerText() and saveEdit() give the `.mlir` with the attribute set.
+  /// False (see status()) when there is no executor triple or no such target.
+  bool rerunForExecutorTriple(size_t kernel);
+
   //===--- Each frame ------------------------------------------------------===//
   /// Applies a finished recording, drains the executor's queue, notices
   /// the file changing.
