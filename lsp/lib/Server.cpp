@@ -4,6 +4,7 @@
 #include "ExecutorLsp/Bytecode.h"
 #include "ExecutorLsp/CheckedInput.h"
 #include "ExecutorLsp/CodeActions.h"
+#include "ExecutorLsp/TargetTripleActions.h"
 #include "ExecutorLsp/DocumentLimits.h"
 #include "ExecutorLsp/FoldingRanges.h"
 #include "ExecutorLsp/Formatting.h"
@@ -521,7 +522,8 @@ void Server::onInitialize(const RawParams &params,
       {"documentSymbolProvider", true},
       {"codeLensProvider", json::Object{{"resolveProvider", false}}},
       {"codeActionProvider",
-       json::Object{{"codeActionKinds", {proto::CodeAction::kQuickFix}}}},
+       json::Object{{"codeActionKinds",
+                     {proto::CodeAction::kQuickFix, kTargetTripleActionKind}}}},
       {"renameProvider", json::Object{{"prepareProvider", true}}},
       {"semanticTokensProvider",
        json::Object{
@@ -886,6 +888,10 @@ void Server::onCodeAction(const proto::CodeActionParams &params,
   std::vector<proto::CodeAction> actions;
   if (file && wanted(proto::CodeAction::kQuickFix))
     getCodeActions(*file, params.context.diagnostics, actions);
+  // Refactorings where no quick fix is asked about (or when asked for).
+  if (file && wanted(kTargetTripleActionKind) &&
+      (!params.context.only.empty() || params.context.diagnostics.empty()))
+    getTargetTripleActions(*file, params.range, actions);
   json::Array result;
   for (const proto::CodeAction &action : actions)
     result.push_back(toJSON(action));
