@@ -2,6 +2,8 @@
 //
 //   executor-runtime-bench [--json FILE] [--iterations N] [--rounds R]
 //                          [--each-round]   (prints each latency round)
+//   executor-runtime-bench --executor ADDRESS   (latency and bandwidth
+//       against a running executor of any kind or architecture: AnyExecutor.h)
 //   executor-runtime-bench --profile tcp|unix|tls
 //       (only launches of that kind for 5 s, pinned to one core: for
 //       perf record -a to show where a launch's time goes)
@@ -35,6 +37,7 @@
 #include "ExecutorRuntime/ExecutorClient.h"
 #include "ExecutorRuntime/LocalExecutor.h"
 #include "ExecutorRuntime/Socket.h"
+#include "AnyExecutor.h"
 #include "ExternalExecutor.h"
 
 #include "llvm/ExecutionEngine/Orc/ExecutorProcessControl.h"
@@ -415,7 +418,7 @@ int main(int argc, char **argv) {
   std::string jsonPath;
   int iterations = 300, rounds = 15;
   bool eachRound = false;
-  std::string profileKind;
+  std::string profileKind, executorAddress;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     if (arg == "--json" && i + 1 < argc)
@@ -428,10 +431,15 @@ int main(int argc, char **argv) {
       eachRound = true;
     else if (arg == "--profile" && i + 1 < argc)
       profileKind = argv[++i];
+    else if (arg == "--executor" && i + 1 < argc)
+      executorAddress = argv[++i];
     else
       fail("usage: executor-runtime-bench [--json FILE] [--iterations N] "
-           "[--rounds R] [--each-round] [--profile tcp|unix|tls]");
+           "[--rounds R] [--each-round] [--profile tcp|unix|tls] "
+           "[--executor ADDRESS]");
   }
+  if (!executorAddress.empty())
+    return benchAnyExecutor(executorAddress, iterations, rounds);
   std::map<std::string, double> figures;
 
   LocalExecutor server, unixServer;
