@@ -2,10 +2,10 @@
 # Configures (once) and builds Executor Studio in build/ with Ninja, ccache,
 # clang-22 and lld-22. Extra arguments are ninja targets.
 set -euo pipefail
-# One build at a time on this machine (2 cores): wait for any other.
-exec 9>"${TMPDIR:-/tmp}/executor-studio-build.lock"
-flock 9
 root=$(cd "$(dirname "$0")/.." && pwd)
+# One build at a time on this machine (2 cores): wait for any other.
+source "$root/scripts/lib/build-env.sh"
+build_environment "$root"
 build=${EXECUTOR_STUDIO_BUILD_DIR:-$root/build}
 if [ ! -f "$build/build.ninja" ]; then
   cmake -S "$root" -B "$build" -G Ninja \
@@ -14,7 +14,4 @@ if [ ! -f "$build/build.ninja" ]; then
     -DLLVM_USE_LINKER=lld \
     -DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache
 fi
-export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$root}
-export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}
-export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
 ninja -C "$build" "$@"

@@ -11,8 +11,8 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 build=${EXECUTOR_STUDIO_AARCH64_BUILD_DIR:-$root/build-aarch64}
 sysroot=$(bash "$root/scripts/cross/aarch64-sysroot.sh" | tail -n 1)
 # One build at a time on this machine, the same lock as scripts/build.sh.
-exec 9>"${TMPDIR:-/tmp}/executor-studio-build.lock"
-flock 9
+source "$root/scripts/lib/build-env.sh"
+build_environment "$root"
 if [ ! -f "$build/build.ninja" ]; then
   cmake -S "$root" -B "$build" -G Ninja \
     -DCMAKE_BUILD_TYPE=Release \
@@ -22,7 +22,4 @@ if [ ! -f "$build/build.ninja" ]; then
     -DLLVM_USE_LINKER=lld \
     -DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache
 fi
-export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$root}
-export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}
-export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
 ninja -C "$build" "$@"

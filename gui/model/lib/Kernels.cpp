@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "StudioModel/Kernels.h"
+#include "ParseDocument.h"
 #include "Catalyst/IR/CatalystAttributes.h"
 #include "Catalyst/IR/CatalystOps.h"
 #include "Catalyst/IR/TargetTripleEdit.h"
@@ -101,13 +102,9 @@ bool Kernel::isNamed(std::string_view name) const {
   return text == module + "::" + entry;
 }
 
-bool findKernels(std::string_view source, std::string_view bufferName,
-                 std::string_view workspace, std::vector<Kernel> &kernels,
-                 std::string &error) {
-  kernels.clear();
-  DialectRegistry registry;
-  registerAllDialects(registry);
-  MLIRContext ctx(registry, MLIRContext::Threading::DISABLED);
+OwningOpRef<ModuleOp> parseDocument(MLIRContext &ctx, std::string_view source,
+                                    std::string_view bufferName,
+                                    std::string &error) {
   std::string firstError;
   OwningOpRef<ModuleOp> module;
   {
@@ -121,8 +118,20 @@ bool findKernels(std::string_view source, std::string_view bufferName,
                                          config,
                                          llvm::StringRef(bufferName.data(), bufferName.size()));
   }
-  if (!module) {
+  if (!module)
     error = firstError.empty() ? "the document does not parse" : firstError;
+  return module;
+}
+
+bool findKernels(std::string_view source, std::string_view bufferName,
+                 std::string_view workspace, std::vector<Kernel> &kernels,
+                 std::string &error) {
+  kernels.clear();
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  MLIRContext ctx(registry, MLIRContext::Threading::DISABLED);
+  OwningOpRef<ModuleOp> module = parseDocument(ctx, source, bufferName, error);
+  if (!module) {
     return false;
   }
   llvm::StringSet<> seen;

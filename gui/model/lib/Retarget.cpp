@@ -1,14 +1,13 @@
 //===- Retarget.cpp - a document with a target compiled for another triple ===//
 #include "StudioModel/Retarget.h"
+#include "ParseDocument.h"
 #include "Catalyst/IR/CatalystAttributes.h"
 #include "Catalyst/IR/TargetTripleEdit.h"
 #include "Registration/Registration.h"
 
 #include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
 
 using namespace mlir;
 
@@ -29,25 +28,11 @@ bool setTargetTriple(std::string_view source, std::string_view bufferName,
                      std::string &result, std::string &error) {
   DialectRegistry registry;
   registerAllDialects(registry);
-  MLIRContext ctx(registry);
-  ctx.loadAllAvailableDialects();
+  MLIRContext ctx(registry, MLIRContext::Threading::DISABLED);
   llvm::StringRef text(source.data(), source.size());
-  std::string firstError;
-  OwningOpRef<ModuleOp> root;
-  {
-    ScopedDiagnosticHandler handler(&ctx, [&](Diagnostic &diag) {
-      if (firstError.empty() && diag.getSeverity() == DiagnosticSeverity::Error)
-        firstError = diag.str();
-      return success();
-    });
-    ParserConfig config(&ctx);
-    root = parseSourceString<ModuleOp>(
-        text, config, llvm::StringRef(bufferName.data(), bufferName.size()));
-  }
-  if (!root) {
-    error = firstError.empty() ? "the document does not parse" : firstError;
+  OwningOpRef<ModuleOp> root = parseDocument(ctx, source, bufferName, error);
+  if (!root)
     return false;
-  }
   ModuleOp target;
   root->walk([&](ModuleOp candidate) {
     if (catalyst::isTarget(candidate) &&

@@ -64,8 +64,10 @@ struct HeaderScanner {
         ++pos;
     ++pos;
   }
-  /// From an opening bracket at pos, the offset just past its match.
-  size_t matching() {
+  /// From pos: with `toSeparator`, the offset of the next ',' or '}' at
+  /// this nesting level (the end of an attribute value); without, just past
+  /// the bracket that closes the one at pos. npos when the text ends first.
+  size_t scan(bool toSeparator) {
     int depth = 0;
     while (pos < text.size()) {
       char c = text[pos];
@@ -73,31 +75,12 @@ struct HeaderScanner {
         skipString();
         continue;
       }
-      if (c == '{' || c == '[' || c == '(' || c == '<')
-        ++depth;
-      else if (c == '}' || c == ']' || c == ')' || c == '>')
-        if (--depth == 0)
-          return ++pos;
-      ++pos;
-    }
-    return StringRef::npos;
-  }
-  /// The end of the attribute value at pos: the next ',' or '}' at this
-  /// nesting level.
-  size_t valueEnd() {
-    int depth = 0;
-    while (pos < text.size()) {
-      char c = text[pos];
-      if (c == '"') {
-        skipString();
-        continue;
-      }
-      if (depth == 0 && (c == ',' || c == '}'))
+      if (toSeparator && depth == 0 && (c == ',' || c == '}'))
         return pos;
-      if (c == '{' || c == '[' || c == '(' || c == '<')
+      if (StringRef("{[(<").contains(c))
         ++depth;
-      else if (c == '}' || c == ']' || c == ')' || c == '>')
-        --depth;
+      else if (StringRef("}])>").contains(c) && --depth == 0 && !toSeparator)
+        return ++pos;
       ++pos;
     }
     return StringRef::npos;
@@ -134,7 +117,7 @@ llvm::Expected<SourceEdit> getSetTargetTripleEdit(StringRef source,
   if (scan.pos >= source.size() || source[scan.pos] != '{')
     return problem("module " + name + ": `attributes` is not followed by {");
   size_t dictStart = scan.pos;
-  size_t dictEnd = scan.matching();
+  size_t dictEnd = scan.scan(/*toSeparator=*/false);
   if (dictEnd == StringRef::npos)
     return problem("module " + name + ": its attributes do not end");
 
@@ -176,7 +159,7 @@ llvm::Expected<SourceEdit> getSetTargetTripleEdit(StringRef source,
       ++scan.pos;
       scan.skipSpace();
       valueStart = scan.pos;
-      valueEnd = scan.valueEnd();
+      valueEnd = scan.scan(/*toSeparator=*/true);
       if (valueEnd == StringRef::npos)
         break;
       // Trailing white space stays where it was.
@@ -190,7 +173,7 @@ llvm::Expected<SourceEdit> getSetTargetTripleEdit(StringRef source,
       // A unit catalyst.target: give it a value.
       return SourceEdit{keyEnd, 0, " = " + value};
     }
-    scan.pos = hasValue ? scan.valueEnd() : scan.pos;
+    scan.pos = hasValue ? scan.scan(/*toSeparator=*/true) : scan.pos;
     if (scan.pos == StringRef::npos || source[scan.pos] != ',')
       break;
     ++scan.pos;
