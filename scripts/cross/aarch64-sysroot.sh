@@ -58,31 +58,29 @@ fi
 
 mkdir -p "$debs" "$sysroot"
 start=$(date +%s)
-(
-  cd "$debs"
-  missing=()
-  for p in "${PACKAGES[@]}"; do
-    v=$(apt-cache policy "$p:arm64" | sed -n 's/^ *Candidate: //p')
-    if [ -z "$v" ] || [ "$v" = "(none)" ]; then
-      echo "aarch64-sysroot: Debian has no arm64 package $p for this release" >&2
-      exit 1
-    fi
-    # apt-get download names files PKG_VERSION_arm64.deb, ':' as %3a
-    f="${p}_${v//:/%3a}_arm64.deb"
-    [ -f "$f" ] || missing+=("$p:arm64=$v")
-  done
-  if [ "${#missing[@]}" -gt 0 ]; then
-    echo "aarch64-sysroot: downloading ${#missing[@]} arm64 packages" >&2
-    # apt-get download runs as _apt when it can; the cache is ours
-    apt-get download -qq -o APT::Sandbox::User=root "${missing[@]}" >&2
+# The candidate version of each package: its file as apt-get download
+# names it (PKG_VERSION_arm64.deb, ':' as %3a).
+files=()
+missing=()
+for p in "${PACKAGES[@]}"; do
+  v=$(apt-cache policy "$p:arm64" | sed -n 's/^ *Candidate: //p')
+  if [ -z "$v" ] || [ "$v" = "(none)" ]; then
+    echo "aarch64-sysroot: Debian has no arm64 package $p for this release" >&2
+    exit 1
   fi
-)
+  f="${p}_${v//:/%3a}_arm64.deb"
+  files+=("$f")
+  [ -f "$debs/$f" ] || missing+=("$p:arm64=$v")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+  echo "aarch64-sysroot: downloading ${#missing[@]} arm64 packages" >&2
+  # (apt-get download runs as _apt when it can; the cache is ours)
+  (cd "$debs" && apt-get download -qq -o APT::Sandbox::User=root "${missing[@]}" >&2)
+fi
 
 echo "aarch64-sysroot: unpacking into $sysroot" >&2
-for p in "${PACKAGES[@]}"; do
-  for f in "$debs/${p}"_*_arm64.deb; do
-    dpkg-deb -x "$f" "$sysroot"
-  done
+for f in "${files[@]}"; do
+  dpkg-deb -x "$debs/$f" "$sysroot"
 done
 
 # Absolute symbolic links (libfoo.so -> /lib/aarch64-linux-gnu/libfoo.so.1)
