@@ -75,7 +75,10 @@ void executor_studio::lsp::findSourceLocations(
   llvm::SetVector<Location> seen;
   op->getLoc()->walk([&](Location nested) {
     auto fileLoc = dyn_cast<FileLineColRange>(nested);
-    if (!fileLoc || !seen.insert(nested))
+    // The document's own name: the parser's location of the op, which the
+    // definition already gives (at chunk lines).
+    if (!fileLoc || fileLoc.getFilename() == uri.file() ||
+        !seen.insert(nested))
       return WalkResult::advance();
     if (std::optional<proto::Location> where =
             toLocation(fileLoc, uri, rootDirectory))

@@ -23,7 +23,8 @@ struct ParsedChunk;
 /// scheme of `uri`. A relative file name is resolved against
 /// `rootDirectory` (the workspace root), or against the document's
 /// directory when that is empty. A line or column that does not fit an LSP
-/// position is left out.
+/// position is left out, and so is a location in the document itself (the
+/// parser's location of the op).
 void findSourceLocations(const ParsedChunk &chunk,
                          const llvm::lsp::URIForFile &uri,
                          const llvm::lsp::Position &pos,
