@@ -2,6 +2,7 @@
 #include "ExecutorLsp/Kernels.h"
 
 #include "ExecutorLsp/ParsedChunk.h"
+#include "ExecutorLsp/TextScanner.h"
 
 #include "Catalyst/IR/CatalystAttributes.h"
 #include "Catalyst/IR/CatalystOps.h"
@@ -61,67 +62,50 @@ void describePlacement(llvm::raw_ostream &os, ModuleOp module) {
   }
 }
 
-/// The offset just past the `}` that closes the `{` at `open`, skipping
-/// strings and comments; npos when it is not closed.
-size_t skipBraces(StringRef text, size_t open) {
-  int depth = 0;
-  for (size_t i = open; i < text.size(); ++i) {
-    char c = text[i];
-    if (c == '"') {
-      for (++i; i < text.size() && text[i] != '"'; ++i)
-        if (text[i] == '\\')
-          ++i;
-      continue;
-    }
-    if (c == '/' && text.substr(i).starts_with("//")) {
-      i = text.find('\n', i);
-      if (i == StringRef::npos)
-        return StringRef::npos;
-      continue;
-    }
-    if (c == '{')
-      ++depth;
-    if (c == '}' && --depth == 0)
-      return i + 1;
-  }
-  return StringRef::npos;
-}
-
-/// The text of `module @name ... { ... }` in `buffer` (outside comments).
+/// The text of `module @name ... { ... }` in `buffer` (comments and
+/// strings skipped by the scanner).
 std::optional<StringRef> findModuleText(StringRef buffer, StringRef name) {
-  std::string needle = ("module @" + name).str();
-  for (size_t at = buffer.find(needle); at != StringRef::npos;
-       at = buffer.find(needle, at + 1)) {
-    size_t pos = at + needle.size();
-    if (pos < buffer.size() && isSymbolChar(buffer[pos]))
-      continue;
-    if (at > 0 && (llvm::isAlnum(buffer[at - 1]) || buffer[at - 1] == '_'))
-      continue;
-    size_t lineStart = buffer.rfind('\n', at);
-    lineStart = lineStart == StringRef::npos ? 0 : lineStart + 1;
-    if (buffer.slice(lineStart, at).contains("//"))
-      continue;
-    auto skipBlanks = [&] {
-      while (pos < buffer.size() && llvm::isSpace(buffer[pos]))
-        ++pos;
-    };
-    skipBlanks();
-    if (buffer.substr(pos).starts_with("attributes")) {
-      pos += StringRef("attributes").size();
-      skipBlanks();
-      if (pos >= buffer.size() || buffer[pos] != '{')
-        continue;
-      pos = skipBraces(buffer, pos);
-      if (pos == StringRef::npos)
-        continue;
-      skipBlanks();
+  std::vector<ScannedToken> tokens;
+  scanTokens(buffer, [&](const ScannedToken &token) {
+    if (token.kind != ScannedToken::Kind::Comment)
+      tokens.push_back(token);
+  });
+  /// The index past the bracket that closes the `{` at `open`.
+  auto closing = [&](size_t open) -> std::optional<size_t> {
+    int depth = 0;
+    for (size_t i = open; i < tokens.size(); ++i) {
+      if (tokens[i].kind == ScannedToken::Kind::Open && tokens[i].text == "{")
+        ++depth;
+      if (tokens[i].kind == ScannedToken::Kind::Close &&
+          tokens[i].text == "}" && --depth == 0)
+        return i + 1;
     }
-    if (pos >= buffer.size() || buffer[pos] != '{')
+    return std::nullopt;
+  };
+  auto isOpenBrace = [&](size_t i) {
+    return i < tokens.size() && tokens[i].kind == ScannedToken::Kind::Open &&
+           tokens[i].text == "{";
+  };
+  std::string symbol = ("@" + name).str();
+  for (size_t i = 0; i + 1 < tokens.size(); ++i) {
+    if (tokens[i].kind != ScannedToken::Kind::BareWord ||
+        (tokens[i].text != "module" && tokens[i].text != "builtin.module") ||
+        tokens[i + 1].text != symbol)
       continue;
-    size_t end = skipBraces(buffer, pos);
-    if (end == StringRef::npos)
+    size_t body = i + 2;
+    if (body < tokens.size() && tokens[body].text == "attributes") {
+      std::optional<size_t> after =
+          isOpenBrace(body + 1) ? closing(body + 1) : std::nullopt;
+      if (!after)
+        continue;
+      body = *after;
+    }
+    std::optional<size_t> end = isOpenBrace(body) ? closing(body) : std::nullopt;
+    if (!end)
       continue;
-    return buffer.slice(at, end);
+    const char *begin = tokens[i].text.data();
+    StringRef last = tokens[*end - 1].text;
+    return StringRef(begin, last.data() + last.size() - begin);
   }
   return std::nullopt;
 }
