@@ -357,10 +357,11 @@ void fixModule(const ParsedChunk &chunk,
                          "records its object)",
                      {*edit},
                      true});
+  // The object's path is not known: the form, with the word to replace.
   if (auto edit = addToAttributesKeyword(op, "catalyst.object_file = " +
-                                                 quote(name + ".o")))
-    fixes.push_back({"Add catalyst.object_file = " + quote(name + ".o") +
-                         " (an object compiled elsewhere)",
+                                                 quote("PATH")))
+    fixes.push_back({"Add catalyst.object_file = " + quote("PATH") +
+                         " (an object compiled elsewhere; replace PATH)",
                      {*edit},
                      false});
 }
