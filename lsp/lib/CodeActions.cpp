@@ -2,9 +2,11 @@
 #include "ExecutorLsp/CodeActions.h"
 
 #include "ExecutorLsp/ParsedChunk.h"
+#include "ExecutorLsp/SourceRanges.h"
 #include "ExecutorLsp/TextFile.h"
 #include "ExecutorLsp/VerifierFixIts.h"
 
+#include "mlir/IR/Operation.h"
 #include "llvm/Support/LSP/Protocol.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -25,7 +27,17 @@ Operation *findDiagnosedOp(const ParsedChunk &chunk,
        chunk.asmState.getOpDefs())
     if (op.loc.Start == loc)
       return op.op;
-  return nullptr;
+  // The server's own notes on an op (a callee's "did you mean") are on a
+  // part of it: the innermost op that holds them.
+  if (diag.source != "executor-lsp")
+    return nullptr;
+  Operation *innermost = nullptr;
+  for (const AsmParserState::OperationDefinition &op :
+       chunk.asmState.getOpDefs())
+    if (rangeContains(op.scopeLoc, loc) &&
+        (!innermost || innermost->isProperAncestor(op.op)))
+      innermost = op.op;
+  return innermost;
 }
 
 /// `// expected-<severity> @below {{message}}` on the line before `pos`,

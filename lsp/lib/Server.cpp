@@ -1,16 +1,20 @@
 //===- Server.cpp - executor-lsp-server -------------------------*- C++ -*-===//
 #include "ExecutorLsp/Server.h"
 
+#include "ExecutorLsp/Aliases.h"
 #include "ExecutorLsp/Bytecode.h"
 #include "ExecutorLsp/CheckedInput.h"
 #include "ExecutorLsp/CodeActions.h"
 #include "ExecutorLsp/TargetTripleActions.h"
 #include "ExecutorLsp/DocumentLimits.h"
+#include "ExecutorLsp/DocumentSymbols.h"
 #include "ExecutorLsp/FoldingRanges.h"
 #include "ExecutorLsp/Formatting.h"
 #include "ExecutorLsp/InlayHints.h"
 #include "ExecutorLsp/Rename.h"
+#include "ExecutorLsp/ParsedChunk.h"
 #include "ExecutorLsp/SemanticTokens.h"
+#include "ExecutorLsp/SourceLocations.h"
 #include "ExecutorLsp/SplitFile.h"
 #include "ExecutorLsp/TextFile.h"
 #include "ExecutorLsp/WorkerProcess.h"
@@ -358,9 +362,8 @@ public:
                     proto::Callback<std::vector<proto::Location>> reply);
   void onHover(const proto::TextDocumentPositionParams &params,
                proto::Callback<std::optional<proto::Hover>> reply);
-  void
-  onDocumentSymbol(const proto::DocumentSymbolParams &params,
-                   proto::Callback<std::vector<proto::DocumentSymbol>> reply);
+  void onDocumentSymbol(const proto::DocumentSymbolParams &params,
+                        proto::Callback<json::Value> reply);
   void onCompletion(const proto::CompletionParams &params,
                     proto::Callback<proto::CompletionList> reply);
   void onCodeLens(const DocumentParams &params,
@@ -426,6 +429,11 @@ private:
   /// Format documents with comments that the printer drops
   /// (`formatDropsComments`).
   bool formatDropsComments = false;
+  /// The client takes `DocumentSymbol[]` (else `SymbolInformation[]`).
+  bool hierarchicalDocumentSymbols = false;
+  /// The workspace root (`rootUri`, else `rootPath`): relative file names of
+  /// locations are resolved against it.
+  std::string workspaceRoot;
 
   /// The open documents, by file; used on the message thread only.
   llvm::StringMap<std::unique_ptr<TextFile>> files;
@@ -488,6 +496,24 @@ Server::~Server() {
 void Server::onInitialize(const RawParams &params,
                           proto::Callback<json::Value> reply) {
   if (const json::Object *object = params.value.getAsObject()) {
+    if (const json::Object *caps = object->getObject("capabilities"))
+      if (const json::Object *text = caps->getObject("textDocument"))
+        if (const json::Object *symbols = text->getObject("documentSymbol"))
+          hierarchicalDocumentSymbols =
+              symbols->getBoolean("hierarchicalDocumentSymbolSupport")
+                  .value_or(false);
+    if (std::optional<StringRef> rootUri = object->getString("rootUri")) {
+      if (auto root = proto::URIForFile::fromURI(*rootUri))
+        workspaceRoot = root->file().str();
+      else
+        proto::Logger::error("rootUri {0}: {1}", *rootUri,
+                             llvm::toString(root.takeError()));
+    } else if (std::optional<StringRef> rootPath =
+                   object->getString("rootPath")) {
+      llvm::SmallString<256> path(*rootPath);
+      if (!llvm::sys::fs::make_absolute(path))
+        workspaceRoot = path.str().str();
+    }
     if (const json::Object *init = object->getObject("initializationOptions")) {
       if (std::optional<bool> allow =
               init->getBoolean("allowUnregisteredDialect"))
@@ -511,10 +537,12 @@ void Server::onInitialize(const RawParams &params,
        }},
       {"completionProvider",
        json::Object{
+           // As mlir-lsp-server: these also accept the selected item.
+           {"allCommitCharacters", {"\t", ";", ",", ".", "="}},
            {"resolveProvider", false},
            {"triggerCharacters",
             {".", "%", "^", "!", "#", "(", ",", "<", ":", "[", " ", "\"", "/",
-             "{"}},
+             "{", "@"}},
        }},
       {"definitionProvider", true},
       {"referencesProvider", true},
@@ -701,8 +729,15 @@ void Server::onDidClose(const proto::DidCloseTextDocumentParams &params) {
 void Server::onDefinition(const proto::TextDocumentPositionParams &params,
                           proto::Callback<std::vector<proto::Location>> reply) {
   std::vector<proto::Location> locations;
-  if (TextFile *file = getFile(params.textDocument.uri))
-    file->getLocationsOf(params.position, locations);
+  if (TextFile *file = getFile(params.textDocument.uri)) {
+    const ParsedChunk &chunk = file->getChunkFor(params.position);
+    if (!findAliasDefinition(chunk, file->getURI(), params.position,
+                             locations)) {
+      file->getLocationsOf(params.position, locations);
+      findSourceLocations(chunk, file->getURI(), params.position,
+                          workspaceRoot, locations);
+    }
+  }
   reply(std::move(locations));
 }
 
@@ -710,24 +745,34 @@ void Server::onReferences(const proto::ReferenceParams &params,
                           proto::Callback<std::vector<proto::Location>> reply) {
   std::vector<proto::Location> locations;
   if (TextFile *file = getFile(params.textDocument.uri))
-    file->findReferencesOf(params.position, params.context.includeDeclaration,
-                           locations);
+    if (!findAliasReferences(file->getChunkFor(params.position),
+                             file->getURI(), params.position,
+                             params.context.includeDeclaration, locations))
+      file->findReferencesOf(params.position,
+                             params.context.includeDeclaration, locations);
   reply(std::move(locations));
 }
 
 void Server::onHover(const proto::TextDocumentPositionParams &params,
                      proto::Callback<std::optional<proto::Hover>> reply) {
   TextFile *file = getFile(params.textDocument.uri);
-  reply(file ? file->findHover(params.position) : std::nullopt);
+  if (!file)
+    return reply(std::nullopt);
+  if (std::optional<proto::Hover> hover =
+          findAliasHover(file->getChunkFor(params.position), params.position))
+    return reply(std::move(hover));
+  reply(file->findHover(params.position));
 }
 
-void Server::onDocumentSymbol(
-    const proto::DocumentSymbolParams &params,
-    proto::Callback<std::vector<proto::DocumentSymbol>> reply) {
+void Server::onDocumentSymbol(const proto::DocumentSymbolParams &params,
+                              proto::Callback<json::Value> reply) {
   std::vector<proto::DocumentSymbol> symbols;
-  if (TextFile *file = getFile(params.textDocument.uri))
+  TextFile *file = getFile(params.textDocument.uri);
+  if (file)
     file->findDocumentSymbols(symbols);
-  reply(std::move(symbols));
+  if (!hierarchicalDocumentSymbols && file)
+    return reply(flattenDocumentSymbols(symbols, file->getURI()));
+  reply(json::Value(std::move(symbols)));
 }
 
 void Server::onCompletion(const proto::CompletionParams &params,

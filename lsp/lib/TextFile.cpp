@@ -2,6 +2,7 @@
 #include "ExecutorLsp/TextFile.h"
 
 #include "ExecutorLsp/DocumentLimits.h"
+#include "ExecutorLsp/Kernels.h"
 #include "ExecutorLsp/OpDocumentation.h"
 #include "ExecutorLsp/ParsedChunk.h"
 #include "ExecutorLsp/SourceRanges.h"
@@ -98,6 +99,9 @@ proto::Diagnostic convertDiagnostic(const Chunk &chunk,
                                     Diagnostic &diag) {
   proto::Diagnostic result;
   result.source = "mlir";
+  // mlir-lsp-server verifies while parsing: its parser's and verifier's
+  // diagnostics all have this category.
+  result.category = "Parse Error";
   result.range = convertLocation(chunk, uri, diag.getLocation()).range;
   switch (diag.getSeverity()) {
   case DiagnosticSeverity::Error:
@@ -340,6 +344,7 @@ void TextFile::Impl::parseChunk(Chunk &chunk, StringRef text,
       chunk.valid = valid = false;
   if (options.threadPool)
     context.disableMultithreading();
+  addKernelSuggestions(chunk, diagnostics);
   if (diagnostics.size() != firstDiag &&
       llvm::any_of(llvm::drop_begin(diagnostics, firstDiag),
                    [](const proto::Diagnostic &diag) {
@@ -479,6 +484,9 @@ proto::Hover TextFile::Impl::buildOpHover(Chunk &chunk, SMRange range,
                                           Operation *op) {
   proto::Hover hover(chunk.getRange(range));
   llvm::raw_string_ostream os(hover.contents.value);
+  // A kernel: its signature and where it runs, not its generic form.
+  if (describeKernel(os, op))
+    return hover;
   StringRef name = op->getName().getStringRef();
   const OpDocumentation *doc = lookupOpDocumentation(name);
 
@@ -850,6 +858,9 @@ proto::CompletionList TextFile::Impl::getCodeCompletion(Chunk &chunk,
     (void)parseAsmSourceFile(chunk.sourceMgr, &tmpIR, config, &tmpState,
                              &completion);
   }
+
+  // The entries of the module in a callee `@module::@` being typed.
+  completeKernelEntries(chunk, loc, context.getDialectRegistry(), list);
 
   // Attribute names are no tokens of the grammar: find them by their place.
   StringRef buffer = chunk.getBuffer();

@@ -1,6 +1,7 @@
 //===- VerifierFixIts.cpp - fixes for what the verifiers report -*- C++ -*-===//
 #include "ExecutorLsp/VerifierFixIts.h"
 
+#include "ExecutorLsp/Kernels.h"
 #include "ExecutorLsp/ParsedChunk.h"
 
 #include "Catalyst/IR/CatalystAttributes.h"
@@ -22,10 +23,6 @@ namespace proto = llvm::lsp;
 using llvm::StringRef;
 
 namespace {
-/// The port a fix adds to an address that has none: the one the executor's
-/// documentation and samples use.
-constexpr StringRef kExamplePort = "4711";
-
 //===----------------------------------------------------------------------===//
 // Text of an op
 
@@ -160,6 +157,9 @@ std::optional<proto::TextEdit> addToAttributesKeyword(OpText op,
 void fixLaunch(const ParsedChunk &chunk,
                const AsmParserState::OperationDefinition &def,
                catalyst::LaunchKernelOp launch, std::vector<FixIt> &fixes) {
+  // A callee that does not resolve but is a few edits from a kernel.
+  if (!launch.getCalleeFunction())
+    getKernelSpellingFixes(chunk, launch, fixes);
   ModuleOp module = launch.getCalleeModule();
   if (!module)
     return;
@@ -208,36 +208,104 @@ void fixLaunch(const ParsedChunk &chunk,
 //===----------------------------------------------------------------------===//
 // Addresses
 
-/// Addresses that validateAddress accepts, made from `address` by the
-/// smallest changes: blanks removed, the IPv6 host bracketed, a port added.
-/// The likeliest first.
-llvm::SmallVector<std::string> repairAddress(StringRef address) {
+/// What an address the verifier rejects can become: the fix's title and
+/// the new address.
+struct AddressForm {
+  std::string title;
+  std::string address;
+  /// Whether it needs no value the text does not have.
+  bool complete = false;
+};
+
+/// Whether the blanks of `address` are all at its ends or next to a `:`,
+/// `[` or `]` (so removing them joins no words).
+bool blanksAreStray(StringRef address) {
+  StringRef s = address.trim();
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (!llvm::isSpace(s[i]))
+      continue;
+    size_t end = i;
+    while (end < s.size() && llvm::isSpace(s[end]))
+      ++end;
+    char before = s[i - 1], after = s[end];
+    if (!StringRef(":[]").contains(before) && !StringRef(":[]").contains(after))
+      return false;
+    i = end;
+  }
+  return true;
+}
+
+/// The repairs that need no value the text does not have (blanks around
+/// the separators removed, an IPv6 host bracketed before its last `:`),
+/// then the address's forms with what is missing as a word in capitals to
+/// replace: `HOST:PORT` (keeping a host or port the text has), `unix:PATH`
+/// (a Unix socket) and the placeholder `ADDR:PORT` that
+/// `EXECUTOR_ADDRESS_MAP` maps when the program runs. Each verifies (a word
+/// in capitals reads as a placeholder port). No host or port is guessed.
+llvm::SmallVector<AddressForm> repairAddress(StringRef address) {
+  llvm::SmallVector<AddressForm> candidates;
+  auto repair = [&](std::string to, StringRef why) {
+    candidates.push_back(
+        {"Write the address as " + quote(to) + " (" + why.str() + ")", to,
+         true});
+  };
+  auto form = [&](std::string to, StringRef why) {
+    candidates.push_back(
+        {"Write the address in the form " + quote(to) + " (" + why.str() + ")",
+         to, false});
+  };
   std::string compact;
   for (char c : address)
     if (!llvm::isSpace(c))
       compact += c;
-  llvm::SmallVector<std::string> candidates = {compact};
+  bool stray = blanksAreStray(address);
+  if (stray)
+    repair(compact, "without blanks");
   StringRef s = compact;
-  if (!s.empty() && !s.starts_with("[") && s.count(':') > 1) {
-    // An IPv6 host: all of it, or all but a port after the last colon.
-    candidates.push_back(("[" + s + "]:" + kExamplePort).str());
+  if (stray && !s.empty() && !s.starts_with("[") && s.count(':') > 1) {
+    // An IPv6 host: all but a port after the last colon, or all of it.
     size_t colon = s.rfind(':');
-    candidates.push_back(
-        ("[" + s.take_front(colon) + "]" + s.drop_front(colon)).str());
+    form(("[" + s + "]:PORT").str(), "replace PORT");
+    // Reads the last group as the port: a reading, not a repair.
+    form(("[" + s.take_front(colon) + "]" + s.drop_front(colon)).str(),
+         "the IPv6 host in brackets, the last group as its port");
   }
-  if (s.ends_with(":"))
-    candidates.push_back((s + kExamplePort).str());
-  if (s.starts_with(":") && s.count(':') == 1)
-    candidates.push_back(("127.0.0.1" + s).str());
-  if (!s.contains(':') || s.ends_with("]"))
-    candidates.push_back((s + ":" + kExamplePort).str());
-  if (s.empty())
-    candidates.push_back(("127.0.0.1:" + kExamplePort).str());
-  llvm::SmallVector<std::string> valid;
-  for (const std::string &candidate : candidates)
-    if (candidate != address && !llvm::is_contained(valid, candidate) &&
-        catalyst::executor::validateAddress(candidate).empty())
-      valid.push_back(candidate);
+  // HOST:PORT, keeping a host or port that the text has.
+  StringRef host, port;
+  if (stray) {
+    if (s.starts_with("[") && s.contains(']')) {
+      host = s.take_front(s.find(']') + 1);
+      port = s.drop_front(host.size());
+      port.consume_front(":");
+    } else if (s.count(':') <= 1) {
+      std::tie(host, port) = s.split(':');
+    }
+  }
+  bool hasHost = !host.empty() && host != "unix";
+  bool hasPort = !port.empty() && llvm::all_of(port, llvm::isDigit);
+  if (hasHost || hasPort) {
+    std::string why = hasHost && !hasPort   ? "replace PORT"
+                      : !hasHost && hasPort ? "replace HOST"
+                                            : "";
+    form((hasHost ? host.str() : "HOST") + ":" +
+             (hasPort ? port.str() : "PORT"),
+         why);
+  }
+  form("HOST:PORT", "replace HOST and PORT");
+  form("unix:PATH", "a Unix socket; replace PATH");
+  candidates.push_back(
+      {"Write the placeholder \"ADDR:PORT\" (EXECUTOR_ADDRESS_MAP maps it "
+       "to the executor's address when the program runs)",
+       "ADDR:PORT", false});
+  llvm::SmallVector<AddressForm> valid;
+  for (AddressForm &candidate : candidates)
+    if (candidate.address != address &&
+        llvm::none_of(valid,
+                      [&](const AddressForm &other) {
+                        return other.address == candidate.address;
+                      }) &&
+        catalyst::executor::validateAddress(candidate.address).empty())
+      valid.push_back(std::move(candidate));
   return valid;
 }
 
@@ -254,12 +322,14 @@ void fixAddress(const ParsedChunk &chunk,
   auto literal = op.findStringAfter(key, from);
   if (!literal)
     return;
+  // Only a first fix that needs no value is preferred ("fix all" applies
+  // it); a form is for the user to complete.
   bool first = true;
-  for (const std::string &repaired : repairAddress(address)) {
+  for (AddressForm &form : repairAddress(address)) {
     fixes.push_back(
-        {"Write the address as " + quote(repaired),
-         {op.replace(literal->first, literal->second, quote(repaired))},
-         first});
+        {std::move(form.title),
+         {op.replace(literal->first, literal->second, quote(form.address))},
+         first && form.complete});
     first = false;
   }
 }
@@ -287,10 +357,11 @@ void fixModule(const ParsedChunk &chunk,
                          "records its object)",
                      {*edit},
                      true});
+  // The object's path is not known: the form, with the word to replace.
   if (auto edit = addToAttributesKeyword(op, "catalyst.object_file = " +
-                                                 quote(name + ".o")))
-    fixes.push_back({"Add catalyst.object_file = " + quote(name + ".o") +
-                         " (an object compiled elsewhere)",
+                                                 quote("PATH")))
+    fixes.push_back({"Add catalyst.object_file = " + quote("PATH") +
+                         " (an object compiled elsewhere; replace PATH)",
                      {*edit},
                      false});
 }

@@ -9,11 +9,13 @@
 #include "Panels.h"
 
 #include "StudioModel/IrText.h"
+#include "StudioModel/SourceLocations.h"
 
 #include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <vector>
 
 namespace executor_studio::gui {
@@ -558,6 +560,29 @@ void drawIrView(Studio &studio, StudioView::State &state) {
     if (static_cast<long>(index) == highlighted)
       draw->AddRectFilled(ImVec2(p.x, y), ImVec2(p.x + width, bottom), colors::highlightBg());
     ImGui::Dummy(ImVec2(width, lineHeight));
+    // Right-click: go to the source file and line the row's loc(...) names.
+    char popupId[32];
+    std::snprintf(popupId, sizeof(popupId), "##source%zu", index);
+    if (ImGui::BeginPopupContextItem(popupId)) {
+      bool left = mode == ViewMode::Source || r.kind == RowKind::Removed;
+      std::string_view text = left ? m.leftText(r) : m.rightText(r);
+      const TextLines *lines = left ? view.left.get() : view.right.get();
+      std::string base =
+          std::filesystem::path(studio.document().path()).parent_path().string();
+      if (std::optional<SourceLocation> loc = findSourceOnDisk(text, lines, base)) {
+        std::string label = "go to source " + loc->file + ":" + std::to_string(loc->line);
+        if (ImGui::MenuItem(label.c_str()))
+          if (auto source = readSourceLines(loc->file)) {
+            state.sourcePath = loc->file;
+            state.sourceLines = std::move(*source);
+            state.sourceLine = loc->line;
+            state.sourceScroll = true;
+          }
+      } else {
+        ImGui::TextDisabled("go to source: this line names no file on disk");
+      }
+      ImGui::EndPopup();
+    }
   };
 
   state.rowsDrawn = 0;
@@ -592,6 +617,38 @@ void drawIrView(Studio &studio, StudioView::State &state) {
   state.lastScrollMax = ImGui::GetScrollMaxY();
   ImGui::PopStyleVar();
   ImGui::EndChild();
+}
+
+void drawSourceFile(StudioView::State &state) {
+  if (state.sourcePath.empty())
+    return;
+  bool open = true;
+  ImGui::SetNextWindowSize(ImVec2(640, 420), ImGuiCond_FirstUseEver);
+  std::string title = "Source: " + state.sourcePath + "###sourcefile";
+  if (ImGui::Begin(title.c_str(), &open)) {
+    float lineHeight = ImGui::GetTextLineHeightWithSpacing();
+    if (state.sourceScroll) {
+      ImGui::SetScrollY(std::max(0.0f, (state.sourceLine - 1) * lineHeight -
+                                           ImGui::GetWindowHeight() / 3));
+      state.sourceScroll = false;
+    }
+    ImGuiListClipper clipper;
+    clipper.Begin(static_cast<int>(state.sourceLines.size()), lineHeight);
+    while (clipper.Step())
+      for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
+        bool here = static_cast<unsigned>(i + 1) == state.sourceLine;
+        if (here)
+          ImGui::PushStyleColor(ImGuiCol_Text, colors::error());
+        ImGui::Text("%5d  %s", i + 1, state.sourceLines[i].c_str());
+        if (here)
+          ImGui::PopStyleColor();
+      }
+  }
+  ImGui::End();
+  if (!open) {
+    state.sourcePath.clear();
+    state.sourceLines.clear();
+  }
 }
 
 } // namespace executor_studio::gui

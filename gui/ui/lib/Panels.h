@@ -78,6 +78,12 @@ struct StudioView::State {
   std::vector<int> inspectSlice;
   std::string inspectSummary;
 
+  // The source file an IR line's loc(...) names ("go to source").
+  std::string sourcePath;
+  std::vector<std::string> sourceLines;
+  unsigned sourceLine = 0;
+  bool sourceScroll = false;
+
   // The executor panel.
   std::string address;
   uint64_t lastLogGen = 0;
@@ -101,6 +107,8 @@ void drawExecutorPanel(Studio &studio, StudioView::State &state);
 void inspect(StudioView::State &state, uint64_t id, bool input, int index);
 /// The inspector window, when one is open.
 void drawInspector(Studio &studio, StudioView::State &state);
+/// The source file window of "go to source", when one is open.
+void drawSourceFile(StudioView::State &state);
 /// Starts editing the IR after pass `pass` (-1: the input) in the IR view.
 void beginEdit(Studio &studio, StudioView::State &state, int pass);
 /// The IR view's edit controls (edit, re-run, revert, save) on one row.

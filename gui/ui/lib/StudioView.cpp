@@ -374,6 +374,7 @@ void StudioView::draw() {
   drawStatusBar(studio);
   ImGui::End();
   drawInspector(studio, *state);
+  drawSourceFile(*state);
 }
 
 void StudioView::openInspector(uint64_t id, bool input, int index) {

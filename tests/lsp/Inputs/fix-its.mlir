@@ -11,7 +11,7 @@ module @host {
 }
 // -----
 func.func @open() {
-  %s = executor.open(" 127.0.0.1 ") : !executor.session
+  %s = executor.open(" 127.0.0.1: 4711 ") : !executor.session
   return
 }
 // -----
@@ -28,7 +28,7 @@ module @host {
 }
 // -----
 module @host {
-  module @remote attributes {catalyst.target = {}, catalyst.dispatch = {address = "fe80::1"}} {
+  module @remote attributes {catalyst.target = {}, catalyst.dispatch = {address = "[fe80::1] :4711"}} {
   }
 }
 // -----

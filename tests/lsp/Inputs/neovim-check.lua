@@ -1,17 +1,25 @@
 -- Headless check of executor-lsp-server with Neovim's built-in LSP client
--- (Debian's Neovim 0.7; the API calls are those of 0.7 and later):
--- capabilities, a verifier diagnostic, hover, prepareRename and rename.
--- EXECUTOR_LSP_SERVER names the server, CHECK_FILE the file to open.
-local server = os.getenv("EXECUTOR_LSP_SERVER")
+-- (Debian's Neovim 0.7; the API calls are those of 0.7 and later), started
+-- by the configuration of lsp/README.md (the test passes it as init.lua):
+-- the filetype, the attached client, capabilities, a verifier diagnostic,
+-- hover, prepareRename and rename. CHECK_FILE names the file to open.
 local file = os.getenv("CHECK_FILE")
 vim.cmd("edit " .. file)
-vim.bo.filetype = "mlir"
 local buf = vim.api.nvim_get_current_buf()
-local id = vim.lsp.start_client({ name = "executor-lsp-server", cmd = { server },
-  root_dir = vim.fn.getcwd() })
-vim.lsp.buf_attach_client(buf, id)
-local client
-vim.wait(10000, function() client = vim.lsp.get_client_by_id(id); return client and client.initialized end, 50)
+print("filetype=" .. vim.bo.filetype)
+-- The configuration's FileType autocommand starts the client.
+local id, client
+vim.wait(10000, function()
+  for clientId, c in pairs(vim.lsp.buf_get_clients(buf)) do
+    id, client = clientId, c
+  end
+  return client and client.initialized
+end, 50)
+if not client then
+  print("no client attached")
+  vim.cmd("qa!")
+end
+print("client=" .. client.name)
 local caps = client.server_capabilities
 local out = {}
 for _, k in ipairs({ "renameProvider", "codeActionProvider", "semanticTokensProvider",

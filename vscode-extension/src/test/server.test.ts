@@ -121,6 +121,44 @@ describe('executor-lsp-server, spoken to as the extension does', { timeout: TIME
     assert.ok(commands.includes(`Executor: Restart Server (${COMMANDS.restartServer})`), commands.join(', '));
   });
 
+  it('goes from an op to the source line its location names (go to definition)', { skip, timeout: TIMEOUT }, async () => {
+    // Catalyst's IR names the Python line of each op; VS Code's "Go to
+    // Definition" sends textDocument/definition and opens what it answers.
+    const source = path.join(scratch, 'kernel.py');
+    fs.writeFileSync(source, 'import catalyst\n'.repeat(20));
+    fs.mkdirSync(path.join(scratch, 'src'), { recursive: true });
+    const relative = path.join(scratch, 'src', 'helper.py');
+    fs.writeFileSync(relative, 'def helper():\n    pass\n');
+    const uri = scratchUri('located.mlir');
+    const text = `func.func @f() -> i32 {
+  %a = arith.constant 1 : i32 loc(fused[${JSON.stringify(source)}:12:5, "src/helper.py":2:1])
+  return %a : i32
+}
+`;
+    await session.open(uri, text);
+    const line = 1;
+    const character = (text.split('\n')[line] ?? '').indexOf('arith.constant') + 2;
+    const locations = (await session.request('textDocument/definition', {
+      textDocument: { uri },
+      position: { line, character },
+    })) as { uri: string; range: { start: { line: number; character: number } } }[];
+    assert.ok(Array.isArray(locations), JSON.stringify(locations));
+    // The op itself, then each file and line (0-based), a relative name
+    // against the document's directory (the session sends no rootUri).
+    assert.deepEqual(
+      locations.map((l) => [l.uri, l.range.start.line, l.range.start.character]),
+      [
+        [uri, line, 7],
+        [uriOf(source), 11, 4],
+        [uriOf(relative), 1, 0],
+      ],
+    );
+    for (const location of locations.slice(1)) {
+      assert.ok(fs.existsSync(new URL(location.uri)), `${location.uri} is the file on disk`);
+    }
+    await session.close(uri);
+  });
+
   it('publishes diagnostics for a broken file and clears them when it is fixed', { skip, timeout: TIMEOUT }, async () => {
     const uri = scratchUri('broken.mlir');
     const good = readSample('all-ops.mlir');

@@ -1,0 +1,50 @@
+//===- SourceLocations.h - where a line of IR came from ---------*- C++ -*-===//
+//
+// The source files and lines that a line of printed IR names in its
+// `loc(...)`: Catalyst's IR carries the Python line of every op, so the IR
+// view can go from an op back to the program. File-line-column locations
+// count, also inside fused, named and call-site ones, and `#locN` aliases
+// are looked up in the alias lines of the same text. Plain strings only: no
+// MLIR here.
+//
+//===----------------------------------------------------------------------===//
+#ifndef STUDIOMODEL_SOURCELOCATIONS_H
+#define STUDIOMODEL_SOURCELOCATIONS_H
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace executor_studio::gui {
+class TextLines;
+
+/// A place in a source file; `line` and `column` are 1-based (0: unknown).
+struct SourceLocation {
+  std::string file;
+  unsigned line = 0, column = 0;
+
+  bool operator==(const SourceLocation &o) const {
+    return file == o.file && line == o.line && column == o.column;
+  }
+};
+
+/// Each `"file":line:column` that `line` names in its `loc(...)`, in order,
+/// each once; a `#locN` alias is resolved from the `#locN = loc(...)` line
+/// of `text` (when given). File names are as written.
+std::vector<SourceLocation> findSourceLocations(std::string_view line,
+                                                const TextLines *text);
+
+/// The first of them whose file is on disk, with that file's path: a
+/// relative name is resolved against `baseDirectory` (the directory of the
+/// document). None when no file named is on disk.
+std::optional<SourceLocation>
+findSourceOnDisk(std::string_view line, const TextLines *text,
+                 const std::string &baseDirectory);
+
+/// The lines of the file at `path`; none when it cannot be read.
+std::optional<std::vector<std::string>> readSourceLines(const std::string &path);
+
+} // namespace executor_studio::gui
+
+#endif // STUDIOMODEL_SOURCELOCATIONS_H

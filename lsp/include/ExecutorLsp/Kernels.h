@@ -1,0 +1,60 @@
+//===- Kernels.h - the entries a catalyst.launch_kernel calls ---*- C++ -*-===//
+//
+// A kernel is a function of a target module (`catalyst.target`, or one
+// dispatched with `catalyst.dispatch`) that `catalyst.launch_kernel
+// @module::@entry` calls. This file answers what the language server says
+// about kernels: completion of `@module::@`, hover on a kernel (its
+// signature and where it runs), and "did you mean" with its quick fix for a
+// callee that does not resolve.
+//
+//===----------------------------------------------------------------------===//
+#ifndef EXECUTORLSP_KERNELS_H
+#define EXECUTORLSP_KERNELS_H
+
+#include "ExecutorLsp/VerifierFixIts.h"
+
+#include "llvm/Support/LSP/Protocol.h"
+#include "llvm/Support/SMLoc.h"
+
+#include <vector>
+
+namespace mlir {
+class DialectRegistry;
+class Operation;
+} // namespace mlir
+
+namespace llvm {
+class raw_ostream;
+} // namespace llvm
+
+namespace executor_studio {
+namespace lsp {
+struct ParsedChunk;
+
+/// When the text before `loc` is `@module::@prefix` (a callee being typed):
+/// appends the functions of the module `@module` of the chunk, each with its
+/// signature and where it runs. The module is found in the text and parsed
+/// on its own, so this works while the rest of the chunk does not parse.
+void completeKernelEntries(const ParsedChunk &chunk, llvm::SMLoc loc,
+                           const mlir::DialectRegistry &registry,
+                           llvm::lsp::CompletionList &list);
+
+/// When `op` is a kernel: writes its signature and where it runs (target,
+/// triple, executor address or linked into the host) and returns true.
+bool describeKernel(llvm::raw_ostream &os, mlir::Operation *op);
+
+/// For each catalyst.launch_kernel of the chunk whose callee does not
+/// resolve and is a few edits from a kernel of the chunk: an information
+/// diagnostic on the callee, "did you mean @module::@entry?".
+void addKernelSuggestions(const ParsedChunk &chunk,
+                          std::vector<llvm::lsp::Diagnostic> &diagnostics);
+
+/// For a catalyst.launch_kernel (`op`) whose callee does not resolve: one
+/// quick fix per suggested kernel, replacing the callee with it.
+void getKernelSpellingFixes(const ParsedChunk &chunk, mlir::Operation *op,
+                            std::vector<FixIt> &fixes);
+
+} // namespace lsp
+} // namespace executor_studio
+
+#endif // EXECUTORLSP_KERNELS_H

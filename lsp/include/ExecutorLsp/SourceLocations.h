@@ -1,0 +1,37 @@
+//===- SourceLocations.h - go to the source an op came from ----*- C++ -*-===//
+//
+// The places in source files that an op's location names: Catalyst's IR
+// carries the Python line of every op as `loc("kernel.py":12:4)` (also
+// inside fused, named and call-site locations); go-to-definition on the op
+// offers them, as mlir-lsp-server does.
+//
+//===----------------------------------------------------------------------===//
+#ifndef EXECUTORLSP_SOURCELOCATIONS_H
+#define EXECUTORLSP_SOURCELOCATIONS_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/LSP/Protocol.h"
+
+#include <vector>
+
+namespace executor_studio {
+namespace lsp {
+struct ParsedChunk;
+
+/// When `pos` is on an op's name: appends each file, line and column its
+/// location names (each once, in the order of the location), with the
+/// scheme of `uri`. A relative file name is resolved against
+/// `rootDirectory` (the workspace root), or against the document's
+/// directory when that is empty. A line or column that does not fit an LSP
+/// position is left out, and so is a location in the document itself (the
+/// parser's location of the op).
+void findSourceLocations(const ParsedChunk &chunk,
+                         const llvm::lsp::URIForFile &uri,
+                         const llvm::lsp::Position &pos,
+                         llvm::StringRef rootDirectory,
+                         std::vector<llvm::lsp::Location> &locations);
+
+} // namespace lsp
+} // namespace executor_studio
+
+#endif // EXECUTORLSP_SOURCELOCATIONS_H

@@ -1,0 +1,287 @@
+//===- Kernels.cpp - the entries a catalyst.launch_kernel calls -*- C++ -*-===//
+#include "ExecutorLsp/Kernels.h"
+
+#include "ExecutorLsp/ParsedChunk.h"
+#include "ExecutorLsp/TextScanner.h"
+
+#include "Catalyst/IR/CatalystAttributes.h"
+#include "Catalyst/IR/CatalystOps.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Host.h"
+
+using namespace mlir;
+using namespace executor_studio::lsp;
+namespace proto = llvm::lsp;
+
+namespace {
+bool isSymbolChar(char c) {
+  return llvm::isAlnum(c) || c == '_' || c == '$' || c == '.' || c == '-';
+}
+
+/// Whether `module` is where launches go: a target, or dispatched.
+bool isKernelModule(ModuleOp module) {
+  return module && (catalyst::isTarget(module) || catalyst::hasDispatch(module));
+}
+
+/// Where the kernels of `module` run, in a sentence.
+void describePlacement(llvm::raw_ostream &os, ModuleOp module) {
+  os << "Runs on target `@" << catalyst::getTargetName(module) << "`";
+  if (catalyst::isTarget(module)) {
+    std::optional<catalyst::TargetInfo> info = catalyst::getTarget(module);
+    if (info && info->triple)
+      os << ", compiled for `" << *info->triple << "`";
+    else
+      os << ", compiled for the host's triple (`"
+         << llvm::sys::getDefaultTargetTriple() << "` here)";
+    os << " by `cross-compile-targets`";
+  } else if (std::optional<std::string> object =
+                 catalyst::getObjectFile(module)) {
+    os << ", from the object `" << *object << "` (compiled elsewhere)";
+  }
+  if (std::optional<std::string> address =
+          catalyst::getDispatchAddress(module)) {
+    os << "; `dispatch-executor-targets` ships it to the executor at `"
+       << *address << "`, where each launch runs";
+    StringRef port = StringRef(*address).rsplit(':').second;
+    if (!port.empty() && !llvm::all_of(port, llvm::isDigit))
+      os << " (a placeholder: `EXECUTOR_ADDRESS_MAP` names the real address "
+            "when the program runs)";
+    os << ".";
+  } else if (catalyst::hasDispatch(module)) {
+    os << "; its `catalyst.dispatch` has no valid address.";
+  } else {
+    os << "; linked into the host program (no `catalyst.dispatch`): a launch "
+          "is a local call.";
+  }
+}
+
+/// The text of `module @name ... { ... }` in `buffer` (comments and
+/// strings skipped by the scanner).
+std::optional<StringRef> findModuleText(StringRef buffer, StringRef name) {
+  std::vector<ScannedToken> tokens;
+  scanTokens(buffer, [&](const ScannedToken &token) {
+    if (token.kind != ScannedToken::Kind::Comment)
+      tokens.push_back(token);
+  });
+  /// The index past the bracket that closes the `{` at `open`.
+  auto closing = [&](size_t open) -> std::optional<size_t> {
+    int depth = 0;
+    for (size_t i = open; i < tokens.size(); ++i) {
+      if (tokens[i].kind == ScannedToken::Kind::Open && tokens[i].text == "{")
+        ++depth;
+      if (tokens[i].kind == ScannedToken::Kind::Close &&
+          tokens[i].text == "}" && --depth == 0)
+        return i + 1;
+    }
+    return std::nullopt;
+  };
+  auto isOpenBrace = [&](size_t i) {
+    return i < tokens.size() && tokens[i].kind == ScannedToken::Kind::Open &&
+           tokens[i].text == "{";
+  };
+  std::string symbol = ("@" + name).str();
+  for (size_t i = 0; i + 1 < tokens.size(); ++i) {
+    if (tokens[i].kind != ScannedToken::Kind::BareWord ||
+        (tokens[i].text != "module" && tokens[i].text != "builtin.module") ||
+        tokens[i + 1].text != symbol)
+      continue;
+    size_t body = i + 2;
+    if (body < tokens.size() && tokens[body].text == "attributes") {
+      std::optional<size_t> after =
+          isOpenBrace(body + 1) ? closing(body + 1) : std::nullopt;
+      if (!after)
+        continue;
+      body = *after;
+    }
+    std::optional<size_t> end = isOpenBrace(body) ? closing(body) : std::nullopt;
+    if (!end)
+      continue;
+    const char *begin = tokens[i].text.data();
+    StringRef last = tokens[*end - 1].text;
+    return StringRef(begin, last.data() + last.size() - begin);
+  }
+  return std::nullopt;
+}
+
+struct Suggestion {
+  std::string root, leaf;
+  unsigned cost = 0;
+};
+
+/// The kernels nearest to the callee of `launch` when it does not resolve.
+SmallVector<Suggestion> suggestCallees(catalyst::LaunchKernelOp launch) {
+  SmallVector<Suggestion> best;
+  SymbolRefAttr callee = launch.getCallee();
+  if (callee.getNestedReferences().size() != 1 || launch.getCalleeFunction())
+    return best;
+  StringRef root = callee.getRootReference().getValue();
+  StringRef leaf = callee.getLeafReference().getValue();
+  unsigned limit = std::max<unsigned>(2, (root.size() + leaf.size()) / 4);
+  Operation *top = launch;
+  while (top->getParentOp())
+    top = top->getParentOp();
+  top->walk([&](ModuleOp module) {
+    std::optional<StringRef> name = module.getSymName();
+    if (!name || !isKernelModule(module))
+      return;
+    unsigned rootCost = root.edit_distance(*name);
+    if (rootCost > limit)
+      return;
+    for (auto function : module.getBody()->getOps<FunctionOpInterface>()) {
+      unsigned cost = rootCost + leaf.edit_distance(function.getName());
+      if (cost == 0 || cost > limit)
+        continue;
+      if (!best.empty() && cost < best.front().cost)
+        best.clear();
+      if (best.empty() || cost == best.front().cost)
+        best.push_back({name->str(), function.getName().str(), cost});
+    }
+  });
+  llvm::sort(best, [](const Suggestion &a, const Suggestion &b) {
+    return std::tie(a.root, a.leaf) < std::tie(b.root, b.leaf);
+  });
+  if (best.size() > 3)
+    best.resize(3);
+  return best;
+}
+
+std::string spell(const Suggestion &s) {
+  return "@" + s.root + "::@" + s.leaf;
+}
+
+/// Where the callee `@root::@leaf` of the launch is written.
+std::optional<SMRange> findCalleeText(const ParsedChunk &chunk,
+                                      catalyst::LaunchKernelOp launch) {
+  const AsmParserState::OperationDefinition *def =
+      chunk.asmState.getOpDef(launch);
+  if (!def)
+    return std::nullopt;
+  SymbolRefAttr callee = launch.getCallee();
+  std::string written = ("@" + callee.getRootReference().getValue() + "::@" +
+                         callee.getLeafReference().getValue())
+                            .str();
+  StringRef text = ParsedChunk::getText(def->scopeLoc);
+  size_t at = text.find(written);
+  if (at == StringRef::npos)
+    return std::nullopt;
+  const char *start = text.data() + at;
+  return SMRange(SMLoc::getFromPointer(start),
+                 SMLoc::getFromPointer(start + written.size()));
+}
+} // namespace
+
+bool executor_studio::lsp::describeKernel(llvm::raw_ostream &os,
+                                          Operation *op) {
+  auto function = dyn_cast<FunctionOpInterface>(op);
+  auto module = dyn_cast_or_null<ModuleOp>(op->getParentOp());
+  if (!function || !isKernelModule(module))
+    return false;
+  os << "**Kernel** `@" << catalyst::getTargetName(module) << "::@"
+     << function.getName() << "`: `" << function.getFunctionType()
+     << "`\n\n";
+  describePlacement(os, module);
+  os << "\n";
+  return true;
+}
+
+void executor_studio::lsp::completeKernelEntries(
+    const ParsedChunk &chunk, SMLoc loc, const DialectRegistry &registry,
+    proto::CompletionList &list) {
+  StringRef buffer = chunk.getBuffer();
+  const char *end = loc.getPointer();
+  if (!end || end < buffer.begin() || end > buffer.end())
+    return;
+  const char *start = end;
+  while (start > buffer.begin() && isSymbolChar(start[-1]))
+    --start;
+  StringRef before(buffer.begin(), start - buffer.begin());
+  if (!before.consume_back("::@"))
+    return;
+  size_t nameStart = before.size();
+  while (nameStart > 0 && isSymbolChar(before[nameStart - 1]))
+    --nameStart;
+  if (nameStart == 0 || nameStart == before.size() ||
+      before[nameStart - 1] != '@')
+    return;
+  std::optional<StringRef> text =
+      findModuleText(buffer, before.drop_front(nameStart));
+  if (!text)
+    return;
+
+  // Parse the module on its own: the text being typed does not parse.
+  MLIRContext context(registry, MLIRContext::Threading::DISABLED);
+  context.allowUnregisteredDialects();
+  context.printOpOnDiagnostic(false);
+  ScopedDiagnosticHandler silence(&context,
+                                  [](Diagnostic &) { return success(); });
+  Block block;
+  ParserConfig config(&context, /*verifyAfterParse=*/false);
+  if (failed(parseSourceString(*text, &block, config)) || block.empty())
+    return;
+  auto module = dyn_cast<ModuleOp>(block.front());
+  if (!module)
+    return;
+  proto::Range replace(chunk.getPosition(SMLoc::getFromPointer(start)),
+                       chunk.getPosition(loc));
+  for (auto function : module.getBody()->getOps<FunctionOpInterface>()) {
+    proto::CompletionItem item(function.getName(),
+                               proto::CompletionItemKind::Function, "0");
+    llvm::raw_string_ostream(item.detail) << function.getFunctionType();
+    proto::MarkupContent doc;
+    doc.kind = proto::MarkupKind::Markdown;
+    llvm::raw_string_ostream os(doc.value);
+    describeKernel(os, function);
+    item.documentation = std::move(doc);
+    item.textEdit = proto::TextEdit{replace, function.getName().str()};
+    item.filterText = function.getName().str();
+    list.items.push_back(std::move(item));
+  }
+}
+
+void executor_studio::lsp::addKernelSuggestions(
+    const ParsedChunk &chunk, std::vector<proto::Diagnostic> &diagnostics) {
+  if (!chunk.hasParserState())
+    return;
+  for (Operation &top : chunk.parsedIR) {
+    top.walk([&](catalyst::LaunchKernelOp launch) {
+      SmallVector<Suggestion> suggestions = suggestCallees(launch);
+      std::optional<SMRange> range = findCalleeText(chunk, launch);
+      if (suggestions.empty() || !range)
+        return;
+      proto::Diagnostic diag;
+      diag.source = "executor-lsp";
+      diag.severity = proto::DiagnosticSeverity::Information;
+      diag.range = chunk.getRange(*range);
+      llvm::raw_string_ostream os(diag.message);
+      os << "did you mean ";
+      for (auto [index, s] : llvm::enumerate(suggestions))
+        os << (index == 0 ? "" : index + 1 == suggestions.size() ? " or " : ", ")
+           << spell(s);
+      os << "?";
+      diagnostics.push_back(std::move(diag));
+    });
+  }
+}
+
+void executor_studio::lsp::getKernelSpellingFixes(const ParsedChunk &chunk,
+                                                  Operation *op,
+                                                  std::vector<FixIt> &fixes) {
+  auto launch = dyn_cast<catalyst::LaunchKernelOp>(op);
+  if (!launch)
+    return;
+  SmallVector<Suggestion> suggestions = suggestCallees(launch);
+  std::optional<SMRange> range = findCalleeText(chunk, launch);
+  if (!range)
+    return;
+  for (const Suggestion &s : suggestions)
+    fixes.push_back({"Change the callee to " + spell(s),
+                     {proto::TextEdit{chunk.getRange(*range), spell(s)}},
+                     suggestions.size() == 1});
+}
