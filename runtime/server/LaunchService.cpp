@@ -388,7 +388,10 @@ extern "C" CWrapperFunctionBuffer executorStudioAwait(const char *data,
 
 extern "C" CWrapperFunctionBuffer executorStudioNote(const char *data,
                                                      size_t size) {
-  logEvent(std::string(data, size));
+  // A call's line is a per-launch line (--log=sessions leaves it out).
+  std::string text(data, size);
+  if (logLaunches || text.rfind("call ", 0) != 0)
+    logEvent(text);
   return replyEmpty();
 }
 

@@ -667,6 +667,59 @@ TEST_F(SecurityTest, WeakTokensAndReadableTokenFilesAreRefusedAtStart) {
                   "is readable by its group or others (mode 0644)");
 }
 
+TEST_F(SecurityTest, ASettingThatCannotBeUsedIsTheErrorItself) {
+  // Issue 26, item 1: a token file that is not there was reported as the
+  // server's "wrong or missing token (... set EXECUTOR_TOKEN or
+  // EXECUTOR_TOKEN_FILE)", with the variable set. Each setting of the
+  // environment the client reads says what is wrong with it.
+  std::vector<std::string> args = tlsArgs();
+  args.insert(args.end(), {"--token-file", tokenFile()});
+  startServer(args);
+  ClientOptions options;
+  options.tlsCA = ca();
+  unsetenv("EXECUTOR_TOKEN");
+  auto unset = llvm::make_scope_exit([] {
+    unsetenv("EXECUTOR_TOKEN_FILE");
+    unsetenv("EXECUTOR_LAUNCH_TIMEOUT");
+    unsetenv("EXECUTOR_LIVENESS_TIMEOUT");
+    unsetenv("EXECUTOR_TLS_CA");
+  });
+  std::string missing = tempDir() + "/no-such-token";
+  setenv("EXECUTOR_TOKEN_FILE", missing.c_str(), 1);
+  auto noFile = open(options);
+  ASSERT_FALSE(static_cast<bool>(noFile));
+  EXPECT_CONTAINS(llvm::toString(noFile.takeError()),
+                  "cannot read EXECUTOR_TOKEN_FILE " + missing +
+                      ": No such file or directory");
+  std::string empty = tempDir() + "/empty-token";
+  std::ofstream(empty) << "\n";
+  setenv("EXECUTOR_TOKEN_FILE", empty.c_str(), 1);
+  auto noToken = open(options);
+  ASSERT_FALSE(static_cast<bool>(noToken));
+  EXPECT_CONTAINS(llvm::toString(noToken.takeError()),
+                  "EXECUTOR_TOKEN_FILE " + empty +
+                      " holds no token on its first line");
+  setenv("EXECUTOR_TOKEN_FILE", tokenFile().c_str(), 1);
+  auto right = open(options);
+  EXPECT_TRUE(static_cast<bool>(right)) << llvm::toString(right.takeError());
+  for (const char *name : {"EXECUTOR_LAUNCH_TIMEOUT", "EXECUTOR_LIVENESS_TIMEOUT"}) {
+    setenv(name, "5s", 1);
+    auto bad = open(options);
+    ASSERT_FALSE(static_cast<bool>(bad)) << name;
+    EXPECT_CONTAINS(llvm::toString(bad.takeError()),
+                    std::string(name) +
+                        "='5s' is not a whole number of seconds (0 or more)");
+    unsetenv(name);
+  }
+  std::string noCA = tempDir() + "/no-such-ca.pem";
+  setenv("EXECUTOR_TLS_CA", noCA.c_str(), 1);
+  auto badCA = open(ClientOptions());
+  ASSERT_FALSE(static_cast<bool>(badCA));
+  EXPECT_CONTAINS(llvm::toString(badCA.takeError()),
+                  "cannot read the CA certificates in " + noCA +
+                      " (EXECUTOR_TLS_CA)");
+}
+
 TEST_F(SecurityTest, AWrongTokenIsRefusedAtOnceAndTheNextGuessWaits) {
   std::vector<std::string> args = tlsArgs();
   args.insert(args.end(), {"--token-file", tokenFile(), "--auth-failure-delay",
