@@ -99,7 +99,7 @@ def check_output(output, expected):
 
 def run(where, commands, expected, cwd, env):
     script = "set -e -o pipefail\n" + commands + "\n"
-    result = subprocess.run(["bash", "-c", script], cwd=cwd, env=env,
+    result = subprocess.run(["bash", "-c", script], cwd=cwd, env=env, stdin=subprocess.DEVNULL,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             text=True, timeout=900)
     if result.returncode != 0:
@@ -126,28 +126,27 @@ def main():
     # The demo and the scripts use this build; it is built already.
     env["EXECUTOR_STUDIO_BUILD_DIR"] = build
     env["EXECUTOR_STUDIO_PREBUILT"] = "1"
+    def mirror_repository(cwd):
+        for entry in os.listdir(source):
+            if entry not in ("build", ".git"):
+                os.symlink(os.path.join(source, entry), os.path.join(cwd, entry))
+        os.symlink(build, os.path.join(cwd, "build"))
+
+    def copy_samples(cwd):
+        for entry in os.listdir(samples):
+            if entry.endswith(".mlir"):
+                shutil.copy(os.path.join(samples, entry), cwd)
+
+    # (file, its blocks, how to prepare a block's scratch directory)
+    sources = [(path, markdown_blocks(path), mirror_repository) for path in documents]
+    sources += [(path, sample_blocks(path), copy_samples) for path in sample_files]
     failures, ran = [], 0
     scratch_root = tempfile.mkdtemp(prefix="documented-commands-")
     try:
-        for path in documents:
-            for line, commands, expected in markdown_blocks(path):
+        for path, blocks, prepare in sources:
+            for line, commands, expected in blocks:
                 cwd = tempfile.mkdtemp(dir=scratch_root)
-                for entry in os.listdir(source):
-                    if entry not in ("build", ".git"):
-                        os.symlink(os.path.join(source, entry), os.path.join(cwd, entry))
-                os.symlink(build, os.path.join(cwd, "build"))
-                where = f"{os.path.relpath(path, source)}:{line}"
-                print(f"run: {where}", flush=True)
-                ran += 1
-                failure = run(where, commands, expected, cwd, env)
-                if failure:
-                    failures.append(failure)
-        for path in sample_files:
-            for line, commands, expected in sample_blocks(path):
-                cwd = tempfile.mkdtemp(dir=scratch_root)
-                for entry in os.listdir(samples):
-                    if entry.endswith(".mlir"):
-                        shutil.copy(os.path.join(samples, entry), cwd)
+                prepare(cwd)
                 where = f"{os.path.relpath(path, source)}:{line}"
                 print(f"run: {where}", flush=True)
                 ran += 1
