@@ -296,11 +296,19 @@ struct ExecutorClient::Impl {
     if (reply.size() < sizeof(status))
       return error(what + ": malformed reply from the executor");
     std::memcpy(&status, reply.data(), sizeof(status));
-    if (status != kReplyOk)
-      return error(what + " failed: " +
-                   std::string(reply.data() + sizeof(status),
-                               reply.size() - sizeof(status)));
-    return Error::success();
+    if (status == kReplyOk)
+      return Error::success();
+    std::string message(reply.data() + sizeof(status),
+                        reply.size() - sizeof(status));
+    if (message == kShuttingDownMessage)
+      return shuttingDown(what + " was refused");
+    return error(what + " failed: " + message);
+  }
+  /// The executor stopped with its server (SIGTERM): `what` happened.
+  Error shuttingDown(const std::string &what) const {
+    return createStringError(inconvertibleErrorCode(),
+                             "executor " + address + " is shutting down (" +
+                                 what + ")");
   }
   /// The error of a direct call that failed during `what`.
   Error directFailed(const std::string &what, Error err) {
@@ -412,6 +420,8 @@ struct ExecutorClient::Impl {
     if (timedOut)
       return error(what + " failed: " + detail);
     std::string report = transport ? transport->hangupMessage() : "";
+    if (report == kShuttingDownMessage)
+      return shuttingDown("the session ended during " + what);
     if (!report.empty())
       return error("lost the session during " + what + ": " + report);
     if (kind == ExecutorKind::ExecutorServer)

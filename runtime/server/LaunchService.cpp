@@ -429,6 +429,12 @@ extern "C" CWrapperFunctionBuffer executorStudioInvoke(const char *data,
 void serveDirectCall(TcpTransport &transport, uint64_t seq, uint64_t function,
                      uint32_t flags, WrapperFunctionBuffer request) {
   markSessionStarted(); // a call ends the handshake, direct or not
+  CallInFlight serving; // until its reply is sent
+  bool launch =
+      function == reinterpret_cast<uintptr_t>(&executorStudioLaunch) ||
+      function == reinterpret_cast<uintptr_t>(&executorStudioLaunchAsync);
+  if (launch && sessionStopping())
+    return replyDirectBuffer(transport, seq, failWith(kShuttingDownMessage));
   if (function == reinterpret_cast<uintptr_t>(&executorStudioLaunch))
     return serveDirectLaunch(transport, seq, flags, std::move(request));
   if (function == reinterpret_cast<uintptr_t>(&executorStudioLaunchAsync)) {

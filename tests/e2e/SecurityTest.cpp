@@ -13,6 +13,7 @@
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 
 #include <atomic>
 #include <chrono>
@@ -678,7 +679,7 @@ TEST_F(SecurityTest, ASettingThatCannotBeUsedIsTheErrorItself) {
   ClientOptions options;
   options.tlsCA = ca();
   unsetenv("EXECUTOR_TOKEN");
-  auto unset = llvm::make_scope_exit([] {
+  llvm::scope_exit unset([] {
     unsetenv("EXECUTOR_TOKEN_FILE");
     unsetenv("EXECUTOR_LAUNCH_TIMEOUT");
     unsetenv("EXECUTOR_LIVENESS_TIMEOUT");
@@ -804,6 +805,62 @@ TEST_F(SecurityTest, SigtermStopsAServerWhoseKernelIgnoresIt) {
   server.stop();
   EXPECT_CONTAINS(readFile(log), "did not end within 0.5 s of SIGTERM "
                                  "(--stop-grace): SIGKILL");
+}
+
+TEST_F(SecurityTest, SigtermLetsTheRunningLaunchFinishAndTellsTheOthers) {
+  // Issue 26, item 7: SIGTERM one moment into a launch failed it at once
+  // ("lost the session ... the executor stopped or the connection broke").
+  // Within --stop-grace the running launch finishes; the other sessions
+  // end, and their clients hear that the executor is shutting down.
+  startServer({"--stop-grace", "60s"});
+  auto running = open();
+  ASSERT_TRUE(static_cast<bool>(running)) << llvm::toString(running.takeError());
+  ASSERT_FALSE(static_cast<bool>((*running)->sendBinary(kObjectA)));
+  auto idle = open();
+  ASSERT_TRUE(static_cast<bool>(idle)) << llvm::toString(idle.takeError());
+  ASSERT_FALSE(static_cast<bool>((*idle)->sendBinary(kObjectA)));
+  std::vector<pid_t> sessions = server.sessionProcesses();
+  ASSERT_EQ(sessions.size(), 2u);
+  llvm::Expected<std::vector<HostMemRef>> result =
+      std::vector<HostMemRef>();
+  std::thread launch([&] {
+    result = (*running)->launch("until_sigterm", kObjectA, {vec({3, 4})},
+                                {{1, 8}});
+  });
+  // The kernel has begun when it has made its file.
+  auto started = [&] {
+    std::error_code ec;
+    for (llvm::sys::fs::recursive_directory_iterator it(assetRoot, ec), end;
+         it != end && !ec; it.increment(ec))
+      if (llvm::sys::path::filename(it->path()) == "started")
+        return true;
+    return false;
+  };
+  ASSERT_TRUE(waitUntil(started, std::chrono::seconds(20)));
+  ::kill(server.processId(), SIGTERM);
+  launch.join();
+  ASSERT_TRUE(static_cast<bool>(result)) << llvm::toString(result.takeError());
+  EXPECT_EQ((*result)[0].as<double>(), (std::vector<double>{9, 16}));
+  // Both sessions end (the idle one at once, the other after its launch),
+  // and the server with them, within the grace period: no SIGKILL.
+  for (pid_t pid : sessions)
+    EXPECT_TRUE(waitUntil([&] { return gone(pid); }, std::chrono::seconds(20)));
+  EXPECT_TRUE(waitUntil([&] { return gone(server.processId()); },
+                        std::chrono::seconds(20)));
+  // A client cut off by the shutdown is told so.
+  for (auto *client : {&*running, &*idle}) {
+    auto after = (*client)->launch("square", kObjectA, {vec({1})}, {{1, 8}});
+    ASSERT_FALSE(static_cast<bool>(after));
+    EXPECT_CONTAINS(llvm::toString(after.takeError()),
+                    "executor " + server.address() + " is shutting down");
+  }
+  running->reset();
+  idle->reset();
+  server.stop();
+  std::string text = readFile(log);
+  EXPECT_CONTAINS(text, "stopped: the server is shutting down");
+  EXPECT_CONTAINS(text, "(until_sigterm)");
+  EXPECT_EQ(text.find("SIGKILL"), std::string::npos) << text;
 }
 
 TEST_F(SecurityTest, TheServersDeathTakesItsSessions) {
