@@ -615,11 +615,18 @@ int compileMain(int argc, char **argv) {
     llvm::ToolOutputFile out(objectPath, ec, llvm::sys::fs::OF_None);
     if (ec)
       return fail("cannot write " + objectPath + ": " + ec.message());
+    // The object writer seeks: standard output (a pipe) gets it whole
+    // from a buffer, as llc does.
+    std::optional<llvm::buffer_ostream> buffered;
+    llvm::raw_pwrite_stream *stream = &out.os();
+    if (!out.os().supportsSeeking())
+      stream = &buffered.emplace(out.os());
     llvm::legacy::PassManager codegen;
-    if (machine->addPassesToEmitFile(codegen, out.os(), nullptr,
+    if (machine->addPassesToEmitFile(codegen, *stream, nullptr,
                                      llvm::CodeGenFileType::ObjectFile))
       return fail("the host target cannot emit object files");
     codegen.run(*llvmModule);
+    buffered.reset();
     out.keep();
   }
   if (emit == Emit::Obj) {
