@@ -82,6 +82,21 @@ std::shared_ptr<Session> session(int64_t handle, const char *what) {
 std::string text(const char *s) { return s ? s : ""; }
 } // namespace
 
+// The .mlir place (FILE:LINE:COL) of the launch or await being made: the
+// code convert-executor-to-llvm generates stores it before each (a weak
+// definition of the program's); programs built otherwise have none.
+extern "C" __attribute__((weak)) const char *__executor_studio_call_site;
+
+namespace {
+/// " at FILE:LINE:COL" for the call being made, or "".
+std::string atCallSite() {
+  const char *const *site = &__executor_studio_call_site;
+  if (!site || !*site || !**site)
+    return "";
+  return std::string(" at ") + *site;
+}
+} // namespace
+
 extern "C" int64_t __catalyst__executor__open(const char *address) {
   if (!address || !*address)
     die("cannot open a session: the executor address is empty");
@@ -125,7 +140,7 @@ extern "C" void __catalyst__executor__launch(
     const size_t *inputElementSizes, size_t numOutputs, void *const *outputs,
     const size_t *outputRanks, const size_t *outputElementSizes) {
   std::shared_ptr<Session> s = session(handle, "launch");
-  std::string what = "launch of " + kernelName(text(entry)) +
+  std::string what = "launch of " + kernelName(text(entry)) + atCallSite() +
                      (object && *object ? " from " + text(object) : "");
   auto address = s->client->symbolAddress(text(entry), text(object));
   if (!address)
@@ -181,7 +196,8 @@ extern "C" void __catalyst__executor__await(int64_t token) {
     s = found->second;
   }
   check(s->client->await(pending.ticket),
-        "await of launch_async token " + std::to_string(token));
+        "await of launch_async token " + std::to_string(token) +
+            atCallSite());
 }
 
 extern "C" int32_t

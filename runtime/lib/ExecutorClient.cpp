@@ -35,7 +35,6 @@
 #include <csignal>
 #include <malloc.h>
 #include <cstdlib>
-#include <fstream>
 #include <future>
 #include <map>
 #include <mutex>
@@ -185,26 +184,49 @@ Expected<std::unique_ptr<MemoryBuffer>> orcServicesObject(const Triple &triple) 
                                         "<executor-studio ORC services>");
 }
 
-std::string defaultToken() {
-  if (const char *token = std::getenv("EXECUTOR_TOKEN"))
-    return token;
-  if (const char *file = std::getenv("EXECUTOR_TOKEN_FILE")) {
-    std::ifstream in(file);
-    std::string token;
-    std::getline(in, token);
-    return token;
+/// The token from $EXECUTOR_TOKEN, else the first line of
+/// $EXECUTOR_TOKEN_FILE; false, with `why`, when that file cannot be read
+/// or holds no token (the variable names the file the user meant).
+bool defaultToken(std::string &token, std::string &why) {
+  if (const char *text = std::getenv("EXECUTOR_TOKEN")) {
+    token = text;
+    return true;
   }
-  return "";
+  const char *file = std::getenv("EXECUTOR_TOKEN_FILE");
+  if (!file || !*file)
+    return true;
+  auto buffer = MemoryBuffer::getFile(file, /*IsText=*/true);
+  if (!buffer) {
+    why = std::string("cannot read EXECUTOR_TOKEN_FILE ") + file + ": " +
+          buffer.getError().message();
+    return false;
+  }
+  token = (*buffer)->getBuffer().split('\n').first.rtrim("\r").str();
+  if (token.empty()) {
+    why = std::string("EXECUTOR_TOKEN_FILE ") + file +
+          " holds no token on its first line";
+    return false;
+  }
+  return true;
 }
 
-/// Seconds from the environment variable `name`, or `fallback`.
-int64_t secondsFromEnvironment(const char *name, int64_t fallback) {
+/// Seconds from the environment variable `name`, or `fallback` when it is
+/// unset; false, with `why`, when it is not a number of seconds.
+bool secondsFromEnvironment(const char *name, int64_t fallback,
+                            int64_t &seconds, std::string &why) {
+  seconds = fallback;
   const char *text = std::getenv(name);
   if (!text || !*text)
-    return fallback;
+    return true;
   char *end = nullptr;
   long long value = std::strtoll(text, &end, 10);
-  return end && *end == 0 && value >= 0 ? value : fallback;
+  if (!end || *end != 0 || value < 0) {
+    why = std::string(name) + "='" + text +
+          "' is not a whole number of seconds (0 or more)";
+    return false;
+  }
+  seconds = value;
+  return true;
 }
 
 struct SessionSecurity {
@@ -213,30 +235,37 @@ struct SessionSecurity {
   std::chrono::seconds liveness{30};
 };
 
-/// The options, completed from the environment.
-SessionSecurity sessionSecurity(const ClientOptions &options,
-                                const std::string &connected) {
-  SessionSecurity security;
-  security.handshake.token =
-      options.token.empty() ? defaultToken() : options.token;
+/// The options, completed from the environment; false, with `why` naming
+/// the variable, when one of them cannot be used. The token is read only
+/// when it is needed (`withToken`: not over a Unix socket).
+bool sessionSecurity(const ClientOptions &options, const std::string &connected,
+                     bool withToken, SessionSecurity &security,
+                     std::string &why) {
+  security.handshake.token = options.token;
+  if (withToken && options.token.empty() &&
+      !defaultToken(security.handshake.token, why))
+    return false;
   security.handshake.tlsCA = options.tlsCA;
   if (security.handshake.tlsCA.empty())
     if (const char *ca = std::getenv("EXECUTOR_TLS_CA"))
       security.handshake.tlsCA = ca;
-  std::string port, why;
-  splitAddress(connected, security.handshake.host, port, why);
+  std::string port, unused;
+  splitAddress(connected, security.handshake.host, port, unused);
   security.handshake.timeout = options.handshakeTimeout;
-  security.launchTimeout =
-      options.launchTimeout.count()
-          ? options.launchTimeout
-          : std::chrono::seconds(
-                secondsFromEnvironment("EXECUTOR_LAUNCH_TIMEOUT", 0));
-  security.liveness =
-      options.livenessTimeout.count()
-          ? options.livenessTimeout
-          : std::chrono::seconds(
-                secondsFromEnvironment("EXECUTOR_LIVENESS_TIMEOUT", 30));
-  return security;
+  int64_t launch = 0, liveness = 30;
+  if ((!options.launchTimeout.count() &&
+       !secondsFromEnvironment("EXECUTOR_LAUNCH_TIMEOUT", 0, launch, why)) ||
+      (!options.livenessTimeout.count() &&
+       !secondsFromEnvironment("EXECUTOR_LIVENESS_TIMEOUT", 30, liveness,
+                               why)))
+    return false;
+  security.launchTimeout = options.launchTimeout.count()
+                               ? options.launchTimeout
+                               : std::chrono::seconds(launch);
+  security.liveness = options.livenessTimeout.count()
+                          ? options.livenessTimeout
+                          : std::chrono::seconds(liveness);
+  return true;
 }
 } // namespace
 
@@ -268,11 +297,19 @@ struct ExecutorClient::Impl {
     if (reply.size() < sizeof(status))
       return error(what + ": malformed reply from the executor");
     std::memcpy(&status, reply.data(), sizeof(status));
-    if (status != kReplyOk)
-      return error(what + " failed: " +
-                   std::string(reply.data() + sizeof(status),
-                               reply.size() - sizeof(status)));
-    return Error::success();
+    if (status == kReplyOk)
+      return Error::success();
+    std::string message(reply.data() + sizeof(status),
+                        reply.size() - sizeof(status));
+    if (message == kShuttingDownMessage)
+      return shuttingDown(what + " was refused");
+    return error(what + " failed: " + message);
+  }
+  /// The executor stopped with its server (SIGTERM): `what` happened.
+  Error shuttingDown(const std::string &what) const {
+    return createStringError(inconvertibleErrorCode(),
+                             "executor " + address + " is shutting down (" +
+                                 what + ")");
   }
   /// The error of a direct call that failed during `what`.
   Error directFailed(const std::string &what, Error err) {
@@ -384,6 +421,8 @@ struct ExecutorClient::Impl {
     if (timedOut)
       return error(what + " failed: " + detail);
     std::string report = transport ? transport->hangupMessage() : "";
+    if (report == kShuttingDownMessage)
+      return shuttingDown("the session ended during " + what);
     if (!report.empty())
       return error("lost the session during " + what + ": " + report);
     if (kind == ExecutorKind::ExecutorServer)
@@ -470,6 +509,15 @@ struct ExecutorClient::Impl {
       return std::move(err);
     return std::move(*reply);
   }
+  /// A note whose reply nobody waits for.
+  void noteLater(const std::string &message) {
+    if (kind != ExecutorKind::ExecutorServer || !open)
+      return;
+    es->getExecutorProcessControl().callWrapperAsync(
+        ExecutorProcessControl::RunInPlace(), noteWrapper,
+        [](shared::WrapperFunctionBuffer) {},
+        ArrayRef<char>(message.data(), message.size()));
+  }
   void note(const std::string &message) {
     if (kind != ExecutorKind::ExecutorServer)
       return;
@@ -539,6 +587,11 @@ ExecutorClient::open(const std::string &address, ClientOptions options) {
         "separated by ',')");
   std::string unixPath;
   bool overUnix = isUnixAddress(impl->connected, &unixPath);
+  // The environment's settings first: one that cannot be used is the
+  // error, not what the executor says without it.
+  SessionSecurity security;
+  if (!sessionSecurity(options, impl->connected, !overUnix, security, why))
+    return impl->error(why);
   int fd = overUnix ? connectUnix(unixPath, options.connectTimeout, why)
                     : connectTo(impl->connected, options.connectTimeout, why);
   if (fd < 0) {
@@ -551,7 +604,6 @@ ExecutorClient::open(const std::string &address, ClientOptions options) {
   // (ORC or a greeting) is not waited for longer than the handshake time-out.
   // A Unix socket's file mode decides who connects: no token and no TLS
   // there (executor-server asks for neither on one).
-  SessionSecurity security = sessionSecurity(options, impl->connected);
   if (overUnix) {
     security.handshake.token.clear();
     security.handshake.tlsCA.clear();
@@ -1274,7 +1326,14 @@ Expected<std::vector<char>> ExecutorClient::call(const std::string &symbol,
     return impl->error("unknown symbol " + symbol +
                        ": no loaded object or plugin defines it");
   }
-  return callAddress(found->getAddress().getValue(), input);
+  auto reply = callAddress(found->getAddress().getValue(), input);
+  // One line in the executor's log, as a launch has (not waited for: it
+  // costs the call no round trip).
+  impl->noteLater("call " + symbol + ": " + std::to_string(input.size()) +
+                  " bytes in, " +
+                  (reply ? std::to_string(reply->size()) + " bytes back"
+                         : std::string("failed")));
+  return reply;
 }
 
 Expected<std::vector<char>> ExecutorClient::callAddress(uint64_t address,

@@ -2,6 +2,7 @@
 #include "CrashReport.h"
 #include "LaunchService.h"
 #include "ExecutorRuntime/TcpTransport.h"
+#include "ExecutorRuntime/Wire.h"
 #include "LogText.h"
 
 #include <algorithm>
@@ -114,6 +115,13 @@ void endSessionWithError(const std::string &message) {
   sendHangup(message.data(), message.size());
   std::fflush(nullptr);
   _exit(4);
+}
+
+void endSessionShuttingDown() {
+  logEvent("stopped: the server is shutting down");
+  sendHangup(kShuttingDownMessage, std::strlen(kShuttingDownMessage));
+  std::fflush(nullptr);
+  _exit(0);
 }
 
 KernelThreadStack::KernelThreadStack() {

@@ -22,6 +22,9 @@ void installCrashReports(TcpTransport *transport);
 /// Ends the session now: tells the client `message` (an ORC Hangup with
 /// that error), logs it and exits the session process.
 [[noreturn]] void endSessionWithError(const std::string &message);
+/// Ends the session because its server stops: the client hears
+/// kShuttingDownMessage (Wire.h).
+[[noreturn]] void endSessionShuttingDown();
 
 /// Gives the calling thread an alternate signal stack while it lives, so a
 /// kernel that overflows its stack is reported too. Every thread that runs

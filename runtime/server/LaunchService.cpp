@@ -388,7 +388,10 @@ extern "C" CWrapperFunctionBuffer executorStudioAwait(const char *data,
 
 extern "C" CWrapperFunctionBuffer executorStudioNote(const char *data,
                                                      size_t size) {
-  logEvent(std::string(data, size));
+  // A call's line is a per-launch line (--log=sessions leaves it out).
+  std::string text(data, size);
+  if (logLaunches || text.rfind("call ", 0) != 0)
+    logEvent(text);
   return replyEmpty();
 }
 
@@ -426,6 +429,12 @@ extern "C" CWrapperFunctionBuffer executorStudioInvoke(const char *data,
 void serveDirectCall(TcpTransport &transport, uint64_t seq, uint64_t function,
                      uint32_t flags, WrapperFunctionBuffer request) {
   markSessionStarted(); // a call ends the handshake, direct or not
+  CallInFlight serving; // until its reply is sent
+  bool launch =
+      function == reinterpret_cast<uintptr_t>(&executorStudioLaunch) ||
+      function == reinterpret_cast<uintptr_t>(&executorStudioLaunchAsync);
+  if (launch && sessionStopping())
+    return replyDirectBuffer(transport, seq, failWith(kShuttingDownMessage));
   if (function == reinterpret_cast<uintptr_t>(&executorStudioLaunch))
     return serveDirectLaunch(transport, seq, flags, std::move(request));
   if (function == reinterpret_cast<uintptr_t>(&executorStudioLaunchAsync)) {

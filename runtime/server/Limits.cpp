@@ -112,6 +112,8 @@ bool startThread(std::function<void()> body, std::string &error) {
 
 namespace {
 std::atomic<bool> sessionStarted{false};
+std::atomic<bool> stopRequested{false};
+std::atomic<int> callsInFlight{0};
 
 } // namespace
 
@@ -122,6 +124,11 @@ std::string formatDuration(std::chrono::milliseconds value) {
 }
 
 void markSessionStarted() { sessionStarted.store(true, std::memory_order_relaxed); }
+
+void requestSessionStop() { stopRequested.store(true); }
+bool sessionStopping() { return stopRequested.load(); }
+CallInFlight::CallInFlight() { ++callsInFlight; }
+CallInFlight::~CallInFlight() { --callsInFlight; }
 
 bool startSessionWatchdog(const SessionLimits &limits,
                           std::chrono::steady_clock::time_point deadline,
@@ -141,6 +148,10 @@ bool startSessionWatchdog(const SessionLimits &limits,
           }
           std::string kernel;
           int64_t ran = 0;
+          // Stopping: once no call waits for its reply and no kernel runs.
+          if (stopRequested.load() && callsInFlight.load() == 0 &&
+              !longestRunningKernel(kernel, ran))
+            endSessionShuttingDown();
           if (launchTime.count() && longestRunningKernel(kernel, ran) &&
               ran > launchTime.count())
             endSessionWithError("kernel " + kernel + " ran longer than the "

@@ -57,6 +57,18 @@ bool startSessionWatchdog(const SessionLimits &limits,
 /// The client's first ORC call has come: the handshake is over.
 void markSessionStarted();
 
+/// SIGTERM in a session (async-signal-safe): the watchdog lets the running
+/// calls and kernels finish (the listener's --stop-grace bounds them), then
+/// ends the session with kShuttingDownMessage; new launches are refused
+/// with it meanwhile (sessionStopping()).
+void requestSessionStop();
+bool sessionStopping();
+/// A call the session serves, from its request until its reply is sent.
+struct CallInFlight {
+  CallInFlight();
+  ~CallInFlight();
+};
+
 } // namespace executor_runtime
 
 #endif // EXECUTORSERVER_LIMITS_H

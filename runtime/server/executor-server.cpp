@@ -120,8 +120,8 @@ const char *kHelp =
     "                           (1 hour; 0: no limit)\n"
     "  --liveness-timeout T     a client that stops answering is gone after\n"
     "                           about T (60s)\n"
-    "  --stop-grace T           on SIGTERM, sessions get T to end before\n"
-    "                           SIGKILL (5s)\n"
+    "  --stop-grace T           on SIGTERM, running launches get T to finish\n"
+    "                           (new ones are refused) before SIGKILL (5s)\n"
     "Sessions:\n"
     "  --run-as USER            started as root, sessions run as USER\n"
     "                           (default nobody) with no_new_privs\n"
@@ -225,7 +225,9 @@ public:
   void dispatch(unique_function<void()> work) override {
     markSessionStarted(); // the client's first call ends the handshake
     std::lock_guard<std::mutex> lock(mutex);
-    queue.push_back(std::move(work));
+    // Counted until it is done, its reply sent (a stopping session waits).
+    queue.push_back([serving = std::make_unique<CallInFlight>(),
+                     work = std::move(work)]() mutable { work(); });
     ++outstanding;
     if (queue.size() > idle) {
       std::string error;
@@ -752,6 +754,9 @@ int main(int argc, char **argv) {
           _exit(3);
         }
         logEvent(tls ? "opened (TLS)" : "opened");
+        // SIGTERM (the server stops): finish what runs, refuse new
+        // launches, then end with "shutting down" (Limits.h).
+        signal(SIGTERM, [](int) { requestSessionStop(); });
         int status = serveSession(fd, overUnix, std::move(tls),
                                   limits.sessionMemory, assets, assetProblem);
         // The listener removes it when it reaps this process (which covers a
@@ -772,7 +777,10 @@ int main(int argc, char **argv) {
       }
     }
   }
-  // Stop: SIGTERM, a grace period, then SIGKILL for what is left.
+  // Stop: no new connections (refused at once, not left in the backlog);
+  // SIGTERM, a grace period, then SIGKILL for what is left.
+  for (size_t i = kFirstListener; i < fds.size(); ++i)
+    close(fds[i].fd);
   for (auto &[pid, session] : sessions)
     kill(pid, SIGTERM);
   auto graceEnds = std::chrono::steady_clock::now() + limits.stopGrace;

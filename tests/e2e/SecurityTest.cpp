@@ -13,6 +13,7 @@
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 
 #include <atomic>
 #include <chrono>
@@ -667,6 +668,59 @@ TEST_F(SecurityTest, WeakTokensAndReadableTokenFilesAreRefusedAtStart) {
                   "is readable by its group or others (mode 0644)");
 }
 
+TEST_F(SecurityTest, ASettingThatCannotBeUsedIsTheErrorItself) {
+  // Issue 26, item 1: a token file that is not there was reported as the
+  // server's "wrong or missing token (... set EXECUTOR_TOKEN or
+  // EXECUTOR_TOKEN_FILE)", with the variable set. Each setting of the
+  // environment the client reads says what is wrong with it.
+  std::vector<std::string> args = tlsArgs();
+  args.insert(args.end(), {"--token-file", tokenFile()});
+  startServer(args);
+  ClientOptions options;
+  options.tlsCA = ca();
+  unsetenv("EXECUTOR_TOKEN");
+  llvm::scope_exit unset([] {
+    unsetenv("EXECUTOR_TOKEN_FILE");
+    unsetenv("EXECUTOR_LAUNCH_TIMEOUT");
+    unsetenv("EXECUTOR_LIVENESS_TIMEOUT");
+    unsetenv("EXECUTOR_TLS_CA");
+  });
+  std::string missing = tempDir() + "/no-such-token";
+  setenv("EXECUTOR_TOKEN_FILE", missing.c_str(), 1);
+  auto noFile = open(options);
+  ASSERT_FALSE(static_cast<bool>(noFile));
+  EXPECT_CONTAINS(llvm::toString(noFile.takeError()),
+                  "cannot read EXECUTOR_TOKEN_FILE " + missing +
+                      ": No such file or directory");
+  std::string empty = tempDir() + "/empty-token";
+  std::ofstream(empty) << "\n";
+  setenv("EXECUTOR_TOKEN_FILE", empty.c_str(), 1);
+  auto noToken = open(options);
+  ASSERT_FALSE(static_cast<bool>(noToken));
+  EXPECT_CONTAINS(llvm::toString(noToken.takeError()),
+                  "EXECUTOR_TOKEN_FILE " + empty +
+                      " holds no token on its first line");
+  setenv("EXECUTOR_TOKEN_FILE", tokenFile().c_str(), 1);
+  auto right = open(options);
+  EXPECT_TRUE(static_cast<bool>(right)) << llvm::toString(right.takeError());
+  for (const char *name : {"EXECUTOR_LAUNCH_TIMEOUT", "EXECUTOR_LIVENESS_TIMEOUT"}) {
+    setenv(name, "5s", 1);
+    auto bad = open(options);
+    ASSERT_FALSE(static_cast<bool>(bad)) << name;
+    EXPECT_CONTAINS(llvm::toString(bad.takeError()),
+                    std::string(name) +
+                        "='5s' is not a whole number of seconds (0 or more)");
+    unsetenv(name);
+  }
+  std::string noCA = tempDir() + "/no-such-ca.pem";
+  setenv("EXECUTOR_TLS_CA", noCA.c_str(), 1);
+  auto badCA = open(ClientOptions());
+  ASSERT_FALSE(static_cast<bool>(badCA));
+  EXPECT_CONTAINS(llvm::toString(badCA.takeError()),
+                  "cannot read the CA certificates in " + noCA +
+                      " (EXECUTOR_TLS_CA)");
+}
+
 TEST_F(SecurityTest, AWrongTokenIsRefusedAtOnceAndTheNextGuessWaits) {
   std::vector<std::string> args = tlsArgs();
   args.insert(args.end(), {"--token-file", tokenFile(), "--auth-failure-delay",
@@ -751,6 +805,62 @@ TEST_F(SecurityTest, SigtermStopsAServerWhoseKernelIgnoresIt) {
   server.stop();
   EXPECT_CONTAINS(readFile(log), "did not end within 0.5 s of SIGTERM "
                                  "(--stop-grace): SIGKILL");
+}
+
+TEST_F(SecurityTest, SigtermLetsTheRunningLaunchFinishAndTellsTheOthers) {
+  // Issue 26, item 7: SIGTERM one moment into a launch failed it at once
+  // ("lost the session ... the executor stopped or the connection broke").
+  // Within --stop-grace the running launch finishes; the other sessions
+  // end, and their clients hear that the executor is shutting down.
+  startServer({"--stop-grace", "60s"});
+  auto running = open();
+  ASSERT_TRUE(static_cast<bool>(running)) << llvm::toString(running.takeError());
+  ASSERT_FALSE(static_cast<bool>((*running)->sendBinary(kObjectA)));
+  auto idle = open();
+  ASSERT_TRUE(static_cast<bool>(idle)) << llvm::toString(idle.takeError());
+  ASSERT_FALSE(static_cast<bool>((*idle)->sendBinary(kObjectA)));
+  std::vector<pid_t> sessions = server.sessionProcesses();
+  ASSERT_EQ(sessions.size(), 2u);
+  llvm::Expected<std::vector<HostMemRef>> result =
+      std::vector<HostMemRef>();
+  std::thread launch([&] {
+    result = (*running)->launch("until_sigterm", kObjectA, {vec({3, 4})},
+                                {{1, 8}});
+  });
+  // The kernel has begun when it has made its file.
+  auto started = [&] {
+    std::error_code ec;
+    for (llvm::sys::fs::recursive_directory_iterator it(assetRoot, ec), end;
+         it != end && !ec; it.increment(ec))
+      if (llvm::sys::path::filename(it->path()) == "started")
+        return true;
+    return false;
+  };
+  ASSERT_TRUE(waitUntil(started, std::chrono::seconds(20)));
+  ::kill(server.processId(), SIGTERM);
+  launch.join();
+  ASSERT_TRUE(static_cast<bool>(result)) << llvm::toString(result.takeError());
+  EXPECT_EQ((*result)[0].as<double>(), (std::vector<double>{9, 16}));
+  // Both sessions end (the idle one at once, the other after its launch),
+  // and the server with them, within the grace period: no SIGKILL.
+  for (pid_t pid : sessions)
+    EXPECT_TRUE(waitUntil([&] { return gone(pid); }, std::chrono::seconds(20)));
+  EXPECT_TRUE(waitUntil([&] { return gone(server.processId()); },
+                        std::chrono::seconds(20)));
+  // A client cut off by the shutdown is told so.
+  for (auto *client : {&*running, &*idle}) {
+    auto after = (*client)->launch("square", kObjectA, {vec({1})}, {{1, 8}});
+    ASSERT_FALSE(static_cast<bool>(after));
+    EXPECT_CONTAINS(llvm::toString(after.takeError()),
+                    "executor " + server.address() + " is shutting down");
+  }
+  running->reset();
+  idle->reset();
+  server.stop();
+  std::string text = readFile(log);
+  EXPECT_CONTAINS(text, "stopped: the server is shutting down");
+  EXPECT_CONTAINS(text, "(until_sigterm)");
+  EXPECT_EQ(text.find("SIGKILL"), std::string::npos) << text;
 }
 
 TEST_F(SecurityTest, TheServersDeathTakesItsSessions) {

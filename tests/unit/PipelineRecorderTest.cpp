@@ -199,6 +199,30 @@ TEST(PipelineRecorder, InvalidPipelineIsReported) {
   EXPECT_NE(r.diagnostics[0].message.find("no-such-pass"), std::string::npos);
 }
 
+TEST(PipelineRecorder, MisspelledPassesAndPipelineOptionsGetASuggestion) {
+  // The text entry (studio, language server) says what executor-opt and
+  // executor-compile say: the nearest pass or pipeline, the nearest option
+  // of a pipeline as of a pass.
+  Recording pass = recordPipeline(kFolding, "test.mlir",
+                                  options("builtin.module(canonicalze)"));
+  ASSERT_EQ(pass.diagnostics.size(), 1u);
+  EXPECT_NE(pass.diagnostics[0].message.find(
+                "'canonicalze' is not a registered pass or pass pipeline "
+                "(did you mean 'canonicalize'?)"),
+            std::string::npos)
+      << pass.diagnostics[0].message;
+  Recording pipeline = recordPipeline(
+      kFolding, "test.mlir",
+      options("builtin.module(executor-default-pipeline{worksp=/tmp/w})"));
+  ASSERT_EQ(pipeline.diagnostics.size(), 1u);
+  EXPECT_NE(pipeline.diagnostics[0].message.find(
+                "executor-default-pipeline has no option 'worksp' (did you "
+                "mean 'workspace'?); its options are save-ir-after-each, "
+                "workspace"),
+            std::string::npos)
+      << pipeline.diagnostics[0].message;
+}
+
 TEST(PipelineRecorder, StopsAtTheFailingPassWithItsDiagnostics) {
   // A dispatched target without an object: dispatch-executor-targets fails.
   constexpr const char *source = R"mlir(

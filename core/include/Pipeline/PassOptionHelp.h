@@ -9,14 +9,28 @@
 #ifndef PIPELINE_PASSOPTIONHELP_H
 #define PIPELINE_PASSOPTIONHELP_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <string>
 
+namespace mlir::detail {
+class PassOptions;
+} // namespace mlir::detail
+
 namespace executor_studio {
-/// The option names of the registered pass `passName` (empty when it is not
-/// a registered pass or takes no options).
+/// Records the option names of the registered pass pipeline `pipeline`
+/// (MLIR does not give them back once registered), for the messages below.
+void registerPipelineOptions(llvm::StringRef pipeline,
+                             const mlir::detail::PassOptions &options);
+
+/// Every registered pass and pass pipeline, sorted.
+llvm::SmallVector<std::string> getRegisteredPassNames();
+
+/// The option names of the registered pass (or pipeline registered with
+/// registerPipelineOptions) `passName` (empty when it is neither or takes
+/// no options).
 llvm::SmallVector<std::string> getPassOptionNames(llvm::StringRef passName);
 
 /// Why `options` (the text inside `passName{...}`) do not suit the
@@ -26,8 +40,20 @@ llvm::SmallVector<std::string> getPassOptionNames(llvm::StringRef passName);
 std::string explainPassOptions(llvm::StringRef passName,
                                llvm::StringRef options);
 
-/// The same for every `name{options}` element of a textual pipeline.
+/// Why `name` is no pass: it is not registered, and the nearest registered
+/// name. Empty when it is a registered pass or pipeline.
+std::string explainUnknownPass(llvm::StringRef name);
+
+/// The same for every `name{options}` and `name` element of a textual
+/// pipeline: unknown passes and unknown options, each with the nearest
+/// valid name. Empty when there is nothing to say.
 std::string explainPipelineOptions(llvm::StringRef pipeline);
+
+/// `pipeline` with `option=value` added to every element that runs one of
+/// `passes` without giving `option` (`pass` becomes `pass{option=value}`).
+std::string addMissingPassOption(llvm::StringRef pipeline,
+                                 llvm::ArrayRef<llvm::StringRef> passes,
+                                 llvm::StringRef option, llvm::StringRef value);
 } // namespace executor_studio
 
 #endif // PIPELINE_PASSOPTIONHELP_H

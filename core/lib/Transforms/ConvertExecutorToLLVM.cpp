@@ -126,6 +126,45 @@ Value getString(ConversionPatternRewriter &rewriter, Operation *op,
   return LLVM::AddressOfOp::create(rewriter, op->getLoc(), global);
 }
 
+/// `FILE:LINE:COL` of `loc`, if it has a file location.
+std::optional<std::string> sourcePlace(Location loc) {
+  auto file = loc->findInstanceOf<FileLineColLoc>();
+  if (!file)
+    return std::nullopt;
+  return llvm::formatv("{0}:{1}:{2}", file.getFilename().getValue(),
+                       file.getLine(), file.getColumn())
+      .str();
+}
+
+/// The program's `const char *__executor_studio_call_site`: before each
+/// launch and await the generated code stores the op's .mlir place there
+/// (launch_async and close lower exactly as in Catalyst's tests), and the runtime names it when that call fails (CAPI.cpp; a weak
+/// definition of the program's, which the runtime reads only when it is
+/// there: the C ABI's functions keep their signatures).
+constexpr llvm::StringLiteral kCallSiteName = "__executor_studio_call_site";
+
+void markCallSite(ConversionPatternRewriter &rewriter, Operation *op) {
+  std::optional<std::string> place = sourcePlace(op->getLoc());
+  if (!place)
+    return;
+  auto module = op->getParentOfType<ModuleOp>();
+  auto ptr = LLVM::LLVMPointerType::get(op->getContext());
+  auto global = module.lookupSymbol<LLVM::GlobalOp>(kCallSiteName);
+  if (!global) {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(module.getBody());
+    global = LLVM::GlobalOp::create(rewriter, module.getLoc(), ptr,
+                                    /*isConstant=*/false, LLVM::Linkage::Weak,
+                                    kCallSiteName, Attribute());
+    rewriter.createBlock(&global.getInitializerRegion());
+    Value none = LLVM::ZeroOp::create(rewriter, module.getLoc(), ptr);
+    LLVM::ReturnOp::create(rewriter, module.getLoc(), none);
+  }
+  Value text = getString(rewriter, op, *place);
+  Value slot = LLVM::AddressOfOp::create(rewriter, op->getLoc(), global);
+  LLVM::StoreOp::create(rewriter, op->getLoc(), text, slot);
+}
+
 Value constI64(ConversionPatternRewriter &rewriter, Location loc,
                int64_t value) {
   return LLVM::ConstantOp::create(rewriter, loc, rewriter.getI64Type(),
@@ -279,6 +318,7 @@ struct LaunchLowering : public ExecutorPattern<LaunchOp> {
     Value entry = getString(
         rewriter, op, ("_catalyst_pyface_" + op.getKernelCallee()).str());
     Value object = getString(rewriter, op, op.getObject());
+    markCallSite(rewriter, op);
     LLVM::CallOp::create(
         rewriter, loc, fn,
         ValueRange{adaptor.getSession(), entry, object,
@@ -320,6 +360,9 @@ struct HandleCallLowering : public ExecutorPattern<OpT> {
   matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto fn = this->runtime(rewriter, op, function);
+    // An await reports its launch's failure.
+    if (std::is_same_v<OpT, AwaitOp>)
+      markCallSite(rewriter, op);
     LLVM::CallOp::create(rewriter, op.getLoc(), fn, adaptor.getOperands());
     rewriter.eraseOp(op);
     return success();
@@ -344,10 +387,8 @@ struct CallLowering : public ExecutorPattern<CallOp> {
   /// `executor.call("symbol") at FILE:LINE:COL`, for the error message.
   static std::string describeCall(CallOp op) {
     std::string text = ("executor.call(\"" + op.getSymbol() + "\")").str();
-    if (auto file = op.getLoc()->findInstanceOf<FileLineColLoc>())
-      text += llvm::formatv(" at {0}:{1}:{2}", file.getFilename().getValue(),
-                            file.getLine(), file.getColumn())
-                  .str();
+    if (std::optional<std::string> place = sourcePlace(op.getLoc()))
+      text += " at " + *place;
     return text;
   }
 

@@ -1,5 +1,6 @@
 //===- Pipelines.cpp - the default pipeline and its stages ------*- C++ -*-===//
 #include "Transforms/Passes.h"
+#include "Pipeline/PassOptionHelp.h"
 
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassOptions.h"
@@ -72,6 +73,9 @@ void catalyst::buildDefaultPipeline(OpPassManager &pm,
 }
 
 void catalyst::registerExecutorStudioPipelines() {
+  // Its options, for "did you mean" (Pipeline/PassOptionHelp.h).
+  executor_studio::registerPipelineOptions("executor-default-pipeline",
+                                           DefaultPipelineCLOptions());
   PassPipelineRegistration<DefaultPipelineCLOptions>(
       "executor-default-pipeline",
       "The whole executor pipeline: lower-runtime-dispatch, one-shot "

@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Pipeline/InputLimits.h"
+#include "Pipeline/PassOptionHelp.h"
 #include "Pipeline/PipelineRecorder.h"
 #include "Registration/Registration.h"
 #include "Transforms/Passes.h"
@@ -25,7 +26,9 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Target/LLVMIR/Export.h"
+#include "mlir/Target/LLVMIR/LLVMTranslationInterface.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/IRBuilder.h"
@@ -51,23 +54,32 @@ using namespace mlir;
 namespace cl = llvm::cl;
 
 static cl::OptionCategory category("executor-compile options");
-static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input.mlir>"),
-                                      cl::init("-"), cl::cat(category));
-static cl::opt<std::string> outputFile("o", cl::desc("Output file"),
-                                       cl::value_desc("path"),
-                                       cl::cat(category));
 static cl::opt<std::string>
-    workspaceDir("workspace",
-                 cl::desc("Directory for target objects and saved IR "
-                          "(default: <output>.workspace)"),
-                 cl::cat(category));
+    inputFile(cl::Positional,
+              cl::desc("<input.mlir> (- reads standard input)"),
+              cl::cat(category));
+static cl::opt<std::string>
+    outputFile("o",
+               cl::desc("Output file (default: the input's name without "
+                        ".mlir, or .out.mlir, .ll, .o by --emit; - writes "
+                        "--emit=mlir, llvm or obj to standard output)"),
+               cl::value_desc("path"), cl::cat(category));
+static cl::opt<std::string> workspaceDir(
+    "workspace",
+    cl::desc("Directory for target objects and saved IR (default: "
+             "<output>.workspace; a temporary directory, removed at exit, "
+             "when the output goes to standard output)"),
+    cl::cat(category));
 static cl::opt<bool> printPipeline("print-pipeline",
                                    cl::desc("Print the pipeline and exit"),
                                    cl::cat(category));
 static cl::opt<std::string>
     pipelineOverride("pipeline",
                      cl::desc("Run this textual pipeline instead of the "
-                              "default one"),
+                              "default one (--workspace is passed on to "
+                              "executor-default-pipeline and "
+                              "cross-compile-targets where it names no "
+                              "workspace)"),
                      cl::cat(category));
 static cl::opt<std::string> saveIrAfterEach(
     "save-ir-after-each",
@@ -245,6 +257,94 @@ LogicalResult addProcessEntry(ModuleOp module, llvm::StringRef entry) {
   return success();
 }
 
+/// The first op (outermost first) that translateModuleToLLVMIR cannot
+/// translate: its dialect has no translation to LLVM IR.
+Operation *firstUntranslatable(ModuleOp module) {
+  Operation *found = nullptr;
+  module->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    Dialect *dialect = op->getDialect();
+    if (dialect &&
+        dialect->getRegisteredInterface<LLVMTranslationDialectInterface>())
+      return WalkResult::advance();
+    found = op;
+    return WalkResult::interrupt();
+  });
+  return found;
+}
+
+/// A workspace of its own for a run whose output goes to standard output
+/// (no name to put one beside), removed at exit.
+struct TemporaryWorkspace {
+  std::string path;
+  std::error_code create() {
+    llvm::SmallString<128> dir;
+    std::error_code ec =
+        llvm::sys::fs::createUniqueDirectory("executor-compile", dir);
+    path = dir.str().str();
+    return ec;
+  }
+  ~TemporaryWorkspace() {
+    if (!path.empty())
+      llvm::sys::fs::remove_directories(path);
+  }
+};
+
+/// Removes what this run created in the workspace unless keep() is called:
+/// the files it did not hold before (and the directories that held none of
+/// them), or the whole workspace when it did not exist. Saved IR (ir/) is
+/// kept when `keepIR`.
+class WorkspaceCleanup {
+public:
+  WorkspaceCleanup(std::string dir, bool keepIR)
+      : dir(std::move(dir)), keepIR(keepIR) {
+    existed = llvm::sys::fs::is_directory(this->dir);
+    if (existed)
+      walk([&](llvm::StringRef path) { before.insert(path); });
+  }
+  void keep() { kept = true; }
+  ~WorkspaceCleanup() {
+    if (kept)
+      return;
+    llvm::SmallString<256> ir(dir);
+    llvm::sys::path::append(ir, "ir");
+    std::vector<std::string> created, dirs;
+    walk([&](llvm::StringRef path) {
+      if (keepIR && path.starts_with(ir))
+        return;
+      if (!before.contains(path))
+        created.push_back(path.str());
+    }, &dirs);
+    for (const std::string &path : created)
+      llvm::sys::fs::remove(path);
+    // Deepest first: a directory this run made goes once it is empty.
+    for (auto it = dirs.rbegin(); it != dirs.rend(); ++it)
+      if (!before.contains(*it))
+        llvm::sys::fs::remove(*it); // fails, harmlessly, when not empty
+    if (!existed)
+      llvm::sys::fs::remove(dir);
+  }
+
+private:
+  void walk(llvm::function_ref<void(llvm::StringRef)> file,
+            std::vector<std::string> *dirs = nullptr) {
+    std::error_code ec;
+    for (llvm::sys::fs::recursive_directory_iterator it(dir, ec), end;
+         it != end && !ec; it.increment(ec)) {
+      if (it->type() == llvm::sys::fs::file_type::directory_file) {
+        if (dirs)
+          dirs->push_back(it->path());
+        else
+          before.insert(it->path());
+        continue;
+      }
+      file(it->path());
+    }
+  }
+  std::string dir;
+  bool keepIR, existed = false, kept = false;
+  llvm::StringSet<> before;
+};
+
 std::string findTool(llvm::StringRef name) {
   for (llvm::StringRef dir : {llvm::StringRef(EXECUTOR_STUDIO_LLVM_BIN_DIR)}) {
     llvm::SmallString<256> path(dir);
@@ -283,20 +383,61 @@ int compileMain(int argc, char **argv) {
                               "  executor-compile in.mlir -o prog\n");
   executor_studio::registerAllPasses();
 
+  if (inputFile.empty() && !printPipeline)
+    return fail("no input file; give IN.mlir (or - to read standard input); "
+                "see --help");
+  if (entryName.empty())
+    return fail("--entry is empty; name the host function the executable "
+                "starts in (default: main)");
   std::string output = outputFile;
   if (output.empty()) {
-    llvm::StringRef stem = inputFile == "-" ? llvm::StringRef("a")
-                                            : llvm::sys::path::stem(inputFile);
+    // As cc does with a.out: the input's name without .mlir (suite.mlir
+    // makes suite), beside nothing but its workspace.
+    bool stdinInput = inputFile == "-" || inputFile.empty();
+    llvm::StringRef stem = stdinInput ? llvm::StringRef("a")
+                                      : llvm::sys::path::stem(inputFile);
     output = (stem + (emit == Emit::MLIR   ? ".out.mlir"
                       : emit == Emit::LLVM ? ".ll"
                       : emit == Emit::Obj  ? ".o"
+                      : stdinInput         ? ".out"
                                            : "")).str();
-    if (output == stem)
-      output = (stem + ".exe").str();
+    if (llvm::sys::fs::equivalent(output, inputFile))
+      return fail("the default output " + output + " is the input file; "
+                  "give -o");
+  }
+  bool toStdout = output == "-";
+  if (toStdout && emit == Emit::Exe)
+    return fail("-o -: an executable is not written to standard output; "
+                "give a file name, or --emit=mlir, llvm or obj");
+  if (!toStdout) {
+    // The default workspace goes beside the output: refuse outputs that
+    // have no "beside" (/, a directory, a device such as /dev/null).
+    llvm::sys::fs::file_status status;
+    bool exists = !llvm::sys::fs::status(output, status) &&
+                  llvm::sys::fs::exists(status);
+    if (exists && llvm::sys::fs::is_directory(status))
+      return fail("-o " + output + " is a directory; give a file name");
+    bool special = exists && !llvm::sys::fs::is_regular_file(status);
+    if (special && (emit == Emit::Exe || workspaceDir.empty()))
+      return fail("-o " + output + " is not a regular file" +
+                  (emit == Emit::Exe
+                       ? "; an executable needs one"
+                       : "; give --workspace=DIR for the target objects (its "
+                         "default, " + output + ".workspace, is beside it)"));
+    if (llvm::sys::path::filename(output).empty() ||
+        llvm::sys::path::is_separator(output.back()))
+      return fail("-o " + output + " names a directory; give a file name");
   }
   std::string workspace = workspaceDir;
-  if (workspace.empty())
-    workspace = output + ".workspace";
+  std::optional<TemporaryWorkspace> temporary;
+  if (workspace.empty() && toStdout && !printPipeline) {
+    temporary.emplace();
+    if (std::error_code ec = temporary->create())
+      return fail("cannot create a temporary workspace: " + ec.message());
+    workspace = temporary->path;
+  } else if (workspace.empty()) {
+    workspace = toStdout ? "a.workspace" : output + ".workspace";
+  }
   {
     llvm::SmallString<256> absolute(workspace);
     llvm::sys::fs::make_absolute(absolute);
@@ -305,9 +446,16 @@ int compileMain(int argc, char **argv) {
 
   catalyst::DefaultPipelineOptions pipelineOptions;
   pipelineOptions.workspace = workspace;
-  std::string pipeline = pipelineOverride.empty()
-                             ? catalyst::getDefaultPipelineText(pipelineOptions)
-                             : pipelineOverride.getValue();
+  // A pipeline of the user's gets the driver's workspace where it runs
+  // cross-compile-targets (or the default pipeline) without one; one with
+  // a misspelling is left as written, for the error to quote.
+  std::string pipeline = pipelineOverride;
+  if (pipeline.empty())
+    pipeline = catalyst::getDefaultPipelineText(pipelineOptions);
+  else if (executor_studio::explainPipelineOptions(pipeline).empty())
+    pipeline = executor_studio::addMissingPassOption(
+        pipeline, {"executor-default-pipeline", "cross-compile-targets"},
+        "workspace", catalyst::quotePassOption(workspace));
   if (printPipeline) {
     llvm::outs() << pipeline << "\n";
     return 0;
@@ -348,6 +496,10 @@ int compileMain(int argc, char **argv) {
   if (!module)
     return 1;
 
+  // What this run writes into the workspace goes again if it fails: a
+  // failed compile leaves no objects behind (saved IR stays: it shows
+  // where the pipeline failed).
+  WorkspaceCleanup cleanup(workspace, saveMode.has_value());
   if (std::error_code ec = llvm::sys::fs::create_directories(workspace))
     return fail("cannot create workspace " + workspace + ": " + ec.message());
   executor_studio::RecordOptions recordOptions;
@@ -396,7 +548,22 @@ int compileMain(int argc, char **argv) {
       return fail("cannot write " + output + ": " + ec.message());
     module->print(out.os());
     out.keep();
+    cleanup.keep();
     return 0;
+  }
+
+  // --emit=llvm, obj and exe need the host in the LLVM dialect: a pipeline
+  // of the user's that stops short of it is the problem, not the entry.
+  if (Operation *op = firstUntranslatable(*module)) {
+    op->emitError("'")
+        << op->getName() << "' is not in the LLVM dialect after the pipeline"
+        << (pipelineOverride.empty() ? "" : " given with --pipeline")
+        << ", so --emit="
+        << (emit == Emit::LLVM ? "llvm" : emit == Emit::Obj ? "obj" : "exe")
+        << " cannot translate the host; end the pipeline with the lowering "
+           "to LLVM (executor-default-pipeline, or executor-lower-to-llvm "
+           "after bufferization), or use --emit=mlir";
+    return 1;
   }
 
   if (emit == Emit::Exe && failed(addProcessEntry(*module, entryName)))
@@ -432,6 +599,7 @@ int compileMain(int argc, char **argv) {
       return fail("cannot write " + output + ": " + ec.message());
     llvmModule->print(out.os(), nullptr);
     out.keep();
+    cleanup.keep();
     return 0;
   }
 
@@ -447,15 +615,24 @@ int compileMain(int argc, char **argv) {
     llvm::ToolOutputFile out(objectPath, ec, llvm::sys::fs::OF_None);
     if (ec)
       return fail("cannot write " + objectPath + ": " + ec.message());
+    // The object writer seeks: standard output (a pipe) gets it whole
+    // from a buffer, as llc does.
+    std::optional<llvm::buffer_ostream> buffered;
+    llvm::raw_pwrite_stream *stream = &out.os();
+    if (!out.os().supportsSeeking())
+      stream = &buffered.emplace(out.os());
     llvm::legacy::PassManager codegen;
-    if (machine->addPassesToEmitFile(codegen, out.os(), nullptr,
+    if (machine->addPassesToEmitFile(codegen, *stream, nullptr,
                                      llvm::CodeGenFileType::ObjectFile))
       return fail("the host target cannot emit object files");
     codegen.run(*llvmModule);
+    buffered.reset();
     out.keep();
   }
-  if (emit == Emit::Obj)
+  if (emit == Emit::Obj) {
+    cleanup.keep();
     return 0;
+  }
 
   std::string clang = findTool("clang");
   if (clang.empty())
@@ -488,6 +665,7 @@ int compileMain(int argc, char **argv) {
                                    : linkError) +
                 "): " + command);
   }
+  cleanup.keep();
   if (summary)
     llvm::outs() << "wrote " << output << " (workspace " << workspace << ")\n";
   return 0;

@@ -75,8 +75,12 @@ int main(int argc, char **argv) {
   executor_studio::registerAllDialects(registry);
   executor_studio::registerAllPasses();
   executor_studio::addVersionPrinter();
-  // A misspelled pass option: say which pass, the nearest spelling and the
-  // options it takes (MLIR says only "no such option").
+  // MLIR's flags first (one per pass among them): the names the messages
+  // below suggest from.
+  mlir::MlirOptMainConfig::registerCLOptions(registry);
+  // A misspelled pass or pass option: say which pass, the nearest spelling
+  // and the options it takes (MLIR says only "no such option", or that the
+  // name is not registered).
   for (int i = 1; i < argc; ++i) {
     llvm::StringRef arg(argv[i]);
     if (!arg.consume_front("-"))

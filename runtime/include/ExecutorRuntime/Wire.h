@@ -40,6 +40,10 @@ namespace executor_runtime {
 
 inline constexpr uint64_t kReplyOk = 0;
 inline constexpr uint64_t kReplyError = 1;
+/// What a session that stops with its server (SIGTERM) says: as the error
+/// of a launch it refuses, and in the Hangup it ends the session with.
+inline constexpr const char *kShuttingDownMessage =
+    "the executor is shutting down";
 inline constexpr uint64_t kLaunchMagic = 0x45584543'4c4e4348ULL; // "EXECLNCH"
 
 /// Bootstrap symbol names the server publishes.

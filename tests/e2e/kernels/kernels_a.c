@@ -5,6 +5,7 @@
 #include "memref.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -211,4 +212,29 @@ void _catalyst_pyface_scaled(void *results, void *args) {
   r->y = (Memref1D){data, data, 0, x->size, 1};
   r->total = total;
   r->count = (int32_t)x->size;
+}
+
+/* until_sigterm: y = x * x once the session has had SIGTERM (its server
+ * stops). It creates "started" in its working directory (the session's
+ * asset directory) when it begins, so a test knows when to send it; the
+ * session's own SIGTERM handler still runs (chained). */
+static volatile sig_atomic_t termed;
+static struct sigaction beforeTerm;
+static void onTerm(int signal) {
+  termed = 1;
+  if (beforeTerm.sa_handler != SIG_DFL && beforeTerm.sa_handler != SIG_IGN)
+    beforeTerm.sa_handler(signal);
+}
+void _catalyst_pyface_until_sigterm(void *results, void *args) {
+  struct sigaction sa;
+  memset(&sa, 0, sizeof(sa));
+  sa.sa_handler = onTerm;
+  sigaction(SIGTERM, &sa, &beforeTerm);
+  FILE *started = fopen("started", "w");
+  if (started)
+    fclose(started);
+  while (!termed)
+    usleep(1000);
+  sigaction(SIGTERM, &beforeTerm, NULL);
+  _catalyst_pyface_square(results, args);
 }

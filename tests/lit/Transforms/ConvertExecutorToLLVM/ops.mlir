@@ -26,6 +26,10 @@
 // CHECK-DAG: llvm.mlir.global private constant @[[WARMUP:[^(]+]]("_catalyst_pyface_warmup\00")
 // CHECK-DAG: llvm.mlir.global private constant @[[PAIR:[^(]+]]("_catalyst_pyface_pair\00")
 // CHECK-DAG: llvm.mlir.global private constant @[[SYM:[^(]+]]("reset\00")
+// A launch and an await store their .mlir place in the program's weak
+// __executor_studio_call_site first, for the runtime's error message.
+// CHECK-DAG: llvm.mlir.global weak @__executor_studio_call_site() {addr_space = 0 : i32} : !llvm.ptr
+// CHECK-DAG: llvm.mlir.global private constant @[[AWAIT_AT:[^(]+]]("{{[^ ]*}}ops.mlir:[[#@LINE+21]]:3\00")
 
 // CHECK-LABEL: func.func @session_ops()
 // CHECK-NEXT:    %[[A:.+]] = llvm.mlir.addressof @[[ADDR]] : !llvm.ptr
@@ -36,6 +40,9 @@
 // CHECK-NEXT:    %[[E:.+]] = llvm.mlir.addressof @[[WARMUP]] : !llvm.ptr
 // CHECK-NEXT:    %[[O:.+]] = llvm.mlir.addressof @[[OBJ]] : !llvm.ptr
 // CHECK-NEXT:    %[[T:.+]] = llvm.call @__catalyst__executor__launch_async(%[[S]], %[[E]], %[[O]]) : (i64, !llvm.ptr, !llvm.ptr) -> i64
+// CHECK-NEXT:    %[[AT:.+]] = llvm.mlir.addressof @[[AWAIT_AT]] : !llvm.ptr
+// CHECK-NEXT:    %[[SITE:.+]] = llvm.mlir.addressof @__executor_studio_call_site : !llvm.ptr
+// CHECK-NEXT:    llvm.store %[[AT]], %[[SITE]] : !llvm.ptr, !llvm.ptr
 // CHECK-NEXT:    llvm.call @__catalyst__executor__await(%[[T]]) : (i64) -> ()
 // CHECK-NEXT:    llvm.call @__catalyst__executor__close(%[[S]]) : (i64) -> i64
 // CHECK-NEXT:    return
@@ -101,6 +108,9 @@ func.func @session_ops() {
 // CHECK-NEXT:    llvm.store %[[E]], %[[G]]
 // CHECK-NEXT:    %[[ENTRY:.+]] = llvm.mlir.addressof @[[PAIR]] : !llvm.ptr
 // CHECK-NEXT:    %[[OBJP:.+]] = llvm.mlir.addressof @[[OBJ]] : !llvm.ptr
+// CHECK-NEXT:    %[[AT:.+]] = llvm.mlir.addressof @{{.+}} : !llvm.ptr
+// CHECK-NEXT:    %[[SITE:.+]] = llvm.mlir.addressof @__executor_studio_call_site : !llvm.ptr
+// CHECK-NEXT:    llvm.store %[[AT]], %[[SITE]] : !llvm.ptr, !llvm.ptr
 // CHECK-NEXT:    %[[NIN:.+]] = llvm.mlir.constant(2 : i64) : i64
 // CHECK-NEXT:    %[[NOUT:.+]] = llvm.mlir.constant(2 : i64) : i64
 // CHECK-NEXT:    llvm.call @__catalyst__executor__launch(%[[S]], %[[ENTRY]], %[[OBJP]], %[[NIN]], %[[INS]], %[[INRANKS]], %[[INSIZES]], %[[NOUT]], %[[OUTS]], %[[OUTRANKS]], %[[OUTSIZES]]) : (i64, !llvm.ptr, !llvm.ptr, i64, !llvm.ptr, !llvm.ptr, !llvm.ptr, i64, !llvm.ptr, !llvm.ptr, !llvm.ptr) -> ()

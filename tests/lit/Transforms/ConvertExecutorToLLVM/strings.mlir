@@ -17,11 +17,12 @@
 // GLOBALS-DAG: {{^}}  llvm.mlir.global private constant @{{.+}}("127.0.0.1:4711\00")
 
 // The call's description, for its reply check.
-// GLOBALS-DAG: {{^}}  llvm.mlir.global private constant @{{.+}}("executor.call(\22square\22) at {{.*}}strings.mlir:[[#@LINE+40]]:3\00")
+// GLOBALS-DAG: {{^}}  llvm.mlir.global private constant @{{.+}}("executor.call(\22square\22) at {{.*}}strings.mlir:[[#@LINE+44]]:3\00")
 
-// Five distinct strings of the ops, the call's description and the two
-// messages of the reply check: eight in all.
-// CHECK-COUNT-8: llvm.mlir.global private constant
+// Five distinct strings of the ops, the call's description, the two
+// messages of the reply check and the places of the launch and the await
+// (for the runtime's error message): ten in all.
+// CHECK-COUNT-10: llvm.mlir.global private constant
 // CHECK-NOT:     llvm.mlir.global
 
 // Every use of a string takes the address of its one global.
@@ -42,6 +43,9 @@
 // CHECK:         llvm.mlir.addressof @[[PYFACE]] : !llvm.ptr
 // CHECK-NEXT:    llvm.mlir.addressof @[[OBJ]] : !llvm.ptr
 // CHECK-NEXT:    llvm.call @__catalyst__executor__launch_async(
+// CHECK:         llvm.mlir.addressof @__executor_studio_call_site : !llvm.ptr
+// CHECK-NEXT:    llvm.store
+// CHECK-NEXT:    llvm.call @__catalyst__executor__await(
 // The symbol of a call is not prefixed: a string of its own.
 // CHECK:         llvm.mlir.addressof @[[SYM:[^ ]+]] : !llvm.ptr
 // CHECK-NEXT:    llvm.call @__catalyst__executor__call_wrapper(
