@@ -490,6 +490,9 @@ const std::string &ExecutorClient::connectedAddress() const {
 }
 bool ExecutorClient::isOpen() const { return impl->open; }
 ExecutorKind ExecutorClient::executorKind() const { return impl->kind; }
+std::string ExecutorClient::tlsDescription() const {
+  return impl->transport ? impl->transport->tlsDescription() : "";
+}
 
 Expected<std::unique_ptr<ExecutorClient>>
 ExecutorClient::open(const std::string &address, ClientOptions options) {
