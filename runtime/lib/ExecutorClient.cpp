@@ -31,8 +31,6 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
-#include <csignal>
-#include <malloc.h>
 #include <cstdlib>
 #include <fstream>
 #include <future>
@@ -496,30 +494,6 @@ std::string ExecutorClient::tlsDescription() const {
 
 Expected<std::unique_ptr<ExecutorClient>>
 ExecutorClient::open(const std::string &address, ClientOptions options) {
-  // The ORC transport writes with write(2): a peer that has gone must be an
-  // error, not SIGPIPE killing the program.
-  static bool ignoredSigpipe = [] {
-    struct sigaction current{};
-    if (sigaction(SIGPIPE, nullptr, &current) == 0 &&
-        current.sa_handler == SIG_DFL)
-      std::signal(SIGPIPE, SIG_IGN);
-    return true;
-  }();
-  (void)ignoredSigpipe;
-  // Launches move large memrefs through buffers that live for one call (the
-  // request, the transport's reply). glibc would map and unmap each one and
-  // fault every page in again; keeping them in the heap for reuse makes big
-  // transfers several times faster. EXECUTOR_KEEP_MALLOC=1 leaves malloc's
-  // settings alone.
-  static bool tunedMalloc = [] {
-    if (!std::getenv("EXECUTOR_KEEP_MALLOC")) {
-      mallopt(M_MMAP_THRESHOLD, 1 << 30);
-      mallopt(M_TRIM_THRESHOLD, 1 << 30);
-      mallopt(M_ARENA_MAX, 1); // thread arenas cap out at 64 MiB and mmap the rest
-    }
-    return true;
-  }();
-  (void)tunedMalloc;
   auto impl = std::make_unique<Impl>();
   impl->address = address;
   std::string why;
