@@ -592,7 +592,7 @@ int main(int argc, char **argv) {
     socklen_t len = sizeof(addr);
     getsockname(fd, reinterpret_cast<sockaddr *>(&addr), &len);
     std::printf("listening on %s\n",
-                unixPaths.count(fd) ? (kUnixPrefix + unixPaths[fd]).c_str()
+                unixPaths.count(fd) ? (std::string(kUnixAddressPrefix) + unixPaths[fd]).c_str()
                                     : describe(addr).c_str());
     fds.push_back({fd, POLLIN, 0});
   }
@@ -680,7 +680,7 @@ int main(int argc, char **argv) {
         setLivenessTimeout(fd, limits.liveness);
       }
       std::string peerName =
-          overUnix ? kUnixPrefix + unixPaths[fds[i].fd] : describe(peer);
+          overUnix ? std::string(kUnixAddressPrefix) + unixPaths[fds[i].fd] : describe(peer);
       std::string host = overUnix ? peerName : peerHost(peer);
       if (sessions.size() >= limits.maxSessions) {
         std::string why = "busy: this executor serves its maximum of " +
