@@ -442,8 +442,10 @@ ssize_t TlsStream::read(void *data, size_t size, bool dontWait) {
   int rc = runStep(
       [&] {
         int n = SSL_read_ex(ssl, data, size, &got);
-        if (n > 0) // more records may wait in OpenSSL's read-ahead
-          mayHold.store(true, std::memory_order_release);
+        // More may wait in OpenSSL's read-ahead (nothing does, mostly: a
+        // message's records come in one recv).
+        if (n > 0)
+          mayHold.store(SSL_has_pending(ssl) == 1, std::memory_order_release);
         return n;
       },
       dontWait, /*timeoutMs=*/-1, /*fromSignalHandler=*/false);
