@@ -1,5 +1,6 @@
 //===- ExecutorClient.cpp - one session with an executor ------------------===//
 #include "ExecutorRuntime/ExecutorClient.h"
+#include "ExecutorRuntime/Errors.h"
 #include "EmbeddedObjects.h"
 #include "ExecutorRuntime/Socket.h"
 #include "ExecutorRuntime/TcpTransport.h"
@@ -263,12 +264,11 @@ struct ExecutorClient::Impl {
                     const std::string &what) const {
     uint64_t status = kReplyError;
     if (reply.size() < sizeof(status))
-      return error(what + ": malformed reply from the executor");
+      return malformed(what + ": malformed reply from the executor");
     std::memcpy(&status, reply.data(), sizeof(status));
     if (status != kReplyOk)
-      return error(what + " failed: " +
-                   std::string(reply.data() + sizeof(status),
-                               reply.size() - sizeof(status)));
+      return refused(what, std::string(reply.data() + sizeof(status),
+                                       reply.size() - sizeof(status)));
     return Error::success();
   }
   /// The error of a direct call that failed during `what`.
@@ -276,7 +276,7 @@ struct ExecutorClient::Impl {
     if (timedOut || err.isA<DirectCallTimeout>()) {
       consumeError(std::move(err));
       timedOut = true;
-      return error(what + " failed: " + timeLimitMessage());
+      return timeLimitPassed(what, timeLimitMessage());
     }
     return lost(what, toString(std::move(err)));
   }
@@ -304,8 +304,22 @@ struct ExecutorClient::Impl {
   std::map<std::pair<std::string, std::string>, ExecutorAddr> entries;
 
   Error error(const Twine &message) const {
-    return createStringError(inconvertibleErrorCode(),
-                             "executor " + address + ": " + message);
+    return make_error<ExecutorError>(address, message.str());
+  }
+  /// The typed errors (Errors.h) of this session.
+  Error closed() const {
+    return make_error<SessionLost>(address, "the session is closed");
+  }
+  Error malformed(const Twine &message) const {
+    return make_error<MalformedReply>(address, message.str());
+  }
+  Error refused(const std::string &what, const std::string &reason) const {
+    return make_error<Refused>(address, what + " failed: " + reason, reason);
+  }
+  Error timeLimitPassed(const std::string &what,
+                        const std::string &detail) const {
+    return make_error<LaunchTimedOut>(address, what + " failed: " + detail,
+                                      launchTimeout);
   }
 
   /// The address of `entry` in `object` (empty: in any loaded object,
@@ -379,16 +393,24 @@ struct ExecutorClient::Impl {
   /// (executor-server names the kernel and the signal), else `detail`.
   Error lost(const std::string &what, const std::string &detail) const {
     if (timedOut)
-      return error(what + " failed: " + detail);
+      return timeLimitPassed(what, detail);
     std::string report = transport ? transport->hangupMessage() : "";
-    if (!report.empty())
-      return error("lost the session during " + what + ": " + report);
+    if (!report.empty()) {
+      std::string message = "lost the session during " + what + ": " + report;
+      std::string kernel;
+      int signal = 0;
+      if (parseCrashReport(report, kernel, signal))
+        return make_error<KernelCrashed>(address, message, kernel, signal);
+      return make_error<SessionLost>(address, message);
+    }
     if (kind == ExecutorKind::ExecutorServer)
-      return error("lost the session during " + what + ": " + detail +
-                   " (the executor stopped or the connection broke)");
-    return error("lost the session during " + what + ": " + detail +
-                 " (a kernel crashed or the executor stopped; " +
-                 executorKindName(kind) + "s do not say which)");
+      return make_error<SessionLost>(
+          address, "lost the session during " + what + ": " + detail +
+                       " (the executor stopped or the connection broke)");
+    return make_error<SessionLost>(
+        address, "lost the session during " + what + ": " + detail +
+                     " (a kernel crashed or the executor stopped; " +
+                     executorKindName(kind) + "s do not say which)");
   }
 
   /// The reply of an SPS-encoded call of `function`, or the error.
@@ -396,7 +418,7 @@ struct ExecutorClient::Impl {
   callRemote(ExecutorAddr function, ArrayRef<char> request,
              const std::string &what) {
     if (!open)
-      return error("the session is closed");
+      return closed();
     shared::WrapperFunctionBuffer reply = callAndWait(function, request);
     // Only the client side makes out-of-band errors: the session is gone.
     if (const char *message = reply.getOutOfBandError())
@@ -457,7 +479,7 @@ struct ExecutorClient::Impl {
     if (!direct)
       return callExecutor(function, request, what);
     if (!open)
-      return error("the session is closed");
+      return closed();
     iovec part{const_cast<char *>(request.data()), request.size()};
     auto reply = transport->callDirect(function.getValue(), 0,
                                        ArrayRef<iovec>(part), launchTimeout);
@@ -669,7 +691,7 @@ Error ExecutorClient::sendBinary(const std::string &path, int format) {
 Error ExecutorClient::sendBinary(const std::string &name, ArrayRef<char> bytes,
                                  int format) {
   if (!impl->open)
-    return impl->error("the session is closed");
+    return impl->closed();
   if (format == 1)
     return storeAsset(name, bytes);
   if (format != 0)
@@ -823,7 +845,7 @@ Expected<ExecutorClient::Impl::LaunchReply> ExecutorClient::Impl::launchCall(
     return std::move(result);
   }
   if (!open)
-    return error("the session is closed");
+    return closed();
   // A direct call gathered from the metadata and each input's data where it
   // lies.
   GatherMessage message;
@@ -923,11 +945,11 @@ Error ExecutorClient::storeAsset(const std::string &name,
     int32_t status = -1;
     shared::SPSInputBuffer in(reply->data(), reply->size());
     if (!shared::SPSArgList<int32_t>::deserialize(in, status))
-      return impl->error(what + ": malformed reply from the executor");
+      return impl->malformed(what + ": malformed reply from the executor");
     if (status != 0)
-      return impl->error(what + " failed: catalyst_remote_store_asset "
-                         "answered " + std::to_string(status) +
-                         " (the executor's log says why)");
+      return impl->refused(what, "catalyst_remote_store_asset answered " +
+                                     std::to_string(status) +
+                                     " (the executor's log says why)");
     return Error::success();
   }
   Message request = buildMessage([&](Writer &w) {
@@ -1032,7 +1054,7 @@ ExecutorClient::launch(const std::string &entryName, const std::string &object,
         },
         reply->shared, reply->sharedSize);
     if (!ok)
-      return impl->error("malformed reply from " + kernel);
+      return impl->malformed("malformed reply from " + kernel);
     outputs.push_back(std::move(out));
   }
   return outputs;
@@ -1055,7 +1077,7 @@ Error ExecutorClient::launchDescriptors(const std::string &entryName,
 Expected<uint64_t> ExecutorClient::symbolAddress(const std::string &symbol,
                                                  const std::string &object) {
   if (!impl->open)
-    return impl->error("the session is closed");
+    return impl->closed();
   auto address = impl->findEntry(symbol, object);
   if (!address)
     return address.takeError();
@@ -1111,7 +1133,7 @@ Error ExecutorClient::launchDescriptorsAt(uint64_t entryAddress,
             uint64_t bytes) { placed[i] = {data, bytes, sizes}; },
         launched->shared, launched->sharedSize);
     if (!ok)
-      return impl->error("malformed reply from " + kernel);
+      return impl->malformed("malformed reply from " + kernel);
     // Only data in the reply itself can be taken over.
     bool inReply = placed[i].data >= reply->data() &&
                    placed[i].data < reply->data() + reply->size();
@@ -1153,7 +1175,7 @@ Expected<uint64_t> ExecutorClient::launchAsync(const std::string &entryName,
 Expected<uint64_t> ExecutorClient::launchAsyncAt(uint64_t entryAddress,
                                                  const std::string &entry) {
   if (!impl->open)
-    return impl->error("the session is closed");
+    return impl->closed();
   std::string kernel = kernelName(entry);
   if (impl->kind != ExecutorKind::ExecutorServer) {
     // The invoke call, not waited for: the executor runs each wrapper call
@@ -1194,7 +1216,7 @@ Expected<uint64_t> ExecutorClient::launchAsyncAt(uint64_t entryAddress,
   Reader r(reply->data(), reply->size());
   uint64_t status, ticket = 0;
   if (!r.get(status) || !r.get(ticket))
-    return impl->error("malformed launch_async reply");
+    return impl->malformed("malformed launch_async reply");
   return ticket;
 }
 
@@ -1225,7 +1247,7 @@ Error ExecutorClient::await(uint64_t token) {
 Expected<std::vector<char>> ExecutorClient::call(const std::string &symbol,
                                                  ArrayRef<char> input) {
   if (!impl->open)
-    return impl->error("the session is closed");
+    return impl->closed();
   JITDylibSearchOrder order;
   {
     std::lock_guard<std::mutex> lock(impl->mutex);
@@ -1257,10 +1279,13 @@ ExecutorClient::Impl::allocateRemote(uint64_t size, const std::string &what) {
   ExecutorAddr address;
   shared::SPSInputBuffer in(reply->data(), reply->size());
   if (!shared::SPSArgList<shared::SPSExecutorAddr>::deserialize(in, address))
-    return error(what + ": malformed reply from the executor's alloc");
+    return malformed(what + ": malformed reply from the executor's alloc");
   if (!address)
-    return error(what + ": the executor could not allocate " +
-                 std::to_string(size) + " bytes");
+    return make_error<Refused>(this->address,
+                               what + ": the executor could not allocate " +
+                                   std::to_string(size) + " bytes",
+                               "could not allocate " + std::to_string(size) +
+                                   " bytes");
   return address;
 }
 
@@ -1288,7 +1313,7 @@ ExecutorClient::Impl::launchRemote(ExecutorAddr entry, const std::string &kernel
                                    ArrayRef<bool> scalarOutputs) {
   std::string what = "launch of " + kernel;
   if (!open)
-    return error("the session is closed");
+    return closed();
   auto scalarIn = [&](size_t i) { return i < scalarInputs.size() && scalarInputs[i]; };
   auto scalarOut = [&](size_t i) { return i < scalarOutputs.size() && scalarOutputs[i]; };
   // The block: per input a descriptor and its data (dense, 16-aligned; a
