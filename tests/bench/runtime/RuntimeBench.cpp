@@ -10,14 +10,18 @@
 // one with TLS 1.3 and a token on loopback) and measures, in one run, every figure against a reference measured in
 // the same run:
 //   1. latency, in R rounds that interleave the references and the
-//      launches (this machine's load moves all of them alike): raw TCP
-//      ping-pong of 64 bytes vs a launch of memref<4xf64> in and out over
-//      TCP, over TLS and over the Unix socket, with client and peers pinned to one
-//      core and to two (where the scheduler puts them otherwise decides
-//      the figures); the median of the per-round ratios and their spread
-//      (TLS against plaintext TCP in the same round: goal <= 1.3x);
-//      then the multi-round-trip launch (allocate, write, invoke, read
-//      back, free) and the launch on each kind of executor;
+//      launches (this machine's load moves all of them alike), with client
+//      and peers pinned to one core and to two (where the scheduler puts
+//      them otherwise decides the figures): a launch of memref<4xf64> in
+//      and out over TCP against a raw TCP ping-pong of 64 bytes (goal on
+//      one core <= 1.1x), over a Unix socket against a raw Unix-socket
+//      ping-pong (goal on one core <= 1.1x), and over TLS 1.3 against an
+//      OpenSSL-to-OpenSSL ping-pong of a launch's request and reply sizes
+//      (goal <= 1.15x on one core and on two; whether kernel TLS was used
+//      is printed, and the ratio to plaintext TCP); the median of the
+//      per-round ratios and their spread; then the multi-round-trip
+//      launch (allocate, write, invoke, read back, free) and the launch on
+//      each kind of executor;
 //   2. bandwidth, in rounds: 64 MiB in and out, in only and out only, over
 //      TCP and over the Unix socket (shared memory), each against raw
 //      loopback TCP moving the same bytes memory to memory (a peer that
@@ -415,6 +419,33 @@ double launchesPerSecond(std::vector<std::unique_ptr<ExecutorClient>> &clients,
   return threads * perThread / seconds;
 }
 
+/// Forks a peer at the other end of a Unix socket pair that echoes
+/// `echoBytes`-byte messages (the raw floor of launches over a Unix socket).
+/// Returns this side's end.
+int startUnixEchoPeer(size_t echoBytes, pid_t &child) {
+  int ends[2];
+  if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ends) != 0)
+    fail("cannot make a Unix socket pair");
+  child = fork();
+  if (child == 0) {
+    close(ends[0]);
+    std::vector<char> buffer(echoBytes);
+    while (true) {
+      size_t got = 0;
+      while (got < echoBytes) {
+        ssize_t n = read(ends[1], buffer.data() + got, echoBytes - got);
+        if (n <= 0)
+          _exit(0);
+        got += static_cast<size_t>(n);
+      }
+      if (!writeAll(ends[1], buffer.data(), echoBytes))
+        _exit(0);
+    }
+  }
+  close(ends[1]);
+  return ends[0];
+}
+
 /// Bytes sent and received so far on each TCP socket of this process.
 std::map<int, std::pair<uint64_t, uint64_t>> tcpTraffic() {
   std::map<int, std::pair<uint64_t, uint64_t>> traffic;
@@ -605,19 +636,20 @@ int main(int argc, char **argv) {
   // scheduler puts them decides a wake-up's cost on this VM (a cross-core
   // wake-up costs tens of microseconds), and it moves them between rounds:
   // pinned, the reference and the launch always pay the same.
-  pid_t echo;
+  pid_t echo, unixEcho;
   int echoFd = startPeer(64, echo);
+  int unixEchoFd = startUnixEchoPeer(64, unixEcho);
   unsigned cores = std::thread::hardware_concurrency();
   struct Placement {
     const char *name;
     int peerCpu;
-    std::vector<double> pings, launches, unixLaunches, tlsLaunches, ratios,
-        unixRatios, tlsRatios, tlsFloors, tlsFloorRatios;
+    std::vector<double> pings, unixPings, launches, unixLaunches, tlsLaunches,
+        ratios, unixRatios, tlsRatios, tlsFloors, tlsFloorRatios;
   };
   std::vector<Placement> placements = {{"one core (client and executor on CPU 0)", 0}};
   if (cores > 1)
     placements.push_back({"two cores (client on CPU 0, executor on CPU 1)", 1});
-  std::vector<pid_t> peers = {echo, openSsl.peer};
+  std::vector<pid_t> peers = {echo, unixEcho, openSsl.peer};
   for (pid_t p : server.sessionProcesses())
     peers.push_back(p);
   for (pid_t p : unixServer.sessionProcesses())
@@ -652,6 +684,7 @@ int main(int argc, char **argv) {
       for (pid_t p : peers)
         pinProcess(p, place.peerCpu);
       double ping = pingPongMicros(echoFd, iterations);
+      double unixPing = pingPongMicros(unixEchoFd, iterations);
       double launch = launchMicros(*client, iterations);
       double unixLaunch = launchMicros(*local, iterations);
       double tlsLaunch = launchMicros(*secure, iterations);
@@ -663,14 +696,15 @@ int main(int argc, char **argv) {
       place.unixLaunches.push_back(unixLaunch);
       place.tlsLaunches.push_back(tlsLaunch);
       place.ratios.push_back(launch / ping);
-      place.unixRatios.push_back(unixLaunch / ping);
+      place.unixPings.push_back(unixPing);
+      place.unixRatios.push_back(unixLaunch / unixPing);
       place.tlsRatios.push_back(tlsLaunch / launch);
       if (eachRound)
         std::printf("round %2d, %s: ping-pong %6.1f us, TCP launch %6.1f us, "
-                    "Unix launch %6.1f us, TLS launch %6.1f us, OpenSSL "
-                    "ping-pong %6.1f us\n",
-                    r + 1, place.name, ping, launch, unixLaunch, tlsLaunch,
-                    tlsFloor);
+                    "Unix ping-pong %6.1f us, Unix launch %6.1f us, TLS "
+                    "launch %6.1f us, OpenSSL ping-pong %6.1f us\n",
+                    r + 1, place.name, ping, launch, unixPing, unixLaunch,
+                    tlsLaunch, tlsFloor);
     }
   }
   pinThread(0, -1);
@@ -678,6 +712,8 @@ int main(int argc, char **argv) {
     pinProcess(p, -1);
   close(echoFd);
   waitpid(echo, nullptr, 0);
+  close(unixEchoFd);
+  waitpid(unixEcho, nullptr, 0);
   SSL_free(openSsl.ssl);
   close(openSsl.fd);
   waitpid(openSsl.peer, nullptr, 0);
@@ -854,31 +890,41 @@ int main(int argc, char **argv) {
               "references and launches interleaved; median [min-max] of the "
               "rounds; the goals hold when they hold in every placement):\n",
               rounds, iterations);
-  double worstRatio = 0, worstUnixRatio = 0, worstTlsRatio = 0,
+  double oneCoreRatio = 0, oneCoreUnixRatio = 0, worstTlsRatio = 0,
          worstTlsFloorRatio = 0;
   for (Placement &place : placements) {
     Spread ping = spread(place.pings), launch = spread(place.launches),
            unixLaunch = spread(place.unixLaunches),
+           unixPing = spread(place.unixPings),
            ratio = spread(place.ratios), unixRatio = spread(place.unixRatios),
            tlsLaunch = spread(place.tlsLaunches),
            tlsRatio = spread(place.tlsRatios),
            tlsFloor = spread(place.tlsFloors),
            tlsFloorRatio = spread(place.tlsFloorRatios);
     worstTlsFloorRatio = std::max(worstTlsFloorRatio, tlsFloorRatio.median);
-    worstRatio = std::max(worstRatio, ratio.median);
     worstTlsRatio = std::max(worstTlsRatio, tlsRatio.median);
-    worstUnixRatio = std::max(worstUnixRatio, unixRatio.median);
+    if (place.peerCpu == 0) {
+      oneCoreRatio = ratio.median;
+      oneCoreUnixRatio = unixRatio.median;
+    }
     std::printf(" %s:\n", place.name);
     std::printf("  raw TCP ping-pong, 64 bytes      %8.1f us   [%.1f-%.1f] (reference)\n",
                 ping.median, ping.low, ping.high);
+    // The goals of the wire's floors are one core's (a cross-core wake-up
+    // dominates the two-core figures).
+    std::string goal = place.peerCpu == 0 ? "goal <= 1.1x: " : "shown: ";
     std::printf("  launch over TCP                  %8.1f us   %.2fx the ping-pong "
-                "[%.2f-%.2f] (goal <= 1.5x: %s)\n",
+                "[%.2f-%.2f] (%s%s)\n",
                 launch.median, ratio.median, ratio.low, ratio.high,
-                verdict(ratio.median <= 1.5));
-    std::printf("  launch over a Unix socket        %8.1f us   %.2fx the ping-pong "
-                "[%.2f-%.2f] (goal <= 1.0x: %s)\n",
+                goal.c_str(),
+                place.peerCpu == 0 ? verdict(ratio.median <= 1.1) : "");
+    std::printf("  raw Unix-socket ping-pong, 64 bytes %5.1f us   [%.1f-%.1f] (reference)\n",
+                unixPing.median, unixPing.low, unixPing.high);
+    std::printf("  launch over a Unix socket        %8.1f us   %.2fx the Unix "
+                "ping-pong [%.2f-%.2f] (%s%s)\n",
                 unixLaunch.median, unixRatio.median, unixRatio.low,
-                unixRatio.high, verdict(unixRatio.median <= 1.0));
+                unixRatio.high, goal.c_str(),
+                place.peerCpu == 0 ? verdict(unixRatio.median <= 1.1) : "");
     std::printf("  OpenSSL-to-OpenSSL TLS 1.3 ping-pong, %zu/%zu bytes %8.1f us   "
                 "[%.1f-%.1f] (reference)\n",
                 requestBytes, replyBytes, tlsFloor.median, tlsFloor.low,
@@ -895,6 +941,7 @@ int main(int argc, char **argv) {
     figures[key + "launch_vs_ping_pong"] = ratio.median;
     figures[key + "launch_vs_ping_pong_min"] = ratio.low;
     figures[key + "launch_vs_ping_pong_max"] = ratio.high;
+    figures[key + "unix_ping_pong_us"] = unixPing.median;
     figures[key + "unix_launch_us"] = unixLaunch.median;
     figures[key + "unix_launch_vs_ping_pong"] = unixRatio.median;
     figures[key + "unix_launch_vs_ping_pong_min"] = unixRatio.low;
@@ -906,10 +953,11 @@ int main(int argc, char **argv) {
     figures[key + "tls_launch_vs_plaintext_min"] = tlsRatio.low;
     figures[key + "tls_launch_vs_plaintext_max"] = tlsRatio.high;
   }
-  std::printf("  launch over TCP: %.2fx the ping-pong in the worse placement "
-              "(goal <= 1.5x: %s); over a Unix socket: %.2fx (goal <= 1.0x: %s)\n",
-              worstRatio, verdict(worstRatio <= 1.5), worstUnixRatio,
-              verdict(worstUnixRatio <= 1.0));
+  std::printf("  on one core, launch over TCP: %.2fx the TCP ping-pong (goal "
+              "<= 1.1x: %s); over a Unix socket: %.2fx the Unix-socket "
+              "ping-pong (goal <= 1.1x: %s)\n",
+              oneCoreRatio, verdict(oneCoreRatio <= 1.1), oneCoreUnixRatio,
+              verdict(oneCoreUnixRatio <= 1.1));
   std::printf("  launch over TLS 1.3: %.2fx the OpenSSL ping-pong in the worse "
               "placement (goal <= 1.15x: %s), %.2fx plaintext TCP; kernel TLS: "
               "%s (the executor's session: %s)\n",
@@ -987,8 +1035,8 @@ int main(int argc, char **argv) {
               sessionPerObject, clientPerObject);
 
   if (!jsonPath.empty()) {
-    figures["launch_vs_ping_pong"] = worstRatio;
-    figures["unix_launch_vs_ping_pong"] = worstUnixRatio;
+    figures["launch_vs_ping_pong"] = oneCoreRatio;
+    figures["unix_launch_vs_unix_ping_pong"] = oneCoreUnixRatio;
     figures["tls_launch_vs_plaintext"] = worstTlsRatio;
     figures["multi_round_trip_us"] = multi;
     figures["multi_round_trip_vs_launch"] = multi / multiLaunch;
