@@ -428,7 +428,11 @@ int startUnixEchoPeer(size_t echoBytes, pid_t &child) {
     fail("cannot make a Unix socket pair");
   child = fork();
   if (child == 0) {
-    close(ends[0]);
+    // Only its own end stays open: a copy of another peer's socket would
+    // keep that peer from seeing its end.
+    int fd = dup2(ends[1], 3);
+    close_range(4, ~0U, 0);
+    ends[1] = fd;
     std::vector<char> buffer(echoBytes);
     while (true) {
       size_t got = 0;
@@ -912,7 +916,7 @@ int main(int argc, char **argv) {
                 ping.median, ping.low, ping.high);
     // The goals of the wire's floors are one core's (a cross-core wake-up
     // dominates the two-core figures).
-    std::string goal = place.peerCpu == 0 ? "goal <= 1.1x: " : "shown: ";
+    std::string goal = place.peerCpu == 0 ? "goal <= 1.1x: " : "shown";
     std::printf("  launch over TCP                  %8.1f us   %.2fx the ping-pong "
                 "[%.2f-%.2f] (%s%s)\n",
                 launch.median, ratio.median, ratio.low, ratio.high,
