@@ -6,6 +6,9 @@
 #include "StudioModel/Studio.h"
 #include "StudioUI/StudioView.h"
 
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/raw_ostream.h"
+
 #include <imgui.h>
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
@@ -139,146 +142,120 @@ void GlWindow::move(int x, int y) { glfwSetWindowPos(window, x, y); }
 //===----------------------------------------------------------------------===//
 
 namespace {
-const char *kUsage =
-    "usage: executor-studio [FILE.mlir] [options]\n"
-    "\n"
-    "Steps through the pipeline recorded on FILE pass by pass, with a diff of\n"
-    "what each pass changed, and launches its cross-compiled kernels on an\n"
-    "executor-server.\n"
-    "\n"
-    "  --pipeline TEXT       record TEXT (builtin.module(cse,canonicalize)) instead\n"
-    "                        of the default pipeline\n"
-    "  --settings FILE       window and layout settings (default\n"
-    "                        $XDG_CONFIG_HOME/executor-studio/settings.json)\n"
-    "  --size WxH            the window size\n"
-    "  --version             print the version and exit\n"
-    "\n"
-    "Headless (under Xvfb with Mesa):\n"
-    "  --screenshot OUT.png  render a few frames, write them as a PNG and exit\n"
-    "  --pass N              select pass N (1-based, as the pass list numbers them)\n"
-    "  --view MODE           side-by-side, unified or source\n"
-    "  --search TEXT         search the IR view for TEXT\n"
-    "  --edit FILE           replace the IR after --pass N with FILE and re-run the\n"
-    "                        passes after it (shows the edited re-run)\n"
-    "  --inspect             open the result inspector on --launch's first result\n"
-    "  --launch ENTRY        launch kernel ENTRY (square, compute::square or\n"
-    "                        @compute::@square) before the screenshot\n"
-    "  --inputs JSON         its inputs: a JSON array, one entry per argument, each\n"
-    "                        an array, a number or a pattern ({\"iota\": 1})\n"
-    "  --executor HOST:PORT  the executor for --launch (default: start a local one)\n"
-    "  --frames N            frames to render before the screenshot (default 4)\n";
-
 bool parseSize(const std::string &text, int &w, int &h) {
   return std::sscanf(text.c_str(), "%dx%d", &w, &h) == 2 && w >= 320 && h >= 240 &&
          w <= 8192 && h <= 8192;
 }
+
+/// llvm::cl's error lines ("executor-studio: ...") as one line without the
+/// program's name.
+std::string oneLine(const std::string &text, const std::string &program) {
+  std::string line, joined;
+  std::istringstream lines(text);
+  while (std::getline(lines, line)) {
+    if (line.rfind(program + ": ", 0) == 0)
+      line = line.substr(program.size() + 2);
+    if (line.empty())
+      continue;
+    if (!joined.empty())
+      joined += " ";
+    joined += line;
+  }
+  return joined;
+}
 } // namespace
 
 bool parseArguments(int argc, char **argv, AppOptions &options, std::string &message) {
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    std::string value;
-    bool hasValue = false;
-    size_t eq = arg.find('=');
-    if (arg.rfind("--", 0) == 0 && eq != std::string::npos) {
-      value = arg.substr(eq + 1);
-      arg = arg.substr(0, eq);
-      hasValue = true;
-    }
-    auto next = [&](std::string &out) {
-      if (hasValue) {
-        out = value;
-        return true;
-      }
-      if (i + 1 >= argc) {
-        message = arg + " needs a value\n\n" + kUsage;
-        return false;
-      }
-      out = argv[++i];
-      return true;
-    };
-    std::string text;
-    if (arg == "--help" || arg == "-h") {
-      message = kUsage;
-      return false;
-    } else if (arg == "--screenshot") {
-      if (!next(options.screenshot))
-        return false;
-    } else if (arg == "--pass") {
-      if (!next(text))
-        return false;
-      options.pass = std::atoi(text.c_str());
-      if (options.pass < 1) {
-        message = "--pass takes a pass number from 1";
-        return false;
-      }
-    } else if (arg == "--launch") {
-      if (!next(options.launch))
-        return false;
-    } else if (arg == "--inputs") {
-      if (!next(options.inputs))
-        return false;
-    } else if (arg == "--executor") {
-      if (!next(options.executor))
-        return false;
-    } else if (arg == "--pipeline") {
-      if (!next(options.pipeline))
-        return false;
-    } else if (arg == "--view") {
-      if (!next(options.view))
-        return false;
-      if (!viewModeNamed(options.view)) {
-        message = "--view takes side-by-side, unified or source";
-        return false;
-      }
-    } else if (arg == "--search") {
-      if (!next(options.search))
-        return false;
-    } else if (arg == "--edit") {
-      if (!next(options.editFile))
-        return false;
-    } else if (arg == "--inspect") {
-      options.inspect = true;
-    } else if (arg == "--settings") {
-      if (!next(options.settingsPath))
-        return false;
-    } else if (arg == "--size") {
-      if (!next(text))
-        return false;
-      if (!parseSize(text, options.width, options.height)) {
-        message = "--size takes WxH (at least 320x240)";
-        return false;
-      }
-    } else if (arg == "--frames") {
-      if (!next(text))
-        return false;
-      options.frames = std::atoi(text.c_str());
-    } else if (!arg.empty() && arg[0] == '-') {
-      message = "unknown option " + arg + "\n\n" + kUsage;
-      return false;
-    } else if (options.file.empty()) {
-      options.file = arg;
-    } else {
-      message = "one file at a time (" + options.file + ", " + arg + ")";
-      return false;
-    }
-  }
-  if (!options.inputs.empty() && options.launch.empty()) {
-    message = "--inputs goes with --launch";
+  namespace cl = llvm::cl;
+  static cl::OptionCategory window("Window");
+  static cl::OptionCategory headless("Headless (under Xvfb with Mesa)");
+  static cl::opt<std::string> file(cl::Positional, cl::desc("[FILE.mlir]"), cl::cat(window));
+  static cl::opt<std::string> pipeline(
+      "pipeline", cl::value_desc("TEXT"), cl::cat(window),
+      cl::desc("record TEXT (builtin.module(cse,canonicalize)) instead of the default pipeline"));
+  static cl::opt<std::string> settings(
+      "settings", cl::value_desc("FILE"), cl::cat(window),
+      cl::desc("window and layout settings (default "
+               "$XDG_CONFIG_HOME/executor-studio/settings.json)"));
+  static cl::opt<std::string> size("size", cl::value_desc("WxH"), cl::cat(window),
+                                   cl::desc("the window size"));
+  static cl::opt<std::string> screenshot(
+      "screenshot", cl::value_desc("OUT.png"), cl::cat(headless),
+      cl::desc("render a few frames, write them as a PNG and exit"));
+  static cl::opt<int> pass("pass", cl::value_desc("N"), cl::init(0), cl::cat(headless),
+                           cl::desc("select pass N (1-based, as the pass list numbers them)"));
+  static cl::opt<std::string> view("view", cl::value_desc("MODE"), cl::cat(headless),
+                                   cl::desc("side-by-side, unified or source"));
+  static cl::opt<std::string> search("search", cl::value_desc("TEXT"), cl::cat(headless),
+                                     cl::desc("search the IR view for TEXT"));
+  static cl::opt<std::string> edit(
+      "edit", cl::value_desc("FILE"), cl::cat(headless),
+      cl::desc("replace the IR after --pass N with FILE and re-run the passes after it "
+               "(shows the edited re-run)"));
+  static cl::opt<bool> inspect("inspect", cl::cat(headless),
+                               cl::desc("open the result inspector on --launch's first result"));
+  static cl::opt<std::string> launch(
+      "launch", cl::value_desc("ENTRY"), cl::cat(headless),
+      cl::desc("launch kernel ENTRY (square, compute::square or @compute::@square) before the "
+               "screenshot"));
+  static cl::opt<std::string> inputs(
+      "inputs", cl::value_desc("JSON"), cl::cat(headless),
+      cl::desc("its inputs: a JSON array, one entry per argument, each an array, a number or "
+               "a pattern ({\"iota\": 1})"));
+  static cl::opt<std::string> executor(
+      "executor", cl::value_desc("HOST:PORT"), cl::cat(headless),
+      cl::desc("the executor for --launch (default: start a local one)"));
+  static cl::opt<int> frames("frames", cl::value_desc("N"), cl::init(4), cl::cat(headless),
+                             cl::desc("frames to render before the screenshot"));
+  static cl::opt<bool> shortHelp("h", cl::Hidden, cl::desc("the same as --help"));
+
+  cl::ResetAllOptionOccurrences();
+  cl::HideUnrelatedOptions({&window, &headless});
+  std::string errors;
+  llvm::raw_string_ostream errorStream(errors);
+  if (!cl::ParseCommandLineOptions(
+          argc, argv,
+          "steps through the pipeline recorded on FILE pass by pass, with a diff of what each "
+          "pass changed, and launches its cross-compiled kernels on an executor-server.\n",
+          &errorStream)) {
+    message = oneLine(errors, "executor-studio");
     return false;
   }
-  if (!options.editFile.empty() && (options.pass < 1 || options.screenshot.empty())) {
-    message = "--edit goes with --pass N and --screenshot";
-    return false;
+  if (shortHelp) {
+    cl::PrintHelpMessage();
+    std::exit(0);
   }
-  if (options.inspect && options.launch.empty()) {
-    message = "--inspect goes with --launch";
+  auto refuse = [&](const std::string &problem) {
+    message = problem + " (see --help)";
     return false;
-  }
-  if (!options.launch.empty() && options.screenshot.empty()) {
-    message = "--launch goes with --screenshot (in the window, press Launch or F5)";
-    return false;
-  }
+  };
+  options.file = file;
+  options.pipeline = pipeline;
+  options.settingsPath = settings;
+  options.screenshot = screenshot;
+  options.pass = pass;
+  if (pass.getNumOccurrences() && options.pass < 1)
+    return refuse("--pass takes a pass number from 1");
+  options.view = view;
+  if (view.getNumOccurrences() && !viewModeNamed(options.view))
+    return refuse("--view takes side-by-side, unified or source");
+  options.search = search;
+  options.editFile = edit;
+  options.inspect = inspect;
+  options.launch = launch;
+  options.inputs = inputs;
+  options.executor = executor;
+  options.frames = frames;
+  if (size.getNumOccurrences() && !parseSize(size, options.width, options.height))
+    return refuse("--size takes WxH (at least 320x240)");
+  if (!options.inputs.empty() && options.launch.empty())
+    return refuse("--inputs goes with --launch");
+  if (!options.editFile.empty() && (options.pass < 1 || options.screenshot.empty()))
+    return refuse("--edit goes with --pass N and --screenshot");
+  if (options.inspect && options.launch.empty())
+    return refuse("--inspect goes with --launch");
+  if (!options.launch.empty() && options.screenshot.empty())
+    return refuse("--launch goes with --screenshot (in the window, press Launch or F5)");
   return true;
 }
 

@@ -73,7 +73,9 @@ struct AppOptions {
   int frames = 4;
 };
 
-/// Parses the command line; false with a message (usage on --help).
+/// Parses the command line with llvm::cl (--help prints the options and
+/// exits); false with a one-line message ending in "(see --help)" or
+/// llvm::cl's suggestion for a misspelt flag.
 bool parseArguments(int argc, char **argv, AppOptions &options, std::string &message);
 
 /// Runs the window (or the headless screenshot); returns the exit code.

@@ -20,12 +20,8 @@ int main(int argc, char **argv) {
   executor_studio::gui::AppOptions options;
   std::string message;
   if (!executor_studio::gui::parseArguments(argc, argv, options, message)) {
-    bool help = message.rfind("usage:", 0) == 0;
-    std::fprintf(help ? stdout : stderr, "%s%s", help ? "" : "executor-studio: ",
-                 message.c_str());
-    if (!message.empty() && message.back() != '\n')
-      std::fputc('\n', help ? stdout : stderr);
-    return help ? 0 : 2;
+    std::fprintf(stderr, "executor-studio: %s\n", message.c_str());
+    return 2;
   }
   return executor_studio::gui::runApp(options);
 }

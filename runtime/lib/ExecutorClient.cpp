@@ -1,5 +1,6 @@
 //===- ExecutorClient.cpp - one session with an executor ------------------===//
 #include "ExecutorRuntime/ExecutorClient.h"
+#include "ExecutorRuntime/Errors.h"
 #include "EmbeddedObjects.h"
 #include "ObjectArchitecture.h"
 #include "ExecutorRuntime/Socket.h"
@@ -32,8 +33,6 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
-#include <csignal>
-#include <malloc.h>
 #include <cstdlib>
 #include <future>
 #include <map>
@@ -295,7 +294,7 @@ struct ExecutorClient::Impl {
                     const std::string &what) const {
     uint64_t status = kReplyError;
     if (reply.size() < sizeof(status))
-      return error(what + ": malformed reply from the executor");
+      return malformed(what + ": malformed reply from the executor");
     std::memcpy(&status, reply.data(), sizeof(status));
     if (status == kReplyOk)
       return Error::success();
@@ -303,20 +302,18 @@ struct ExecutorClient::Impl {
                         reply.size() - sizeof(status));
     if (message == kShuttingDownMessage)
       return shuttingDown(what + " was refused");
-    return error(what + " failed: " + message);
+    return refused(what, message);
   }
   /// The executor stopped with its server (SIGTERM): `what` happened.
   Error shuttingDown(const std::string &what) const {
-    return createStringError(inconvertibleErrorCode(),
-                             "executor " + address + " is shutting down (" +
-                                 what + ")");
+    return make_error<ShuttingDown>(address, what);
   }
   /// The error of a direct call that failed during `what`.
   Error directFailed(const std::string &what, Error err) {
     if (timedOut || err.isA<DirectCallTimeout>()) {
       consumeError(std::move(err));
       timedOut = true;
-      return error(what + " failed: " + timeLimitMessage());
+      return timeLimitPassed(what, timeLimitMessage());
     }
     return lost(what, toString(std::move(err)));
   }
@@ -344,8 +341,22 @@ struct ExecutorClient::Impl {
   std::map<std::pair<std::string, std::string>, ExecutorAddr> entries;
 
   Error error(const Twine &message) const {
-    return createStringError(inconvertibleErrorCode(),
-                             "executor " + address + ": " + message);
+    return make_error<ExecutorError>(address, message.str());
+  }
+  /// The typed errors (Errors.h) of this session.
+  Error closed() const {
+    return make_error<SessionLost>(address, "the session is closed");
+  }
+  Error malformed(const Twine &message) const {
+    return make_error<MalformedReply>(address, message.str());
+  }
+  Error refused(const std::string &what, const std::string &reason) const {
+    return make_error<Refused>(address, what + " failed: " + reason, reason);
+  }
+  Error timeLimitPassed(const std::string &what,
+                        const std::string &detail) const {
+    return make_error<LaunchTimedOut>(address, what + " failed: " + detail,
+                                      launchTimeout);
   }
 
   /// The address of `entry` in `object` (empty: in any loaded object,
@@ -419,18 +430,26 @@ struct ExecutorClient::Impl {
   /// (executor-server names the kernel and the signal), else `detail`.
   Error lost(const std::string &what, const std::string &detail) const {
     if (timedOut)
-      return error(what + " failed: " + detail);
+      return timeLimitPassed(what, detail);
     std::string report = transport ? transport->hangupMessage() : "";
     if (report == kShuttingDownMessage)
       return shuttingDown("the session ended during " + what);
-    if (!report.empty())
-      return error("lost the session during " + what + ": " + report);
+    if (!report.empty()) {
+      std::string message = "lost the session during " + what + ": " + report;
+      std::string kernel;
+      int signal = 0;
+      if (parseCrashReport(report, kernel, signal))
+        return make_error<KernelCrashed>(address, message, kernel, signal);
+      return make_error<SessionLost>(address, message);
+    }
     if (kind == ExecutorKind::ExecutorServer)
-      return error("lost the session during " + what + ": " + detail +
-                   " (the executor stopped or the connection broke)");
-    return error("lost the session during " + what + ": " + detail +
-                 " (a kernel crashed or the executor stopped; " +
-                 executorKindName(kind) + "s do not say which)");
+      return make_error<SessionLost>(
+          address, "lost the session during " + what + ": " + detail +
+                       " (the executor stopped or the connection broke)");
+    return make_error<SessionLost>(
+        address, "lost the session during " + what + ": " + detail +
+                     " (a kernel crashed or the executor stopped; " +
+                     executorKindName(kind) + "s do not say which)");
   }
 
   /// The reply of an SPS-encoded call of `function`, or the error.
@@ -438,7 +457,7 @@ struct ExecutorClient::Impl {
   callRemote(ExecutorAddr function, ArrayRef<char> request,
              const std::string &what) {
     if (!open)
-      return error("the session is closed");
+      return closed();
     shared::WrapperFunctionBuffer reply = callAndWait(function, request);
     // Only the client side makes out-of-band errors: the session is gone.
     if (const char *message = reply.getOutOfBandError())
@@ -499,7 +518,7 @@ struct ExecutorClient::Impl {
     if (!direct)
       return callExecutor(function, request, what);
     if (!open)
-      return error("the session is closed");
+      return closed();
     iovec part{const_cast<char *>(request.data()), request.size()};
     auto reply = transport->callDirect(function.getValue(), 0,
                                        ArrayRef<iovec>(part), launchTimeout);
@@ -544,33 +563,12 @@ std::string ExecutorClient::executorTriple() const {
 }
 bool ExecutorClient::isOpen() const { return impl->open; }
 ExecutorKind ExecutorClient::executorKind() const { return impl->kind; }
+std::string ExecutorClient::tlsDescription() const {
+  return impl->transport ? impl->transport->tlsDescription() : "";
+}
 
 Expected<std::unique_ptr<ExecutorClient>>
 ExecutorClient::open(const std::string &address, ClientOptions options) {
-  // The ORC transport writes with write(2): a peer that has gone must be an
-  // error, not SIGPIPE killing the program.
-  static bool ignoredSigpipe = [] {
-    struct sigaction current{};
-    if (sigaction(SIGPIPE, nullptr, &current) == 0 &&
-        current.sa_handler == SIG_DFL)
-      std::signal(SIGPIPE, SIG_IGN);
-    return true;
-  }();
-  (void)ignoredSigpipe;
-  // Launches move large memrefs through buffers that live for one call (the
-  // request, the transport's reply). glibc would map and unmap each one and
-  // fault every page in again; keeping them in the heap for reuse makes big
-  // transfers several times faster. EXECUTOR_KEEP_MALLOC=1 leaves malloc's
-  // settings alone.
-  static bool tunedMalloc = [] {
-    if (!std::getenv("EXECUTOR_KEEP_MALLOC")) {
-      mallopt(M_MMAP_THRESHOLD, 1 << 30);
-      mallopt(M_TRIM_THRESHOLD, 1 << 30);
-      mallopt(M_ARENA_MAX, 1); // thread arenas cap out at 64 MiB and mmap the rest
-    }
-    return true;
-  }();
-  (void)tunedMalloc;
   auto impl = std::make_unique<Impl>();
   impl->address = address;
   std::string why;
@@ -750,7 +748,7 @@ Error ExecutorClient::sendBinary(const std::string &path, int format) {
 Error ExecutorClient::sendBinary(const std::string &name, ArrayRef<char> bytes,
                                  int format) {
   if (!impl->open)
-    return impl->error("the session is closed");
+    return impl->closed();
   if (format == 1)
     return storeAsset(name, bytes);
   if (format != 0)
@@ -912,7 +910,7 @@ Expected<ExecutorClient::Impl::LaunchReply> ExecutorClient::Impl::launchCall(
     return std::move(result);
   }
   if (!open)
-    return error("the session is closed");
+    return closed();
   // A direct call gathered from the metadata and each input's data where it
   // lies.
   GatherMessage message;
@@ -1012,11 +1010,11 @@ Error ExecutorClient::storeAsset(const std::string &name,
     int32_t status = -1;
     shared::SPSInputBuffer in(reply->data(), reply->size());
     if (!shared::SPSArgList<int32_t>::deserialize(in, status))
-      return impl->error(what + ": malformed reply from the executor");
+      return impl->malformed(what + ": malformed reply from the executor");
     if (status != 0)
-      return impl->error(what + " failed: catalyst_remote_store_asset "
-                         "answered " + std::to_string(status) +
-                         " (the executor's log says why)");
+      return impl->refused(what, "catalyst_remote_store_asset answered " +
+                                     std::to_string(status) +
+                                     " (the executor's log says why)");
     return Error::success();
   }
   Message request = buildMessage([&](Writer &w) {
@@ -1121,7 +1119,7 @@ ExecutorClient::launch(const std::string &entryName, const std::string &object,
         },
         reply->shared, reply->sharedSize);
     if (!ok)
-      return impl->error("malformed reply from " + kernel);
+      return impl->malformed("malformed reply from " + kernel);
     outputs.push_back(std::move(out));
   }
   return outputs;
@@ -1144,7 +1142,7 @@ Error ExecutorClient::launchDescriptors(const std::string &entryName,
 Expected<uint64_t> ExecutorClient::symbolAddress(const std::string &symbol,
                                                  const std::string &object) {
   if (!impl->open)
-    return impl->error("the session is closed");
+    return impl->closed();
   auto address = impl->findEntry(symbol, object);
   if (!address)
     return address.takeError();
@@ -1200,7 +1198,7 @@ Error ExecutorClient::launchDescriptorsAt(uint64_t entryAddress,
             uint64_t bytes) { placed[i] = {data, bytes, sizes}; },
         launched->shared, launched->sharedSize);
     if (!ok)
-      return impl->error("malformed reply from " + kernel);
+      return impl->malformed("malformed reply from " + kernel);
     // Only data in the reply itself can be taken over.
     bool inReply = placed[i].data >= reply->data() &&
                    placed[i].data < reply->data() + reply->size();
@@ -1242,7 +1240,7 @@ Expected<uint64_t> ExecutorClient::launchAsync(const std::string &entryName,
 Expected<uint64_t> ExecutorClient::launchAsyncAt(uint64_t entryAddress,
                                                  const std::string &entry) {
   if (!impl->open)
-    return impl->error("the session is closed");
+    return impl->closed();
   std::string kernel = kernelName(entry);
   if (impl->kind != ExecutorKind::ExecutorServer) {
     // The invoke call, not waited for: the executor runs each wrapper call
@@ -1283,7 +1281,7 @@ Expected<uint64_t> ExecutorClient::launchAsyncAt(uint64_t entryAddress,
   Reader r(reply->data(), reply->size());
   uint64_t status, ticket = 0;
   if (!r.get(status) || !r.get(ticket))
-    return impl->error("malformed launch_async reply");
+    return impl->malformed("malformed launch_async reply");
   return ticket;
 }
 
@@ -1314,7 +1312,7 @@ Error ExecutorClient::await(uint64_t token) {
 Expected<std::vector<char>> ExecutorClient::call(const std::string &symbol,
                                                  ArrayRef<char> input) {
   if (!impl->open)
-    return impl->error("the session is closed");
+    return impl->closed();
   JITDylibSearchOrder order;
   {
     std::lock_guard<std::mutex> lock(impl->mutex);
@@ -1353,10 +1351,13 @@ ExecutorClient::Impl::allocateRemote(uint64_t size, const std::string &what) {
   ExecutorAddr address;
   shared::SPSInputBuffer in(reply->data(), reply->size());
   if (!shared::SPSArgList<shared::SPSExecutorAddr>::deserialize(in, address))
-    return error(what + ": malformed reply from the executor's alloc");
+    return malformed(what + ": malformed reply from the executor's alloc");
   if (!address)
-    return error(what + ": the executor could not allocate " +
-                 std::to_string(size) + " bytes");
+    return make_error<Refused>(this->address,
+                               what + ": the executor could not allocate " +
+                                   std::to_string(size) + " bytes",
+                               "could not allocate " + std::to_string(size) +
+                                   " bytes");
   return address;
 }
 
@@ -1384,7 +1385,7 @@ ExecutorClient::Impl::launchRemote(ExecutorAddr entry, const std::string &kernel
                                    ArrayRef<bool> scalarOutputs) {
   std::string what = "launch of " + kernel;
   if (!open)
-    return error("the session is closed");
+    return closed();
   auto scalarIn = [&](size_t i) { return i < scalarInputs.size() && scalarInputs[i]; };
   auto scalarOut = [&](size_t i) { return i < scalarOutputs.size() && scalarOutputs[i]; };
   // The block: per input a descriptor and its data (dense, 16-aligned; a

@@ -1,5 +1,6 @@
 //===- Socket.cpp - TCP helpers shared by client and server ---------------===//
 #include "ExecutorRuntime/Socket.h"
+#include "ExecutorRuntime/Address.h"
 
 #include <cerrno>
 #include <cstdlib>
@@ -18,35 +19,19 @@ namespace executor_runtime {
 
 bool splitAddress(const std::string &address, std::string &host,
                   std::string &port, std::string &error) {
-  if (!address.empty() && address.front() == '[') {
-    size_t close = address.find(']');
-    if (close == std::string::npos || close + 1 >= address.size() ||
-        address[close + 1] != ':') {
-      error = "address '" + address + "' is not [host]:port";
-      return false;
-    }
-    host = address.substr(1, close - 1);
-    port = address.substr(close + 2);
-  } else {
-    size_t colon = address.rfind(':');
-    if (colon == std::string::npos) {
-      error = "address '" + address + "' has no port; write host:port";
-      return false;
-    }
-    host = address.substr(0, colon);
-    port = address.substr(colon + 1);
-  }
-  if (host.empty() || port.empty()) {
-    error = "address '" + address + "' needs a host and a port";
+  AddressParts parts;
+  std::string problem = parseAddress(address, &parts);
+  if (problem.empty() && parts.unixSocket)
+    problem = "is a Unix socket, not host:port";
+  if (problem.empty() && parts.placeholder)
+    problem = "has the placeholder port '" + parts.port +
+              "'; map the address to HOST:PORT with EXECUTOR_ADDRESS_MAP";
+  if (!problem.empty()) {
+    error = "address '" + address + "' " + problem;
     return false;
   }
-  if (port.size() > 5 ||
-      port.find_first_not_of("0123456789") != std::string::npos ||
-      std::stoul(port) > 65535) {
-    error = "the port '" + port + "' of '" + address +
-            "' is not a number from 0 to 65535";
-    return false;
-  }
+  host = parts.host;
+  port = parts.port;
   return true;
 }
 
@@ -67,7 +52,8 @@ bool mapAddress(const std::string &address, std::string &mapped,
     std::string from = eq == std::string::npos ? "" : entry.substr(0, eq);
     std::string to = eq == std::string::npos ? "" : entry.substr(eq + 1);
     std::string host, port, why;
-    bool toUnix = to.rfind("unix:", 0) == 0 && to.size() > 5;
+    AddressParts target;
+    bool toUnix = parseAddress(to, &target).empty() && target.unixSocket;
     if (from.empty() || (!toUnix && !splitAddress(to, host, port, why))) {
       error = "EXECUTOR_ADDRESS_MAP entry '" + entry +
               "' is not FROM=HOST:PORT";

@@ -83,6 +83,13 @@ TcpTransport::Create(SimpleRemoteEPCTransportClient &client, int fd,
   return std::move(transport);
 }
 
+std::string TcpTransport::tlsDescription() const {
+  if (!options.tls)
+    return "";
+  return options.tls->cipherName() + ", kernel TLS: " +
+         options.tls->kernelTls();
+}
+
 std::string TcpTransport::hangupMessage() const {
   std::lock_guard<std::mutex> lock(hangupMutex);
   return hangup;

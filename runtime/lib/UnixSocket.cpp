@@ -1,5 +1,6 @@
 //===- UnixSocket.cpp - executors on this host, over a Unix socket --------===//
 #include "ExecutorRuntime/UnixSocket.h"
+#include "ExecutorRuntime/Address.h"
 
 #include <cerrno>
 #include <cstring>
@@ -12,10 +13,10 @@
 namespace executor_runtime {
 
 bool isUnixAddress(const std::string &address, std::string *path) {
-  if (address.compare(0, std::strlen(kUnixPrefix), kUnixPrefix) != 0)
+  if (address.compare(0, kUnixAddressPrefix.size(), kUnixAddressPrefix) != 0)
     return false;
   if (path)
-    *path = address.substr(std::strlen(kUnixPrefix));
+    *path = address.substr(kUnixAddressPrefix.size());
   return true;
 }
 
@@ -24,16 +25,13 @@ bool makeAddress(const std::string &path, sockaddr_un &addr,
                  std::string &error) {
   addr = {};
   addr.sun_family = AF_UNIX;
-  if (path.empty()) {
-    error = "unix: needs a path (unix:/run/user/1000/executor.sock)";
+  std::string address = std::string(kUnixAddressPrefix) + path;
+  std::string problem = parseAddress(address);
+  if (!problem.empty()) {
+    error = "address '" + address + "' " + problem;
     return false;
   }
-  if (path.size() >= sizeof(addr.sun_path)) {
-    error = "the socket path '" + path + "' is " +
-            std::to_string(path.size()) + " bytes long (at most " +
-            std::to_string(sizeof(addr.sun_path) - 1) + ")";
-    return false;
-  }
+  static_assert(kMaxUnixPath < sizeof(addr.sun_path));
   std::memcpy(addr.sun_path, path.data(), path.size());
   return true;
 }

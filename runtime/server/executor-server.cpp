@@ -44,6 +44,7 @@
 #include "CrashReport.h"
 #include "KernelHeap.h"
 #include "LaunchService.h"
+#include "ServerFlags.h"
 
 #include "llvm/ExecutionEngine/Orc/Shared/SimpleRemoteEPCUtils.h"
 #include "llvm/ExecutionEngine/Orc/TargetProcess/SimpleExecutorMemoryManager.h"
@@ -86,62 +87,6 @@ void onSignal(int sig) {
   (void)!write(signalPipe[1], &c, 1);
 }
 
-const char *kHelp =
-    "usage: executor-server [options]\n"
-    "Runs kernels for executor sessions: each connection is a session in a\n"
-    "process of its own. Prints `listening on HOST:PORT` per address.\n"
-    "\n"
-    "Where to listen:\n"
-    "  --bind HOST:PORT         an address to listen on (repeatable; default\n"
-    "                           127.0.0.1:0, a free loopback port)\n"
-    "  --bind unix:PATH         a Unix socket (same host only; large buffers\n"
-    "                           cross in shared memory; no token or TLS:\n"
-    "                           its file mode is the access control)\n"
-    "  --unix-mode MODE         the Unix socket's file mode (0600)\n"
-    "  --allow-remote           accept addresses other than loopback; needs\n"
-    "                           --tls-cert, --tls-key and --token-file\n"
-    "  --insecure-plaintext     with --allow-remote: allow no TLS and no\n"
-    "                           token (anyone on the network runs code here)\n"
-    "Who may connect:\n"
-    "  --tls-cert FILE          TLS 1.3 with this certificate chain (PEM);\n"
-    "                           clients need EXECUTOR_TLS_CA\n"
-    "  --tls-key FILE           the certificate's private key (PEM)\n"
-    "  --token-file FILE        clients present this token (the first line,\n"
-    "                           >= 16 bytes; the file must be chmod 600)\n"
-    "  --auth-failure-delay T   after a wrong token the peer waits T (1s)\n"
-    "Limits (T: seconds, or e.g. 500ms; SIZE: bytes or 64K, 16M, 8G):\n"
-    "  --handshake-timeout T    from connect to the first ORC call (10s)\n"
-    "  --max-sessions N         sessions at once; more are refused (64)\n"
-    "  --max-message-size SIZE  the largest message a session takes (1G)\n"
-    "  --max-session-memory SIZE  private writable memory per session,\n"
-    "                           RLIMIT_DATA, and the size of the kernel\n"
-    "                           heap on a Unix socket (16G; 0: no limit)\n"
-    "  --max-launch-time T      a kernel running longer ends its session\n"
-    "                           (1 hour; 0: no limit)\n"
-    "  --liveness-timeout T     a client that stops answering is gone after\n"
-    "                           about T (60s)\n"
-    "  --stop-grace T           on SIGTERM, running launches get T to finish\n"
-    "                           (new ones are refused) before SIGKILL (5s)\n"
-    "Sessions:\n"
-    "  --run-as USER            started as root, sessions run as USER\n"
-    "                           (default nobody) with no_new_privs\n"
-    "  --plugin LIB.so          load a library kernels may call (repeatable)\n"
-    "  --no-kernel-heap         on a Unix socket, kernels keep libc's\n"
-    "                           allocator (results are then copied)\n"
-    "  --asset-root DIR         where session asset directories go ($TMPDIR,\n"
-    "                           else /tmp)\n"
-    "  --services=all|executor-studio|catalyst\n"
-    "                           which executor services sessions publish\n"
-    "                           (all)\n"
-    "  --log=all|sessions       log every launch, or sessions only (all)\n"
-    "  --help, -h               this text\n"
-    "  --version                the version\n";
-
-[[noreturn]] void usage(const std::string &problem) {
-  std::fprintf(stderr, "executor-server: %s\n%s", problem.c_str(), kHelp);
-  std::exit(2);
-}
-
 bool isLoopback(const sockaddr_storage &addr) {
   if (addr.ss_family == AF_INET) {
     auto *in = reinterpret_cast<const sockaddr_in *>(&addr);
@@ -180,20 +125,20 @@ int listenOn(const std::string &address, bool allowRemote) {
     return fd;
   }
   if (!splitAddress(address, host, port, error))
-    usage(error);
+    flagError(error);
   addrinfo hints{};
   hints.ai_family = AF_UNSPEC;
   hints.ai_socktype = SOCK_STREAM;
   hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
   addrinfo *results = nullptr;
   if (int rc = getaddrinfo(host.c_str(), port.c_str(), &hints, &results))
-    usage("cannot resolve " + address + ": " + gai_strerror(rc));
+    flagError("cannot resolve " + address + ": " + gai_strerror(rc));
   int fd = -1;
   for (addrinfo *ai = results; ai && fd < 0; ai = ai->ai_next) {
     sockaddr_storage addr{};
     std::memcpy(&addr, ai->ai_addr, ai->ai_addrlen);
     if (!allowRemote && !isLoopback(addr))
-      usage("refusing to listen on " + address +
+      flagError("refusing to listen on " + address +
             ", which is not a loopback address: pass --allow-remote and "
             "--tls-cert, --tls-key and --token-file to accept remote sessions");
     fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, 0);
@@ -418,146 +363,42 @@ void reportWrongToken() {
 } // namespace
 
 int main(int argc, char **argv) {
-  std::vector<std::string> binds, plugins;
-  bool allowRemote = false, insecurePlaintext = false, runAsNamed = false;
-  std::string tokenFile, tlsCert, tlsKey, runAsUser = "nobody";
-  SessionLimits limits;
-  std::string assetRoot;
-  if (const char *tmp = std::getenv("TMPDIR"); tmp && *tmp)
-    assetRoot = tmp;
-  else
-    assetRoot = "/tmp";
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    auto is = [&](const char *name) {
-      return arg == name || arg.rfind(std::string(name) + "=", 0) == 0;
-    };
-    auto value = [&](const std::string &name) -> std::string {
-      if (arg.rfind(name + "=", 0) == 0)
-        return arg.substr(name.size() + 1);
-      if (i + 1 >= argc)
-        usage(name + " needs a value");
-      return argv[++i];
-    };
-    auto duration = [&](const std::string &name,
-                        std::chrono::milliseconds &out) {
-      std::string text = value(name);
-      if (!parseDuration(text, out))
-        usage(name + " '" + text + "' is not a duration (seconds, or e.g. "
-              "500ms)");
-    };
-    auto size = [&](const std::string &name, uint64_t &out) {
-      std::string text = value(name);
-      if (!parseSize(text, out))
-        usage(name + " '" + text + "' is not a size (bytes, or e.g. 64K, 16M, "
-              "8G)");
-    };
-    if (is("--bind"))
-      binds.push_back(value("--bind"));
-    else if (is("--plugin"))
-      plugins.push_back(value("--plugin"));
-    else if (is("--token-file"))
-      tokenFile = value("--token-file");
-    else if (is("--tls-cert"))
-      tlsCert = value("--tls-cert");
-    else if (is("--tls-key"))
-      tlsKey = value("--tls-key");
-    else if (is("--asset-root"))
-      assetRoot = value("--asset-root");
-    else if (is("--unix-mode")) {
-      std::string mode = value("--unix-mode");
-      if (mode.empty() || mode.size() > 4 ||
-          mode.find_first_not_of("01234567") != std::string::npos)
-        usage("--unix-mode takes an octal file mode such as 0600 or 0660, "
-              "not '" + mode + "'");
-      unixMode = std::stoul(mode, nullptr, 8);
-    }
-    else if (arg == "--no-kernel-heap")
-      useKernelHeap = false;
-    else if (is("--run-as")) {
-      runAsUser = value("--run-as");
-      runAsNamed = true;
-    } else if (is("--handshake-timeout"))
-      duration("--handshake-timeout", limits.handshakeTimeout);
-    else if (is("--max-launch-time"))
-      duration("--max-launch-time", limits.launchTime);
-    else if (is("--stop-grace"))
-      duration("--stop-grace", limits.stopGrace);
-    else if (is("--auth-failure-delay"))
-      duration("--auth-failure-delay", limits.authFailureDelay);
-    else if (is("--liveness-timeout")) {
-      std::chrono::milliseconds t{};
-      duration("--liveness-timeout", t);
-      limits.liveness = std::chrono::duration_cast<std::chrono::seconds>(t);
-    } else if (is("--max-message-size"))
-      size("--max-message-size", limits.maxMessageSize);
-    else if (is("--max-session-memory"))
-      size("--max-session-memory", limits.sessionMemory);
-    else if (is("--max-sessions")) {
-      uint64_t n = 0;
-      std::string text = value("--max-sessions");
-      if (text.find_first_not_of("0123456789") != std::string::npos ||
-          !parseSize(text, n) || n == 0 || n > 100000)
-        usage("--max-sessions '" + text + "' is not a number from 1 to 100000");
-      limits.maxSessions = static_cast<unsigned>(n);
-    } else if (arg == "--allow-remote")
-      allowRemote = true;
-    else if (arg == "--insecure-plaintext")
-      insecurePlaintext = true;
-    else if (arg == "--log=sessions")
-      logLaunches = false;
-    else if (arg == "--log=all")
-      logLaunches = true;
-    else if (arg.rfind("--services=", 0) == 0) {
-      std::string services = arg.substr(11);
-      if (services != "all" && services != "executor-studio" &&
-          services != "catalyst")
-        usage("unknown --services '" + services +
-              "' (all, executor-studio or catalyst)");
-      publishOurs = services != "catalyst";
-      publishCatalyst = services != "executor-studio";
-    }
-    else if (arg == "--help" || arg == "-h") {
-      std::printf("%s", kHelp);
-      return 0;
-    } else if (arg == "--version") {
-      std::printf("Executor Studio %s\n", EXECUTOR_STUDIO_VERSION);
-      return 0;
-    } else
-      usage("unknown argument '" + arg + "'");
-  }
-  if (binds.empty())
-    binds.push_back("127.0.0.1:0");
-  if (tlsCert.empty() != tlsKey.empty())
-    usage("--tls-cert and --tls-key go together");
-  bool useTls = !tlsCert.empty();
-  if (allowRemote && !insecurePlaintext && (!useTls || tokenFile.empty()))
-    usage("--allow-remote needs --tls-cert, --tls-key and --token-file: "
-          "remote clients must present a shared token, over TLS (or say "
-          "--insecure-plaintext to accept anyone who can reach the port)");
+  ServerFlags flags = parseServerFlags(argc, argv, EXECUTOR_STUDIO_VERSION);
+  unixMode = flags.unixMode;
+  useKernelHeap = flags.useKernelHeap;
+  logLaunches = flags.logLaunches;
+  publishOurs = flags.publishOurs;
+  publishCatalyst = flags.publishCatalyst;
+  const std::vector<std::string> &binds = flags.binds;
+  const std::string &tokenFile = flags.tokenFile;
+  bool allowRemote = flags.allowRemote;
+  bool useTls = !flags.tlsCert.empty();
+  SessionLimits limits = flags.limits;
+  const std::string &assetRoot = flags.assetRoot;
   std::string token;
   if (!tokenFile.empty()) {
     std::string problem = loadTokenFile(tokenFile, token);
     if (!problem.empty())
-      usage(problem);
+      flagError(problem);
   }
   std::unique_ptr<TlsServerContext> tlsContext;
   if (useTls) {
     std::string problem;
-    tlsContext = TlsServerContext::load(tlsCert, tlsKey, problem);
+    tlsContext = TlsServerContext::load(flags.tlsCert, flags.tlsKey, problem);
     if (!tlsContext)
-      usage(problem);
+      flagError(problem);
   }
   RunAs runAs;
-  if (std::string problem = resolveRunAs(runAsUser, runAsNamed, runAs);
+  if (std::string problem =
+          resolveRunAs(flags.runAsUser, flags.runAsNamed, runAs);
       !problem.empty())
-    usage(problem);
+    flagError(problem);
   // Sessions work in their asset directory (entered before the drop); only
   // kernels that use its full path ($EXECUTOR_ASSET_DIR) need to reach it.
   std::string unreachableAssets = reachableBy(assetRoot, runAs);
   TcpTransport::setMaxMessageSize(limits.maxMessageSize);
   ServerSecurity security{tlsContext.get(), token};
-  for (const std::string &plugin : plugins)
+  for (const std::string &plugin : flags.plugins)
     if (!dlopen(plugin.c_str(), RTLD_NOW | RTLD_GLOBAL)) {
       std::fprintf(stderr, "executor-server: cannot load plugin %s: %s\n",
                    plugin.c_str(), dlerror());
@@ -594,7 +435,7 @@ int main(int argc, char **argv) {
     socklen_t len = sizeof(addr);
     getsockname(fd, reinterpret_cast<sockaddr *>(&addr), &len);
     std::printf("listening on %s\n",
-                unixPaths.count(fd) ? (kUnixPrefix + unixPaths[fd]).c_str()
+                unixPaths.count(fd) ? (std::string(kUnixAddressPrefix) + unixPaths[fd]).c_str()
                                     : describe(addr).c_str());
     fds.push_back({fd, POLLIN, 0});
   }
@@ -682,7 +523,7 @@ int main(int argc, char **argv) {
         setLivenessTimeout(fd, limits.liveness);
       }
       std::string peerName =
-          overUnix ? kUnixPrefix + unixPaths[fds[i].fd] : describe(peer);
+          overUnix ? std::string(kUnixAddressPrefix) + unixPaths[fds[i].fd] : describe(peer);
       std::string host = overUnix ? peerName : peerHost(peer);
       if (sessions.size() >= limits.maxSessions) {
         std::string why = "busy: this executor serves its maximum of " +

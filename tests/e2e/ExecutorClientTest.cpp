@@ -399,8 +399,7 @@ TEST_F(ExecutorClientTest, ServerRefusesAnOutOfRangePort) {
   ASSERT_TRUE(static_cast<bool>(err));
   llvm::consumeError(std::move(err));
   EXPECT_NE(readFile(log).find(
-                "the port '99999' of '127.0.0.1:99999' is not a number from 0 "
-                "to 65535"),
+                "address '127.0.0.1:99999' has port 99999 outside [0, 65535]"),
             std::string::npos)
       << readFile(log);
 }

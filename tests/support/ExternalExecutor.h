@@ -30,10 +30,35 @@ public:
   ~JitlinkExecutor() { stop(); }
   explicit JitlinkExecutor(std::string jitlinkExecutor = LLVM_JITLINK_EXECUTOR_PATH)
       : jitlinkExecutor(std::move(jitlinkExecutor)) {}
+  /// Starts it on a free port. The port is picked here and bound there (it
+  /// takes no listening socket), so another socket can take it first (a
+  /// TIME_WAIT one makes llvm-jitlink-executor say "Error on binding"):
+  /// then it starts again on another port, up to 20 times.
   bool start(const std::string &catalystExecutor = "") {
+    for (int attempt = 0; attempt < 20; ++attempt) {
+      int outcome = startOnce(catalystExecutor);
+      if (outcome >= 0)
+        return outcome == 1;
+    }
+    return false;
+  }
+  void stop() {
+    if (pid <= 0)
+      return;
+    kill(-pid, SIGKILL);
+    waitpid(pid, nullptr, 0);
+    pid = -1;
+  }
+  std::string address;
+  pid_t pid = -1;
+
+private:
+  /// 1: listening; 0: not within 5 s; -1: it exited first (the port was
+  /// taken): try another.
+  int startOnce(const std::string &catalystExecutor) {
     int fd = bindLoopback(/*listen=*/false, address);
     if (fd < 0)
-      return false;
+      return 0;
     ::close(fd);
     unsigned port = std::stoul(address.substr(address.rfind(':') + 1));
     pid = fork();
@@ -55,22 +80,16 @@ public:
       std::stringstream text;
       text << tcp.rdbuf();
       if (text.str().find(needle) != std::string::npos)
-        return true;
+        return 1;
+      int status;
+      if (waitpid(pid, &status, WNOHANG) == pid) {
+        pid = -1;
+        return -1;
+      }
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
-    return false;
+    return 0;
   }
-  void stop() {
-    if (pid <= 0)
-      return;
-    kill(-pid, SIGKILL);
-    waitpid(pid, nullptr, 0);
-    pid = -1;
-  }
-  std::string address;
-  pid_t pid = -1;
-
-private:
   std::string jitlinkExecutor;
 };
 

@@ -2,6 +2,7 @@
 #include "StudioModel/ExecutorModel.h"
 
 #include "ExecutorRuntime/ExecutorClient.h"
+#include "ExecutorRuntime/Errors.h"
 #include "ExecutorRuntime/LocalExecutor.h"
 #include "ExecutorRuntime/Wire.h"
 
@@ -32,9 +33,11 @@ double millisecondsSince(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
-bool lostSession(const std::string &message) {
-  return message.find("lost the session") != std::string::npos ||
-         message.find("the session is closed") != std::string::npos;
+/// `err`'s text, and whether it ended the session (Errors.h: lost, closed,
+/// or closed after a time-out).
+std::string describe(llvm::Error err, bool &sessionLost) {
+  sessionLost = executor_runtime::endsSession(err);
+  return llvm::toString(std::move(err));
 }
 
 struct Command {
@@ -196,8 +199,7 @@ struct ExecutorModel::Worker {
     e.latencyMs = millisecondsSince(pending.start);
     if (err) {
       e.kind = Event::Kind::LaunchFailed;
-      e.text = llvm::toString(std::move(err));
-      e.sessionLost = lostSession(e.text);
+      e.text = describe(std::move(err), e.sessionLost);
     } else {
       e.kind = Event::Kind::LaunchDone;
     }
@@ -387,7 +389,7 @@ struct ExecutorModel::Worker {
       e.latencyMs = millisecondsSince(start);
       if (!out) {
         e.kind = Event::Kind::LaunchFailed;
-        e.text = llvm::toString(out.takeError());
+        e.text = describe(out.takeError(), e.sessionLost);
       } else {
         e.kind = Event::Kind::LaunchDone;
         for (HostMemRef &h : *out) {
@@ -399,7 +401,6 @@ struct ExecutorModel::Worker {
         }
       }
     }
-    e.sessionLost = e.kind == Event::Kind::LaunchFailed && lostSession(e.text);
     self->post(std::move(e));
   }
 
@@ -430,8 +431,9 @@ struct ExecutorModel::Worker {
       }
       Clock::time_point start = Clock::now();
       if (llvm::Error err = client->sendBinary(request.object)) {
-        std::string message = llvm::toString(std::move(err));
-        fail(message, lostSession(message));
+        bool lost = false;
+        std::string message = describe(std::move(err), lost);
+        fail(message, lost);
         return;
       }
       shipMs = millisecondsSince(start);
@@ -449,8 +451,9 @@ struct ExecutorModel::Worker {
       Clock::time_point start = Clock::now();
       auto token = client->launchAsync(request.entry, request.object);
       if (!token) {
-        std::string message = llvm::toString(token.takeError());
-        fail(message, lostSession(message));
+        bool lost = false;
+        std::string message = describe(token.takeError(), lost);
+        fail(message, lost);
         return;
       }
       Event started;

@@ -127,6 +127,9 @@ public:
   /// The address as written by the caller, and as connected to.
   const std::string &address() const;
   const std::string &connectedAddress() const;
+  /// For a session over TLS: its cipher suite and which directions kernel
+  /// TLS carries ("TLS_AES_256_GCM_SHA384, kernel TLS: none"); "" otherwise.
+  std::string tlsDescription() const;
   /// Which executor this session talks to.
   ExecutorKind executorKind() const;
   /// The executor's target triple, from ORC's setup message: objects must

@@ -127,6 +127,10 @@ public:
   static std::string oversizeMessage(uint64_t size);
   static std::string lastRefusal();
 
+  /// Over TLS: its cipher suite and which directions kernel TLS carries
+  /// ("TLS_AES_256_GCM_SHA384, kernel TLS: none"); "" otherwise.
+  std::string tlsDescription() const;
+
   /// The message of an error Hangup the peer sent, or "".
   std::string hangupMessage() const;
 

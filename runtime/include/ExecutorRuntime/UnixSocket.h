@@ -9,12 +9,12 @@
 #ifndef EXECUTORRUNTIME_UNIXSOCKET_H
 #define EXECUTORRUNTIME_UNIXSOCKET_H
 
+#include "ExecutorRuntime/Address.h"
+
 #include <chrono>
 #include <string>
 
 namespace executor_runtime {
-
-inline constexpr const char *kUnixPrefix = "unix:";
 
 /// Whether `address` is `unix:PATH`; `path` gets PATH.
 bool isUnixAddress(const std::string &address, std::string *path = nullptr);

@@ -1,5 +1,6 @@
 //===- ExecutorOps.cpp - executor dialect operations ------------*- C++ -*-===//
 #include "Executor/IR/ExecutorOps.h"
+#include "ExecutorRuntime/Address.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
@@ -9,49 +10,8 @@ using namespace mlir;
 using namespace catalyst::executor;
 
 std::string catalyst::executor::validateAddress(llvm::StringRef address) {
-  if (address.empty())
-    return "is empty; write it as host:port, e.g. \"127.0.0.1:4711\"";
-  if (llvm::any_of(address, [](char c) { return llvm::isSpace(c); }))
-    return "contains white space; write it as host:port";
-  llvm::StringRef host, port;
-  if (address.starts_with("[")) {
-    size_t close = address.find(']');
-    if (close == llvm::StringRef::npos)
-      return "opens an IPv6 host with '[' but has no ']'; write it as "
-             "[::1]:port";
-    host = address.slice(1, close);
-    llvm::StringRef rest = address.drop_front(close + 1);
-    if (!rest.consume_front(":"))
-      return "has no ':port' after the bracketed IPv6 host";
-    port = rest;
-  } else {
-    size_t colon = address.rfind(':');
-    if (colon == llvm::StringRef::npos)
-      return "has no port; write it as host:port";
-    host = address.take_front(colon);
-    port = address.drop_front(colon + 1);
-    if (host.contains(':'))
-      return "has an IPv6 host without brackets; write it as [host]:port";
-  }
-  if (host.empty())
-    return "has an empty host; write it as host:port";
-  if (port.empty())
-    return "has an empty port; write it as host:port";
-  if (llvm::all_of(port, llvm::isDigit)) {
-    unsigned value = 0;
-    if (port.getAsInteger(10, value) || value > 65535)
-      return "has port " + port.str() + " outside [0, 65535]";
-    return "";
-  }
-  // A symbolic placeholder (`ADDR:PORT`) that EXECUTOR_ADDRESS_MAP resolves.
-  bool symbolic = (llvm::isAlpha(port.front()) || port.front() == '_') &&
-                  llvm::all_of(port, [](char c) {
-                    return llvm::isAlnum(c) || c == '_';
-                  });
-  if (!symbolic)
-    return "has port '" + port.str() +
-           "', which is neither a number nor a placeholder name";
-  return "";
+  return executor_runtime::parseAddress(
+      std::string_view(address.data(), address.size()));
 }
 
 LogicalResult OpenOp::verify() {

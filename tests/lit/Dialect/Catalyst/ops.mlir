@@ -42,6 +42,14 @@ module attributes {catalyst.object_files = ["/tmp/ws/local/local.o", "/tmp/ws/he
     }
   }
 
+  // An executor on this host, at its Unix socket.
+  // CHECK: module @on_unix attributes {catalyst.dispatch = {address = "unix:/run/user/1000/executor.sock"}, catalyst.target = {}}
+  module @on_unix attributes {catalyst.target = {}, catalyst.dispatch = {address = "unix:/run/user/1000/executor.sock"}} {
+    func.func @entry() {
+      return
+    }
+  }
+
   // A local target written as a unit attribute.
   // CHECK: module @local attributes {catalyst.target}
   module @local attributes {catalyst.target} {

@@ -28,6 +28,9 @@ func.func @open_addresses() {
   %hn = executor.open("localhost:0") : !executor.session
   // CHECK: %[[MX:.+]] = executor.open("node-7.cluster:65535") : !executor.session
   %mx = executor.open("node-7.cluster:65535") : !executor.session
+  // The runtime's Unix sockets, in the same grammar (ExecutorRuntime/Address.h).
+  // CHECK: %[[UX:.+]] = executor.open("unix:/run/user/1000/executor.sock") : !executor.session
+  %ux = executor.open("unix:/run/user/1000/executor.sock") : !executor.session
   // CHECK: executor.close %[[V6]] : !executor.session
   // CHECK: executor.close %[[PH]] : !executor.session
   // CHECK: executor.close %[[HN]] : !executor.session
@@ -36,6 +39,7 @@ func.func @open_addresses() {
   executor.close %ph : !executor.session
   executor.close %hn : !executor.session
   executor.close %mx : !executor.session
+  executor.close %ux : !executor.session
   return
 }
 

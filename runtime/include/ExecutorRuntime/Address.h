@@ -1,0 +1,123 @@
+//===- Address.h - the one grammar of executor addresses --------*- C++ -*-===//
+//
+// An executor address, as IR writes it (executor.open, catalyst.dispatch,
+// a runtime_call's dispatch), as EXECUTOR_ADDRESS_MAP maps it, and as the
+// runtime and executor-server --bind take it:
+//   HOST:PORT       a DNS name or IPv4 address, e.g. 127.0.0.1:4711
+//   [HOST]:PORT     an IPv6 address in brackets, e.g. [::1]:4711
+//   unix:PATH       a Unix socket on this host, e.g. unix:/run/user/1000/executor.sock
+// PORT is a decimal number from 0 to 65535, or a placeholder name (letters,
+// digits and '_', not starting with a digit: `ADDR:PORT`) that
+// EXECUTOR_ADDRESS_MAP maps to a real address before anything connects.
+//
+// Header-only and dependency-free: the core's verifier (validateAddress)
+// and the runtime parse with the same code and report the same problem
+// text. Both say `address "..." PROBLEM` / `address '...' PROBLEM`.
+//
+//===----------------------------------------------------------------------===//
+#ifndef EXECUTORRUNTIME_ADDRESS_H
+#define EXECUTORRUNTIME_ADDRESS_H
+
+#include <string>
+#include <string_view>
+
+namespace executor_runtime {
+
+/// The prefix of a Unix socket's address.
+inline constexpr std::string_view kUnixAddressPrefix = "unix:";
+/// The longest path a Unix socket address may have (sockaddr_un).
+inline constexpr size_t kMaxUnixPath = 107;
+
+/// An address's parts (parseAddress).
+struct AddressParts {
+  bool unixSocket = false;
+  std::string path;         // of unix:PATH
+  std::string host, port;   // of HOST:PORT, [HOST]:PORT
+  bool placeholder = false; // PORT is a name EXECUTOR_ADDRESS_MAP maps
+};
+
+/// "" when `address` is an executor address (its parts in `parts`, if
+/// given); otherwise what is wrong with it, to follow the address, e.g.
+/// "has no port; write it as host:port".
+inline std::string parseAddress(std::string_view address,
+                                AddressParts *parts = nullptr) {
+  auto isSpace = [](char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' ||
+           c == '\f';
+  };
+  auto isDigit = [](char c) { return c >= '0' && c <= '9'; };
+  auto isAlpha = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+  };
+  AddressParts local;
+  AddressParts &out = parts ? *parts : local;
+  out = AddressParts();
+  if (address.substr(0, kUnixAddressPrefix.size()) == kUnixAddressPrefix) {
+    std::string_view path = address.substr(kUnixAddressPrefix.size());
+    if (path.empty())
+      return "has no socket path; write it as unix:PATH, e.g. "
+             "\"unix:/run/user/1000/executor.sock\"";
+    if (path.find('\0') != std::string_view::npos)
+      return "has a NUL byte in its socket path";
+    if (path.size() > kMaxUnixPath)
+      return "has a socket path of " + std::to_string(path.size()) +
+             " bytes (at most " + std::to_string(kMaxUnixPath) + ")";
+    out.unixSocket = true;
+    out.path = std::string(path);
+    return "";
+  }
+  if (address.empty())
+    return "is empty; write it as host:port, e.g. \"127.0.0.1:4711\"";
+  for (char c : address)
+    if (isSpace(c))
+      return "contains white space; write it as host:port";
+  std::string_view host, port;
+  if (address.front() == '[') {
+    size_t close = address.find(']');
+    if (close == std::string_view::npos)
+      return "opens an IPv6 host with '[' but has no ']'; write it as "
+             "[::1]:port";
+    host = address.substr(1, close - 1);
+    std::string_view rest = address.substr(close + 1);
+    if (rest.empty() || rest.front() != ':')
+      return "has no ':port' after the bracketed IPv6 host";
+    port = rest.substr(1);
+  } else {
+    size_t colon = address.rfind(':');
+    if (colon == std::string_view::npos)
+      return "has no port; write it as host:port";
+    host = address.substr(0, colon);
+    port = address.substr(colon + 1);
+    if (host.find(':') != std::string_view::npos)
+      return "has an IPv6 host without brackets; write it as [host]:port";
+  }
+  if (host.empty())
+    return "has an empty host; write it as host:port";
+  if (port.empty())
+    return "has an empty port; write it as host:port";
+  out.host = std::string(host);
+  out.port = std::string(port);
+  bool numeric = true;
+  for (char c : port)
+    numeric = numeric && isDigit(c);
+  if (numeric) {
+    size_t digits = port.find_first_not_of('0');
+    std::string_view significant =
+        digits == std::string_view::npos ? "0" : port.substr(digits);
+    if (significant.size() > 5 || std::stoul(std::string(significant)) > 65535)
+      return "has port " + std::string(port) + " outside [0, 65535]";
+    return "";
+  }
+  bool symbolic = isAlpha(port.front()) || port.front() == '_';
+  for (char c : port)
+    symbolic = symbolic && (isAlpha(c) || isDigit(c) || c == '_');
+  if (!symbolic)
+    return "has port '" + std::string(port) +
+           "', which is neither a number nor a placeholder name";
+  out.placeholder = true;
+  return "";
+}
+
+} // namespace executor_runtime
+
+#endif // EXECUTORRUNTIME_ADDRESS_H

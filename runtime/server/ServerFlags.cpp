@@ -1,0 +1,206 @@
+//===- ServerFlags.cpp - executor-server's command line -------------------===//
+#include "ServerFlags.h"
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdio>
+#include <cstdlib>
+
+using namespace llvm;
+
+namespace executor_runtime {
+
+void flagError(const std::string &problem) {
+  std::fprintf(stderr, "executor-server: %s (see --help)\n", problem.c_str());
+  std::exit(2);
+}
+
+namespace {
+enum class LogLevel { All, Sessions };
+enum class Services { All, ExecutorStudio, Catalyst };
+} // namespace
+
+ServerFlags parseServerFlags(int argc, char **argv, const char *version) {
+  static cl::OptionCategory listen("Where to listen");
+  static cl::OptionCategory who("Who may connect");
+  static cl::OptionCategory limitsCategory(
+      "Limits (T: seconds, or e.g. 500ms; SIZE: bytes or 64K, 16M, 8G)");
+  static cl::OptionCategory sessions("Sessions");
+
+  static cl::list<std::string> binds(
+      "bind", cl::value_desc("HOST:PORT|unix:PATH"), cl::cat(listen),
+      cl::desc("an address to listen on (repeatable; default 127.0.0.1:0, a "
+               "free loopback port); unix:PATH is a Unix socket (same host "
+               "only; large buffers cross in shared memory; no token or TLS: "
+               "its file mode is the access control)"));
+  static cl::opt<std::string> unixMode(
+      "unix-mode", cl::value_desc("MODE"), cl::init("0600"), cl::cat(listen),
+      cl::desc("the Unix socket's file mode"));
+  static cl::opt<bool> allowRemote(
+      "allow-remote", cl::cat(listen),
+      cl::desc("accept addresses other than loopback; needs --tls-cert, "
+               "--tls-key and --token-file"));
+  static cl::opt<bool> insecurePlaintext(
+      "insecure-plaintext", cl::cat(listen),
+      cl::desc("with --allow-remote: allow no TLS and no token (anyone on "
+               "the network runs code here)"));
+
+  static cl::opt<std::string> tlsCert(
+      "tls-cert", cl::value_desc("FILE"), cl::cat(who),
+      cl::desc("TLS 1.3 with this certificate chain (PEM); clients need "
+               "EXECUTOR_TLS_CA"));
+  static cl::opt<std::string> tlsKey(
+      "tls-key", cl::value_desc("FILE"), cl::cat(who),
+      cl::desc("the certificate's private key (PEM)"));
+  static cl::opt<std::string> tokenFile(
+      "token-file", cl::value_desc("FILE"), cl::cat(who),
+      cl::desc("clients present this token (the first line, >= 16 bytes; "
+               "the file must be chmod 600)"));
+  static cl::opt<std::string> authFailureDelay(
+      "auth-failure-delay", cl::value_desc("T"), cl::init("1s"), cl::cat(who),
+      cl::desc("after a wrong token the peer waits T"));
+
+  static cl::opt<std::string> handshakeTimeout(
+      "handshake-timeout", cl::value_desc("T"), cl::init("10s"),
+      cl::cat(limitsCategory),
+      cl::desc("from connect to the first ORC call"));
+  static cl::opt<std::string> maxSessions(
+      "max-sessions", cl::value_desc("N"), cl::init("64"),
+      cl::cat(limitsCategory),
+      cl::desc("sessions at once; more are refused"));
+  static cl::opt<std::string> maxMessageSize(
+      "max-message-size", cl::value_desc("SIZE"), cl::init("1G"),
+      cl::cat(limitsCategory),
+      cl::desc("the largest message a session takes"));
+  static cl::opt<std::string> maxSessionMemory(
+      "max-session-memory", cl::value_desc("SIZE"), cl::init("16G"),
+      cl::cat(limitsCategory),
+      cl::desc("private writable memory per session, RLIMIT_DATA, and the "
+               "size of the kernel heap on a Unix socket (0: no limit)"));
+  static cl::opt<std::string> maxLaunchTime(
+      "max-launch-time", cl::value_desc("T"), cl::init("3600"),
+      cl::cat(limitsCategory),
+      cl::desc("a kernel running longer ends its session (0: no limit)"));
+  static cl::opt<std::string> livenessTimeout(
+      "liveness-timeout", cl::value_desc("T"), cl::init("60s"),
+      cl::cat(limitsCategory),
+      cl::desc("a client that stops answering is gone after about T"));
+  static cl::opt<std::string> stopGrace(
+      "stop-grace", cl::value_desc("T"), cl::init("5s"),
+      cl::cat(limitsCategory),
+      cl::desc("on SIGTERM, running launches get T to finish (new ones are refused) before SIGKILL"));
+
+  static cl::opt<std::string> runAs(
+      "run-as", cl::value_desc("USER"), cl::cat(sessions),
+      cl::desc("started as root, sessions run as USER (default nobody) with "
+               "no_new_privs"));
+  static cl::list<std::string> plugins(
+      "plugin", cl::value_desc("LIB.so"), cl::cat(sessions),
+      cl::desc("load a library kernels may call (repeatable)"));
+  static cl::opt<bool> noKernelHeap(
+      "no-kernel-heap", cl::cat(sessions),
+      cl::desc("on a Unix socket, kernels keep libc's allocator (results "
+               "are then copied)"));
+  static cl::opt<std::string> assetRoot(
+      "asset-root", cl::value_desc("DIR"), cl::cat(sessions),
+      cl::desc("where session asset directories go ($TMPDIR, else /tmp)"));
+  static cl::opt<Services> services(
+      "services", cl::init(Services::All), cl::cat(sessions),
+      cl::desc("which executor services sessions publish"),
+      cl::values(clEnumValN(Services::All, "all", "ours and Catalyst's"),
+                 clEnumValN(Services::ExecutorStudio, "executor-studio",
+                            "ours only"),
+                 clEnumValN(Services::Catalyst, "catalyst",
+                            "Catalyst's only, as catalyst-executor")));
+  static cl::opt<LogLevel> log(
+      "log", cl::init(LogLevel::All), cl::cat(sessions),
+      cl::desc("what the log says"),
+      cl::values(clEnumValN(LogLevel::All, "all", "every launch"),
+                 clEnumValN(LogLevel::Sessions, "sessions", "sessions only")));
+  static cl::opt<bool> shortHelp("h", cl::Hidden,
+                                 cl::desc("the same as --help"));
+
+  static std::string versionText = std::string("Executor Studio ") + version;
+  cl::SetVersionPrinter(
+      [](raw_ostream &os) { os << versionText << "\n"; });
+  cl::HideUnrelatedOptions({&listen, &who, &limitsCategory, &sessions});
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "runs kernels for executor sessions: each connection is a session in "
+      "a process of its own. Prints `listening on HOST:PORT` per address.\n");
+  if (shortHelp) {
+    cl::PrintHelpMessage();
+    std::exit(0);
+  }
+
+  ServerFlags flags;
+  flags.binds.assign(binds.begin(), binds.end());
+  if (flags.binds.empty())
+    flags.binds.push_back("127.0.0.1:0");
+  flags.plugins.assign(plugins.begin(), plugins.end());
+  const std::string &mode = unixMode;
+  if (mode.empty() || mode.size() > 4 ||
+      mode.find_first_not_of("01234567") != std::string::npos)
+    flagError("--unix-mode takes an octal file mode such as 0600 or 0660, "
+              "not '" + mode + "'");
+  flags.unixMode = std::stoul(mode, nullptr, 8);
+  flags.allowRemote = allowRemote;
+  flags.insecurePlaintext = insecurePlaintext;
+  flags.tokenFile = tokenFile;
+  flags.tlsCert = tlsCert;
+  flags.tlsKey = tlsKey;
+  if (runAs.getNumOccurrences()) {
+    flags.runAsUser = runAs;
+    flags.runAsNamed = true;
+  }
+  auto duration = [](const cl::opt<std::string> &flag,
+                     std::chrono::milliseconds &out) {
+    if (!parseDuration(flag, out))
+      flagError("--" + flag.ArgStr.str() + " '" + flag.getValue() +
+                "' is not a duration (seconds, or e.g. 500ms)");
+  };
+  auto size = [](const cl::opt<std::string> &flag, uint64_t &out) {
+    if (!parseSize(flag, out))
+      flagError("--" + flag.ArgStr.str() + " '" + flag.getValue() +
+                "' is not a size (bytes, or e.g. 64K, 16M, 8G)");
+  };
+  SessionLimits &limits = flags.limits;
+  duration(handshakeTimeout, limits.handshakeTimeout);
+  duration(maxLaunchTime, limits.launchTime);
+  duration(stopGrace, limits.stopGrace);
+  duration(authFailureDelay, limits.authFailureDelay);
+  std::chrono::milliseconds liveness{};
+  duration(livenessTimeout, liveness);
+  limits.liveness = std::chrono::duration_cast<std::chrono::seconds>(liveness);
+  size(maxMessageSize, limits.maxMessageSize);
+  size(maxSessionMemory, limits.sessionMemory);
+  uint64_t sessionsAtOnce = 0;
+  const std::string &count = maxSessions;
+  if (count.find_first_not_of("0123456789") != std::string::npos ||
+      !parseSize(count, sessionsAtOnce) || sessionsAtOnce == 0 ||
+      sessionsAtOnce > 100000)
+    flagError("--max-sessions '" + count +
+              "' is not a number from 1 to 100000");
+  limits.maxSessions = static_cast<unsigned>(sessionsAtOnce);
+  if (!assetRoot.empty())
+    flags.assetRoot = assetRoot;
+  else if (const char *tmp = std::getenv("TMPDIR"); tmp && *tmp)
+    flags.assetRoot = tmp;
+  else
+    flags.assetRoot = "/tmp";
+  flags.useKernelHeap = !noKernelHeap;
+  flags.logLaunches = log == LogLevel::All;
+  flags.publishOurs = services != Services::Catalyst;
+  flags.publishCatalyst = services != Services::ExecutorStudio;
+  if (flags.tlsCert.empty() != flags.tlsKey.empty())
+    flagError("--tls-cert and --tls-key go together");
+  if (flags.allowRemote && !flags.insecurePlaintext &&
+      (flags.tlsCert.empty() || flags.tokenFile.empty()))
+    flagError("--allow-remote needs --tls-cert, --tls-key and --token-file: "
+              "remote clients must present a shared token, over TLS (or say "
+              "--insecure-plaintext to accept anyone who can reach the port)");
+  return flags;
+}
+
+} // namespace executor_runtime

@@ -1,0 +1,43 @@
+//===- ServerFlags.h - executor-server's command line -----------*- C++ -*-===//
+//
+// executor-server's flags, parsed with llvm::cl as the other tools do: a
+// misspelt flag gets a suggestion, a bad value one line naming the flag and
+// "see --help", and --help lists them by topic.
+//
+//===----------------------------------------------------------------------===//
+#ifndef EXECUTOR_SERVER_SERVERFLAGS_H
+#define EXECUTOR_SERVER_SERVERFLAGS_H
+
+#include "Limits.h"
+
+#include <string>
+#include <vector>
+
+namespace executor_runtime {
+
+/// Everything the command line says.
+struct ServerFlags {
+  std::vector<std::string> binds = {}; // default: 127.0.0.1:0
+  std::vector<std::string> plugins;
+  unsigned unixMode = 0600;
+  bool allowRemote = false, insecurePlaintext = false;
+  std::string tokenFile, tlsCert, tlsKey;
+  std::string runAsUser = "nobody";
+  bool runAsNamed = false; // --run-as was given
+  SessionLimits limits;
+  std::string assetRoot; // default: $TMPDIR, else /tmp
+  bool useKernelHeap = true;
+  bool logLaunches = true;
+  bool publishOurs = true, publishCatalyst = true;
+};
+
+/// Parses argv (--help and --version print and exit 0; an error prints one
+/// line and exits 2).
+ServerFlags parseServerFlags(int argc, char **argv, const char *version);
+
+/// Prints "executor-server: PROBLEM (see --help)" and exits 2.
+[[noreturn]] void flagError(const std::string &problem);
+
+} // namespace executor_runtime
+
+#endif // EXECUTOR_SERVER_SERVERFLAGS_H
