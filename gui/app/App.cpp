@@ -21,6 +21,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <sys/stat.h>
 
@@ -155,7 +156,8 @@ const char *kUsage =
     "\n"
     "Headless (under Xvfb with Mesa):\n"
     "  --screenshot OUT.png  render a few frames, write them as a PNG and exit\n"
-    "  --pass N              select pass N (1-based, as the pass list numbers them)\n"
+    "  --pass N|NAME         select pass N (1-based, as the pass list numbers them)\n"
+    "                        or by name: cse, compute/asm (a target's own step)\n"
     "  --view MODE           side-by-side, unified or source\n"
     "  --search TEXT         search the IR view for TEXT\n"
     "  --edit FILE           replace the IR after --pass N with FILE and re-run the\n"
@@ -166,7 +168,12 @@ const char *kUsage =
     "  --inputs JSON         its inputs: a JSON array, one entry per argument, each\n"
     "                        an array, a number or a pattern ({\"iota\": 1})\n"
     "  --executor HOST:PORT  the executor for --launch (default: start a local one)\n"
-    "  --frames N            frames to render before the screenshot (default 4)\n";
+    "  --frames N            frames to render before the screenshot (default 4)\n"
+    "\n"
+    "Without a window:\n"
+    "  --print-diff PASS     write the diff the studio shows for PASS (a number or\n"
+    "                        a name, as --pass) to stdout and exit\n"
+    "  --line-diff           with --print-diff: the plain line diff\n";
 
 bool parseSize(const std::string &text, int &w, int &h) {
   return std::sscanf(text.c_str(), "%dx%d", &w, &h) == 2 && w >= 320 && h >= 240 &&
@@ -207,11 +214,23 @@ bool parseArguments(int argc, char **argv, AppOptions &options, std::string &mes
     } else if (arg == "--pass") {
       if (!next(text))
         return false;
-      options.pass = std::atoi(text.c_str());
-      if (options.pass < 1) {
-        message = "--pass takes a pass number from 1";
-        return false;
+      bool number = !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
+        return c >= '0' && c <= '9';
+      });
+      if (!number && !text.empty() && text[0] != '-') {
+        options.passName = text; // (resolved against the recording)
+      } else {
+        options.pass = std::atoi(text.c_str());
+        if (options.pass < 1) {
+          message = "--pass takes a pass number from 1 or a pass name";
+          return false;
+        }
       }
+    } else if (arg == "--print-diff") {
+      if (!next(options.printDiff))
+        return false;
+    } else if (arg == "--line-diff") {
+      options.lineDiff = true;
     } else if (arg == "--launch") {
       if (!next(options.launch))
         return false;
@@ -265,6 +284,14 @@ bool parseArguments(int argc, char **argv, AppOptions &options, std::string &mes
   }
   if (!options.inputs.empty() && options.launch.empty()) {
     message = "--inputs goes with --launch";
+    return false;
+  }
+  if (!options.printDiff.empty() && (!options.screenshot.empty() || options.file.empty())) {
+    message = "--print-diff PASS goes with a FILE and without --screenshot";
+    return false;
+  }
+  if (options.lineDiff && options.printDiff.empty()) {
+    message = "--line-diff goes with --print-diff";
     return false;
   }
   if (!options.editFile.empty() && (options.pass < 1 || options.screenshot.empty())) {
@@ -348,10 +375,54 @@ bool launchForScreenshot(Studio &studio, const AppOptions &options) {
   std::printf("\n");
   return true;
 }
+/// The position `--pass` or `--print-diff` names (a 1-based number or a
+/// name), or a message why there is none.
+std::optional<int> namedPosition(const PipelineModel &passes, const std::string &name,
+                                 std::string &error) {
+  if (std::optional<int> position = passes.positionNamed(name))
+    return position;
+  error = "the recording has no pass " + name + " (it has " +
+          std::to_string(passes.passCount()) +
+          " passes, numbered from 1; a target's own steps are TARGET/STEP)";
+  return std::nullopt;
+}
+
+/// --print-diff: records FILE, writes the selected pass's diff and exits.
+int printDiff(const AppOptions &options) {
+  using namespace std::chrono_literals;
+  Studio studio;
+  if (!options.pipeline.empty())
+    studio.setPipelineText(options.pipeline);
+  if (!studio.open(options.file)) {
+    std::fprintf(stderr, "executor-studio: %s\n", studio.status().c_str());
+    return 1;
+  }
+  if (!studio.waitForRecording(300s)) {
+    std::fprintf(stderr, "executor-studio: the recording did not finish\n");
+    return 1;
+  }
+  PipelineModel &passes = studio.passes();
+  std::string error;
+  std::optional<int> position = namedPosition(passes, options.printDiff, error);
+  if (!position) {
+    std::fprintf(stderr, "executor-studio: --print-diff %s: %s\n", options.printDiff.c_str(),
+                 error.c_str());
+    return 2;
+  }
+  passes.select(*position);
+  const DiffView &view = passes.diffView();
+  std::string text = formatUnified(*view.left, *view.right, view.diff,
+                                   passes.positionName(view.leftPosition),
+                                   passes.positionName(view.rightPosition));
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  return 0;
+}
 } // namespace
 
 int runApp(const AppOptions &options) {
   using namespace std::chrono_literals;
+  if (!options.printDiff.empty())
+    return printDiff(options);
   bool headless = !options.screenshot.empty();
   std::string settingsPath =
       options.settingsPath.empty() ? Settings::defaultPath() : options.settingsPath;
@@ -419,6 +490,15 @@ int runApp(const AppOptions &options) {
 
   if (headless) {
     studio.waitForRecording(300s);
+    if (!options.passName.empty()) {
+      std::optional<int> position = namedPosition(studio.passes(), options.passName, error);
+      if (!position) {
+        std::fprintf(stderr, "executor-studio: --pass %s: %s\n", options.passName.c_str(),
+                     error.c_str());
+        return 2;
+      }
+      studio.passes().select(*position);
+    }
     if (options.pass > 0) {
       if (options.pass > static_cast<int>(studio.passes().passCount())) {
         std::fprintf(stderr, "executor-studio: --pass %d: the recording has %zu passes\n",
