@@ -24,6 +24,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <sys/stat.h>
 
@@ -182,8 +183,10 @@ bool parseArguments(int argc, char **argv, AppOptions &options, std::string &mes
   static cl::opt<std::string> screenshot(
       "screenshot", cl::value_desc("OUT.png"), cl::cat(headless),
       cl::desc("render a few frames, write them as a PNG and exit"));
-  static cl::opt<int> pass("pass", cl::value_desc("N"), cl::init(0), cl::cat(headless),
-                           cl::desc("select pass N (1-based, as the pass list numbers them)"));
+  static cl::opt<std::string> pass(
+      "pass", cl::value_desc("N|NAME"), cl::cat(headless),
+      cl::desc("select pass N (1-based, as the pass list numbers them) or by name: cse, "
+               "compute/asm (a target's own step)"));
   static cl::opt<std::string> view("view", cl::value_desc("MODE"), cl::cat(headless),
                                    cl::desc("side-by-side, unified or source"));
   static cl::opt<std::string> search("search", cl::value_desc("TEXT"), cl::cat(headless),
@@ -207,10 +210,17 @@ bool parseArguments(int argc, char **argv, AppOptions &options, std::string &mes
       cl::desc("the executor for --launch (default: start a local one)"));
   static cl::opt<int> frames("frames", cl::value_desc("N"), cl::init(4), cl::cat(headless),
                              cl::desc("frames to render before the screenshot"));
+  static cl::OptionCategory noWindow("Without a window");
+  static cl::opt<std::string> printDiff(
+      "print-diff", cl::value_desc("PASS"), cl::cat(noWindow),
+      cl::desc("write the diff the studio shows for PASS (a number or a name, as --pass) to "
+               "stdout and exit"));
+  static cl::opt<bool> lineDiff("line-diff", cl::cat(noWindow),
+                                cl::desc("with --print-diff: the plain line diff"));
   static cl::opt<bool> shortHelp("h", cl::Hidden, cl::desc("the same as --help"));
 
   cl::ResetAllOptionOccurrences();
-  cl::HideUnrelatedOptions({&window, &headless});
+  cl::HideUnrelatedOptions({&window, &headless, &noWindow});
   std::string errors;
   llvm::raw_string_ostream errorStream(errors);
   if (!cl::ParseCommandLineOptions(
@@ -233,9 +243,20 @@ bool parseArguments(int argc, char **argv, AppOptions &options, std::string &mes
   options.pipeline = pipeline;
   options.settingsPath = settings;
   options.screenshot = screenshot;
-  options.pass = pass;
-  if (pass.getNumOccurrences() && options.pass < 1)
-    return refuse("--pass takes a pass number from 1");
+  if (pass.getNumOccurrences()) {
+    const std::string &text = pass;
+    bool number = !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
+      return c >= '0' && c <= '9';
+    });
+    if (number)
+      options.pass = std::atoi(text.c_str());
+    else if (!text.empty() && text[0] != '-')
+      options.passName = text; // (resolved against the recording)
+    if (options.pass < 1 && options.passName.empty())
+      return refuse("--pass takes a pass number from 1 or a pass name");
+  }
+  options.printDiff = printDiff;
+  options.lineDiff = lineDiff;
   options.view = view;
   if (view.getNumOccurrences() && !viewModeNamed(options.view))
     return refuse("--view takes side-by-side, unified or source");
@@ -250,6 +271,10 @@ bool parseArguments(int argc, char **argv, AppOptions &options, std::string &mes
     return refuse("--size takes WxH (at least 320x240)");
   if (!options.inputs.empty() && options.launch.empty())
     return refuse("--inputs goes with --launch");
+  if (!options.printDiff.empty() && (!options.screenshot.empty() || options.file.empty()))
+    return refuse("--print-diff PASS goes with a FILE and without --screenshot");
+  if (options.lineDiff && options.printDiff.empty())
+    return refuse("--line-diff goes with --print-diff");
   if (!options.editFile.empty() && (options.pass < 1 || options.screenshot.empty()))
     return refuse("--edit goes with --pass N and --screenshot");
   if (options.inspect && options.launch.empty())
@@ -325,10 +350,54 @@ bool launchForScreenshot(Studio &studio, const AppOptions &options) {
   std::printf("\n");
   return true;
 }
+/// The position `--pass` or `--print-diff` names (a 1-based number or a
+/// name), or a message why there is none.
+std::optional<int> namedPosition(const PipelineModel &passes, const std::string &name,
+                                 std::string &error) {
+  if (std::optional<int> position = passes.positionNamed(name))
+    return position;
+  error = "the recording has no pass " + name + " (it has " +
+          std::to_string(passes.passCount()) +
+          " passes, numbered from 1; a target's own steps are TARGET/STEP)";
+  return std::nullopt;
+}
+
+/// --print-diff: records FILE, writes the selected pass's diff and exits.
+int printDiff(const AppOptions &options) {
+  using namespace std::chrono_literals;
+  Studio studio;
+  if (!options.pipeline.empty())
+    studio.setPipelineText(options.pipeline);
+  if (!studio.open(options.file)) {
+    std::fprintf(stderr, "executor-studio: %s\n", studio.status().c_str());
+    return 1;
+  }
+  if (!studio.waitForRecording(300s)) {
+    std::fprintf(stderr, "executor-studio: the recording did not finish\n");
+    return 1;
+  }
+  PipelineModel &passes = studio.passes();
+  std::string error;
+  std::optional<int> position = namedPosition(passes, options.printDiff, error);
+  if (!position) {
+    std::fprintf(stderr, "executor-studio: --print-diff %s: %s\n", options.printDiff.c_str(),
+                 error.c_str());
+    return 2;
+  }
+  passes.select(*position);
+  const DiffView &view = passes.diffView();
+  std::string text = formatUnified(*view.left, *view.right, view.diff,
+                                   passes.positionName(view.leftPosition),
+                                   passes.positionName(view.rightPosition));
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  return 0;
+}
 } // namespace
 
 int runApp(const AppOptions &options) {
   using namespace std::chrono_literals;
+  if (!options.printDiff.empty())
+    return printDiff(options);
   bool headless = !options.screenshot.empty();
   std::string settingsPath =
       options.settingsPath.empty() ? Settings::defaultPath() : options.settingsPath;
@@ -396,6 +465,15 @@ int runApp(const AppOptions &options) {
 
   if (headless) {
     studio.waitForRecording(300s);
+    if (!options.passName.empty()) {
+      std::optional<int> position = namedPosition(studio.passes(), options.passName, error);
+      if (!position) {
+        std::fprintf(stderr, "executor-studio: --pass %s: %s\n", options.passName.c_str(),
+                     error.c_str());
+        return 2;
+      }
+      studio.passes().select(*position);
+    }
     if (options.pass > 0) {
       if (options.pass > static_cast<int>(studio.passes().passCount())) {
         std::fprintf(stderr, "executor-studio: --pass %d: the recording has %zu passes\n",

@@ -53,6 +53,14 @@ struct AppOptions {
   std::string screenshot;
   /// 1-based pass to select (as the pass list numbers them); 0: the first.
   int pass = 0;
+  /// Or the pass by name: `cse`, a nested step (`compute/asm`,
+  /// `cross-compile-targets/compute/convert-func-to-llvm`).
+  std::string passName;
+  /// Headless, no window: write the diff the studio shows for this pass
+  /// (a number or a name, as --pass) to stdout and exit.
+  std::string printDiff;
+  /// --print-diff: the plain line diff.
+  bool lineDiff = false;
   /// A kernel to launch before the screenshot, with its inputs (a JSON
   /// array, one entry per argument).
   std::string launch, inputs;

@@ -99,6 +99,41 @@ private:
   std::string file;
 };
 
+/// The steps recorded inside `parent` (each target's own pipeline inside
+/// cross-compile-targets): `name` is the parent's pass and the step's
+/// (`cross-compile-targets/compute/convert-func-to-llvm`), `number` counts
+/// within the target from its extracted module (0), as executor-compile
+/// names the files in ir/TARGET/. With `withIR`, the text of each step that
+/// differs from the one before it in its target.
+void writeNested(llvm::json::OStream &out, const Snapshot &parent,
+                 DiagnosticConverter &converter, bool withIR) {
+  out.attributeArray("nested", [&] {
+    const Snapshot *before = nullptr;
+    for (const Snapshot &step : parent.nested) {
+      out.object([&] {
+        out.attribute("number", static_cast<int64_t>(step.index));
+        out.attribute("name", parent.pass + "/" + step.pass);
+        out.attribute("pass", step.pass);
+        out.attribute("target", step.target);
+        out.attribute("anchor", step.anchor);
+        out.attribute("kind", snapshotKindName(step.kind));
+        out.attribute("changed", step.changed);
+        out.attribute("failed", step.failed);
+        out.attribute("milliseconds", step.milliseconds);
+        bool sameAsBefore = before && before->target == step.target &&
+                            step.ir.sameAs(before->ir);
+        if (withIR && step.ir && !sameAsBefore)
+          out.attribute("ir", *step.ir);
+        out.attributeArray("diagnostics", [&] {
+          for (const RecordedDiagnostic &diag : step.diagnostics)
+            out.value(converter.convert(diag));
+        });
+      });
+      before = &step;
+    }
+  });
+}
+
 void writeRecording(llvm::json::OStream &out, const Recording &recording,
                     const FileChunk &chunk, unsigned index,
                     const std::string &pipeline,
@@ -140,6 +175,8 @@ void writeRecording(llvm::json::OStream &out, const Recording &recording,
       for (const Snapshot &snapshot : recording.snapshots) {
         out.object([&] {
           out.attribute("index", static_cast<int64_t>(snapshot.index));
+          // As the studio shows it and executor-compile names its file.
+          out.attribute("number", static_cast<int64_t>(snapshot.index + 1));
           out.attribute("pass", snapshot.pass);
           out.attribute("options", snapshot.options);
           out.attribute("anchor", snapshot.anchor);
@@ -154,6 +191,10 @@ void writeRecording(llvm::json::OStream &out, const Recording &recording,
             for (const RecordedDiagnostic &diag : snapshot.diagnostics)
               out.value(converter.convert(diag));
           });
+          if (!snapshot.nested.empty())
+            writeNested(out, snapshot, converter,
+                        request.irMode == IRMode::Changes ||
+                            selected(snapshot.index));
         });
         if (snapshot.ir)
           previous = snapshot.ir;
@@ -204,6 +245,9 @@ int executor_studio::lsp::runPipelineWorker(
   // rather than keep a copy of the module per step until then.
   options.deferText = request.irMode == IRMode::Selected;
   options.allowUnregisteredDialects = request.allowUnregisteredDialects;
+  // Each target's own lowering, down to its assembly, inside
+  // cross-compile-targets.
+  options.recordNested = options.recordIR;
   if (request.rerunAfter) {
     // The edited IR after one snapshot: one program, whose lines the
     // diagnostics refer to.

@@ -1,11 +1,13 @@
 //===- PipelineRecorderTest.cpp - the pipeline recorder -------------------===//
 #include "Pipeline/PipelineRecorder.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <thread>
 
 using namespace executor_studio;
@@ -440,4 +442,180 @@ TEST(PipelineRecorder, SameAsComparesSnapshotsWithoutPrintingThem) {
   EXPECT_FALSE(r.snapshots[1].ir.isMade());
   EXPECT_FALSE(r.snapshots[2].ir.isMade());
   EXPECT_FALSE(r.inputIR.isMade());
+}
+
+namespace {
+/// A host with a dispatched AArch64 target and a local one (for the host's
+/// triple): cross-compile-targets lowers both on their own.
+constexpr const char *kTwoTargets = R"mlir(
+module @prog {
+  func.func @main(%x: memref<4xf64>) -> memref<4xf64> {
+    %a = catalyst.launch_kernel @arm::@twice(%x) : (memref<4xf64>) -> memref<4xf64>
+    %b = catalyst.launch_kernel @local::@same(%a) : (memref<4xf64>) -> memref<4xf64>
+    return %b : memref<4xf64>
+  }
+  module @arm attributes {catalyst.target = {triple = "aarch64-unknown-linux-gnu"}, catalyst.dispatch = {address = "10.0.0.9:4711"}} {
+    func.func @twice(%x: memref<4xf64>) -> memref<4xf64> {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c4 = arith.constant 4 : index
+      %y = memref.alloc() : memref<4xf64>
+      scf.for %i = %c0 to %c4 step %c1 {
+        %v = memref.load %x[%i] : memref<4xf64>
+        %s = arith.addf %v, %v : f64
+        memref.store %s, %y[%i] : memref<4xf64>
+      }
+      return %y : memref<4xf64>
+    }
+  }
+  module @local attributes {catalyst.target = {}} {
+    func.func @same(%x: memref<4xf64>) -> memref<4xf64> {
+      return %x : memref<4xf64>
+    }
+  }
+}
+)mlir";
+
+struct Workspace {
+  Workspace() {
+    EXPECT_FALSE(llvm::sys::fs::createUniqueDirectory("nested", path));
+  }
+  ~Workspace() { llvm::sys::fs::remove_directories(path); }
+  llvm::SmallString<128> path;
+};
+
+std::vector<std::string> stepsOf(const Snapshot &s, llvm::StringRef target) {
+  std::vector<std::string> steps;
+  for (const Snapshot &n : s.nested)
+    if (n.target == target)
+      steps.push_back(n.pass);
+  return steps;
+}
+} // namespace
+
+TEST(PipelineRecorderNested, RecordsEachTargetDownToItsAssembly) {
+  Workspace ws;
+  RecordOptions o = options("builtin.module(cross-compile-targets{workspace=" +
+                            ws.path.str().str() + "},cse)");
+  o.recordNested = true;
+  Recording r = recordPipeline(kTwoTargets, "two.mlir", o);
+  ASSERT_TRUE(r.succeeded);
+  ASSERT_EQ(r.snapshots.size(), 2u);
+  const Snapshot &cross = r.snapshots[0];
+  EXPECT_EQ(cross.pass, "cross-compile-targets");
+  EXPECT_TRUE(r.snapshots[1].nested.empty());
+
+  for (llvm::StringRef target : {"arm", "local"}) {
+    std::vector<std::string> steps = stepsOf(cross, target);
+    ASSERT_GE(steps.size(), 5u) << target.str();
+    EXPECT_EQ(steps.front(), target.str() + "/extracted");
+    EXPECT_EQ(steps[steps.size() - 3], target.str() + "/llvm");
+    EXPECT_EQ(steps[steps.size() - 2], target.str() + "/llvm-opt");
+    EXPECT_EQ(steps.back(), target.str() + "/asm");
+    // The target's own pipeline lies between, ending in the LLVM dialect.
+    EXPECT_TRUE(llvm::is_contained(steps, target.str() + "/convert-func-to-llvm"))
+        << target.str();
+  }
+  // Numbered within each target from its extracted module, in order.
+  unsigned armIndex = 0;
+  for (const Snapshot &n : cross.nested) {
+    if (n.target != "arm")
+      continue;
+    EXPECT_EQ(n.index, armIndex++);
+    ASSERT_TRUE(n.ir) << n.pass;
+    EXPECT_GE(n.milliseconds, 0);
+  }
+
+  const Snapshot *extracted = findSnapshot(r, "arm/extracted");
+  ASSERT_TRUE(extracted);
+  EXPECT_EQ(extracted->kind, SnapshotKind::MLIR);
+  EXPECT_NE(extracted->ir->find("scf.for"), std::string::npos);
+  EXPECT_EQ(extracted->ir->find("catalyst.dispatch"), std::string::npos);
+
+  const Snapshot *lowered =
+      findSnapshot(r, "cross-compile-targets/arm/convert-func-to-llvm");
+  ASSERT_TRUE(lowered);
+  EXPECT_EQ(lowered, findSnapshot(r, "arm/convert-func-to-llvm"));
+  EXPECT_TRUE(lowered->changed);
+  EXPECT_NE(lowered->ir->find("llvm.func @twice"), std::string::npos);
+
+  const Snapshot *ll = findSnapshot(r, "arm/llvm");
+  ASSERT_TRUE(ll);
+  EXPECT_EQ(ll->kind, SnapshotKind::LLVMIR);
+  EXPECT_NE(ll->ir->find("target triple = \"aarch64-unknown-linux-gnu\""),
+            std::string::npos);
+  EXPECT_NE(ll->ir->find("define "), std::string::npos);
+  const Snapshot *opt = findSnapshot(r, "arm/llvm-opt");
+  ASSERT_TRUE(opt);
+  EXPECT_TRUE(opt->changed); // O2 changes the loop
+  EXPECT_NE(*opt->ir, *ll->ir);
+
+  // AArch64 assembly for the dispatched target, the host's for the local.
+  const Snapshot *armAsm = findSnapshot(r, "cross-compile-targets/arm/asm");
+  ASSERT_TRUE(armAsm);
+  EXPECT_EQ(armAsm->kind, SnapshotKind::Assembly);
+  EXPECT_NE(armAsm->ir->find("twice:"), std::string::npos);
+  EXPECT_NE(armAsm->ir->find("ret"), std::string::npos);
+  EXPECT_NE(armAsm->ir->find("x0"), std::string::npos) << *armAsm->ir;
+  EXPECT_EQ(armAsm->ir->find("%rsp"), std::string::npos);
+  const Snapshot *localAsm = findSnapshot(r, "local/asm");
+  ASSERT_TRUE(localAsm);
+  EXPECT_NE(localAsm->ir->find("same:"), std::string::npos);
+  EXPECT_EQ(localAsm->ir->find("x0,"), std::string::npos);
+}
+
+TEST(PipelineRecorderNested, OffByDefaultAndWithoutIR) {
+  Workspace ws;
+  RecordOptions o = options("builtin.module(cross-compile-targets{workspace=" +
+                            ws.path.str().str() + "})");
+  Recording plain = recordPipeline(kTwoTargets, "two.mlir", o);
+  ASSERT_TRUE(plain.succeeded);
+  EXPECT_TRUE(plain.snapshots[0].nested.empty());
+  o.recordNested = true;
+  o.recordIR = false;
+  Recording timingOnly = recordPipeline(kTwoTargets, "two.mlir", o);
+  ASSERT_TRUE(timingOnly.succeeded);
+  EXPECT_TRUE(timingOnly.snapshots[0].nested.empty());
+}
+
+TEST(PipelineRecorderNested, FindsSnapshotsByNumberAndName) {
+  Recording r = recordPipeline(kFolding, "test.mlir",
+                               options("builtin.module(cse,canonicalize,cse)"));
+  ASSERT_EQ(r.snapshots.size(), 3u);
+  EXPECT_EQ(findSnapshot(r, "1"), &r.snapshots[0]);
+  EXPECT_EQ(findSnapshot(r, "3"), &r.snapshots[2]);
+  EXPECT_EQ(findSnapshot(r, "canonicalize"), &r.snapshots[1]);
+  EXPECT_EQ(findSnapshot(r, "cse"), &r.snapshots[0]);
+  EXPECT_EQ(findSnapshot(r, "0"), nullptr);
+  EXPECT_EQ(findSnapshot(r, "4"), nullptr);
+  EXPECT_EQ(findSnapshot(r, "cse/asm"), nullptr);
+}
+
+TEST(PipelineRecorderNested, WritesEachTargetsStepsInItsOwnDirectory) {
+  Workspace ws;
+  RecordOptions o = options("builtin.module(cross-compile-targets{workspace=" +
+                            ws.path.str().str() + "})");
+  o.recordNested = true;
+  Recording r = recordPipeline(kTwoTargets, "two.mlir", o);
+  ASSERT_TRUE(r.succeeded);
+  llvm::SmallString<128> dir(ws.path);
+  llvm::sys::path::append(dir, "ir");
+  ASSERT_FALSE(static_cast<bool>(writeSnapshots(r, dir, SaveMode::Pass)));
+  auto exists = [&](llvm::StringRef relative) {
+    llvm::SmallString<128> path(dir);
+    llvm::sys::path::append(path, relative);
+    return llvm::sys::fs::exists(path);
+  };
+  EXPECT_TRUE(exists("00_input.mlir"));
+  EXPECT_TRUE(exists("01_cross-compile-targets.mlir"));
+  EXPECT_TRUE(exists("arm/00_extracted.mlir"));
+  const Snapshot *armAsm = findSnapshot(r, "arm/asm");
+  const Snapshot *armLL = findSnapshot(r, "arm/llvm");
+  ASSERT_TRUE(armAsm && armLL);
+  char name[64];
+  std::snprintf(name, sizeof name, "arm/%02u_asm.s", armAsm->index);
+  EXPECT_TRUE(exists(name)) << name;
+  std::snprintf(name, sizeof name, "arm/%02u_llvm.ll", armLL->index);
+  EXPECT_TRUE(exists(name)) << name;
+  EXPECT_TRUE(exists("local/00_extracted.mlir"));
 }

@@ -336,7 +336,8 @@ function pickPass(previews: PipelinePreviewService, run: PreviewRun): Promise<vo
     if (pass.detail !== '') {
       item.detail = pass.detail;
     }
-    item.buttons = pass.position >= 0 ? [COMPARE_BUTTON, EDIT_BUTTON] : [EDIT_BUTTON];
+    // A target's own step is compared, not edited (its pass is).
+    item.buttons = pass.parent !== undefined ? [COMPARE_BUTTON] : pass.position >= 0 ? [COMPARE_BUTTON, EDIT_BUTTON] : [EDIT_BUTTON];
     return item;
   });
   return new Promise((resolve) => {

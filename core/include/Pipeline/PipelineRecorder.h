@@ -83,11 +83,19 @@ struct RecordedDiagnostic {
   std::string pass;
 };
 
+/// What the text of a snapshot is.
+enum class SnapshotKind { MLIR, LLVMIR, Assembly };
+/// `mlir`, `llvm` or `asm`; also the extension of a saved snapshot.
+const char *snapshotKindName(SnapshotKind kind);
+
 /// The state after one step of the pipeline as written: a pass on the root
 /// op, or a nested pipeline (`func.func(convert-linalg-to-loops)`) once it
 /// has run on every op it anchors on.
 struct Snapshot {
-  /// Position in the recording, from 0.
+  /// Position in the recording, from 0 (the step's number, as every front
+  /// end shows it and writeSnapshots names its file, is `index + 1`). A
+  /// nested snapshot counts within its target from 0, its extracted module,
+  /// and its number is its index.
   unsigned index = 0;
   /// The pass argument (`cse`), or its name when it has none; for a nested
   /// pipeline its text (`func.func(convert-linalg-to-loops)`).
@@ -95,7 +103,8 @@ struct Snapshot {
   /// The step as textual pipeline element, with its options
   /// (`cross-compile-targets{workspace=/tmp/ws}`).
   std::string options;
-  /// The operation the step ran on (`builtin.module @host`).
+  /// The operation the step ran on (`builtin.module @host`); for a target's
+  /// LLVM IR and assembly, its triple.
   std::string anchor;
   /// Whether the IR changed (OperationFingerPrint of the root).
   bool changed = false;
@@ -109,6 +118,17 @@ struct Snapshot {
   /// pass changed nothing. Null when recording of IR is off.
   IRText ir;
   std::vector<RecordedDiagnostic> diagnostics;
+  /// What `ir` holds (MLIR but for a target's LLVM IR and assembly).
+  SnapshotKind kind = SnapshotKind::MLIR;
+  /// For a nested snapshot, the target it belongs to (`compute`).
+  std::string target;
+  /// The steps recorded inside this one (RecordOptions::recordNested). For
+  /// `cross-compile-targets`, per target: its extracted module
+  /// (`compute/extracted`), the IR after each step of its own pipeline
+  /// (`compute/convert-func-to-llvm`), its LLVM IR before and after LLVM's
+  /// optimisation (`compute/llvm`, `compute/llvm-opt`) and its assembly for
+  /// its triple (`compute/asm`). `pass` is `TARGET/STEP`.
+  std::vector<Snapshot> nested;
 };
 
 struct RecordOptions {
@@ -126,6 +146,10 @@ struct RecordOptions {
   bool printDebugInfo = false;
   /// Let unregistered dialects through the parser.
   bool allowUnregisteredDialects = false;
+  /// Record the pipelines that passes run on their own (each target's inside
+  /// `cross-compile-targets`, down to its assembly) as Snapshot::nested.
+  /// Needs recordIR.
+  bool recordNested = false;
 };
 
 struct Recording {
@@ -196,6 +220,21 @@ Recording spliceRecording(const Recording &base, int afterStep,
 bool parsePipelineInto(llvm::StringRef text, mlir::OpPassManager &pm,
                        llvm::raw_ostream &errors);
 
+/// For a pass that runs a pipeline of its own (`cross-compile-targets`): the
+/// options of the recordPipeline that runs it on this thread when that
+/// records nested steps (RecordOptions::recordNested), else null.
+const RecordOptions *nestedRecordingOptions();
+/// Appends `snapshot` to the nested steps of the step running now; only
+/// while nestedRecordingOptions() is not null.
+void addNestedSnapshot(Snapshot snapshot);
+
+/// The snapshot a front end names `name`: a step's number (`5`, as
+/// Snapshot::index documents), its pass (`cse`: the first of that name), or a
+/// nested step's name with or without its parent's
+/// (`cross-compile-targets/compute/convert-func-to-llvm`, `compute/asm`).
+/// Null when there is none.
+const Snapshot *findSnapshot(const Recording &recording, llvm::StringRef name);
+
 /// Converts an MLIR diagnostic (with its notes) to plain data.
 RecordedDiagnostic convertDiagnostic(mlir::Diagnostic &diag);
 
@@ -210,7 +249,9 @@ llvm::Expected<SaveMode> parseSaveMode(llvm::StringRef text);
 
 /// Writes `{dir}/NN_<pass>.mlir` for the snapshots `mode` selects (NN counts
 /// every pass, so numbers keep their meaning across modes), `00_input.mlir`
-/// first. Creates `dir`.
+/// first, and the nested snapshots of each target as
+/// `{dir}/TARGET/NN_<step>.{mlir,ll,s}` (`00_extracted.mlir`; `Pipeline`
+/// mode: the extracted module and the assembly). Creates `dir`.
 llvm::Error writeSnapshots(const Recording &recording, llvm::StringRef dir,
                            SaveMode mode);
 

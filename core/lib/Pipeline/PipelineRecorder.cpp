@@ -13,6 +13,7 @@
 #include "mlir/Pass/PassInstrumentation.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -30,7 +31,58 @@ using namespace executor_studio;
 namespace {
 using Clock = std::chrono::steady_clock;
 
+/// Whether the IR changed between two points, as OperationFingerPrint tells
+/// (the same mutable bits of every op: its pointer, parent, attributes,
+/// properties, blocks and their arguments, location, operands, successors
+/// and result types), hashed with llvm::hash_combine instead of SHA-1: the
+/// recorder takes one after every pass, and SHA-1 over a 10,000-op module
+/// cost a quarter of the pipeline's time.
+class IRFingerPrint {
+public:
+  explicit IRFingerPrint(Operation *top) {
+    llvm::hash_code hash = 0;
+    top->walk([&](Operation *op) {
+      hash = llvm::hash_combine(hash, op, op == top ? nullptr : op->getParentOp(),
+                                op->getRawDictionaryAttrs().getAsOpaquePointer(),
+                                op->hashProperties(),
+                                op->getLoc().getAsOpaquePointer());
+      for (Region &region : op->getRegions())
+        for (Block &block : region) {
+          hash = llvm::hash_combine(hash, &block);
+          for (BlockArgument arg : block.getArguments())
+            hash = llvm::hash_combine(hash, arg.getAsOpaquePointer(),
+                                      arg.getType().getAsOpaquePointer());
+        }
+      for (Value operand : op->getOperands())
+        hash = llvm::hash_combine(hash, operand.getAsOpaquePointer());
+      for (Block *successor : op->getSuccessors())
+        hash = llvm::hash_combine(hash, successor);
+      for (Type type : op->getResultTypes())
+        hash = llvm::hash_combine(hash, type.getAsOpaquePointer());
+    });
+    value = static_cast<size_t>(hash);
+  }
+  bool operator!=(const IRFingerPrint &other) const {
+    return value != other.value;
+  }
+
+private:
+  size_t value = 0;
+};
+
 } // namespace
+
+const char *executor_studio::snapshotKindName(SnapshotKind kind) {
+  switch (kind) {
+  case SnapshotKind::MLIR:
+    return "mlir";
+  case SnapshotKind::LLVMIR:
+    return "llvm";
+  case SnapshotKind::Assembly:
+    return "asm";
+  }
+  return "mlir";
+}
 
 //===----------------------------------------------------------------------===//
 // IRText
@@ -178,6 +230,13 @@ public:
         contextOwner(std::move(contextOwner)), last(recording.inputIR),
         lastFingerprint(root) {}
 
+  /// The snapshot of the top-level step running now (for nested ones).
+  Snapshot *currentTopLevel() {
+    std::lock_guard<std::mutex> lock(mutex);
+    return current();
+  }
+  const RecordOptions &getOptions() const { return options; }
+
   /// One snapshot per step of the pipeline as written: a pass on the root,
   /// or a nested pipeline (`func.func(convert-linalg-to-loops)`) after it
   /// has run on every op it anchors on. (One per nested op would print the
@@ -248,7 +307,7 @@ private:
     snapshot.milliseconds =
         std::chrono::duration<double, std::milli>(Clock::now() - start).count();
     snapshot.failed = failed;
-    OperationFingerPrint after(root);
+    IRFingerPrint after(root);
     snapshot.changed = failed || after != lastFingerprint;
     lastFingerprint = after;
     if (!options.recordIR)
@@ -263,11 +322,60 @@ private:
   const RecordOptions &options;
   std::shared_ptr<void> contextOwner;
   IRText last;
-  OperationFingerPrint lastFingerprint;
+  IRFingerPrint lastFingerprint;
   std::vector<std::pair<size_t, Clock::time_point>> running;
 };
 
+/// The recordPipeline on this thread whose passes may add nested steps.
+thread_local Recorder *nestingRecorder = nullptr;
+
+/// Sets nestingRecorder for one recordPipeline, and back afterwards (a pass
+/// may record a pipeline of its own: that one nests nothing).
+class NestingScope {
+public:
+  explicit NestingScope(Recorder *recorder) : saved(nestingRecorder) {
+    nestingRecorder = recorder;
+  }
+  ~NestingScope() { nestingRecorder = saved; }
+
+private:
+  Recorder *saved;
+};
+
 } // namespace
+
+const RecordOptions *executor_studio::nestedRecordingOptions() {
+  return nestingRecorder ? &nestingRecorder->getOptions() : nullptr;
+}
+
+void executor_studio::addNestedSnapshot(Snapshot snapshot) {
+  if (!nestingRecorder)
+    return;
+  if (Snapshot *step = nestingRecorder->currentTopLevel())
+    step->nested.push_back(std::move(snapshot));
+}
+
+const Snapshot *executor_studio::findSnapshot(const Recording &recording,
+                                              StringRef name) {
+  unsigned number = 0;
+  if (!name.getAsInteger(10, number)) {
+    for (const Snapshot &s : recording.snapshots)
+      if (s.index + 1 == number)
+        return &s;
+    return nullptr;
+  }
+  for (const Snapshot &s : recording.snapshots)
+    if (s.pass == name)
+      return &s;
+  for (const Snapshot &s : recording.snapshots) {
+    StringRef rest = name;
+    bool qualified = rest.consume_front(s.pass) && rest.consume_front("/");
+    for (const Snapshot &n : s.nested)
+      if (n.pass == name || (qualified && n.pass == rest))
+        return &n;
+  }
+  return nullptr;
+}
 
 bool executor_studio::parsePipelineInto(StringRef text, OpPassManager &pm,
                                         raw_ostream &errors) {
@@ -338,6 +446,8 @@ Recording executor_studio::recordPipeline(Operation *op,
   pm.addInstrumentation(std::move(recorder));
   LogicalResult result = success();
   {
+    NestingScope nesting(options.recordNested && options.recordIR ? rec
+                                                                   : nullptr);
     ScopedDiagnosticHandler handler(ctx, [&](Diagnostic &diag) {
       RecordedDiagnostic recorded = convertDiagnostic(diag);
       if (Snapshot *snapshot = rec->current()) {
@@ -390,26 +500,53 @@ llvm::Error executor_studio::writeSnapshots(const Recording &recording,
   if (recording.inputIR)
     if (llvm::Error err = write("00_input.mlir", *recording.inputIR))
       return err;
+  // `func.func(convert-linalg-to-loops)` -> `func.func_convert-linalg-to-loops`
+  auto fileName = [](unsigned number, StringRef pass, SnapshotKind kind) {
+    std::string name;
+    for (char c : pass)
+      if (llvm::isAlnum(c) || c == '-' || c == '.' || c == '_')
+        name.push_back(c);
+      else if (!name.empty() && name.back() != '_')
+        name.push_back('_');
+    while (!name.empty() && name.back() == '_')
+      name.pop_back();
+    const char *extension = kind == SnapshotKind::LLVMIR     ? "ll"
+                            : kind == SnapshotKind::Assembly ? "s"
+                                                             : "mlir";
+    return llvm::formatv("{0:d2}_{1}.{2}", number, name, extension).str();
+  };
   for (const Snapshot &snapshot : recording.snapshots) {
     bool last = &snapshot == &recording.snapshots.back();
     bool wanted = mode == SaveMode::Pass ||
                   (mode == SaveMode::Changed && snapshot.changed) ||
                   (mode == SaveMode::Pipeline && last);
-    if (!wanted || !snapshot.ir)
-      continue;
-    // `func.func(convert-linalg-to-loops)` -> `func.func_convert-linalg-to-loops`
-    std::string pass;
-    for (char c : snapshot.pass)
-      if (llvm::isAlnum(c) || c == '-' || c == '.' || c == '_')
-        pass.push_back(c);
-      else if (!pass.empty() && pass.back() != '_')
-        pass.push_back('_');
-    while (!pass.empty() && pass.back() == '_')
-      pass.pop_back();
-    std::string name =
-        llvm::formatv("{0:d2}_{1}.mlir", snapshot.index + 1, pass).str();
-    if (llvm::Error err = write(name, *snapshot.ir))
-      return err;
+    if (wanted && snapshot.ir)
+      if (llvm::Error err = write(fileName(snapshot.index + 1, snapshot.pass,
+                                           snapshot.kind),
+                                  *snapshot.ir))
+        return err;
+    // Each target's own steps in {dir}/TARGET/, numbered from its extracted
+    // module (00).
+    for (const Snapshot &nested : snapshot.nested) {
+      bool extracted = nested.index == 0;
+      bool wantedNested =
+          mode == SaveMode::Pass || extracted ||
+          (mode == SaveMode::Changed && nested.changed) ||
+          (mode == SaveMode::Pipeline && nested.kind == SnapshotKind::Assembly);
+      if (!wantedNested || !nested.ir)
+        continue;
+      StringRef step = StringRef(nested.pass);
+      step.consume_front(nested.target + "/");
+      SmallString<256> targetDir(nested.target);
+      llvm::sys::path::append(targetDir,
+                              fileName(nested.index, step, nested.kind));
+      SmallString<256> full(dir);
+      llvm::sys::path::append(full, nested.target);
+      if (std::error_code ec = llvm::sys::fs::create_directories(full))
+        return llvm::createStringError(ec, "cannot create " + full.str().str());
+      if (llvm::Error err = write(targetDir, *nested.ir))
+        return err;
+    }
   }
   return llvm::Error::success();
 }

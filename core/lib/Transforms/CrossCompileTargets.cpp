@@ -26,7 +26,9 @@
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/Triple.h"
+#include "llvm/Transforms/Utils/Cloning.h"
 
+#include <chrono>
 #include <memory>
 
 namespace catalyst {
@@ -104,7 +106,39 @@ struct Target {
   std::string triple;
   SmallVector<EntryPoint> entries;
   SmallVector<LaunchKernelOp> launches;
+  /// The next nested snapshot's index (executor_studio::addNestedSnapshot).
+  unsigned nextNested = 0;
 };
+
+/// Whether the recorder running this pass records each target's own steps.
+bool recordsNested() {
+  return executor_studio::nestedRecordingOptions() != nullptr;
+}
+
+/// Adds the next nested step of `target` to the recorder's
+/// cross-compile-targets snapshot.
+void addNested(Target &target, StringRef step,
+               executor_studio::SnapshotKind kind, std::string text,
+               bool changed, double milliseconds) {
+  executor_studio::Snapshot snapshot;
+  snapshot.index = target.nextNested++;
+  snapshot.pass = target.name + "/" + step.str();
+  snapshot.options = snapshot.pass;
+  snapshot.anchor = target.triple;
+  snapshot.target = target.name;
+  snapshot.kind = kind;
+  snapshot.changed = changed;
+  snapshot.milliseconds = milliseconds;
+  snapshot.ir =
+      executor_studio::IRText(std::make_shared<const std::string>(std::move(text)));
+  executor_studio::addNestedSnapshot(std::move(snapshot));
+}
+
+using Clock = std::chrono::steady_clock;
+double millisecondsSince(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start)
+      .count();
+}
 
 struct CrossCompileTargetsPass
     : public catalyst::impl::CrossCompileTargetsPassBase<
@@ -133,7 +167,7 @@ LogicalResult CrossCompileTargetsPass::lowerToLLVMDialect(Target &target,
   std::string pipeline = info && info->pipeline
                              ? *info->pipeline
                              : getDefaultTargetPipelineText();
-  if (saveIrAfterEach.empty()) {
+  if (saveIrAfterEach.empty() && !recordsNested()) {
     PassManager pm(clone->getName());
     std::string error;
     llvm::raw_string_ostream errorStream(error);
@@ -146,6 +180,8 @@ LogicalResult CrossCompileTargetsPass::lowerToLLVMDialect(Target &target,
     return success();
   }
   FailureOr<executor_studio::SaveMode> mode = [&]() -> FailureOr<executor_studio::SaveMode> {
+    if (saveIrAfterEach.empty())
+      return executor_studio::SaveMode::Pass; // (not saved)
     llvm::Expected<executor_studio::SaveMode> parsed =
         executor_studio::parseSaveMode(saveIrAfterEach);
     if (!parsed) {
@@ -159,13 +195,45 @@ LogicalResult CrossCompileTargetsPass::lowerToLLVMDialect(Target &target,
     return failure();
   executor_studio::RecordOptions options;
   options.pipeline = pipeline;
+  if (const executor_studio::RecordOptions *outer =
+          executor_studio::nestedRecordingOptions()) {
+    options.printGenericForm = outer->printGenericForm;
+    options.printDebugInfo = outer->printDebugInfo;
+  }
+  options.deferText = false; // a target is small; its texts are all shown
   executor_studio::Recording recording =
       executor_studio::recordPipeline(clone, options);
-  SmallString<256> dir(workspace);
-  llvm::sys::path::append(dir, target.name, "ir");
-  if (llvm::Error error = executor_studio::writeSnapshots(recording, dir, *mode))
-    return target.module.emitOpError("cannot save IR to ")
-           << dir << ": " << llvm::toString(std::move(error));
+  if (recordsNested()) {
+    // The target as extracted is the input of its pipeline; a first pass
+    // that changes nothing shares its text.
+    executor_studio::Snapshot extracted;
+    extracted.index = target.nextNested++;
+    extracted.pass = target.name + "/extracted";
+    extracted.options = extracted.pass;
+    extracted.anchor = "builtin.module @" + target.name;
+    extracted.target = target.name;
+    extracted.changed = true;
+    extracted.ir = recording.inputIR;
+    executor_studio::addNestedSnapshot(std::move(extracted));
+  }
+  if (recordsNested())
+    for (const executor_studio::Snapshot &snapshot : recording.snapshots) {
+      executor_studio::Snapshot step = snapshot; // (the texts are shared)
+      step.index = target.nextNested++;
+      step.pass = target.name + "/" + snapshot.pass;
+      step.target = target.name;
+      for (auto &diag : step.diagnostics)
+        diag.pass = step.pass;
+      executor_studio::addNestedSnapshot(std::move(step));
+    }
+  if (!saveIrAfterEach.empty()) {
+    SmallString<256> dir(workspace);
+    llvm::sys::path::append(dir, target.name, "ir");
+    if (llvm::Error error =
+            executor_studio::writeSnapshots(recording, dir, *mode))
+      return target.module.emitOpError("cannot save IR to ")
+             << dir << ": " << llvm::toString(std::move(error));
+  }
   if (!recording.succeeded) {
     // The recorder captured the diagnostics; report them again here.
     InFlightDiagnostic diag = target.module.emitOpError("target @")
@@ -199,6 +267,14 @@ LogicalResult CrossCompileTargetsPass::emitObject(Target &target,
     return target.module.emitOpError("has triple \"")
            << target.triple << "\" that LLVM cannot generate code for";
 
+  bool nested = recordsNested();
+  auto printed = [](const llvm::Module &m) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    m.print(os, nullptr);
+    return text;
+  };
+  Clock::time_point start = Clock::now();
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> module =
       translateModuleToLLVMIR(llvmModule, llvmContext, target.name);
@@ -209,11 +285,39 @@ LogicalResult CrossCompileTargetsPass::emitObject(Target &target,
               "to the LLVM dialect";
   module->setTargetTriple(triple);
   module->setDataLayout(machine->createDataLayout());
+  std::string unoptimized;
+  if (nested) {
+    unoptimized = printed(*module);
+    addNested(target, "llvm", executor_studio::SnapshotKind::LLVMIR,
+              unoptimized, /*changed=*/true, millisecondsSince(start));
+    start = Clock::now();
+  }
   auto optimize = makeOptimizingTransformer(2, 0, machine.get());
   if (llvm::Error err = optimize(module.get()))
     return target.module.emitOpError("target @")
            << target.name
            << " failed to optimise: " << llvm::toString(std::move(err));
+  if (nested) {
+    std::string optimized = printed(*module);
+    bool changed = optimized != unoptimized;
+    addNested(target, "llvm-opt", executor_studio::SnapshotKind::LLVMIR,
+              std::move(optimized), changed, millisecondsSince(start));
+    // The assembly the object holds, for the target's triple; code
+    // generation changes the module it runs on, so it runs on a copy.
+    start = Clock::now();
+    std::unique_ptr<llvm::Module> copy = llvm::CloneModule(*module);
+    llvm::SmallString<0> assembly;
+    llvm::raw_svector_ostream os(assembly);
+    llvm::legacy::PassManager printer;
+    if (machine->addPassesToEmitFile(printer, os, nullptr,
+                                     llvm::CodeGenFileType::AssemblyFile))
+      return target.module.emitOpError("triple \"")
+             << target.triple << "\" cannot emit assembly";
+    printer.run(*copy);
+    addNested(target, "asm", executor_studio::SnapshotKind::Assembly,
+              assembly.str().str(), /*changed=*/true,
+              millisecondsSince(start));
+  }
 
   if (!saveIrAfterEach.empty()) {
     // The LLVM IR that becomes the object, optimised, beside it.

@@ -85,7 +85,8 @@ static cl::opt<std::string> saveIrAfterEach(
     "save-ir-after-each",
     cl::desc("Write {workspace}/ir/NN_<pass>.mlir: pipeline (input and "
              "output), changed (after passes that changed the IR) or pass "
-             "(after every pass)"),
+             "(after every pass); each target's own steps, LLVM IR and "
+             "assembly in {workspace}/ir/TARGET/"),
     cl::cat(category));
 static cl::opt<bool> summary("summary",
                              cl::desc("Print one line per pass: time and "
@@ -505,6 +506,8 @@ int compileMain(int argc, char **argv) {
   executor_studio::RecordOptions recordOptions;
   recordOptions.pipeline = pipeline;
   recordOptions.recordIR = saveMode.has_value();
+  // Each target's own steps, down to its assembly, go to ir/TARGET/.
+  recordOptions.recordNested = saveMode.has_value();
   executor_studio::Recording recording =
       executor_studio::recordPipeline(module->getOperation(), recordOptions);
   for (const auto &d : recording.diagnostics)

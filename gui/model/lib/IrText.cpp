@@ -64,6 +64,17 @@ TextLines TextLines::prepare(std::string_view text, const LineOptions &options) 
     ++source;
     if (options.hideLocations && isLocationAlias(line))
       continue;
+    // Assembly is tab-separated; the views draw no tabs: expand them to
+    // the next column of 8.
+    std::string expanded;
+    if (line.find('\t') != std::string_view::npos) {
+      for (char c : line)
+        if (c == '\t')
+          expanded.append(8 - expanded.size() % 8, ' ');
+        else
+          expanded.push_back(c);
+      line = expanded;
+    }
     size_t start = lines.storage.size();
     if (!transform) {
       lines.storage.append(line);

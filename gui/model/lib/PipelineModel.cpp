@@ -70,20 +70,94 @@ void flatten(const RecordedDiagnostic &d, int snapshot, bool note,
 }
 } // namespace
 
+void PipelineModel::rebuildEntries() {
+  entries.clear();
+  order.clear();
+  int steps = static_cast<int>(rec.snapshots.size());
+  for (int i = 0; i < steps; ++i)
+    entries.push_back({&rec.snapshots[i], -1, i - 1});
+  for (int i = 0; i < steps; ++i) {
+    order.push_back(i);
+    const Snapshot &step = rec.snapshots[i];
+    // Each target's steps follow on from the IR before the step; the
+    // next target's start there again.
+    const Snapshot *before = nullptr;
+    for (const Snapshot &nested : step.nested) {
+      int position = static_cast<int>(entries.size());
+      int previous = before && before->target == nested.target
+                         ? position - 1
+                         : i - 1;
+      entries.push_back({&nested, i, previous});
+      order.push_back(position);
+      before = &nested;
+    }
+  }
+}
+
+bool PipelineModel::isNested(int position) const {
+  return parentOf(position) >= 0;
+}
+
+int PipelineModel::parentOf(int position) const {
+  if (position < 0 || position >= static_cast<int>(entries.size()))
+    return -1;
+  return entries[position].parent;
+}
+
+int PipelineModel::previousOf(int position) const {
+  if (position < 0 || position >= static_cast<int>(entries.size()))
+    return kInputPosition;
+  return entries[position].previous;
+}
+
+bool PipelineModel::hasNested(int step) const {
+  return step >= 0 && step < static_cast<int>(passCount()) &&
+         !rec.snapshots[step].nested.empty();
+}
+
+void PipelineModel::setExpanded(int step, bool expand) {
+  auto it = std::find(expandedSteps.begin(), expandedSteps.end(), step);
+  if (expand && it == expandedSteps.end())
+    expandedSteps.push_back(step);
+  else if (!expand && it != expandedSteps.end())
+    expandedSteps.erase(it);
+}
+
+bool PipelineModel::expanded(int step) const {
+  return std::find(expandedSteps.begin(), expandedSteps.end(), step) !=
+         expandedSteps.end();
+}
+
+unsigned PipelineModel::number(int position) const {
+  if (position < 0 || position >= static_cast<int>(entries.size()))
+    return 0;
+  return isNested(position) ? entries[position].snapshot->index
+                            : static_cast<unsigned>(position) + 1;
+}
+
+std::optional<int> PipelineModel::positionNamed(const std::string &name) const {
+  const Snapshot *found = findSnapshot(rec, name);
+  for (size_t i = 0; i < entries.size(); ++i)
+    if (found && entries[i].snapshot == found)
+      return static_cast<int>(i);
+  return std::nullopt;
+}
+
 void PipelineModel::setRecording(Recording recording) {
   rec = std::move(recording);
   hasRec = true;
+  rebuildEntries();
   diags.clear();
   for (const RecordedDiagnostic &d : rec.diagnostics)
     flatten(d, -1, false, diags);
-  for (const Snapshot &s : rec.snapshots)
-    for (const RecordedDiagnostic &d : s.diagnostics)
-      flatten(d, static_cast<int>(s.index), false, diags);
+  for (size_t i = 0; i < entries.size(); ++i)
+    for (const RecordedDiagnostic &d : entries[i].snapshot->diagnostics)
+      flatten(d, static_cast<int>(i), false, diags);
   if (selectedPass < 0 && !rec.snapshots.empty())
     selectedPass = 0;
   clampSelection();
-  if (customLeft >= static_cast<int>(passCount()) ||
-      customRight >= static_cast<int>(passCount()))
+  if (customLeft >= static_cast<int>(entryCount()) ||
+      customRight >= static_cast<int>(entryCount()))
     followSelection = true;
   // Nothing to step through (the input did not parse): show the source,
   // where the diagnostics point.
@@ -104,6 +178,8 @@ void PipelineModel::setRecording(Recording recording) {
 void PipelineModel::clear() {
   rec = Recording();
   hasRec = false;
+  entries.clear();
+  order.clear();
   diags.clear();
   selectedPass = -1;
   followSelection = true;
@@ -112,7 +188,7 @@ void PipelineModel::clear() {
 }
 
 void PipelineModel::clampSelection() {
-  int n = static_cast<int>(passCount());
+  int n = static_cast<int>(entryCount());
   if (n == 0)
     selectedPass = -1;
   else
@@ -122,17 +198,21 @@ void PipelineModel::clampSelection() {
 std::shared_ptr<const std::string> PipelineModel::irAt(int position) const {
   if (position == kInputPosition)
     return rec.inputIR;
-  if (position < 0 || position >= static_cast<int>(passCount()))
+  if (position < 0 || position >= static_cast<int>(entryCount()))
     return nullptr;
-  return rec.snapshots[position].ir;
+  return entries[position].snapshot->ir;
 }
 
 std::string PipelineModel::positionName(int position) const {
   if (position == kInputPosition)
     return "input";
-  if (position < 0 || position >= static_cast<int>(passCount()))
+  if (position < 0 || position >= static_cast<int>(entryCount()))
     return "none";
-  return std::to_string(position + 1) + ": " + rec.snapshots[position].pass;
+  const Entry &entry = entries[position];
+  if (entry.parent >= 0) // `15: cross-compile-targets/compute/asm`
+    return std::to_string(number(position)) + ": " +
+           rec.snapshots[entry.parent].pass + "/" + entry.snapshot->pass;
+  return std::to_string(position + 1) + ": " + entry.snapshot->pass;
 }
 
 void PipelineModel::setSource(std::shared_ptr<const std::string> text,
@@ -159,62 +239,74 @@ void PipelineModel::select(int index) {
   bool wasFollowing = followSelection;
   selectedPass = index;
   clampSelection();
+  if (int parent = parentOf(selectedPass); parent >= 0)
+    setExpanded(parent, true); // a nested step selected shows
   followSelection = true;
   if (before != selectedPass || !wasFollowing)
     invalidateDiff();
 }
 
+namespace {
+/// Where `position` is in `order` (-1: before the first).
+int orderIndex(const std::vector<int> &order, int position) {
+  auto it = std::find(order.begin(), order.end(), position);
+  return it == order.end() ? -1 : static_cast<int>(it - order.begin());
+}
+} // namespace
+
 bool PipelineModel::next() {
-  for (int i = selectedPass + 1; i < static_cast<int>(passCount()); ++i)
-    if (passShown(i)) {
-      select(i);
+  for (int k = orderIndex(order, selectedPass) + 1;
+       k < static_cast<int>(order.size()); ++k)
+    if (passShown(order[k])) {
+      select(order[k]);
       return true;
     }
   return false;
 }
 
 bool PipelineModel::previous() {
-  for (int i = selectedPass - 1; i >= 0; --i)
-    if (passShown(i)) {
-      select(i);
+  for (int k = orderIndex(order, selectedPass) - 1; k >= 0; --k)
+    if (passShown(order[k])) {
+      select(order[k]);
       return true;
     }
   return false;
 }
 
 bool PipelineModel::nextChanged() {
-  for (int i = selectedPass + 1; i < static_cast<int>(passCount()); ++i)
-    if (rec.snapshots[i].changed) {
-      select(i);
+  for (int k = orderIndex(order, selectedPass) + 1;
+       k < static_cast<int>(order.size()); ++k)
+    if (pass(order[k]).changed && (!isNested(order[k]) || passShown(order[k]))) {
+      select(order[k]);
       return true;
     }
   return false;
 }
 
 bool PipelineModel::previousChanged() {
-  for (int i = selectedPass - 1; i >= 0; --i)
-    if (rec.snapshots[i].changed) {
-      select(i);
+  for (int k = orderIndex(order, selectedPass) - 1; k >= 0; --k)
+    if (pass(order[k]).changed && (!isNested(order[k]) || passShown(order[k]))) {
+      select(order[k]);
       return true;
     }
   return false;
 }
 
 bool PipelineModel::first() {
-  for (int i = 0; i < static_cast<int>(passCount()); ++i)
-    if (passShown(i)) {
-      bool moved = i != selectedPass;
-      select(i);
+  for (int position : order)
+    if (passShown(position)) {
+      bool moved = position != selectedPass;
+      select(position);
       return moved;
     }
   return false;
 }
 
 bool PipelineModel::last() {
-  for (int i = static_cast<int>(passCount()) - 1; i >= 0; --i)
-    if (passShown(i)) {
-      bool moved = i != selectedPass;
-      select(i);
+  for (auto it = order.rbegin(); it != order.rend(); ++it)
+    if (passShown(*it)) {
+      bool moved = *it != selectedPass;
+      select(*it);
       return moved;
     }
   return false;
@@ -229,11 +321,14 @@ void PipelineModel::setPassFilter(std::string text) { passFilterText = std::move
 void PipelineModel::setHideUnchanged(bool hide) { hideUnchangedPasses = hide; }
 
 bool PipelineModel::passShown(size_t i) const {
-  if (i >= passCount())
+  if (i >= entryCount())
     return false;
   if (static_cast<int>(i) == selectedPass)
     return true;
-  const Snapshot &s = rec.snapshots[i];
+  if (int parent = parentOf(static_cast<int>(i));
+      parent >= 0 && !expanded(parent))
+    return false;
+  const Snapshot &s = pass(i);
   if (hideUnchangedPasses && !s.changed && !s.failed && s.diagnostics.empty())
     return false;
   if (passFilterText.empty())
@@ -245,9 +340,9 @@ bool PipelineModel::passShown(size_t i) const {
 
 std::vector<int> PipelineModel::shownPasses() const {
   std::vector<int> shown;
-  for (size_t i = 0; i < passCount(); ++i)
-    if (passShown(i))
-      shown.push_back(static_cast<int>(i));
+  for (int position : order)
+    if (passShown(position))
+      shown.push_back(position);
   return shown;
 }
 
@@ -261,7 +356,7 @@ size_t PipelineModel::changedCount() const {
 //===----------------------------------------------------------------------===//
 
 void PipelineModel::compare(int left, int right) {
-  int n = static_cast<int>(passCount());
+  int n = static_cast<int>(entryCount());
   customLeft = std::clamp(left, kInputPosition, n - 1);
   customRight = std::clamp(right, kInputPosition, n - 1);
   followSelection = false;
@@ -271,7 +366,7 @@ void PipelineModel::compare(int left, int right) {
 int PipelineModel::leftPosition() const {
   if (!followSelection)
     return customLeft;
-  return selectedPass <= 0 ? kInputPosition : selectedPass - 1;
+  return previousOf(selectedPass);
 }
 
 int PipelineModel::rightPosition() const {

@@ -165,6 +165,9 @@ struct Studio::Recorder {
     RecordOptions options;
     options.pipeline = job.pipeline;
     options.printDebugInfo = job.locations;
+    // Each target's own lowering, down to its assembly, under
+    // cross-compile-targets in the pass list.
+    options.recordNested = true;
     r.rerunAfter = job.rerunAfter;
     r.text = job.text;
     if (job.rerunAfter >= -1) {
@@ -344,6 +347,13 @@ std::string replaceAll(std::string text, const std::string &from, const std::str
 void Studio::rerunFrom(int pass, std::string text) {
   if (!doc.isOpen() || lastPipeline.empty()) {
     setStatus("nothing to re-run: record the document first", true);
+    return;
+  }
+  if (stepper.isNested(pass)) {
+    setStatus("a target's own step is not re-run on its own: edit the step "
+              "that contains it (" +
+                  stepper.positionName(stepper.parentOf(pass)) + ")",
+              true);
     return;
   }
   if (pass < -1 || pass >= static_cast<int>(stepper.passCount())) {

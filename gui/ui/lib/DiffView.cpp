@@ -208,7 +208,9 @@ void comparePopup(PipelineModel &m) {
   for (int s = 0; s < 2; ++s) {
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 22);
     if (ImGui::BeginCombo(labels[s], m.positionName(sides[s]).c_str())) {
-      for (int p = kInputPosition; p < n; ++p) {
+      std::vector<int> positions = {kInputPosition};
+      positions.insert(positions.end(), m.listOrder().begin(), m.listOrder().end());
+      for (int p : positions) {
         bool selected = p == sides[s];
         if (ImGui::Selectable(m.positionName(p).c_str(), selected)) {
           sides[s] = p;
@@ -367,10 +369,10 @@ void drawIrView(Studio &studio, StudioView::State &state) {
     } popClip;
     if (ImGui::IsMouseHoveringRect(screen, ImVec2(screen.x + room,
                                                   screen.y + ImGui::GetTextLineHeight())) &&
-        position >= 0 && position < static_cast<int>(m.passCount()))
+        position >= 0 && position < static_cast<int>(m.entryCount()))
       ImGui::SetTooltip("%s: %s\n%s", side, m.positionName(position).c_str(),
                         m.pass(position).options.c_str());
-    if (position >= 0 && position < static_cast<int>(m.passCount())) {
+    if (position >= 0 && position < static_cast<int>(m.entryCount())) {
       const Snapshot &s = m.pass(position);
       ImGui::TextColored(colors::accent(), "%s: %s", side, m.positionName(position).c_str());
       ImGui::SameLine();

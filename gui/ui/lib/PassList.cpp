@@ -69,7 +69,7 @@ void drawPassList(Studio &studio, StudioView::State &state) {
   ImGui::TableHeadersRow();
 
   double slowest = 0;
-  for (size_t i = 0; i < passes.passCount(); ++i)
+  for (size_t i = 0; i < passes.entryCount(); ++i)
     slowest = std::max(slowest, passes.pass(i).milliseconds);
 
   // The input, to compare from.
@@ -86,10 +86,13 @@ void drawPassList(Studio &studio, StudioView::State &state) {
   }
 
   int selected = passes.selected();
-  for (size_t i = 0; i < passes.passCount(); ++i) {
+  for (int position : passes.listOrder()) {
+    size_t i = static_cast<size_t>(position);
     if (!passes.passShown(i))
       continue;
     const Snapshot &s = passes.pass(i);
+    bool nested = passes.isNested(position);
+    bool parent = passes.hasNested(position);
     ImGui::TableNextRow();
     ImGui::PushID(static_cast<int>(i));
     ImGui::TableSetColumnIndex(0);
@@ -99,12 +102,23 @@ void drawPassList(Studio &studio, StudioView::State &state) {
                                : ImVec4(0.32f, 0.34f, 0.38f, 1);
     marker(color);
     ImGui::TableSetColumnIndex(1);
-    ImGui::Text("%zu", i + 1);
+    // A nested step's number is its number within its target (its file's
+    // in executor-compile's ir/TARGET/).
+    if (nested)
+      ImGui::TextColored(colors::dim(), "  %u", passes.number(position));
+    else
+      ImGui::Text("%u", passes.number(position));
     ImGui::TableSetColumnIndex(2);
     bool isSelected = static_cast<int>(i) == selected;
     if (!s.changed && !s.failed)
       ImGui::PushStyleColor(ImGuiCol_Text, colors::dim());
-    std::string label = s.pass;
+    // Each target's own steps hang under cross-compile-targets, collapsed
+    // until it is clicked.
+    std::string label = nested ? "    " + s.pass
+                        : parent ? (passes.expanded(position) ? "[-] " : "[+] ") + s.pass
+                                 : s.pass;
+    if (s.kind != SnapshotKind::MLIR)
+      label += "  (" + s.anchor + ")";
     if (s.anchor.rfind("func.func", 0) == 0 || s.anchor.rfind("llvm.func", 0) == 0)
       label += "  (" + s.anchor.substr(s.anchor.find('@') == std::string::npos
                                            ? 0
@@ -116,6 +130,9 @@ void drawPassList(Studio &studio, StudioView::State &state) {
     if (ImGui::Selectable(label.c_str(), isSelected,
                           ImGuiSelectableFlags_SpanAllColumns |
                               ImGuiSelectableFlags_AllowItemOverlap)) {
+      // A click on the selected step with nested steps folds them.
+      if (parent)
+        passes.setExpanded(position, !(isSelected && passes.expanded(position)));
       passes.select(static_cast<int>(i));
     }
     if (!s.changed && !s.failed)
@@ -145,7 +162,7 @@ void drawPassList(Studio &studio, StudioView::State &state) {
     ImGui::TextUnformatted(ms);
     if (opColumn) {
       ImGui::TableSetColumnIndex(4);
-      size_t before = passes.filterCount(i == 0 ? kInputPosition : static_cast<int>(i) - 1);
+      size_t before = passes.filterCount(passes.previousOf(position));
       size_t after = passes.filterCount(static_cast<int>(i));
       if (before != after)
         ImGui::TextColored(colors::changed(), "%zu>%zu", before, after);

@@ -107,7 +107,13 @@ void drawToolbar(Studio &studio, StudioView::State &state) {
   ImGui::SameLine();
   if (passes.selected() >= 0) {
     const Snapshot &s = passes.pass(passes.selected());
-    ImGui::TextColored(colors::dim(), " pass %d/%zu", passes.selected() + 1, passes.passCount());
+    if (passes.isNested(passes.selected()))
+      ImGui::TextColored(colors::dim(), " in pass %u/%zu, step %u", // of a target
+                         passes.number(passes.parentOf(passes.selected())),
+                         passes.passCount(), passes.number(passes.selected()));
+    else
+      ImGui::TextColored(colors::dim(), " pass %u/%zu", passes.number(passes.selected()),
+                         passes.passCount());
     ImGui::SameLine();
     ImGui::TextUnformatted(s.pass.c_str());
     ImGui::SameLine();

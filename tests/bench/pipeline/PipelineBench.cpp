@@ -5,7 +5,9 @@
 // Generates a host program of at least 10,000 ops with 50 dispatched
 // launches and measures, in one run (median of 5):
 //   1. the recorder through the default pipeline vs the same pipeline run by
-//      a plain PassManager (goal: at most 1.5x);
+//      a plain PassManager (goal: at most 1.5x, with nested recording off),
+//      and what recording each target's own lowering (nested recording,
+//      down to its assembly) adds;
 //   2. the recorder on an upstream-only pipeline (bufferization and the
 //      lowering to LLVM) vs `mlir-opt --mlir-print-ir-after-all` on the same
 //      pipeline and program (goal: not slower).
@@ -147,14 +149,23 @@ int main(int argc, char **argv) {
   // The recorder as the front ends use it: the studio defers the text (only
   // the snapshots it shows are printed), the language server and the driver
   // print every snapshot.
-  auto record = [&](bool deferText, bool printAll) {
+  size_t nestedSteps = 0;
+  auto record = [&](bool deferText, bool printAll, bool nested = false) {
     executor_studio::RecordOptions ro;
     ro.pipeline = pipeline;
     ro.deferText = deferText;
+    ro.recordNested = nested;
     auto recording = executor_studio::recordPipeline(program, "bench.mlir", ro);
     if (!recording.succeeded)
       fail("recorded pipeline failed");
     snapshots = recording.snapshots.size();
+    if (nested) {
+      nestedSteps = 0;
+      for (const auto &snapshot : recording.snapshots)
+        nestedSteps += snapshot.nested.size();
+      if (nestedSteps == 0)
+        fail("nested recording recorded no target steps");
+    }
     if (printAll)
       for (const auto &snapshot : recording.snapshots)
         if (snapshot.ir->empty())
@@ -163,6 +174,7 @@ int main(int argc, char **argv) {
   auto runRecorded = [&] { record(/*deferText=*/true, /*printAll=*/false); };
   auto runEager = [&] { record(false, false); };
   auto runDeferredAll = [&] { record(true, true); };
+  auto runNested = [&] { record(true, false, /*nested=*/true); };
   auto runChangesOnly = [&] {
     executor_studio::RecordOptions ro;
     ro.pipeline = pipeline;
@@ -172,7 +184,8 @@ int main(int argc, char **argv) {
       fail("recorded pipeline failed");
   };
   // Interleaved, so that the machine's load drifts over all three alike.
-  std::vector<double> plainMs, recordedMs, changesOnlyMs, eagerMs, deferredAllMs;
+  std::vector<double> plainMs, recordedMs, changesOnlyMs, eagerMs, deferredAllMs,
+      nestedMs;
   auto time = [](auto &fn) {
     auto start = Clock::now();
     fn();
@@ -184,6 +197,7 @@ int main(int argc, char **argv) {
     changesOnlyMs.push_back(time(runChangesOnly));
     eagerMs.push_back(time(runEager));
     deferredAllMs.push_back(time(runDeferredAll));
+    nestedMs.push_back(time(runNested));
   }
   auto median = [](std::vector<double> v) {
     std::sort(v.begin(), v.end());
@@ -191,7 +205,7 @@ int main(int argc, char **argv) {
   };
   double plain = median(plainMs), recorded = median(recordedMs),
          changesOnly = median(changesOnlyMs), eager = median(eagerMs),
-         deferredAll = median(deferredAllMs);
+         deferredAll = median(deferredAllMs), nested = median(nestedMs);
 
   // 2. Upstream-only pipeline: recorder vs mlir-opt --mlir-print-ir-after-all.
   std::string upstreamPipeline =
@@ -240,6 +254,9 @@ int main(int argc, char **argv) {
               deferredAll, deferredAll / plain);
   std::printf("  recorder, timing and changes only %8.1f ms  %.2fx\n",
               changesOnly, changesOnly / plain);
+  std::printf("  recorder, nested recording on     %8.1f ms  %.2fx (+%.1f ms "
+              "over text deferred for %zu target steps, to assembly)\n",
+              nested, nested / plain, nested - recorded, nestedSteps);
   std::printf("upstream-only pipeline (bufferize + lower to LLVM), median of 5:\n");
   std::printf("  mlir-opt --mlir-print-ir-after-all %8.1f ms (reference, whole process)\n",
               reference);
@@ -253,6 +270,8 @@ int main(int argc, char **argv) {
          << ",\n  \"changes_only_ms\": " << changesOnly
          << ",\n  \"every_text_printed_ms\": " << eager
          << ",\n  \"deferred_then_every_text_ms\": " << deferredAll
+         << ",\n  \"nested_recording_ms\": " << nested
+         << ",\n  \"nested_vs_plain\": " << nested / plain
          << ",\n  \"mlir_opt_print_ir_after_all_ms\": " << reference
          << ",\n  \"recorder_upstream_ms\": " << ours
          << ",\n  \"recorder_vs_mlir_opt\": " << ours / reference << "\n}\n";

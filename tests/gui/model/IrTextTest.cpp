@@ -134,3 +134,12 @@ TEST(IrText, NormalisedConstantsAreNamedAfterTheirValue) {
   EXPECT_GT(raw.added, 1u);
   EXPECT_TRUE(Settings().normaliseSsaNames) << "the studio normalises by default";
 }
+
+TEST(IrText, ExpandsTabsOfAssemblyToColumnsOfEight) {
+  // The views draw no tabs: `\t.globl\ttwice` would lose its layout.
+  TextLines lines = TextLines::prepare("\t.globl\ttwice\ntwice:\n\tfadd\tv0.2d, v0.2d\n");
+  ASSERT_EQ(lines.size(), 3u);
+  EXPECT_EQ(lines.line(0), "        .globl  twice");
+  EXPECT_EQ(lines.line(1), "twice:");
+  EXPECT_EQ(lines.line(2), "        fadd    v0.2d, v0.2d");
+}

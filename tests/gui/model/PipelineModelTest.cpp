@@ -217,3 +217,96 @@ TEST(PipelineModel, KeepsTheSelectionAcrossRecordings) {
   m.setRecording(record(kFolding, "builtin.module(cse)"));
   EXPECT_EQ(m.selected(), 0);
 }
+
+namespace {
+/// A host with one kernel for an AArch64 executor.
+constexpr const char *kArmKernel = R"mlir(module @prog {
+  func.func @main(%x: memref<4xf64>) -> memref<4xf64> {
+    %y = catalyst.launch_kernel @arm::@twice(%x) : (memref<4xf64>) -> memref<4xf64>
+    return %y : memref<4xf64>
+  }
+  module @arm attributes {catalyst.target = {triple = "aarch64-unknown-linux-gnu"}, catalyst.dispatch = {address = "10.0.0.9:4711"}} {
+    func.func @twice(%x: memref<4xf64>) -> memref<4xf64> {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c4 = arith.constant 4 : index
+      %y = memref.alloc() : memref<4xf64>
+      scf.for %i = %c0 to %c4 step %c1 {
+        %v = memref.load %x[%i] : memref<4xf64>
+        %s = arith.addf %v, %v : f64
+        memref.store %s, %y[%i] : memref<4xf64>
+      }
+      return %y : memref<4xf64>
+    }
+  }
+}
+)mlir";
+
+PipelineModel nestedStepper(const std::string &workspace) {
+  RecordOptions options;
+  options.pipeline = "builtin.module(cross-compile-targets{workspace=" +
+                     workspace + "},dispatch-executor-targets)";
+  options.recordNested = true;
+  PipelineModel m;
+  m.setRecording(recordPipeline(kArmKernel, "arm.mlir", options));
+  return m;
+}
+} // namespace
+
+TEST(PipelineModel, ATargetsOwnStepsHangUnderCrossCompileTargets) {
+  std::string workspace = ::testing::TempDir() + "nested-model";
+  PipelineModel m = nestedStepper(workspace);
+  ASSERT_TRUE(m.recording().succeeded);
+  ASSERT_EQ(m.passCount(), 2u);
+  // The steps keep their positions; the nested ones come after them.
+  ASSERT_GT(m.entryCount(), 6u);
+  EXPECT_EQ(m.pass(1).pass, "dispatch-executor-targets");
+  EXPECT_TRUE(m.hasNested(0));
+  EXPECT_FALSE(m.hasNested(1));
+  // Listed after their parent, folded until it is opened.
+  const std::vector<int> &order = m.listOrder();
+  ASSERT_EQ(order.size(), m.entryCount());
+  EXPECT_EQ(order.front(), 0);
+  EXPECT_EQ(order.back(), 1);
+  EXPECT_EQ(m.shownPasses(), (std::vector<int>{0, 1}));
+  m.setExpanded(0, true);
+  EXPECT_EQ(m.shownPasses().size(), m.entryCount());
+
+  std::optional<int> extracted = m.positionNamed("arm/extracted");
+  std::optional<int> armAsm = m.positionNamed("cross-compile-targets/arm/asm");
+  ASSERT_TRUE(extracted && armAsm);
+  EXPECT_EQ(m.positionName(*extracted), "0: cross-compile-targets/arm/extracted");
+  EXPECT_EQ(m.parentOf(*armAsm), 0);
+  EXPECT_EQ(m.number(*armAsm), m.pass(*armAsm).index);
+  EXPECT_EQ(m.number(1), 2u);
+  EXPECT_EQ(m.positionNamed("2"), std::optional<int>(1));
+
+  // Stepping walks the list: from the step into its target's steps and on.
+  m.select(0);
+  EXPECT_TRUE(m.next());
+  EXPECT_EQ(m.selected(), *extracted);
+  // The extracted module is compared with the IR before the step.
+  EXPECT_EQ(m.leftPosition(), kInputPosition);
+  EXPECT_TRUE(m.next());
+  EXPECT_EQ(m.leftPosition(), *extracted);
+  m.select(*armAsm);
+  EXPECT_EQ(m.pass(m.leftPosition()).pass, "arm/llvm-opt");
+  EXPECT_NE(m.irAt(*armAsm)->find("fadd"), std::string::npos);
+  EXPECT_TRUE(m.next());
+  EXPECT_EQ(m.selected(), 1);
+  EXPECT_EQ(m.leftPosition(), 0);
+
+  // Folded, stepping skips them; selecting one opens its parent again.
+  m.setExpanded(0, false);
+  m.select(0);
+  EXPECT_TRUE(m.next());
+  EXPECT_EQ(m.selected(), 1);
+  EXPECT_TRUE(m.nextChanged() == false);
+  m.select(*armAsm);
+  EXPECT_TRUE(m.expanded(0));
+  // The diff of a nested step shows its text.
+  bool sawFadd = false;
+  for (size_t i = 0; i < m.rowCount(); ++i)
+    sawFadd |= m.rightText(m.row(i)).find("fadd") != std::string_view::npos;
+  EXPECT_TRUE(sawFadd);
+}

@@ -206,3 +206,69 @@ TEST_F(Screenshot, SettingsApplyInScreenshotMode) {
   EXPECT_EQ(w, 1024);
   EXPECT_EQ(h, 640);
 }
+
+TEST_F(Screenshot, AKernelsOwnAssemblyByName) {
+  // The AArch64 kernel's assembly, a nested step of cross-compile-targets.
+  std::string png = dir + "/asm.png";
+  Result run = studio("'" ARM_INPUT "' --screenshot '" + png + "' --pass arm/asm");
+  ASSERT_EQ(run.exitCode, 0) << run.output;
+  expectWindow(png);
+  Result full = studio("'" ARM_INPUT "' --screenshot '" + png +
+                       "' --pass cross-compile-targets/arm/convert-func-to-llvm");
+  EXPECT_EQ(full.exitCode, 0) << full.output;
+  Result none = studio("'" ARM_INPUT "' --screenshot '" + png + "' --pass arm/no-such-step");
+  EXPECT_EQ(none.exitCode, 2) << none.output;
+  EXPECT_NE(none.output.find("--pass arm/no-such-step: the recording has no pass"),
+            std::string::npos)
+      << none.output;
+}
+
+TEST_F(Screenshot, PrintDiffWritesTheDiffOfAPassWithoutAWindow) {
+  // No DISPLAY needed: the diff goes to stdout.
+  std::string out = dir + "/diff.txt";
+  auto printDiff = [&](const std::string &args) {
+    Result run;
+    int status = std::system(("env -u DISPLAY '" EXECUTOR_STUDIO_PATH "' " + args + " > '" +
+                              out + "' 2>&1")
+                                 .c_str());
+    run.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    run.output = readFile(out);
+    return run;
+  };
+  // A host pass by number (as the pass list numbers it) and by name.
+  Result dispatch = printDiff("--print-diff 4 '" ARM_INPUT "'");
+  ASSERT_EQ(dispatch.exitCode, 0) << dispatch.output;
+  EXPECT_EQ(dispatch.output.rfind("--- 3: cross-compile-targets\n+++ 4: dispatch-executor-targets\n", 0),
+            0u)
+      << dispatch.output;
+  EXPECT_NE(dispatch.output.find("\n+    %0 = executor.open(\"10.0.0.9:4711\")"),
+            std::string::npos)
+      << dispatch.output;
+  EXPECT_NE(dispatch.output.find("\n-    %0 = catalyst.launch_kernel @arm::@twice"),
+            std::string::npos)
+      << dispatch.output;
+  Result byName = printDiff("--print-diff dispatch-executor-targets --line-diff '" ARM_INPUT "'");
+  EXPECT_EQ(byName.exitCode, 0) << byName.output;
+  EXPECT_EQ(byName.output.rfind("--- 3: cross-compile-targets\n", 0), 0u) << byName.output;
+
+  // A target's own step: its assembly, after its optimised LLVM IR.
+  Result assembly = printDiff("--print-diff arm/asm '" ARM_INPUT "'");
+  ASSERT_EQ(assembly.exitCode, 0) << assembly.output;
+  EXPECT_NE(assembly.output.find("+++ "), std::string::npos);
+  EXPECT_NE(assembly.output.find(": cross-compile-targets/arm/asm\n"), std::string::npos)
+      << assembly.output;
+  EXPECT_NE(assembly.output.find("\n+twice:\n"), std::string::npos) << assembly.output;
+  EXPECT_NE(assembly.output.find("\n+\tfadd\tv"), std::string::npos) << assembly.output;
+  Result lowered =
+      printDiff("--print-diff cross-compile-targets/arm/convert-func-to-llvm '" ARM_INPUT "'");
+  ASSERT_EQ(lowered.exitCode, 0) << lowered.output;
+  EXPECT_NE(lowered.output.find("-  func.func @twice"), std::string::npos) << lowered.output;
+  EXPECT_NE(lowered.output.find("+  llvm.func @twice"), std::string::npos) << lowered.output;
+
+  Result unknown = printDiff("--print-diff nosuch '" ARM_INPUT "'");
+  EXPECT_EQ(unknown.exitCode, 2);
+  EXPECT_NE(unknown.output.find("the recording has no pass nosuch"), std::string::npos)
+      << unknown.output;
+  EXPECT_EQ(printDiff("--line-diff '" ARM_INPUT "'").exitCode, 2);
+  EXPECT_EQ(printDiff("--print-diff 4").exitCode, 2);
+}

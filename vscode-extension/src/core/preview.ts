@@ -4,6 +4,30 @@
 import type { PreviewDiagnostic, PreviewLensTarget, Range } from './protocol';
 import { isRecord } from './protocol';
 
+/**
+ * One step of a target's own lowering, recorded inside `cross-compile-targets`:
+ * its extracted module, the IR after each step of its pipeline, its LLVM IR
+ * before and after LLVM's optimisation, and its assembly for its triple.
+ */
+export interface NestedStep {
+  /** The number within its target (0: the extracted module), as `executor-compile` names the file in `ir/TARGET/`. */
+  number: number;
+  /** With its parent's pass: `cross-compile-targets/compute/convert-func-to-llvm`. */
+  name: string;
+  /** `compute/convert-func-to-llvm`, `compute/asm`. */
+  pass: string;
+  target: string;
+  kind: 'mlir' | 'llvm' | 'asm';
+  /** The operation it ran on; for LLVM IR and assembly, the target's triple. */
+  anchor: string;
+  changed: boolean;
+  failed: boolean;
+  milliseconds: number;
+  /** Filled in from the step before it in its target when the server left it out. */
+  ir: string | undefined;
+  diagnostics: PreviewDiagnostic[];
+}
+
 /** One pass of the pipeline, after it ran. */
 export interface Snapshot {
   /** Position in the recording, from 0. */
@@ -26,6 +50,8 @@ export interface Snapshot {
    */
   ir: string | undefined;
   diagnostics: PreviewDiagnostic[];
+  /** Each target's own steps (`cross-compile-targets` only). */
+  nested: NestedStep[];
 }
 
 /** The result of one `executor/pipelinePreview`. */
@@ -104,6 +130,71 @@ export function readDiagnostics(value: unknown): PreviewDiagnostic[] {
   return result;
 }
 
+function readNested(value: unknown): NestedStep[] {
+  if (!Array.isArray(value)) {
+    return [];
+  }
+  const steps: NestedStep[] = [];
+  for (const raw of value) {
+    if (!isRecord(raw) || typeof raw['pass'] !== 'string') {
+      continue;
+    }
+    const target = readString(raw['target'], raw['pass'].split('/')[0] ?? '');
+    const before = steps.at(-1);
+    const kind = raw['kind'] === 'llvm' || raw['kind'] === 'asm' ? raw['kind'] : 'mlir';
+    steps.push({
+      number: readNumber(raw['number'], steps.length),
+      name: readString(raw['name'], raw['pass']),
+      pass: raw['pass'],
+      target,
+      kind,
+      anchor: readString(raw['anchor'], ''),
+      changed: raw['changed'] === true,
+      failed: raw['failed'] === true,
+      milliseconds: readNumber(raw['milliseconds'], 0),
+      ir: typeof raw['ir'] === 'string' ? raw['ir'] : before?.target === target ? before.ir : undefined,
+      diagnostics: readDiagnostics(raw['diagnostics']),
+    });
+  }
+  return steps;
+}
+
+/** A nested step, where it hangs and what it is compared with. */
+export interface NestedEntry {
+  /** The position of the pass it is inside of. */
+  parent: number;
+  step: NestedStep;
+  /** The position before it: the step before it in its target, or the pass before its parent. */
+  previous: number;
+}
+
+/**
+ * The nested steps of every pass, in order. Their positions follow the
+ * passes': nested entry `i` is position `snapshots.length + i`.
+ */
+export function nestedEntries(preview: PipelinePreview): NestedEntry[] {
+  const entries: NestedEntry[] = [];
+  preview.snapshots.forEach((snapshot, parent) => {
+    let before: NestedStep | undefined;
+    for (const step of snapshot.nested) {
+      const position = preview.snapshots.length + entries.length;
+      entries.push({ parent, step, previous: before?.target === step.target ? position - 1 : parent - 1 });
+      before = step;
+    }
+  });
+  return entries;
+}
+
+/** The nested entry at `position`, if it is one. */
+export function nestedAt(preview: PipelinePreview, position: number): NestedEntry | undefined {
+  return position >= preview.snapshots.length ? nestedEntries(preview)[position - preview.snapshots.length] : undefined;
+}
+
+/** Passes and nested steps: positions 0 .. entryCount - 1. */
+export function entryCount(preview: PipelinePreview): number {
+  return preview.snapshots.length + nestedEntries(preview).length;
+}
+
 /**
  * Reads the reply of `executor/pipelinePreview` (one chunk's recording; a
  * bare array of snapshots is read too) and fills in the IR that the server
@@ -138,6 +229,7 @@ export function parsePipelinePreview(value: unknown): PipelinePreview {
       milliseconds: readNumber(raw['milliseconds'], readNumber(raw['ms'], 0)),
       ir,
       diagnostics: readDiagnostics(raw['diagnostics']),
+      nested: readNested(raw['nested']),
     });
   });
   return {
@@ -183,7 +275,7 @@ export function irAt(preview: PipelinePreview, position: number): string | undef
   if (position < 0) {
     return preview.input;
   }
-  return preview.snapshots[position]?.ir;
+  return position < preview.snapshots.length ? preview.snapshots[position]?.ir : nestedAt(preview, position)?.step.ir;
 }
 
 const SEVERITY_NAMES = ['error', 'error', 'warning', 'note', 'hint'];

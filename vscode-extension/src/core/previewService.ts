@@ -8,7 +8,7 @@
 import * as path from 'node:path';
 
 import type { PipelinePreview } from './preview';
-import { formatDiagnostic, formatMilliseconds, irAt, parsePipelinePreview } from './preview';
+import { entryCount, formatDiagnostic, formatMilliseconds, irAt, nestedAt, nestedEntries, parsePipelinePreview } from './preview';
 import type { PipelinePreviewParams, PreviewDiagnostic, RerunFromParams } from './protocol';
 import type { RerunResult } from './rerun';
 import { parseRerun, rerunDiagnostics, rerunRan, spliceRerun } from './rerun';
@@ -39,9 +39,15 @@ export interface RerunOutcome {
   diagnostics: PreviewDiagnostic[];
 }
 
-/** A line of the pass list. Position -1 is the input, before the first pass. */
+/**
+ * A line of the pass list. Position -1 is the input, before the first pass;
+ * a target's own steps (nested inside `cross-compile-targets`) follow the
+ * passes' positions and are listed after their pass.
+ */
 export interface PassItem {
   position: number;
+  /** A target's own step, inside the pass at this position. */
+  parent?: number;
   label: string;
   description: string;
   detail: string;
@@ -122,6 +128,10 @@ export class PipelinePreviewService {
     if (this.rerunRequest === undefined) {
       throw new Error('this preview cannot re-run passes');
     }
+    const nested = nestedAt(base.preview, position);
+    if (nested !== undefined) {
+      throw new Error(`${nested.step.name} is a target's own step: edit the IR after ${base.preview.snapshots[nested.parent]?.pass ?? 'its pass'} instead`);
+    }
     if (!Number.isInteger(position) || position < -1 || position >= base.preview.snapshots.length) {
       throw new Error(`the pipeline has ${base.preview.snapshots.length} passes, not ${position + 1}`);
     }
@@ -194,6 +204,7 @@ export class PipelinePreviewService {
       });
     }
     const width = String(run.preview.snapshots.length).length;
+    const nested = nestedEntries(run.preview);
     run.preview.snapshots.forEach((snapshot, position) => {
       const parts = snapshot.edited
         ? ['edited', 'the passes after it re-ran on this IR']
@@ -218,6 +229,27 @@ export class PipelinePreviewService {
         edited: snapshot.edited,
         diagnostics: snapshot.diagnostics.length,
       });
+      nested.forEach((entry, i) => {
+        if (entry.parent !== position) {
+          return;
+        }
+        const step = entry.step;
+        const stepParts = [step.failed ? 'failed' : step.changed ? 'changed' : 'no change', formatMilliseconds(step.milliseconds)];
+        if (step.kind !== 'mlir') {
+          stepParts.push(`${step.kind === 'asm' ? 'assembly' : 'LLVM IR'} for ${step.anchor}`);
+        }
+        items.push({
+          position: run.preview.snapshots.length + i,
+          parent: position,
+          label: `${' '.repeat(width + 2)}${String(step.number).padStart(2, ' ')}. ${step.pass}`,
+          description: stepParts.join(' · '),
+          detail: step.diagnostics.map(formatDiagnostic).join('; '),
+          changed: step.changed,
+          failed: step.failed,
+          edited: false,
+          diagnostics: step.diagnostics.length,
+        });
+      });
     });
     return items;
   }
@@ -227,8 +259,13 @@ export class PipelinePreviewService {
    * `editable`, the editable snapshot of it (its name ends in `.edit.mlir`).
    */
   location(run: PreviewRun, position: number, editable = false): PreviewLocation {
-    const name =
-      (position < 0
+    const nested = nestedAt(run.preview, position);
+    const name = nested !== undefined
+      // `03-cross-compile-targets.compute.15-asm.s`: named (and highlighted) as executor-compile saves it.
+      ? `${String(nested.parent + 1).padStart(2, '0')}-${safeName(run.preview.snapshots[nested.parent]?.pass ?? 'pass')}.` +
+        `${safeName(nested.step.target)}.${String(nested.step.number).padStart(2, '0')}-` +
+        safeName(nested.step.pass.slice(nested.step.target.length + 1))
+      : (position < 0
         ? '00-input'
         : `${String(position + 1).padStart(2, '0')}-${safeName(run.preview.snapshots[position]?.pass ?? 'pass')}`) +
       (editable ? '.edit' : '');
@@ -238,7 +275,8 @@ export class PipelinePreviewService {
       position: String(position),
       run: String(run.id),
     });
-    return { path: `/${safeName(sourceName(run.source))}/${name}.mlir`, query: query.toString() };
+    const extension = nested?.step.kind === 'asm' ? 's' : nested?.step.kind === 'llvm' ? 'll' : 'mlir';
+    return { path: `/${safeName(sourceName(run.source))}/${name}.${extension}`, query: query.toString() };
   }
 
   /** Reads a preview location back; undefined when it is not one. */
@@ -271,7 +309,7 @@ export class PipelinePreviewService {
       this.nextId = Math.max(this.nextId, address.runId + 1);
       this.store(run);
     }
-    if (address.position >= run.preview.snapshots.length) {
+    if (address.position >= entryCount(run.preview)) {
       throw new Error(`the pipeline has ${run.preview.snapshots.length} passes, not ${address.position + 1}`);
     }
     return { run, position: address.position };
@@ -296,7 +334,7 @@ export class PipelinePreviewService {
   /** The IR after `position`, with the errors of a failed pass on top. */
   static text(run: PreviewRun, position: number): string {
     const ir = irAt(run.preview, position);
-    const snapshot = position >= 0 ? run.preview.snapshots[position] : undefined;
+    const snapshot = position >= 0 ? run.preview.snapshots[position] ?? nestedAt(run.preview, position)?.step : undefined;
     const header: string[] = [];
     if (snapshot?.failed === true) {
       header.push(`// ${snapshot.pass} failed:`);
@@ -318,8 +356,15 @@ export class PipelinePreviewService {
 
   /** A title for the IR after `position`. */
   title(run: PreviewRun, position: number): string {
-    const pass = position < 0 ? 'input' : run.preview.snapshots[position]?.pass ?? 'pass';
-    return `${sourceName(run.source)}: after ${pass}`;
+    return `${sourceName(run.source)}: after ${this.passName(run, position)}`;
+  }
+
+  /** `input`, a pass, or a target's own step with its pass (`cross-compile-targets/compute/asm`). */
+  passName(run: PreviewRun, position: number): string {
+    if (position < 0) {
+      return 'input';
+    }
+    return run.preview.snapshots[position]?.pass ?? nestedAt(run.preview, position)?.step.name ?? 'pass';
   }
 
   /** What the pass list of a run is titled: the document, and the edited pass of a re-run. */
@@ -335,16 +380,21 @@ export class PipelinePreviewService {
 
   /** The pass before `position` and this one, for `vscode.diff`; none for the input. */
   comparison(run: PreviewRun, position: number): Comparison | undefined {
-    if (position < 0 || position >= run.preview.snapshots.length) {
+    if (position < 0 || position >= entryCount(run.preview)) {
       return undefined;
     }
-    const before = position - 1;
-    const beforeName = before < 0 ? 'input' : run.preview.snapshots[before]?.pass ?? 'pass';
-    const afterName = run.preview.snapshots[position]?.pass ?? 'pass';
+    // A target's own step is compared with the one before it in its target.
+    const nested = nestedAt(run.preview, position);
+    const before = nested?.previous ?? position - 1;
+    const beforeName = this.passName(run, before);
+    const afterName = this.passName(run, position);
+    const number = nested === undefined
+      ? `${position + 1}/${run.preview.snapshots.length}`
+      : `${nested.parent + 1}/${run.preview.snapshots.length}, step ${nested.step.number}`;
     return {
       left: this.location(run, before),
       right: this.location(run, position),
-      title: `${sourceName(run.source)}: ${beforeName} ↔ ${afterName} (${position + 1}/${run.preview.snapshots.length})`,
+      title: `${sourceName(run.source)}: ${beforeName} ↔ ${afterName} (${number})`,
     };
   }
 

@@ -79,6 +79,7 @@ export function spliceRerun(base: PipelinePreview, result: RerunResult, editedTe
     last.changed = true;
     last.failed = false;
     last.diagnostics = [];
+    last.nested = []; // the edited IR replaced what they led to
   }
   const snapshots = [...kept, ...result.rest.snapshots.map((s) => ({ ...s }))];
   const before = kept.reduce((sum, s) => sum + s.milliseconds, 0);

@@ -587,3 +587,86 @@ describe('the server process: arguments, last words, restarts', () => {
     }
   });
 });
+
+describe('a target\'s own steps in the preview', () => {
+  /** cross-compile-targets with the nested steps of one target, as the server writes them. */
+  function nestedReply(): Record<string, unknown> {
+    const reply = sampleReply();
+    const snapshots = reply['snapshots'] as Record<string, unknown>[];
+    const step = (number: number, pass: string, kind: string, changed: boolean, ir?: string): Record<string, unknown> => ({
+      number,
+      name: `cross-compile-targets/arm/${pass}`,
+      pass: `arm/${pass}`,
+      target: 'arm',
+      kind,
+      anchor: kind === 'mlir' ? 'builtin.module' : 'aarch64-unknown-linux-gnu',
+      changed,
+      failed: false,
+      milliseconds: 0.5,
+      diagnostics: [],
+      ...(ir === undefined ? {} : { ir }),
+    });
+    snapshots[1] = {
+      ...snapshots[1],
+      nested: [
+        step(0, 'extracted', 'mlir', true, 'module {ARM}\n'),
+        step(1, 'cse', 'mlir', false),
+        step(2, 'llvm', 'llvm', true, '; ModuleID = \'arm\'\n'),
+        step(3, 'asm', 'asm', true, 'twice:\n\tret\n'),
+      ],
+    };
+    return reply;
+  }
+  function service(): PipelinePreviewService {
+    return new PipelinePreviewService(() => Promise.resolve(nestedReply()));
+  }
+
+  it('reads them and fills in the IR the server left out', () => {
+    const preview = parsePipelinePreview(nestedReply());
+    const nested = preview.snapshots[1]?.nested ?? [];
+    assert.deepEqual(nested.map((s) => s.number), [0, 1, 2, 3]);
+    assert.equal(nested[1]?.ir, 'module {ARM}\n', 'an unchanged step has the text before it');
+    assert.equal(nested[3]?.kind, 'asm');
+    assert.equal(preview.snapshots[0]?.nested.length, 0);
+    // Positions after the passes'.
+    assert.equal(irAt(preview, 4), 'module {ARM}\n');
+    assert.equal(irAt(preview, 7), 'twice:\n\tret\n');
+    assert.equal(irAt(preview, 3), 'module {DISPATCH}\n');
+  });
+
+  it('lists them under their pass, with numbers within the target', async () => {
+    const previews = service();
+    const run = await previews.run('file:///w/a.mlir', 0);
+    const items = previews.passItems(run);
+    assert.deepEqual(items.map((i) => i.position), [-1, 0, 1, 4, 5, 6, 7, 2, 3]);
+    assert.equal(items[3]?.parent, 1);
+    assert.match(items[3].label, /^ +0\. arm\/extracted$/);
+    assert.match(items[6]?.label ?? '', /^ +3\. arm\/asm$/);
+    assert.match(items[6]?.description ?? '', /^changed · 0\.50 ms · assembly for aarch64-unknown-linux-gnu$/);
+    assert.equal(items[7]?.parent, undefined);
+  });
+
+  it('names their documents as executor-compile names their files, and compares each with the step before it', async () => {
+    const previews = service();
+    const run = await previews.run('file:///w/a.mlir', 0);
+    assert.equal(previews.location(run, 7).path, '/a.mlir/02-cross-compile-targets.arm.03-asm.s');
+    assert.equal(previews.location(run, 6).path, '/a.mlir/02-cross-compile-targets.arm.02-llvm.ll');
+    assert.equal(await previews.content(previews.location(run, 7)), 'twice:\n\tret\n');
+    const asm = previews.comparison(run, 7);
+    assert.ok(asm);
+    assert.equal(await previews.content(asm.left), '; ModuleID = \'arm\'\n');
+    assert.equal(asm.title, 'a.mlir: cross-compile-targets/arm/llvm ↔ cross-compile-targets/arm/asm (2/4, step 3)');
+    // The extracted module: against the IR before its pass.
+    const extracted = previews.comparison(run, 4);
+    assert.ok(extracted);
+    assert.equal(await previews.content(extracted.left), 'module {INPUT}\n');
+    assert.equal(previews.title(run, 5), 'a.mlir: after cross-compile-targets/arm/cse');
+    await assert.rejects(previews.content(previews.location(run, 8)), /has 4 passes/);
+  });
+
+  it('does not re-run from a target\'s own step', async () => {
+    const previews = new PipelinePreviewService(() => Promise.resolve(nestedReply()), 8, () => Promise.reject(new Error('not sent')));
+    const run = await previews.run('file:///w/a.mlir', 0);
+    await assert.rejects(previews.rerun(run, 7, 'x'), /is a target's own step/);
+  });
+});

@@ -213,9 +213,12 @@ describe('executor-lsp-server, spoken to as the extension does', { timeout: TIME
     }
     assert.ok(preview.input?.includes('catalyst.launch_kernel @compute::@square'));
 
-    // The quick pick: the input, then every pass.
+    // The quick pick: the input, then every pass, each target's own steps
+    // (down to its assembly) under cross-compile-targets.
     const items = previews.passItems(run);
-    assert.equal(items.length, preview.snapshots.length + 1);
+    const nested = preview.snapshots.reduce((n, s) => n + s.nested.length, 0);
+    assert.ok(items.some((i) => i.parent !== undefined && i.label.endsWith('compute/asm')), 'compute/asm is listed');
+    assert.equal(items.length, preview.snapshots.length + nested + 1);
     assert.equal(items[0]?.label, 'input');
     const dispatch = passes.indexOf('dispatch-executor-targets');
     const dispatchItem = items.find((i) => i.position === dispatch);

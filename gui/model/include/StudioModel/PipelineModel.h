@@ -70,8 +70,34 @@ public:
   void clear();
   const Recording &recording() const { return rec; }
   bool hasRecording() const { return hasRec; }
+  /// The pipeline's steps: positions 0 .. passCount()-1 (Snapshot::index).
   size_t passCount() const { return rec.snapshots.size(); }
-  const Snapshot &pass(size_t i) const { return rec.snapshots[i]; }
+  /// Steps and the nested steps recorded inside them (each target's own
+  /// lowering inside cross-compile-targets): positions from passCount() on.
+  size_t entryCount() const { return entries.size(); }
+  const Snapshot &pass(size_t i) const { return *entries[i].snapshot; }
+  /// Whether `position` is a nested step.
+  bool isNested(int position) const;
+  /// The step a nested position is inside of; -1 for a step or the input.
+  int parentOf(int position) const;
+  /// What `position` is compared with when it is selected: the step before
+  /// it, or for a nested step the one before it in its target (the first
+  /// of a target: the step before its parent).
+  int previousOf(int position) const;
+  /// Whether step `step` has nested steps.
+  bool hasNested(int step) const;
+  /// Shows or hides the nested steps of step `step` in the pass list.
+  void setExpanded(int step, bool expanded);
+  bool expanded(int step) const;
+  /// Positions in the order the pass list shows them: each step, its
+  /// nested steps after it.
+  const std::vector<int> &listOrder() const { return order; }
+  /// The number a front end shows: `index + 1` for a step, the number within
+  /// its target for a nested one (as executor-compile names its file).
+  unsigned number(int position) const;
+  /// The position findSnapshot names `name` (`4`, `cse`,
+  /// `cross-compile-targets/compute/asm`, `compute/asm`), if any.
+  std::optional<int> positionNamed(const std::string &name) const;
   /// The IR at a position (null when the recording has none there).
   std::shared_ptr<const std::string> irAt(int position) const;
   /// `input`, or `3: cse`.
@@ -178,8 +204,19 @@ private:
   void rebuildRows();
   void clampSelection();
 
+  void rebuildEntries();
+
   Recording rec;
   bool hasRec = false;
+  /// Every position's snapshot and where it hangs.
+  struct Entry {
+    const Snapshot *snapshot = nullptr;
+    int parent = -1;   // the step a nested entry is inside of
+    int previous = kInputPosition; // what it is compared with
+  };
+  std::vector<Entry> entries;
+  std::vector<int> order;
+  std::vector<int> expandedSteps;
   std::shared_ptr<const std::string> source;
   std::string srcName;
   std::shared_ptr<const TextLines> sourceLines;
