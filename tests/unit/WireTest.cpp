@@ -94,6 +94,10 @@ TEST(Wire, ARequestWhoseDataDoesNotFitItsShapeIsRefused) {
   EXPECT_NE(parse(request({1}, 16)), "");
   EXPECT_NE(parse(request({-1}, 0)), "");
   EXPECT_NE(parse(request({int64_t(1) << 62, 4}, 0)), "");
+  // Empty, but its strides overflow (found by fuzz-direct-call: the
+  // executor's descriptor computed them with a signed overflow).
+  EXPECT_NE(parse(request({0, int64_t(1) << 40, int64_t(1) << 40}, 0)), "");
+  EXPECT_EQ(parse(request({0, 3}, 0)), "");
 }
 
 // A result count the request does not hold (found by fuzz-launch-request:

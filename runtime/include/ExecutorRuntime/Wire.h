@@ -311,13 +311,23 @@ inline bool readLaunchHeader(Reader &r, LaunchHeader &header) {
 /// elements holds; false when a size is negative or the count overflows.
 inline bool denseBytes(const int64_t *sizes, size_t rank, uint64_t eltSize,
                        uint64_t &bytes) {
-  // The element count too must fit an int64_t (DescriptorView's).
+  // The product of the sizes that are not 0 must fit an int64_t too:
+  // DescriptorView multiplies them in any order (strides, element counts).
   uint64_t count = 1;
-  for (size_t d = 0; d < rank; ++d)
-    if (sizes[d] < 0 ||
-        __builtin_mul_overflow(count, static_cast<uint64_t>(sizes[d]), &count) ||
+  bool empty = false;
+  for (size_t d = 0; d < rank; ++d) {
+    if (sizes[d] < 0)
+      return false;
+    if (sizes[d] == 0) {
+      empty = true;
+      continue;
+    }
+    if (__builtin_mul_overflow(count, static_cast<uint64_t>(sizes[d]), &count) ||
         count > uint64_t(INT64_MAX))
       return false;
+  }
+  if (empty)
+    count = 0;
   return !__builtin_mul_overflow(count, eltSize, &bytes) &&
          bytes <= uint64_t(INT64_MAX);
 }
