@@ -14,10 +14,13 @@ seconds=${1:-60}
 shift || true
 build=${EXECUTOR_STUDIO_FUZZ_BUILD_DIR:-$root/build-fuzz}
 
-bash "$root/scripts/setup.sh" >/dev/null
-EXECUTOR_STUDIO_BUILD_DIR=$build \
-EXECUTOR_STUDIO_CMAKE_ARGS="-DEXECUTOR_STUDIO_FUZZ=ON -DEXECUTOR_STUDIO_ENABLE_GUI=OFF -DEXECUTOR_STUDIO_ENABLE_TESTS=OFF -DEXECUTOR_STUDIO_ENABLE_BENCH=OFF" \
-  bash "$root/scripts/build.sh" executor-fuzzers
+# FUZZ_NO_BUILD=1 runs the targets as they are built.
+if [ -z "${FUZZ_NO_BUILD:-}" ]; then
+  bash "$root/scripts/setup.sh" >/dev/null
+  EXECUTOR_STUDIO_BUILD_DIR=$build \
+  EXECUTOR_STUDIO_CMAKE_ARGS="-DEXECUTOR_STUDIO_FUZZ=ON -DEXECUTOR_STUDIO_ENABLE_GUI=OFF -DEXECUTOR_STUDIO_ENABLE_TESTS=OFF -DEXECUTOR_STUDIO_ENABLE_BENCH=OFF" \
+    bash "$root/scripts/build.sh" executor-fuzzers
+fi
 
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
@@ -46,7 +49,8 @@ max_len_of() {
 
 work=$build/fuzz
 mkdir -p "$work/corpus" "$work/crashes" "$work/logs"
-export ASAN_OPTIONS=${ASAN_OPTIONS:-allocator_may_return_null=1:detect_leaks=1}
+# As scripts/lib/test-sanitized.sh (which says why), and malloc may fail.
+export ASAN_OPTIONS=${ASAN_OPTIONS:-allow_user_poisoning=0:use_sigaltstack=0:allocator_may_return_null=1:detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 export ASAN_SYMBOLIZER_PATH=${ASAN_SYMBOLIZER_PATH:-/usr/lib/llvm-22/bin/llvm-symbolizer}
 export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$root/tests/sanitizers/lsan.supp:print_suppressions=0}
@@ -62,16 +66,19 @@ for t in "${targets[@]}"; do
   corpus=$work/corpus/$t
   mkdir -p "$corpus"
   log=$work/logs/$t.log
-  args=(-max_total_time="$seconds" -print_final_stats=1 -timeout=25
+  # The targets' own output (executor-server's log lines, diagnostics) is
+  # closed; libFuzzer's and the sanitizers' reports still come.
+  args=(-max_total_time="$seconds" -print_final_stats=1 -timeout=25 -close_fd_mask=3
         -rss_limit_mb=2560 -max_len="$(max_len_of "$t")"
         -artifact_prefix="$work/crashes/$t-")
   d=$(dict_of "$t")
   [ -n "$d" ] && args+=(-dict="$d")
-  before=$(ls "$work/crashes" | grep -c "^$t-" || true)
+  # Reproducers: crash-, leak-, timeout-, oom- (slow-unit- is not one).
+  before=$(ls "$work/crashes" | grep -cE "^$t-(crash|leak|timeout|oom)-" || true)
   echo "fuzz: $t for ${seconds}s (log: $log)"
   status=0
   nice -n 19 "$bin" "${args[@]}" "$corpus" "$root/tests/fuzz/corpus/$t" >"$log" 2>&1 || status=$?
-  after=$(ls "$work/crashes" | grep -c "^$t-" || true)
+  after=$(ls "$work/crashes" | grep -cE "^$t-(crash|leak|timeout|oom)-" || true)
   crashes=$((after - before))
   if [ "$status" -ne 0 ] && [ "$crashes" -eq 0 ]; then
     crashes=1  # died without a reproducer (the log says why)
@@ -83,7 +90,7 @@ for t in "${targets[@]}"; do
   if [ "$crashes" -ne 0 ]; then
     failed=1
     echo "fuzz: $t CRASHED; reproducer(s):" >&2
-    ls "$work/crashes" | grep "^$t-" | sed "s|^|  $work/crashes/|" >&2
+    ls "$work/crashes" | grep -E "^$t-(crash|leak|timeout|oom)-" | sed "s|^|  $work/crashes/|" >&2
     grep -m1 -A12 'ERROR: \|runtime error\|deadly signal' "$log" >&2 || tail -20 "$log" >&2
   fi
 done
