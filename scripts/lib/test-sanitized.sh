@@ -68,11 +68,13 @@ if [ -n "$tests" ]; then
     -R "$tests" --timeout 1800
   exit
 fi
+status=0
 ctest --test-dir "$build" --output-on-failure -j "${CTEST_PARALLEL_LEVEL:-2}" \
-  -E '^gui\.screenshot\.' --timeout 1800
+  -E '^gui\.screenshot\.' --timeout 1800 || status=$?
 # The studio under Xvfb draws with Mesa's llvmpipe (swrast_dri.so, on
 # LLVM), which GLX unloads at exit: memory only its globals still point to
 # would then be reported as leaked. Loaded from the start, it stays.
 dri=$(ls /usr/lib/*/dri/swrast_dri.so 2>/dev/null | head -1)
 LD_PRELOAD=${dri:-} ctest --test-dir "$build" --output-on-failure \
-  -j "${CTEST_PARALLEL_LEVEL:-2}" -R '^gui\.screenshot\.' --timeout 1800
+  -j "${CTEST_PARALLEL_LEVEL:-2}" -R '^gui\.screenshot\.' --timeout 1800 || status=$?
+exit $status
