@@ -8,6 +8,8 @@ PACKAGES=(
   cmake ninja-build ccache g++ git pkg-config
   # LLVM / MLIR 22
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22 lld-22
+  # sanitizers and libFuzzer (scripts/test.sh --sanitize=..., scripts/fuzz.sh)
+  libclang-rt-22-dev
   libzstd-dev zlib1g-dev
   # TLS on the executor wire
   libssl-dev openssl

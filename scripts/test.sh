@@ -5,6 +5,15 @@
 # just built).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+# --sanitize=address,undefined (the whole suite) or --sanitize=thread (the
+# runtime, language-server and studio-model tests), each in its own build
+# folder: scripts/lib/test-sanitized.sh.
+for arg in "$@"; do
+  case $arg in
+    --sanitize=*) exec bash "$root/scripts/lib/test-sanitized.sh" "${arg#--sanitize=}" ;;
+    *) echo "usage: scripts/test.sh [--sanitize=address,undefined|--sanitize=thread]" >&2; exit 2 ;;
+  esac
+done
 build=${EXECUTOR_STUDIO_BUILD_DIR:-$root/build}
 bash "$root/scripts/setup.sh"
 bash "$root/scripts/build.sh"

@@ -861,24 +861,6 @@ void writeRequestHeader(Writer &w, ExecutorAddr entry,
   writeLaunchHeader(w, {entry.getValue(), nin, nout, kernel});
 }
 
-/// Reads one reply memref; calls `place(rank, eltSize, sizes, data, bytes)`.
-template <typename PlaceFn>
-bool readReplyMemRef(Reader &r, PlaceFn place, const char *arena = nullptr,
-                     size_t arenaSize = 0) {
-  uint32_t rank = 0, eltSize = 0;
-  if (!r.get(rank) || !r.get(eltSize) || rank > 64)
-    return false;
-  std::vector<int64_t> sizes(rank);
-  for (auto &s : sizes)
-    if (!r.get(s))
-      return false;
-  uint64_t bytes = 0;
-  const char *data = readData(r, bytes, arena, arenaSize);
-  if (!data)
-    return false;
-  place(rank, eltSize, sizes, data, bytes);
-  return true;
-}
 } // namespace
 
 
@@ -1103,23 +1085,18 @@ ExecutorClient::launch(const std::string &entryName, const std::string &object,
                                 outSizes);
   if (!reply)
     return reply.takeError();
+  std::vector<ReplyMemRef> placed;
+  std::string problem =
+      readLaunchReply(reply->reply.data(), reply->reply.size(), reply->shared,
+                      reply->sharedSize, outRanks, outSizes, placed);
+  if (!problem.empty())
+    return impl->malformed(problem + " from " + kernel);
   std::vector<HostMemRef> outputs;
-  Reader r(reply->reply.data(), reply->reply.size());
-  uint64_t status;
-  r.get(status);
   for (size_t i = 0; i < results.size(); ++i) {
     HostMemRef out;
-    bool ok = readReplyMemRef(
-        r,
-        [&](uint32_t, uint32_t eltSize, std::vector<int64_t> &sizes,
-            const char *data, uint64_t bytes) {
-          out.sizes = sizes;
-          out.elementSize = eltSize;
-          out.bytes.assign(data, data + bytes);
-        },
-        reply->shared, reply->sharedSize);
-    if (!ok)
-      return impl->malformed("malformed reply from " + kernel);
+    out.sizes = placed[i].sizes;
+    out.elementSize = outSizes[i];
+    out.bytes.assign(placed[i].data, placed[i].data + placed[i].bytes);
     outputs.push_back(std::move(out));
   }
   return outputs;
@@ -1180,25 +1157,17 @@ Error ExecutorClient::launchDescriptorsAt(uint64_t entryAddress,
   // transport; its data is 16-byte aligned in it), so the program frees it
   // with the descriptor's allocated pointer and the bulk of the data is not
   // copied again. The other outputs are copied out.
-  Reader r(reply->data(), reply->size());
-  uint64_t status;
-  r.get(status);
-  struct Placed {
-    const char *data;
-    uint64_t bytes;
-    std::vector<int64_t> sizes;
-  };
-  std::vector<Placed> placed(outputs.size());
+  std::vector<ReplyMemRef> placed;
+  std::string problem = readLaunchReply(
+      reply->data(), reply->size(), launched->shared, launched->sharedSize,
+      outRanks, std::vector<int64_t>(outputElementSizes.begin(),
+                                     outputElementSizes.end()),
+      placed);
+  if (!problem.empty())
+    return impl->malformed(problem + " from " + kernel);
   size_t largest = 0;
   bool inReplyLargest = false;
   for (size_t i = 0; i < outputs.size(); ++i) {
-    bool ok = readReplyMemRef(
-        r,
-        [&](uint32_t, uint32_t, std::vector<int64_t> &sizes, const char *data,
-            uint64_t bytes) { placed[i] = {data, bytes, sizes}; },
-        launched->shared, launched->sharedSize);
-    if (!ok)
-      return impl->malformed("malformed reply from " + kernel);
     // Only data in the reply itself can be taken over.
     bool inReply = placed[i].data >= reply->data() &&
                    placed[i].data < reply->data() + reply->size();

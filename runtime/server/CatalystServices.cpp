@@ -18,6 +18,8 @@
 #include "llvm/ExecutionEngine/Orc/Shared/SimplePackedSerialization.h"
 
 #include <cstdlib>
+#include <cstring>
+#include <initializer_list>
 #include <dlfcn.h>
 #include <string>
 #include <vector>
@@ -50,6 +52,37 @@ void invoke(ExecutorAddr entry, std::vector<ExecutorAddr> arguments) {
                                           arguments[1].toPtr<void *>());
 }
 
+/// Whether the SPS sequence at `at` (a u64 count, then that many elements of
+/// `elementSize` bytes) lies before `end`; moves `at` past it. LLVM's SPS
+/// deserializer reserves a sequence's count before it reads the elements, so
+/// a count the message does not hold must be refused first: it ended the
+/// session (std::length_error, or an allocation of that size).
+bool sequenceFits(const char *&at, const char *end, uint64_t elementSize) {
+  uint64_t count = 0;
+  if (static_cast<size_t>(end - at) < sizeof(count))
+    return false;
+  std::memcpy(&count, at, sizeof(count));
+  at += sizeof(count);
+  if (count > static_cast<size_t>(end - at) / elementSize)
+    return false;
+  at += count * elementSize;
+  return true;
+}
+
+/// An SPS argument buffer of `prefix` bytes, then sequences of the given
+/// element sizes, that holds what its counts say.
+bool sequencesFit(const char *data, size_t size, size_t prefix,
+                  std::initializer_list<uint64_t> elementSizes) {
+  if (size < prefix)
+    return false;
+  const char *at = data + prefix, *end = data + size;
+  for (uint64_t elementSize : elementSizes)
+    if (!sequenceFits(at, end, elementSize))
+      return false;
+  return true;
+}
+
+
 int32_t storeAssetAt(std::vector<char> bytes, std::string name) {
   // The last component of the path, as catalyst-executor keeps it.
   std::string file = name;
@@ -78,6 +111,9 @@ extern "C" CWrapperFunctionBuffer catalystRemoteFree(const char *data,
 
 extern "C" CWrapperFunctionBuffer catalystRemoteInvoke(const char *data,
                                                        size_t size) {
+  if (!sequencesFit(data, size, sizeof(uint64_t), {sizeof(uint64_t)}))
+    endSessionWithError("malformed catalyst_remote_invoke request: its "
+                        "arguments are fewer than it says");
   return WrapperFunction<void(SPSExecutorAddr,
                               SPSSequence<SPSExecutorAddr>)>::handle(data, size,
                                                                      invoke)
@@ -86,6 +122,15 @@ extern "C" CWrapperFunctionBuffer catalystRemoteInvoke(const char *data,
 
 extern "C" CWrapperFunctionBuffer catalystRemoteStoreAsset(const char *data,
                                                            size_t size) {
+  if (!sequencesFit(data, size, 0, {1, 1})) {
+    // Refused (-1), as Catalyst's client expects of a refusal.
+    logEvent("error: malformed catalyst_remote_store_asset request: its "
+             "bytes or name are shorter than it says");
+    int32_t refused = -1; // SPS: little-endian, as the executor's order
+    return WrapperFunctionBuffer::copyFrom(
+               reinterpret_cast<const char *>(&refused), sizeof(refused))
+        .release();
+  }
   return WrapperFunction<int32_t(SPSSequence<char>, SPSString)>::handle(
              data, size, storeAssetAt)
       .release();

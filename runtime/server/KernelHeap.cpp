@@ -46,11 +46,11 @@ bool startKernelHeap(uint64_t limit, std::string &error) {
   kHeapCapacity = limit && limit < kMaxHeapCapacity
                       ? llvm::alignTo(static_cast<size_t>(limit), kPage)
                       : kMaxHeapCapacity;
-  int fd = memfd_create("executor-studio-kernel-heap", MFD_CLOEXEC);
-  if (fd < 0 || ftruncate(fd, static_cast<off_t>(kHeapCapacity)) != 0) {
-    error = std::string("cannot make the kernel heap: ") + std::strerror(errno);
-    if (fd >= 0)
-      close(fd);
+  // Sealed: the client maps it only so (SharedArena::adopt).
+  std::string why;
+  int fd = makeSealedMemfd("executor-studio-kernel-heap", kHeapCapacity, why);
+  if (fd < 0) {
+    error = "cannot make the kernel heap: " + why;
     return false;
   }
   void *p = mmap(nullptr, kHeapCapacity, PROT_READ | PROT_WRITE,

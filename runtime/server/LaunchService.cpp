@@ -102,12 +102,7 @@ void logEvent(const std::string &message) {
 namespace {
 /// One launch: the request parsed into descriptors, then the kernel's
 /// results.
-struct Launch {
-  LaunchHeader header;
-  std::vector<std::vector<int64_t>> inWords;
-  std::vector<void *> args;
-  std::set<const void *> inputData;
-  std::vector<uint32_t> outRank, outElt;
+struct Launch : LaunchRequest {
   std::vector<int64_t> results;
   std::vector<DescriptorView> views;
 
@@ -115,40 +110,10 @@ struct Launch {
   /// the client's shared arena); "" or what is malformed.
   std::string parse(const char *data, size_t size, const char *arena,
                     size_t arenaSize) {
-    Reader r(data, size);
-    if (!readLaunchHeader(r, header))
-      return "malformed launch request";
-    uint32_t nin = header.numInputs, nout = header.numOutputs;
-    inWords.resize(nin);
-    args.assign(nin, nullptr);
-    for (uint32_t i = 0; i < nin; ++i) {
-      uint32_t rank = 0, eltSize = 0;
-      if (!r.get(rank) || !r.get(eltSize) || rank > 64)
-        return "malformed launch request (input " + std::to_string(i) + ")";
-      std::vector<int64_t> sizes(rank);
-      for (auto &s : sizes)
-        if (!r.get(s))
-          return "malformed launch request (input shape)";
-      uint64_t bytes = 0;
-      const char *payload = readData(r, bytes, arena, arenaSize);
-      if (!payload)
-        return "malformed launch request (input data)";
-      inWords[i].assign(3 + 2 * rank, 0);
-      DescriptorView view{inWords[i].data(), rank};
-      view.setDense(const_cast<char *>(payload), sizes.data());
-      args[i] = inWords[i].data();
-      inputData.insert(payload);
-    }
-    outRank.resize(nout);
-    outElt.resize(nout);
-    size_t resultBytes = 0;
-    for (uint32_t i = 0; i < nout; ++i) {
-      if (!r.get(outRank[i]) || !r.get(outElt[i]) || outRank[i] > 64)
-        return "malformed launch request (result " + std::to_string(i) + ")";
-      resultBytes += DescriptorView::bytesFor(outRank[i]);
-    }
+    std::string problem =
+        parseLaunchRequest(data, size, arena, arenaSize, *this);
     results.assign(resultBytes / 8 + 1, 0);
-    return "";
+    return problem;
   }
 
   void run() {

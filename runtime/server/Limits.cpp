@@ -79,9 +79,36 @@ std::string describeSize(uint64_t bytes) {
   return text;
 }
 
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define EXECUTOR_SANITIZER_SHADOW 1
+#endif
+#endif
+
+#ifdef EXECUTOR_SANITIZER_SHADOW
+/// The private writable memory mapped so far (VmData), in bytes.
+static uint64_t mappedDataBytes() {
+  std::FILE *status = std::fopen("/proc/self/status", "r");
+  if (!status)
+    return 0;
+  char line[256];
+  unsigned long long kib = 0;
+  while (std::fgets(line, sizeof(line), status))
+    if (std::sscanf(line, "VmData: %llu kB", &kib) == 1)
+      break;
+  std::fclose(status);
+  return uint64_t(kib) << 10;
+}
+#endif
+
 std::string limitSessionMemory(uint64_t bytes) {
   if (!bytes)
     return "";
+#ifdef EXECUTOR_SANITIZER_SHADOW
+  // A sanitizer build has reserved terabytes of shadow memory, which
+  // RLIMIT_DATA counts: the session may map `bytes` beyond it.
+  bytes += mappedDataBytes();
+#endif
   rlimit limit{bytes, bytes};
   if (setrlimit(RLIMIT_DATA, &limit) != 0)
     return "cannot limit the session's memory to " + describeSize(bytes) +

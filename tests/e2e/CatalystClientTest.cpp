@@ -359,6 +359,57 @@ TEST_F(CatalystClientTest, StoreAssetKeepsTheFileNameOfTheHostPath) {
       << serverLog();
 }
 
+// A sequence count the message does not hold (found by
+// fuzz-catalyst-services, tests/fuzz): LLVM's SPS deserializer reserved it
+// first and the session ended in std::length_error. Now a store_asset so
+// malformed is refused (-1) and the session goes on; an invoke so malformed
+// ends the session with an error that says so.
+TEST_F(CatalystClientTest, ASequenceLongerThanItsMessageIsRefused) {
+  start();
+  auto session = open();
+  ASSERT_TRUE(session);
+  // SPS: a sequence is its u64 count, then its elements.
+  auto word = [](std::vector<char> &args, uint64_t value) {
+    args.insert(args.end(), reinterpret_cast<const char *>(&value),
+                reinterpret_cast<const char *>(&value) + 8);
+  };
+  // store_asset: 4 bytes "data", then a name "said" to be 2^58 long.
+  std::vector<char> args;
+  word(args, 4);
+  args.insert(args.end(), {'d', 'a', 't', 'a'});
+  word(args, uint64_t(1) << 58);
+  args.insert(args.end(), {'w', '.', 'b', 'i', 'n'});
+  shared::WrapperFunctionBuffer reply =
+      session->epc().callWrapper(session->storeAssetFn, args);
+  ASSERT_EQ(reply.size(), 4u);
+  int32_t status = 0;
+  std::memcpy(&status, reply.data(), 4);
+  EXPECT_EQ(status, -1);
+  // The session is still there.
+  std::vector<double> weights = {1, 2};
+  status = -1;
+  ASSERT_FALSE(static_cast<bool>(session->epc().callSPSWrapper<StoreAssetSig>(
+      session->storeAssetFn, status,
+      ArrayRef<char>(reinterpret_cast<const char *>(weights.data()), 16),
+      std::string("w.bin"))));
+  EXPECT_EQ(status, 0);
+  // invoke: an entry, then 2^61 arguments.
+  args.clear();
+  word(args, 0x1000);
+  word(args, uint64_t(1) << 61);
+  word(args, 0);
+  session->epc().callWrapper(session->invokeFn, args);
+  session.reset();
+  server.stop();
+  EXPECT_NE(serverLog().find("malformed catalyst_remote_store_asset request"),
+            std::string::npos)
+      << serverLog();
+  EXPECT_NE(serverLog().find("malformed catalyst_remote_invoke request"),
+            std::string::npos)
+      << serverLog();
+  EXPECT_EQ(serverLog().find("length_error"), std::string::npos) << serverLog();
+}
+
 TEST_F(CatalystClientTest, CallWrapperReachesPluginFunctions) {
   start({"--plugin", kPlugin});
   auto session = open();

@@ -10,6 +10,9 @@ config.suffixes = [".test"]
 config.environment["PATH"] = os.pathsep.join([os.path.dirname(__file__), config.environment["PATH"]])
 config.substitutions.append(("%libdir", os.path.join(config.executor_studio_obj_root, "lib")))
 config.substitutions.append(("%objroot", config.executor_studio_obj_root))
+# What a program linked against a sanitizer build's runtime needs (empty
+# otherwise; cmake/Sanitizers.cmake).
+config.substitutions.append(("%sanitize_flags", config.sanitize_flags))
 
 # The two-host test makes network namespaces: root and `ip netns` needed.
 import subprocess

@@ -16,7 +16,10 @@ tools = config.executor_studio_tools_dir
 llvm = config.llvm_tools_dir
 config.environment["PATH"] = os.pathsep.join(
     [tools, llvm, config.environment.get("PATH", os.environ.get("PATH", ""))])
-for name in ["HOME", "TMPDIR"]:
+# HOME, TMPDIR, and the sanitizers' options (scripts/test.sh --sanitize=...).
+for name in ["HOME", "TMPDIR", "ASAN_OPTIONS", "LSAN_OPTIONS", "UBSAN_OPTIONS",
+             "TSAN_OPTIONS", "ASAN_SYMBOLIZER_PATH", "TSAN_SYMBOLIZER_PATH",
+             "UBSAN_SYMBOLIZER_PATH"]:
     if name in os.environ:
         config.environment[name] = os.environ[name]
 

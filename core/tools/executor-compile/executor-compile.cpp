@@ -649,6 +649,8 @@ int compileMain(int argc, char **argv) {
                                    objectPath};
   for (const std::string &object : catalyst::getObjectFiles(*module))
     args.push_back(object);
+  if (*EXECUTOR_STUDIO_SANITIZE_FLAGS)
+    args.push_back(EXECUTOR_STUDIO_SANITIZE_FLAGS);
   for (const std::string &arg :
        {"-L" + runtimeDir, "-Wl,-rpath," + runtimeDir, "-L" + mlirLibDir,
         "-Wl,-rpath," + mlirLibDir, std::string("-lExecutorRuntime"),

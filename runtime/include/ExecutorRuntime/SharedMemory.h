@@ -21,6 +21,11 @@ namespace executor_runtime {
 /// into the message.
 constexpr uint64_t kShareAbove = 64 * 1024;
 
+/// A memfd of `bytes` bytes whose size is sealed (it can neither shrink nor
+/// grow, and the seals are final), as the peer that maps it requires; -1
+/// with `error` set when it cannot be made.
+int makeSealedMemfd(const char *name, size_t bytes, std::string &error);
+
 /// A memfd mapped into this process.
 class SharedArena {
 public:
@@ -32,7 +37,9 @@ public:
   /// Makes the arena at least `bytes` large (a new memfd when it grows; the
   /// old mapping is dropped). False with `error` when memory runs out.
   bool reserve(size_t bytes, std::string &error);
-  /// Maps the peer's arena from `fd` (taking it over) of `bytes` bytes.
+  /// Maps the peer's arena from `fd` (taking it over) of `bytes` bytes. The
+  /// file must be at least that large and sealed against shrinking (else a
+  /// peer could cut it under this side's reads: SIGBUS).
   bool adopt(int fd, size_t bytes, std::string &error);
   void reset();
 

@@ -31,6 +31,7 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -206,6 +207,7 @@ public:
     return p;
   }
   bool done() const { return at == end; }
+  size_t remaining() const { return static_cast<size_t>(end - at); }
 
 private:
   const char *start;
@@ -307,6 +309,145 @@ inline bool readLaunchHeader(Reader &r, LaunchHeader &header) {
     return false;
   header.name.assign(name, length);
   return true;
+}
+
+/// The bytes a dense memref of shape `sizes[0..rank)` with `eltSize`-byte
+/// elements holds; false when a size is negative or the count overflows.
+inline bool denseBytes(const int64_t *sizes, size_t rank, uint64_t eltSize,
+                       uint64_t &bytes) {
+  // The product of the sizes that are not 0 must fit an int64_t too:
+  // DescriptorView multiplies them in any order (strides, element counts).
+  uint64_t count = 1;
+  bool empty = false;
+  for (size_t d = 0; d < rank; ++d) {
+    if (sizes[d] < 0)
+      return false;
+    if (sizes[d] == 0) {
+      empty = true;
+      continue;
+    }
+    if (__builtin_mul_overflow(count, static_cast<uint64_t>(sizes[d]), &count) ||
+        count > uint64_t(INT64_MAX))
+      return false;
+  }
+  if (empty)
+    count = 0;
+  return !__builtin_mul_overflow(count, eltSize, &bytes) &&
+         bytes <= uint64_t(INT64_MAX);
+}
+
+/// A launch request as the executor reads it: a dense descriptor over each
+/// input's data (which stays in the request, or in the client's shared
+/// arena), and the rank and element size of each result.
+struct LaunchRequest {
+  LaunchHeader header;
+  std::vector<std::vector<int64_t>> inWords;
+  /// The kernel's argument array: one descriptor per input.
+  std::vector<void *> args;
+  std::set<const void *> inputData;
+  std::vector<uint32_t> inElt, outRank, outElt;
+  /// The bytes the result descriptors take.
+  size_t resultBytes = 0;
+};
+
+/// Reads a launch request (`arena`: the client's shared arena of
+/// `arenaSize` bytes, null when there is none); "" or what is malformed.
+/// Each input holds exactly the bytes its shape needs.
+inline std::string parseLaunchRequest(const char *data, size_t size,
+                                      const char *arena, size_t arenaSize,
+                                      LaunchRequest &request) {
+  Reader r(data, size);
+  if (!readLaunchHeader(r, request.header))
+    return "malformed launch request";
+  uint32_t nin = request.header.numInputs, nout = request.header.numOutputs;
+  for (uint32_t i = 0; i < nin; ++i) {
+    uint32_t rank = 0, eltSize = 0;
+    if (!r.get(rank) || !r.get(eltSize) || rank > 64)
+      return "malformed launch request (input " + std::to_string(i) + ")";
+    std::vector<int64_t> sizes(rank);
+    for (auto &s : sizes)
+      if (!r.get(s))
+        return "malformed launch request (input shape)";
+    uint64_t bytes = 0, needed = 0;
+    const char *payload = readData(r, bytes, arena, arenaSize);
+    if (!payload)
+      return "malformed launch request (input data)";
+    if (!denseBytes(sizes.data(), rank, eltSize, needed) || needed != bytes)
+      return "malformed launch request (input " + std::to_string(i) +
+             " has " + std::to_string(bytes) +
+             " bytes of data, not what its shape needs)";
+    request.inWords.emplace_back(3 + 2 * rank, 0);
+    DescriptorView view{request.inWords.back().data(), rank};
+    view.setDense(const_cast<char *>(payload), sizes.data());
+    request.inputData.insert(payload);
+    request.inElt.push_back(eltSize);
+  }
+  for (auto &words : request.inWords)
+    request.args.push_back(words.data());
+  // Each result takes 8 bytes of the request: a count beyond them is
+  // malformed (and must not size what is allocated for them).
+  if (nout > r.remaining() / 8)
+    return "malformed launch request (" + std::to_string(nout) +
+           " results in " + std::to_string(r.remaining()) + " bytes)";
+  request.outRank.resize(nout);
+  request.outElt.resize(nout);
+  for (uint32_t i = 0; i < nout; ++i) {
+    if (!r.get(request.outRank[i]) || !r.get(request.outElt[i]) ||
+        request.outRank[i] > 64)
+      return "malformed launch request (result " + std::to_string(i) + ")";
+    request.resultBytes += DescriptorView::bytesFor(request.outRank[i]);
+  }
+  return "";
+}
+
+/// One memref of a launch reply: its shape and where its dense data lies
+/// (in the reply, or in the executor's shared arena).
+struct ReplyMemRef {
+  std::vector<int64_t> sizes;
+  const char *data = nullptr;
+  uint64_t bytes = 0;
+};
+
+/// Reads a launch reply (its status word first) for results of `ranks` and
+/// `eltSizes` (the request's): each result must have the rank and element
+/// size asked for and exactly the bytes its shape needs, and nothing may
+/// follow them. "" or what is wrong.
+inline std::string readLaunchReply(const char *data, size_t size,
+                                   const char *arena, size_t arenaSize,
+                                   const std::vector<int64_t> &ranks,
+                                   const std::vector<int64_t> &eltSizes,
+                                   std::vector<ReplyMemRef> &results) {
+  Reader r(data, size);
+  uint64_t status = kReplyError;
+  if (!r.get(status) || status != kReplyOk)
+    return "malformed reply";
+  results.assign(ranks.size(), {});
+  for (size_t i = 0; i < ranks.size(); ++i) {
+    uint32_t rank = 0, eltSize = 0;
+    std::string which = "result " + std::to_string(i);
+    if (!r.get(rank) || !r.get(eltSize))
+      return "malformed reply (" + which + ")";
+    if (int64_t(rank) != ranks[i] || int64_t(eltSize) != eltSizes[i])
+      return "malformed reply (" + which + " has rank " + std::to_string(rank) +
+             " and " + std::to_string(eltSize) + "-byte elements, not " +
+             std::to_string(ranks[i]) + " and " + std::to_string(eltSizes[i]) +
+             ")";
+    ReplyMemRef &out = results[i];
+    out.sizes.resize(rank);
+    for (auto &s : out.sizes)
+      if (!r.get(s))
+        return "malformed reply (" + which + " shape)";
+    uint64_t needed = 0;
+    if (!(out.data = readData(r, out.bytes, arena, arenaSize)))
+      return "malformed reply (" + which + " data)";
+    if (!denseBytes(out.sizes.data(), rank, eltSize, needed) ||
+        needed != out.bytes)
+      return "malformed reply (" + which + " has " + std::to_string(out.bytes) +
+             " bytes of data, not what its shape needs)";
+  }
+  if (!r.done())
+    return "malformed reply (bytes after the last result)";
+  return "";
 }
 
 /// The kernel's name as the user knows it: `entry` without the

@@ -163,7 +163,19 @@ TEST_F(Screenshot, TheWindowSavesItsLayoutWhenItIsClosed) {
           "--size", "1000x700", static_cast<char *>(nullptr));
     _exit(127);
   }
-  sleep(2);
+  // Closed once it catches SIGTERM (its handler saves the layout): a
+  // start slower than usual (a sanitizer build) is waited for.
+  auto catchesTerm = [&] {
+    std::string status = readFile("/proc/" + std::to_string(pid) + "/status");
+    size_t at = status.find("SigCgt:");
+    if (at == std::string::npos)
+      return false;
+    unsigned long long mask = std::strtoull(status.c_str() + at + 7, nullptr, 16);
+    return ((mask >> (SIGTERM - 1)) & 1) != 0;
+  };
+  for (int i = 0; i < 600 && !catchesTerm(); ++i)
+    usleep(100 * 1000);
+  sleep(1); // its first frames
   kill(pid, SIGTERM);
   int status = 0;
   ASSERT_EQ(waitpid(pid, &status, 0), pid);

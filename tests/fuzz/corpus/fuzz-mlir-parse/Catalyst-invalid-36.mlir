@@ -1,0 +1,4 @@
+
+module @m attributes {catalyst.target = "x86_64-unknown-linux-gnu"} {
+}
+

@@ -1,0 +1,4 @@
+
+module @m attributes {catalyst.target = {}, catalyst.dispatch = {address = ""}} {
+}
+
