@@ -246,4 +246,16 @@ bool tryLockFor(std::mutex &mutex, int timeoutMs) {
   return true;
 }
 
+void attachDescriptor(msghdr &message, OneDescriptorControl &control,
+                      int fd) {
+  std::memset(&control, 0, sizeof(control));
+  message.msg_control = control.bytes;
+  message.msg_controllen = sizeof(control.bytes);
+  cmsghdr *c = CMSG_FIRSTHDR(&message);
+  c->cmsg_level = SOL_SOCKET;
+  c->cmsg_type = SCM_RIGHTS;
+  c->cmsg_len = CMSG_LEN(sizeof(int));
+  std::memcpy(CMSG_DATA(c), &fd, sizeof(int));
+}
+
 } // namespace executor_runtime

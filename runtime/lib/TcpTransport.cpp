@@ -175,10 +175,7 @@ Error TcpTransport::sendFrame(uint64_t opcode, uint64_t seq, uint64_t tag,
   for (const iovec &part : parts)
     if (part.iov_len)
       iov.push_back(part);
-  union {
-    cmsghdr align;
-    char bytes[CMSG_SPACE(sizeof(int))];
-  } control;
+  OneDescriptorControl control;
   std::lock_guard<std::mutex> lock(sendMutex);
   if (disconnected)
     return transportError("the session's connection is closed");
@@ -191,16 +188,8 @@ Error TcpTransport::sendFrame(uint64_t opcode, uint64_t seq, uint64_t tag,
   msghdr message{};
   message.msg_iov = iov.data();
   size_t remaining = iov.size();
-  if (passFd >= 0) {
-    std::memset(&control, 0, sizeof(control));
-    message.msg_control = control.bytes;
-    message.msg_controllen = sizeof(control.bytes);
-    cmsghdr *c = CMSG_FIRSTHDR(&message);
-    c->cmsg_level = SOL_SOCKET;
-    c->cmsg_type = SCM_RIGHTS;
-    c->cmsg_len = CMSG_LEN(sizeof(int));
-    std::memcpy(CMSG_DATA(c), &passFd, sizeof(int));
-  }
+  if (passFd >= 0)
+    attachDescriptor(message, control, passFd);
   while (remaining > 0) {
     message.msg_iovlen = std::min<size_t>(remaining, IOV_MAX);
     ssize_t sent = ::sendmsg(fd, &message, MSG_NOSIGNAL);

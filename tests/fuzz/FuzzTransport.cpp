@@ -13,6 +13,7 @@
 // kernel reads it, against the arena the transport holds).
 //
 //===----------------------------------------------------------------------===//
+#include "ExecutorRuntime/Socket.h"
 #include "ExecutorRuntime/TcpTransport.h"
 #include "ExecutorRuntime/Wire.h"
 
@@ -96,19 +97,9 @@ void sendChunk(int fd, const uint8_t *bytes, size_t size, size_t memfdBytes,
   msghdr message{};
   message.msg_iov = &iov;
   message.msg_iovlen = 1;
-  union {
-    cmsghdr align;
-    char bytes[CMSG_SPACE(sizeof(int))];
-  } control;
-  if (passed >= 0) {
-    message.msg_control = control.bytes;
-    message.msg_controllen = sizeof(control.bytes);
-    cmsghdr *c = CMSG_FIRSTHDR(&message);
-    c->cmsg_level = SOL_SOCKET;
-    c->cmsg_type = SCM_RIGHTS;
-    c->cmsg_len = CMSG_LEN(sizeof(int));
-    std::memcpy(CMSG_DATA(c), &passed, sizeof(int));
-  }
+  OneDescriptorControl control;
+  if (passed >= 0)
+    attachDescriptor(message, control, passed);
   if (size || passed >= 0)
     (void)::sendmsg(fd, &message, MSG_NOSIGNAL);
   if (passed >= 0)

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <mutex>
 #include <string>
+#include <sys/socket.h>
 
 namespace executor_runtime {
 
@@ -54,6 +55,14 @@ int millisecondsUntil(std::chrono::steady_clock::time_point deadline);
 /// Takes `mutex` if it comes free within `timeoutMs`, spinning (no blocking
 /// wait, no allocation: for signal handlers). False when it did not.
 bool tryLockFor(std::mutex &mutex, int timeoutMs);
+
+/// Room for one descriptor in a message's control data.
+union OneDescriptorControl {
+  cmsghdr align;
+  char bytes[CMSG_SPACE(sizeof(int))];
+};
+/// Makes `message` carry `fd` (SCM_RIGHTS), its control data in `control`.
+void attachDescriptor(msghdr &message, OneDescriptorControl &control, int fd);
 
 } // namespace executor_runtime
 
