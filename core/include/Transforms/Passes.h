@@ -38,6 +38,9 @@ struct DefaultPipelineOptions {
   std::string workspace;
   /// Forwarded to cross-compile-targets.
   std::string saveIrAfterEach;
+  /// cross-compile-targets' `debug` and `opt-level`.
+  bool debug = false;
+  unsigned optLevel = 2;
 };
 
 /// lower-runtime-dispatch, one-shot-bufferize, cross-compile-targets,

@@ -95,6 +95,18 @@ def CrossCompileTargetsPass
     host, a dispatched target is reduced to declarations of its entries: its
     code is in the object, and declarations keep the host small while
     launches still verify against the entry types.
+
+    With `debug` (or `catalyst.target = {debug = true}` on a target), the
+    target's LLVM dialect functions get debug scopes
+    (`ensure-debug-info-scope-on-llvm-func`) after its pipeline, so the
+    object carries DWARF line tables whose file, lines and columns are the
+    locations of the target's own ops in the `.mlir` source (every lowering
+    keeps them), and its functions keep their frame pointers: debuggers and
+    the executor's crash reports name the `.mlir` line. `opt-level` (0 to 3,
+    default 2) is the LLVM optimisation level of the objects, with or without
+    debug info; an `opt-level` above 3 is an error. Objects always carry
+    unwind tables (`.eh_frame`), so a crash report walks through kernel
+    frames with or without debug info.
   }];
   let options = [
     Option<"workspace", "workspace", "std::string", /*default=*/"\"\"",
@@ -104,7 +116,13 @@ def CrossCompileTargetsPass
            "Also write each target's IR into {workspace}/{name}/ir/: "
            "'pipeline' (before and after its pipeline), 'changed' (after "
            "every pass that changed it) or 'pass' (after every pass); any "
-           "mode also writes {name}/extracted.mlir and {name}/{name}.ll">
+           "mode also writes {name}/extracted.mlir and {name}/{name}.ll">,
+    Option<"debug", "debug", "bool", /*default=*/"false",
+           "Compile every target with DWARF debug info whose file, lines and "
+           "columns are the .mlir source's (catalyst.target = {debug = true} "
+           "asks it for one target)">,
+    Option<"optLevel", "opt-level", "unsigned", /*default=*/"2",
+           "LLVM optimisation level of the target objects, 0 to 3">
   ];
   let dependentDialects = ["::mlir::func::FuncDialect",
                            "::mlir::LLVM::LLVMDialect"];

@@ -7,7 +7,9 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/AttrTypeSubElements.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
@@ -104,6 +106,9 @@ struct Target {
   std::string name;
   bool dispatched;
   std::string triple;
+  /// Whether its object carries debug info (the pass's `debug` option or
+  /// its catalyst.target's).
+  bool debug = false;
   SmallVector<EntryPoint> entries;
   SmallVector<LaunchKernelOp> launches;
   /// The next nested snapshot's index (executor_studio::addNestedSnapshot).
@@ -149,6 +154,7 @@ struct CrossCompileTargetsPass
 private:
   LogicalResult compile(Target &target, StringRef objectPath);
   LogicalResult lowerToLLVMDialect(Target &target, ModuleOp clone);
+  LogicalResult addDebugScopes(Target &target, ModuleOp clone);
   LogicalResult emitObject(Target &target, ModuleOp llvmModule,
                            StringRef objectPath);
   void reduceToDeclarations(Target &target);
@@ -250,6 +256,42 @@ LogicalResult CrossCompileTargetsPass::lowerToLLVMDialect(Target &target,
   return success();
 }
 
+LogicalResult CrossCompileTargetsPass::addDebugScopes(Target &target,
+                                                      ModuleOp clone) {
+  // Every op kept its location through the target's pipeline: a scope per
+  // function turns them into the object's line table. Relative file names
+  // become absolute first, so a debugger or a crash report finds the .mlir
+  // file from any directory (only in the object: the host's IR keeps them).
+  SmallString<256> cwd;
+  if (!llvm::sys::fs::current_path(cwd)) {
+    AttrTypeReplacer absolute;
+    absolute.addReplacement(
+        [&](FileLineColRange loc) -> std::optional<Attribute> {
+          StringRef file = loc.getFilename().getValue();
+          if (file.empty() || file.starts_with("<") ||
+              llvm::sys::path::is_absolute(file))
+            return std::nullopt;
+          SmallString<256> path(cwd);
+          llvm::sys::path::append(path, file);
+          llvm::sys::path::remove_dots(path, /*remove_dot_dot=*/true);
+          return FileLineColRange::get(
+              StringAttr::get(loc.getContext(), path), loc.getStartLine(),
+              loc.getStartColumn(), loc.getEndLine(), loc.getEndColumn());
+        });
+    absolute.recursivelyReplaceElementsIn(clone, /*replaceAttrs=*/false,
+                                          /*replaceLocs=*/true,
+                                          /*replaceTypes=*/false);
+  }
+  PassManager pm(clone->getName());
+  LLVM::DIScopeForLLVMFuncOpPassOptions options;
+  options.emissionKind = LLVM::DIEmissionKind::Full;
+  pm.addPass(LLVM::createDIScopeForLLVMFuncOpPass(options));
+  if (failed(pm.run(clone)))
+    return target.module.emitOpError("target @")
+           << target.name << " could not be given debug info";
+  return success();
+}
+
 LogicalResult CrossCompileTargetsPass::emitObject(Target &target,
                                                   ModuleOp llvmModule,
                                                   StringRef objectPath) {
@@ -262,7 +304,11 @@ LogicalResult CrossCompileTargetsPass::emitObject(Target &target,
            << target.triple << "\": " << error;
   llvm::TargetOptions targetOptions;
   std::unique_ptr<llvm::TargetMachine> machine(backend->createTargetMachine(
-      triple, "generic", "", targetOptions, llvm::Reloc::PIC_));
+      triple, "generic", "", targetOptions, llvm::Reloc::PIC_, std::nullopt,
+      optLevel == 0   ? llvm::CodeGenOptLevel::None
+      : optLevel == 1 ? llvm::CodeGenOptLevel::Less
+      : optLevel == 2 ? llvm::CodeGenOptLevel::Default
+                      : llvm::CodeGenOptLevel::Aggressive));
   if (!machine)
     return target.module.emitOpError("has triple \"")
            << target.triple << "\" that LLVM cannot generate code for";
@@ -285,6 +331,16 @@ LogicalResult CrossCompileTargetsPass::emitObject(Target &target,
               "to the LLVM dialect";
   module->setTargetTriple(triple);
   module->setDataLayout(machine->createDataLayout());
+  for (llvm::Function &function : *module) {
+    if (function.isDeclaration())
+      continue;
+    // Unwind tables: a crash report (and a debugger) walks through kernel
+    // frames, with or without debug info.
+    function.setUWTableKind(llvm::UWTableKind::Async);
+    // With debug info, frames a debugger can walk without them too.
+    if (target.debug)
+      function.addFnAttr("frame-pointer", "all");
+  }
   std::string unoptimized;
   if (nested) {
     unoptimized = printed(*module);
@@ -292,7 +348,7 @@ LogicalResult CrossCompileTargetsPass::emitObject(Target &target,
               unoptimized, /*changed=*/true, millisecondsSince(start));
     start = Clock::now();
   }
-  auto optimize = makeOptimizingTransformer(2, 0, machine.get());
+  auto optimize = makeOptimizingTransformer(optLevel, 0, machine.get());
   if (llvm::Error err = optimize(module.get()))
     return target.module.emitOpError("target @")
            << target.name
@@ -387,6 +443,8 @@ LogicalResult CrossCompileTargetsPass::compile(Target &target,
   for (auto fn : clone->getOps<LLVM::LLVMFuncOp>())
     if (!fn.isExternal() && !exported.contains(fn.getSymName()))
       fn.setLinkage(LLVM::Linkage::Internal);
+  if (target.debug && failed(addDebugScopes(target, *clone)))
+    return failure();
   return emitObject(target, *clone, objectPath);
 }
 
@@ -456,13 +514,19 @@ LogicalResult CrossCompileTargetsPass::linkLocally(Target &target,
 
 void CrossCompileTargetsPass::runOnOperation() {
   ModuleOp root = getOperation();
+  if (optLevel > 3) {
+    emitError(root.getLoc(), "cross-compile-targets opt-level=")
+        << optLevel.getValue() << " is not an optimisation level; give 0, 1, 2 or 3";
+    return signalPassFailure();
+  }
   SmallVector<Target> targets;
   llvm::StringMap<ModuleOp> byName;
   bool failed = false;
   for (auto module : root.getOps<ModuleOp>()) {
     if (!isTarget(module))
       continue;
-    Target target{module, getTargetName(module), hasDispatch(module), "", {}, {}};
+    Target target{module, getTargetName(module), hasDispatch(module), "",
+                  false, {}, {}};
     std::string problem = fileNameProblem(target.name);
     if (!problem.empty()) {
       emitError(module.getLoc(), "catalyst.target module name \"")
@@ -486,6 +550,7 @@ void CrossCompileTargetsPass::runOnOperation() {
     std::optional<TargetInfo> info = getTarget(module);
     target.triple = info && info->triple ? *info->triple
                                          : llvm::sys::getProcessTriple();
+    target.debug = debug || (info && info->debug);
     if (!target.dispatched && !isHostTriple(llvm::Triple(target.triple))) {
       module.emitOpError("is a local target for triple \"")
           << target.triple << "\" but the host is \""

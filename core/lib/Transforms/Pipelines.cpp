@@ -29,6 +29,13 @@ struct DefaultPipelineCLOptions
   Option<std::string> saveIrAfterEach{
       *this, "save-ir-after-each",
       llvm::cl::desc("Forwarded to cross-compile-targets")};
+  Option<bool> debug{*this, "debug",
+                     llvm::cl::desc("Forwarded to cross-compile-targets: "
+                                    "targets with debug info")};
+  Option<unsigned> optLevel{
+      *this, "opt-level", llvm::cl::init(2),
+      llvm::cl::desc("Forwarded to cross-compile-targets: the targets' LLVM "
+                     "optimisation level")};
 };
 } // namespace
 
@@ -50,6 +57,10 @@ catalyst::getDefaultPipelineText(const DefaultPipelineOptions &options) {
      << ",cross-compile-targets{workspace=" << quotePassOption(options.workspace);
   if (!options.saveIrAfterEach.empty())
     os << " save-ir-after-each=" << options.saveIrAfterEach;
+  if (options.debug)
+    os << " debug=true";
+  if (options.optLevel != 2)
+    os << " opt-level=" << options.optLevel;
   os << "},dispatch-executor-targets,convert-executor-to-llvm," << kLowerToLLVM
      << ")";
   return text;
@@ -85,6 +96,8 @@ void catalyst::registerExecutorStudioPipelines() {
         DefaultPipelineOptions options;
         options.workspace = cl.workspace;
         options.saveIrAfterEach = cl.saveIrAfterEach;
+        options.debug = cl.debug;
+        options.optLevel = cl.optLevel;
         buildDefaultPipeline(pm, options);
       });
   PassPipelineRegistration<>(

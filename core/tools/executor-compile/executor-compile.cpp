@@ -106,6 +106,16 @@ static cl::opt<bool> noEmbedObjects(
              "executable: send_binary reads them from their paths at run time "
              "(needed to link against Catalyst's runtime)"),
     cl::cat(category));
+static cl::opt<bool> debugInfo(
+    "g",
+    cl::desc("Compile the kernels with debug info naming the .mlir file's "
+             "lines (crash reports and gdb show them)"),
+    cl::cat(category));
+static cl::opt<unsigned> optLevel(
+    "O", cl::Prefix, cl::init(2), cl::value_desc("level"),
+    cl::desc("The kernels' LLVM optimisation level, -O0 to -O3 (default "
+             "-O2)"),
+    cl::cat(category));
 static cl::opt<std::string>
     entryName("entry", cl::desc("Host function the executable starts in"),
               cl::init("main"), cl::cat(category));
@@ -447,6 +457,11 @@ int compileMain(int argc, char **argv) {
 
   catalyst::DefaultPipelineOptions pipelineOptions;
   pipelineOptions.workspace = workspace;
+  if (optLevel > 3)
+    return fail("-O" + llvm::Twine(optLevel.getValue()) +
+                " is not an optimisation level; give -O0, -O1, -O2 or -O3");
+  pipelineOptions.debug = debugInfo;
+  pipelineOptions.optLevel = optLevel;
   // A pipeline of the user's gets the driver's workspace where it runs
   // cross-compile-targets (or the default pipeline) without one; one with
   // a misspelling is left as written, for the error to quote.
@@ -457,6 +472,18 @@ int compileMain(int argc, char **argv) {
     pipeline = executor_studio::addMissingPassOption(
         pipeline, {"executor-default-pipeline", "cross-compile-targets"},
         "workspace", catalyst::quotePassOption(workspace));
+  if (!pipelineOverride.empty() &&
+      executor_studio::explainPipelineOptions(pipeline).empty()) {
+    // -g and -O reach the user's cross-compile-targets too.
+    if (debugInfo)
+      pipeline = executor_studio::addMissingPassOption(
+          pipeline, {"executor-default-pipeline", "cross-compile-targets"},
+          "debug", "true");
+    if (optLevel.getNumOccurrences())
+      pipeline = executor_studio::addMissingPassOption(
+          pipeline, {"executor-default-pipeline", "cross-compile-targets"},
+          "opt-level", std::to_string(optLevel));
+  }
   if (printPipeline) {
     llvm::outs() << pipeline << "\n";
     return 0;

@@ -29,10 +29,12 @@ inline constexpr llvm::StringLiteral kObjectFiles = "catalyst.object_files";
 inline constexpr llvm::StringLiteral kNonblocking = "catalyst.nonblocking";
 } // namespace attrs
 
-/// The contents of `catalyst.target = {triple?, pipeline?}`.
+/// The contents of `catalyst.target = {triple?, pipeline?, debug?}`.
 struct TargetInfo {
   std::optional<std::string> triple;
   std::optional<std::string> pipeline;
+  /// Whether the target is compiled with debug info.
+  bool debug = false;
 };
 
 /// Whether `op` carries `catalyst.target`.

@@ -24,9 +24,11 @@ def Catalyst_Dialect : Dialect {
     `catalyst.launch_kernel` and runtime functions with
     `catalyst.runtime_call`. The attributes the passes read and write:
 
-    - `catalyst.target = {triple = "...", pipeline = "..."}` (both optional;
-      a unit attribute is also accepted) on a nested `builtin.module`: the
-      module is cross-compiled on its own by `cross-compile-targets`.
+    - `catalyst.target = {triple = "...", pipeline = "...", debug = true}`
+      (all optional; a unit attribute is also accepted) on a nested
+      `builtin.module`: the module is cross-compiled on its own by
+      `cross-compile-targets` (with debug info naming its `.mlir` lines when
+      `debug = true`).
     - `catalyst.dispatch = {address = "host:port"}` on a nested module: its
       kernels run on that executor. The module carries `catalyst.target`
       until `cross-compile-targets` has compiled it; Catalyst's pass then

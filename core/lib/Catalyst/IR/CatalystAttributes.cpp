@@ -23,6 +23,8 @@ std::optional<TargetInfo> getTarget(Operation *op) {
       info.triple = triple.getValue().str();
     if (auto pipeline = dict.getAs<StringAttr>("pipeline"))
       info.pipeline = pipeline.getValue().str();
+    if (auto debug = dict.getAs<BoolAttr>("debug"))
+      info.debug = debug.getValue();
   }
   return info;
 }

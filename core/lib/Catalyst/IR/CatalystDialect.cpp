@@ -31,14 +31,22 @@ static LogicalResult verifyTargetAttr(Operation *op, Attribute value) {
   if (!dict)
     return op->emitOpError("'")
            << attrs::kTarget
-           << "' must be a dictionary {triple = \"...\", pipeline = \"...\"} "
-              "(both optional) or a unit attribute";
+           << "' must be a dictionary {triple = \"...\", pipeline = \"...\", "
+              "debug = true} (all optional) or a unit attribute";
   for (NamedAttribute entry : dict) {
     StringRef key = entry.getName().getValue();
-    if (key != "triple" && key != "pipeline")
+    if (key != "triple" && key != "pipeline" && key != "debug")
       return op->emitOpError("'")
              << attrs::kTarget << "' has unknown key '" << key
-             << "'; the keys are 'triple' and 'pipeline'";
+             << "'; the keys are 'triple', 'pipeline' and 'debug'";
+    if (key == "debug") {
+      if (!isa<BoolAttr>(entry.getValue()))
+        return op->emitOpError("'")
+               << attrs::kTarget
+               << "' key 'debug' must be true or false (true compiles the "
+                  "target with debug info)";
+      continue;
+    }
     auto str = dyn_cast<StringAttr>(entry.getValue());
     if (!str)
       return op->emitOpError("'")

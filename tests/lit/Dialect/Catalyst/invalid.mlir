@@ -369,14 +369,20 @@ func.func @f() attributes {catalyst.target = {}} {
 
 // -----
 
-// expected-error @+1 {{'builtin.module' op 'catalyst.target' must be a dictionary {triple = "...", pipeline = "..."} (both optional) or a unit attribute}}
+// expected-error @+1 {{'builtin.module' op 'catalyst.target' must be a dictionary {triple = "...", pipeline = "...", debug = true} (all optional) or a unit attribute}}
 module @m attributes {catalyst.target = "x86_64-unknown-linux-gnu"} {
 }
 
 // -----
 
-// expected-error @+1 {{'builtin.module' op 'catalyst.target' has unknown key 'cpu'; the keys are 'triple' and 'pipeline'}}
+// expected-error @+1 {{'builtin.module' op 'catalyst.target' has unknown key 'cpu'; the keys are 'triple', 'pipeline' and 'debug'}}
 module @m attributes {catalyst.target = {cpu = "skylake"}} {
+}
+
+// -----
+
+// expected-error @+1 {{'builtin.module' op 'catalyst.target' key 'debug' must be true or false (true compiles the target with debug info)}}
+module @m attributes {catalyst.target = {debug = "yes"}} {
 }
 
 // -----
