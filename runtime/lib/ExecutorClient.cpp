@@ -24,6 +24,7 @@
 #include "llvm/ExecutionEngine/Orc/EPCDynamicLibrarySearchGenerator.h"
 #include "llvm/ExecutionEngine/Orc/ObjectFileInterface.h"
 #include "llvm/ExecutionEngine/Orc/ObjectLinkingLayer.h"
+#include "LinkedObjects.h"
 #include "llvm/ExecutionEngine/Orc/Shared/SimpleRemoteEPCUtils.h"
 #include "llvm/ExecutionEngine/Orc/SimpleRemoteEPC.h"
 #include "llvm/ExecutionEngine/Orc/TaskDispatch.h"
@@ -274,6 +275,11 @@ struct ExecutorClient::Impl {
   bool open = false;
   std::unique_ptr<ExecutionSession> es;
   std::unique_ptr<ObjectLinkingLayer> linker;
+  /// Where the linked objects went: crash reports are named against them.
+  std::shared_ptr<LinkedObjects> linkedObjects;
+  /// The executor runs on this host (a Unix socket or loopback): its
+  /// library files are ours.
+  bool sameHost = false;
   JITDylib *process = nullptr;
   ExecutorKind kind = ExecutorKind::ExecutorServer;
   /// The session's transport (owned by the EPC): what the executor said
@@ -438,8 +444,17 @@ struct ExecutorClient::Impl {
       std::string message = "lost the session during " + what + ": " + report;
       std::string kernel;
       int signal = 0;
-      if (parseCrashReport(report, kernel, signal))
-        return make_error<KernelCrashed>(address, message, kernel, signal);
+      if (parseCrashReport(report, kernel, signal)) {
+        // The report's first line, then its frames named here.
+        std::vector<CrashFrame> frames = parseCrashFrames(report);
+        if (linkedObjects)
+          linkedObjects->symbolize(frames, sameHost);
+        message = "lost the session during " + what + ": " +
+                  report.substr(0, report.find('\n')) +
+                  formatBacktrace(frames);
+        return make_error<KernelCrashed>(address, message, kernel, signal,
+                                         std::move(frames));
+      }
       return make_error<SessionLost>(address, message);
     }
     if (kind == ExecutorKind::ExecutorServer)
@@ -449,7 +464,10 @@ struct ExecutorClient::Impl {
     return make_error<SessionLost>(
         address, "lost the session during " + what + ": " + detail +
                      " (a kernel crashed or the executor stopped; " +
-                     executorKindName(kind) + "s do not say which)");
+                     executorKindName(kind) +
+                     "s do not say which, nor which kernel or where: "
+                     "executor-server reports the kernel, the signal and "
+                     "its .mlir line)");
   }
 
   /// The reply of an SPS-encoded call of `function`, or the error.
@@ -627,6 +645,8 @@ ExecutorClient::open(const std::string &address, ClientOptions options) {
   impl->es = std::make_unique<ExecutionSession>(std::move(*epc));
   impl->es->setErrorReporter([](Error err) { consumeError(std::move(err)); });
   impl->linker = std::make_unique<ObjectLinkingLayer>(*impl->es);
+  impl->linkedObjects = LinkedObjects::addTo(*impl->es, *impl->linker);
+  impl->sameHost = overUnix || isLoopbackHost(impl->connected);
   // Negotiate from the bootstrap symbols: ours, Catalyst's, or none.
   ExecutorProcessControl &epcRef = impl->es->getExecutorProcessControl();
   const StringMap<ExecutorAddr> &published = epcRef.getBootstrapSymbolsMap();

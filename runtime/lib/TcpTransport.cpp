@@ -2,6 +2,7 @@
 #include "ExecutorRuntime/TcpTransport.h"
 #include "ExecutorRuntime/Socket.h"
 #include "ExecutorRuntime/TlsStream.h"
+#include "ExecutorRuntime/Wire.h"
 
 #include "llvm/Support/Endian.h"
 
@@ -98,9 +99,9 @@ std::string TcpTransport::hangupMessage() const {
 void TcpTransport::sendHangupFromSignalHandler(const char *message,
                                                size_t size) {
   // The body is an SPSError: u8 has-error (1), u64 length, the bytes.
-  char packet[kHeaderSize + 1 + 8 + 512];
-  if (size > 512)
-    size = 512;
+  char packet[kHeaderSize + 1 + 8 + kMaxCrashReportSize];
+  if (size > kMaxCrashReportSize)
+    size = kMaxCrashReportSize;
   size_t body = 1 + 8 + size;
   support::endian::write64le(packet, kHeaderSize + body);
   support::endian::write64le(packet + 8,

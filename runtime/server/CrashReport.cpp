@@ -8,6 +8,9 @@
 #include <algorithm>
 #include <atomic>
 #include <csignal>
+#include <execinfo.h>
+#include <link.h>
+#include <ucontext.h>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -42,6 +45,67 @@ thread_local char runningKernel[256];
 constexpr int kFatalSignals[] = {SIGSEGV, SIGBUS, SIGFPE,
                                  SIGILL,  SIGABRT, SIGTRAP};
 
+/// The executable segments of the libraries (and the program) this process
+/// has loaded, taken before any crash: the handler names the library of a
+/// frame from it without calling anything that is not signal-safe. Frames
+/// in none of them are JIT-linked code (kernels), which the client
+/// symbolizes against the objects it linked.
+struct LoadedCode {
+  uintptr_t start, end, base;
+  char path[240];
+};
+constexpr int kMaxLoadedCode = 96;
+LoadedCode loadedCode[kMaxLoadedCode];
+int loadedCodeCount = 0;
+
+void recordLoadedCode() {
+  loadedCodeCount = 0;
+  dl_iterate_phdr(
+      [](dl_phdr_info *info, size_t, void *) -> int {
+        char path[sizeof(LoadedCode::path)];
+        const char *name = info->dlpi_name;
+        if (!name || !*name) {
+          // The program itself.
+          ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 1);
+          if (n <= 0)
+            return 0;
+          path[n] = 0;
+          name = path;
+        }
+        for (int i = 0; i < info->dlpi_phnum; ++i) {
+          const ElfW(Phdr) &segment = info->dlpi_phdr[i];
+          if (segment.p_type != PT_LOAD || !(segment.p_flags & PF_X))
+            continue;
+          if (loadedCodeCount == kMaxLoadedCode)
+            return 1;
+          LoadedCode &code = loadedCode[loadedCodeCount++];
+          code.base = info->dlpi_addr;
+          code.start = info->dlpi_addr + segment.p_vaddr;
+          code.end = code.start + segment.p_memsz;
+          std::snprintf(code.path, sizeof(code.path), "%s", name);
+        }
+        return 0;
+      },
+      nullptr);
+}
+
+/// Where the signal interrupted the thread.
+uintptr_t interruptedAt(void *context) {
+  auto *uc = static_cast<ucontext_t *>(context);
+  if (!uc)
+    return 0;
+#if defined(__x86_64__)
+  return static_cast<uintptr_t>(uc->uc_mcontext.gregs[REG_RIP]);
+#elif defined(__aarch64__)
+  return static_cast<uintptr_t>(uc->uc_mcontext.pc);
+#else
+  return 0;
+#endif
+}
+
+/// At most this many frames go into a report.
+constexpr int kMaxReportedFrames = 32;
+
 /// Appends `text` to `buffer` (of `size` bytes, `at` used), cutting it short.
 void append(char *buffer, size_t size, size_t &at, const char *text) {
   size_t n = std::strlen(text);
@@ -50,6 +114,22 @@ void append(char *buffer, size_t size, size_t &at, const char *text) {
   std::memcpy(buffer + at, text, n);
   at += n;
   buffer[at] = 0;
+}
+
+void appendHex(char *buffer, size_t size, size_t &at, uintptr_t value) {
+  char text[2 + 2 * sizeof(value) + 1];
+  char digits[2 * sizeof(value)];
+  int n = 0;
+  do {
+    digits[n++] = "0123456789abcdef"[value & 15];
+    value >>= 4;
+  } while (value);
+  text[0] = '0';
+  text[1] = 'x';
+  for (int i = 0; i < n; ++i)
+    text[2 + i] = digits[n - 1 - i];
+  text[2 + n] = 0;
+  append(buffer, size, at, text);
 }
 
 void appendNumber(char *buffer, size_t size, size_t &at, int value) {
@@ -67,8 +147,50 @@ void appendNumber(char *buffer, size_t size, size_t &at, int value) {
   append(buffer, size, at, text);
 }
 
-void onFatalSignal(int sig) {
-  char message[512];
+/// Appends the backtrace of the interrupted thread to `message`, one line
+/// a frame: "\n#N 0xADDRESS", and " in PATH+0xOFFSET" for a frame in a
+/// loaded library (or the program). Only signal-safe steps: the addresses
+/// come from the unwinder (its library loaded before any crash, the
+/// kernels' unwind tables registered when they were linked) and the
+/// interrupted context; naming them is left to the client.
+void appendBacktrace(char *message, size_t size, size_t &at, void *context) {
+  uintptr_t pc = interruptedAt(context);
+  void *trace[64];
+  int depth = backtrace(trace, 64);
+  uintptr_t frames[kMaxReportedFrames];
+  int count = 0;
+  if (pc)
+    frames[count++] = pc;
+  // The unwinder starts in this handler: the frames that count follow the
+  // interrupted instruction.
+  int from = depth;
+  for (int i = 0; i < depth; ++i)
+    if (reinterpret_cast<uintptr_t>(trace[i]) == pc) {
+      from = i + 1;
+      break;
+    }
+  for (int i = from; i < depth && count < kMaxReportedFrames; ++i)
+    frames[count++] = reinterpret_cast<uintptr_t>(trace[i]);
+  for (int i = 0; i < count; ++i) {
+    append(message, size, at, "\n#");
+    appendNumber(message, size, at, i);
+    append(message, size, at, " ");
+    appendHex(message, size, at, frames[i]);
+    for (int m = 0; m < loadedCodeCount; ++m) {
+      const LoadedCode &code = loadedCode[m];
+      if (frames[i] < code.start || frames[i] >= code.end)
+        continue;
+      append(message, size, at, " in ");
+      append(message, size, at, code.path);
+      append(message, size, at, "+");
+      appendHex(message, size, at, frames[i] - code.base);
+      break;
+    }
+  }
+}
+
+void onFatalSignal(int sig, siginfo_t *, void *context) {
+  char message[kMaxCrashReportSize];
   size_t at = 0;
   message[0] = 0;
   if (runningKernel[0]) {
@@ -84,16 +206,28 @@ void onFatalSignal(int sig) {
   const char *description = sigdescr_np(sig);
   append(message, sizeof(message), at, description ? description : "?");
   append(message, sizeof(message), at, ")");
+  size_t firstLine = at;
+  appendBacktrace(message, sizeof(message), at, context);
   sendHangup(message, at);
+  // The log: the report's first line, then a line a frame, each under the
+  // session's prefix.
   char line[700];
-  size_t n = 0;
-  line[0] = 0;
-  append(line, sizeof(line), n, "executor-server: ");
-  append(line, sizeof(line), n, sessionLabel.c_str());
-  append(line, sizeof(line), n, ": ");
-  append(line, sizeof(line), n, message);
-  append(line, sizeof(line), n, "\n");
-  (void)!write(STDERR_FILENO, line, n);
+  for (size_t start = 0; start < at;) {
+    size_t end = start == 0 ? firstLine : start;
+    while (end < at && message[end] != '\n')
+      ++end;
+    size_t n = 0;
+    line[0] = 0;
+    append(line, sizeof(line), n, "executor-server: ");
+    append(line, sizeof(line), n, sessionLabel.c_str());
+    append(line, sizeof(line), n, start == 0 ? ": " : ":   ");
+    size_t length = std::min(end - start, sizeof(line) - 2 - n);
+    std::memcpy(line + n, message + start, length);
+    n += length;
+    line[n++] = '\n';
+    (void)!write(STDERR_FILENO, line, n);
+    start = end + 1;
+  }
   // The default action, so the listener sees the session end by `sig`.
   signal(sig, SIG_DFL);
   raise(sig);
@@ -102,9 +236,14 @@ void onFatalSignal(int sig) {
 
 void installCrashReports(TcpTransport *transport) {
   reportTo = transport;
+  // What the handler needs later, prepared now: the libraries' code, and
+  // the unwinder (loaded on first use).
+  recordLoadedCode();
+  void *warmUp[2];
+  (void)backtrace(warmUp, 2);
   struct sigaction sa{};
-  sa.sa_handler = onFatalSignal;
-  sa.sa_flags = SA_ONSTACK | SA_NODEFER | SA_RESETHAND;
+  sa.sa_sigaction = onFatalSignal;
+  sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER | SA_RESETHAND;
   sigemptyset(&sa.sa_mask);
   for (int sig : kFatalSignals)
     sigaction(sig, &sa, nullptr);
@@ -143,6 +282,45 @@ KernelThreadStack::~KernelThreadStack() {
   std::free(memory);
 }
 
+namespace {
+std::atomic<bool> debugWaitPending{false};
+
+/// Whether a debugger (any tracer) is attached to this process.
+bool debuggerAttached() {
+  FILE *status = std::fopen("/proc/self/status", "r");
+  if (!status)
+    return false;
+  char line[256];
+  long tracer = 0;
+  while (std::fgets(line, sizeof(line), status))
+    if (std::sscanf(line, "TracerPid: %ld", &tracer) == 1)
+      break;
+  std::fclose(status);
+  return tracer != 0;
+}
+
+/// --debug-wait: waits (at most 10 minutes; --max-launch-time ends it
+/// sooner) until a debugger attaches.
+void waitForDebugger(const std::string &kernel) {
+  bool expected = true;
+  if (!debugWaitPending.compare_exchange_strong(expected, false))
+    return;
+  logEvent("waiting for a debugger before launching " + escapeLogText(kernel) +
+           ": " + debuggerHint(getpid()));
+  for (int waited = 0; waited < 600 * 20 && !debuggerAttached(); ++waited)
+    usleep(50 * 1000);
+  logEvent(debuggerAttached() ? "a debugger is attached"
+                              : "no debugger came; launching");
+}
+} // namespace
+
+std::string debuggerHint(long pid) {
+  return "pid " + std::to_string(pid) +
+         "; attach a debugger with: gdb -p " + std::to_string(pid);
+}
+
+void setDebugWait(bool wait) { debugWaitPending = wait; }
+
 RunningKernel::RunningKernel(const std::string &name) {
   // The name is the client's text: escaped, as everything in the log.
   std::string shown = escapeLogText(name);
@@ -159,6 +337,8 @@ RunningKernel::RunningKernel(const std::string &name) {
       break;
     }
   }
+  if (debugWaitPending)
+    waitForDebugger(name);
 }
 
 RunningKernel::~RunningKernel() {

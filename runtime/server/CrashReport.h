@@ -40,11 +40,19 @@ private:
   void *memory = nullptr;
 };
 
+/// "pid PID; attach a debugger with: gdb -p PID" (kernels compiled with -g
+/// show their .mlir lines there).
+std::string debuggerHint(long pid);
+/// --debug-wait: the first RunningKernel of the session waits until a
+/// debugger is attached to the session process.
+void setDebugWait(bool wait);
+
 /// The kernel that has run longest of those running now, and for how long
 /// (in ms); false when none runs.
 bool longestRunningKernel(std::string &name, int64_t &milliseconds);
 
-/// Names the kernel this thread runs until the guard goes.
+/// Names the kernel this thread runs until the guard goes (with
+/// --debug-wait, the first one of a session waits for a debugger first).
 class RunningKernel {
 public:
   explicit RunningKernel(const std::string &name);

@@ -118,6 +118,11 @@ ServerFlags parseServerFlags(int argc, char **argv, const char *version) {
       cl::desc("what the log says"),
       cl::values(clEnumValN(LogLevel::All, "all", "every launch"),
                  clEnumValN(LogLevel::Sessions, "sessions", "sessions only")));
+  static cl::opt<bool> debugWait(
+      "debug-wait", cl::cat(sessions),
+      cl::desc("each session waits before its first launch until a debugger "
+               "attaches (gdb -p PID; the log prints it per session), at most "
+               "--max-launch-time"));
   static cl::opt<bool> shortHelp("h", cl::Hidden,
                                  cl::desc("the same as --help"));
 
@@ -191,6 +196,7 @@ ServerFlags parseServerFlags(int argc, char **argv, const char *version) {
     flags.assetRoot = "/tmp";
   flags.useKernelHeap = !noKernelHeap;
   flags.logLaunches = log == LogLevel::All;
+  flags.debugWait = debugWait;
   flags.publishOurs = services != Services::Catalyst;
   flags.publishCatalyst = services != Services::ExecutorStudio;
   if (flags.tlsCert.empty() != flags.tlsKey.empty())

@@ -29,6 +29,8 @@ struct ServerFlags {
   bool useKernelHeap = true;
   bool logLaunches = true;
   bool publishOurs = true, publishCatalyst = true;
+  /// Each session waits for a debugger before its first launch.
+  bool debugWait = false;
 };
 
 /// Parses argv (--help and --version print and exit 0; an error prints one

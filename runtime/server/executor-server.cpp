@@ -42,6 +42,7 @@
 #include "Privileges.h"
 #include "CatalystServices.h"
 #include "CrashReport.h"
+#include "DebugSupport.h"
 #include "KernelHeap.h"
 #include "LaunchService.h"
 #include "ServerFlags.h"
@@ -283,6 +284,7 @@ int serveSession(int fd, bool unixSocket, std::unique_ptr<TlsStream> tls,
   auto setup = [&](SimpleRemoteEPCServer::Setup &s) -> Error {
         s.setDispatcher(std::make_unique<PoolDispatcher>());
         s.bootstrapSymbols() = SimpleRemoteEPCServer::defaultBootstrapSymbols();
+        addDebugSupportSymbols(s.bootstrapSymbols());
         if (publishOurs) {
           s.bootstrapSymbols()[kLaunchWrapperName] =
               ExecutorAddr::fromPtr(&executorStudioLaunch);
@@ -367,6 +369,7 @@ int main(int argc, char **argv) {
   unixMode = flags.unixMode;
   useKernelHeap = flags.useKernelHeap;
   logLaunches = flags.logLaunches;
+  setDebugWait(flags.debugWait);
   publishOurs = flags.publishOurs;
   publishCatalyst = flags.publishCatalyst;
   const std::vector<std::string> &binds = flags.binds;
@@ -608,6 +611,7 @@ int main(int argc, char **argv) {
       }
       if (pid > 0) {
         close(fd);
+        logEvent(label + ": " + debuggerHint(pid));
         sessions[pid] = {label, assets};
       } else {
         std::string why = std::string("fork: ") + std::strerror(errno);

@@ -20,3 +20,28 @@ if subprocess.call([os.path.join(os.path.dirname(__file__), "two-hosts"), "--che
     config.available_features.add("netns")
 else:
     lit_config.note("two-hosts.test is skipped: it needs root and ip netns (network namespaces) to make two hosts")
+
+# gdb-session.test attaches gdb to a session: gdb installed, and ptrace
+# allowed in this container (checked by attaching to a sleeping process).
+import shutil
+def gdb_can_attach():
+    if not shutil.which("gdb"):
+        return "gdb is not installed (scripts/setup.sh installs it)"
+    sleeper = subprocess.Popen(["sleep", "30"])
+    try:
+        probe = subprocess.run(["timeout", "60", "gdb", "-nx", "-batch", "-p", str(sleeper.pid)],
+                               capture_output=True, text=True)
+        said = (probe.stdout + probe.stderr).strip()
+        if "ptrace: Operation not permitted" in said:
+            return "this container refuses ptrace (gdb: ptrace: Operation not permitted)"
+        if probe.returncode != 0:
+            return "gdb could not attach to a process: " + (said.splitlines()[-1] if said else "no output")
+        return ""
+    finally:
+        sleeper.kill()
+        sleeper.wait()
+why_no_gdb = gdb_can_attach()
+if not why_no_gdb:
+    config.available_features.add("gdb")
+else:
+    lit_config.note("gdb-session.test is skipped: " + why_no_gdb)

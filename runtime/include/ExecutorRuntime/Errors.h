@@ -17,6 +17,8 @@
 #ifndef EXECUTORRUNTIME_ERRORS_H
 #define EXECUTORRUNTIME_ERRORS_H
 
+#include "ExecutorRuntime/Backtrace.h"
+
 #include "llvm/Support/Error.h"
 
 #include <chrono>
@@ -56,17 +58,20 @@ public:
   void log(llvm::raw_ostream &os) const override;
 };
 
-/// executor-server reported that `kernel` ended the session with `signal`.
+/// executor-server reported that `kernel` ended the session with `signal`,
+/// and where (`frames`, innermost first; the message lists them too).
 class KernelCrashed : public llvm::ErrorInfo<KernelCrashed, SessionLost> {
 public:
   static char ID;
   KernelCrashed(std::string address, std::string message, std::string kernel,
-                int signal)
+                int signal, std::vector<CrashFrame> frames = {})
       : ErrorInfo(std::move(address), std::move(message)),
-        kernel(std::move(kernel)), signal(signal) {}
+        kernel(std::move(kernel)), signal(signal), frames(std::move(frames)) {}
   /// The kernel's name; empty when the session crashed outside a kernel.
   std::string kernel;
   int signal;
+  /// The crashed thread's frames, named against the session's objects.
+  std::vector<CrashFrame> frames;
 };
 
 /// A call ran past the launch time limit; the session was closed.

@@ -45,6 +45,9 @@ inline constexpr uint64_t kReplyError = 1;
 /// of a launch it refuses, and in the Hangup it ends the session with.
 inline constexpr const char *kShuttingDownMessage =
     "the executor is shutting down";
+/// The largest crash report (the Hangup a crashing session sends: the
+/// kernel, the signal and a line per frame) in bytes.
+inline constexpr size_t kMaxCrashReportSize = 4096;
 inline constexpr uint64_t kLaunchMagic = 0x45584543'4c4e4348ULL; // "EXECLNCH"
 
 /// Bootstrap symbol names the server publishes.

@@ -1,0 +1,219 @@
+//===- LinkedObjects.cpp - where each linked object's code went -----------===//
+#include "LinkedObjects.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/DebugInfo/Symbolize/Symbolize.h"
+#include "llvm/ExecutionEngine/JITLink/JITLink.h"
+#include "llvm/ExecutionEngine/Orc/Debugging/ELFDebugObjectPlugin.h"
+#include "llvm/ExecutionEngine/Orc/EHFrameRegistrationPlugin.h"
+#include "llvm/Object/ObjectFile.h"
+#include "llvm/Support/FileSystem.h"
+
+using namespace llvm;
+using namespace llvm::orc;
+
+namespace executor_runtime {
+
+namespace {
+/// How far `at` is from the start of the function symbol of section
+/// `sectionIndex` that holds it (0 when none does).
+uint64_t offsetInFunction(const object::ObjectFile &file, uint64_t sectionIndex,
+                          uint64_t at) {
+  uint64_t best = 0;
+  bool found = false;
+  for (const object::SymbolRef &symbol : file.symbols()) {
+    auto type = symbol.getType();
+    auto section = symbol.getSection();
+    auto value = symbol.getValue();
+    if (!type || !section || !value) {
+      consumeError(type.takeError());
+      consumeError(section.takeError());
+      consumeError(value.takeError());
+      continue;
+    }
+    if (*type != object::SymbolRef::ST_Function ||
+        *section == file.section_end() ||
+        (*section)->getIndex() != sectionIndex || *value > at)
+      continue;
+    if (!found || *value > best) {
+      best = *value;
+      found = true;
+    }
+  }
+  return found ? at - best : 0;
+}
+} // namespace
+
+std::shared_ptr<LinkedObjects> LinkedObjects::addTo(ExecutionSession &es,
+                                                    ObjectLinkingLayer &linker) {
+  auto objects = std::make_shared<LinkedObjects>();
+  linker.addPlugin(objects);
+  // The kernels' unwind tables, so a crash report walks through kernel
+  // frames; an executor without the action (a stock ORC one may lack it)
+  // just reports less.
+  if (auto unwind = EHFrameRegistrationPlugin::Create(es))
+    linker.addPlugin(std::move(*unwind));
+  else
+    consumeError(unwind.takeError());
+  // Objects with debug info become visible to a debugger attached to the
+  // session (the GDB JIT interface); objects without cost nothing.
+  Error err = Error::success();
+  auto debugger = std::make_shared<ELFDebugObjectPlugin>(
+      es, /*RequireDebugSections=*/true, /*AutoRegisterCode=*/true, err);
+  if (!err) {
+    linker.addPlugin(std::move(debugger));
+    objects->debuggerRegistration = true;
+  } else {
+    consumeError(std::move(err));
+  }
+  return objects;
+}
+
+bool isLoopbackHost(StringRef address) {
+  StringRef host = address.rsplit(':').first;
+  if (host.starts_with("[") && host.ends_with("]"))
+    host = host.drop_front().drop_back();
+  else if (host.count(':')) // an IPv6 address without a port
+    host = address;
+  return host == "localhost" || host.starts_with("127.") || host == "::1";
+}
+
+void LinkedObjects::notifyMaterializing(MaterializationResponsibility &,
+                                        jitlink::LinkGraph &G,
+                                        jitlink::JITLinkContext &,
+                                        MemoryBufferRef InputObject) {
+  if (!InputObject.getBufferSize())
+    return;
+  std::lock_guard<std::mutex> lock(mutex);
+  byGraph[G.getName()] = objects.size();
+  objects.push_back({G.getName(), MemoryBuffer::getMemBufferCopy(
+                                      InputObject.getBuffer(), G.getName())});
+}
+
+void LinkedObjects::modifyPassConfig(MaterializationResponsibility &,
+                                     jitlink::LinkGraph &,
+                                     jitlink::PassConfiguration &Config) {
+  // Where each block was in its section, before the link moves it.
+  auto original = std::make_shared<DenseMap<jitlink::Block *, uint64_t>>();
+  Config.PrePrunePasses.push_back([original](jitlink::LinkGraph &G) {
+    for (jitlink::Section &section : G.sections())
+      for (jitlink::Block *block : section.blocks())
+        (*original)[block] = block->getAddress().getValue();
+    return Error::success();
+  });
+  Config.PostAllocationPasses.push_back(
+      [this, original](jitlink::LinkGraph &G) {
+        std::lock_guard<std::mutex> lock(mutex);
+        auto object = byGraph.find(G.getName());
+        if (object == byGraph.end())
+          return Error::success();
+        for (jitlink::Section &section : G.sections()) {
+          if (section.getMemLifetime() == orc::MemLifetime::NoAlloc)
+            continue;
+          for (jitlink::Block *block : section.blocks()) {
+            auto at = original->find(block);
+            if (at == original->end() || !block->getSize())
+              continue;
+            uint64_t start = block->getAddress().getValue();
+            placed.push_back({start, start + block->getSize(), object->second,
+                              section.getName().str(), at->second});
+          }
+        }
+        return Error::success();
+      });
+}
+
+void LinkedObjects::symbolize(std::vector<CrashFrame> &frames,
+                              bool sameHost) const {
+  symbolize::LLVMSymbolizer::Options options;
+  options.Demangle = true;
+  symbolize::LLVMSymbolizer symbolizer(options);
+  std::lock_guard<std::mutex> lock(mutex);
+  std::map<size_t, std::unique_ptr<object::ObjectFile>> files;
+  for (size_t i = 0; i < frames.size(); ++i) {
+    CrashFrame &frame = frames[i];
+    // Past the first frame, addresses are return addresses: the call is
+    // the instruction before.
+    uint64_t lookup = i == 0 ? frame.address : frame.address - 1;
+    const Placed *in = nullptr;
+    for (const Placed &p : placed)
+      if (lookup >= p.start && lookup < p.end) {
+        in = &p;
+        break;
+      }
+    if (!in) {
+      if (!frame.module.empty() && sameHost &&
+          sys::fs::exists(frame.module)) {
+        uint64_t moduleLookup = i == 0 ? frame.offset : frame.offset - 1;
+        auto info = symbolizer.symbolizeCode(
+            frame.module, {moduleLookup, object::SectionedAddress::UndefSection});
+        if (info && info->FunctionName != DILineInfo::BadString) {
+          frame.function = info->FunctionName;
+          frame.offset = info->StartAddress ? moduleLookup + (i == 0 ? 0 : 1) -
+                                                  *info->StartAddress
+                                            : 0;
+        } else if (!info) {
+          consumeError(info.takeError());
+        }
+      }
+      continue;
+    }
+    frame.inKernel = true;
+    const Object &object = objects[in->object];
+    frame.module = object.name;
+    auto &file = files[in->object];
+    if (!file) {
+      auto parsed = object::ObjectFile::createObjectFile(*object.bytes);
+      if (!parsed) {
+        consumeError(parsed.takeError());
+        continue;
+      }
+      file = std::move(*parsed);
+    }
+    uint64_t sectionIndex = object::SectionedAddress::UndefSection;
+    for (const object::SectionRef &section : file->sections()) {
+      auto name = section.getName();
+      if (name && *name == in->section) {
+        sectionIndex = section.getIndex();
+        break;
+      }
+      if (!name)
+        consumeError(name.takeError());
+    }
+    uint64_t inSection = in->original + (lookup - in->start);
+    uint64_t at = inSection + (i == 0 ? 0 : 1);
+    auto inlined =
+        symbolizer.symbolizeInlinedCode(*file, {inSection, sectionIndex});
+    if (!inlined) {
+      consumeError(inlined.takeError());
+      continue;
+    }
+    // Innermost first: a kernel inlined into its wrapper is its own frame,
+    // at the same address.
+    std::vector<CrashFrame> expanded;
+    for (uint32_t f = 0; f < inlined->getNumberOfFrames(); ++f) {
+      const DILineInfo &info = inlined->getFrame(f);
+      CrashFrame logical = frame;
+      logical.inlined = f + 1 < inlined->getNumberOfFrames();
+      if (info.FunctionName != DILineInfo::BadString)
+        logical.function = info.FunctionName;
+      if (info.StartAddress && !logical.inlined)
+        logical.offset = at - *info.StartAddress;
+      else if (!logical.inlined)
+        logical.offset = offsetInFunction(*file, sectionIndex, at);
+      if (info.Line && info.FileName != DILineInfo::BadString) {
+        logical.file = info.FileName;
+        logical.line = info.Line;
+        logical.column = info.Column;
+      }
+      expanded.push_back(std::move(logical));
+    }
+    if (expanded.empty())
+      continue;
+    frame = expanded.front();
+    frames.insert(frames.begin() + i + 1, expanded.begin() + 1, expanded.end());
+    i += expanded.size() - 1;
+  }
+}
+
+} // namespace executor_runtime
