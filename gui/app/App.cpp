@@ -178,6 +178,10 @@ bool parseArguments(int argc, char **argv, AppOptions &options, std::string &mes
       "settings", cl::value_desc("FILE"), cl::cat(window),
       cl::desc("window and layout settings (default "
                "$XDG_CONFIG_HOME/executor-studio/settings.json)"));
+  static cl::opt<bool> debugBuild(
+      "debug-build", cl::cat(window),
+      cl::desc("compile the kernels with debug info (the \"debug build\" toggle): a crash "
+               "names the .mlir line of each kernel frame"));
   static cl::opt<std::string> size("size", cl::value_desc("WxH"), cl::cat(window),
                                    cl::desc("the window size"));
   static cl::opt<std::string> screenshot(
@@ -240,6 +244,7 @@ bool parseArguments(int argc, char **argv, AppOptions &options, std::string &mes
     return false;
   };
   options.file = file;
+  options.debugBuild = debugBuild;
   options.pipeline = pipeline;
   options.settingsPath = settings;
   options.screenshot = screenshot;
@@ -366,6 +371,7 @@ std::optional<int> namedPosition(const PipelineModel &passes, const std::string 
 int printDiff(const AppOptions &options) {
   using namespace std::chrono_literals;
   Studio studio;
+  studio.setDebugBuild(options.debugBuild);
   if (!options.pipeline.empty())
     studio.setPipelineText(options.pipeline);
   if (!studio.open(options.file)) {
@@ -442,6 +448,7 @@ int runApp(const AppOptions &options) {
   setupStyle(settings.fontSize);
 
   Studio studio;
+  studio.setDebugBuild(options.debugBuild);
   if (!options.pipeline.empty())
     studio.setPipelineText(options.pipeline);
   else if (!headless)

@@ -49,6 +49,8 @@ bool writePng(const std::string &path, int width, int height,
 /// What `executor-studio` was asked to do.
 struct AppOptions {
   std::string file;
+  /// Compile the kernels with debug info (the "debug build" toggle).
+  bool debugBuild = false;
   /// Headless: render a few frames, write this PNG, exit.
   std::string screenshot;
   /// 1-based pass to select (as the pass list numbers them); 0: the first.

@@ -579,6 +579,18 @@ std::string ExecutorClient::executorTriple() const {
   return impl->es ? impl->es->getExecutorProcessControl().getTargetTriple().str()
                   : std::string();
 }
+int64_t ExecutorClient::sessionPid() const {
+  if (!impl->es)
+    return 0;
+  const StringMap<ExecutorAddr> &published =
+      impl->es->getExecutorProcessControl().getBootstrapSymbolsMap();
+  auto it = published.find(kSessionPidSymbol);
+  // (A PID is positive and below 2^22 on Linux; anything else is ignored.)
+  if (it == published.end() || it->second.getValue() == 0 ||
+      it->second.getValue() > (1u << 22))
+    return 0;
+  return static_cast<int64_t>(it->second.getValue());
+}
 bool ExecutorClient::isOpen() const { return impl->open; }
 ExecutorKind ExecutorClient::executorKind() const { return impl->kind; }
 std::string ExecutorClient::tlsDescription() const {

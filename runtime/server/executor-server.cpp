@@ -290,6 +290,8 @@ int serveSession(int fd, bool unixSocket, std::unique_ptr<TlsStream> tls,
         s.setDispatcher(std::make_unique<PoolDispatcher>());
         s.bootstrapSymbols() = SimpleRemoteEPCServer::defaultBootstrapSymbols();
         addDebugSupportSymbols(s.bootstrapSymbols());
+        s.bootstrapSymbols()[kSessionPidSymbol] =
+            ExecutorAddr(static_cast<uint64_t>(getpid()));
         if (publishOurs) {
           s.bootstrapSymbols()[kLaunchWrapperName] =
               ExecutorAddr::fromPtr(&executorStudioLaunch);

@@ -40,6 +40,26 @@ std::string describe(llvm::Error err, bool &sessionLost) {
   return llvm::toString(std::move(err));
 }
 
+/// The frames of a crashed kernel's error (left as it is, for describe).
+std::vector<CrashFrameRow> crashFramesOf(llvm::Error &err) {
+  std::vector<CrashFrameRow> rows;
+  err = llvm::handleErrors(
+      std::move(err),
+      [&](std::unique_ptr<executor_runtime::KernelCrashed> crashed) -> llvm::Error {
+        for (const executor_runtime::CrashFrame &f : crashed->frames) {
+          CrashFrameRow row;
+          row.text = f.describe();
+          row.file = f.file;
+          row.line = f.line;
+          row.column = f.column;
+          row.inKernel = f.inKernel;
+          rows.push_back(std::move(row));
+        }
+        return llvm::Error(std::move(crashed));
+      });
+  return rows;
+}
+
 struct Command {
   enum class Kind { Connect, StartLocal, Disconnect, StopLocal, Launch, Shutdown };
   Kind kind = Kind::Shutdown;
@@ -74,6 +94,10 @@ struct Event {
   std::string kindName, kindSummary;
   /// Connected: the executor's triple.
   std::string triple;
+  /// Connected: the session process's PID (0: not known).
+  int64_t pid = 0;
+  /// LaunchFailed: a crashed kernel's backtrace.
+  std::vector<CrashFrameRow> frames;
 };
 
 } // namespace
@@ -292,7 +316,10 @@ struct ExecutorModel::Worker {
     e.kindName = executor_runtime::executorKindName(client->executorKind());
     e.kindSummary = executor_runtime::executorKindSummary(client->executorKind());
     e.triple = client->executorTriple();
+    e.pid = client->sessionPid();
     std::string summary = e.kindSummary + ", " + e.triple;
+    if (e.pid)
+      summary += ", session pid " + std::to_string(e.pid);
     post(std::move(e));
     log(epoch, "session open with " + client->connectedAddress() + text + " (" +
                    summary + ")");
@@ -389,7 +416,9 @@ struct ExecutorModel::Worker {
       e.latencyMs = millisecondsSince(start);
       if (!out) {
         e.kind = Event::Kind::LaunchFailed;
-        e.text = describe(out.takeError(), e.sessionLost);
+        llvm::Error err = out.takeError();
+        e.frames = crashFramesOf(err);
+        e.text = describe(std::move(err), e.sessionLost);
       } else {
         e.kind = Event::Kind::LaunchDone;
         for (HostMemRef &h : *out) {
@@ -524,6 +553,10 @@ ExecutorModel::~ExecutorModel() {
 
 const std::string &ExecutorModel::localLogPath() const { return worker->logPath; }
 
+std::string ExecutorModel::gdbCommand() const {
+  return pid ? "gdb -p " + std::to_string(pid) : std::string();
+}
+
 void ExecutorModel::addLog(LogEntry::Level level, std::string text) {
   LogEntry entry;
   entry.seconds = std::chrono::duration<double>(Clock::now() - started).count();
@@ -570,6 +603,7 @@ void ExecutorModel::startLocal() {
 
 void ExecutorModel::disconnect() {
   current = ExecutorState::Disconnected;
+  pid = 0;
   lastError.clear();
   Command c;
   c.kind = Command::Kind::Disconnect;
@@ -696,6 +730,7 @@ void ExecutorModel::drain() {
         kindName = std::move(e.kindName);
         kindSummary = std::move(e.kindSummary);
         tripleName = std::move(e.triple);
+        pid = e.pid;
         lastError.clear();
       }
       break;
@@ -744,6 +779,7 @@ void ExecutorModel::drain() {
         r.shipMs = e.shipMs;
         r.results = std::move(e.results);
         r.error = e.text;
+        r.crashFrames = std::move(e.frames);
         char text[96];
         std::snprintf(text, sizeof(text), " in %.3f ms", e.latencyMs);
         if (ok)
@@ -758,7 +794,10 @@ void ExecutorModel::drain() {
         break;
       if (e.sessionLost) {
         current = ExecutorState::Error;
-        lastError = e.text + "; connect again for a new session";
+        pid = 0;
+        // (A crash's frames are in the launch's record and the log.)
+        lastError = e.text.substr(0, e.text.find('\n')) +
+                    "; connect again for a new session";
       } else if (current == ExecutorState::Launching && inFlight == 0) {
         current = ExecutorState::Connected;
       }

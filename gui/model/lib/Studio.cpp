@@ -2,6 +2,7 @@
 #include "StudioModel/Studio.h"
 #include "StudioModel/Retarget.h"
 
+#include "Pipeline/PassOptionHelp.h"
 #include "Pipeline/PipelineRecorder.h"
 #include "Transforms/Passes.h"
 
@@ -66,6 +67,8 @@ struct Studio::Recorder {
     std::string name, pipeline, workspace;
     bool defaultPipeline = true;
     bool locations = false;
+    /// The kernels get debug info (setDebugBuild).
+    bool debug = false;
     /// A re-run after this pass (-1: the input) of `text` as edited; -2:
     /// a recording of the document.
     int rerunAfter = -2;
@@ -211,7 +214,7 @@ struct Studio::Recorder {
       // The pipeline does not compile the targets: build the objects with
       // the default pipeline, recording no IR.
       RecordOptions build;
-      build.pipeline = Studio::defaultPipeline(job.workspace);
+      build.pipeline = Studio::defaultPipeline(job.workspace, job.debug);
       build.recordIR = false;
       Recording built = recordPipeline(*job.text, job.name, build);
       objects = job.workspace;
@@ -257,11 +260,21 @@ Studio::~Studio() {
   }
 }
 
-std::string Studio::defaultPipeline(const std::string &workspace) {
+std::string Studio::defaultPipeline(const std::string &workspace, bool debug) {
   catalyst::DefaultPipelineOptions options;
   options.workspace = workspace;
+  options.debug = debug;
   return catalyst::getDefaultPipelineText(options);
 }
+
+namespace {
+/// `pipeline` (the user's) with debug info for its targets.
+std::string withDebug(const std::string &pipeline) {
+  return executor_studio::addMissingPassOption(
+      pipeline, {"executor-default-pipeline", "cross-compile-targets"}, "debug",
+      "true");
+}
+} // namespace
 
 void Studio::setStatus(std::string text, bool error) {
   statusText = std::move(text);
@@ -317,6 +330,14 @@ void Studio::setPrintLocations(bool on) {
     startRecording();
 }
 
+void Studio::setDebugBuild(bool on) {
+  if (on == withDebugInfo)
+    return;
+  withDebugInfo = on;
+  if (doc.isOpen())
+    startRecording();
+}
+
 void Studio::record() {
   if (doc.isOpen())
     startRecording();
@@ -329,7 +350,10 @@ void Studio::startRecording() {
   job.workspace = root + "/r" + std::to_string(++nextWorkspace);
   job.defaultPipeline = customPipeline.empty();
   job.locations = withLocations;
-  job.pipeline = job.defaultPipeline ? defaultPipeline(job.workspace) : customPipeline;
+  job.debug = withDebugInfo;
+  job.pipeline = job.defaultPipeline ? defaultPipeline(job.workspace, withDebugInfo)
+                 : withDebugInfo    ? withDebug(customPipeline)
+                                    : customPipeline;
   recorder->submit(std::move(job));
   setStatus("recording " + doc.name() + "...", false);
 }
@@ -367,13 +391,15 @@ void Studio::rerunFrom(int pass, std::string text) {
   job.name = doc.name() + " (edited after pass " + std::to_string(pass + 1) + ")";
   job.workspace = root + "/r" + std::to_string(++nextWorkspace);
   job.locations = withLocations;
+  job.debug = withDebugInfo;
   job.rerunAfter = pass;
   job.previousObjects = currentWorkspace;
   // Objects of the re-run go to a workspace of their own: the executor
   // keeps the objects it loaded by path, and would run the old ones. A
   // custom pipeline names its workspace quoted or not.
-  std::string pipeline = usesDefaultPipeline() ? defaultPipeline(job.workspace)
-                                               : lastPipeline;
+  std::string pipeline = usesDefaultPipeline()
+                             ? defaultPipeline(job.workspace, withDebugInfo)
+                             : lastPipeline;
   if (!usesDefaultPipeline())
     for (const Snapshot &s : stepper.recording().snapshots)
       if (s.pass == "cross-compile-targets") {

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <map>
 #include <vector>
 
@@ -88,6 +89,51 @@ void inputEditor(Studio &studio, size_t k, size_t a) {
   ImGui::PopID();
 }
 
+/// Whether `file` (a crash frame's, absolute) is the document: the same
+/// path, or for a document not read from a file, the same name.
+bool sameFile(const std::string &file, const Document &document) {
+  auto base = [](const std::string &path) {
+    size_t slash = path.rfind('/');
+    return slash == std::string::npos ? path : path.substr(slash + 1);
+  };
+  if (!document.path().empty()) {
+    std::error_code ec;
+    if (std::filesystem::equivalent(file, document.path(), ec))
+      return true;
+  }
+  return base(file) == base(document.name());
+}
+
+/// The backtrace of crashed launch `r`, a row a frame.
+void drawCrashFrames(Studio &studio, StudioView::State &state, const LaunchRecord &r) {
+  ImGui::TextColored(colors::error(), "Backtrace of launch #%llu %s",
+                     static_cast<unsigned long long>(r.id), r.label.c_str());
+  bool lines = false;
+  ImGui::PushID("crash-frames");
+  for (size_t f = 0; f < r.crashFrames.size(); ++f) {
+    const CrashFrameRow &frame = r.crashFrames[f];
+    lines |= frame.line != 0;
+    std::string row = "#" + std::to_string(f) + " " + frame.text;
+    bool here = frame.line && sameFile(frame.file, studio.document());
+    ImGui::PushID(static_cast<int>(f));
+    if (here) {
+      ImGui::PushStyleColor(ImGuiCol_Text, colors::accent());
+      if (ImGui::Selectable(row.c_str()))
+        studio.passes().showSourceLine(frame.line);
+      ImGui::PopStyleColor();
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("show line %u of %s", frame.line, studio.document().name().c_str());
+    } else {
+      ImGui::TextColored(frame.inKernel ? colors::warning() : colors::dim(), "%s", row.c_str());
+    }
+    state.probe("crash-frame-" + std::to_string(f));
+    ImGui::PopID();
+  }
+  ImGui::PopID();
+  if (!lines)
+    ImGui::TextColored(colors::dim(), "turn on \"debug build\" for the .mlir lines");
+}
+
 double median(std::vector<double> v) {
   if (v.empty())
     return 0;
@@ -167,6 +213,27 @@ void drawExecutorPanel(Studio &studio, StudioView::State &state) {
     ImGui::PushStyleColor(ImGuiCol_Text, colors::error());
     ImGui::TextWrapped("%s", executor.error().c_str());
     ImGui::PopStyleColor();
+  }
+  // Debugging: kernels with debug info, and the session a debugger attaches to.
+  bool debug = studio.debugBuild();
+  if (ImGui::Checkbox("debug build", &debug))
+    studio.setDebugBuild(debug);
+  state.probe("debug-build");
+  helpTooltip("Compiles the kernels with debug info (executor-compile -g): a crash "
+              "names the .mlir line of each kernel frame, and gdb attached to the "
+              "session shows it.");
+  if (executor.sessionPid()) {
+    ImGui::SameLine();
+    ImGui::TextColored(colors::dim(), "session pid %lld",
+                       static_cast<long long>(executor.sessionPid()));
+    ImGui::SameLine();
+    if (ImGui::SmallButton("copy gdb command"))
+      ImGui::SetClipboardText(executor.gdbCommand().c_str());
+    state.probe("copy-gdb");
+    helpTooltip(("Copies \"" + executor.gdbCommand() +
+                 "\": run it on the executor's host to attach gdb to this "
+                 "session (break KERNEL, continue, bt)")
+                    .c_str());
   }
 
   // The kernels.
@@ -315,6 +382,10 @@ void drawExecutorPanel(Studio &studio, StudioView::State &state) {
                      ImVec2(ImGui::GetContentRegionAvail().x, ImGui::GetFontSize() * 3));
     state.probe("latency-plot");
   }
+  // The newest launch crashed: its backtrace, each kernel frame of this
+  // document a link to its line in the IR view's source.
+  if (!launches.empty() && !launches.back().crashFrames.empty())
+    drawCrashFrames(studio, state, launches.back());
   float logHeight = std::max(ImGui::GetTextLineHeightWithSpacing() * 6,
                              ImGui::GetContentRegionAvail().y * 0.38f);
   float tableHeight = std::max(ImGui::GetTextLineHeightWithSpacing() * 4,
@@ -368,9 +439,16 @@ void drawExecutorPanel(Studio &studio, StudioView::State &state) {
       }
       ImGui::TableSetColumnIndex(4);
       if (r.status == LaunchRecord::Status::Failed) {
+        // A crash: its first line here; its frames above the table.
+        const std::string &error = r.error;
+        std::string shown =
+            r.crashFrames.empty() ? error : error.substr(0, error.find('\n'));
         ImGui::PushStyleColor(ImGuiCol_Text, colors::error());
-        ImGui::TextWrapped("%s", r.error.c_str());
+        ImGui::TextWrapped("%s", shown.c_str());
         ImGui::PopStyleColor();
+        if (!r.crashFrames.empty())
+          ImGui::TextColored(colors::dim(), "%zu frames: see the backtrace above",
+                             r.crashFrames.size());
       } else if (r.status == LaunchRecord::Status::Done) {
         // Buttons that open the inspector on each input and result.
         bool newest = &r == &launches.back();

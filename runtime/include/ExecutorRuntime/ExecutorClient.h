@@ -135,6 +135,10 @@ public:
   /// The executor's target triple, from ORC's setup message: objects must
   /// be compiled for it (sendBinary refuses one of another architecture).
   std::string executorTriple() const;
+  /// The session process's PID on the executor's host (`gdb -p PID` there
+  /// attaches to it), when the executor says it (executor-server); 0
+  /// otherwise.
+  int64_t sessionPid() const;
 
   /// Ships the file at `path` (from memory when the program embedded a
   /// file of that path: executor-compile). Format 0: a relocatable object,

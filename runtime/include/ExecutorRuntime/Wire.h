@@ -51,6 +51,9 @@ inline constexpr size_t kMaxCrashReportSize = 4096;
 inline constexpr uint64_t kLaunchMagic = 0x45584543'4c4e4348ULL; // "EXECLNCH"
 
 /// Bootstrap symbol names the server publishes.
+/// The session process's PID (as the server's host sees it), as the
+/// symbol's value: what a debugger attaches to.
+inline constexpr const char *kSessionPidSymbol = "__executor_studio_session_pid";
 inline constexpr const char *kLaunchWrapperName = "__executor_studio_launch";
 inline constexpr const char *kNoteWrapperName = "__executor_studio_note";
 /// Asynchronous launches: start (the launch request of a `() -> ()` entry)

@@ -8,6 +8,8 @@
 //      a plain PassManager (goal: at most 1.5x, with nested recording off),
 //      and what recording each target's own lowering (nested recording,
 //      down to its assembly) adds;
+//   3. the default pipeline with debug info in the kernels
+//      (cross-compile-targets{debug=true}, executor-compile -g) vs without;
 //   2. the recorder on an upstream-only pipeline (bufferization and the
 //      lowering to LLVM) vs `mlir-opt --mlir-print-ir-after-all` on the same
 //      pipeline and program (goal: not slower).
@@ -186,7 +188,7 @@ int main(int argc, char **argv) {
   // Interleaved, so that the machine's load drifts over all three alike.
   std::vector<double> plainMs, recordedMs, changesOnlyMs, eagerMs, deferredAllMs,
       nestedMs;
-  auto time = [](auto &fn) {
+  auto time = [](auto &&fn) {
     auto start = Clock::now();
     fn();
     return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
@@ -206,6 +208,31 @@ int main(int argc, char **argv) {
   double plain = median(plainMs), recorded = median(recordedMs),
          changesOnly = median(changesOnlyMs), eager = median(eagerMs),
          deferredAll = median(deferredAllMs), nested = median(nestedMs);
+
+  // 3. Debug info in the kernels: the same pipeline with debug=true, plain
+  // PassManager, interleaved with runs without it.
+  catalyst::DefaultPipelineOptions debugOptions = options;
+  debugOptions.debug = true;
+  std::string debugPipeline = catalyst::getDefaultPipelineText(debugOptions);
+  auto runPipeline = [&](const std::string &text) {
+    mlir::MLIRContext ctx(registry, mlir::MLIRContext::Threading::DISABLED);
+    auto module = mlir::parseSourceString<mlir::ModuleOp>(program, &ctx);
+    if (!module)
+      fail("generated program does not parse");
+    mlir::PassManager pm(&ctx, mlir::ModuleOp::getOperationName());
+    std::string errors;
+    llvm::raw_string_ostream os(errors);
+    if (!executor_studio::parsePipelineInto(text, pm, os))
+      fail(errors);
+    if (mlir::failed(pm.run(*module)))
+      fail("pipeline failed: " + text);
+  };
+  std::vector<double> withoutDebugMs, withDebugMs;
+  for (int i = 0; i < runs; ++i) {
+    withoutDebugMs.push_back(time([&] { runPipeline(pipeline); }));
+    withDebugMs.push_back(time([&] { runPipeline(debugPipeline); }));
+  }
+  double withoutDebug = median(withoutDebugMs), withDebug = median(withDebugMs);
 
   // 2. Upstream-only pipeline: recorder vs mlir-opt --mlir-print-ir-after-all.
   std::string upstreamPipeline =
@@ -257,6 +284,11 @@ int main(int argc, char **argv) {
   std::printf("  recorder, nested recording on     %8.1f ms  %.2fx (+%.1f ms "
               "over text deferred for %zu target steps, to assembly)\n",
               nested, nested / plain, nested - recorded, nestedSteps);
+  std::printf("kernels with debug info (executor-compile -g), median of %d interleaved runs:\n",
+              runs);
+  std::printf("  default pipeline                  %8.1f ms (reference)\n", withoutDebug);
+  std::printf("  default pipeline, debug=true      %8.1f ms  %.2fx\n", withDebug,
+              withDebug / withoutDebug);
   std::printf("upstream-only pipeline (bufferize + lower to LLVM), median of 5:\n");
   std::printf("  mlir-opt --mlir-print-ir-after-all %8.1f ms (reference, whole process)\n",
               reference);
@@ -274,7 +306,10 @@ int main(int argc, char **argv) {
          << ",\n  \"nested_vs_plain\": " << nested / plain
          << ",\n  \"mlir_opt_print_ir_after_all_ms\": " << reference
          << ",\n  \"recorder_upstream_ms\": " << ours
-         << ",\n  \"recorder_vs_mlir_opt\": " << ours / reference << "\n}\n";
+         << ",\n  \"recorder_vs_mlir_opt\": " << ours / reference
+         << ",\n  \"pipeline_ms\": " << withoutDebug
+         << ",\n  \"pipeline_debug_ms\": " << withDebug
+         << ",\n  \"debug_vs_plain\": " << withDebug / withoutDebug << "\n}\n";
   }
   return 0;
 }

@@ -147,11 +147,30 @@ TEST(ExecutorModel, ACrashingKernelEndsTheSessionAndANewOneWorks) {
   m.startLocal();
   ASSERT_TRUE(m.waitIdle(20s));
   ASSERT_EQ(m.state(), ExecutorState::Connected) << m.error();
+  // The session process a debugger attaches to: a live executor-server.
+  int64_t pid = m.sessionPid();
+  ASSERT_GT(pid, 0);
+  EXPECT_EQ(m.gdbCommand(), "gdb -p " + std::to_string(pid));
+  {
+    std::ifstream cmdline("/proc/" + std::to_string(pid) + "/cmdline");
+    std::string argv0;
+    std::getline(cmdline, argv0, '\0');
+    EXPECT_NE(argv0.find("executor-server"), std::string::npos) << argv0;
+  }
   uint64_t id = m.launch(noArgs("crash"));
   ASSERT_TRUE(m.waitIdle(20s));
   EXPECT_EQ(m.state(), ExecutorState::Error);
   EXPECT_NE(m.error().find("lost the session"), std::string::npos) << m.error();
   EXPECT_EQ(m.findLaunch(id)->status, LaunchRecord::Status::Failed);
+  // Its backtrace, innermost first: the kernel's object (a C object without
+  // debug info: no line), then the executor's frames.
+  const std::vector<CrashFrameRow> &frames = m.findLaunch(id)->crashFrames;
+  ASSERT_GE(frames.size(), 2u) << m.findLaunch(id)->error;
+  EXPECT_TRUE(frames[0].inKernel);
+  EXPECT_EQ(frames[0].line, 0u);
+  EXPECT_NE(frames[0].text.find("kernels_a.o"), std::string::npos) << frames[0].text;
+  EXPECT_FALSE(frames.back().inKernel);
+  EXPECT_EQ(m.sessionPid(), 0); // that session is gone
   EXPECT_FALSE(m.canLaunch());
   // Open the session again on the same executor.
   m.connect(m.localAddress());

@@ -139,6 +139,17 @@ TEST_F(Screenshot, ACrashingKernelStillGivesAPicture) {
   expectWindow(png);
 }
 
+TEST_F(Screenshot, ACrashInADebugBuildShowsItsFrames) {
+  std::string png = dir + "/crash-frames.png";
+  Result run = studio("'" CRASH_INPUT "' --screenshot '" + png +
+                      "' --debug-build --launch crash");
+  EXPECT_EQ(run.exitCode, 3) << run.output;
+  // The launch table's frames: the kernel at its .mlir line.
+  EXPECT_NE(run.output.find("#0 crash at "), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("crash.mlir:"), std::string::npos) << run.output;
+  expectWindow(png);
+}
+
 TEST_F(Screenshot, BadArgumentsAreRefused) {
   EXPECT_EQ(studio("--pass 0").exitCode, 2);
   EXPECT_EQ(studio("--launch square").exitCode, 2);

@@ -282,6 +282,44 @@ TEST_F(NullFrames, ACrashingKernelShowsAnErrorAndTheSessionReopens) {
   EXPECT_EQ(doubles(r.results[0]), (std::vector<double>{2, 4, 6, 8}));
 }
 
+TEST_F(NullFrames, ADebugBuildsCrashFramesShowTheirLineInTheSource) {
+  openAndRecord(CRASH_INPUT);
+  // "debug build" records again, with debug info in the kernels.
+  click("debug-build");
+  EXPECT_TRUE(studio->debugBuild());
+  ASSERT_TRUE(frameUntil([&] { return !studio->recordingInProgress(); }, 60s));
+  EXPECT_NE(studio->recordedPipeline().find("debug=true"), std::string::npos)
+      << studio->recordedPipeline();
+  click("start-local");
+  ASSERT_TRUE(frameUntil([&] { return studio->executor().state() == ExecutorState::Connected; },
+                         30s));
+  // The session's PID, and the gdb command for it.
+  EXPECT_GT(studio->executor().sessionPid(), 0);
+  EXPECT_TRUE(view->widgetEnabled("copy-gdb"));
+  studio->selectKernel(studio->findKernel("crash"));
+  frame();
+  click("launch");
+  ASSERT_TRUE(frameUntil([&] { return studio->executor().state() == ExecutorState::Error; }, 30s));
+  frame();
+  const LaunchRecord &r = studio->executor().launches().back();
+  ASSERT_FALSE(r.crashFrames.empty()) << r.error;
+  // The faulting op's line: the crash kernel's volatile store.
+  std::string text = readFile(CRASH_INPUT);
+  unsigned line = 1 + static_cast<unsigned>(std::count(
+                          text.begin(), text.begin() + text.find("llvm.store volatile"), '\n'));
+  EXPECT_EQ(r.crashFrames[0].line, line) << r.error;
+  EXPECT_NE(r.crashFrames[0].text.find("crash at "), std::string::npos) << r.crashFrames[0].text;
+  // Clicking the frame shows that line in the source view.
+  frame();
+  float x = 0, y = 0;
+  ASSERT_TRUE(view->widgetCenter("crash-frame-0", x, y));
+  EXPECT_LT(y, ImGui::GetIO().DisplaySize.y - 10) << "the frames are not in view";
+  click("crash-frame-0");
+  frame();
+  EXPECT_EQ(studio->passes().viewMode(), ViewMode::Source);
+  EXPECT_EQ(studio->passes().highlightedRow(), static_cast<long>(line - 1));
+}
+
 TEST_F(NullFrames, ADocumentThatDoesNotParseShowsItsDiagnostics) {
   openAndRecord(BAD_INPUT);
   for (int i = 0; i < 3; ++i)

@@ -49,6 +49,16 @@ struct LaunchRequest {
   bool async = false;
 };
 
+/// A frame of a crashed launch's backtrace, as the client named it.
+struct CrashFrameRow {
+  /// `oob at prog.mlir:27:7`, `Launch::run()+0x2f in executor-server`.
+  std::string text;
+  /// The source position of a kernel frame built with -g (line 0: none).
+  std::string file;
+  unsigned line = 0, column = 0;
+  bool inKernel = false;
+};
+
 struct LaunchRecord {
   enum class Status { Queued, Running, Done, Failed };
   uint64_t id = 0;
@@ -65,6 +75,8 @@ struct LaunchRecord {
   std::vector<MemRefData> results;
   std::vector<ShapedArg> resultTypes;
   std::string error;
+  /// A kernel that crashed: its backtrace (innermost first).
+  std::vector<CrashFrameRow> crashFrames;
 };
 
 struct LogEntry {
@@ -107,6 +119,10 @@ public:
   /// The executor's target triple (from ORC's setup message): the objects
   /// it runs must be compiled for it. Empty before the first session.
   const std::string &executorTriple() const { return tripleName; }
+  /// The session process's PID on the executor's host (0: not known), and
+  /// the command that attaches gdb to it.
+  int64_t sessionPid() const { return pid; }
+  std::string gdbCommand() const;
   bool localRunning() const { return !localListening.empty(); }
   const std::string &localAddress() const { return localListening; }
   const std::string &localLogPath() const;
@@ -155,6 +171,7 @@ private:
   /// Bumped by every connect and disconnect: events of older sessions are
   /// logged but change no state.
   uint64_t epoch = 0;
+  int64_t pid = 0;
   uint64_t nextLaunch = 1;
   int inFlight = 0;
   int pendingCommands = 0;

@@ -57,8 +57,14 @@ public:
   /// Records again.
   void setPrintLocations(bool on);
   bool printLocations() const { return withLocations; }
-  /// The default pipeline for `workspace`.
-  static std::string defaultPipeline(const std::string &workspace);
+  /// Compile the kernels with debug info (cross-compile-targets{debug=true}:
+  /// crash reports and gdb show their .mlir lines). Records again.
+  void setDebugBuild(bool on);
+  bool debugBuild() const { return withDebugInfo; }
+  /// The default pipeline for `workspace` (with debug info for the kernels
+  /// when `debug`).
+  static std::string defaultPipeline(const std::string &workspace,
+                                     bool debug = false);
   /// The pipeline of the current recording, as recorded.
   const std::string &recordedPipeline() const { return lastPipeline; }
   /// Records the document again (on the worker thread).
@@ -170,6 +176,7 @@ private:
   bool freshlyOpened = false;
   bool autoReloadOn = true;
   bool withLocations = false;
+  bool withDebugInfo = false;
   std::chrono::steady_clock::time_point lastDiskCheck;
 
   // The last edit, and the document's own recording it replaced.
