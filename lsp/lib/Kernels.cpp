@@ -177,6 +177,14 @@ std::optional<SMRange> findCalleeText(const ParsedChunk &chunk,
 }
 } // namespace
 
+ModuleOp
+executor_studio::lsp::getLaunchTarget(catalyst::LaunchKernelOp launch) {
+  if (!launch.getCalleeFunction())
+    return nullptr;
+  ModuleOp module = launch.getCalleeModule();
+  return module && catalyst::isTarget(module) ? module : nullptr;
+}
+
 bool executor_studio::lsp::describeKernel(llvm::raw_ostream &os,
                                           Operation *op) {
   auto function = dyn_cast<FunctionOpInterface>(op);
