@@ -6,6 +6,8 @@
 #include "ExecutorLsp/ParsedChunk.h"
 #include "ExecutorLsp/TextFile.h"
 
+#include "Support/MlirLexer.h"
+
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/AsmParser/AsmParserState.h"
 #include "mlir/AsmParser/CodeComplete.h"
@@ -15,6 +17,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
+using namespace executor_studio;
 using namespace executor_studio::lsp;
 namespace proto = llvm::lsp;
 
@@ -175,10 +178,6 @@ private:
   proto::CompletionList &list;
   MLIRContext *ctx;
 };
-
-bool isIdentifierChar(char c) {
-  return llvm::isAlnum(c) || c == '_' || c == '.' || c == '$' || c == '-';
-}
 
 /// Whether the word that ends at `loc` names a discardable attribute: it
 /// follows `,` or a `{` on the same line (a region's `{` ends its line).
