@@ -6,9 +6,9 @@
 #include "ExecutorLsp/Server.h"
 #include "ExecutorLsp/SplitFile.h"
 #include "ExecutorLsp/TextFile.h"
-#include "ExecutorLsp/WorkerProcess.h"
 
 #include "Pipeline/PipelineRecorder.h"
+#include "Support/Subprocess.h"
 #include "Transforms/Passes.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -21,6 +21,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <csignal>
 #include <thread>
 
 using namespace executor_studio;
@@ -46,7 +47,7 @@ struct PipelineJobs::Job {
       std::lock_guard<std::mutex> lock(mutex);
       if (!cancelled) {
         cancelled = true;
-        process.kill();
+        process.signal(SIGKILL);
       }
     }
     cv.notify_all();
@@ -81,7 +82,7 @@ struct PipelineJobs::Job {
   std::mutex mutex;
   std::condition_variable cv;
   bool cancelled = false;
-  WorkerProcess process;
+  Subprocess process;
   proto::Callback<json::Value> reply;
 
   std::thread thread;
@@ -241,11 +242,10 @@ std::vector<std::string> getWorkerArguments(const ServerOptions &options,
 /// crash report's boilerplate; its pretty stack trace names the pass when
 /// MLIR's crash recovery does) and the executor-opt command that reproduces
 /// it.
-std::string describeWorkerFailure(int exitCode, const std::string &waitError,
+std::string describeWorkerFailure(const Subprocess &process,
                                   StringRef stderrPath,
                                   const PipelineJobs::Input &jobInput) {
-  std::string message =
-      waitError.empty() ? "exit code " + std::to_string(exitCode) : waitError;
+  std::string message = process.exitDescription();
   if (auto errors = llvm::MemoryBuffer::getFile(stderrPath)) {
     llvm::SmallVector<StringRef> lines;
     (*errors)->getBuffer().split(lines, '\n', -1, /*KeepEmpty=*/false);
@@ -308,26 +308,27 @@ WorkerOutcome runWorker(const ServerOptions &options, PipelineJobs::Job &job,
     return outcome;
   std::vector<std::string> args =
       getWorkerArguments(options, job, jobInput, files);
-  std::vector<StringRef> argRefs(args.begin(), args.end());
+  SubprocessOptions processOptions;
+  processOptions.out = Redirect::file(files.stdoutPath);
+  processOptions.err = Redirect::file(files.stderrPath);
 
   auto start = std::chrono::steady_clock::now();
   auto deadline = start + std::chrono::milliseconds(jobInput.timeoutMs);
   bool timedOut = false;
-  int exitCode = 0;
-  std::string waitError;
   {
     std::unique_lock<std::mutex> lock(job.mutex);
     if (job.cancelled) {
       outcome.status = WorkerOutcome::Status::Cancelled;
       return outcome;
     }
-    if (!job.process.start(options.workerExecutable, argRefs, files.stdoutPath,
-                           files.stderrPath, outcome.error))
+    if (llvm::Error error = job.process.start(args, processOptions)) {
+      outcome.error = llvm::toString(std::move(error));
       return outcome;
-    while (!job.process.poll(exitCode, waitError)) {
+    }
+    while (!job.process.poll()) {
       if (!timedOut && std::chrono::steady_clock::now() >= deadline) {
         timedOut = true;
-        job.process.kill();
+        job.process.signal(SIGKILL);
       }
       job.cv.wait_for(lock, std::chrono::milliseconds(2));
     }
@@ -340,9 +341,9 @@ WorkerOutcome runWorker(const ServerOptions &options, PipelineJobs::Job &job,
     outcome.status = WorkerOutcome::Status::TimedOut;
     return outcome;
   }
-  if (exitCode != 0) {
+  if (job.process.exitCode() != 0) {
     outcome.error =
-        describeWorkerFailure(exitCode, waitError, files.stderrPath, jobInput);
+        describeWorkerFailure(job.process, files.stderrPath, jobInput);
     return outcome;
   }
   Expected<json::Value> result = readWorkerResult(files.output);
