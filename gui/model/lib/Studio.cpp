@@ -278,6 +278,7 @@ bool Studio::open(const std::string &path) {
   }
   stepper.setSource(doc.shared(), doc.name());
   setStatus("opened " + path, false);
+  freshlyOpened = true;
   startRecording();
   return true;
 }
@@ -285,6 +286,7 @@ bool Studio::open(const std::string &path) {
 void Studio::openText(std::string name, std::string text) {
   doc.setText(std::move(name), std::move(text));
   stepper.setSource(doc.shared(), doc.name());
+  freshlyOpened = true;
   startRecording();
 }
 
@@ -442,6 +444,7 @@ bool Studio::revertEdit() {
   editPass = -2;
   editApplied = false;
   editErrs.clear();
+  stepper.setEditDiagnostics({}, -1);
   ++editGen;
   ++recordingGen;
   setStatus("reverted the edit: the recording of " + doc.name(), false);
@@ -517,6 +520,7 @@ bool Studio::applyRerun(RecordedRun &run) {
   if (!run.recording.inputIR) {
     // The edit does not parse or verify: say where, keep the recording.
     editErrs = std::move(run.recording.diagnostics);
+    stepper.setEditDiagnostics(editErrs, run.rerunAfter);
     ++editGen;
     const RecordedDiagnostic *first = editErrs.empty() ? nullptr : &editErrs[0];
     setStatus(first ? "the edit does not parse: line " + std::to_string(first->line) +
@@ -538,6 +542,7 @@ bool Studio::applyRerun(RecordedRun &run) {
   editText = *run.text;
   editPipeline = run.pipeline;
   editErrs.clear();
+  stepper.setEditDiagnostics({}, -1);
   ++editGen;
   int keep = stepper.selected();
   stepper.setRecording(spliceRecording(stepper.recording(), run.rerunAfter, run.text,
@@ -572,6 +577,7 @@ void Studio::applyDocumentRun(RecordedRun &run) {
     editPass = -2;
     editApplied = false;
     editErrs.clear();
+    stepper.setEditDiagnostics({}, -1);
     ++editGen;
   }
   // A pipeline that fails opens at the failing pass, its error line in
@@ -590,7 +596,17 @@ void Studio::applyDocumentRun(RecordedRun &run) {
         stepper.showSourceLine(d.line);
         break;
       }
+  } else if (freshlyOpened) {
+    // A document just opened shows what its pipeline does first: the
+    // first pass that changed something.
+    for (size_t i = 0; i < now.snapshots.size(); ++i)
+      if (now.snapshots[i].changed) {
+        stepper.select(static_cast<int>(i));
+        break;
+      }
   }
+  if (now.inputIR)
+    freshlyOpened = false;
 }
 
 void Studio::updateKernels(RecordedRun &run) {
