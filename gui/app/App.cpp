@@ -377,6 +377,7 @@ int printDiff(const AppOptions &options) {
     return 1;
   }
   PipelineModel &passes = studio.passes();
+  passes.setStructural(!options.lineDiff);
   std::string error;
   std::optional<int> position = namedPosition(passes, options.printDiff, error);
   if (!position) {

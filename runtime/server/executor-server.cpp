@@ -430,6 +430,10 @@ int main(int argc, char **argv) {
     if (isUnixAddress(bind, &path))
       unixPaths[listeners.back()] = path;
   }
+  // What a server killed before it could clean up left in the root (before
+  // "listening on": a client may then count on it).
+  sessionLabel = "listener";
+  removeStaleAssetDirectories(assetRoot);
   for (int fd : listeners) {
     sockaddr_storage addr{};
     socklen_t len = sizeof(addr);

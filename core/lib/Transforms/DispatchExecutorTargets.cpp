@@ -2,6 +2,7 @@
 #include "Catalyst/IR/CatalystAttributes.h"
 #include "Catalyst/IR/CatalystOps.h"
 #include "Executor/IR/ExecutorOps.h"
+#include "Transforms/LaunchRules.h"
 #include "Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -18,6 +19,23 @@ namespace catalyst {
 
 using namespace mlir;
 using namespace catalyst;
+
+std::optional<std::string> catalyst::dispatchedLaunchProblem(Type type, bool isResult,
+                                                             bool beforeBufferization) {
+  if (isa<MemRefType>(type) || (beforeBufferization && isa<RankedTensorType>(type)))
+    return std::nullopt;
+  std::string message;
+  llvm::raw_string_ostream os(message);
+  if (isResult)
+    os << "result of type '" << type
+       << "' cannot come back from an executor: launches into a dispatched target return "
+          "memrefs only";
+  else
+    os << "operand of type '" << type
+       << "' cannot be sent to an executor: launches into a dispatched target take memrefs "
+          "only (run one-shot-bufferize first, and pass scalars as memref<1xT>)";
+  return message;
+}
 
 namespace {
 /// One dispatched target module.
@@ -68,18 +86,11 @@ void sendOnce(FunctionOpInterface func, Value session, StringRef object,
 
 LogicalResult checkLaunch(LaunchKernelOp launch) {
   for (Type type : launch.getInputs().getTypes())
-    if (!isa<MemRefType>(type))
-      return launch.emitOpError("operand of type ")
-             << type
-             << " cannot be sent to an executor: launches into a dispatched "
-                "target take memrefs only (run one-shot-bufferize first, and "
-                "pass scalars as memref<1xT>)";
+    if (std::optional<std::string> problem = dispatchedLaunchProblem(type, false))
+      return launch.emitOpError(*problem);
   for (Type type : launch.getResultTypes())
-    if (!isa<MemRefType>(type))
-      return launch.emitOpError("result of type ")
-             << type
-             << " cannot come back from an executor: launches into a "
-                "dispatched target return memrefs only";
+    if (std::optional<std::string> problem = dispatchedLaunchProblem(type, true))
+      return launch.emitOpError(*problem);
   if (isNonblocking(launch) &&
       (!launch.getInputs().empty() || launch.getNumResults() != 0))
     return launch.emitOpError("nonblocking dispatch requires a '()->()' "

@@ -10,6 +10,7 @@
 #include "Catalyst/IR/CatalystOps.h"
 #include "Catalyst/IR/TargetTripleEdit.h"
 #include "Registration/Registration.h"
+#include "Transforms/LaunchRules.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -114,7 +115,10 @@ OwningOpRef<ModuleOp> parseDocument(MLIRContext &ctx, std::string_view source,
       return success();
     });
     ParserConfig config(&ctx);
-    module = parseSourceString<ModuleOp>(llvm::StringRef(source.data(), source.size()),
+    // Copied: MLIR's lexer ends at the NUL after the text (a view need not
+    // have one).
+    std::string text(source);
+    module = parseSourceString<ModuleOp>(text,
                                          config,
                                          llvm::StringRef(bufferName.data(), bufferName.size()));
   }
@@ -171,6 +175,19 @@ bool findKernels(std::string_view source, std::string_view bufferName,
       kernel.inputs.push_back(describe(t));
     for (Type t : results)
       kernel.results.push_back(describe(t));
+    if (!kernel.dispatchAddress.empty()) {
+      // What dispatch-executor-targets refuses, the studio does not launch.
+      for (size_t i = 0; i < inputs.size() + results.size(); ++i) {
+        bool isResult = i >= inputs.size();
+        Type type = isResult ? results[i - inputs.size()] : inputs[i];
+        ShapedArg &arg = isResult ? kernel.results[i - inputs.size()] : kernel.inputs[i];
+        if (std::optional<std::string> problem =
+                catalyst::dispatchedLaunchProblem(type, isResult, /*beforeBufferization=*/true)) {
+          arg.supported = false;
+          arg.why = *problem;
+        }
+      }
+    }
     for (const ShapedArg &arg : kernel.inputs)
       if (!arg.supported && kernel.launchable) {
         kernel.launchable = false;

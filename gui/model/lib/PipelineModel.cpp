@@ -1,6 +1,8 @@
 //===- PipelineModel.cpp - the pass stepper and its diff ------------------===//
 #include "StudioModel/PipelineModel.h"
 
+#include "Pipeline/StructuralDiff.h"
+
 #include <algorithm>
 
 namespace executor_studio::gui {
@@ -147,12 +149,7 @@ void PipelineModel::setRecording(Recording recording) {
   rec = std::move(recording);
   hasRec = true;
   rebuildEntries();
-  diags.clear();
-  for (const RecordedDiagnostic &d : rec.diagnostics)
-    flatten(d, -1, false, diags);
-  for (size_t i = 0; i < entries.size(); ++i)
-    for (const RecordedDiagnostic &d : entries[i].snapshot->diagnostics)
-      flatten(d, static_cast<int>(i), false, diags);
+  rebuildDiagnostics();
   if (selectedPass < 0 && !rec.snapshots.empty())
     selectedPass = 0;
   clampSelection();
@@ -173,6 +170,27 @@ void PipelineModel::setRecording(Recording recording) {
   }
   invalidateDiff();
   counts.clear();
+}
+
+void PipelineModel::rebuildDiagnostics() {
+  diags = editDiags;
+  for (const RecordedDiagnostic &d : rec.diagnostics)
+    flatten(d, -1, false, diags);
+  for (size_t i = 0; i < entries.size(); ++i)
+    for (const RecordedDiagnostic &d : entries[i].snapshot->diagnostics)
+      flatten(d, static_cast<int>(i), false, diags);
+}
+
+void PipelineModel::setEditDiagnostics(const std::vector<RecordedDiagnostic> &errors,
+                                       int pass) {
+  editDiags.clear();
+  for (const RecordedDiagnostic &d : errors)
+    flatten(d, pass, false, editDiags);
+  for (DiagnosticItem &item : editDiags) {
+    item.edit = true;
+    item.pass = "edit of " + positionName(pass);
+  }
+  rebuildDiagnostics();
 }
 
 void PipelineModel::clear() {
@@ -382,6 +400,13 @@ void PipelineModel::setLineOptions(const LineOptions &options) {
   invalidateDiff();
 }
 
+void PipelineModel::setStructural(bool value) {
+  if (value == structuralDiff)
+    return;
+  structuralDiff = value;
+  invalidateDiff();
+}
+
 void PipelineModel::setViewMode(ViewMode newMode) {
   sourceShownForErrors.reset(); // the user chose
   if (newMode == mode)
@@ -425,6 +450,37 @@ PipelineModel::prepared(const std::shared_ptr<const std::string> &text,
   return lines;
 }
 
+SnapshotKind PipelineModel::kindAt(int position) const {
+  if (position < 0 || position >= static_cast<int>(entryCount()))
+    return SnapshotKind::MLIR;
+  return entries[position].snapshot->kind;
+}
+
+std::shared_ptr<const std::string>
+PipelineModel::alignedRight(const std::shared_ptr<const std::string> &left,
+                            const std::shared_ptr<const std::string> &right, std::string &error) {
+  for (size_t i = 0; i < alignedCache.size(); ++i)
+    if (alignedCache[i].left == left && alignedCache[i].right == right) {
+      AlignedEntry hit = alignedCache[i];
+      alignedCache.erase(alignedCache.begin() + i);
+      alignedCache.push_back(hit);
+      error = hit.error;
+      return hit.aligned;
+    }
+  AlignedEntry entry{left, right, nullptr, {}};
+  llvm::Expected<AlignedSnapshots> aligned = alignSnapshots(*left, *right);
+  if (aligned)
+    entry.aligned = aligned->renamed ? std::make_shared<const std::string>(std::move(aligned->right))
+                                     : right;
+  else
+    entry.error = llvm::toString(aligned.takeError());
+  alignedCache.push_back(entry);
+  if (alignedCache.size() > 4)
+    alignedCache.erase(alignedCache.begin());
+  error = entry.error;
+  return entry.aligned;
+}
+
 const DiffView &PipelineModel::diffView() {
   if (diffValid)
     return view;
@@ -433,8 +489,20 @@ const DiffView &PipelineModel::diffView() {
   view.rightPosition = rightPosition();
   std::shared_ptr<const std::string> leftText = irAt(view.leftPosition);
   std::shared_ptr<const std::string> rightText = irAt(view.rightPosition);
-  view.left = prepared(leftText, lineOpts);
-  view.right = prepared(rightText, lineOpts);
+  LineOptions options = lineOpts;
+  if (structuralDiff && leftText && rightText && leftText != rightText &&
+      kindAt(view.leftPosition) == SnapshotKind::MLIR &&
+      kindAt(view.rightPosition) == SnapshotKind::MLIR) {
+    if (auto aligned = alignedRight(leftText, rightText, view.structuralError)) {
+      rightText = aligned;
+      options.normaliseSsaNames = false; // the names are aligned already
+      view.structural = true;
+    }
+  } else if (structuralDiff && leftText == rightText) {
+    options.normaliseSsaNames = false;
+  }
+  view.left = prepared(leftText, options);
+  view.right = prepared(rightText, options);
   if (view.left == view.right) {
     // An unchanged pass shares its text with the one before: no diff to run.
     if (!view.left->empty())
@@ -671,6 +739,8 @@ size_t PipelineModel::errorCount() const {
 void PipelineModel::jumpTo(const DiagnosticItem &item) {
   if (item.snapshot >= 0)
     select(item.snapshot);
+  if (item.edit)
+    return; // a line of the edited text: the editor shows it
   if (item.line > 0)
     showSourceLine(item.line);
 }

@@ -34,7 +34,8 @@ std::string Settings::toJson() const {
       {"layout", {{"passListWidth", passListWidth},
                   {"executorWidth", executorWidth},
                   {"diagnosticsHeight", diagnosticsHeight}}},
-      {"view", {{"mode", viewMode}, {"normaliseSsaNames", normaliseSsaNames},
+      {"view", {{"mode", viewMode}, {"structuralDiff", structuralDiff},
+                {"normaliseSsaNames", normaliseSsaNames},
                 {"hideLocations", hideLocations}, {"printLocations", printLocations},
                 {"hideUnchanged", hideUnchanged},
                 {"wholeFile", wholeFile}}},
@@ -67,6 +68,7 @@ Settings Settings::fromJson(const std::string &text, std::string *error) {
   }
   if (auto v = j.find("view"); v != j.end() && v->is_object()) {
     read(*v, "mode", s.viewMode);
+    read(*v, "structuralDiff", s.structuralDiff);
     read(*v, "normaliseSsaNames", s.normaliseSsaNames);
     read(*v, "hideLocations", s.hideLocations);
     read(*v, "printLocations", s.printLocations);

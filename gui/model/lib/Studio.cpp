@@ -276,6 +276,7 @@ bool Studio::open(const std::string &path) {
   }
   stepper.setSource(doc.shared(), doc.name());
   setStatus("opened " + path, false);
+  freshlyOpened = true;
   startRecording();
   return true;
 }
@@ -283,6 +284,7 @@ bool Studio::open(const std::string &path) {
 void Studio::openText(std::string name, std::string text) {
   doc.setText(std::move(name), std::move(text));
   stepper.setSource(doc.shared(), doc.name());
+  freshlyOpened = true;
   startRecording();
 }
 
@@ -440,6 +442,7 @@ bool Studio::revertEdit() {
   editPass = -2;
   editApplied = false;
   editErrs.clear();
+  stepper.setEditDiagnostics({}, -1);
   ++editGen;
   ++recordingGen;
   setStatus("reverted the edit: the recording of " + doc.name(), false);
@@ -504,6 +507,7 @@ void Studio::applyRecording() {
   if (r->rerunAfter >= -1 && !r->recording.inputIR) {
     // The edit does not parse or verify: say where, keep the recording.
     editErrs = std::move(r->recording.diagnostics);
+    stepper.setEditDiagnostics(editErrs, r->rerunAfter);
     ++editGen;
     const RecordedDiagnostic *first = editErrs.empty() ? nullptr : &editErrs[0];
     setStatus(first ? "the edit does not parse: line " + std::to_string(first->line) +
@@ -526,6 +530,7 @@ void Studio::applyRecording() {
     editText = *r->text;
     editPipeline = r->pipeline;
     editErrs.clear();
+    stepper.setEditDiagnostics({}, -1);
     ++editGen;
     int keep = stepper.selected();
     stepper.setRecording(spliceRecording(stepper.recording(), r->rerunAfter, r->text,
@@ -557,6 +562,7 @@ void Studio::applyRecording() {
       editPass = -2;
       editApplied = false;
       editErrs.clear();
+      stepper.setEditDiagnostics({}, -1);
       ++editGen;
     }
     // A pipeline that fails opens at the failing pass, its error line in
@@ -575,7 +581,17 @@ void Studio::applyRecording() {
           stepper.showSourceLine(d.line);
           break;
         }
+    } else if (freshlyOpened) {
+      // A document just opened shows what its pipeline does first: the
+      // first pass that changed something.
+      for (size_t i = 0; i < now.snapshots.size(); ++i)
+        if (now.snapshots[i].changed) {
+          stepper.select(static_cast<int>(i));
+          break;
+        }
     }
+    if (now.inputIR)
+      freshlyOpened = false;
   }
 
   // Kernels, keeping the selection and the inputs the user typed.

@@ -232,19 +232,11 @@ void comparePopup(PipelineModel &m) {
 
 } // namespace
 
-void drawIrView(Studio &studio, StudioView::State &state) {
+namespace {
+/// Row 1: the view mode, the diff method and the line options.
+void drawViewOptions(Studio &studio, StudioView::State &state) {
   PipelineModel &m = studio.passes();
   Settings &settings = *state.settings;
-  ImGuiIO &io = ImGui::GetIO();
-
-  // Row 0: edit the IR after the selected pass, re-run, revert, save.
-  drawEditBar(studio, state);
-  if (state.editing) {
-    drawEditor(studio, state);
-    return;
-  }
-
-  // Row 1: what to show.
   ViewMode mode = m.viewMode();
   auto modeButton = [&](const char *label, ViewMode value) {
     if (ImGui::RadioButton(label, mode == value)) {
@@ -258,9 +250,21 @@ void drawIrView(Studio &studio, StudioView::State &state) {
   modeButton("source", ViewMode::Source);
   ImGui::TextColored(colors::dim(), "|");
   ImGui::SameLine();
-  LineOptions options = m.lineOptions();
-  bool optionsChanged = ImGui::Checkbox("normalise SSA", &options.normaliseSsaNames);
+  bool structural = m.structural();
+  if (ImGui::Checkbox("structural", &structural)) {
+    m.setStructural(structural);
+    settings.structuralDiff = structural;
+  }
+  helpTooltip("Match the operations of both sides (by location, then by structure and "
+              "operands) and give matching values the same names, so the diff shows only "
+              "what the pass inserted, rewrote or removed. Off: the plain line diff.");
   ImGui::SameLine();
+  LineOptions options = m.lineOptions();
+  bool optionsChanged = false;
+  if (!structural) {
+    optionsChanged |= ImGui::Checkbox("normalise SSA", &options.normaliseSsaNames);
+    ImGui::SameLine();
+  }
   bool locations = studio.printLocations();
   if (ImGui::Checkbox("print loc", &locations)) {
     studio.setPrintLocations(locations);
@@ -287,8 +291,12 @@ void drawIrView(Studio &studio, StudioView::State &state) {
   if (ImGui::Button("compare..."))
     ImGui::OpenPopup("compare");
   comparePopup(m);
+}
 
-  // Row 2: filter and search.
+/// Row 2: the IR filter, the search and what the diff counts.
+void drawFilterAndSearch(PipelineModel &m, StudioView::State &state) {
+  ImGuiIO &io = ImGui::GetIO();
+  ViewMode mode = m.viewMode();
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
   if (inputString("##irfilter", state.irFilter, 0,
                   state.irFilterOp ? "op name (arith.addi)" : "filter lines")) {
@@ -349,12 +357,19 @@ void drawIrView(Studio &studio, StudioView::State &state) {
     else
       ImGui::TextColored(colors::dim(), "-%zu +%zu lines", counts.diff.removed,
                          counts.diff.added);
+    if (!counts.structuralError.empty()) {
+      ImGui::SameLine();
+      ImGui::TextColored(colors::warning(), "(line diff)");
+      helpTooltip(("The structural diff needs both snapshots to parse: " +
+                   counts.structuralError)
+                      .c_str());
+    }
   }
+}
 
-  // Row 3: what the panes show.
-  size_t rows = m.rowCount();
-  const DiffView &view = m.diffView();
-  rows = m.rowCount();
+/// Row 3: what each pane shows (the step, whether it changed, its time).
+void drawPaneTitles(PipelineModel &m, const DiffView &view, size_t rows) {
+  ViewMode mode = m.viewMode();
   float fullWidth = ImGui::GetContentRegionAvail().x;
   float titleY = ImGui::GetCursorPosY();
   auto title = [&](float x, int position, const char *side) {
@@ -401,8 +416,186 @@ void drawIrView(Studio &studio, StudioView::State &state) {
     ImGui::SameLine();
     ImGui::TextColored(colors::warning(), "  %zu rows match the filter", rows);
   }
+}
 
-  // The rows.
+/// Draws the rows of one frame; the geometry is the frame's.
+struct RowPainter {
+  Studio &studio;
+  StudioView::State &state;
+  PipelineModel &m;
+  const DiffView &view;
+  ViewMode mode;
+  ImDrawList *draw;
+  ImFont *font;
+  float fontSize, charWidth, lineHeight, width, paneWidth, gutter;
+  Pane pane;
+  const std::string &search;
+  long highlighted;
+  ImVec2 mouse;
+  /// Error lines of the source, for the Source view.
+  std::vector<const DiagnosticItem *> sourceDiagnostics;
+
+  void row(size_t index) {
+    ImVec2 p = ImGui::GetCursorScreenPos();
+    const DiffRow &r = m.row(index);
+    float y = p.y;
+    float bottom = y + lineHeight;
+    if (mode == ViewMode::SideBySide)
+      sideBySide(r, p);
+    else if (mode == ViewMode::Unified)
+      unified(r, p);
+    else
+      source(r, p);
+    if (static_cast<long>(index) == highlighted)
+      draw->AddRectFilled(ImVec2(p.x, y), ImVec2(p.x + width, bottom), colors::highlightBg());
+    ImGui::Dummy(ImVec2(width, lineHeight));
+    contextMenu(index, r);
+  }
+
+  /// Both sides, what differs inside a changed line marked.
+  void sideBySide(const DiffRow &r, ImVec2 p) {
+    float y = p.y;
+    float bottom = y + lineHeight;
+    float mid = p.x + paneWidth;
+    ImU32 leftBg = 0, rightBg = 0;
+    switch (r.kind) {
+    case RowKind::Changed:
+      leftBg = colors::changedLeftBg();
+      rightBg = colors::changedRightBg();
+      break;
+    case RowKind::Removed:
+      leftBg = colors::removedBg();
+      rightBg = IM_COL32(255, 255, 255, 8);
+      break;
+    case RowKind::Added:
+      leftBg = IM_COL32(255, 255, 255, 8);
+      rightBg = colors::addedBg();
+      break;
+    default:
+      break;
+    }
+    if (leftBg)
+      draw->AddRectFilled(ImVec2(p.x, y), ImVec2(mid - 1, bottom), leftBg);
+    if (rightBg)
+      draw->AddRectFilled(ImVec2(mid + 1, y), ImVec2(p.x + width, bottom), rightBg);
+    std::string_view left = m.leftText(r), right = m.rightText(r);
+    if (r.kind == RowKind::Changed) {
+      // Mark what differs inside the line.
+      size_t prefix = 0;
+      while (prefix < left.size() && prefix < right.size() && left[prefix] == right[prefix])
+        ++prefix;
+      size_t suffix = 0;
+      while (suffix < left.size() - prefix && suffix < right.size() - prefix &&
+             left[left.size() - 1 - suffix] == right[right.size() - 1 - suffix])
+        ++suffix;
+      auto mark = [&](float textX, float clipL, float clipR, size_t b, size_t e, ImU32 c) {
+        float a = std::max(clipL, textX - state.hscroll + b * charWidth);
+        float z = std::min(clipR, textX - state.hscroll + e * charWidth);
+        if (z > a)
+          draw->AddRectFilled(ImVec2(a, y), ImVec2(z, bottom), c);
+      };
+      mark(p.x + gutter, p.x + gutter, mid - 1, prefix, left.size() - suffix,
+           colors::removedBg());
+      mark(mid + gutter, mid + gutter, p.x + width, prefix, right.size() - suffix,
+           colors::addedBg());
+    }
+    pane.number(m.leftLineNumber(r), p.x + gutter - charWidth, y);
+    pane.number(m.rightLineNumber(r), mid + gutter - charWidth, y);
+    pane.text(left, p.x + gutter, y, p.x + gutter, mid - 2, search);
+    pane.text(right, mid + gutter, y, mid + gutter, p.x + width, search);
+  }
+
+  /// One column, a sign before each line, hunk headers.
+  void unified(const DiffRow &r, ImVec2 p) {
+    float y = p.y;
+    float bottom = y + lineHeight;
+    if (r.kind == RowKind::Hunk) {
+      draw->AddRectFilled(ImVec2(p.x, y), ImVec2(p.x + width, bottom), colors::hunkBg());
+      std::string header = hunkHeader(r);
+      draw->AddText(font, fontSize, ImVec2(p.x + 2 * gutter, y + 1),
+                    IM_COL32(170, 190, 240, 255), header.c_str());
+    } else {
+      ImU32 bg = r.kind == RowKind::Removed ? colors::removedBg()
+                 : r.kind == RowKind::Added ? colors::addedBg()
+                                            : 0;
+      if (bg)
+        draw->AddRectFilled(ImVec2(p.x, y), ImVec2(p.x + width, bottom), bg);
+      pane.number(m.leftLineNumber(r), p.x + gutter - charWidth, y);
+      pane.number(m.rightLineNumber(r), p.x + 2 * gutter - charWidth, y);
+      const char *sign = r.kind == RowKind::Removed ? "-" : r.kind == RowKind::Added ? "+" : " ";
+      draw->AddText(font, fontSize, ImVec2(p.x + 2 * gutter, y + 1), colors::text(), sign);
+      float textX = p.x + 2 * gutter + 2 * charWidth;
+      pane.text(r.kind == RowKind::Added ? m.rightText(r) : m.leftText(r), textX, y, textX,
+                p.x + width, search);
+    }
+  }
+
+  /// The source, its diagnostics' lines marked.
+  void source(const DiffRow &r, ImVec2 p) {
+    float y = p.y;
+    float bottom = y + lineHeight;
+    uint32_t line = m.leftLineNumber(r);
+    const DiagnosticItem *diagnostic = nullptr;
+    for (const DiagnosticItem *d : sourceDiagnostics)
+      if (d->line == line) {
+        diagnostic = d;
+        break;
+      }
+    if (diagnostic) {
+      draw->AddRectFilled(ImVec2(p.x, y), ImVec2(p.x + width, bottom),
+                          diagnostic->severity == RecordedDiagnostic::Severity::Error
+                              ? colors::errorBg()
+                              : IM_COL32(160, 120, 30, 100));
+      if (mouse.y >= y && mouse.y < bottom && ImGui::IsWindowHovered()) {
+        ImGui::BeginTooltip();
+        ImGui::TextColored(colors::error(), "%s", severityName(diagnostic->severity));
+        ImGui::SameLine();
+        ImGui::TextUnformatted(diagnostic->message.c_str());
+        ImGui::EndTooltip();
+      }
+    }
+    pane.number(line, p.x + gutter - charWidth, y);
+    pane.text(m.leftText(r), p.x + gutter, y, p.x + gutter, p.x + width, search);
+    if (diagnostic && diagnostic->column > 0) {
+      float cx = p.x + gutter - state.hscroll + (diagnostic->column - 1) * charWidth;
+      draw->AddLine(ImVec2(cx, bottom - 1), ImVec2(cx + charWidth * 2, bottom - 1),
+                    IM_COL32(255, 90, 90, 255), 2);
+    }
+  }
+
+  /// Right-click: go to the source file and line the row's loc(...) names.
+  void contextMenu(size_t index, const DiffRow &r) {
+    char popupId[32];
+    std::snprintf(popupId, sizeof(popupId), "##source%zu", index);
+    if (ImGui::BeginPopupContextItem(popupId)) {
+      bool left = mode == ViewMode::Source || r.kind == RowKind::Removed;
+      std::string_view text = left ? m.leftText(r) : m.rightText(r);
+      const TextLines *lines = left ? view.left.get() : view.right.get();
+      std::string base =
+          std::filesystem::path(studio.document().path()).parent_path().string();
+      if (std::optional<SourceLocation> loc = findSourceOnDisk(text, lines, base)) {
+        std::string label = "go to source " + loc->file + ":" + std::to_string(loc->line);
+        if (ImGui::MenuItem(label.c_str()))
+          if (auto source = readSourceLines(loc->file)) {
+            state.sourcePath = loc->file;
+            state.sourceLines = std::move(*source);
+            state.sourceLine = loc->line;
+            state.sourceScroll = true;
+          }
+      } else {
+        ImGui::TextDisabled("go to source: this line names no file on disk");
+      }
+      ImGui::EndPopup();
+    }
+  }
+};
+
+/// The rows of the current view, only the visible ones unless
+/// `state.drawAllRows`.
+void drawRows(Studio &studio, StudioView::State &state, const DiffView &view, size_t rows) {
+  PipelineModel &m = studio.passes();
+  ImGuiIO &io = ImGui::GetIO();
+  ViewMode mode = m.viewMode();
   ImGui::BeginChild("##irview", ImVec2(0, 0), true, ImGuiWindowFlags_NoNav);
   ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(0, 0));
   ImDrawList *draw = ImGui::GetWindowDrawList();
@@ -445,152 +638,20 @@ void drawIrView(Studio &studio, StudioView::State &state) {
   state.hscroll = std::clamp(state.hscroll, 0.0f, maxScroll);
 
   std::vector<Segment> segments;
-  Pane pane{draw, font, fontSize, charWidth, lineHeight, state.hscroll, &segments};
-  const std::string &search = m.search();
-  long highlighted = m.highlightedRow();
-  ImVec2 mouse = io.MousePos;
-
-  // Error lines of the source, for the Source view.
-  std::vector<const DiagnosticItem *> sourceDiagnostics;
+  RowPainter painter{studio,      state,     m,        view,      mode,   draw,
+                     font,        fontSize,  charWidth, lineHeight, width, paneWidth,
+                     gutter,
+                     Pane{draw, font, fontSize, charWidth, lineHeight, state.hscroll, &segments},
+                     m.search(),  m.highlightedRow(), io.MousePos, {}};
   if (mode == ViewMode::Source)
     for (const DiagnosticItem &d : m.diagnostics())
       if (!d.isNote && d.line > 0)
-        sourceDiagnostics.push_back(&d);
-
-  auto drawRow = [&](size_t index) {
-    ImVec2 p = ImGui::GetCursorScreenPos();
-    const DiffRow &r = m.row(index);
-    float y = p.y;
-    float bottom = y + lineHeight;
-    if (mode == ViewMode::SideBySide) {
-      float mid = p.x + paneWidth;
-      ImU32 leftBg = 0, rightBg = 0;
-      switch (r.kind) {
-      case RowKind::Changed:
-        leftBg = colors::changedLeftBg();
-        rightBg = colors::changedRightBg();
-        break;
-      case RowKind::Removed:
-        leftBg = colors::removedBg();
-        rightBg = IM_COL32(255, 255, 255, 8);
-        break;
-      case RowKind::Added:
-        leftBg = IM_COL32(255, 255, 255, 8);
-        rightBg = colors::addedBg();
-        break;
-      default:
-        break;
-      }
-      if (leftBg)
-        draw->AddRectFilled(ImVec2(p.x, y), ImVec2(mid - 1, bottom), leftBg);
-      if (rightBg)
-        draw->AddRectFilled(ImVec2(mid + 1, y), ImVec2(p.x + width, bottom), rightBg);
-      std::string_view left = m.leftText(r), right = m.rightText(r);
-      if (r.kind == RowKind::Changed) {
-        // Mark what differs inside the line.
-        size_t prefix = 0;
-        while (prefix < left.size() && prefix < right.size() && left[prefix] == right[prefix])
-          ++prefix;
-        size_t suffix = 0;
-        while (suffix < left.size() - prefix && suffix < right.size() - prefix &&
-               left[left.size() - 1 - suffix] == right[right.size() - 1 - suffix])
-          ++suffix;
-        auto mark = [&](float textX, float clipL, float clipR, size_t b, size_t e, ImU32 c) {
-          float a = std::max(clipL, textX - state.hscroll + b * charWidth);
-          float z = std::min(clipR, textX - state.hscroll + e * charWidth);
-          if (z > a)
-            draw->AddRectFilled(ImVec2(a, y), ImVec2(z, bottom), c);
-        };
-        mark(p.x + gutter, p.x + gutter, mid - 1, prefix, left.size() - suffix,
-             colors::removedBg());
-        mark(mid + gutter, mid + gutter, p.x + width, prefix, right.size() - suffix,
-             colors::addedBg());
-      }
-      pane.number(m.leftLineNumber(r), p.x + gutter - charWidth, y);
-      pane.number(m.rightLineNumber(r), mid + gutter - charWidth, y);
-      pane.text(left, p.x + gutter, y, p.x + gutter, mid - 2, search);
-      pane.text(right, mid + gutter, y, mid + gutter, p.x + width, search);
-    } else if (mode == ViewMode::Unified) {
-      if (r.kind == RowKind::Hunk) {
-        draw->AddRectFilled(ImVec2(p.x, y), ImVec2(p.x + width, bottom), colors::hunkBg());
-        std::string header = hunkHeader(r);
-        draw->AddText(font, fontSize, ImVec2(p.x + 2 * gutter, y + 1),
-                      IM_COL32(170, 190, 240, 255), header.c_str());
-      } else {
-        ImU32 bg = r.kind == RowKind::Removed ? colors::removedBg()
-                   : r.kind == RowKind::Added ? colors::addedBg()
-                                              : 0;
-        if (bg)
-          draw->AddRectFilled(ImVec2(p.x, y), ImVec2(p.x + width, bottom), bg);
-        pane.number(m.leftLineNumber(r), p.x + gutter - charWidth, y);
-        pane.number(m.rightLineNumber(r), p.x + 2 * gutter - charWidth, y);
-        const char *sign = r.kind == RowKind::Removed ? "-" : r.kind == RowKind::Added ? "+" : " ";
-        draw->AddText(font, fontSize, ImVec2(p.x + 2 * gutter, y + 1), colors::text(), sign);
-        float textX = p.x + 2 * gutter + 2 * charWidth;
-        pane.text(r.kind == RowKind::Added ? m.rightText(r) : m.leftText(r), textX, y, textX,
-                  p.x + width, search);
-      }
-    } else {
-      uint32_t line = m.leftLineNumber(r);
-      const DiagnosticItem *diagnostic = nullptr;
-      for (const DiagnosticItem *d : sourceDiagnostics)
-        if (d->line == line) {
-          diagnostic = d;
-          break;
-        }
-      if (diagnostic) {
-        draw->AddRectFilled(ImVec2(p.x, y), ImVec2(p.x + width, bottom),
-                            diagnostic->severity == RecordedDiagnostic::Severity::Error
-                                ? colors::errorBg()
-                                : IM_COL32(160, 120, 30, 100));
-        if (mouse.y >= y && mouse.y < bottom && ImGui::IsWindowHovered()) {
-          ImGui::BeginTooltip();
-          ImGui::TextColored(colors::error(), "%s", severityName(diagnostic->severity));
-          ImGui::SameLine();
-          ImGui::TextUnformatted(diagnostic->message.c_str());
-          ImGui::EndTooltip();
-        }
-      }
-      pane.number(line, p.x + gutter - charWidth, y);
-      pane.text(m.leftText(r), p.x + gutter, y, p.x + gutter, p.x + width, search);
-      if (diagnostic && diagnostic->column > 0) {
-        float cx = p.x + gutter - state.hscroll + (diagnostic->column - 1) * charWidth;
-        draw->AddLine(ImVec2(cx, bottom - 1), ImVec2(cx + charWidth * 2, bottom - 1),
-                      IM_COL32(255, 90, 90, 255), 2);
-      }
-    }
-    if (static_cast<long>(index) == highlighted)
-      draw->AddRectFilled(ImVec2(p.x, y), ImVec2(p.x + width, bottom), colors::highlightBg());
-    ImGui::Dummy(ImVec2(width, lineHeight));
-    // Right-click: go to the source file and line the row's loc(...) names.
-    char popupId[32];
-    std::snprintf(popupId, sizeof(popupId), "##source%zu", index);
-    if (ImGui::BeginPopupContextItem(popupId)) {
-      bool left = mode == ViewMode::Source || r.kind == RowKind::Removed;
-      std::string_view text = left ? m.leftText(r) : m.rightText(r);
-      const TextLines *lines = left ? view.left.get() : view.right.get();
-      std::string base =
-          std::filesystem::path(studio.document().path()).parent_path().string();
-      if (std::optional<SourceLocation> loc = findSourceOnDisk(text, lines, base)) {
-        std::string label = "go to source " + loc->file + ":" + std::to_string(loc->line);
-        if (ImGui::MenuItem(label.c_str()))
-          if (auto source = readSourceLines(loc->file)) {
-            state.sourcePath = loc->file;
-            state.sourceLines = std::move(*source);
-            state.sourceLine = loc->line;
-            state.sourceScroll = true;
-          }
-      } else {
-        ImGui::TextDisabled("go to source: this line names no file on disk");
-      }
-      ImGui::EndPopup();
-    }
-  };
+        painter.sourceDiagnostics.push_back(&d);
 
   state.rowsDrawn = 0;
   if (state.drawAllRows) {
     for (size_t i = 0; i < rows; ++i) {
-      drawRow(i);
+      painter.row(i);
       ++state.rowsDrawn;
     }
   } else {
@@ -598,7 +659,7 @@ void drawIrView(Studio &studio, StudioView::State &state) {
     clipper.Begin(static_cast<int>(rows), lineHeight);
     while (clipper.Step())
       for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
-        drawRow(static_cast<size_t>(i));
+        painter.row(static_cast<size_t>(i));
         ++state.rowsDrawn;
       }
   }
@@ -619,6 +680,25 @@ void drawIrView(Studio &studio, StudioView::State &state) {
   state.lastScrollMax = ImGui::GetScrollMaxY();
   ImGui::PopStyleVar();
   ImGui::EndChild();
+}
+
+} // namespace
+
+void drawIrView(Studio &studio, StudioView::State &state) {
+  PipelineModel &m = studio.passes();
+
+  // Row 0: edit the IR after the selected pass, re-run, revert, save.
+  drawEditBar(studio, state);
+  if (state.editing) {
+    drawEditor(studio, state);
+    return;
+  }
+  drawViewOptions(studio, state);
+  drawFilterAndSearch(m, state);
+  const DiffView &view = m.diffView();
+  size_t rows = m.rowCount();
+  drawPaneTitles(m, view, rows);
+  drawRows(studio, state, view, rows);
 }
 
 void drawSourceFile(StudioView::State &state) {

@@ -278,6 +278,7 @@ StudioView::StudioView(Studio &studio, Settings &settings)
   options.normaliseSsaNames = settings.normaliseSsaNames;
   options.hideLocations = settings.hideLocations;
   passes.setLineOptions(options);
+  passes.setStructural(settings.structuralDiff);
   passes.setHideUnchanged(settings.hideUnchanged);
   passes.setWholeFile(settings.wholeFile);
   studio.setAutoReload(settings.autoReload);

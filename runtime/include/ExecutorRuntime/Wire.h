@@ -59,7 +59,9 @@ inline constexpr const char *kLaunchAsyncWrapperName =
 inline constexpr const char *kAwaitWrapperName = "__executor_studio_await";
 /// The primitives of the multi-round-trip launch (allocate, write, invoke,
 /// read back, free): what the benchmarks compare the one-trip launch with.
-/// alloc: u64 size -> u64 address; free: u64 address -> ();
+/// alloc: u64 size -> u64 address (zeroed; 0 when out of memory);
+/// free: u64 address -> (), only of an address alloc returned (any other,
+/// or a second free, is refused with an error reply);
 /// invoke: u64 pyface, u64 results, u64 args -> ().
 inline constexpr const char *kAllocWrapperName = "__executor_studio_alloc";
 inline constexpr const char *kFreeWrapperName = "__executor_studio_free";

@@ -79,6 +79,39 @@ module {
   EXPECT_EQ(parseInput(kernels[0].inputs[0], "2.5").data.numElements(), 1);
 }
 
+TEST(Kernels, ADispatchedKernelIsLaunchableWhenTheCompilerWouldDispatchIt) {
+  // A scalar crosses into a local target (the host calls it) but not into a
+  // dispatched one: dispatch-executor-targets refuses it, in these words.
+  const char *text = R"mlir(
+module {
+  func.func @main(%x: f64, %t: tensor<4xf64>) {
+    %r = catalyst.launch_kernel @remote::@f(%x) : (f64) -> f64
+    %s = catalyst.launch_kernel @remote::@g(%t) : (tensor<4xf64>) -> tensor<4xf64>
+    %u = catalyst.launch_kernel @here::@f(%x) : (f64) -> f64
+    return
+  }
+  module @remote attributes {catalyst.target = {}, catalyst.dispatch = {address = "h:1"}} {
+    func.func @f(%x: f64) -> f64 { return %x : f64 }
+    func.func @g(%t: tensor<4xf64>) -> tensor<4xf64> { return %t : tensor<4xf64> }
+  }
+  module @here attributes {catalyst.target = {}} {
+    func.func @f(%x: f64) -> f64 { return %x : f64 }
+  }
+}
+)mlir";
+  std::vector<Kernel> kernels;
+  std::string error;
+  ASSERT_TRUE(findKernels(text, "t.mlir", "/ws", kernels, error)) << error;
+  ASSERT_EQ(kernels.size(), 3u);
+  EXPECT_FALSE(kernels[0].launchable);
+  EXPECT_EQ(kernels[0].why,
+            "operand of type 'f64' cannot be sent to an executor: launches into a dispatched "
+            "target take memrefs only (run one-shot-bufferize first, and pass scalars as "
+            "memref<1xT>)");
+  EXPECT_TRUE(kernels[1].launchable) << kernels[1].why; // tensors bufferize into memrefs
+  EXPECT_TRUE(kernels[2].launchable) << kernels[2].why;
+}
+
 TEST(Kernels, ADocumentThatDoesNotParseSaysWhy) {
   std::vector<Kernel> kernels;
   std::string error;

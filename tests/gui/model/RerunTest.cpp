@@ -154,6 +154,14 @@ TEST(Rerun, AnEditThatDoesNotParseShowsItsLineAndKeepsTheRecording) {
   EXPECT_TRUE(studio.statusIsError());
   EXPECT_NE(studio.status().find("line " + std::to_string(line)), std::string::npos)
       << studio.status();
+  // Listed under Diagnostics first, at its line of the edited text.
+  ASSERT_FALSE(studio.passes().diagnostics().empty());
+  const DiagnosticItem &listed = studio.passes().diagnostics()[0];
+  EXPECT_TRUE(listed.edit);
+  EXPECT_EQ(listed.line, line);
+  EXPECT_EQ(listed.snapshot, 1);
+  EXPECT_EQ(listed.pass, "edit of " + studio.passes().positionName(1));
+  EXPECT_EQ(listed.message, d.message);
   // The rest is as it was.
   EXPECT_EQ(studio.passes().passCount(), 3u);
   EXPECT_FALSE(studio.passes().pass(1).edited);
@@ -165,6 +173,11 @@ TEST(Rerun, AnEditThatDoesNotParseShowsItsLineAndKeepsTheRecording) {
   ASSERT_TRUE(studio.waitForRecording(60s));
   ASSERT_FALSE(studio.editErrors().empty());
   EXPECT_GT(studio.editErrors()[0].line, 0u);
+  // A good edit clears the list.
+  studio.rerunFrom(1, *studio.passes().pass(1).ir);
+  ASSERT_TRUE(studio.waitForRecording(60s));
+  for (const DiagnosticItem &item : studio.passes().diagnostics())
+    EXPECT_FALSE(item.edit) << item.message;
 }
 
 TEST(Rerun, AFailingRerunOpensAtTheFailingPass) {

@@ -49,6 +49,11 @@ TEST(Studio, RecordsTheDefaultPipelineAndLaunchesTheKernels) {
   for (size_t i = 0; i < passes.passCount(); ++i)
     sawCrossCompile |= passes.pass(i).pass == "cross-compile-targets";
   EXPECT_TRUE(sawCrossCompile);
+  // It opens at the first pass that changed something.
+  ASSERT_GE(passes.selected(), 0);
+  EXPECT_TRUE(passes.pass(passes.selected()).changed);
+  for (int i = 0; i < passes.selected(); ++i)
+    EXPECT_FALSE(passes.pass(i).changed) << passes.pass(i).pass;
   EXPECT_NE(studio.recordedPipeline().find("workspace=" + studio.workspace()),
             std::string::npos)
       << studio.recordedPipeline();

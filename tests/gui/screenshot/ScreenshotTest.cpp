@@ -253,15 +253,27 @@ TEST_F(Screenshot, PrintDiffWritesTheDiffOfAPassWithoutAWindow) {
   EXPECT_EQ(dispatch.output.rfind("--- 3: cross-compile-targets\n+++ 4: dispatch-executor-targets\n", 0),
             0u)
       << dispatch.output;
-  EXPECT_NE(dispatch.output.find("\n+    %0 = executor.open(\"10.0.0.9:4711\")"),
+  // The structural diff: the launch keeps its result's name, so the return
+  // that uses it is unchanged; the session is a new value with a new name.
+  EXPECT_NE(dispatch.output.find("\n+    %1 = executor.open(\"10.0.0.9:4711\")"),
             std::string::npos)
       << dispatch.output;
   EXPECT_NE(dispatch.output.find("\n-    %0 = catalyst.launch_kernel @arm::@twice"),
             std::string::npos)
       << dispatch.output;
+  EXPECT_NE(dispatch.output.find("\n+    %0 = executor.launch %1(\"twice\""), std::string::npos)
+      << dispatch.output;
+  EXPECT_NE(dispatch.output.find("\n     return %0 : memref<4xf64>\n"), std::string::npos)
+      << dispatch.output;
+  // The line diff: the texts as printed.
   Result byName = printDiff("--print-diff dispatch-executor-targets --line-diff '" ARM_INPUT "'");
   EXPECT_EQ(byName.exitCode, 0) << byName.output;
   EXPECT_EQ(byName.output.rfind("--- 3: cross-compile-targets\n", 0), 0u) << byName.output;
+  EXPECT_NE(byName.output.find("\n+    %0 = executor.open(\"10.0.0.9:4711\")"),
+            std::string::npos)
+      << byName.output;
+  EXPECT_NE(byName.output.find("\n-    return %0 : memref<4xf64>\n"), std::string::npos)
+      << byName.output;
 
   // A target's own step: its assembly, after its optimised LLVM IR.
   Result assembly = printDiff("--print-diff arm/asm '" ARM_INPUT "'");

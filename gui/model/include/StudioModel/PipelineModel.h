@@ -49,6 +49,9 @@ struct DiagnosticItem {
   /// Its snapshot, or -1 for the parser's.
   int snapshot = -1;
   bool isNote = false;
+  /// An error in edited IR that was not applied (setEditDiagnostics):
+  /// `line` is a line of the edited text of `snapshot` (-1: the input).
+  bool edit = false;
 };
 const char *severityName(RecordedDiagnostic::Severity severity);
 
@@ -56,6 +59,12 @@ const char *severityName(RecordedDiagnostic::Severity severity);
 struct DiffView {
   int leftPosition = kInputPosition, rightPosition = kInputPosition;
   std::shared_ptr<const TextLines> left, right;
+  /// Whether the right side's names were aligned with the left's
+  /// (alignSnapshots) before the line diff.
+  bool structural = false;
+  /// Why the structural diff fell back to the line diff (a snapshot that
+  /// does not parse); empty otherwise.
+  std::string structuralError;
   LineDiff diff;
   std::vector<DiffRow> sideBySide, unified;
 };
@@ -139,6 +148,13 @@ public:
   int rightPosition() const;
   void setLineOptions(const LineOptions &options);
   const LineOptions &lineOptions() const { return lineOpts; }
+  /// The structural diff (on by default): MLIR snapshots get their values'
+  /// and blocks' names aligned (alignSnapshots) before the line diff, which
+  /// then shows only what a pass inserted, rewrote or removed; SSA names are
+  /// not normalised then. Off: the plain line diff of the texts as printed.
+  /// LLVM IR and assembly always get the line diff.
+  void setStructural(bool structural);
+  bool structural() const { return structuralDiff; }
   void setViewMode(ViewMode mode);
   ViewMode viewMode() const { return mode; }
   /// Unified view: every line, or three lines of context around changes.
@@ -191,6 +207,10 @@ public:
 
   //===--- Diagnostics -----------------------------------------------------===//
   const std::vector<DiagnosticItem> &diagnostics() const { return diags; }
+  /// Lists the errors of an edit of position `pass` that did not parse or
+  /// verify (lines of the edited text) first among the diagnostics, until
+  /// the next call; no errors: none listed.
+  void setEditDiagnostics(const std::vector<RecordedDiagnostic> &errors, int pass);
   size_t errorCount() const;
   /// Selects the diagnostic's pass and shows its line in the Source view.
   void jumpTo(const DiagnosticItem &item);
@@ -200,6 +220,13 @@ public:
 private:
   std::shared_ptr<const TextLines> prepared(const std::shared_ptr<const std::string> &text,
                                             const LineOptions &options);
+  /// What position `position` holds (the input is MLIR).
+  SnapshotKind kindAt(int position) const;
+  /// `right` with its names aligned to `left`'s, cached; null with `error`
+  /// when either does not parse.
+  std::shared_ptr<const std::string> alignedRight(const std::shared_ptr<const std::string> &left,
+                                                  const std::shared_ptr<const std::string> &right,
+                                                  std::string &error);
   void invalidateDiff();
   void rebuildRows();
   void clampSelection();
@@ -228,6 +255,12 @@ private:
   bool followSelection = true;
   int customLeft = kInputPosition, customRight = kInputPosition;
   LineOptions lineOpts;
+  bool structuralDiff = true;
+  struct AlignedEntry {
+    std::shared_ptr<const std::string> left, right, aligned;
+    std::string error;
+  };
+  std::vector<AlignedEntry> alignedCache;
   ViewMode mode = ViewMode::SideBySide;
   /// The view a recording that did not parse switched away from.
   std::optional<ViewMode> sourceShownForErrors;
@@ -269,6 +302,8 @@ private:
   std::optional<unsigned> pendingSourceLine;
 
   std::vector<DiagnosticItem> diags;
+  std::vector<DiagnosticItem> editDiags;
+  void rebuildDiagnostics();
 };
 
 } // namespace executor_studio::gui

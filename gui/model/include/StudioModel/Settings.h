@@ -18,7 +18,8 @@ struct Settings {
   float diagnosticsHeight = 120;
   // The views.
   std::string viewMode = "side-by-side";
-  bool normaliseSsaNames = true;
+  bool structuralDiff = true;
+  bool normaliseSsaNames = true; ///< for the line diff
   bool hideLocations = false;
   bool printLocations = false;
   bool hideUnchanged = false;

@@ -165,6 +165,9 @@ private:
   std::string currentWorkspace;
   std::string customPipeline, lastPipeline;
   uint64_t recordingGen = 0;
+  /// The next recording of the document is its first since it was opened:
+  /// it opens at the first pass that changed something.
+  bool freshlyOpened = false;
   bool autoReloadOn = true;
   bool withLocations = false;
   std::chrono::steady_clock::time_point lastDiskCheck;

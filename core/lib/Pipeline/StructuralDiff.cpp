@@ -1,0 +1,552 @@
+//===- StructuralDiff.cpp - the same names for the same values ------------===//
+//
+// Both texts are parsed (not verified) with an AsmParserState, which knows
+// where every value and block is defined and used in the text. Operations
+// are matched list by list, from the top down: a block's operations are
+// aligned by a common subsequence of keys, first by location (when both
+// sides have a real one), then strictly (name, attributes, properties,
+// result types, operands that match), then loosely (name, symbol name,
+// result types), then by result types alone; each tier runs in the gaps the
+// one before left. Matched operations map their results and, region by
+// region, their blocks and block arguments; their regions are aligned the
+// same way. The right text is then rewritten in place: only names change.
+//
+//===----------------------------------------------------------------------===//
+#include "Pipeline/StructuralDiff.h"
+#include "Pipeline/SequenceMatch.h"
+
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/AsmParser/AsmParserState.h"
+#include "mlir/IR/Block.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Location.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Operation.h"
+#include "mlir/IR/OperationSupport.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/Hashing.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include <algorithm>
+#include <optional>
+
+using namespace mlir;
+using namespace executor_studio;
+
+namespace {
+
+/// One parsed side.
+struct Side {
+  llvm::StringRef text;
+  std::string bufferName;
+  llvm::SourceMgr sourceMgr;
+  Block top;
+  AsmParserState state;
+  size_t ops = 0;
+
+  size_t offsetOf(llvm::SMLoc loc) const {
+    return static_cast<size_t>(loc.getPointer() - text.data());
+  }
+  llvm::StringRef textOf(llvm::SMRange range) const {
+    return llvm::StringRef(range.Start.getPointer(),
+                           range.End.getPointer() - range.Start.getPointer());
+  }
+};
+
+llvm::Error parseSide(MLIRContext &context, Side &side, const char *which) {
+  side.sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBuffer(side.text, side.bufferName,
+                                       /*RequiresNullTerminator=*/false),
+      llvm::SMLoc());
+  std::string firstError;
+  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
+    if (diag.getSeverity() == DiagnosticSeverity::Error && firstError.empty()) {
+      llvm::raw_string_ostream os(firstError);
+      if (auto fileLoc = llvm::dyn_cast<FileLineColLoc>(diag.getLocation()))
+        os << "line " << fileLoc.getLine() << ": ";
+      os << diag.str();
+    }
+    return success();
+  });
+  ParserConfig config(&context, /*verifyAfterParse=*/false);
+  if (failed(parseAsmSourceFile(side.sourceMgr, &side.top, config, &side.state)))
+    return llvm::createStringError(
+        llvm::Twine("the ") + which + " snapshot does not parse: " +
+        (firstError.empty() ? std::string("unknown error") : firstError));
+  side.top.walk([&](Operation *) { ++side.ops; });
+  return llvm::Error::success();
+}
+
+/// Whether `op` has a location of its own in the text (`loc(...)`), not the
+/// place the parser found it.
+bool hasRealLocation(Operation *op, llvm::StringRef bufferName) {
+  Location loc = op->getLoc();
+  if (llvm::isa<UnknownLoc>(loc))
+    return false;
+  if (auto fileLoc = llvm::dyn_cast<FileLineColLoc>(loc))
+    return fileLoc.getFilename().getValue() != bufferName;
+  return true;
+}
+
+enum class Tier { Location, Strict, Loose, Results, Count };
+
+class Matcher {
+public:
+  Matcher(Side &left, Side &right) : left(left), right(right) {}
+
+  void run() { alignOps(opsOf(left.top), opsOf(right.top), &left.top, &right.top); }
+
+  llvm::DenseMap<Operation *, Operation *> opsLR, opsRL;
+  llvm::DenseMap<Value, Value> valuesRL;
+  llvm::DenseMap<Block *, Block *> blocksRL;
+
+private:
+  static std::vector<Operation *> opsOf(Block &block) {
+    std::vector<Operation *> ops;
+    for (Operation &op : block)
+      ops.push_back(&op);
+    return ops;
+  }
+
+  /// What an operand is, for the strict key: a value of the aligned list by
+  /// the op and result that define it, else the left value it is (a right
+  /// value that matches nothing is only itself).
+  uint64_t operandKey(Value value, bool isRight, Block *list) {
+    if (Operation *def = value.getDefiningOp())
+      if (def->getBlock() == list)
+        return llvm::hash_combine(
+            1, def->getName().getAsOpaquePointer(),
+            llvm::cast<OpResult>(value).getResultNumber());
+    if (!isRight)
+      return llvm::hash_value(value.getAsOpaquePointer());
+    auto it = valuesRL.find(value);
+    if (it != valuesRL.end())
+      return llvm::hash_value(it->second.getAsOpaquePointer());
+    return llvm::hash_combine(2, value.getAsOpaquePointer());
+  }
+
+  uint64_t resultTypesKey(Operation *op) {
+    llvm::hash_code h = llvm::hash_value(op->getNumResults());
+    for (Type type : op->getResultTypes())
+      h = llvm::hash_combine(h, type.getAsOpaquePointer());
+    return h;
+  }
+
+  /// The op's key in `tier`, or nullopt when it matches nothing there.
+  std::optional<uint64_t> key(Operation *op, Tier tier, bool isRight, Block *list) {
+    switch (tier) {
+    case Tier::Location:
+      if (!hasRealLocation(op, isRight ? right.bufferName : left.bufferName))
+        return std::nullopt;
+      return llvm::hash_combine(op->getName().getAsOpaquePointer(),
+                                op->getLoc().getAsOpaquePointer());
+    case Tier::Strict: {
+      llvm::hash_code h = llvm::hash_combine(
+          op->getName().getAsOpaquePointer(),
+          op->getRawDictionaryAttrs().getAsOpaquePointer(), op->hashProperties(),
+          resultTypesKey(op), op->getNumRegions(), op->getNumSuccessors());
+      for (Value operand : op->getOperands())
+        h = llvm::hash_combine(h, operandKey(operand, isRight, list));
+      return h;
+    }
+    case Tier::Loose: {
+      llvm::hash_code h = llvm::hash_combine(op->getName().getAsOpaquePointer(),
+                                             resultTypesKey(op));
+      if (auto name = op->getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName()))
+        h = llvm::hash_combine(h, name.getAsOpaquePointer());
+      return h;
+    }
+    case Tier::Results:
+      // An op replaced by another of other kind but the same results (a
+      // launch_kernel rewritten into executor.launch): its users keep their
+      // lines.
+      if (op->getNumResults() == 0)
+        return std::nullopt;
+      return llvm::hash_combine(3, resultTypesKey(op));
+    case Tier::Count:
+      break;
+    }
+    return std::nullopt;
+  }
+
+  void alignOps(const std::vector<Operation *> &l, const std::vector<Operation *> &r,
+                Block *lList, Block *rList) {
+    std::vector<std::pair<uint32_t, uint32_t>> pairs;
+    alignRange(l, r, lList, rList, 0, l.size(), 0, r.size(), Tier::Location, pairs);
+    std::sort(pairs.begin(), pairs.end());
+    for (auto [i, j] : pairs)
+      matchOp(l[i], r[j]);
+    for (auto [i, j] : pairs)
+      matchRegions(l[i], r[j]);
+  }
+
+  /// Aligns l[lLo, lHi) with r[rLo, rHi) in `tier`, then the gaps in the
+  /// tiers after it.
+  void alignRange(const std::vector<Operation *> &l, const std::vector<Operation *> &r,
+                  Block *lList, Block *rList, size_t lLo, size_t lHi, size_t rLo,
+                  size_t rHi, Tier tier, std::vector<std::pair<uint32_t, uint32_t>> &out) {
+    if (lLo >= lHi || rLo >= rHi || tier == Tier::Count)
+      return;
+    llvm::DenseMap<uint64_t, uint32_t> ids;
+    uint32_t next = 0;
+    auto keys = [&](const std::vector<Operation *> &ops, size_t lo, size_t hi, bool isRight,
+                    Block *list) {
+      std::vector<uint32_t> result;
+      result.reserve(hi - lo);
+      for (size_t i = lo; i < hi; ++i) {
+        std::optional<uint64_t> k = key(ops[i], tier, isRight, list);
+        if (!k) {
+          result.push_back(next++); // matches nothing
+          continue;
+        }
+        auto [it, inserted] = ids.try_emplace(*k, next);
+        if (inserted)
+          ++next;
+        result.push_back(it->second);
+      }
+      return result;
+    };
+    std::vector<uint32_t> a = keys(l, lLo, lHi, false, lList);
+    std::vector<uint32_t> b = keys(r, rLo, rHi, true, rList);
+    std::vector<std::pair<uint32_t, uint32_t>> found =
+        matchSequences(std::move(a), std::move(b), next);
+    Tier nextTier = static_cast<Tier>(static_cast<int>(tier) + 1);
+    size_t li = lLo, ri = rLo;
+    for (auto [x, y] : found) {
+      alignRange(l, r, lList, rList, li, lLo + x, ri, rLo + y, nextTier, out);
+      out.emplace_back(lLo + x, rLo + y);
+      li = lLo + x + 1;
+      ri = rLo + y + 1;
+    }
+    alignRange(l, r, lList, rList, li, lHi, ri, rHi, nextTier, out);
+  }
+
+  void matchOp(Operation *l, Operation *r) {
+    opsLR[l] = r;
+    opsRL[r] = l;
+    unsigned n = std::min(l->getNumResults(), r->getNumResults());
+    for (unsigned i = 0; i < n; ++i)
+      if (l->getResult(i).getType() == r->getResult(i).getType() ||
+          l->getNumResults() == r->getNumResults())
+        valuesRL[r->getResult(i)] = l->getResult(i);
+  }
+
+  void matchRegions(Operation *l, Operation *r) {
+    unsigned n = std::min(l->getNumRegions(), r->getNumRegions());
+    for (unsigned i = 0; i < n; ++i)
+      matchRegion(l->getRegion(i), r->getRegion(i));
+  }
+
+  void matchRegion(Region &l, Region &r) {
+    std::vector<Block *> lb, rb;
+    for (Block &b : l)
+      lb.push_back(&b);
+    for (Block &b : r)
+      rb.push_back(&b);
+    std::vector<std::pair<uint32_t, uint32_t>> pairs;
+    if (lb.size() == rb.size()) {
+      for (uint32_t i = 0; i < lb.size(); ++i)
+        pairs.emplace_back(i, i);
+    } else {
+      // Blocks by their arguments' types and their terminator.
+      llvm::DenseMap<uint64_t, uint32_t> ids;
+      auto keys = [&](const std::vector<Block *> &blocks) {
+        std::vector<uint32_t> result;
+        for (Block *block : blocks) {
+          llvm::hash_code h = llvm::hash_value(block->getNumArguments());
+          for (Type type : block->getArgumentTypes())
+            h = llvm::hash_combine(h, type.getAsOpaquePointer());
+          if (!block->empty())
+            h = llvm::hash_combine(h, block->back().getName().getAsOpaquePointer());
+          uint32_t id = static_cast<uint32_t>(ids.size());
+          result.push_back(ids.try_emplace(static_cast<uint64_t>(h), id).first->second);
+        }
+        return result;
+      };
+      std::vector<uint32_t> a = keys(lb), b = keys(rb);
+      pairs = matchSequences(std::move(a), std::move(b), static_cast<uint32_t>(ids.size()));
+    }
+    for (auto [i, j] : pairs) {
+      Block *lBlock = lb[i], *rBlock = rb[j];
+      blocksRL[rBlock] = lBlock;
+      unsigned n = std::min(lBlock->getNumArguments(), rBlock->getNumArguments());
+      for (unsigned a = 0; a < n; ++a)
+        if (lBlock->getArgument(a).getType() == rBlock->getArgument(a).getType())
+          valuesRL[rBlock->getArgument(a)] = lBlock->getArgument(a);
+    }
+    for (auto [i, j] : pairs)
+      alignOps(opsOf(*lb[i]), opsOf(*rb[j]), lb[i], rb[j]);
+  }
+
+  Side &left, &right;
+};
+
+/// The op whose names a value's or block's name must differ from: the
+/// closest isolated-from-above op around it (null: the top level).
+Operation *nameScope(Operation *parent) {
+  while (parent && !parent->hasTrait<OpTrait::IsIsolatedFromAbove>())
+    parent = parent->getParentOp();
+  return parent;
+}
+
+/// A name defined in a text: a result group, a block argument or a block
+/// label, with the places it is used.
+struct NameUnit {
+  const AsmParserState::SMDefinition *definition = nullptr;
+  /// Values: the isolated op around; blocks: their region.
+  const void *scope = nullptr;
+  bool isBlock = false;
+  std::string name;
+  /// The left unit's name it takes, when it matches one.
+  std::optional<std::string> wanted;
+  /// Whether `name` is not the name the text gives it.
+  bool renamed = false;
+};
+
+/// Every result group, block argument and block label in `side`'s text.
+std::vector<NameUnit> nameUnits(Side &side) {
+  std::vector<NameUnit> units;
+  for (const AsmParserState::OperationDefinition &def : side.state.getOpDefs())
+    for (const auto &group : def.resultGroups) {
+      if (!group.definition.loc.isValid())
+        continue;
+      units.push_back({&group.definition, nameScope(def.op->getParentOp()), false,
+                       side.textOf(group.definition.loc).str(), std::nullopt, false});
+    }
+  for (const AsmParserState::BlockDefinition &def : side.state.getBlockDefs()) {
+    for (const auto &arg : def.arguments) {
+      if (!arg.loc.isValid())
+        continue;
+      units.push_back({&arg, nameScope(def.block->getParentOp()), false,
+                       side.textOf(arg.loc).str(), std::nullopt, false});
+    }
+    if (def.definition.loc.isValid())
+      units.push_back({&def.definition, def.block->getParent(), true,
+                       side.textOf(def.definition.loc).str(), std::nullopt, false});
+  }
+  return units;
+}
+
+/// The result group of `def` that starts at result `start`, and its size.
+std::optional<std::pair<const AsmParserState::SMDefinition *, unsigned>>
+resultGroup(const AsmParserState::OperationDefinition &def, unsigned start) {
+  for (size_t g = 0; g < def.resultGroups.size(); ++g) {
+    if (def.resultGroups[g].startIndex != start)
+      continue;
+    unsigned end = g + 1 < def.resultGroups.size() ? def.resultGroups[g + 1].startIndex
+                                                   : def.op->getNumResults();
+    return std::make_pair(&def.resultGroups[g].definition, end - start);
+  }
+  return std::nullopt;
+}
+
+/// `%12` -> 12; nullopt for other names.
+std::optional<unsigned long> numberOf(llvm::StringRef name) {
+  unsigned long n;
+  if (name.size() < 2 || name[0] != '%' || name.drop_front().getAsInteger(10, n))
+    return std::nullopt;
+  return n;
+}
+
+/// Names `units` of the right side: the matched ones their left names, the
+/// others their own or, where that is taken in their scope (or names
+/// something else on the left), a fresh one.
+size_t assignNames(Side &left, Side &right, Matcher &matcher, std::vector<NameUnit> &units) {
+  // Left names by left definition, and the names used in each left scope.
+  llvm::DenseMap<const AsmParserState::SMDefinition *, llvm::StringRef> leftNames;
+  llvm::DenseMap<const void *, llvm::StringSet<>> leftScopes;
+  std::vector<NameUnit> leftUnits = nameUnits(left);
+  for (const NameUnit &unit : leftUnits) {
+    leftNames[unit.definition] = left.textOf(unit.definition->loc);
+    leftScopes[unit.scope].insert(unit.name);
+  }
+  // The left counterpart of each right unit.
+  llvm::DenseMap<const AsmParserState::SMDefinition *, size_t> unitOf;
+  for (size_t i = 0; i < units.size(); ++i)
+    unitOf[units[i].definition] = i;
+  for (const AsmParserState::OperationDefinition &def : right.state.getOpDefs()) {
+    auto match = matcher.opsRL.find(def.op);
+    if (match == matcher.opsRL.end())
+      continue;
+    const AsmParserState::OperationDefinition *leftDef = left.state.getOpDef(match->second);
+    if (!leftDef)
+      continue;
+    for (size_t g = 0; g < def.resultGroups.size(); ++g) {
+      auto mine = resultGroup(def, def.resultGroups[g].startIndex);
+      auto theirs = resultGroup(*leftDef, def.resultGroups[g].startIndex);
+      if (!mine || !theirs || mine->second != theirs->second)
+        continue;
+      Value first = def.op->getResult(def.resultGroups[g].startIndex);
+      auto mapped = matcher.valuesRL.find(first);
+      if (mapped == matcher.valuesRL.end())
+        continue;
+      auto it = unitOf.find(mine->first);
+      auto name = leftNames.find(theirs->first);
+      if (it != unitOf.end() && name != leftNames.end())
+        units[it->second].wanted = name->second.str();
+    }
+  }
+  for (const AsmParserState::BlockDefinition &def : right.state.getBlockDefs()) {
+    auto match = matcher.blocksRL.find(def.block);
+    if (match == matcher.blocksRL.end())
+      continue;
+    const AsmParserState::BlockDefinition *leftDef = left.state.getBlockDef(match->second);
+    if (!leftDef)
+      continue;
+    for (size_t a = 0; a < def.arguments.size() && a < leftDef->arguments.size(); ++a) {
+      auto mapped = matcher.valuesRL.find(def.block->getArgument(a));
+      if (mapped == matcher.valuesRL.end() || mapped->second != match->second->getArgument(a))
+        continue;
+      auto it = unitOf.find(&def.arguments[a]);
+      auto name = leftNames.find(&leftDef->arguments[a]);
+      if (it != unitOf.end() && name != leftNames.end())
+        units[it->second].wanted = name->second.str();
+    }
+    auto it = unitOf.find(&def.definition);
+    auto name = leftNames.find(&leftDef->definition);
+    if (it != unitOf.end() && name != leftNames.end())
+      units[it->second].wanted = name->second.str();
+  }
+
+  // The left scope that a right scope matches (noScope: none).
+  static const char noScopeObject = 0;
+  const void *noScope = &noScopeObject;
+  auto leftScope = [&](const NameUnit &unit) -> const void * {
+    if (!unit.scope)
+      return nullptr;
+    if (unit.isBlock) {
+      auto *region = static_cast<Region *>(const_cast<void *>(unit.scope));
+      auto op = matcher.opsRL.find(region->getParentOp());
+      if (op == matcher.opsRL.end() ||
+          op->second->getNumRegions() <= region->getRegionNumber())
+        return noScope;
+      return &op->second->getRegion(region->getRegionNumber());
+    }
+    auto op = matcher.opsRL.find(static_cast<Operation *>(const_cast<void *>(unit.scope)));
+    return op == matcher.opsRL.end() ? noScope : static_cast<const void *>(op->second);
+  };
+
+  llvm::DenseMap<const void *, llvm::StringSet<>> used;
+  std::vector<std::optional<std::string>> chosen(units.size());
+  // The matched first, so that their names are theirs.
+  for (size_t i = 0; i < units.size(); ++i)
+    if (units[i].wanted && used[units[i].scope].insert(*units[i].wanted).second)
+      chosen[i] = *units[i].wanted;
+  for (size_t i = 0; i < units.size(); ++i) {
+    if (chosen[i])
+      continue;
+    NameUnit &unit = units[i];
+    llvm::StringSet<> &mine = used[unit.scope];
+    const llvm::StringSet<> *theirs = nullptr;
+    auto found = leftScopes.find(leftScope(unit));
+    if (found != leftScopes.end())
+      theirs = &found->second;
+    auto taken = [&](llvm::StringRef name) {
+      return mine.contains(name) || (theirs && theirs->contains(name));
+    };
+    std::string name = unit.name;
+    if (taken(name)) {
+      if (numberOf(name)) {
+        unsigned long n = 0;
+        auto bump = [&](const llvm::StringSet<> &set) {
+          for (const auto &entry : set)
+            if (std::optional<unsigned long> k = numberOf(entry.getKey()))
+              n = std::max(n, *k + 1);
+        };
+        bump(mine);
+        if (theirs)
+          bump(*theirs);
+        name = "%" + std::to_string(n);
+      } else {
+        // `%foo` -> `%foo_1`; `^bb3` -> `^bb3_1`.
+        for (unsigned k = 1;; ++k) {
+          std::string candidate = unit.name + "_" + std::to_string(k);
+          if (!taken(candidate)) {
+            name = candidate;
+            break;
+          }
+        }
+      }
+    }
+    mine.insert(name);
+    chosen[i] = name;
+  }
+
+  size_t renamed = 0;
+  for (size_t i = 0; i < units.size(); ++i) {
+    if (*chosen[i] == units[i].name)
+      continue;
+    ++renamed;
+    units[i].name = *chosen[i];
+    units[i].renamed = true;
+  }
+  return renamed;
+}
+
+/// `side`'s text with the renamed units' definitions and uses replaced.
+std::string rewrite(const Side &side, const std::vector<NameUnit> &units) {
+  struct Edit {
+    size_t offset, length;
+    const std::string *name;
+  };
+  std::vector<Edit> edits;
+  for (const NameUnit &unit : units) {
+    if (!unit.renamed)
+      continue;
+    auto add = [&](llvm::SMRange range) {
+      if (range.isValid())
+        edits.push_back({side.offsetOf(range.Start), side.textOf(range).size(), &unit.name});
+    };
+    add(unit.definition->loc);
+    for (llvm::SMRange use : unit.definition->uses)
+      add(use);
+  }
+  std::sort(edits.begin(), edits.end(),
+            [](const Edit &a, const Edit &b) { return a.offset < b.offset; });
+  std::string out;
+  out.reserve(side.text.size() + edits.size() * 4);
+  size_t at = 0;
+  for (const Edit &edit : edits) {
+    if (edit.offset < at)
+      continue; // one place named twice: keep the first
+    out.append(side.text.data() + at, edit.offset - at);
+    out += *edit.name;
+    at = edit.offset + edit.length;
+  }
+  out.append(side.text.data() + at, side.text.size() - at);
+  return out;
+}
+
+} // namespace
+
+llvm::Expected<AlignedSnapshots>
+executor_studio::alignSnapshots(MLIRContext &context, llvm::StringRef leftText,
+                                llvm::StringRef rightText) {
+  Side left, right;
+  left.text = leftText;
+  left.bufferName = "<structural-diff-left>";
+  right.text = rightText;
+  right.bufferName = "<structural-diff-right>";
+  if (llvm::Error err = parseSide(context, left, "left"))
+    return std::move(err);
+  if (llvm::Error err = parseSide(context, right, "right"))
+    return std::move(err);
+
+  Matcher matcher(left, right);
+  matcher.run();
+  std::vector<NameUnit> units = nameUnits(right);
+
+  AlignedSnapshots aligned;
+  aligned.renamed = assignNames(left, right, matcher, units);
+  aligned.left = leftText.str();
+  aligned.right = aligned.renamed ? rewrite(right, units) : rightText.str();
+  aligned.leftOps = left.ops;
+  aligned.rightOps = right.ops;
+  aligned.matchedOps = matcher.opsRL.size();
+  return aligned;
+}
