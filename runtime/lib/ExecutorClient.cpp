@@ -607,6 +607,12 @@ ExecutorClient::open(const std::string &address, ClientOptions options) {
   SessionSecurity security;
   if (!sessionSecurity(options, impl->connected, !overUnix, security, why))
     return impl->error(why);
+  if (!overUnix && !security.handshake.token.empty())
+    if (std::string weak = tokenWeakness(security.handshake.token);
+        !weak.empty())
+      return impl->error("the token (EXECUTOR_TOKEN, EXECUTOR_TOKEN_FILE or "
+                         "the client's options) " + weak + "; use one such "
+                         "as openssl rand -hex 32 makes");
   int fd = overUnix ? connectUnix(unixPath, options.connectTimeout, why)
                     : connectTo(impl->connected, options.connectTimeout, why);
   if (fd < 0) {
@@ -624,6 +630,12 @@ ExecutorClient::open(const std::string &address, ClientOptions options) {
     security.handshake.tlsCA.clear();
   } else {
     setLivenessTimeout(fd, security.liveness);
+    if (!security.handshake.token.empty() &&
+        security.handshake.tlsCA.empty() &&
+        !plaintextAllowedTo(fd, why)) {
+      ::close(fd);
+      return impl->error(why);
+    }
   }
   impl->launchTimeout = security.launchTimeout;
   std::unique_ptr<TlsStream> tls;
