@@ -368,6 +368,20 @@ TEST_F(NullFrames, TheInspectorShowsAResultAsAHeatmapAndALinePlot) {
       << view->inspectorSummary();
   EXPECT_TRUE(view->widgetCenter("line-plot", x, y));
   EXPECT_FALSE(view->widgetCenter("heatmap", x, y));
+  // The value under the cursor: the middle of three is element 1.
+  ImGuiIO &io = ImGui::GetIO();
+  io.MousePos = ImVec2(x, y);
+  frame();
+  frame();
+  EXPECT_EQ(view->inspectorHover().rfind("[1] = ", 0), 0u) << view->inspectorHover();
+  io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+  // The inspector leaves the executor panel (its launch button) in sight.
+  float x0, y0, x1, y1, lx, ly;
+  ASSERT_TRUE(view->inspectorBounds(x0, y0, x1, y1));
+  ASSERT_TRUE(view->widgetCenter("launch", lx, ly));
+  EXPECT_FALSE(lx >= x0 && lx <= x1 && ly >= y0 && ly <= y1)
+      << "launch at " << lx << "," << ly << " under the inspector " << x0 << "," << y0 << " - "
+      << x1 << "," << y1;
   // Two launches: the latency plot.
   EXPECT_TRUE(view->widgetCenter("latency-plot", x, y));
 }

@@ -45,6 +45,11 @@ public:
   /// What the inspector shows (type, shape, min/max/mean/NaN) in the last
   /// frame; empty when it is closed.
   const std::string &inspectorSummary() const;
+  /// The element the cursor is over in the inspector's plot or heatmap
+  /// (`[2] = 9`); empty when none.
+  const std::string &inspectorHover() const;
+  /// The inspector window's corners in the last frame (false: closed).
+  bool inspectorBounds(float &x0, float &y0, float &x1, float &y1) const;
   /// Starts editing the IR after pass `pass` (0-based) with `text`
   /// (headless screenshots); the view re-runs it on the next frame.
   void editAndRerun(int pass, const std::string &text);
