@@ -282,6 +282,7 @@ void drawViewOptions(Studio &studio, StudioView::State &state) {
               "'hide loc' drops them from the diff.");
   next(checkboxWidth("hide loc"));
   optionsChanged |= ImGui::Checkbox("hide loc", &options.hideLocations);
+  state.probe("hide-loc");
   if (optionsChanged) {
     m.setLineOptions(options);
     settings.normaliseSsaNames = options.normaliseSsaNames;
@@ -298,6 +299,7 @@ void drawViewOptions(Studio &studio, StudioView::State &state) {
   next(buttonWidth("compare..."));
   if (ImGui::Button("compare..."))
     ImGui::OpenPopup("compare");
+  state.probe("compare");
   comparePopup(m);
 }
 

@@ -96,6 +96,8 @@ struct StudioView::State {
   struct Probe {
     ImVec2 center;
     bool enabled = true;
+    /// Its right edge, as drawn (clipped by its window).
+    float right = 0;
   };
   std::map<std::string, Probe> probes;
 

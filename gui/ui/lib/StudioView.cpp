@@ -418,6 +418,14 @@ bool StudioView::widgetCenter(const std::string &name, float &x, float &y) const
   return true;
 }
 
+bool StudioView::widgetRight(const std::string &name, float &right) const {
+  auto it = state->probes.find(name);
+  if (it == state->probes.end())
+    return false;
+  right = it->second.right;
+  return true;
+}
+
 bool StudioView::widgetEnabled(const std::string &name) const {
   auto it = state->probes.find(name);
   return it != state->probes.end() && it->second.enabled;

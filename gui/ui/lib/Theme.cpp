@@ -134,7 +134,10 @@ float checkboxWidth(const char *label) {
 
 void StudioView::State::probe(const std::string &name, bool enabled) {
   ImVec2 min = ImGui::GetItemRectMin(), max = ImGui::GetItemRectMax();
-  probes[name] = {ImVec2((min.x + max.x) / 2, (min.y + max.y) / 2), enabled};
+  // Clipped by the window: an item cut by the window's edge ends there.
+  float visibleRight = std::min(max.x, ImGui::GetWindowPos().x + ImGui::GetWindowWidth());
+  probes[name] = {ImVec2((min.x + max.x) / 2, (min.y + max.y) / 2), enabled,
+                  max.x > visibleRight ? -1.0f : max.x};
 }
 
 } // namespace executor_studio::gui

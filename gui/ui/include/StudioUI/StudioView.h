@@ -61,6 +61,9 @@ public:
   /// tests that click it: "launch", "launch-async", "start-local",
   /// "connect", "next-pass", "search". False when it was not drawn.
   bool widgetCenter(const std::string &name, float &x, float &y) const;
+  /// The right edge of a named widget drawn whole in its window; -1 when
+  /// the window's edge cut it, false when it was not drawn.
+  bool widgetRight(const std::string &name, float &right) const;
   /// Whether the named widget was drawn enabled.
   bool widgetEnabled(const std::string &name) const;
 
