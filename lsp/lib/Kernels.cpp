@@ -223,7 +223,10 @@ void executor_studio::lsp::completeKernelEntries(
                                   [](Diagnostic &) { return success(); });
   Block block;
   ParserConfig config(&context, /*verifyAfterParse=*/false);
-  if (failed(parseSourceString(*text, &block, config)) || block.empty())
+  // A slice of the document: copied, so that the lexer ends at its NUL
+  // instead of reading on into the rest of the document.
+  std::string moduleText = text->str();
+  if (failed(parseSourceString(moduleText, &block, config)) || block.empty())
     return;
   auto module = dyn_cast<ModuleOp>(block.front());
   if (!module)

@@ -1,5 +1,6 @@
 //===- PipelineWorker.cpp - the pipeline, run in a child process ----------===//
 #include "ExecutorLsp/PipelineWorker.h"
+#include "ExecutorLsp/DocumentLimits.h"
 
 #include "ExecutorLsp/SourceRanges.h"
 #include "ExecutorLsp/SplitFile.h"
@@ -268,6 +269,8 @@ int executor_studio::lsp::runPipelineWorker(
   out.object([&] {
     out.attributeArray("chunks", [&] {
       for (auto [index, chunk] : llvm::enumerate(chunks)) {
+        if (index >= kMaxAnalysedChunks) // as the server checks them
+          break;
         if (request.chunk >= 0 && index != static_cast<size_t>(request.chunk))
           continue;
         if (request.chunk < 0 && !mentionsExecutorDialects(chunk.text))

@@ -931,13 +931,40 @@ TextFile::TextFile(const proto::URIForFile &uri, std::string contents,
     return;
   }
   impl->navigation = size <= kFullServiceBytes;
-  unsigned index = 0;
-  for (const FileChunk &piece : splitFileChunks(impl->contents)) {
+  llvm::SmallVector<FileChunk, 1> pieces = splitFileChunks(impl->contents);
+  size_t analysed = std::min(pieces.size(), kMaxAnalysedChunks);
+  for (size_t index = 0; index < analysed; ++index) {
     auto chunk = std::make_unique<Chunk>();
-    chunk->index = index++;
-    chunk->lineOffset = piece.lineOffset;
-    impl->parseChunk(*chunk, piece.text, diagnostics);
+    chunk->index = index;
+    chunk->lineOffset = pieces[index].lineOffset;
+    impl->parseChunk(*chunk, pieces[index].text, diagnostics);
     impl->chunks.push_back(std::move(chunk));
+  }
+  if (pieces.size() > analysed) {
+    // The rest of the file: one chunk over its text, for positions, not
+    // parsed (memory grows with every chunk parsed).
+    const FileChunk &first = pieces[analysed];
+    auto chunk = std::make_unique<Chunk>();
+    chunk->index = analysed;
+    chunk->lineOffset = first.lineOffset;
+    chunk->sourceMgr.AddNewSourceBuffer(
+        llvm::MemoryBuffer::getMemBuffer(
+            StringRef(impl->contents)
+                .substr(first.text.data() - impl->contents.data()),
+            uri.file(), /*RequiresNullTerminator=*/false),
+        SMLoc());
+    chunk->reparsable = false;
+    chunk->valid = false;
+    impl->addDiagnostic(
+        *chunk, 0, proto::DiagnosticSeverity::Warning,
+        llvm::formatv("the document has {0} `// -----` chunks: "
+                      "executor-lsp-server checks the first {1}; the rest, "
+                      "from line {2} on, is not checked (split the file, or "
+                      "run executor-opt --split-input-file on it)",
+                      pieces.size(), kMaxAnalysedChunks, first.lineOffset + 1),
+        diagnostics);
+    impl->chunks.push_back(std::move(chunk));
+    impl->valid = false;
   }
   if (!impl->navigation)
     impl->addDiagnostic(

@@ -17,6 +17,9 @@
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
+#include <fstream>
+#include <map>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <vector>
 
@@ -42,8 +45,29 @@ bool writeAllTo(int fd, const char *data, size_t size) {
 }
 } // namespace
 
+namespace {
+constexpr const char *kAssetPrefix = "executor-assets-";
+
+/// The directories made by makeAssetDirectory and not removed yet, by path:
+/// their identity, to find one again that a session renamed.
+std::map<std::string, std::pair<dev_t, ino_t>> &madeDirectories() {
+  static auto *made = new std::map<std::string, std::pair<dev_t, ino_t>>;
+  return *made;
+}
+
+/// Whether `pid` is a running executor-server (whose directories are its).
+bool serverRuns(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/comm");
+  std::string name;
+  return std::getline(in, name) && name == "executor-server";
+}
+} // namespace
+
 std::string makeAssetDirectory(const std::string &root, std::string &error) {
-  std::string pattern = root + "/executor-assets-XXXXXX";
+  // The server's PID in the name: a later server on the same root removes
+  // what a server that was killed left (removeStaleAssetDirectories).
+  std::string pattern =
+      root + "/" + kAssetPrefix + std::to_string(getpid()) + "-XXXXXX";
   std::vector<char> path(pattern.begin(), pattern.end());
   path.push_back('\0');
   if (!mkdtemp(path.data())) { // mode 0700
@@ -51,17 +75,85 @@ std::string makeAssetDirectory(const std::string &root, std::string &error) {
             std::strerror(errno);
     return "";
   }
+  struct stat st;
+  if (stat(path.data(), &st) == 0)
+    madeDirectories()[path.data()] = {st.st_dev, st.st_ino};
   return path.data();
 }
 
 void removeAssetDirectory(const std::string &directory) {
   if (directory.empty())
     return;
+  std::string path = directory;
+  auto made = madeDirectories().find(directory);
+  if (made != madeDirectories().end()) {
+    // A session may have renamed its directory (it owns it): find it again
+    // in the root by its identity.
+    std::pair<dev_t, ino_t> id = made->second;
+    madeDirectories().erase(made);
+    auto isIt = [&](const std::string &candidate) {
+      struct stat st;
+      return lstat(candidate.c_str(), &st) == 0 && S_ISDIR(st.st_mode) &&
+             st.st_dev == id.first && st.st_ino == id.second;
+    };
+    if (!isIt(path)) {
+      path.clear();
+      std::error_code ec;
+      std::string root =
+          std::filesystem::path(directory).parent_path().string();
+      for (const auto &entry :
+           std::filesystem::directory_iterator(root, ec))
+        if (isIt(entry.path().string())) {
+          path = entry.path().string();
+          logEvent("the asset directory " + directory + " was renamed to " +
+                   path + "; removing it there");
+          break;
+        }
+      if (path.empty()) {
+        logEvent("error: the asset directory " + directory +
+                 " was moved out of its root; it cannot be removed");
+        return;
+      }
+    }
+  }
   std::error_code ec;
-  std::filesystem::remove_all(directory, ec);
+  std::filesystem::remove_all(path, ec);
   if (ec)
-    logEvent("error: cannot remove the asset directory " + directory + ": " +
+    logEvent("error: cannot remove the asset directory " + path + ": " +
              ec.message());
+}
+
+void removeStaleAssetDirectories(const std::string &root) {
+  std::error_code ec;
+  std::string prefix = kAssetPrefix;
+  for (const auto &entry : std::filesystem::directory_iterator(root, ec)) {
+    std::string name = entry.path().filename().string();
+    if (name.compare(0, prefix.size(), prefix) != 0)
+      continue;
+    // executor-assets-PID-XXXXXX, of a server that no longer runs.
+    std::string rest = name.substr(prefix.size());
+    size_t dash = rest.find('-');
+    if (dash == 0 || dash == std::string::npos ||
+        rest.find_first_not_of("0123456789") != dash)
+      continue;
+    long pid = std::strtol(rest.substr(0, dash).c_str(), nullptr, 10);
+    if (pid <= 0 || pid == getpid() || serverRuns(static_cast<pid_t>(pid)))
+      continue;
+    struct stat st;
+    if (lstat(entry.path().c_str(), &st) != 0 || !S_ISDIR(st.st_mode) ||
+        (geteuid() != 0 && st.st_uid != geteuid()))
+      continue;
+    std::error_code removed;
+    std::filesystem::remove_all(entry.path(), removed);
+    if (removed)
+      logEvent("error: cannot remove the asset directory " +
+               entry.path().string() + " left by a server that stopped (pid " +
+               std::to_string(pid) + "): " + removed.message());
+    else
+      logEvent("removed the asset directory " + entry.path().string() +
+               " left by a server that stopped (pid " + std::to_string(pid) +
+               ")");
+  }
 }
 
 void enterAssetDirectory(const std::string &directory, const std::string &why) {

@@ -11,8 +11,11 @@ namespace executor_runtime {
 /// session; "" with `error` set when it cannot.
 std::string makeAssetDirectory(const std::string &root, std::string &error);
 /// Removes `directory` and everything in it (symbolic links, not what they
-/// point to).
+/// point to); where a session renamed it inside its root, there.
 void removeAssetDirectory(const std::string &directory);
+/// At start: removes the asset directories in `root` of servers that no
+/// longer run (killed before they could remove them), each logged.
+void removeStaleAssetDirectories(const std::string &root);
 /// In a session process: where __executor_studio_store_asset writes. Also
 /// makes it the working directory and sets EXECUTOR_ASSET_DIR, so kernels
 /// open an asset by the name it was sent under. "" leaves assets refused

@@ -31,11 +31,7 @@ using namespace llvm::orc::shared;
 namespace executor_runtime {
 
 namespace {
-ExecutorAddr alloc(uint64_t size) {
-  return ExecutorAddr::fromPtr(std::calloc(1, size ? size : 1));
-}
-
-void release(ExecutorAddr address) { std::free(address.toPtr<void *>()); }
+ExecutorAddr alloc(uint64_t size) { return ExecutorAddr(serviceAllocate(size)); }
 
 void invoke(ExecutorAddr entry, std::vector<ExecutorAddr> arguments) {
   if (!entry)
@@ -105,8 +101,25 @@ extern "C" CWrapperFunctionBuffer catalystRemoteAlloc(const char *data,
 
 extern "C" CWrapperFunctionBuffer catalystRemoteFree(const char *data,
                                                      size_t size) {
-  return WrapperFunction<void(SPSExecutorAddr)>::handle(data, size, release)
-      .release();
+  // What catalyst_remote_alloc returned, once (Catalyst's contract), or a
+  // kernel's result block (executor-studio's client frees those): a wild or
+  // repeated free is an error reply, not libc's abort.
+  ExecutorAddr address;
+  SPSInputBuffer in(data, size);
+  if (!SPSArgList<SPSExecutorAddr>::deserialize(in, address)) {
+    logEvent("error: malformed catalyst_remote_free request");
+    return WrapperFunctionBuffer::createOutOfBandError(
+               "malformed catalyst_remote_free request")
+        .release();
+  }
+  std::string problem =
+      serviceFree(address.getValue(), "catalyst_remote_free",
+                  /*kernelBlocksToo=*/true);
+  if (!problem.empty()) {
+    logEvent("error: " + problem);
+    return WrapperFunctionBuffer::createOutOfBandError(problem).release();
+  }
+  return WrapperFunctionBuffer().release();
 }
 
 extern "C" CWrapperFunctionBuffer catalystRemoteInvoke(const char *data,

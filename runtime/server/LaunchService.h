@@ -23,6 +23,16 @@ std::string entryAt(uint64_t address);
 llvm::orc::shared::CWrapperFunctionBuffer replyEmpty();
 llvm::orc::shared::CWrapperFunctionBuffer failWith(const std::string &message);
 
+/// What the alloc services (ours and catalyst_remote_alloc) hand out: a
+/// zeroed block of `bytes` (0 when there is no memory), remembered until
+/// serviceFree. serviceFree frees one; "" or why `address` is refused
+/// (freed already; not from serviceAllocate, unless `kernelBlocksToo`: then
+/// also a block a kernel allocated, when it can be one), `service` naming
+/// the request in the message.
+uint64_t serviceAllocate(uint64_t bytes);
+std::string serviceFree(uint64_t address, const char *service,
+                        bool kernelBlocksToo);
+
 /// Serves a direct call (TcpTransport.h) on the thread that read it: a
 /// launch gathers its reply from the kernel's results (or hands them over in
 /// shared memory); any other wrapper function is called as ORC would.

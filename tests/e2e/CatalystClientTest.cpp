@@ -393,6 +393,27 @@ TEST_F(CatalystClientTest, ASequenceLongerThanItsMessageIsRefused) {
       ArrayRef<char>(reinterpret_cast<const char *>(weights.data()), 16),
       std::string("w.bin"))));
   EXPECT_EQ(status, 0);
+  // Bytes said to be 2^64-1 long (issue 22: the count overflowed a size).
+  args.clear();
+  word(args, ~uint64_t(0));
+  args.insert(args.end(), {'d', 'a', 't', 'a'});
+  reply = session->epc().callWrapper(session->storeAssetFn, args);
+  ASSERT_EQ(reply.size(), 4u);
+  std::memcpy(&status, reply.data(), 4);
+  EXPECT_EQ(status, -1);
+  // A wild free and a repeated one are refused (logged); the session goes
+  // on. Catalyst's free replies nothing, so the log says it.
+  session->release(ExecutorAddr(0x656d726f666c616dULL));
+  auto block = session->alloc(64);
+  ASSERT_TRUE(static_cast<bool>(block)) << toString(block.takeError());
+  session->release(*block);
+  session->release(*block);
+  status = -1;
+  ASSERT_FALSE(static_cast<bool>(session->epc().callSPSWrapper<StoreAssetSig>(
+      session->storeAssetFn, status,
+      ArrayRef<char>(reinterpret_cast<const char *>(weights.data()), 16),
+      std::string("w2.bin"))));
+  EXPECT_EQ(status, 0);
   // invoke: an entry, then 2^61 arguments.
   args.clear();
   word(args, 0x1000);
@@ -408,6 +429,13 @@ TEST_F(CatalystClientTest, ASequenceLongerThanItsMessageIsRefused) {
             std::string::npos)
       << serverLog();
   EXPECT_EQ(serverLog().find("length_error"), std::string::npos) << serverLog();
+  EXPECT_NE(serverLog().find("catalyst_remote_free of 0x656d726f666c616d "
+                             "refused: not a block the session allocated"),
+            std::string::npos)
+      << serverLog();
+  EXPECT_NE(serverLog().find("refused: it was freed already"),
+            std::string::npos)
+      << serverLog();
 }
 
 TEST_F(CatalystClientTest, CallWrapperReachesPluginFunctions) {

@@ -67,7 +67,12 @@ extern "C" int LLVMFuzzerInitialize(int *, char ***) {
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  llvm::StringRef text(reinterpret_cast<const char *>(data), size);
+  // A NUL-terminated copy, as every MemoryBuffer the tools parse is: MLIR's
+  // lexer ends at that NUL, and on libFuzzer's exact-size input it read on
+  // past the end into the heap (an input ending inside an identifier,
+  // `mmrref.allocD`, crashed at random; tests/fuzz/corpus now holds them).
+  std::string copy(reinterpret_cast<const char *>(data), size);
+  llvm::StringRef text(copy);
   if (executor_studio::findExcessiveNesting(text, 100))
     return 0;
   mlir::MLIRContext &ctx = freshEnoughContext();

@@ -3,7 +3,8 @@
 // The wrapper functions executor-server publishes as bootstrap symbols get
 // their arguments as ORC SPS bytes from the client. The input's first byte
 // picks a service, the rest is its argument buffer:
-//   ours:      __executor_studio_store_asset, _note, _await, _alloc (+ _free)
+//   ours:      __executor_studio_store_asset, _note, _await, _alloc (+ _free
+//              of what it returned)
 //   Catalyst's (FUZZ_CATALYST): catalyst_remote_alloc (+ _free),
 //              catalyst_remote_store_asset
 // The services that call or free an address the client gives
@@ -14,6 +15,7 @@
 #include "AssetService.h"
 #include "CatalystServices.h"
 #include "LaunchService.h"
+#include "ExecutorRuntime/Wire.h"
 
 #include "llvm/ExecutionEngine/Orc/Shared/SimplePackedSerialization.h"
 #include "llvm/ExecutionEngine/Orc/Shared/WrapperFunctionUtils.h"
@@ -36,13 +38,28 @@ WrapperFunctionBuffer call(CWrapperFunctionBuffer (*service)(const char *,
       service(reinterpret_cast<const char *>(data), size));
 }
 
-/// Frees what an alloc service returned (the client would, with _free).
-void freeReturned(const WrapperFunctionBuffer &reply, size_t at) {
-  uint64_t address = 0;
-  if (reply.size() >= at + sizeof(address)) {
-    std::memcpy(&address, reply.data() + at, sizeof(address));
-    std::free(reinterpret_cast<void *>(static_cast<uintptr_t>(address)));
-  }
+/// Frees what an alloc service returned, with its free service, as the
+/// client would. Our alloc's reply is a status word, then (when it is
+/// kReplyOk) the address; an error reply's message is no address (freeing
+/// its bytes as one was a wild free, tests/fuzz/open-crashes before).
+/// Catalyst's is the address alone (an error is out of band).
+void freeReturned(const WrapperFunctionBuffer &reply, bool withStatus,
+                  CWrapperFunctionBuffer (*service)(const char *, size_t)) {
+  size_t at = withStatus ? sizeof(uint64_t) : 0;
+  uint64_t status = kReplyOk, address = 0;
+  if (reply.getOutOfBandError() || reply.size() != at + sizeof(address))
+    return;
+  if (withStatus)
+    std::memcpy(&status, reply.data(), sizeof(status));
+  if (status != kReplyOk)
+    return;
+  std::memcpy(&address, reply.data() + at, sizeof(address));
+  WrapperFunctionBuffer freed(service(
+      reinterpret_cast<const char *>(&address), sizeof(address)));
+  if (freed.getOutOfBandError() ||
+      (withStatus && (freed.size() != sizeof(status) ||
+                      std::memcmp(freed.data(), &kReplyOk, sizeof(status)))))
+    std::abort(); // what alloc returned must free
 }
 
 /// Whether an alloc request asks for more than the harness lets it have
@@ -83,14 +100,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     break;
   case 3:
     if (!tooLarge(data, size))
-      freeReturned(call(executorStudioAlloc, data, size), 8);
+      freeReturned(call(executorStudioAlloc, data, size), true,
+                   executorStudioFree);
     break;
   }
 #else
   switch (which % 2) {
   case 0:
     if (!tooLarge(data, size))
-      freeReturned(call(catalystRemoteAlloc, data, size), 0);
+      freeReturned(call(catalystRemoteAlloc, data, size), false,
+                   catalystRemoteFree);
     break;
   case 1:
     call(catalystRemoteStoreAsset, data, size);

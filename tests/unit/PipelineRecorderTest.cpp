@@ -113,6 +113,27 @@ TEST(PipelineRecorder, ParseErrorsComeBackAsDiagnostics) {
   EXPECT_EQ(r.diagnostics[0].severity, RecordedDiagnostic::Severity::Error);
 }
 
+// The text is a slice of a larger buffer: what follows it is not read.
+// MLIR's lexer stops at the NUL that ends a MemoryBuffer; handed text
+// without one, it read on past the slice (what the fuzz targets of the
+// dialects and passes crashed on: tests/fuzz, parse errors in inputs such as
+// `mmrref.allocD`, reading whatever followed libFuzzer's input in the heap).
+TEST(PipelineRecorder, ATextSliceIsParsedAloneNotWhatFollowsIt) {
+  std::string buffer = std::string(kFolding) + "this is not MLIR {{{";
+  llvm::StringRef slice(buffer.data(), std::string(kFolding).size());
+  Recording r = recordPipeline(slice, "slice.mlir", options("builtin.module(cse)"));
+  EXPECT_TRUE(r.succeeded);
+  for (const RecordedDiagnostic &d : r.diagnostics)
+    ADD_FAILURE() << d.line << ": " << d.message;
+  // And a slice that ends inside an identifier ends there.
+  std::string op = "mmrref.allocDmore";
+  Recording bad = recordPipeline(llvm::StringRef(op.data(), 13), "op.mlir",
+                                 options("builtin.module(cse)"));
+  ASSERT_FALSE(bad.diagnostics.empty());
+  EXPECT_EQ(bad.diagnostics[0].message,
+            "Dialect `mmrref' not found for custom op 'mmrref.allocD' ");
+}
+
 // Text nested deeper than the parser's limit comes back as one located
 // diagnostic (the studio records from text: 10,000 nested modules used to
 // overflow the stack), and text just under it records normally.

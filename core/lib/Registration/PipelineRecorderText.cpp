@@ -80,7 +80,10 @@ Recording recordText(StringRef source, StringRef bufferName,
       return success();
     });
     ParserConfig config(&ctx);
-    module = parseSourceString<ModuleOp>(source, config, bufferName);
+    // MLIR's lexer ends at the NUL after a MemoryBuffer's text: a slice of
+    // a larger buffer is copied, or it would read on past its end.
+    std::string text = source.str();
+    module = parseSourceString<ModuleOp>(text, config, bufferName);
   }
   if (!module)
     return failedParse;

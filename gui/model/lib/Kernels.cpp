@@ -115,7 +115,10 @@ OwningOpRef<ModuleOp> parseDocument(MLIRContext &ctx, std::string_view source,
       return success();
     });
     ParserConfig config(&ctx);
-    module = parseSourceString<ModuleOp>(llvm::StringRef(source.data(), source.size()),
+    // Copied: MLIR's lexer ends at the NUL after the text (a view need not
+    // have one).
+    std::string text(source);
+    module = parseSourceString<ModuleOp>(text,
                                          config,
                                          llvm::StringRef(bufferName.data(), bufferName.size()));
   }

@@ -32,6 +32,12 @@ inline constexpr uint64_t kFullServiceBytes = uint64_t(2) << 20;
 /// parsed at all.
 inline constexpr uint64_t kParseLimitBytes = uint64_t(16) << 20;
 
+/// The `// -----` chunks of a split file that are parsed and checked (each
+/// keeps its own IR, source manager and parser state, about 100 KB even when
+/// tiny): the rest of a file with more is one unchecked chunk, and a
+/// diagnostic says so. The pipeline worker runs on these chunks only.
+inline constexpr size_t kMaxAnalysedChunks = 500;
+
 /// The parsing thread's stack, the nesting check and its message: the same
 /// as every other front end's (Pipeline/InputLimits.h).
 using executor_studio::findExcessiveNesting;

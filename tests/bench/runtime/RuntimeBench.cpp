@@ -280,7 +280,7 @@ long residentKiB(pid_t pid) {
 }
 
 /// One launch of `k` the way a runtime without a one-trip launch does it:
-/// allocate, write, invoke, read back, free (seven round trips).
+/// allocate, write, invoke, read back, free (six round trips).
 void launchMultiRoundTrip(ExecutorClient &client, uint64_t pyface,
                           uint64_t allocFn, uint64_t freeFn, uint64_t invokeFn,
                           const std::vector<double> &input,
@@ -330,7 +330,9 @@ void launchMultiRoundTrip(ExecutorClient &client, uint64_t pyface,
       "read data");
   output.resize(out[3]);
   std::memcpy(output.data(), data[0].data(), out[3] * 8);
-  call(freeFn, {static_cast<uint64_t>(out[0])});
+  // The block the kernel allocated for its result is the kernel's: free
+  // takes only what alloc returned (a wild free is refused), so it stays,
+  // as with Catalyst's client, which frees only what it allocated.
   call(freeFn, {base});
 }
 } // namespace

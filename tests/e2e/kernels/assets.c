@@ -70,3 +70,17 @@ ExecutorWrapperBuffer asset_dir_length(const char *data, size_t size) {
   memcpy(executor_reply(&reply, sizeof(length)), &length, sizeof(length));
   return reply;
 }
+
+/* rename_assets: () -> (), renames the session's asset directory to its
+ * path with "-moved" appended (a session owns its directory): the server
+ * must still remove it when the session ends. */
+void _catalyst_pyface_rename_assets(void *results, void *args) {
+  (void)results;
+  (void)args;
+  const char *dir = executor_asset_dir();
+  if (!dir)
+    return;
+  char moved[4096];
+  snprintf(moved, sizeof(moved), "%s-moved", dir);
+  rename(dir, moved);
+}
