@@ -153,19 +153,27 @@ void drawViewOptions(Studio &studio, StudioView::State &state) {
   PipelineModel &m = studio.passes();
   Settings &settings = *state.settings;
   ViewMode mode = m.viewMode();
+  // Each control goes beside the last while it fits, else on a new line.
+  bool first = true;
+  auto next = [&](float width) {
+    if (!first)
+      sameLineOrWrap(width);
+    first = false;
+  };
   auto modeButton = [&](const char *label, ViewMode value) {
+    next(checkboxWidth(label));
     if (ImGui::RadioButton(label, mode == value)) {
       m.setViewMode(value);
       settings.viewMode = viewModeName(value);
     }
-    ImGui::SameLine();
   };
   modeButton("side by side", ViewMode::SideBySide);
   modeButton("unified", ViewMode::Unified);
   modeButton("source", ViewMode::Source);
+  next(ImGui::CalcTextSize("|").x);
   ImGui::TextColored(colors::dim(), "|");
-  ImGui::SameLine();
   bool structural = m.structural();
+  next(checkboxWidth("structural"));
   if (ImGui::Checkbox("structural", &structural)) {
     m.setStructural(structural);
     settings.structuralDiff = structural;
@@ -173,38 +181,40 @@ void drawViewOptions(Studio &studio, StudioView::State &state) {
   helpTooltip("Match the operations of both sides (by location, then by structure and "
               "operands) and give matching values the same names, so the diff shows only "
               "what the pass inserted, rewrote or removed. Off: the plain line diff.");
-  ImGui::SameLine();
   LineOptions options = m.lineOptions();
   bool optionsChanged = false;
   if (!structural) {
+    next(checkboxWidth("normalise SSA"));
     optionsChanged |= ImGui::Checkbox("normalise SSA", &options.normaliseSsaNames);
-    ImGui::SameLine();
   }
   bool locations = studio.printLocations();
+  next(checkboxWidth("print loc"));
   if (ImGui::Checkbox("print loc", &locations)) {
     studio.setPrintLocations(locations);
     settings.printLocations = locations;
   }
   helpTooltip("Record the snapshots with their locations (loc(...)); records again. "
               "'hide loc' drops them from the diff.");
-  ImGui::SameLine();
+  next(checkboxWidth("hide loc"));
   optionsChanged |= ImGui::Checkbox("hide loc", &options.hideLocations);
+  state.probe("hide-loc");
   if (optionsChanged) {
     m.setLineOptions(options);
     settings.normaliseSsaNames = options.normaliseSsaNames;
     settings.hideLocations = options.hideLocations;
   }
   if (mode == ViewMode::Unified) {
-    ImGui::SameLine();
+    next(checkboxWidth("whole file"));
     bool whole = m.wholeFile();
     if (ImGui::Checkbox("whole file", &whole)) {
       m.setWholeFile(whole);
       settings.wholeFile = whole;
     }
   }
-  ImGui::SameLine();
+  next(buttonWidth("compare..."));
   if (ImGui::Button("compare..."))
     ImGui::OpenPopup("compare");
+  state.probe("compare");
   comparePopup(m);
 }
 
@@ -212,7 +222,9 @@ void drawViewOptions(Studio &studio, StudioView::State &state) {
 void drawFilterAndSearch(PipelineModel &m, StudioView::State &state) {
   ImGuiIO &io = ImGui::GetIO();
   ViewMode mode = m.viewMode();
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
+  // Narrow windows get narrower fields; what does not fit wraps.
+  float field = std::min(ImGui::GetFontSize() * 14, ImGui::GetContentRegionAvail().x * 0.32f);
+  ImGui::SetNextItemWidth(field);
   if (inputString("##irfilter", state.irFilter, 0,
                   state.irFilterOp ? "op name (arith.addi)" : "filter lines")) {
     m.setIrFilter({state.irFilter, state.irFilterOp});
@@ -222,14 +234,12 @@ void drawFilterAndSearch(PipelineModel &m, StudioView::State &state) {
     m.setIrFilter({state.irFilter, state.irFilterOp});
   helpTooltip("Match lines whose operation is the filter (arith.addi, "
               "func.return) rather than lines that contain it.");
-  ImGui::SameLine();
-  ImGui::TextColored(colors::dim(), "|");
-  ImGui::SameLine();
+  sameLineOrWrap(field);
   if (state.focusSearch) {
     ImGui::SetKeyboardFocusHere();
     state.focusSearch = false;
   }
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
+  ImGui::SetNextItemWidth(field);
   bool enter = inputString("##search", state.search, ImGuiInputTextFlags_EnterReturnsTrue,
                            "search  (/)");
   state.probe("search");
@@ -248,14 +258,14 @@ void drawFilterAndSearch(PipelineModel &m, StudioView::State &state) {
   }
   if (searchActive && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape)))
     ImGui::SetWindowFocus(nullptr);
-  ImGui::SameLine();
+  sameLineOrWrap(2 * ImGui::GetFrameHeight() + ImGui::GetStyle().ItemSpacing.x);
   if (ImGui::ArrowButton("##prevhit", ImGuiDir_Up))
     m.previousHit();
   ImGui::SameLine();
   if (ImGui::ArrowButton("##nexthit", ImGuiDir_Down))
     m.nextHit();
   if (!state.search.empty()) {
-    ImGui::SameLine();
+    sameLineOrWrap(ImGui::CalcTextSize("no match").x);
     const std::vector<uint32_t> &hits = m.searchHits();
     if (hits.empty())
       ImGui::TextColored(colors::error(), "no match");
@@ -264,16 +274,14 @@ void drawFilterAndSearch(PipelineModel &m, StudioView::State &state) {
   }
   if (mode != ViewMode::Source) {
     const DiffView &counts = m.diffView();
-    ImGui::SameLine();
-    ImGui::TextColored(colors::dim(), "|");
-    ImGui::SameLine();
+    sameLineOrWrap(ImGui::CalcTextSize("-0000 +0000 lines").x);
     if (counts.diff.identical())
       ImGui::TextColored(colors::dim(), "no change");
     else
       ImGui::TextColored(colors::dim(), "-%zu +%zu lines", counts.diff.removed,
                          counts.diff.added);
     if (!counts.structuralError.empty()) {
-      ImGui::SameLine();
+      sameLineOrWrap(ImGui::CalcTextSize("(line diff)").x);
       ImGui::TextColored(colors::warning(), "(line diff)");
       helpTooltip(("The structural diff needs both snapshots to parse: " +
                    counts.structuralError)

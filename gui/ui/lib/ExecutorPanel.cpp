@@ -73,7 +73,15 @@ void inputEditor(Studio &studio, size_t k, size_t a) {
       shape += (i ? ", " : "") + std::to_string(arg.shape[i] < 0 ? 4 : arg.shape[i]);
     shape += "]";
   }
-  ImGui::SameLine(ImGui::GetContentRegionAvail().x - ImGui::GetFontSize() * 17);
+  // The pattern buttons at the right, beside the summary when it leaves
+  // room, else under it (never drawn over it).
+  float spacing = ImGui::GetStyle().ItemSpacing.x;
+  float patterns = 3 * spacing;
+  for (const char *label : {"1..n", "zeros", "iota", "random"})
+    patterns += buttonWidth(label);
+  float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  if (ImGui::GetItemRectMax().x + 2 * spacing + patterns <= right)
+    ImGui::SameLine(right - patterns - ImGui::GetWindowPos().x);
   if (ImGui::SmallButton("1..n"))
     text = defaultInputText(arg);
   ImGui::SameLine();
@@ -152,15 +160,17 @@ void drawConnection(Studio &studio, StudioView::State &state) {
   helpTooltip("Starts executor-server on a free loopback port (stopped when the "
               "studio exits) and opens a session with it.");
   if (executor.localRunning()) {
-    ImGui::SameLine();
-    ImGui::TextColored(colors::dim(), "local %s", executor.localAddress().c_str());
+    std::string local = "local " + executor.localAddress();
+    sameLineOrWrap(std::min(ImGui::CalcTextSize(local.c_str()).x,
+                            ImGui::GetContentRegionAvail().x * 0.5f));
+    ImGui::TextColored(colors::dim(), "%s", local.c_str());
     helpTooltip(("local executor at " + executor.localAddress()).c_str());
-    ImGui::SameLine();
+    sameLineOrWrap(buttonWidth("stop"));
     if (ImGui::SmallButton("stop"))
       executor.stopLocal();
   }
   if (s == ExecutorState::Connected || s == ExecutorState::Launching) {
-    ImGui::SameLine();
+    sameLineOrWrap(buttonWidth("disconnect"));
     if (ImGui::SmallButton("disconnect"))
       executor.disconnect();
   }
@@ -195,8 +205,9 @@ void drawKernels(Studio &studio) {
                           ImVec2(0, height))) {
       ImGui::TableSetupScrollFreeze(0, 1);
       ImGui::TableSetupColumn("kernel");
-      ImGui::TableSetupColumn("signature", ImGuiTableColumnFlags_WidthStretch);
-      ImGui::TableSetupColumn("target");
+      // The signature and the target share what the name leaves.
+      ImGui::TableSetupColumn("signature", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+      ImGui::TableSetupColumn("target", ImGuiTableColumnFlags_WidthStretch, 0.7f);
       ImGui::TableHeadersRow();
       for (size_t k = 0; k < kernels.size(); ++k) {
         const Kernel &kernel = kernels[k];
@@ -283,13 +294,13 @@ void drawInputs(Studio &studio, StudioView::State &state) {
     if (ImGui::Button("Launch  (F5)"))
       studio.launch(static_cast<size_t>(selected), false);
     state.probe("launch", enabled);
-    ImGui::SameLine();
+    sameLineOrWrap(buttonWidth("Launch async"));
     if (ImGui::Button("Launch async"))
       studio.launch(static_cast<size_t>(selected), true);
     state.probe("launch-async", enabled);
     ImGui::EndDisabled();
     if (!executor.canLaunch()) {
-      ImGui::SameLine();
+      sameLineOrWrap(ImGui::CalcTextSize("connect to launch").x);
       ImGui::TextColored(colors::dim(), "connect to launch");
     }
   }
@@ -306,15 +317,15 @@ void drawLaunches(Studio &studio, StudioView::State &state) {
     if (r.status == LaunchRecord::Status::Done)
       latencies.push_back(r.latencyMs);
   ImGui::TextColored(colors::accent(), "Launches");
-  if (!latencies.empty()) {
-    ImGui::SameLine();
-    ImGui::TextColored(colors::dim(), "%zu done, median %.3f ms, last %.3f ms",
-                       latencies.size(), median(latencies), latencies.back());
-  }
   ImGui::SameLine(ImGui::GetContentRegionAvail().x - ImGui::GetFontSize() * 2.5f +
                   ImGui::GetCursorPosX() - ImGui::GetStyle().ItemSpacing.x);
   if (ImGui::SmallButton("clear"))
     executor.clearLaunches();
+  if (!latencies.empty())
+    // On a line of its own: beside the title it ran under the button in a
+    // narrow panel.
+    ImGui::TextColored(colors::dim(), "%zu done, median %.3f ms, last %.3f ms",
+                       latencies.size(), median(latencies), latencies.back());
   if (latencies.size() >= 2) {
     // Latency over the session's launches.
     std::vector<float> series(latencies.begin(), latencies.end());
@@ -338,10 +349,12 @@ void drawLaunches(Studio &studio, StudioView::State &state) {
                         ImVec2(0, tableHeight))) {
     ImGui::TableSetupScrollFreeze(0, 1);
     ImGui::TableSetupColumn("#");
-    ImGui::TableSetupColumn("kernel");
+    // The kernel's name and the results share the width; the buttons that
+    // open the inspector wrap inside their column.
+    ImGui::TableSetupColumn("kernel", ImGuiTableColumnFlags_WidthStretch, 0.8f);
     ImGui::TableSetupColumn("status");
     ImGui::TableSetupColumn("ms");
-    ImGui::TableSetupColumn("results", ImGuiTableColumnFlags_WidthStretch);
+    ImGui::TableSetupColumn("results", ImGuiTableColumnFlags_WidthStretch, 1.0f);
     ImGui::TableHeadersRow();
     for (auto it = launches.rbegin(); it != launches.rend(); ++it) {
       const LaunchRecord &r = *it;
@@ -349,7 +362,9 @@ void drawLaunches(Studio &studio, StudioView::State &state) {
       ImGui::TableSetColumnIndex(0);
       ImGui::Text("%llu", static_cast<unsigned long long>(r.id));
       ImGui::TableSetColumnIndex(1);
-      ImGui::Text("%s%s", r.label.c_str(), r.async ? " (async)" : "");
+      std::string label = r.label + (r.async ? " (async)" : "");
+      ImGui::TextUnformatted(label.c_str());
+      helpTooltip(label.c_str());
       ImGui::TableSetColumnIndex(2);
       switch (r.status) {
       case LaunchRecord::Status::Queued:
@@ -386,24 +401,25 @@ void drawLaunches(Studio &studio, StudioView::State &state) {
         // Buttons that open the inspector on each input and result.
         bool newest = &r == &launches.back();
         ImGui::PushID(static_cast<int>(r.id));
-        for (size_t i = 0; i < r.inputs.size(); ++i) {
-          std::string label = "in" + std::to_string(i);
+        float cellRight = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
+        bool firstButton = true;
+        auto button = [&](bool input, size_t i) {
+          std::string label = (input ? "in" : "out") + std::to_string(i);
+          float width = ImGui::CalcTextSize(label.c_str()).x + 2 * ImGui::GetStyle().FramePadding.x;
+          if (!firstButton &&
+              ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + width <= cellRight)
+            ImGui::SameLine();
+          firstButton = false;
           if (ImGui::SmallButton(label.c_str()))
-            inspect(state, r.id, true, static_cast<int>(i));
+            inspect(state, r.id, input, static_cast<int>(i));
           if (newest)
-            state.probe("inspect-in-" + std::to_string(i));
-          ImGui::SameLine();
-        }
-        for (size_t i = 0; i < r.results.size(); ++i) {
-          std::string label = "out" + std::to_string(i);
-          if (ImGui::SmallButton(label.c_str()))
-            inspect(state, r.id, false, static_cast<int>(i));
-          if (newest)
-            state.probe("inspect-out-" + std::to_string(i));
-          ImGui::SameLine();
-        }
+            state.probe((input ? "inspect-in-" : "inspect-out-") + std::to_string(i));
+        };
+        for (size_t i = 0; i < r.inputs.size(); ++i)
+          button(true, i);
+        for (size_t i = 0; i < r.results.size(); ++i)
+          button(false, i);
         ImGui::PopID();
-        ImGui::NewLine();
         if (r.results.empty())
           ImGui::TextColored(colors::dim(), "no results");
         for (size_t i = 0; i < r.results.size(); ++i) {
