@@ -12,7 +12,6 @@
 #include "StudioModel/SourceLocations.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -21,11 +20,6 @@
 namespace executor_studio::gui {
 
 namespace {
-
-struct Segment {
-  uint32_t begin, end;
-  ImU32 color;
-};
 
 namespace syntax {
 ImU32 value() { return IM_COL32(140, 200, 255, 255); }
@@ -39,110 +33,31 @@ ImU32 comment() { return IM_COL32(110, 130, 120, 255); }
 ImU32 alias() { return IM_COL32(120, 190, 200, 255); }
 } // namespace syntax
 
-bool isIdent(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' ||
-         c == '$' || c == '-';
-}
-
-bool isTypeWord(std::string_view w) {
-  if (w == "index" || w == "memref" || w == "tensor" || w == "vector" ||
-      w == "none" || w == "complex" || w == "tuple")
-    return true;
-  if (w.size() >= 2 && (w[0] == 'i' || w[0] == 'f' || w[0] == 'u' || w[0] == 's')) {
-    size_t d = w[0] == 'u' || w[0] == 's' ? 2 : 1;
-    if (d > 1 && (w.size() < 3 || w[1] != 'i'))
-      return false;
-    if (d >= w.size())
-      return false;
-    for (size_t i = d; i < w.size(); ++i)
-      if (!std::isdigit(static_cast<unsigned char>(w[i])))
-        return false;
-    return true;
+/// The colour of a lexical class (IrText.h: the model splits the lines).
+ImU32 colorOf(IrTokenClass kind) {
+  switch (kind) {
+  case IrTokenClass::Op:
+    return syntax::op();
+  case IrTokenClass::Value:
+    return syntax::value();
+  case IrTokenClass::Block:
+    return syntax::block();
+  case IrTokenClass::Symbol:
+    return syntax::symbol();
+  case IrTokenClass::Alias:
+    return syntax::alias();
+  case IrTokenClass::Type:
+    return syntax::type();
+  case IrTokenClass::Number:
+    return syntax::number();
+  case IrTokenClass::String:
+    return syntax::string();
+  case IrTokenClass::Comment:
+    return syntax::comment();
+  case IrTokenClass::Text:
+    break;
   }
-  return false;
-}
-
-/// Splits a line into coloured segments (MLIR's lexical classes).
-void highlight(std::string_view line, std::vector<Segment> &out) {
-  out.clear();
-  std::string_view op = opNameOfLine(line);
-  size_t opBegin = op.empty() ? std::string_view::npos
-                              : static_cast<size_t>(op.data() - line.data());
-  size_t i = 0;
-  auto push = [&](size_t b, size_t e, ImU32 c) {
-    if (e > b)
-      out.push_back({static_cast<uint32_t>(b), static_cast<uint32_t>(e), c});
-  };
-  while (i < line.size()) {
-    char c = line[i];
-    if (i == opBegin) {
-      push(i, i + op.size(), syntax::op());
-      i += op.size();
-      continue;
-    }
-    if (c == '/' && i + 1 < line.size() && line[i + 1] == '/') {
-      push(i, line.size(), syntax::comment());
-      return;
-    }
-    if (c == '"') {
-      size_t e = i + 1;
-      while (e < line.size() && line[e] != '"')
-        e += line[e] == '\\' ? 2 : 1;
-      e = std::min(e + 1, line.size());
-      push(i, e, syntax::string());
-      i = e;
-      continue;
-    }
-    if ((c == '%' || c == '^' || c == '@' || c == '#' || c == '!') &&
-        i + 1 < line.size() && (isIdent(line[i + 1]) || line[i + 1] == '"')) {
-      size_t e = i + 1;
-      if (line[e] == '"') {
-        ++e;
-        while (e < line.size() && line[e] != '"')
-          ++e;
-        e = std::min(e + 1, line.size());
-      } else {
-        while (e < line.size() && isIdent(line[e]))
-          ++e;
-      }
-      ImU32 color = c == '%'   ? syntax::value()
-                    : c == '^' ? syntax::block()
-                    : c == '@' ? syntax::symbol()
-                               : syntax::alias();
-      push(i, e, color);
-      i = e;
-      continue;
-    }
-    if (std::isdigit(static_cast<unsigned char>(c)) &&
-        (i == 0 || !isIdent(line[i - 1]))) {
-      size_t e = i;
-      while (e < line.size() &&
-             (std::isalnum(static_cast<unsigned char>(line[e])) || line[e] == '.' ||
-              ((line[e] == '-' || line[e] == '+') && (line[e - 1] == 'e' || line[e - 1] == 'E'))))
-        ++e;
-      push(i, e, syntax::number());
-      i = e;
-      continue;
-    }
-    if (std::isalpha(static_cast<unsigned char>(c)) && (i == 0 || !isIdent(line[i - 1]))) {
-      size_t e = i;
-      while (e < line.size() && (std::isalnum(static_cast<unsigned char>(line[e])) || line[e] == '_'))
-        ++e;
-      if (isTypeWord(line.substr(i, e - i)))
-        push(i, e, syntax::type());
-      else
-        push(i, e, colors::text());
-      i = e;
-      continue;
-    }
-    size_t e = i + 1;
-    while (e < line.size() && !std::isalnum(static_cast<unsigned char>(line[e])) &&
-           line[e] != '%' && line[e] != '^' && line[e] != '@' && line[e] != '#' &&
-           line[e] != '!' && line[e] != '"' && line[e] != '/' && e != opBegin)
-      ++e;
-    push(i, e, colors::text());
-    i = e;
-  }
+  return colors::text();
 }
 
 /// Draws the visible part of one pane's text.
@@ -151,7 +66,7 @@ struct Pane {
   ImFont *font;
   float fontSize, charWidth, lineHeight;
   float hscroll;
-  std::vector<Segment> *segments;
+  std::vector<IrSpan> *segments;
 
   /// `textX` is where column 0 would be at scroll 0; the text is clipped to
   /// [clipLeft, clipRight].
@@ -177,13 +92,13 @@ struct Pane {
           draw->AddRectFilled(ImVec2(a, y), ImVec2(b, y + lineHeight), colors::matchBg(), 2);
       }
     }
-    highlight(line, *segments);
-    for (const Segment &s : *segments) {
+    classifyLine(line, *segments);
+    for (const IrSpan &s : *segments) {
       if (s.end <= first || s.begin >= last)
         continue;
       uint32_t b = std::max<uint32_t>(s.begin, static_cast<uint32_t>(first));
       uint32_t e = std::min<uint32_t>(s.end, static_cast<uint32_t>(last));
-      draw->AddText(font, fontSize, ImVec2(x0 + b * charWidth, y + 1), s.color,
+      draw->AddText(font, fontSize, ImVec2(x0 + b * charWidth, y + 1), colorOf(s.kind),
                     line.data() + b, line.data() + e, 0, &clip);
     }
   }
@@ -679,7 +594,7 @@ void drawRows(Studio &studio, StudioView::State &state, const DiffView &view, si
   }
   state.hscroll = std::clamp(state.hscroll, 0.0f, maxScroll);
 
-  std::vector<Segment> segments;
+  std::vector<IrSpan> segments;
   RowPainter painter{studio,      state,     m,        view,      mode,   draw,
                      font,        fontSize,  charWidth, lineHeight, width, paneWidth,
                      gutter,

@@ -102,9 +102,10 @@ double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v[v.size() / 2];
 }
-} // namespace
 
-void drawExecutorPanel(Studio &studio, StudioView::State &state) {
+/// The executor's state, address, triple and kind, and the connect,
+/// start-local and disconnect controls.
+void drawConnection(Studio &studio, StudioView::State &state) {
   ExecutorModel &executor = studio.executor();
   ExecutorState s = executor.state();
 
@@ -178,8 +179,10 @@ void drawExecutorPanel(Studio &studio, StudioView::State &state) {
     ImGui::TextWrapped("%s", executor.error().c_str());
     ImGui::PopStyleColor();
   }
+}
 
-  // The kernels.
+/// The kernels the host launches: a table to pick one from.
+void drawKernels(Studio &studio) {
   ImGui::Separator();
   ImGui::TextColored(colors::accent(), "Kernels");
   ImGui::SameLine();
@@ -251,8 +254,12 @@ void drawExecutorPanel(Studio &studio, StudioView::State &state) {
     if (!studio.kernelsNote().empty())
       ImGui::TextColored(colors::dim(), "%s", studio.kernelsNote().c_str());
   }
+}
 
-  // The selected kernel's inputs and the launch buttons.
+/// The selected kernel's inputs and the launch buttons.
+void drawInputs(Studio &studio, StudioView::State &state) {
+  ExecutorModel &executor = studio.executor();
+  const std::vector<Kernel> &kernels = studio.kernels();
   int selected = studio.selectedKernel();
   if (selected >= 0 && selected < static_cast<int>(kernels.size())) {
     const Kernel &kernel = kernels[selected];
@@ -297,8 +304,12 @@ void drawExecutorPanel(Studio &studio, StudioView::State &state) {
       ImGui::TextColored(colors::dim(), "connect to launch");
     }
   }
+}
 
-  // The launches.
+/// The launches: latency, a table of each launch with its results, which
+/// open the inspector.
+void drawLaunches(Studio &studio, StudioView::State &state) {
+  ExecutorModel &executor = studio.executor();
   ImGui::Separator();
   const std::vector<LaunchRecord> &launches = executor.launches();
   std::vector<double> latencies;
@@ -431,8 +442,10 @@ void drawExecutorPanel(Studio &studio, StudioView::State &state) {
     }
     ImGui::EndTable();
   }
+}
 
-  // The log, the server's lines included.
+/// The log, the server's lines included.
+void drawLog(ExecutorModel &executor, StudioView::State &state) {
   ImGui::TextColored(colors::accent(), "Log");
   ImGui::BeginChild("##log", ImVec2(0, 0), true, ImGuiWindowFlags_HorizontalScrollbar);
   const std::deque<LogEntry> &log = executor.log();
@@ -458,6 +471,15 @@ void drawExecutorPanel(Studio &studio, StudioView::State &state) {
     ImGui::SetScrollHereY(1.0f);
   }
   ImGui::EndChild();
+}
+} // namespace
+
+void drawExecutorPanel(Studio &studio, StudioView::State &state) {
+  drawConnection(studio, state);
+  drawKernels(studio);
+  drawInputs(studio, state);
+  drawLaunches(studio, state);
+  drawLog(studio.executor(), state);
 }
 
 } // namespace executor_studio::gui
