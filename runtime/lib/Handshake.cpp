@@ -3,7 +3,14 @@
 #include "ExecutorRuntime/Socket.h"
 #include "ExecutorRuntime/TlsStream.h"
 
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/rand.h>
+
 #include <algorithm>
+#include <arpa/inet.h>
+#include <cmath>
+#include <cstdlib>
 #include <cerrno>
 #include <cstring>
 #include <netinet/in.h>
@@ -27,6 +34,103 @@ void setLivenessTimeout(int fd, std::chrono::seconds timeout) {
   setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &count, sizeof(count));
   setsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &userTimeout,
              sizeof(userTimeout));
+}
+
+bool plaintextAllowedTo(int fd, std::string &why) {
+  sockaddr_storage peer{};
+  socklen_t length = sizeof(peer);
+  if (getpeername(fd, reinterpret_cast<sockaddr *>(&peer), &length) != 0)
+    return true; // not an IP socket
+  bool loopback = false;
+  if (peer.ss_family == AF_INET)
+    loopback = (ntohl(reinterpret_cast<sockaddr_in &>(peer).sin_addr.s_addr) >>
+                24) == 127;
+  else if (peer.ss_family == AF_INET6) {
+    const in6_addr &a = reinterpret_cast<sockaddr_in6 &>(peer).sin6_addr;
+    loopback = IN6_IS_ADDR_LOOPBACK(&a) ||
+               (IN6_IS_ADDR_V4MAPPED(&a) && a.s6_addr[12] == 127);
+  } else
+    return true;
+  const char *insecure = std::getenv("EXECUTOR_INSECURE_PLAINTEXT");
+  if (loopback || (insecure && std::string(insecure) == "1"))
+    return true;
+  why = "refusing a session with a token in plaintext to an address that "
+        "is not loopback: whoever is on the path would see the kernels and "
+        "their data and could take the session over; use TLS (set "
+        "EXECUTOR_TLS_CA, start the executor with --tls-cert and --tls-key), "
+        "or set EXECUTOR_INSECURE_PLAINTEXT=1 to accept that";
+  return false;
+}
+
+bool makeNonce(std::string &hex) {
+  unsigned char bytes[kNonceBytes];
+  if (RAND_bytes(bytes, sizeof(bytes)) != 1)
+    return false;
+  static const char digits[] = "0123456789abcdef";
+  hex.clear();
+  for (unsigned char b : bytes) {
+    hex.push_back(digits[b >> 4]);
+    hex.push_back(digits[b & 15]);
+  }
+  OPENSSL_cleanse(bytes, sizeof(bytes));
+  return true;
+}
+
+bool isNonce(const std::string &text) {
+  return text.size() == 2 * kNonceBytes &&
+         text.find_first_not_of("0123456789abcdef") == std::string::npos;
+}
+
+std::string tokenProof(const std::string &token, const char *label,
+                       const std::string &serverNonce,
+                       const std::string &clientNonce) {
+  // label NUL server-nonce NUL client-nonce: no two inputs run together.
+  std::string message = std::string(label) + '\0' + serverNonce + '\0' +
+                        clientNonce;
+  unsigned char mac[EVP_MAX_MD_SIZE];
+  size_t length = 0;
+  if (!EVP_Q_mac(nullptr, "HMAC", nullptr, "SHA256", nullptr, token.data(),
+                 token.size(),
+                 reinterpret_cast<const unsigned char *>(message.data()),
+                 message.size(), mac, sizeof(mac), &length))
+    return "";
+  static const char digits[] = "0123456789abcdef";
+  std::string hex;
+  for (size_t i = 0; i < length; ++i) {
+    hex.push_back(digits[mac[i] >> 4]);
+    hex.push_back(digits[mac[i] & 15]);
+  }
+  return hex;
+}
+
+bool proofsEqual(const std::string &given, const std::string &expected) {
+  return !expected.empty() && given.size() == expected.size() &&
+         CRYPTO_memcmp(given.data(), expected.data(), expected.size()) == 0;
+}
+
+std::string tokenWeakness(const std::string &token) {
+  constexpr size_t kMinLength = 16, kMinDistinct = 16;
+  if (token.size() < kMinLength)
+    return "is " + std::to_string(token.size()) + " bytes long; use at least " +
+           std::to_string(kMinLength);
+  bool seen[256] = {};
+  size_t distinct = 0;
+  for (unsigned char c : token)
+    if (!seen[c]) {
+      seen[c] = true;
+      ++distinct;
+    }
+  if (distinct == 1)
+    return "is one character repeated";
+  // Fewer distinct bytes than that: long enough to carry 128 bits at the
+  // alphabet it shows (64 hex digits carry 256, whichever digits occur).
+  double bits = static_cast<double>(token.size()) *
+                std::log2(static_cast<double>(distinct));
+  if (distinct < kMinDistinct && bits < 128)
+    return "has only " + std::to_string(distinct) +
+           " distinct bytes in " + std::to_string(token.size()) +
+           ", too few to be guessed only slowly";
+  return "";
 }
 
 namespace {
@@ -70,6 +174,12 @@ const char *kNoTlsHere =
     "does not speak TLS (it began a plaintext session) and EXECUTOR_TLS_CA "
     "asks for TLS: start it with --tls-cert and --tls-key, or unset "
     "EXECUTOR_TLS_CA";
+/// A server that never asked for the token cannot have proved it.
+const char *kNoProof =
+    "started a session without proving that it knows the token (it asked "
+    "for none): a client with a token (EXECUTOR_TOKEN, EXECUTOR_TOKEN_FILE) "
+    "sends nothing to an executor that cannot prove it; unset the token to "
+    "use an executor that has none";
 } // namespace
 
 bool clientHandshake(int fd, const ClientSecurity &security,
@@ -88,6 +198,10 @@ bool clientHandshake(int fd, const ClientSecurity &security,
   case FirstBytes::Orc:
     if (!security.tlsCA.empty()) {
       error = kNoTlsHere;
+      return false;
+    }
+    if (!security.token.empty()) {
+      error = kNoProof;
       return false;
     }
     return true;
@@ -134,10 +248,26 @@ bool clientHandshake(int fd, const ClientSecurity &security,
     error = "refused the session: " + line.substr(sizeof(kGreetRefused) - 1);
     return false;
   }
-  if (line == kGreetReady)
+  if (line == kGreetReady) {
+    if (!security.token.empty()) {
+      error = kNoProof;
+      return false;
+    }
     return true;
-  if (line != kGreetToken) {
+  }
+  if (line == kGreetToken) {
+    error = "asked for the token in clear text (a fake executor, or an "
+            "executor-server older than this client): nothing was sent to "
+            "it; this client only proves its token by challenge-response";
+    return false;
+  }
+  if (!startsWith(line, kGreetChallenge)) {
     error = "sent an unknown greeting '" + line.substr(0, 80) + "'";
+    return false;
+  }
+  std::string serverNonce = line.substr(sizeof(kGreetChallenge) - 1);
+  if (!isNonce(serverNonce)) {
+    error = "sent a malformed challenge '" + line.substr(0, 80) + "'";
     return false;
   }
   if (security.token.empty()) {
@@ -145,17 +275,33 @@ bool clientHandshake(int fd, const ClientSecurity &security,
             " (it needs a token: set EXECUTOR_TOKEN or EXECUTOR_TOKEN_FILE)";
     return false;
   }
-  if (!writeAny(kTokenLinePrefix + security.token + "\n") ||
+  std::string clientNonce;
+  if (!makeNonce(clientNonce)) {
+    error = "cannot make a nonce: OpenSSL's random generator failed";
+    return false;
+  }
+  std::string proof = tokenProof(security.token, kClientProofLabel,
+                                 serverNonce, clientNonce);
+  std::string expected = tokenProof(security.token, kServerProofLabel,
+                                    serverNonce, clientNonce);
+  if (proof.empty() || expected.empty()) {
+    error = "cannot compute the token's proof: OpenSSL's HMAC failed";
+    return false;
+  }
+  if (!writeAny(std::string(kProofLinePrefix) + clientNonce + " " + proof +
+                "\n") ||
       !readLineAny(line)) {
-    error = "closed the connection after the token (its log says why)";
+    error = "did not answer the token's proof (its log says why)";
     return false;
   }
   if (startsWith(line, kGreetRefused)) {
     error = "refused the session: " + line.substr(sizeof(kGreetRefused) - 1);
     return false;
   }
-  if (line != "OK") {
-    error = "answered the token with '" + line.substr(0, 80) + "'";
+  if (!startsWith(line, kProofLinePrefix) ||
+      !proofsEqual(line.substr(sizeof(kProofLinePrefix) - 1), expected)) {
+    error = "did not prove that it knows the token (a fake executor, or one "
+            "with another token): nothing was sent to it";
     return false;
   }
   return true;

@@ -275,6 +275,38 @@ TlsStream::accept(const TlsServerContext &context, int fd,
 }
 
 std::unique_ptr<TlsStream>
+TlsStream::beginAccept(const TlsServerContext &context, int fd,
+                       std::string &error) {
+  SSL *ssl = SSL_new(context.get());
+  if (!ssl || !attach(ssl, fd)) {
+    error = sslErrors("cannot start TLS");
+    SSL_free(ssl);
+    return nullptr;
+  }
+  return std::unique_ptr<TlsStream>(new TlsStream(ssl, fd));
+}
+
+int TlsStream::continueAccept(short &events, std::string &error) {
+  std::lock_guard<std::mutex> lock(sslMutex);
+  ERR_clear_error();
+  int rc = SSL_accept(ssl);
+  if (rc == 1)
+    return 1;
+  int why = SSL_get_error(ssl, rc);
+  events = why == SSL_ERROR_WANT_READ    ? POLLIN
+           : why == SSL_ERROR_WANT_WRITE ? POLLOUT
+                                         : 0;
+  if (events)
+    return 0;
+  if (why == SSL_ERROR_SYSCALL || why == SSL_ERROR_ZERO_RETURN)
+    error = sslErrors("the peer closed the connection during the TLS "
+                      "handshake");
+  else
+    error = sslErrors("TLS handshake failed");
+  return -1;
+}
+
+std::unique_ptr<TlsStream>
 TlsStream::connect(const std::string &caFile, const std::string &host, int fd,
                    Clock::time_point deadline, std::string &error) {
   SSL_CTX *ctx = SSL_CTX_new(TLS_client_method());

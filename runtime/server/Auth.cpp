@@ -14,6 +14,7 @@
 #include <poll.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 namespace executor_runtime {
 
@@ -34,22 +35,11 @@ std::string loadTokenFile(const std::string &path, std::string &token) {
   while (!token.empty() && (token.back() == '\r' || token.back() == ' ' ||
                             token.back() == '\t'))
     token.pop_back();
-  if (token.size() < kMinTokenLength)
-    return "the token in " + path + " is " + std::to_string(token.size()) +
-           " bytes long; use at least " + std::to_string(kMinTokenLength) +
-           " (e.g. openssl rand -hex 32 > " + path + ")";
+  if (std::string weak = tokenWeakness(token); !weak.empty())
+    return "the token in " + path + " " + weak +
+           ": anyone who guesses it runs code here (make one with openssl "
+           "rand -hex 32 > " + path + ")";
   return "";
-}
-
-bool tokensEqual(const std::string &given, const std::string &expected) {
-  unsigned char a[EVP_MAX_MD_SIZE], b[EVP_MAX_MD_SIZE];
-  unsigned int na = 0, nb = 0;
-  if (!EVP_Digest(given.data(), given.size(), a, &na, EVP_sha256(), nullptr) ||
-      !EVP_Digest(expected.data(), expected.size(), b, &nb, EVP_sha256(),
-                  nullptr) ||
-      na != nb)
-    return false;
-  return CRYPTO_memcmp(a, b, na) == 0;
 }
 
 void refuseConnection(int fd, const std::string &why) {
@@ -58,71 +48,171 @@ void refuseConnection(int fd, const std::string &why) {
   (void)!::send(fd, line.data(), line.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
 }
 
-HandshakeResult serverHandshake(int fd, const ServerSecurity &security,
-                                std::chrono::steady_clock::time_point deadline,
-                                std::unique_ptr<TlsStream> &tls,
-                                void (*onWrongToken)()) {
-  auto send = [&](const std::string &text) {
-    return tls ? tls->writeAll(text.data(), text.size())
-               : writeAll(fd, text.data(), text.size());
-  };
-  if (security.tls) {
-    std::string greeting = std::string(kGreetTls) + "\n";
-    if (!writeAll(fd, greeting.data(), greeting.size())) {
-      logEvent("refused: the client went before TLS started");
-      return HandshakeResult::Refused;
-    }
-    std::string why;
-    tls = TlsStream::accept(*security.tls, fd, deadline, why);
-    if (!tls) {
-      std::string hint;
-      if (why.find("wrong version number") != std::string::npos ||
-          why.find("http request") != std::string::npos ||
-          why.find("packet length too long") != std::string::npos ||
-          why.find("record layer failure") != std::string::npos)
-        hint = " (the client does not speak TLS: give it EXECUTOR_TLS_CA)";
-      if (why.find("did not finish in time") != std::string::npos)
-        hint = " (--handshake-timeout)";
-      logEvent("refused: TLS handshake failed: " + why + hint);
-      return HandshakeResult::Refused;
-    }
-  }
-  if (security.token.empty()) {
-    if (tls && !send(std::string(kGreetReady) + "\n")) {
-      logEvent("refused: the client went during the greeting");
-      return HandshakeResult::Refused;
-    }
-    return HandshakeResult::Ok;
-  }
-  std::string line;
-  bool got = send(std::string(kGreetToken) + "\n") &&
-             (tls ? tls->readLine(line, deadline)
-                  : readLine(fd, line, deadline));
-  std::string given;
-  if (got && line.rfind(kTokenLinePrefix, 0) == 0)
-    given = line.substr(sizeof(kTokenLinePrefix) - 1);
-  if (!got) {
-    // Silence is not a guess: not throttled.
-    logEvent(std::string("refused: no token came within the handshake "
-                         "time-out (--handshake-timeout)"));
-    return HandshakeResult::Refused;
-  }
-  if (!tokensEqual(given, security.token)) {
-    if (onWrongToken)
-      onWrongToken();
-    send(std::string(kGreetRefused) + kWrongToken + "\n");
-    logEvent(std::string("refused: ") + kWrongToken);
-    return HandshakeResult::WrongToken;
-  }
-  if (!send("OK\n")) {
-    logEvent("refused: the client went after its token");
-    return HandshakeResult::Refused;
-  }
-  return HandshakeResult::Ok;
+PendingConnection::PendingConnection(int fd, const ServerSecurity &security,
+                                     Clock::time_point deadline)
+    : security(security), socket(fd), until(deadline) {}
+
+PendingConnection::~PendingConnection() {
+  if (released)
+    return;
+  if (tls)
+    tls.reset(); // closes the socket
+  else
+    ::close(socket);
 }
 
+std::unique_ptr<TlsStream> PendingConnection::release() {
+  released = true;
+  return std::move(tls);
+}
+
+PendingConnection::State PendingConnection::fail(const std::string &text,
+                                                 State state) {
+  why = text;
+  stage = Stage::Done;
+  return state;
+}
+
+bool PendingConnection::send(const std::string &text) {
+  if (tls)
+    return tls->writeAll(text.data(), text.size());
+  return ::send(socket, text.data(), text.size(),
+                MSG_NOSIGNAL | MSG_DONTWAIT) ==
+         static_cast<ssize_t>(text.size());
+}
+
+void PendingConnection::refuse(const std::string &text) {
+  if (!tls)
+    refuseConnection(socket, text);
+  else if (stage != Stage::Tls && !tlsBroken) // not in the middle of TLS
+    send(kGreetRefused + text + "\n");
+}
+
+PendingConnection::State PendingConnection::start() {
+  if (security.tls) {
+    std::string greeting = std::string(kGreetTls) + "\n";
+    if (!send(greeting))
+      return fail("the client went before TLS started");
+    std::string error;
+    tls = TlsStream::beginAccept(*security.tls, socket, error);
+    if (!tls)
+      return fail(error);
+    stage = Stage::Tls;
+    return advance();
+  }
+  stage = Stage::Proof;
+  if (!makeNonce(serverNonce))
+    return fail("cannot make a nonce: OpenSSL's random generator failed");
+  if (!send(kGreetChallenge + serverNonce + "\n"))
+    return fail("the client went during the greeting");
+  wanted = POLLIN;
+  return State::Waiting;
+}
+
+PendingConnection::State PendingConnection::advance(bool mayCheck) {
+  if (stage == Stage::Done)
+    return State::Refused;
+  if (stage == Stage::Tls) {
+    std::string error;
+    int rc = tls->continueAccept(wanted, error);
+    if (rc < 0) {
+      tlsBroken = true; // nothing more goes through it
+      std::string hint;
+      if (error.find("wrong version number") != std::string::npos ||
+          error.find("http request") != std::string::npos ||
+          error.find("packet length too long") != std::string::npos ||
+          error.find("record layer failure") != std::string::npos)
+        hint = " (the client does not speak TLS: give it EXECUTOR_TLS_CA)";
+      return fail("TLS handshake failed: " + error + hint);
+    }
+    if (rc == 0)
+      return State::Waiting;
+    if (security.token.empty()) {
+      stage = Stage::Done;
+      if (!send(std::string(kGreetReady) + "\n"))
+        return fail("the client went during the greeting");
+      return State::Authenticated;
+    }
+    stage = Stage::Proof;
+    wanted = POLLIN;
+    if (!makeNonce(serverNonce))
+      return fail("cannot make a nonce: OpenSSL's random generator failed");
+    if (!send(kGreetChallenge + serverNonce + "\n"))
+      return fail("the client went during the greeting");
+  }
+  // One byte at a time: nothing after the proof line is taken from ORC
+  // (a client sends nothing more before the server's proof).
+  while (stage == Stage::Proof) {
+    char c;
+    ssize_t got = tls ? tls->read(&c, 1, /*dontWait=*/true)
+                      : ::recv(socket, &c, 1, MSG_DONTWAIT);
+    if (got == 1) {
+      if (c == '\n') {
+        stage = Stage::Check;
+        break;
+      }
+      if (line.size() >= 512)
+        return fail("the client sent a line of more than 512 bytes instead "
+                    "of the token's proof");
+      line.push_back(c);
+      continue;
+    }
+    if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+      return State::Waiting;
+    return fail(line.empty() ? "the client closed the connection without "
+                               "proving a token (it has none, or another "
+                               "executor's)"
+                             : "the client closed the connection in the "
+                               "middle of its proof");
+  }
+  if (stage != Stage::Check || !mayCheck)
+    return State::Waiting;
+  // "EXECUTOR-PROOF <client nonce> <proof>"
+  std::string given, clientNonce;
+  if (line.rfind(kProofLinePrefix, 0) == 0) {
+    std::string rest = line.substr(sizeof(kProofLinePrefix) - 1);
+    size_t space = rest.find(' ');
+    if (space != std::string::npos) {
+      clientNonce = rest.substr(0, space);
+      given = rest.substr(space + 1);
+    }
+  }
+  std::string expected = tokenProof(security.token, kClientProofLabel,
+                                    serverNonce, clientNonce);
+  if (!isNonce(clientNonce) || clientNonce == serverNonce ||
+      !proofsEqual(given, expected)) {
+    refuse(kWrongToken);
+    return fail(kWrongToken, State::WrongToken);
+  }
+  stage = Stage::Done;
+  std::string proof = tokenProof(security.token, kServerProofLabel,
+                                 serverNonce, clientNonce);
+  if (proof.empty() || !send(kProofLinePrefix + proof + "\n"))
+    return fail("the client went after its proof");
+  return State::Authenticated;
+}
+
+namespace {
+/// Wrong tokens judged across all peers per --auth-failure-delay.
+constexpr size_t kGlobalWrongTokens = 16;
+} // namespace
+
 void AuthThrottle::failed(const std::string &host) {
-  until[host] = std::chrono::steady_clock::now() + delay;
+  auto now = std::chrono::steady_clock::now();
+  if (until.size() >= 4096) // a guesser rotating through addresses
+    for (auto it = until.begin(); it != until.end();)
+      it = it->second <= now ? until.erase(it) : std::next(it);
+  until[host] = now + delay;
+  recent.push_back(now);
+  while (recent.size() > kGlobalWrongTokens)
+    recent.pop_front();
+}
+
+bool AuthThrottle::mayCheck() {
+  auto now = std::chrono::steady_clock::now();
+  while (!recent.empty() && now - recent.front() >= delay)
+    recent.pop_front();
+  return recent.size() < kGlobalWrongTokens;
 }
 
 std::chrono::milliseconds AuthThrottle::wait(const std::string &host) {

@@ -9,25 +9,20 @@
 #define EXECUTORSERVER_AUTH_H
 
 #include <chrono>
+#include <deque>
 #include <map>
 #include <memory>
+#include <poll.h>
 #include <string>
 
 namespace executor_runtime {
 class TlsServerContext;
 class TlsStream;
 
-/// The shortest token executor-server accepts.
-inline constexpr size_t kMinTokenLength = 16;
-
 /// Reads the token (the first line, trailing blanks cut) from `path`.
 /// Returns "" or the problem: the file cannot be read, is readable by its
-/// group or by others, or holds a token shorter than kMinTokenLength.
+/// group or by others, or holds a weak token (tokenWeakness, Handshake.h).
 std::string loadTokenFile(const std::string &path, std::string &token);
-
-/// Compares in time that does not depend on where they differ (nor on
-/// their lengths: both are hashed first).
-bool tokensEqual(const std::string &given, const std::string &expected);
 
 /// Tells the client on `fd` why it is refused (one greeting line; never
 /// blocks for long) before the caller closes it.
@@ -36,30 +31,75 @@ void refuseConnection(int fd, const std::string &why);
 struct ServerSecurity {
   const TlsServerContext *tls = nullptr;
   std::string token;
+  /// Whether a connection must be authenticated before it gets a session
+  /// (TLS or a token: a plain server starts ORC at once).
+  bool authenticates() const { return tls || !token.empty(); }
 };
 
-enum class HandshakeResult { Ok, Refused, WrongToken };
+/// One connection that has not authenticated yet, driven by the listener's
+/// poll loop: it never blocks (a short line to a new socket always fits its
+/// buffer), so one listener holds many at once and forks a session only for
+/// a client that has proved the token (Handshake.h for the lines).
+class PendingConnection {
+public:
+  using Clock = std::chrono::steady_clock;
+  enum class State { Waiting, Authenticated, Refused, WrongToken };
 
-/// In a session process: greets the client on `fd`, runs TLS (then `tls`
-/// owns `fd`) and checks the token, all by `deadline`. A refusal is logged
-/// and told to the client; `onWrongToken` runs before the client hears it.
-HandshakeResult serverHandshake(int fd, const ServerSecurity &security,
-                                std::chrono::steady_clock::time_point deadline,
-                                std::unique_ptr<TlsStream> &tls,
-                                void (*onWrongToken)());
+  PendingConnection(int fd, const ServerSecurity &security,
+                    Clock::time_point deadline);
+  ~PendingConnection();
+  /// Sends the greeting (and starts TLS): what advance() would return.
+  State start();
+  /// Goes as far as the bytes that have come allow. `mayCheck` false holds
+  /// a proof unchecked (the listener's throttle of wrong tokens).
+  State advance(bool mayCheck = true);
+  /// What to poll fd() for while Waiting.
+  short events() const { return wanted; }
+  int fd() const { return socket; }
+  Clock::time_point deadline() const { return until; }
+  /// Whether a whole proof waits to be checked.
+  bool proofWaiting() const { return stage == Stage::Check; }
+  /// Why it was refused (for the log).
+  const std::string &failure() const { return why; }
+  /// Authenticated: the TLS stream (owns fd()) or null (then the caller
+  /// owns fd()); the connection is handed over.
+  std::unique_ptr<TlsStream> release();
+  /// Tells the client `text` (a refusal), through TLS when it is up.
+  void refuse(const std::string &text);
+
+private:
+  enum class Stage { Tls, Proof, Check, Done };
+  State fail(const std::string &text, State state = State::Refused);
+  bool send(const std::string &text);
+  const ServerSecurity &security;
+  int socket;
+  Clock::time_point until;
+  std::unique_ptr<TlsStream> tls;
+  Stage stage = Stage::Proof;
+  short wanted = POLLIN;
+  std::string serverNonce, line, why;
+  bool released = false;
+  bool tlsBroken = false; // the TLS handshake failed: say nothing more
+};
 
 /// The listener's memory of wrong tokens: after one, the same peer (host)
-/// is refused for `delay`.
+/// is refused for `delay`; and across all peers at most 16 proofs are
+/// judged wrong per `delay` (a guesser rotating through addresses gets no
+/// more): beyond that, proofs wait to be checked.
 class AuthThrottle {
 public:
   explicit AuthThrottle(std::chrono::milliseconds delay) : delay(delay) {}
   void failed(const std::string &host);
   /// How long `host` must still wait (0: it may try now).
   std::chrono::milliseconds wait(const std::string &host);
+  /// Whether a proof may be checked now (the global budget of wrong
+  /// tokens is not spent).
+  bool mayCheck();
 
 private:
   std::chrono::milliseconds delay;
   std::map<std::string, std::chrono::steady_clock::time_point> until;
+  std::deque<std::chrono::steady_clock::time_point> recent;
 };
 
 } // namespace executor_runtime

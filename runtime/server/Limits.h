@@ -15,6 +15,11 @@ struct SessionLimits {
   std::chrono::milliseconds handshakeTimeout{10000};
   /// Sessions at once; the next connection is refused.
   unsigned maxSessions = 64;
+  /// Connections that have not authenticated yet (TLS, the token): at once,
+  /// from one address, and how long each may take.
+  unsigned maxPending = 32;
+  unsigned maxPendingPerAddress = 4;
+  std::chrono::milliseconds authTimeout{3000};
   /// The largest message a session accepts.
   uint64_t maxMessageSize = uint64_t(1) << 30;
   /// Private writable memory of a session (RLIMIT_DATA); 0: no limit.

@@ -61,6 +61,18 @@ ServerFlags parseServerFlags(int argc, char **argv, const char *version) {
       "auth-failure-delay", cl::value_desc("T"), cl::init("1s"), cl::cat(who),
       cl::desc("after a wrong token the peer waits T"));
 
+  static cl::opt<std::string> authTimeout(
+      "auth-timeout", cl::value_desc("T"), cl::init("3s"), cl::cat(who),
+      cl::desc("a connection that has not finished TLS and proved the token "
+               "within T is closed (at most --handshake-timeout)"));
+  static cl::opt<std::string> maxPending(
+      "max-pending", cl::value_desc("N"), cl::init("32"), cl::cat(who),
+      cl::desc("connections authenticating at once (they are not sessions "
+               "and get no process); more are refused"));
+  static cl::opt<std::string> maxPendingPerAddress(
+      "max-pending-per-address", cl::value_desc("N"), cl::init("4"),
+      cl::cat(who),
+      cl::desc("connections authenticating at once from one address"));
   static cl::opt<std::string> handshakeTimeout(
       "handshake-timeout", cl::value_desc("T"), cl::init("10s"),
       cl::cat(limitsCategory),
@@ -183,6 +195,19 @@ ServerFlags parseServerFlags(int argc, char **argv, const char *version) {
     flagError("--max-sessions '" + count +
               "' is not a number from 1 to 100000");
   limits.maxSessions = static_cast<unsigned>(sessionsAtOnce);
+  auto number = [](const cl::opt<std::string> &flag, unsigned &out) {
+    const std::string &text = flag;
+    uint64_t value = 0;
+    if (text.empty() ||
+        text.find_first_not_of("0123456789") != std::string::npos ||
+        !parseSize(text, value) || value == 0 || value > 100000)
+      flagError("--" + flag.ArgStr.str() + " '" + text +
+                "' is not a number from 1 to 100000");
+    out = static_cast<unsigned>(value);
+  };
+  number(maxPending, limits.maxPending);
+  number(maxPendingPerAddress, limits.maxPendingPerAddress);
+  duration(authTimeout, limits.authTimeout);
   if (!assetRoot.empty())
     flags.assetRoot = assetRoot;
   else if (const char *tmp = std::getenv("TMPDIR"); tmp && *tmp)

@@ -51,6 +51,8 @@
 #include "llvm/ExecutionEngine/Orc/TargetProcess/SimpleRemoteEPCServer.h"
 #include "llvm/Support/Error.h"
 
+#include <openssl/crypto.h>
+
 #include <arpa/inet.h>
 #include <cerrno>
 #include <condition_variable>
@@ -146,7 +148,10 @@ int listenOn(const std::string &address, bool allowRemote) {
       continue;
     int one = 1;
     setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-    if (bind(fd, ai->ai_addr, ai->ai_addrlen) < 0 || listen(fd, 64) < 0) {
+    // A deep backlog: a flood of connections waits there for the listener
+    // to turn it away, and does not make the kernel drop a client's SYN.
+    if (bind(fd, ai->ai_addr, ai->ai_addrlen) < 0 ||
+        listen(fd, SOMAXCONN) < 0) {
       error = std::strerror(errno);
       close(fd);
       fd = -1;
@@ -351,15 +356,6 @@ std::string peerHost(const sockaddr_storage &addr) {
   return host;
 }
 
-/// Session processes report wrong tokens here (the peer's host, a line),
-/// before their client hears it: the listener throttles that peer at once.
-int authPipe[2] = {-1, -1};
-std::string sessionPeerHost;
-void reportWrongToken() {
-  std::string line = sessionPeerHost + "\n";
-  (void)!write(authPipe[1], line.data(), line.size());
-}
-
 } // namespace
 
 int main(int argc, char **argv) {
@@ -405,9 +401,10 @@ int main(int argc, char **argv) {
       return 1;
     }
 
-  if (pipe2(signalPipe, O_CLOEXEC) != 0 || pipe2(authPipe, O_CLOEXEC) != 0)
+  if (pipe2(signalPipe, O_CLOEXEC) != 0)
     return 1;
-  fcntl(authPipe[0], F_SETFL, O_NONBLOCK);
+  fcntl(signalPipe[0], F_SETFL, O_NONBLOCK);
+  fcntl(signalPipe[1], F_SETFL, O_NONBLOCK);
   struct sigaction sa{};
   sa.sa_handler = onSignal;
   sigaction(SIGINT, &sa, nullptr);
@@ -418,14 +415,15 @@ int main(int argc, char **argv) {
 
   std::vector<pollfd> fds;
   fds.push_back({signalPipe[0], POLLIN, 0});
-  fds.push_back({authPipe[0], POLLIN, 0});
-  constexpr size_t kFirstListener = 2;
+  constexpr size_t kFirstListener = 1;
   // Bind everything before announcing anything: a refused address stops the
   // server before any client sees it listening.
   std::vector<int> listeners;
   std::map<int, std::string> unixPaths; // by listening socket
   for (const std::string &bind : binds) {
     listeners.push_back(listenOn(bind, allowRemote));
+    fcntl(listeners.back(), F_SETFL,
+          fcntl(listeners.back(), F_GETFL) | O_NONBLOCK);
     std::string path;
     if (isUnixAddress(bind, &path))
       unixPaths[listeners.back()] = path;
@@ -470,31 +468,180 @@ int main(int argc, char **argv) {
   };
   std::map<pid_t, Session> sessions;
   unsigned nextSession = 1;
+  using Clock = std::chrono::steady_clock;
+  // Connections that have not authenticated (TLS, the token): the listener
+  // drives them itself, never forks for them, and they do not count as
+  // sessions; they have their own budget (--max-pending, per address) and
+  // time-out (--auth-timeout).
+  struct Pending {
+    std::unique_ptr<PendingConnection> connection;
+    std::string peerName, host;
+    Clock::time_point accepted;
+  };
+  std::vector<Pending> pending;
+  std::map<std::string, unsigned> pendingByHost;
+  std::chrono::milliseconds authTimeout =
+      std::min(limits.authTimeout, limits.handshakeTimeout);
+  // Refusals of a flood are logged once a second, not once each.
+  std::map<std::string, unsigned> quietRefusals;
+  Clock::time_point quietSince = Clock::now();
+  auto refuseQuietly = [&](int fd, const std::string &why) {
+    refuseConnection(fd, why);
+    close(fd);
+    if (quietRefusals[why]++ == 0 && quietRefusals.size() == 1)
+      quietSince = Clock::now();
+  };
+  auto reportQuietRefusals = [&](bool now) {
+    if (quietRefusals.empty() ||
+        (!now && Clock::now() - quietSince < std::chrono::seconds(1)))
+      return;
+    for (auto &[why, count] : quietRefusals)
+      logEvent("refused " + std::to_string(count) + " connection" +
+               (count == 1 ? "" : "s") + ": " + why);
+    quietRefusals.clear();
+  };
+  auto busyReason = [&] {
+    return "busy: this executor serves its maximum of " +
+           std::to_string(limits.maxSessions) +
+           " sessions (--max-sessions); try again later";
+  };
+
+  // Forks the session for a connection that may have one.
+  auto startSession = [&](int fd, std::unique_ptr<TlsStream> tls,
+                          bool overUnix, const std::string &peerName,
+                          Clock::time_point accepted) {
+    auto refuseHere = [&](const std::string &why) {
+      std::string line = kGreetRefused + why + "\n";
+      if (tls)
+        tls->writeAll(line.data(), line.size());
+      else {
+        refuseConnection(fd, why);
+        close(fd);
+      }
+    };
+    if (sessions.size() >= limits.maxSessions) {
+      logEvent("refused " + peerName + ": " + busyReason());
+      refuseHere(busyReason());
+      return;
+    }
+    std::string label = "session " + std::to_string(nextSession++) + " (" +
+                        peerName + ")";
+    std::string assetProblem;
+    std::string assets = makeAssetDirectory(assetRoot, assetProblem);
+    if (assets.empty())
+      logEvent("error: " + label + ": " + assetProblem);
+    else if (runAs.drop && chown(assets.c_str(), runAs.uid, runAs.gid) != 0)
+      logEvent("error: " + label + ": cannot give " + assets + " to " +
+               runAs.user + ": " + std::strerror(errno));
+    pid_t pid = fork();
+    if (pid == 0) {
+      for (const pollfd &p : fds)
+        close(p.fd);
+      for (const Pending &p : pending)
+        if (p.connection->fd() != fd) // this session's own is among them
+          close(p.connection->fd());
+      close(signalPipe[1]);
+      // What only the listener needs: the token stays out of the memory
+      // kernels run in.
+      OPENSSL_cleanse(token.data(), token.size());
+      OPENSSL_cleanse(security.token.data(), security.token.size());
+      signal(SIGINT, SIG_DFL);
+      signal(SIGTERM, SIG_DFL);
+      signal(SIGHUP, SIG_DFL);
+      signal(SIGCHLD, SIG_DFL);
+      sessionLabel = label;
+      auto refuse = [&](const std::string &why) {
+        logEvent("refused: cannot start a session: " + why);
+        std::string line = std::string(kGreetRefused) +
+                           "cannot start a session: " + why + "\n";
+        if (tls)
+          tls->writeAll(line.data(), line.size());
+        else
+          refuseConnection(fd, "cannot start a session: " + why);
+        std::fflush(nullptr);
+        _exit(6); // the listener removes the asset directory
+      };
+      // Entered while still allowed to reach it (the asset root may not
+      // be open to the --run-as user); the working directory stays.
+      enterAssetDirectory(assets, assetProblem);
+      if (std::string problem = enterSessionPrivileges(runAs, listenerPid);
+          !problem.empty())
+        refuse(problem);
+      if (std::string problem = limitSessionMemory(limits.sessionMemory);
+          !problem.empty())
+        refuse(problem);
+      std::string threadProblem;
+      if (!startSessionWatchdog(limits, accepted + limits.handshakeTimeout,
+                                threadProblem))
+        refuse(threadProblem);
+      logEvent(tls ? "opened (TLS)" : "opened");
+      // SIGTERM (the server stops): finish what runs, refuse new
+      // launches, then end with "shutting down" (Limits.h).
+      signal(SIGTERM, [](int) { requestSessionStop(); });
+      int status = serveSession(fd, overUnix, std::move(tls),
+                                limits.sessionMemory, assets, assetProblem);
+      // The listener removes it when it reaps this process (which covers a
+      // crash); a session that could not reach it as --run-as leaves it.
+      if (!runAs.drop)
+        removeAssetDirectory(assets);
+      _exit(status);
+    }
+    if (pid > 0) {
+      sessions[pid] = {label, assets};
+      if (!tls)
+        close(fd);
+      return;
+    }
+    std::string why = std::string("fork: ") + std::strerror(errno);
+    logEvent("refused " + label + ": cannot start a session: " + why);
+    refuseHere("cannot start a session: " + why);
+    removeAssetDirectory(assets);
+  };
+
+  // Acts on what a pending connection's step came to; false when it is
+  // over (authenticated and handed to a session, or refused).
+  auto settle = [&](Pending &p, PendingConnection::State state) {
+    switch (state) {
+    case PendingConnection::State::Waiting:
+      return true;
+    case PendingConnection::State::Authenticated: {
+      int fd = p.connection->fd();
+      std::unique_ptr<TlsStream> tls = p.connection->release();
+      startSession(fd, std::move(tls), false, p.peerName, p.accepted);
+      return false;
+    }
+    case PendingConnection::State::WrongToken:
+      throttle.failed(p.host);
+      [[fallthrough]];
+    case PendingConnection::State::Refused:
+      logEvent("refused " + p.peerName + ": " + p.connection->failure());
+      return false;
+    }
+    return false;
+  };
+  auto dropPending = [&](size_t i) {
+    if (--pendingByHost[pending[i].host] == 0)
+      pendingByHost.erase(pending[i].host);
+    pending.erase(pending.begin() + static_cast<long>(i));
+  };
+
   bool running = true;
+  std::vector<pollfd> polled;
   while (running) {
-    if (poll(fds.data(), fds.size(), -1) < 0) {
+    polled = fds;
+    for (const Pending &p : pending)
+      polled.push_back({p.connection->fd(), p.connection->events(), 0});
+    int timeout = pending.empty() && quietRefusals.empty() ? -1 : 50;
+    if (poll(polled.data(), polled.size(), timeout) < 0) {
       if (errno == EINTR)
         continue;
       break;
     }
-    if (fds[1].revents & POLLIN) {
-      char buffer[512];
-      ssize_t n;
-      std::string lines;
-      while ((n = read(authPipe[0], buffer, sizeof(buffer))) > 0)
-        lines.append(buffer, static_cast<size_t>(n));
-      size_t start = 0, end;
-      while ((end = lines.find('\n', start)) != std::string::npos) {
-        throttle.failed(lines.substr(start, end - start));
-        start = end + 1;
-      }
-    }
-    if (fds[0].revents & POLLIN) {
+    if (polled[0].revents & POLLIN) {
       char sig = 0;
-      while (read(signalPipe[0], &sig, 1) == 1 && sig != SIGCHLD) {
-        running = false;
-        break;
-      }
+      while (read(signalPipe[0], &sig, 1) == 1)
+        if (sig != SIGCHLD)
+          running = false;
       int status = 0;
       pid_t pid;
       while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
@@ -512,116 +659,96 @@ int main(int argc, char **argv) {
           logEvent(label + " closed");
       }
     }
-    for (size_t i = kFirstListener; i < fds.size() && running; ++i) {
-      if (!(fds[i].revents & POLLIN))
+    // The pending connections: what came, then what timed out.
+    size_t listenerCount = fds.size();
+    for (size_t i = 0; i < pending.size();) {
+      Pending &p = pending[i];
+      short got = polled[listenerCount + i].revents;
+      bool alive = true;
+      if (got || p.connection->proofWaiting())
+        alive = settle(p, p.connection->advance(throttle.mayCheck()));
+      if (alive && Clock::now() >= p.connection->deadline()) {
+        std::string why =
+            "it did not authenticate within " + formatDuration(authTimeout) +
+            " of connecting (--auth-timeout)";
+        p.connection->refuse(why);
+        logEvent("refused " + p.peerName + ": " + why);
+        alive = false;
+      }
+      if (alive) {
+        ++i;
         continue;
-      sockaddr_storage peer{};
-      socklen_t len = sizeof(peer);
-      int fd = accept4(fds[i].fd, reinterpret_cast<sockaddr *>(&peer), &len,
-                       SOCK_CLOEXEC);
-      if (fd < 0)
+      }
+      // `polled` lines up with `pending` again after the erase.
+      polled.erase(polled.begin() + static_cast<long>(listenerCount + i));
+      dropPending(i);
+    }
+    for (size_t i = kFirstListener; i < fds.size() && running; ++i) {
+      if (!(polled[i].revents & POLLIN))
         continue;
       bool overUnix = unixPaths.count(fds[i].fd) != 0;
-      if (!overUnix) {
-        tuneSocket(fd);
-        setLivenessTimeout(fd, limits.liveness);
-      }
-      std::string peerName =
-          overUnix ? std::string(kUnixAddressPrefix) + unixPaths[fds[i].fd] : describe(peer);
-      std::string host = overUnix ? peerName : peerHost(peer);
-      if (sessions.size() >= limits.maxSessions) {
-        std::string why = "busy: this executor serves its maximum of " +
-                          std::to_string(limits.maxSessions) +
-                          " sessions (--max-sessions); try again later";
-        logEvent("refused " + peerName + ": " + why);
-        refuseConnection(fd, why);
-        close(fd);
-        continue;
-      }
-      if (auto wait = throttle.wait(host); wait.count() > 0) {
-        std::string why = "a wrong token came from this address just now; "
-                          "retry in " + formatDuration(wait);
-        logEvent("refused " + peerName + ": " + why);
-        refuseConnection(fd, why);
-        close(fd);
-        continue;
-      }
-      std::string label = "session " + std::to_string(nextSession++) + " (" +
-                          peerName + ")";
-      std::string assetProblem;
-      std::string assets = makeAssetDirectory(assetRoot, assetProblem);
-      if (assets.empty())
-        logEvent("error: " + label + ": " + assetProblem);
-      else if (runAs.drop && chown(assets.c_str(), runAs.uid, runAs.gid) != 0)
-        logEvent("error: " + label + ": cannot give " + assets + " to " +
-                 runAs.user + ": " + std::strerror(errno));
-      auto accepted = std::chrono::steady_clock::now();
-      pid_t pid = fork();
-      if (pid == 0) {
-        for (const pollfd &p : fds)
-          close(p.fd);
-        close(signalPipe[1]);
-        signal(SIGINT, SIG_DFL);
-        signal(SIGTERM, SIG_DFL);
-        signal(SIGHUP, SIG_DFL);
-        signal(SIGCHLD, SIG_DFL);
-        sessionLabel = label;
-        sessionPeerHost = host;
-        auto refuse = [&](const std::string &why) {
-          logEvent("refused: cannot start a session: " + why);
-          refuseConnection(fd, "cannot start a session: " + why);
-          std::fflush(nullptr);
-          _exit(6); // the listener removes the asset directory
-        };
-        // Entered while still allowed to reach it (the asset root may not
-        // be open to the --run-as user); the working directory stays.
-        enterAssetDirectory(assets, assetProblem);
-        if (std::string problem = enterSessionPrivileges(runAs, listenerPid);
-            !problem.empty())
-          refuse(problem);
-        if (std::string problem = limitSessionMemory(limits.sessionMemory);
-            !problem.empty())
-          refuse(problem);
-        std::string threadProblem;
-        if (!startSessionWatchdog(limits, accepted + limits.handshakeTimeout,
-                                  threadProblem))
-          refuse(threadProblem);
-        // A Unix socket's file mode decides who connects: no token there
-        // (and no TLS: it never leaves the host).
-        std::unique_ptr<TlsStream> tls;
-        HandshakeResult result = serverHandshake(
-            fd, overUnix ? ServerSecurity{} : security,
-            accepted + limits.handshakeTimeout, tls, reportWrongToken);
-        if (result != HandshakeResult::Ok) {
-          if (!runAs.drop)
-            removeAssetDirectory(assets);
-          std::fflush(nullptr);
-          _exit(3);
+      // Everything that waits, so a flood is turned away at its own pace.
+      for (int n = 0; n < 256; ++n) {
+        sockaddr_storage peer{};
+        socklen_t len = sizeof(peer);
+        int fd = accept4(fds[i].fd, reinterpret_cast<sockaddr *>(&peer), &len,
+                         SOCK_CLOEXEC);
+        if (fd < 0)
+          break;
+        if (!overUnix) {
+          tuneSocket(fd);
+          setLivenessTimeout(fd, limits.liveness);
         }
-        logEvent(tls ? "opened (TLS)" : "opened");
-        // SIGTERM (the server stops): finish what runs, refuse new
-        // launches, then end with "shutting down" (Limits.h).
-        signal(SIGTERM, [](int) { requestSessionStop(); });
-        int status = serveSession(fd, overUnix, std::move(tls),
-                                  limits.sessionMemory, assets, assetProblem);
-        // The listener removes it when it reaps this process (which covers a
-        // crash); a session that could not reach it as --run-as leaves it.
-        if (!runAs.drop)
-          removeAssetDirectory(assets);
-        _exit(status);
-      }
-      if (pid > 0) {
-        close(fd);
-        sessions[pid] = {label, assets};
-      } else {
-        std::string why = std::string("fork: ") + std::strerror(errno);
-        logEvent("refused " + label + ": cannot start a session: " + why);
-        refuseConnection(fd, "cannot start a session: " + why);
-        close(fd);
-        removeAssetDirectory(assets);
+        std::string peerName = overUnix ? std::string(kUnixAddressPrefix) +
+                                              unixPaths[fds[i].fd]
+                                        : describe(peer);
+        std::string host = overUnix ? peerName : peerHost(peer);
+        auto accepted = Clock::now();
+        // A Unix socket's file mode decides who connects (no token, no
+        // TLS there); a server without either has nothing to check.
+        if (overUnix || !security.authenticates()) {
+          startSession(fd, nullptr, overUnix, peerName, accepted);
+          continue;
+        }
+        if (auto wait = throttle.wait(host); wait.count() > 0) {
+          std::string why = "a wrong token came from this address just "
+                            "now; retry in " + formatDuration(wait);
+          logEvent("refused " + peerName + ": " + why);
+          refuseConnection(fd, why);
+          close(fd);
+          continue;
+        }
+        if (sessions.size() >= limits.maxSessions) {
+          logEvent("refused " + peerName + ": " + busyReason());
+          refuseConnection(fd, busyReason());
+          close(fd);
+          continue;
+        }
+        if (pending.size() >= limits.maxPending) {
+          refuseQuietly(fd, "busy: " + std::to_string(limits.maxPending) +
+                                " connections are authenticating "
+                                "(--max-pending); try again in a moment");
+          continue;
+        }
+        if (pendingByHost[host] >= limits.maxPendingPerAddress) {
+          refuseQuietly(fd, "this address has " +
+                                std::to_string(limits.maxPendingPerAddress) +
+                                " connections authenticating already "
+                                "(--max-pending-per-address)");
+          continue;
+        }
+        ++pendingByHost[host];
+        pending.push_back({std::make_unique<PendingConnection>(
+                               fd, security, accepted + authTimeout),
+                           peerName, host, accepted});
+        if (!settle(pending.back(), pending.back().connection->start()))
+          dropPending(pending.size() - 1);
       }
     }
+    reportQuietRefusals(false);
   }
+  reportQuietRefusals(true);
+  pending.clear();
   // Stop: no new connections (refused at once, not left in the backlog);
   // SIGTERM, a grace period, then SIGKILL for what is left.
   for (size_t i = kFirstListener; i < fds.size(); ++i)

@@ -15,12 +15,19 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
+#include <algorithm>
 #include <atomic>
+#include <functional>
+#include <mutex>
 #include <chrono>
 #include <csignal>
 #include <fstream>
 #include <gtest/gtest.h>
+#include <arpa/inet.h>
+#include <ifaddrs.h>
+#include <net/if.h>
 #include <netinet/in.h>
+#include <sys/resource.h>
 #include <poll.h>
 #include <sstream>
 #include <sys/socket.h>
@@ -382,11 +389,11 @@ TEST_F(SecurityTest, SilentAndHalfHeaderConnectionsAreClosed) {
   std::vector<std::pair<std::vector<std::string>, std::string>> servers = {
       {{}, "ended: no session started within 0.5 s of connecting "
            "(--handshake-timeout)"},
-      {tlsArgs(), "refused: TLS handshake failed: the TLS handshake did not "
-                  "finish in time (--handshake-timeout)"},
+      {tlsArgs(), "it did not authenticate within 0.5 s of connecting "
+                  "(--auth-timeout)"},
       {{"--token-file", tokenFile()},
-       "refused: no token came within the handshake time-out "
-       "(--handshake-timeout)"}};
+       "it did not authenticate within 0.5 s of connecting "
+       "(--auth-timeout)"}};
   for (auto [args, logged] : servers) {
     args.insert(args.end(), {"--handshake-timeout", "500ms"});
     startServer(args);
@@ -554,7 +561,8 @@ TEST_F(SecurityTest, TimeLimitsHoldOverTlsAndUnixSockets) {
     EXPECT_CONTAINS(readFile(log), wire == std::string("unix")
                                        ? "ended: no session started within "
                                          "0.5 s of connecting"
-                                       : "refused: TLS handshake failed");
+                                       : "it did not authenticate within "
+                                         "0.5 s of connecting");
   }
 }
 
@@ -666,6 +674,26 @@ TEST_F(SecurityTest, WeakTokensAndReadableTokenFilesAreRefusedAtStart) {
   chmod(readable.c_str(), 0644);
   EXPECT_CONTAINS(startupError({"--token-file", readable}),
                   "is readable by its group or others (mode 0644)");
+  // Issue 22: a 16-byte token of one letter was accepted.
+  std::string repeated = tempDir() + "/repeated-token";
+  std::ofstream(repeated) << "aaaaaaaaaaaaaaaaaaaaaaaa\n";
+  chmod(repeated.c_str(), 0600);
+  EXPECT_CONTAINS(startupError({"--token-file", repeated}),
+                  "is one character repeated");
+  std::string few = tempDir() + "/few-distinct-token";
+  std::ofstream(few) << "abcabcabcabcabcabcab\n";
+  chmod(few.c_str(), 0600);
+  EXPECT_CONTAINS(startupError({"--token-file", few}),
+                  "has only 3 distinct bytes in 20");
+  // The client refuses to use one, before it connects.
+  startServer({"--token-file", tokenFile()});
+  ClientOptions weak;
+  weak.token = "zzzzzzzzzzzzzzzzzzzzzzzzzzzz";
+  auto client = open(weak);
+  ASSERT_FALSE(static_cast<bool>(client));
+  EXPECT_CONTAINS(llvm::toString(client.takeError()),
+                  "the token (EXECUTOR_TOKEN, EXECUTOR_TOKEN_FILE or the "
+                  "client's options) is one character repeated");
 }
 
 TEST_F(SecurityTest, ASettingThatCannotBeUsedIsTheErrorItself) {
@@ -905,7 +933,8 @@ TEST_F(SecurityTest, HelpDescribesEveryOptionAndVersionPrintsTheVersion) {
   std::string help = readFile(out);
   for (const char *option :
        {"--bind", "--allow-remote", "--insecure-plaintext", "--tls-cert",
-        "--tls-key", "--token-file", "--auth-failure-delay",
+        "--tls-key", "--token-file", "--auth-failure-delay", "--auth-timeout",
+        "--max-pending", "--max-pending-per-address",
         "--handshake-timeout", "--max-sessions", "--max-message-size",
         "--max-session-memory", "--max-launch-time", "--liveness-timeout",
         "--stop-grace", "--run-as", "--plugin", "--asset-root", "--services",
@@ -913,4 +942,327 @@ TEST_F(SecurityTest, HelpDescribesEveryOptionAndVersionPrintsTheVersion) {
     EXPECT_CONTAINS(help, option);
   ASSERT_EQ(std::system((kServer + " --version >" + out).c_str()), 0);
   EXPECT_EQ(readFile(out), "Executor Studio " EXECUTOR_STUDIO_VERSION "\n");
+}
+
+//===----------------------------------------------------------------------===//
+// 5. Issue 22: the token is proved, never sent; a flood cannot lock users out
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// A listener on a free loopback port that plays an executor with
+/// `script` (given the accepted socket) and records every byte the client
+/// sends until it closes: what a fake executor learns.
+class FakeExecutor {
+public:
+  explicit FakeExecutor(std::function<void(int)> script) {
+    listener = bindLoopback(true, address);
+    thread = std::thread([this, script] {
+      pollfd p{listener, POLLIN, 0};
+      if (poll(&p, 1, 5000) <= 0)
+        return;
+      int fd = accept(listener, nullptr, nullptr);
+      if (fd < 0)
+        return;
+      script(fd);
+      char buffer[4096];
+      pollfd q{fd, POLLIN, 0};
+      while (poll(&q, 1, 3000) > 0) {
+        ssize_t n = recv(fd, buffer, sizeof(buffer), 0);
+        if (n <= 0)
+          break;
+        std::lock_guard<std::mutex> lock(mutex);
+        seen.append(buffer, static_cast<size_t>(n));
+      }
+      close(fd);
+    });
+  }
+  ~FakeExecutor() {
+    if (thread.joinable())
+      thread.join();
+    close(listener);
+  }
+  /// Everything the client sent (waits until it has closed).
+  std::string sent() {
+    if (thread.joinable())
+      thread.join();
+    return seen;
+  }
+  /// Reads one line the client sent, by the script.
+  static std::string lineFrom(int fd) {
+    std::string line;
+    readLine(fd, line, Clock::now() + std::chrono::seconds(3));
+    return line;
+  }
+  std::string address;
+
+private:
+  int listener = -1;
+  std::thread thread;
+  std::mutex mutex;
+  std::string seen;
+};
+
+void sendText(int fd, const std::string &text) {
+  writeAll(fd, text.data(), text.size());
+}
+
+std::string hexOf(const std::string &text) {
+  static const char digits[] = "0123456789abcdef";
+  std::string hex;
+  for (unsigned char c : text) {
+    hex.push_back(digits[c >> 4]);
+    hex.push_back(digits[c & 15]);
+  }
+  return hex;
+}
+
+/// A TCP connection to `address` from the loopback address `from`
+/// (127.0.0.2 ...), so a test can be several peers.
+int connectFrom(const std::string &from, const std::string &address) {
+  std::string host, port, error;
+  if (!splitAddress(address, host, port, error))
+    return -1;
+  int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_in local{};
+  local.sin_family = AF_INET;
+  inet_pton(AF_INET, from.c_str(), &local.sin_addr);
+  sockaddr_in remote{};
+  remote.sin_family = AF_INET;
+  remote.sin_port = htons(static_cast<uint16_t>(std::stoi(port)));
+  inet_pton(AF_INET, host.c_str(), &remote.sin_addr);
+  if (fd < 0 ||
+      bind(fd, reinterpret_cast<sockaddr *>(&local), sizeof(local)) != 0 ||
+      connect(fd, reinterpret_cast<sockaddr *>(&remote), sizeof(remote)) != 0) {
+    if (fd >= 0)
+      close(fd);
+    return -1;
+  }
+  return fd;
+}
+} // namespace
+
+TEST_F(SecurityTest, AFakeListenerLearnsNothingItCanReplay) {
+  // The old client sent "EXECUTOR-TOKEN <token>" to whoever asked: a fake
+  // listener captured it. Now it gets a proof bound to its own nonce and a
+  // fresh one of the client's.
+  std::string challenge(64, '7');
+  FakeExecutor fake([&](int fd) {
+    sendText(fd, std::string("EXECUTOR-CHALLENGE ") + challenge + "\n");
+  });
+  ClientOptions options;
+  options.token = kToken;
+  options.handshakeTimeout = std::chrono::milliseconds(1000);
+  auto client = ExecutorClient::open(fake.address, options);
+  ASSERT_FALSE(static_cast<bool>(client));
+  EXPECT_CONTAINS(llvm::toString(client.takeError()),
+                  "did not answer the token's proof");
+  std::string captured = fake.sent();
+  EXPECT_EQ(captured.find(kToken), std::string::npos) << "the token in clear";
+  EXPECT_EQ(captured.find(hexOf(kToken)), std::string::npos);
+  ASSERT_EQ(captured.rfind("EXECUTOR-PROOF ", 0), 0u) << captured;
+  EXPECT_EQ(captured.find('\n'), captured.size() - 1) << "more than the proof";
+  // Replayed to the real server (which has that token), the proof is
+  // refused: the server's challenge is new.
+  startServer({"--token-file", tokenFile()});
+  int fd = rawConnect(server.address());
+  ASSERT_GE(fd, 0);
+  std::string line = FakeExecutor::lineFrom(fd);
+  ASSERT_EQ(line.rfind("EXECUTOR-CHALLENGE ", 0), 0u) << line;
+  EXPECT_NE(line.substr(19), challenge);
+  sendText(fd, captured);
+  EXPECT_EQ(FakeExecutor::lineFrom(fd),
+            "EXECUTOR-REFUSED wrong or missing token");
+  close(fd);
+  // A second client's proof to the same challenge differs (its nonce).
+  FakeExecutor again([&](int fd) {
+    sendText(fd, std::string("EXECUTOR-CHALLENGE ") + challenge + "\n");
+  });
+  auto second = ExecutorClient::open(again.address, options);
+  llvm::consumeError(second.takeError());
+  EXPECT_NE(again.sent(), captured);
+}
+
+TEST_F(SecurityTest, AClientSendsNothingToAnExecutorThatCannotProveTheToken) {
+  ClientOptions options;
+  options.token = kToken;
+  options.handshakeTimeout = std::chrono::milliseconds(1000);
+  // It answers the proof with a proof of its own, made up.
+  FakeExecutor guesser([](int fd) {
+    sendText(fd, "EXECUTOR-CHALLENGE " + std::string(64, 'a') + "\n");
+    std::string proof = FakeExecutor::lineFrom(fd);
+    sendText(fd, "EXECUTOR-PROOF " + std::string(64, 'b') + "\n");
+  });
+  auto client = ExecutorClient::open(guesser.address, options);
+  ASSERT_FALSE(static_cast<bool>(client));
+  EXPECT_CONTAINS(llvm::toString(client.takeError()),
+                  "did not prove that it knows the token (a fake executor, or "
+                  "one with another token): nothing was sent to it");
+  EXPECT_TRUE(guesser.sent().empty()) << "sent after the proof failed";
+  // It starts ORC at once (an executor without a token, or one that
+  // pretends): not one byte goes to it.
+  FakeExecutor orc([](int fd) {
+    char header[32] = {32, 0, 0, 0, 0, 0, 0, 0, 1};
+    writeAll(fd, header, sizeof(header));
+  });
+  auto atOnce = ExecutorClient::open(orc.address, options);
+  ASSERT_FALSE(static_cast<bool>(atOnce));
+  EXPECT_CONTAINS(llvm::toString(atOnce.takeError()),
+                  "started a session without proving that it knows the token");
+  EXPECT_EQ(orc.sent(), "");
+  // It asks for the token in clear, as servers before the proof did.
+  FakeExecutor old([](int fd) { sendText(fd, "EXECUTOR-TOKEN\n"); });
+  auto inClear = ExecutorClient::open(old.address, options);
+  ASSERT_FALSE(static_cast<bool>(inClear));
+  EXPECT_CONTAINS(llvm::toString(inClear.takeError()),
+                  "asked for the token in clear text");
+  EXPECT_EQ(old.sent(), "");
+  // The real server with another token: refused before anything is shipped.
+  std::string otherToken = tempDir() + "/other-token";
+  std::ofstream(otherToken) << "another-token-0123456789abcdef\n";
+  chmod(otherToken.c_str(), 0600);
+  startServer({"--token-file", otherToken});
+  auto other = open(options);
+  ASSERT_FALSE(static_cast<bool>(other));
+  EXPECT_CONTAINS(llvm::toString(other.takeError()),
+                  "refused the session: wrong or missing token");
+  EXPECT_TRUE(server.sessionProcesses().empty());
+  // A server without a token: refused too, with the reason.
+  server.stop();
+  startServer();
+  auto none = open(options);
+  ASSERT_FALSE(static_cast<bool>(none));
+  EXPECT_CONTAINS(llvm::toString(none.takeError()),
+                  "unset the token to use an executor that has none");
+}
+
+TEST_F(SecurityTest, ATokenGoesInPlaintextOnlyToLoopbackUnlessSaidOtherwise) {
+  // An address of this host that is not loopback.
+  std::string ip;
+  ifaddrs *all = nullptr;
+  if (getifaddrs(&all) == 0) {
+    for (ifaddrs *a = all; a && ip.empty(); a = a->ifa_next)
+      if (a->ifa_addr && a->ifa_addr->sa_family == AF_INET &&
+          (a->ifa_flags & IFF_UP)) {
+        char text[INET_ADDRSTRLEN];
+        auto *in = reinterpret_cast<sockaddr_in *>(a->ifa_addr);
+        if ((ntohl(in->sin_addr.s_addr) >> 24) != 127 &&
+            inet_ntop(AF_INET, &in->sin_addr, text, sizeof(text)))
+          ip = text;
+      }
+    freeifaddrs(all);
+  }
+  if (ip.empty())
+    GTEST_SKIP() << "this host has no IPv4 address but loopback";
+  // A free port on it (the server's first address is its loopback one).
+  int probe = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_in at{};
+  at.sin_family = AF_INET;
+  inet_pton(AF_INET, ip.c_str(), &at.sin_addr);
+  socklen_t atLength = sizeof(at);
+  ASSERT_EQ(bind(probe, reinterpret_cast<sockaddr *>(&at), sizeof(at)), 0);
+  getsockname(probe, reinterpret_cast<sockaddr *>(&at), &atLength);
+  close(probe);
+  std::string address = ip + ":" + std::to_string(ntohs(at.sin_port));
+  startServer({"--bind", address, "--allow-remote", "--insecure-plaintext",
+               "--token-file", tokenFile()});
+  ClientOptions options;
+  options.token = kToken;
+  unsetenv("EXECUTOR_INSECURE_PLAINTEXT");
+  auto refused = ExecutorClient::open(address, options);
+  ASSERT_FALSE(static_cast<bool>(refused));
+  EXPECT_CONTAINS(llvm::toString(refused.takeError()),
+                  "refusing a session with a token in plaintext to an address "
+                  "that is not loopback");
+  EXPECT_CONTAINS(llvm::toString(
+                      ExecutorClient::open(address, options).takeError()),
+                  "EXECUTOR_INSECURE_PLAINTEXT=1");
+  setenv("EXECUTOR_INSECURE_PLAINTEXT", "1", 1);
+  auto allowed = ExecutorClient::open(address, options);
+  unsetenv("EXECUTOR_INSECURE_PLAINTEXT");
+  EXPECT_TRUE(static_cast<bool>(allowed)) << llvm::toString(allowed.takeError());
+}
+
+TEST_F(SecurityTest, AFloodOfIdleConnectionsDoesNotLockAClientOut) {
+  // Issue 22: 64 idle sockets re-opened continuously let 2 of 35 clients
+  // in within 30 s. 2,000 idle sockets from one address (127.0.0.2) now
+  // hold no session and no process; a client (127.0.0.1) gets in.
+  rlimit files{};
+  getrlimit(RLIMIT_NOFILE, &files);
+  if (files.rlim_cur < 2100) {
+    files.rlim_cur = std::min<rlim_t>(files.rlim_max, 4096);
+    setrlimit(RLIMIT_NOFILE, &files);
+  }
+  if (files.rlim_cur < 2100)
+    GTEST_SKIP() << "this process may open only " << files.rlim_cur
+                 << " files";
+  for (bool tls : {false, true}) {
+    SCOPED_TRACE(tls ? "tls" : "plaintext");
+    std::vector<std::string> args = {"--token-file", tokenFile(),
+                                     "--max-sessions", "4"};
+    if (tls) {
+      std::vector<std::string> more = tlsArgs();
+      args.insert(args.end(), more.begin(), more.end());
+    }
+    startServer(args);
+    std::vector<int> flood;
+    llvm::scope_exit closeFlood([&] {
+      for (int fd : flood)
+        close(fd);
+    });
+    for (int i = 0; i < 2000; ++i) {
+      int fd = connectFrom("127.0.0.2", server.address());
+      ASSERT_GE(fd, 0) << "connection " << i << ": " << std::strerror(errno);
+      flood.push_back(fd);
+    }
+    EXPECT_TRUE(server.sessionProcesses().empty())
+        << "a process for a connection that has not authenticated";
+    ClientOptions options = tls ? secure() : ClientOptions();
+    options.token = kToken;
+    auto start = Clock::now();
+    auto client = open(options);
+    ASSERT_TRUE(static_cast<bool>(client)) << llvm::toString(client.takeError());
+    EXPECT_LT(Clock::now() - start, std::chrono::seconds(2));
+    ASSERT_FALSE(static_cast<bool>((*client)->sendBinary(kObjectA)));
+    auto out = (*client)->launch("square", kObjectA, {vec({3})}, {{1, 8}});
+    ASSERT_TRUE(static_cast<bool>(out)) << llvm::toString(out.takeError());
+    EXPECT_EQ(server.sessionProcesses().size(), 1u);
+    client->reset();
+    server.stop();
+    std::string text = readFile(log);
+    EXPECT_CONTAINS(text, "connections authenticating already "
+                          "(--max-pending-per-address)");
+  }
+}
+
+TEST_F(SecurityTest, WrongTokensAreThrottledAcrossAddressesToo) {
+  // Issue 22: rotating through 127/8 made 373 guesses a second. Across all
+  // addresses at most 16 proofs are judged wrong per --auth-failure-delay;
+  // the rest wait (and time out).
+  startServer({"--token-file", tokenFile(), "--auth-failure-delay", "2s",
+               "--auth-timeout", "1s", "--max-pending", "64",
+               "--max-pending-per-address", "1"});
+  std::vector<int> guesses;
+  for (int i = 0; i < 40; ++i) {
+    int fd = connectFrom("127.0.1." + std::to_string(i + 1), server.address());
+    ASSERT_GE(fd, 0);
+    guesses.push_back(fd);
+  }
+  for (int fd : guesses) {
+    std::string line = FakeExecutor::lineFrom(fd);
+    ASSERT_EQ(line.rfind("EXECUTOR-CHALLENGE ", 0), 0u) << line;
+    sendText(fd, "EXECUTOR-PROOF " + std::string(64, '1') + " " +
+                     std::string(64, '2') + "\n");
+  }
+  int judged = 0, waited = 0;
+  for (int fd : guesses) {
+    std::string line = FakeExecutor::lineFrom(fd);
+    if (line == "EXECUTOR-REFUSED wrong or missing token")
+      ++judged;
+    else if (line.find("did not authenticate within 1 s") != std::string::npos)
+      ++waited;
+    close(fd);
+  }
+  EXPECT_LE(judged, 16);
+  EXPECT_GE(judged, 1);
+  EXPECT_EQ(judged + waited, 40);
 }

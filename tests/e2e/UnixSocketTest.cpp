@@ -206,9 +206,9 @@ TEST_F(UnixSocketTest, ALiveSocketAndOtherFilesAreRefused) {
 
 TEST_F(UnixSocketTest, NoTokenOnTheSocketAndTheAddressMapReachesIt) {
   std::string tokenFile = log + ".token";
-  // A token executor-server accepts: 16 bytes or more, in a file only its
-  // owner reads.
-  { std::ofstream(tokenFile) << "sesame-open-up-0123\n"; }
+  // A token executor-server accepts: 16 distinct bytes or more, in a file
+  // only its owner reads.
+  { std::ofstream(tokenFile) << "sesame-open-up-0123456789\n"; }
   chmod(tokenFile.c_str(), 0600);
   llvm::Error err = server.start(
       kServer, {"--bind", "unix:" + path, "--token-file", tokenFile}, log);

@@ -1,10 +1,10 @@
 //===- FuzzHandshake.cpp - the lines before ORC, both ends ----------------===//
 //
 // What comes before ORC's handshake (ExecutorRuntime/Handshake.h): the input
-// is what the peer sends. executor-server's side (serverHandshake, with a
-// token) reads it as the client's token line; the client's side
+// is what the peer sends. executor-server's side (PendingConnection, with a
+// token) reads it as the client's proof line; the client's side
 // (clientHandshake, with a token) reads it as the server's greeting and its
-// answer to the token.
+// answer to the proof.
 //
 //===----------------------------------------------------------------------===//
 #include "Auth.h"
@@ -34,12 +34,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (peerSent(data, size, sv)) {
     ServerSecurity security;
     security.token = token;
-    std::unique_ptr<TlsStream> tls;
-    (void)serverHandshake(sv[0], security,
-                          std::chrono::steady_clock::now() +
-                              std::chrono::milliseconds(20),
-                          tls, nullptr);
-    ::close(sv[0]);
+    {
+      PendingConnection pending(sv[0], security,
+                                std::chrono::steady_clock::now() +
+                                    std::chrono::milliseconds(20));
+      if (pending.start() == PendingConnection::State::Waiting)
+        (void)pending.advance();
+    } // closes sv[0]
     ::close(sv[1]);
   }
   if (peerSent(data, size, sv)) {

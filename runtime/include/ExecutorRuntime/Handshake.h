@@ -4,17 +4,25 @@
 // first, always as one '\n'-terminated line that starts "EXECUTOR-" (nine
 // bytes no ORC message starts with: read as an ORC header they are a size of
 // about 2^62):
-//   EXECUTOR-REFUSED <why>   the session is refused (busy, throttled, ...);
-//   EXECUTOR-TLS             TLS follows (the server has a certificate);
-//                            inside it the server says EXECUTOR-TOKEN or
-//                            EXECUTOR-READY;
-//   EXECUTOR-TOKEN           send "EXECUTOR-TOKEN <token>"; the answer is
-//                            "OK" or EXECUTOR-REFUSED.
-// A server without TLS or token starts ORC at once (what Catalyst's
-// executor client expects). So a client without TLS hears at once that the
-// server wants it, a TLS client hears at once that the server has none, and
-// the token only ever travels after the server asked for it (inside TLS
-// when the server has TLS).
+//   EXECUTOR-REFUSED <why>        the session is refused (busy, throttled);
+//   EXECUTOR-TLS                  TLS follows (the server has a
+//                                 certificate); inside it the server says
+//                                 EXECUTOR-CHALLENGE or EXECUTOR-READY;
+//   EXECUTOR-CHALLENGE <Ns>       prove the token. The client answers
+//                                 "EXECUTOR-PROOF <Nc> <HMAC(token, client
+//                                 label, Ns, Nc)>"; the server answers with
+//                                 EXECUTOR-REFUSED, or proves it knows the
+//                                 token too: "EXECUTOR-PROOF <HMAC(token,
+//                                 server label, Ns, Nc)>".
+// Ns and Nc are 32 fresh random bytes each side (RAND_bytes), in hex; the
+// proofs are HMAC-SHA256 (OpenSSL's EVP_MAC), compared in constant time.
+// The token itself never travels, and what one connection carries is of
+// no use on the next (its nonces are new). A client that has a token sends
+// nothing but its proof to a server that has not proved the token back: a
+// server that starts ORC at once, says EXECUTOR-READY, or asks for the token
+// in clear (EXECUTOR-TOKEN, what servers before challenge-response said) is
+// refused. A server without TLS or token starts ORC at once (what
+// Catalyst's executor client expects).
 //
 //===----------------------------------------------------------------------===//
 #ifndef EXECUTORRUNTIME_HANDSHAKE_H
@@ -32,7 +40,14 @@ inline constexpr const char kGreetTls[] = "EXECUTOR-TLS";
 inline constexpr const char kGreetToken[] = "EXECUTOR-TOKEN";
 inline constexpr const char kGreetReady[] = "EXECUTOR-READY";
 inline constexpr const char kGreetRefused[] = "EXECUTOR-REFUSED ";
-inline constexpr const char kTokenLinePrefix[] = "EXECUTOR-TOKEN ";
+inline constexpr const char kGreetChallenge[] = "EXECUTOR-CHALLENGE ";
+inline constexpr const char kProofLinePrefix[] = "EXECUTOR-PROOF ";
+/// What each side's HMAC covers first: a proof of one side is never one of
+/// the other's.
+inline constexpr const char kClientProofLabel[] = "executor-studio token proof: client";
+inline constexpr const char kServerProofLabel[] = "executor-studio token proof: server";
+/// Random bytes of each nonce (64 hex digits on the wire).
+inline constexpr size_t kNonceBytes = 32;
 /// What a server answers a wrong or missing token.
 inline constexpr const char kWrongToken[] = "wrong or missing token";
 
@@ -41,8 +56,34 @@ inline constexpr const char kWrongToken[] = "wrong or missing token";
 /// `timeout` instead of never.
 void setLivenessTimeout(int fd, std::chrono::seconds timeout);
 
+/// A fresh nonce of kNonceBytes from OpenSSL's RAND_bytes, in hex; false
+/// when the random generator fails.
+bool makeNonce(std::string &hex);
+/// Whether `text` is a nonce as makeNonce writes it.
+bool isNonce(const std::string &text);
+/// HMAC-SHA256 keyed with `token` over `label`, the server's nonce and the
+/// client's, in hex ("" if OpenSSL fails).
+std::string tokenProof(const std::string &token, const char *label,
+                       const std::string &serverNonce,
+                       const std::string &clientNonce);
+/// Constant-time comparison (CRYPTO_memcmp) of two proofs.
+bool proofsEqual(const std::string &given, const std::string &expected);
+/// "" when `token` is fit to guard an executor, else why not: shorter
+/// than 16 bytes, one repeated character, or fewer than 16 distinct bytes
+/// in a token too short to make up for it (128 bits at its alphabet). A
+/// token from `openssl rand -hex 32` always passes.
+std::string tokenWeakness(const std::string &token);
+
+/// Whether a session with a token may run in plaintext on the connected
+/// `fd`: to a loopback address, or when EXECUTOR_INSECURE_PLAINTEXT=1 says
+/// so (false with `why`). Elsewhere whoever is on the path would see the
+/// kernels and their data, and could take the session over once the token
+/// is proved.
+bool plaintextAllowedTo(int fd, std::string &why);
+
 struct ClientSecurity {
-  /// Sent when the server asks for it.
+  /// Proved (never sent) when the server asks for it; a server that does
+  /// not ask is not sent anything.
   std::string token;
   /// The CA certificates (PEM) to trust; non-empty: TLS is required.
   std::string tlsCA;

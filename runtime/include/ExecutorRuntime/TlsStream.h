@@ -64,6 +64,14 @@ public:
   static std::unique_ptr<TlsStream> accept(const TlsServerContext &context,
                                            int fd, Clock::time_point deadline,
                                            std::string &error);
+  /// The server side one step at a time, for a listener that must never
+  /// wait for one client: starts TLS on `fd` (null with `error` when it
+  /// cannot); continueAccept() advances the handshake.
+  static std::unique_ptr<TlsStream> beginAccept(const TlsServerContext &context,
+                                                int fd, std::string &error);
+  /// 1: the handshake is done; 0: it waits for `events` (POLLIN or POLLOUT)
+  /// on fd(); -1: it failed (`error` says why).
+  int continueAccept(short &events, std::string &error);
   /// The client side: trusts the CA certificates in `caFile` and checks the
   /// server's certificate against `host` (a DNS name or an IP address).
   static std::unique_ptr<TlsStream> connect(const std::string &caFile,
