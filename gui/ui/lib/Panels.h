@@ -77,6 +77,10 @@ struct StudioView::State {
   int inspectIndex = 0;
   std::vector<int> inspectSlice;
   std::string inspectSummary;
+  /// The element under the cursor in the plot or heatmap (`[2] = 9`), and
+  /// the inspector window's corners, in the last frame.
+  std::string inspectHover;
+  ImVec2 inspectMin, inspectMax;
 
   // The source file an IR line's loc(...) names ("go to source").
   std::string sourcePath;
@@ -92,6 +96,8 @@ struct StudioView::State {
   struct Probe {
     ImVec2 center;
     bool enabled = true;
+    /// Its right edge, as drawn (clipped by its window).
+    float right = 0;
   };
   std::map<std::string, Probe> probes;
 
@@ -123,6 +129,13 @@ bool inputString(const char *label, std::string &value,
 void marker(ImVec4 color);
 /// Text with a tooltip of its full form when it is cut.
 void helpTooltip(const char *text);
+/// SameLine() when an item `width` wide still fits beside the last one,
+/// else nothing (the item goes on a new line): rows of controls wrap in a
+/// narrow window instead of running off its edge.
+void sameLineOrWrap(float width);
+/// The width of a button, a checkbox or a radio button labelled `label`.
+float buttonWidth(const char *label);
+float checkboxWidth(const char *label);
 
 } // namespace executor_studio::gui
 

@@ -390,6 +390,18 @@ void StudioView::openInspector(uint64_t id, bool input, int index) {
 
 const std::string &StudioView::inspectorSummary() const { return state->inspectSummary; }
 
+const std::string &StudioView::inspectorHover() const { return state->inspectHover; }
+
+bool StudioView::inspectorBounds(float &x0, float &y0, float &x1, float &y1) const {
+  if (state->inspectSummary.empty())
+    return false;
+  x0 = state->inspectMin.x;
+  y0 = state->inspectMin.y;
+  x1 = state->inspectMax.x;
+  y1 = state->inspectMax.y;
+  return true;
+}
+
 void StudioView::editAndRerun(int pass, const std::string &text) {
   beginEdit(studio, *state, pass);
   state->editBuffer = text;
@@ -403,6 +415,14 @@ bool StudioView::widgetCenter(const std::string &name, float &x, float &y) const
     return false;
   x = it->second.center.x;
   y = it->second.center.y;
+  return true;
+}
+
+bool StudioView::widgetRight(const std::string &name, float &right) const {
+  auto it = state->probes.find(name);
+  if (it == state->probes.end())
+    return false;
+  right = it->second.right;
   return true;
 }
 
