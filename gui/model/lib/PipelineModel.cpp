@@ -198,6 +198,10 @@ PipelineModel::opHistory(const std::vector<SourceLocation> &locations) {
           break;
         }
     }
+    // A target's own steps are listed where the op is (a kernel's op), not
+    // for every op of the host.
+    if (step.lines.empty() && isNested(position))
+      continue;
     steps.push_back(std::move(step));
   }
   return steps;

@@ -371,8 +371,35 @@ struct RowPainter {
       source(r, p);
     if (static_cast<long>(index) == highlighted)
       draw->AddRectFilled(ImVec2(p.x, y), ImVec2(p.x + width, bottom), colors::highlightBg());
+    markHistory(r, p, bottom);
     ImGui::Dummy(ImVec2(width, lineHeight));
     contextMenu(index, r);
+  }
+
+  /// Whether `line` is one of the ops the history follows.
+  bool inHistory(std::string_view line, const TextLines *lines) const {
+    if (state.historyLocations.empty() || line.find("loc(") == std::string_view::npos)
+      return false;
+    for (const SourceLocation &found : findSourceLocations(line, lines))
+      for (const SourceLocation &followed : state.historyLocations)
+        if (found == followed)
+          return true;
+    return false;
+  }
+
+  /// A bar at the left of each side whose line the op history follows.
+  void markHistory(const DiffRow &r, ImVec2 p, float bottom) {
+    if (state.historyLocations.empty())
+      return;
+    ImU32 mark = IM_COL32(255, 200, 80, 255);
+    float bar = std::max(3.0f, charWidth * 0.35f);
+    if (r.left >= 0 && inHistory(m.leftText(r), mode == ViewMode::Source ? nullptr
+                                                                        : view.left.get()))
+      draw->AddRectFilled(ImVec2(p.x, p.y), ImVec2(p.x + bar, bottom), mark);
+    if (mode == ViewMode::SideBySide && r.right >= 0 &&
+        inHistory(m.rightText(r), view.right.get()))
+      draw->AddRectFilled(ImVec2(p.x + paneWidth + 1, p.y),
+                          ImVec2(p.x + paneWidth + 1 + bar, bottom), mark);
   }
 
   /// Both sides, what differs inside a changed line marked.
@@ -507,6 +534,13 @@ struct RowPainter {
           }
       } else {
         ImGui::TextDisabled("go to source: this line names no file on disk");
+      }
+      std::vector<SourceLocation> locations = findSourceLocations(text, lines);
+      if (!locations.empty()) {
+        if (ImGui::MenuItem("history of this op"))
+          openOpHistory(studio, state, std::move(locations), std::string(text));
+      } else {
+        ImGui::TextDisabled("history: record with 'print loc' to follow ops");
       }
       ImGui::EndPopup();
     }

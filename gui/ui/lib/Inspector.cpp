@@ -355,4 +355,78 @@ void drawInspector(Studio &studio, StudioView::State &state) {
   }
 }
 
+void openOpHistory(Studio &studio, StudioView::State &state,
+                   std::vector<SourceLocation> locations, std::string label) {
+  state.history = studio.passes().opHistory(locations);
+  state.historyLocations = std::move(locations);
+  size_t start = label.find_first_not_of(' ');
+  state.historyLabel = start == std::string::npos ? label : label.substr(start);
+}
+
+void drawOpHistory(Studio &studio, StudioView::State &state) {
+  if (state.historyLocations.empty())
+    return;
+  PipelineModel &m = studio.passes();
+  const ImGuiViewport *viewport = ImGui::GetMainViewport();
+  ImGui::SetNextWindowSize(ImVec2(ImGui::GetFontSize() * 30, viewport->WorkSize.y * 0.5f),
+                           ImGuiCond_Appearing);
+  ImGui::SetNextWindowPos(ImVec2(viewport->WorkPos.x + viewport->WorkSize.x * 0.25f,
+                                 viewport->WorkPos.y + viewport->WorkSize.y * 0.3f),
+                          ImGuiCond_Appearing);
+  bool open = true;
+  if (!ImGui::Begin("Op history###ophistory", &open, ImGuiWindowFlags_NoSavedSettings)) {
+    ImGui::End();
+    return;
+  }
+  state.probe("op-history");
+  ImGui::PushTextWrapPos(0);
+  ImGui::TextColored(colors::accent(), "%s", state.historyLabel.c_str());
+  ImGui::PopTextWrapPos();
+  for (const SourceLocation &loc : state.historyLocations)
+    ImGui::TextColored(colors::dim(), "%s:%u:%u", loc.file.c_str(), loc.line, loc.column);
+  ImGui::TextColored(colors::dim(), "marked in the IR view; a click shows the step");
+  if (ImGui::BeginTable("##history", 2,
+                        ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY |
+                            ImGuiTableFlags_BordersInnerV)) {
+    ImGui::TableSetupScrollFreeze(0, 1);
+    ImGui::TableSetupColumn("snapshot", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+    ImGui::TableSetupColumn("lines", ImGuiTableColumnFlags_WidthStretch, 0.6f);
+    ImGui::TableHeadersRow();
+    for (size_t i = 0; i < state.history.size(); ++i) {
+      const PipelineModel::HistoryStep &step = state.history[i];
+      ImGui::TableNextRow();
+      ImGui::TableSetColumnIndex(0);
+      ImGui::PushID(static_cast<int>(i));
+      bool here = step.position == m.selected();
+      if (ImGui::Selectable(m.positionName(step.position).c_str(), here,
+                            ImGuiSelectableFlags_SpanAllColumns) &&
+          step.position != kInputPosition) {
+        m.select(step.position);
+        if (!step.lines.empty())
+          if (std::optional<size_t> row = m.rowOfRightLine(step.lines.front()))
+            m.requestScroll(*row);
+      }
+      state.probe("history-" + std::to_string(i));
+      ImGui::PopID();
+      ImGui::TableSetColumnIndex(1);
+      if (step.lines.empty()) {
+        ImGui::TextColored(colors::dim(), "gone");
+      } else {
+        std::string list;
+        for (size_t k = 0; k < step.lines.size() && k < 6; ++k)
+          list += (k ? ", " : "") + std::to_string(step.lines[k]);
+        if (step.lines.size() > 6)
+          list += ", ... (" + std::to_string(step.lines.size()) + ")";
+        ImGui::TextUnformatted(list.c_str());
+      }
+    }
+    ImGui::EndTable();
+  }
+  ImGui::End();
+  if (!open) {
+    state.historyLocations.clear();
+    state.history.clear();
+  }
+}
+
 } // namespace executor_studio::gui

@@ -80,6 +80,12 @@ struct StudioView::State {
   /// The element under the cursor in the plot or heatmap (`[2] = 9`), and
   /// the inspector window's corners, in the last frame.
   std::string inspectHover;
+
+  // An op's history: the locations it is followed by, the line it was
+  // picked from, and where they are in each snapshot.
+  std::vector<SourceLocation> historyLocations;
+  std::string historyLabel;
+  std::vector<PipelineModel::HistoryStep> history;
   ImVec2 inspectMin, inspectMax;
 
   // The source file an IR line's loc(...) names ("go to source").
@@ -113,6 +119,12 @@ void drawExecutorPanel(Studio &studio, StudioView::State &state);
 void inspect(StudioView::State &state, uint64_t id, bool input, int index);
 /// The inspector window, when one is open.
 void drawInspector(Studio &studio, StudioView::State &state);
+/// Follows the ops with `locations` through every snapshot (`label`: the
+/// line they were picked from).
+void openOpHistory(Studio &studio, StudioView::State &state,
+                   std::vector<SourceLocation> locations, std::string label);
+/// The op history window, when one is open.
+void drawOpHistory(Studio &studio, StudioView::State &state);
 /// The source file window of "go to source", when one is open.
 void drawSourceFile(StudioView::State &state);
 /// Starts editing the IR after pass `pass` (-1: the input) in the IR view.

@@ -381,6 +381,7 @@ void StudioView::draw() {
   drawStatusBar(studio);
   ImGui::End();
   drawInspector(studio, *state);
+  drawOpHistory(studio, *state);
   drawSourceFile(*state);
 }
 
@@ -391,6 +392,20 @@ void StudioView::openInspector(uint64_t id, bool input, int index) {
 const std::string &StudioView::inspectorSummary() const { return state->inspectSummary; }
 
 const std::string &StudioView::inspectorHover() const { return state->inspectHover; }
+
+bool StudioView::openOpHistory(int position, unsigned line) {
+  std::shared_ptr<const std::string> text = studio.passes().irAt(position);
+  if (!text)
+    return false;
+  TextLines lines = TextLines::prepare(*text);
+  if (line == 0 || line > lines.size())
+    return false;
+  std::vector<SourceLocation> locations = findSourceLocations(lines.line(line - 1), &lines);
+  if (locations.empty())
+    return false;
+  gui::openOpHistory(studio, *state, std::move(locations), std::string(lines.line(line - 1)));
+  return true;
+}
 
 bool StudioView::inspectorBounds(float &x0, float &y0, float &x1, float &y1) const {
   if (state->inspectSummary.empty())

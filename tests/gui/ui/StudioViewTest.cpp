@@ -420,6 +420,33 @@ TEST_F(NullFrames, EveryControlIsInTheWindowAt1024x640) {
   EXPECT_FALSE(view->inspectorSummary().empty());
 }
 
+TEST_F(NullFrames, AnOpsHistoryListsItAfterEachPassAndShowsTheStep) {
+  studio->setPrintLocations(true);
+  openAndRecord(SAMPLES_DIR "/cross-compile-dispatch.mlir");
+  PipelineModel &passes = studio->passes();
+  ASSERT_TRUE(passes.recording().succeeded) << studio->status();
+  std::shared_ptr<const std::string> input = passes.irAt(kInputPosition);
+  TextLines lines = TextLines::prepare(*input);
+  unsigned line = 0;
+  for (size_t i = 0; i < lines.size() && !line; ++i)
+    if (lines.line(i).find("arith.sitofp") != std::string_view::npos)
+      line = static_cast<unsigned>(i + 1);
+  ASSERT_GT(line, 0u);
+  ASSERT_TRUE(view->openOpHistory(kInputPosition, line));
+  frame();
+  float x = 0, y = 0;
+  ASSERT_TRUE(view->widgetCenter("op-history", x, y));
+  std::vector<PipelineModel::HistoryStep> history =
+      passes.opHistory(findSourceLocations(lines.line(line - 1), &lines));
+  ASSERT_GE(history.size(), 3u);
+  EXPECT_EQ(history[0].lines, std::vector<uint32_t>{line});
+  // A click on a step selects it.
+  click("history-2");
+  EXPECT_EQ(passes.selected(), history[2].position);
+  // A line without a location follows nothing.
+  EXPECT_FALSE(view->openOpHistory(kInputPosition, 0));
+}
+
 TEST_F(NullFrames, PanelsResizeByDraggingTheirBorders) {
   openAndRecord(SAMPLES_DIR "/cross-compile-dispatch.mlir");
   float x = 0, y = 0;

@@ -210,8 +210,9 @@ public:
   /// Where the ops with one of `locations` (an op's `loc(...)`, fused ones
   /// included) are in each snapshot: the input, then every step in the
   /// order the pass list shows them (a target's own steps after their
-  /// parent). Lines are 1-based lines of that snapshot's text; a snapshot
-  /// where none is left is listed with no lines. The snapshots must be
+  /// parent, listed only where the op is). Lines are 1-based lines of that
+  /// snapshot's text; a step where none is left is listed with no lines. The
+  /// snapshots must be
   /// recorded with their locations (print loc).
   struct HistoryStep {
     int position = kInputPosition;

@@ -42,6 +42,10 @@ public:
 
   /// Opens the result inspector on input (or result) `index` of launch `id`.
   void openInspector(uint64_t id, bool input, int index);
+  /// Follows the op at 1-based line `line` of position `position`'s text
+  /// through every snapshot (as its context menu's "history of this op");
+  /// false when that line names no location.
+  bool openOpHistory(int position, unsigned line);
   /// What the inspector shows (type, shape, min/max/mean/NaN) in the last
   /// frame; empty when it is closed.
   const std::string &inspectorSummary() const;
