@@ -93,7 +93,7 @@ void onFatalSignal(int sig) {
   append(line, sizeof(line), n, ": ");
   append(line, sizeof(line), n, message);
   append(line, sizeof(line), n, "\n");
-  (void)!write(STDERR_FILENO, line, n);
+  (void)!write(logDescriptor, line, n);
   // The default action, so the listener sees the session end by `sig`.
   signal(sig, SIG_DFL);
   raise(sig);

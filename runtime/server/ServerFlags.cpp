@@ -117,6 +117,11 @@ ServerFlags parseServerFlags(int argc, char **argv, const char *version) {
       "run-as", cl::value_desc("USER"), cl::cat(sessions),
       cl::desc("started as root, sessions run as USER (default nobody) with "
                "no_new_privs"));
+  static cl::opt<bool> requireIsolation(
+      "require-isolation", cl::cat(sessions),
+      cl::desc("refuse to start when this machine cannot give sessions all "
+               "of the sandbox (the log's 'isolation not in force' line says "
+               "what is missing)"));
   static cl::list<std::string> plugins(
       "plugin", cl::value_desc("LIB.so"), cl::cat(sessions),
       cl::desc("load a library kernels may call (repeatable)"));
@@ -234,6 +239,7 @@ ServerFlags parseServerFlags(int argc, char **argv, const char *version) {
   else
     flags.assetRoot = "/tmp";
   flags.useKernelHeap = !noKernelHeap;
+  flags.requireIsolation = requireIsolation;
   flags.logLaunches = log == LogLevel::All;
   flags.publishOurs = services != Services::Catalyst;
   flags.publishCatalyst = services != Services::ExecutorStudio;

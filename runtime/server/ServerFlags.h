@@ -32,6 +32,9 @@ struct ServerFlags {
   SessionLimits limits;
   std::string assetRoot; // default: $TMPDIR, else /tmp
   bool useKernelHeap = true;
+  /// --require-isolation: refuse to start when sessions would lack any of
+  /// the sandbox (Sandbox.h, describeIsolation).
+  bool requireIsolation = false;
   bool logLaunches = true;
   bool publishOurs = true, publishCatalyst = true;
 };

@@ -44,6 +44,7 @@
 #include "CrashReport.h"
 #include "KernelHeap.h"
 #include "LaunchService.h"
+#include "Sandbox.h"
 #include "ServerFlags.h"
 
 #include "llvm/ExecutionEngine/Orc/Shared/SimpleRemoteEPCUtils.h"
@@ -389,6 +390,15 @@ int main(int argc, char **argv) {
           resolveRunAs(flags.runAsUser, flags.runAsNamed, runAs);
       !problem.empty())
     flagError(problem);
+  // What sessions get of the sandbox; --require-isolation: all of it, or
+  // no start (before anything listens).
+  std::vector<std::string> missingParts;
+  std::string isolationLine = describeIsolation(runAs.drop, missingParts);
+  std::string isolationMissing;
+  for (const std::string &part : missingParts)
+    isolationMissing += (isolationMissing.empty() ? "" : "; ") + part;
+  if (flags.requireIsolation && !isolationMissing.empty())
+    flagError("--require-isolation: sessions would lack " + isolationMissing);
   // Sessions work in their asset directory (entered before the drop); only
   // kernels that use its full path ($EXECUTOR_ASSET_DIR) need to reach it.
   std::string unreachableAssets = reachableBy(assetRoot, runAs);
@@ -508,6 +518,9 @@ int main(int argc, char **argv) {
            " memory a session, launches up to " +
            (limits.launchTime.count() ? formatDuration(limits.launchTime)
                                       : std::string("any time")));
+  logEvent(isolationLine);
+  if (!isolationMissing.empty())
+    logEvent("isolation not in force: " + isolationMissing);
   if (!generatedTokenFiles.empty())
     logEvent("generated a token for TCP: this user's clients read it from " +
              generatedTokenFiles[0] +
@@ -592,12 +605,9 @@ int main(int argc, char **argv) {
                runAs.user + ": " + std::strerror(errno));
     pid_t pid = fork();
     if (pid == 0) {
-      for (const pollfd &p : fds)
-        close(p.fd);
-      for (const Pending &p : pending)
-        if (p.connection->fd() != fd) // this session's own is among them
-          close(p.connection->fd());
-      close(signalPipe[1]);
+      // Nothing of the listener's (listening sockets, other clients'
+      // connections, its signal pipe) stays open in a session.
+      closeInheritedDescriptors(fd);
       // What only the listener needs: the token stays out of the memory
       // kernels run in.
       OPENSSL_cleanse(token.data(), token.size());
@@ -626,6 +636,11 @@ int main(int argc, char **argv) {
         refuse(problem);
       if (std::string problem = limitSessionMemory(limits.sessionMemory);
           !problem.empty())
+        refuse(problem);
+      // A kernel's output: to the log, escaped, under this session's label.
+      if (std::string problem = captureKernelOutput(); !problem.empty())
+        refuse(problem);
+      if (std::string problem = installSyscallFilter(); !problem.empty())
         refuse(problem);
       std::string threadProblem;
       if (!startSessionWatchdog(limits, accepted + limits.handshakeTimeout,

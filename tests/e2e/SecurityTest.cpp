@@ -1388,3 +1388,81 @@ TEST_F(SecurityTest, AnotherUserCannotRunAKernelOnAPrivateExecutor) {
   ASSERT_TRUE(static_cast<bool>(local)) << llvm::toString(local.takeError());
   ASSERT_FALSE(static_cast<bool>((*local)->sendBinary(kObjectA)));
 }
+
+//===----------------------------------------------------------------------===//
+// 6. Issue 22: what a session may do
+//===----------------------------------------------------------------------===//
+
+TEST_F(SecurityTest, AKernelInheritsNoDescriptorOfTheListener) {
+  // Issue 22: a kernel inherited the listener's wrong-token pipe (fd 6):
+  // one line made the listener refuse the next client.
+  startServer({"--token-file", tokenFile()});
+  ClientOptions options;
+  options.token = kToken;
+  auto first = open(options);
+  ASSERT_TRUE(static_cast<bool>(first)) << llvm::toString(first.takeError());
+  int idle = rawConnect(server.address()); // a connection still pending
+  ASSERT_GE(idle, 0);
+  auto second = open(options);
+  ASSERT_TRUE(static_cast<bool>(second)) << llvm::toString(second.takeError());
+  for (auto *client : {&*first, &*second}) {
+    ASSERT_FALSE(static_cast<bool>((*client)->sendBinary(kObjectA)));
+    auto out = (*client)->launch("open_pipes", kObjectA, {}, {{1, 8}});
+    ASSERT_TRUE(static_cast<bool>(out)) << llvm::toString(out.takeError());
+    EXPECT_EQ((*out)[0].as<double>(), std::vector<double>{0});
+  }
+  close(idle);
+}
+
+TEST_F(SecurityTest, AKernelsOutputIsLoggedEscapedUnderItsSession) {
+  // Issue 22: a kernel's stderr appeared in the log as the server's lines.
+  startServer();
+  auto client = open();
+  ASSERT_TRUE(static_cast<bool>(client)) << llvm::toString(client.takeError());
+  ASSERT_FALSE(static_cast<bool>((*client)->sendBinary(kObjectA)));
+  auto out = (*client)->launch("forge", kObjectA, {}, {{1, 8}});
+  ASSERT_TRUE(static_cast<bool>(out)) << llvm::toString(out.takeError());
+  client->reset();
+  EXPECT_TRUE(waitUntil([&] { return server.sessionProcesses().empty(); },
+                        std::chrono::seconds(3)));
+  server.stop();
+  std::string text = readFile(log);
+  EXPECT_EQ(text.find("\nexecutor-server: listener: forged"), std::string::npos)
+      << text;
+  EXPECT_EQ(text.find('\x1b'), std::string::npos) << text;
+  EXPECT_CONTAINS(text, "): kernel output: executor-server: listener: forged "
+                        "on stderr \\x1b[31mred\n");
+  EXPECT_CONTAINS(text, "): kernel output: executor-server: listener: forged "
+                        "on stdout\n");
+}
+
+TEST_F(SecurityTest, TheSyscallFilterRefusesWhatAKernelNeverNeeds) {
+  startServer();
+  auto client = open();
+  ASSERT_TRUE(static_cast<bool>(client)) << llvm::toString(client.takeError());
+  ASSERT_FALSE(static_cast<bool>((*client)->sendBinary(kObjectA)));
+  auto out = (*client)->launch("forbidden", kObjectA, {}, {{1, 8}});
+  ASSERT_TRUE(static_cast<bool>(out)) << llvm::toString(out.takeError());
+  std::vector<double> got = (*out)[0].as<double>();
+  ASSERT_EQ(got.size(), 6u);
+  // ptrace, unshare of a user namespace, process_vm_readv, keyctl, bpf.
+  for (int i = 0; i < 5; ++i)
+    EXPECT_EQ(got[i], EPERM) << "call " << i;
+  EXPECT_EQ(got[5], 1) << "fork (clone) must still work";
+  // Threads still start (clone3 falls back to clone): a second launch runs
+  // on the session's pool.
+  auto again = (*client)->launch("square", kObjectA, {vec({2})}, {{1, 8}});
+  ASSERT_TRUE(static_cast<bool>(again)) << llvm::toString(again.takeError());
+}
+
+TEST_F(SecurityTest, TheServerSaysWhichIsolationIsInForce) {
+  startServer();
+  server.stop();
+  std::string text = readFile(log);
+  EXPECT_CONTAINS(text, "listener: isolation: each session a process of its "
+                        "own");
+  EXPECT_CONTAINS(text, "seccomp refuses");
+  EXPECT_CONTAINS(text, "listener: isolation not in force: ");
+  EXPECT_CONTAINS(startupError({"--require-isolation"}),
+                  "--require-isolation: sessions would lack ");
+}
