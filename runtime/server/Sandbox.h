@@ -39,12 +39,14 @@ std::string captureKernelOutput();
 /// syslog fail with EPERM. "" or the problem.
 std::string installSyscallFilter();
 
-/// The names of the system calls the filter refuses (for --help and tests).
-std::vector<std::string> refusedSystemCalls();
+/// Whether this machine lets a session load the filter (qemu-user and
+/// some containers do not): tried in a child process; false with `why`.
+bool syscallFilterWorks(std::string &why);
 
 /// What isolation sessions get on this machine, one line for the log;
 /// `missing` gets what a session does not have.
-std::string describeIsolation(bool dropsPrivileges,
+std::string describeIsolation(bool dropsPrivileges, bool syscallFilter,
+                              const std::string &noFilterWhy,
                               std::vector<std::string> &missing);
 
 } // namespace executor_runtime

@@ -393,7 +393,10 @@ int main(int argc, char **argv) {
   // What sessions get of the sandbox; --require-isolation: all of it, or
   // no start (before anything listens).
   std::vector<std::string> missingParts;
-  std::string isolationLine = describeIsolation(runAs.drop, missingParts);
+  std::string noFilterWhy;
+  bool syscallFilter = syscallFilterWorks(noFilterWhy);
+  std::string isolationLine =
+      describeIsolation(runAs.drop, syscallFilter, noFilterWhy, missingParts);
   std::string isolationMissing;
   for (const std::string &part : missingParts)
     isolationMissing += (isolationMissing.empty() ? "" : "; ") + part;
@@ -640,8 +643,9 @@ int main(int argc, char **argv) {
       // A kernel's output: to the log, escaped, under this session's label.
       if (std::string problem = captureKernelOutput(); !problem.empty())
         refuse(problem);
-      if (std::string problem = installSyscallFilter(); !problem.empty())
-        refuse(problem);
+      if (syscallFilter)
+        if (std::string problem = installSyscallFilter(); !problem.empty())
+          refuse(problem);
       std::string threadProblem;
       if (!startSessionWatchdog(limits, accepted + limits.handshakeTimeout,
                                 threadProblem))
