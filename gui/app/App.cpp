@@ -191,6 +191,10 @@ bool parseArguments(int argc, char **argv, AppOptions &options, std::string &mes
                                    cl::desc("side-by-side, unified or source"));
   static cl::opt<std::string> search("search", cl::value_desc("TEXT"), cl::cat(headless),
                                      cl::desc("search the IR view for TEXT"));
+  static cl::opt<unsigned> history(
+      "history", cl::value_desc("LINE"), cl::cat(headless),
+      cl::desc("follow the op at LINE of the input as printed through every pass (its op "
+               "history; records with locations)"));
   static cl::opt<std::string> edit(
       "edit", cl::value_desc("FILE"), cl::cat(headless),
       cl::desc("replace the IR after --pass N with FILE and re-run the passes after it "
@@ -261,6 +265,7 @@ bool parseArguments(int argc, char **argv, AppOptions &options, std::string &mes
   if (view.getNumOccurrences() && !viewModeNamed(options.view))
     return refuse("--view takes side-by-side, unified or source");
   options.search = search;
+  options.historyLine = history;
   options.editFile = edit;
   options.inspect = inspect;
   options.launch = launch;
@@ -417,6 +422,8 @@ int runApp(const AppOptions &options) {
   }
   if (!options.view.empty())
     settings.viewMode = options.view;
+  if (options.historyLine)
+    settings.printLocations = true; // an op is followed by its location
   bool fixedSize = headless && options.settingsPath.empty();
   int width = options.width ? options.width : fixedSize ? 1600 : settings.windowWidth;
   int height = options.height ? options.height : fixedSize ? 960 : settings.windowHeight;
@@ -504,6 +511,12 @@ int runApp(const AppOptions &options) {
     }
     if (!options.search.empty())
       view.setSearch(options.search);
+    if (options.historyLine && !view.openOpHistory(kInputPosition, options.historyLine)) {
+      std::fprintf(stderr, "executor-studio: --history %u: that line of the input names no "
+                           "location\n",
+                   options.historyLine);
+      return 2;
+    }
     bool launched = true;
     if (!options.launch.empty()) {
       // Arguments that cannot be launched: no picture, the reason.

@@ -8,44 +8,36 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <string>
-#include <sys/wait.h>
-#include <thread>
 #include <unistd.h>
 
 namespace executor_studio::gui {
 
 bool VirtualDisplay::start(std::string &error, int width, int height) {
-  if (pid > 0)
+  if (xvfb.running())
     return true;
+  // Xvfb writes its display number to the pipe's write end, which it
+  // inherits (the read end does not).
   int fds[2];
-  if (::pipe(fds) != 0) {
+  if (::pipe2(fds, O_CLOEXEC) != 0 || ::fcntl(fds[1], F_SETFD, 0) != 0) {
     error = std::string("pipe: ") + std::strerror(errno);
     return false;
   }
-  std::string fd = std::to_string(fds[1]);
   std::string screen = std::to_string(width) + "x" + std::to_string(height) + "x24";
-  pid_t child = ::fork();
-  if (child < 0) {
-    error = std::string("fork: ") + std::strerror(errno);
+  SubprocessOptions options;
+  options.out = options.err = Redirect::null();
+  options.newProcessGroup = true;
+  options.searchPath = true;
+  llvm::Error started =
+      xvfb.start({"Xvfb", "-displayfd", std::to_string(fds[1]), "-screen", "0", screen,
+                  "-nolisten", "tcp", "-noreset"},
+                 options);
+  ::close(fds[1]);
+  if (started) {
+    llvm::consumeError(std::move(started));
     ::close(fds[0]);
-    ::close(fds[1]);
+    error = "Xvfb is not installed (Debian package xvfb)";
     return false;
   }
-  if (child == 0) {
-    ::close(fds[0]);
-    ::setpgid(0, 0);
-    int null = ::open("/dev/null", O_RDWR);
-    if (null >= 0) {
-      ::dup2(null, 0);
-      ::dup2(null, 1);
-      ::dup2(null, 2);
-    }
-    ::execlp("Xvfb", "Xvfb", "-displayfd", fd.c_str(), "-screen", "0", screen.c_str(),
-             "-nolisten", "tcp", "-noreset", static_cast<char *>(nullptr));
-    ::_exit(127);
-  }
-  ::close(fds[1]);
-  pid = child;
   // Xvfb writes the display number once it accepts clients.
   std::string number;
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
@@ -66,11 +58,9 @@ bool VirtualDisplay::start(std::string &error, int width, int height) {
   while (!number.empty() && (number.back() == '\n' || number.back() == ' '))
     number.pop_back();
   if (number.empty()) {
-    int status = 0;
-    bool exited = ::waitpid(pid, &status, WNOHANG) == pid;
-    error = exited && WIFEXITED(status) && WEXITSTATUS(status) == 127
-                ? "Xvfb is not installed (Debian package xvfb)"
-                : "Xvfb did not start";
+    bool exited = xvfb.poll();
+    error = exited && xvfb.exitCode() == 127 ? "Xvfb is not installed (Debian package xvfb)"
+                                               : "Xvfb did not start";
     stop();
     return false;
   }
@@ -79,20 +69,7 @@ bool VirtualDisplay::start(std::string &error, int width, int height) {
 }
 
 void VirtualDisplay::stop() {
-  if (pid <= 0)
-    return;
-  ::kill(pid, SIGTERM);
-  for (int i = 0; i < 100; ++i) {
-    if (::waitpid(pid, nullptr, WNOHANG) == pid) {
-      pid = -1;
-      name.clear();
-      return;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  ::kill(pid, SIGKILL);
-  ::waitpid(pid, nullptr, 0);
-  pid = -1;
+  xvfb.terminate(std::chrono::seconds(2));
   name.clear();
 }
 

@@ -2,8 +2,9 @@
 #ifndef STUDIOAPP_VIRTUALDISPLAY_H
 #define STUDIOAPP_VIRTUALDISPLAY_H
 
+#include "Support/Subprocess.h"
+
 #include <string>
-#include <sys/types.h>
 
 namespace executor_studio::gui {
 
@@ -22,10 +23,10 @@ public:
   void stop();
   /// `:93`.
   const std::string &display() const { return name; }
-  bool running() const { return pid > 0; }
+  bool running() const { return xvfb.running(); }
 
 private:
-  pid_t pid = -1;
+  Subprocess xvfb;
   std::string name;
 };
 

@@ -3,11 +3,12 @@
 
 #include "ExecutorLsp/ParsedChunk.h"
 #include "ExecutorLsp/TextFile.h"
-#include "ExecutorLsp/TextScanner.h"
+#include "Support/MlirLexer.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 
+using namespace executor_studio;
 using namespace executor_studio::lsp;
 
 void executor_studio::lsp::getFoldingRanges(const TextFile &file,

@@ -5,7 +5,7 @@
 #include "ExecutorLsp/ParsedChunk.h"
 #include "ExecutorLsp/SplitFile.h"
 #include "ExecutorLsp/TextFile.h"
-#include "ExecutorLsp/TextScanner.h"
+#include "Support/MlirLexer.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/IR/Diagnostics.h"
@@ -20,6 +20,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
+using namespace executor_studio;
 using namespace executor_studio::lsp;
 namespace proto = llvm::lsp;
 using llvm::StringRef;

@@ -2,7 +2,7 @@
 #include "ExecutorLsp/Kernels.h"
 
 #include "ExecutorLsp/ParsedChunk.h"
-#include "ExecutorLsp/TextScanner.h"
+#include "Support/MlirLexer.h"
 
 #include "Catalyst/IR/CatalystAttributes.h"
 #include "Catalyst/IR/CatalystOps.h"
@@ -17,14 +17,11 @@
 #include "llvm/TargetParser/Host.h"
 
 using namespace mlir;
+using namespace executor_studio;
 using namespace executor_studio::lsp;
 namespace proto = llvm::lsp;
 
 namespace {
-bool isSymbolChar(char c) {
-  return llvm::isAlnum(c) || c == '_' || c == '$' || c == '.' || c == '-';
-}
-
 /// Whether `module` is where launches go: a target, or dispatched.
 bool isKernelModule(ModuleOp module) {
   return module && (catalyst::isTarget(module) || catalyst::hasDispatch(module));
@@ -177,6 +174,14 @@ std::optional<SMRange> findCalleeText(const ParsedChunk &chunk,
 }
 } // namespace
 
+ModuleOp
+executor_studio::lsp::getLaunchTarget(catalyst::LaunchKernelOp launch) {
+  if (!launch.getCalleeFunction())
+    return nullptr;
+  ModuleOp module = launch.getCalleeModule();
+  return module && catalyst::isTarget(module) ? module : nullptr;
+}
+
 bool executor_studio::lsp::describeKernel(llvm::raw_ostream &os,
                                           Operation *op) {
   auto function = dyn_cast<FunctionOpInterface>(op);
@@ -199,13 +204,13 @@ void executor_studio::lsp::completeKernelEntries(
   if (!end || end < buffer.begin() || end > buffer.end())
     return;
   const char *start = end;
-  while (start > buffer.begin() && isSymbolChar(start[-1]))
+  while (start > buffer.begin() && isIdentifierChar(start[-1]))
     --start;
   StringRef before(buffer.begin(), start - buffer.begin());
   if (!before.consume_back("::@"))
     return;
   size_t nameStart = before.size();
-  while (nameStart > 0 && isSymbolChar(before[nameStart - 1]))
+  while (nameStart > 0 && isIdentifierChar(before[nameStart - 1]))
     --nameStart;
   if (nameStart == 0 || nameStart == before.size() ||
       before[nameStart - 1] != '@')

@@ -4,6 +4,8 @@
 #include "ExecutorLsp/ParsedChunk.h"
 #include "ExecutorLsp/TextFile.h"
 
+#include "Support/MlirLexer.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/STLExtras.h"
@@ -12,6 +14,7 @@
 #include "llvm/Support/LSP/Protocol.h"
 
 using namespace mlir;
+using namespace executor_studio;
 using namespace executor_studio::lsp;
 namespace proto = llvm::lsp;
 using llvm::StringRef;
@@ -83,18 +86,13 @@ bool isSuffixId(StringRef name) {
     return false;
   if (llvm::isDigit(name.front()))
     return llvm::all_of(name, llvm::isDigit);
-  auto isIdChar = [](char c) {
-    return llvm::isAlnum(c) || c == '$' || c == '.' || c == '_' || c == '-';
-  };
-  return llvm::all_of(name, isIdChar);
+  return llvm::all_of(name, isIdentifierChar);
 }
 
 bool isBareSymbolName(StringRef name) {
   if (name.empty() || !(llvm::isAlpha(name.front()) || name.front() == '_'))
     return false;
-  return llvm::all_of(name, [](char c) {
-    return llvm::isAlnum(c) || c == '_' || c == '$' || c == '.' || c == '-';
-  });
+  return llvm::all_of(name, isIdentifierChar);
 }
 
 /// The op whose region tree SSA names of `target` share: the nearest op

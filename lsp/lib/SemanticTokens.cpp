@@ -3,7 +3,7 @@
 
 #include "ExecutorLsp/ParsedChunk.h"
 #include "ExecutorLsp/TextFile.h"
-#include "ExecutorLsp/TextScanner.h"
+#include "Support/MlirLexer.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/SymbolTable.h"
@@ -13,6 +13,7 @@
 #include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
+using namespace executor_studio;
 using namespace executor_studio::lsp;
 
 namespace {

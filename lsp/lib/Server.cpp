@@ -1,32 +1,34 @@
 //===- Server.cpp - executor-lsp-server -------------------------*- C++ -*-===//
+//
+// Routes the messages: each method's parameters (Protocol.h) to the feature
+// that answers it (one file each in lsp/lib), the documents' lifetime to
+// TextFile, and pipeline runs to PipelineJobs.
+//
+//===----------------------------------------------------------------------===//
 #include "ExecutorLsp/Server.h"
 
-#include "ExecutorLsp/Aliases.h"
 #include "ExecutorLsp/Bytecode.h"
 #include "ExecutorLsp/CheckedInput.h"
 #include "ExecutorLsp/CodeActions.h"
-#include "ExecutorLsp/TargetTripleActions.h"
+#include "ExecutorLsp/CodeLens.h"
+#include "ExecutorLsp/Completion.h"
 #include "ExecutorLsp/DocumentLimits.h"
 #include "ExecutorLsp/DocumentSymbols.h"
 #include "ExecutorLsp/FoldingRanges.h"
 #include "ExecutorLsp/Formatting.h"
+#include "ExecutorLsp/Hover.h"
 #include "ExecutorLsp/InlayHints.h"
+#include "ExecutorLsp/PipelineJobs.h"
+#include "ExecutorLsp/Protocol.h"
 #include "ExecutorLsp/Rename.h"
-#include "ExecutorLsp/ParsedChunk.h"
 #include "ExecutorLsp/SemanticTokens.h"
-#include "ExecutorLsp/SourceLocations.h"
-#include "ExecutorLsp/SplitFile.h"
+#include "ExecutorLsp/TargetTripleActions.h"
 #include "ExecutorLsp/TextFile.h"
-#include "ExecutorLsp/WorkerProcess.h"
+#include "ExecutorLsp/XRefs.h"
 
-#include "Pipeline/PipelineRecorder.h"
 #include "Registration/Registration.h"
-#include "Transforms/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
-#include "mlir/Pass/PassManager.h"
-#include "mlir/Pass/PassRegistry.h"
-#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -34,17 +36,12 @@
 #include "llvm/Support/LSP/Logging.h"
 #include "llvm/Support/LSP/Protocol.h"
 #include "llvm/Support/LSP/Transport.h"
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Path.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <mutex>
-#include <thread>
 
 using namespace executor_studio;
 using namespace executor_studio::lsp;
@@ -52,283 +49,6 @@ namespace proto = llvm::lsp;
 namespace json = llvm::json;
 using llvm::Expected;
 using llvm::StringRef;
-
-//===----------------------------------------------------------------------===//
-// Protocol extensions
-//===----------------------------------------------------------------------===//
-
-namespace {
-/// Parameters taken as they come.
-struct RawParams {
-  json::Value value = nullptr;
-};
-
-bool fromJSON(const json::Value &value, RawParams &result, json::Path) {
-  result.value = value;
-  return true;
-}
-
-/// `executor/pipelinePreview` parameters.
-struct PipelinePreviewParams {
-  proto::URIForFile uri;
-  /// A textual pipeline; the default pipeline when absent.
-  std::optional<std::string> pipeline;
-  /// The `// -----` chunk of a split file.
-  std::optional<int64_t> chunk;
-  /// Which IR to return: "changes" (default: every snapshot whose IR
-  /// differs from the one before), "none", or snapshot indices (-1: the
-  /// input).
-  std::string ir = "changes";
-};
-
-bool fromJSON(const json::Value &value, PipelinePreviewParams &result,
-              json::Path path) {
-  json::ObjectMapper o(value, path);
-  if (!o || !o.map("uri", result.uri) ||
-      !o.mapOptional("pipeline", result.pipeline) ||
-      !o.mapOptional("chunk", result.chunk))
-    return false;
-  const json::Value *ir = value.getAsObject()->get("ir");
-  if (!ir)
-    return true;
-  if (std::optional<StringRef> mode = ir->getAsString()) {
-    if (*mode == "changes" || *mode == "none") {
-      result.ir = mode->str();
-      return true;
-    }
-  } else if (const json::Array *indices = ir->getAsArray()) {
-    std::string list;
-    for (const json::Value &index : *indices) {
-      std::optional<int64_t> number = index.getAsInteger();
-      if (!number || *number < -1 || *number > INT32_MAX) {
-        path.field("ir").report("expected snapshot indices (-1: the input)");
-        return false;
-      }
-      list += std::to_string(*number) + ",";
-    }
-    result.ir = list.empty() ? "none" : list;
-    return true;
-  }
-  path.field("ir").report(
-      "expected \"changes\", \"none\" or an array of snapshot indices");
-  return false;
-}
-
-/// `executor/rerunFrom` parameters: the preview's, and the edited IR after
-/// one snapshot.
-struct RerunFromParams {
-  PipelinePreviewParams preview;
-  /// The snapshot whose IR `text` replaces (its "index"; -1: the input).
-  int64_t pass = -1;
-  std::string text;
-  /// The URI of the document that holds `text` in the client (the
-  /// diagnostics' related locations); `uri` when absent.
-  std::optional<std::string> textUri;
-};
-
-bool fromJSON(const json::Value &value, RerunFromParams &result,
-              json::Path path) {
-  if (!fromJSON(value, result.preview, path))
-    return false;
-  json::ObjectMapper o(value, path);
-  if (!o.map("text", result.text) || !o.mapOptional("textUri", result.textUri))
-    return false;
-  const json::Value *pass = value.getAsObject()->get("pass");
-  std::optional<int64_t> number = pass ? pass->getAsInteger() : std::nullopt;
-  if (!number || *number < -1 || *number > INT32_MAX) {
-    path.field("pass").report(
-        "expected the index of the snapshot that `text` replaces (-1: the "
-        "input)");
-    return false;
-  }
-  result.pass = *number;
-  return true;
-}
-
-/// `$/cancelRequest` parameters.
-struct CancelParams {
-  json::Value id = nullptr;
-};
-
-bool fromJSON(const json::Value &value, CancelParams &result, json::Path path) {
-  json::ObjectMapper o(value, path);
-  if (!o)
-    return false;
-  const json::Object *object = value.getAsObject();
-  const json::Value *id = object->get("id");
-  if (!id || (id->kind() != json::Value::String &&
-              id->kind() != json::Value::Number)) {
-    path.field("id").report("expected a string or a number");
-    return false;
-  }
-  result.id = *id;
-  return true;
-}
-
-/// `textDocument/rename` parameters.
-struct RenameParams {
-  proto::TextDocumentIdentifier textDocument;
-  proto::Position position;
-  std::string newName;
-};
-
-bool fromJSON(const json::Value &value, RenameParams &result, json::Path path) {
-  json::ObjectMapper o(value, path);
-  return o && o.map("textDocument", result.textDocument) &&
-         o.map("position", result.position) && o.map("newName", result.newName);
-}
-
-/// Parameters that name a document only (`codeLens`,
-/// `semanticTokens/full`, `foldingRange`).
-struct DocumentParams {
-  proto::TextDocumentIdentifier textDocument;
-};
-
-bool fromJSON(const json::Value &value, DocumentParams &result,
-              json::Path path) {
-  json::ObjectMapper o(value, path);
-  return o && o.map("textDocument", result.textDocument);
-}
-
-/// `textDocument/semanticTokens/range` parameters.
-struct DocumentRangeParams {
-  proto::TextDocumentIdentifier textDocument;
-  proto::Range range;
-};
-
-bool fromJSON(const json::Value &value, DocumentRangeParams &result,
-              json::Path path) {
-  json::ObjectMapper o(value, path);
-  return o && o.map("textDocument", result.textDocument) &&
-         o.map("range", result.range);
-}
-
-/// `textDocument/formatting` parameters: of the options, only ours.
-struct FormattingParams {
-  proto::TextDocumentIdentifier textDocument;
-  std::optional<bool> dropComments;
-};
-
-bool fromJSON(const json::Value &value, FormattingParams &result,
-              json::Path path) {
-  json::ObjectMapper o(value, path);
-  if (!o || !o.map("textDocument", result.textDocument))
-    return false;
-  if (const json::Object *options = value.getAsObject()->getObject("options"))
-    result.dropComments = options->getBoolean("dropComments");
-  return true;
-}
-
-/// `mlir/convertFromBytecode` and `mlir/convertToBytecode` parameters, as
-/// mlir-lsp-server takes them.
-struct ConvertBytecodeParams {
-  proto::URIForFile uri;
-};
-
-bool fromJSON(const json::Value &value, ConvertBytecodeParams &result,
-              json::Path path) {
-  json::ObjectMapper o(value, path);
-  return o && o.map("uri", result.uri);
-}
-
-/// The command a preview lens runs in the client.
-constexpr StringRef kShowPreviewCommand = "executor.showPipelinePreview";
-
-llvm::Error makeError(proto::ErrorCode code, const llvm::Twine &message) {
-  return llvm::make_error<proto::LSPError>(message.str(), code);
-}
-
-/// The key of a request id in the table of running previews.
-std::string getRequestKey(const json::Value &id) {
-  return llvm::formatv("{0}", id).str();
-}
-} // namespace
-
-//===----------------------------------------------------------------------===//
-// Job: one run of the pipeline in a worker process
-//===----------------------------------------------------------------------===//
-
-namespace {
-struct Job {
-  enum class Kind { Preview, Diagnostics };
-
-  Job(Kind kind, proto::URIForFile uri, int64_t version)
-      : kind(kind), uri(std::move(uri)), version(version) {}
-
-  /// Ends the job now (kills its process). A preview that has not answered
-  /// yet answers with `code` and `message`.
-  void cancel(proto::ErrorCode code, const std::string &message) {
-    {
-      std::lock_guard<std::mutex> lock(mutex);
-      if (!cancelled) {
-        cancelled = true;
-        process.kill();
-      }
-    }
-    cv.notify_all();
-    answer(makeError(code, message));
-  }
-
-  /// Answers the preview request, once.
-  void answer(Expected<json::Value> result) {
-    proto::Callback<json::Value> callback;
-    {
-      std::lock_guard<std::mutex> lock(mutex);
-      callback = std::move(reply);
-      reply = nullptr;
-    }
-    if (callback)
-      callback(std::move(result));
-    else if (!result)
-      llvm::consumeError(result.takeError());
-  }
-
-  bool isCancelled() {
-    std::lock_guard<std::mutex> lock(mutex);
-    return cancelled;
-  }
-
-  const Kind kind;
-  const proto::URIForFile uri;
-  const int64_t version;
-  /// The request id of a preview (for `$/cancelRequest`).
-  std::string requestKey;
-
-  std::mutex mutex;
-  std::condition_variable cv;
-  bool cancelled = false;
-  WorkerProcess process;
-  proto::Callback<json::Value> reply;
-
-  std::thread thread;
-  std::atomic<bool> finished{false};
-};
-
-/// What a job runs.
-struct JobInput {
-  std::string text;
-  int chunk = -1;
-  std::string pipeline;
-  /// The worker's --worker-ir: "changes", "none" or indices.
-  std::string ir = "changes";
-  unsigned delayMs = 0;
-  unsigned timeoutMs = 0;
-  /// A re-run: `text` is the edited IR after this snapshot.
-  std::optional<int> rerunAfter;
-  /// The worker's --worker-uri (the diagnostics' document); the job's URI
-  /// when empty.
-  std::string textUri;
-  /// What the request is called in errors.
-  std::string what = "pipeline preview";
-};
-
-/// The outcome of a worker run.
-struct WorkerOutcome {
-  enum class Status { Finished, Cancelled, TimedOut, Failed } status;
-  json::Value result = nullptr;
-  std::string error;
-};
-} // namespace
 
 //===----------------------------------------------------------------------===//
 // Server
@@ -405,25 +125,22 @@ private:
   void updateFile(const proto::URIForFile &uri, std::string contents,
                   int64_t version);
 
-  // Jobs.
-  std::shared_ptr<Job> startJob(Job::Kind kind, const proto::URIForFile &uri,
-                                int64_t version, JobInput input,
-                                proto::Callback<json::Value> reply = nullptr);
-  void runJob(const std::shared_ptr<Job> &job, const JobInput &input);
-  WorkerOutcome runWorker(Job &job, const JobInput &input);
-  void finishPreview(Job &job, WorkerOutcome outcome, const JobInput &input);
-  void finishDiagnostics(Job &job, WorkerOutcome outcome);
-  /// Cancels the jobs on `file` (all when empty) of `kind` (all when none).
-  void cancelJobs(StringRef file, std::optional<Job::Kind> kind,
-                  proto::ErrorCode code, const std::string &message);
-  void reapJobs();
+  /// Publishes the pipeline's diagnostics of a job, after the parser's.
+  void publishPipelineDiagnostics(const proto::URIForFile &uri, int64_t version,
+                                  llvm::function_ref<bool()> isCancelled,
+                                  std::vector<proto::Diagnostic> diagnostics);
+  /// The request id of the message being handled, as PipelineJobs keys it.
+  std::string getLastRequestKey() const {
+    const std::optional<json::Value> &id = input.getLastRequestId();
+    return id ? getRequestKey(*id) : std::string();
+  }
 
   CheckedInput &input;
   ServerOptions options;
   mlir::DialectRegistry registry;
   std::unique_ptr<llvm::ThreadPoolInterface> threadPool;
   /// Where a pass of the default pipeline first runs (its snapshot index),
-  /// for the module passes before the first nested pipeline.
+  /// for the module passes before the first nested pipeline (CodeLens.h).
   llvm::StringMap<unsigned> defaultPassIndices;
   bool shutdownRequested = false;
   /// Format documents with comments that the printer drops
@@ -445,49 +162,45 @@ private:
     std::vector<proto::Diagnostic> parseDiagnostics;
   };
   llvm::StringMap<PublishedState> published;
-  std::vector<std::shared_ptr<Job>> jobs;
+
+  /// The pipeline runs (destroyed first: their threads publish through
+  /// this server).
+  std::unique_ptr<PipelineJobs> jobs;
 };
 } // namespace
 
 Server::Server(CheckedInput &input, const ServerOptions &options)
-    : input(input), options(options) {
+    : input(input), options(options),
+      defaultPassIndices(getDefaultPassIndices()) {
   registerAllDialects(registry);
   if (options.verifyThreads != 1)
     threadPool = std::make_unique<llvm::DefaultThreadPool>(
-        options.verifyThreads ? llvm::hardware_concurrency(options.verifyThreads)
-                              : llvm::hardware_concurrency());
-
-  // The snapshot index of the default pipeline's leading module passes.
-  mlir::OpPassManager pm("builtin.module");
-  std::string errors;
-  llvm::raw_string_ostream errorStream(errors);
-  std::string text = catalyst::getDefaultPipelineText({"workspace", ""});
-  llvm::StringRef body = StringRef(text)
-                             .drop_front(StringRef("builtin.module(").size())
-                             .drop_back();
-  if (succeeded(mlir::parsePassPipeline(body, pm, errorStream))) {
-    unsigned index = 0;
-    for (mlir::Pass &pass : pm.getPasses()) {
-      if (pass.getArgument().empty())
-        break;
-      defaultPassIndices.try_emplace(pass.getArgument(), index++);
-    }
-  } else {
-    proto::Logger::error("cannot parse the default pipeline: {0}", errors);
-  }
+        options.verifyThreads
+            ? llvm::hardware_concurrency(options.verifyThreads)
+            : llvm::hardware_concurrency());
+  jobs = std::make_unique<PipelineJobs>(
+      this->options, [this](const proto::URIForFile &uri, int64_t version,
+                            llvm::function_ref<bool()> isCancelled,
+                            std::vector<proto::Diagnostic> diagnostics) {
+        publishPipelineDiagnostics(uri, version, isCancelled,
+                                   std::move(diagnostics));
+      });
 }
 
-Server::~Server() {
-  cancelJobs("", std::nullopt, proto::ErrorCode::RequestCancelled,
-             "the server is exiting");
-  std::vector<std::shared_ptr<Job>> remaining;
-  {
-    std::lock_guard<std::mutex> lock(stateMutex);
-    remaining = std::move(jobs);
-  }
-  for (auto &job : remaining)
-    if (job->thread.joinable())
-      job->thread.join();
+Server::~Server() { jobs.reset(); }
+
+void Server::publishPipelineDiagnostics(
+    const proto::URIForFile &uri, int64_t version,
+    llvm::function_ref<bool()> isCancelled,
+    std::vector<proto::Diagnostic> diagnostics) {
+  std::lock_guard<std::mutex> lock(stateMutex);
+  auto it = published.find(uri.file());
+  if (it == published.end() || it->second.version != version || isCancelled())
+    return;
+  proto::PublishDiagnosticsParams params(uri, version);
+  params.diagnostics = it->second.parseDiagnostics;
+  llvm::append_range(params.diagnostics, diagnostics);
+  publishDiagnostics(params);
 }
 
 //===----------------------------------------------------------------------===//
@@ -580,8 +293,8 @@ void Server::onInitialize(const RawParams &params,
 void Server::onShutdown(const proto::NoParams &,
                         proto::Callback<std::nullptr_t> reply) {
   shutdownRequested = true;
-  cancelJobs("", std::nullopt, proto::ErrorCode::RequestCancelled,
-             "the server is shutting down");
+  jobs->cancel("", std::nullopt, proto::ErrorCode::RequestCancelled,
+               "the server is shutting down");
   reply(nullptr);
 }
 
@@ -598,17 +311,7 @@ void Server::onInvalidMessage(const RawParams &params,
 }
 
 void Server::onCancelRequest(const CancelParams &params) {
-  std::string key = getRequestKey(params.id);
-  std::vector<std::shared_ptr<Job>> matching;
-  {
-    std::lock_guard<std::mutex> lock(stateMutex);
-    for (auto &job : jobs)
-      if (job->kind == Job::Kind::Preview && job->requestKey == key)
-        matching.push_back(job);
-  }
-  for (auto &job : matching)
-    job->cancel(proto::ErrorCode::RequestCancelled,
-                "the request was cancelled");
+  jobs->cancelRequest(getRequestKey(params.id));
 }
 
 //===----------------------------------------------------------------------===//
@@ -617,7 +320,7 @@ void Server::onCancelRequest(const CancelParams &params) {
 void Server::updateFile(const proto::URIForFile &uri, std::string contents,
                         int64_t version) {
   // An edit supersedes the runs on the previous text.
-  cancelJobs(
+  jobs->cancel(
       uri.file(), std::nullopt, proto::ErrorCode::ContentModified,
       llvm::formatv("the document changed (version {0})", version).str());
   {
@@ -651,24 +354,11 @@ void Server::updateFile(const proto::URIForFile &uri, std::string contents,
     publishDiagnostics(params);
   }
 
-  // The pipeline's own errors, once the text is valid and stays unchanged
-  // for a moment.
-  bool runPipeline = options.pipelineDiagnostics && file->isValid() &&
-                     file->hasFullService() &&
-                     mentionsExecutorDialects(file->getContents());
-  JobInput jobInput;
-  if (runPipeline) {
-    jobInput.text = file->getContents();
-    jobInput.ir = "none";
-    jobInput.delayMs = options.pipelineDiagnosticsDelayMs;
-    jobInput.timeoutMs = options.pipelineDiagnosticsTimeoutMs;
-  }
   // The previous version is destroyed after the new diagnostics are out.
   std::unique_ptr<TextFile> &slot = files[uri.file()];
   std::swap(slot, file);
   file.reset();
-  if (runPipeline)
-    startJob(Job::Kind::Diagnostics, uri, version, std::move(jobInput));
+  jobs->startDiagnostics(*slot);
 }
 
 void Server::onDidOpen(const proto::DidOpenTextDocumentParams &params) {
@@ -715,8 +405,8 @@ void Server::onDidClose(const proto::DidCloseTextDocumentParams &params) {
     return;
   int64_t version = it->second->getVersion();
   files.erase(it);
-  cancelJobs(uri.file(), std::nullopt, proto::ErrorCode::ContentModified,
-             "the document was closed");
+  jobs->cancel(uri.file(), std::nullopt, proto::ErrorCode::ContentModified,
+               "the document was closed");
   std::lock_guard<std::mutex> lock(stateMutex);
   published.erase(uri.file());
   // Clear what the client shows for it.
@@ -724,20 +414,14 @@ void Server::onDidClose(const proto::DidCloseTextDocumentParams &params) {
 }
 
 //===----------------------------------------------------------------------===//
-// Queries
+// Navigation and documentation (Hover.h, XRefs.h, DocumentSymbols.h,
+// Completion.h, CodeLens.h)
 
 void Server::onDefinition(const proto::TextDocumentPositionParams &params,
                           proto::Callback<std::vector<proto::Location>> reply) {
   std::vector<proto::Location> locations;
-  if (TextFile *file = getFile(params.textDocument.uri)) {
-    const ParsedChunk &chunk = file->getChunkFor(params.position);
-    if (!findAliasDefinition(chunk, file->getURI(), params.position,
-                             locations)) {
-      file->getLocationsOf(params.position, locations);
-      findSourceLocations(chunk, file->getURI(), params.position,
-                          workspaceRoot, locations);
-    }
-  }
+  if (TextFile *file = getFile(params.textDocument.uri))
+    findDefinitions(*file, params.position, workspaceRoot, locations);
   reply(std::move(locations));
 }
 
@@ -745,23 +429,15 @@ void Server::onReferences(const proto::ReferenceParams &params,
                           proto::Callback<std::vector<proto::Location>> reply) {
   std::vector<proto::Location> locations;
   if (TextFile *file = getFile(params.textDocument.uri))
-    if (!findAliasReferences(file->getChunkFor(params.position),
-                             file->getURI(), params.position,
-                             params.context.includeDeclaration, locations))
-      file->findReferencesOf(params.position,
-                             params.context.includeDeclaration, locations);
+    findReferences(*file, params.position, params.context.includeDeclaration,
+                   locations);
   reply(std::move(locations));
 }
 
 void Server::onHover(const proto::TextDocumentPositionParams &params,
                      proto::Callback<std::optional<proto::Hover>> reply) {
   TextFile *file = getFile(params.textDocument.uri);
-  if (!file)
-    return reply(std::nullopt);
-  if (std::optional<proto::Hover> hover =
-          findAliasHover(file->getChunkFor(params.position), params.position))
-    return reply(std::move(hover));
-  reply(file->findHover(params.position));
+  reply(file ? findHover(*file, params.position) : std::nullopt);
 }
 
 void Server::onDocumentSymbol(const proto::DocumentSymbolParams &params,
@@ -769,7 +445,7 @@ void Server::onDocumentSymbol(const proto::DocumentSymbolParams &params,
   std::vector<proto::DocumentSymbol> symbols;
   TextFile *file = getFile(params.textDocument.uri);
   if (file)
-    file->findDocumentSymbols(symbols);
+    findDocumentSymbols(*file, symbols);
   if (!hierarchicalDocumentSymbols && file)
     return reply(flattenDocumentSymbols(symbols, file->getURI()));
   reply(json::Value(std::move(symbols)));
@@ -778,89 +454,18 @@ void Server::onDocumentSymbol(const proto::DocumentSymbolParams &params,
 void Server::onCompletion(const proto::CompletionParams &params,
                           proto::Callback<proto::CompletionList> reply) {
   TextFile *file = getFile(params.textDocument.uri);
-  reply(file ? file->getCodeCompletion(params.position)
+  reply(file ? getCodeCompletion(*file, params.position)
              : proto::CompletionList());
 }
 
 void Server::onCodeLens(const DocumentParams &params,
                         proto::Callback<json::Value> reply) {
-  json::Array lenses;
-  if (TextFile *file = getFile(params.textDocument.uri)) {
-    std::vector<PreviewLens> previews;
-    file->getPreviewLenses(previews);
-    for (const PreviewLens &lens : previews) {
-      json::Object argument{{"uri", params.textDocument.uri.uri()},
-                            {"chunk", static_cast<int64_t>(lens.chunk)},
-                            {"pass", lens.pass}};
-      auto index = defaultPassIndices.find(lens.pass);
-      if (index != defaultPassIndices.end())
-        argument["passIndex"] = static_cast<int64_t>(index->second);
-      proto::Range range(proto::Position(lens.line, lens.startColumn),
-                         proto::Position(lens.line, lens.endColumn));
-      lenses.push_back(json::Object{
-          {"range", range},
-          {"command",
-           json::Object{{"title", lens.title},
-                        {"command", kShowPreviewCommand},
-                        {"arguments", json::Array{std::move(argument)}}}},
-      });
-    }
-  }
-  reply(json::Value(std::move(lenses)));
+  TextFile *file = getFile(params.textDocument.uri);
+  reply(file ? getCodeLenses(*file, defaultPassIndices) : json::Array());
 }
 
-namespace {
-/// Why a pipeline run (`run`, plural `runs`) on `text` (`what`: "the
-/// document", "the edited IR") is refused: past the full-service size, or
-/// nested too deep for the worker's parser. `instead` says what to run on it.
-std::optional<llvm::Error> checkPipelineInput(StringRef text, StringRef what,
-                                              StringRef run, StringRef runs,
-                                              StringRef instead) {
-  if (text.size() > kFullServiceBytes)
-    return makeError(
-        proto::ErrorCode::RequestFailed,
-        llvm::formatv("{0} is {1:f1} MiB: {2} stop at {3} MiB "
-                      "(lsp/README.md, \"Limits\"); run {4} on it",
-                      what, text.size() / double(1 << 20), runs,
-                      kFullServiceBytes >> 20, instead));
-  // The worker's parser would recurse past its stack.
-  if (std::optional<size_t> deep = findExcessiveNesting(text))
-    return makeError(proto::ErrorCode::RequestFailed,
-                     llvm::formatv("{0} nests deeper than {1} levels (line "
-                                   "{2}): no {3}",
-                                   what, kMaxNestingDepth,
-                                   text.take_front(*deep).count('\n') + 1,
-                                   run));
-  return std::nullopt;
-}
-
-/// The chunk and the pipeline of a preview or re-run request, checked
-/// against `file`.
-std::optional<llvm::Error> checkPreviewParams(const PipelinePreviewParams &params,
-                                              const TextFile &file) {
-  int64_t chunk = params.chunk.value_or(0);
-  if (chunk < 0 || chunk >= file.getNumChunks())
-    return makeError(
-        proto::ErrorCode::InvalidParams,
-        llvm::formatv("chunk {0} is out of range: the document has {1}", chunk,
-                      file.getNumChunks()));
-  if (params.pipeline && StringRef(*params.pipeline).trim().empty())
-    return makeError(proto::ErrorCode::InvalidParams, "the pipeline is empty");
-  return std::nullopt;
-}
-
-/// The job of a preview (or re-run) request on `text`.
-JobInput previewJob(const PipelinePreviewParams &params, std::string text,
-                    unsigned timeoutMs) {
-  JobInput job;
-  job.text = std::move(text);
-  job.chunk = static_cast<int>(params.chunk.value_or(0));
-  job.pipeline = params.pipeline.value_or("");
-  job.ir = params.ir;
-  job.timeoutMs = timeoutMs;
-  return job;
-}
-} // namespace
+//===----------------------------------------------------------------------===//
+// Pipeline runs (PipelineJobs.h)
 
 void Server::onPipelinePreview(const PipelinePreviewParams &params,
                                proto::Callback<json::Value> reply) {
@@ -868,52 +473,16 @@ void Server::onPipelinePreview(const PipelinePreviewParams &params,
   if (!file)
     return reply(makeError(proto::ErrorCode::RequestFailed,
                            "no open document " + params.uri.uri()));
-  if (auto refused =
-          checkPipelineInput(file->getContents(), "the document",
-                             "pipeline preview", "pipeline previews",
-                             "executor-compile --save-ir-after-each"))
-    return reply(std::move(*refused));
-  if (auto invalid = checkPreviewParams(params, *file))
-    return reply(std::move(*invalid));
-  startJob(Job::Kind::Preview, params.uri, file->getVersion(),
-           previewJob(params, file->getContents(), options.previewTimeoutMs),
-           std::move(reply));
+  jobs->startPreview(*file, params, getLastRequestKey(), std::move(reply));
 }
 
 void Server::onRerunFrom(const RerunFromParams &params,
                          proto::Callback<json::Value> reply) {
-  const PipelinePreviewParams &preview = params.preview;
-  TextFile *file = getFile(preview.uri);
+  TextFile *file = getFile(params.preview.uri);
   if (!file)
     return reply(makeError(proto::ErrorCode::RequestFailed,
-                           "no open document " + preview.uri.uri()));
-  if (auto refused = checkPipelineInput(params.text, "the edited IR", "re-run",
-                                        "re-runs", "executor-opt"))
-    return reply(std::move(*refused));
-  if (auto invalid = checkPreviewParams(preview, *file))
-    return reply(std::move(*invalid));
-  // A snapshot the pipeline does not have is the client's mistake; a
-  // pipeline that does not parse is reported in the result, as by
-  // executor/pipelinePreview.
-  std::string pipelineText =
-      preview.pipeline.value_or(catalyst::getDefaultPipelineText({"ws", ""}));
-  if (auto steps = pipelineSteps(pipelineText)) {
-    if (params.pass >= static_cast<int64_t>(steps->size()))
-      return reply(makeError(
-          proto::ErrorCode::InvalidParams,
-          llvm::formatv("pass {0} is out of range: the pipeline has {1} "
-                        "steps, numbered from 0 (-1 is the input)",
-                        params.pass, steps->size())));
-  } else {
-    llvm::consumeError(steps.takeError());
-  }
-  JobInput jobInput =
-      previewJob(preview, params.text, options.previewTimeoutMs);
-  jobInput.rerunAfter = static_cast<int>(params.pass);
-  jobInput.textUri = params.textUri.value_or("");
-  jobInput.what = "re-run";
-  startJob(Job::Kind::Preview, preview.uri, file->getVersion(),
-           std::move(jobInput), std::move(reply));
+                           "no open document " + params.preview.uri.uri()));
+  jobs->startRerun(*file, params, getLastRequestKey(), std::move(reply));
 }
 
 //===----------------------------------------------------------------------===//
@@ -959,9 +528,9 @@ void Server::onRename(const RenameParams &params,
                       proto::Callback<json::Value> reply) {
   TextFile *file = getFile(params.textDocument.uri);
   if (!file)
-    return reply(makeError(proto::ErrorCode::RequestFailed,
-                           "no open document " +
-                               params.textDocument.uri.uri()));
+    return reply(
+        makeError(proto::ErrorCode::RequestFailed,
+                  "no open document " + params.textDocument.uri.uri()));
   auto edits = rename(*file, params.position, params.newName);
   if (!edits)
     return reply(edits.takeError());
@@ -1010,15 +579,16 @@ void Server::onFormatting(const FormattingParams &params,
                           proto::Callback<json::Value> reply) {
   TextFile *file = getFile(params.textDocument.uri);
   if (!file)
-    return reply(makeError(proto::ErrorCode::RequestFailed,
-                           "no open document " +
-                               params.textDocument.uri.uri()));
+    return reply(
+        makeError(proto::ErrorCode::RequestFailed,
+                  "no open document " + params.textDocument.uri.uri()));
   FormatOptions formatOptions;
   formatOptions.dropComments =
       params.dropComments.value_or(formatDropsComments);
   // The parser and the printer recurse once per nesting level.
   std::optional<Expected<std::vector<proto::TextEdit>>> edits;
-  runOnParserStack([&] { edits.emplace(formatDocument(*file, formatOptions)); });
+  runOnParserStack(
+      [&] { edits.emplace(formatDocument(*file, formatOptions)); });
   if (!*edits)
     return reply(edits->takeError());
   json::Array result;
@@ -1068,322 +638,6 @@ void Server::onConvertToBytecode(const ConvertBytecodeParams &params,
   if (!bytecode)
     return reply(bytecode.takeError());
   reply(json::Object{{"output", std::move(*bytecode)}});
-}
-
-//===----------------------------------------------------------------------===//
-// Jobs
-
-std::shared_ptr<Job> Server::startJob(Job::Kind kind,
-                                      const proto::URIForFile &uri,
-                                      int64_t version, JobInput jobInput,
-                                      proto::Callback<json::Value> reply) {
-  reapJobs();
-  auto job = std::make_shared<Job>(kind, uri, version);
-  job->reply = std::move(reply);
-  if (kind == Job::Kind::Preview) {
-    const std::optional<json::Value> &id = input.getLastRequestId();
-    job->requestKey = id ? getRequestKey(*id) : std::string();
-  }
-  {
-    std::lock_guard<std::mutex> lock(stateMutex);
-    jobs.push_back(job);
-  }
-  job->thread = std::thread([this, job, jobInput = std::move(jobInput)] {
-    runJob(job, jobInput);
-    job->finished = true;
-  });
-  return job;
-}
-
-void Server::reapJobs() {
-  std::vector<std::shared_ptr<Job>> done;
-  {
-    std::lock_guard<std::mutex> lock(stateMutex);
-    std::vector<std::shared_ptr<Job>> running;
-    for (auto &job : jobs)
-      (job->finished ? done : running).push_back(std::move(job));
-    jobs = std::move(running);
-  }
-  for (auto &job : done)
-    if (job->thread.joinable())
-      job->thread.join();
-}
-
-void Server::cancelJobs(StringRef file, std::optional<Job::Kind> kind,
-                        proto::ErrorCode code, const std::string &message) {
-  std::vector<std::shared_ptr<Job>> matching;
-  {
-    std::lock_guard<std::mutex> lock(stateMutex);
-    for (auto &job : jobs)
-      if ((file.empty() || job->uri.file() == file) &&
-          (!kind || job->kind == *kind))
-        matching.push_back(job);
-  }
-  for (auto &job : matching)
-    job->cancel(code, message);
-}
-
-void Server::runJob(const std::shared_ptr<Job> &job, const JobInput &jobInput) {
-  // Diagnostics wait for the typing to pause.
-  if (jobInput.delayMs) {
-    std::unique_lock<std::mutex> lock(job->mutex);
-    job->cv.wait_for(lock, std::chrono::milliseconds(jobInput.delayMs),
-                     [&] { return job->cancelled; });
-    if (job->cancelled)
-      return;
-  }
-  WorkerOutcome outcome = runWorker(*job, jobInput);
-  if (job->kind == Job::Kind::Preview)
-    finishPreview(*job, std::move(outcome), jobInput);
-  else
-    finishDiagnostics(*job, std::move(outcome));
-}
-
-WorkerOutcome Server::runWorker(Job &job, const JobInput &jobInput) {
-  WorkerOutcome outcome;
-  outcome.status = WorkerOutcome::Status::Failed;
-  llvm::SmallString<128> dir;
-  if (std::error_code ec =
-          llvm::sys::fs::createUniqueDirectory("executor-lsp", dir)) {
-    outcome.error = "cannot create a temporary directory: " + ec.message();
-    return outcome;
-  }
-  auto path = [&](StringRef name) {
-    llvm::SmallString<128> result(dir);
-    llvm::sys::path::append(result, name);
-    return std::string(result);
-  };
-  std::string inputPath = path("input.mlir"), outputPath = path("result.json"),
-              stdoutPath = path("stdout.txt"), stderrPath = path("stderr.txt"),
-              workspace = path("workspace");
-  llvm::scope_exit cleanup(
-      [&] { llvm::sys::fs::remove_directories(dir, /*IgnoreErrors=*/true); });
-  {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(inputPath, ec);
-    if (ec) {
-      outcome.error = "cannot write " + inputPath + ": " + ec.message();
-      return outcome;
-    }
-    os << jobInput.text;
-  }
-  (void)llvm::sys::fs::create_directory(workspace);
-
-  std::vector<std::string> args = {
-      options.workerExecutable,
-      "--pipeline-worker",
-      "--worker-input=" + inputPath,
-      "--worker-output=" + outputPath,
-      "--worker-uri=" +
-          (jobInput.textUri.empty() ? job.uri.uri().str() : jobInput.textUri),
-      "--worker-workspace=" + workspace,
-      "--worker-chunk=" + std::to_string(jobInput.chunk),
-  };
-  if (!jobInput.pipeline.empty())
-    args.push_back("--worker-pipeline=" + jobInput.pipeline);
-  args.push_back("--worker-ir=" + jobInput.ir);
-  if (jobInput.rerunAfter)
-    args.push_back("--worker-rerun-after=" +
-                   std::to_string(*jobInput.rerunAfter));
-  if (options.allowUnregisteredDialects)
-    args.push_back("--allow-unregistered-dialect");
-  std::vector<StringRef> argRefs(args.begin(), args.end());
-
-  auto start = std::chrono::steady_clock::now();
-  auto deadline = start + std::chrono::milliseconds(jobInput.timeoutMs);
-  bool timedOut = false;
-  int exitCode = 0;
-  std::string waitError;
-  {
-    std::unique_lock<std::mutex> lock(job.mutex);
-    if (job.cancelled) {
-      outcome.status = WorkerOutcome::Status::Cancelled;
-      return outcome;
-    }
-    std::string error;
-    if (!job.process.start(options.workerExecutable, argRefs, stdoutPath,
-                           stderrPath, error)) {
-      outcome.error = error;
-      return outcome;
-    }
-    while (!job.process.poll(exitCode, waitError)) {
-      if (!timedOut && std::chrono::steady_clock::now() >= deadline) {
-        timedOut = true;
-        job.process.kill();
-      }
-      job.cv.wait_for(lock, std::chrono::milliseconds(2));
-    }
-    if (job.cancelled) {
-      outcome.status = WorkerOutcome::Status::Cancelled;
-      return outcome;
-    }
-  }
-  if (timedOut) {
-    outcome.status = WorkerOutcome::Status::TimedOut;
-    return outcome;
-  }
-  if (exitCode != 0) {
-    std::string message =
-        waitError.empty() ? "exit code " + std::to_string(exitCode) : waitError;
-    if (auto errors = llvm::MemoryBuffer::getFile(stderrPath)) {
-      // What the child said, without the crash report's boilerplate (its
-      // pretty stack trace names the pass when MLIR's crash recovery does).
-      llvm::SmallVector<StringRef> lines;
-      (*errors)->getBuffer().split(lines, '\n', -1, /*KeepEmpty=*/false);
-      unsigned kept = 0;
-      for (StringRef line : lines) {
-        StringRef trimmed = line.trim();
-        if (trimmed.starts_with("PLEASE submit") ||
-            trimmed.starts_with("Stack dump") || trimmed.starts_with("#") ||
-            trimmed.contains("Program arguments:"))
-          continue;
-        if (++kept > 8)
-          break;
-        message += "; " + trimmed.str();
-      }
-    }
-    outcome.error = "the pipeline worker failed (" + message +
-                    "); executor-opt --pass-pipeline='" +
-                    (jobInput.pipeline.empty()
-                         ? std::string("builtin.module(executor-default-"
-                                       "pipeline{workspace=/tmp/ws})")
-                         : jobInput.pipeline) +
-                    "' reproduces it";
-    if (jobInput.rerunAfter)
-      outcome.error += llvm::formatv(" (its steps after snapshot {0}, on the "
-                                     "edited text)",
-                                     *jobInput.rerunAfter)
-                           .str();
-    return outcome;
-  }
-  // A preview of every pass of a huge program can be too much to send.
-  constexpr uint64_t kMaxResultBytes = uint64_t(512) << 20;
-  uint64_t size = 0;
-  if (!llvm::sys::fs::file_size(outputPath, size) && size > kMaxResultBytes) {
-    outcome.error = llvm::formatv("the result is {0} MB, more than a client "
-                                  "should take: ask for less IR (\"ir\": "
-                                  "\"none\" or snapshot indices)",
-                                  size >> 20)
-                        .str();
-    return outcome;
-  }
-  auto result = llvm::MemoryBuffer::getFile(outputPath);
-  if (!result) {
-    outcome.error = "the pipeline worker wrote no result";
-    return outcome;
-  }
-  Expected<json::Value> parsed = json::parse((*result)->getBuffer());
-  if (!parsed) {
-    outcome.error = "the pipeline worker wrote an invalid result: " +
-                    llvm::toString(parsed.takeError());
-    return outcome;
-  }
-  outcome.status = WorkerOutcome::Status::Finished;
-  outcome.result = std::move(*parsed);
-  proto::Logger::info("pipeline worker for {0} took {1} ms", job.uri.uri(),
-                      std::chrono::duration<double, std::milli>(
-                          std::chrono::steady_clock::now() - start)
-                          .count());
-  return outcome;
-}
-
-void Server::finishPreview(Job &job, WorkerOutcome outcome,
-                           const JobInput &jobInput) {
-  switch (outcome.status) {
-  case WorkerOutcome::Status::Cancelled:
-    return; // cancel() answered.
-  case WorkerOutcome::Status::TimedOut:
-    return job.answer(
-        makeError(proto::ErrorCode::RequestFailed,
-                  llvm::formatv("the {0} timed out after {1} ms", jobInput.what,
-                                jobInput.timeoutMs)));
-  case WorkerOutcome::Status::Failed:
-    return job.answer(
-        makeError(proto::ErrorCode::RequestFailed, outcome.error));
-  case WorkerOutcome::Status::Finished:
-    break;
-  }
-  json::Object *root = outcome.result.getAsObject();
-  json::Array *chunks = root ? root->getArray("chunks") : nullptr;
-  if (!chunks || chunks->empty() || !chunks->front().getAsObject())
-    return job.answer(makeError(proto::ErrorCode::RequestFailed,
-                                "the pipeline worker returned no chunk"));
-  json::Object result = std::move(*chunks->front().getAsObject());
-  if (!jobInput.textUri.empty())
-    result["textUri"] = jobInput.textUri;
-  result["uri"] = job.uri.uri();
-  result["version"] = job.version;
-  job.answer(json::Value(std::move(result)));
-}
-
-void Server::finishDiagnostics(Job &job, WorkerOutcome outcome) {
-  std::vector<proto::Diagnostic> diagnostics;
-  switch (outcome.status) {
-  case WorkerOutcome::Status::Cancelled:
-    return;
-  case WorkerOutcome::Status::TimedOut:
-    proto::Logger::info("the pipeline run for {0} timed out", job.uri.uri());
-    return;
-  case WorkerOutcome::Status::Failed: {
-    // A crash in a pass: say so where the user looks.
-    proto::Diagnostic diag;
-    diag.source = "executor-pipeline";
-    diag.severity = proto::DiagnosticSeverity::Warning;
-    diag.message = outcome.error;
-    diagnostics.push_back(std::move(diag));
-    break;
-  }
-  case WorkerOutcome::Status::Finished: {
-    json::Object *root = outcome.result.getAsObject();
-    json::Array *chunks = root ? root->getArray("chunks") : nullptr;
-    if (!chunks)
-      return;
-    auto collect = [&](const json::Array *list) {
-      if (!list)
-        return;
-      for (const json::Value &value : *list) {
-        proto::Diagnostic diag;
-        json::Path::Root path;
-        if (!fromJSON(value, diag, path))
-          continue;
-        // Only what the passes say: the parser and the verifier already did.
-        const json::Object *object = value.getAsObject();
-        std::optional<StringRef> pass = object->getString("pass");
-        if (!pass || pass->empty())
-          continue;
-        if (diag.severity != proto::DiagnosticSeverity::Error &&
-            diag.severity != proto::DiagnosticSeverity::Warning)
-          continue;
-        diag.message = (*pass + ": " + diag.message).str();
-        diag.source = "executor-pipeline";
-        diag.category = pass->str();
-        diagnostics.push_back(std::move(diag));
-      }
-    };
-    for (json::Value &chunk : *chunks) {
-      json::Object *object = chunk.getAsObject();
-      if (!object)
-        continue;
-      collect(object->getArray("diagnostics"));
-      if (json::Array *snapshots = object->getArray("snapshots"))
-        for (json::Value &snapshot : *snapshots)
-          if (json::Object *s = snapshot.getAsObject())
-            collect(s->getArray("diagnostics"));
-    }
-    break;
-  }
-  }
-  if (diagnostics.empty())
-    return;
-  std::lock_guard<std::mutex> lock(stateMutex);
-  auto it = published.find(job.uri.file());
-  if (it == published.end() || it->second.version != job.version ||
-      job.isCancelled())
-    return;
-  proto::PublishDiagnosticsParams params(job.uri, job.version);
-  params.diagnostics = it->second.parseDiagnostics;
-  llvm::append_range(params.diagnostics, diagnostics);
-  publishDiagnostics(params);
 }
 
 //===----------------------------------------------------------------------===//

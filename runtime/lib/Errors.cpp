@@ -22,7 +22,8 @@ void ShuttingDown::log(llvm::raw_ostream &os) const {
 }
 
 bool endsSession(const llvm::Error &err) {
-  return err.isA<SessionLost>() || err.isA<LaunchTimedOut>();
+  return err.isA<SessionLost>() || err.isA<LaunchTimedOut>() ||
+         err.isA<MalformedReply>();
 }
 
 bool parseCrashReport(llvm::StringRef report, std::string &kernel,

@@ -271,7 +271,9 @@ bool sessionSecurity(const ClientOptions &options, const std::string &connected,
 struct ExecutorClient::Impl {
   std::string address;
   std::string connected;
-  bool open = false;
+  /// False once the session is closed, lost to a lie (malformed), or
+  /// given up after a time-out.
+  mutable std::atomic<bool> open{false};
   std::unique_ptr<ExecutionSession> es;
   std::unique_ptr<ObjectLinkingLayer> linker;
   JITDylib *process = nullptr;
@@ -291,10 +293,11 @@ struct ExecutorClient::Impl {
   /// Whether executor-server's reply to `what` says ok (its first word);
   /// the error it carries otherwise.
   Error replyStatus(const shared::WrapperFunctionBuffer &reply,
-                    const std::string &what) const {
+                    const std::string &what) {
     uint64_t status = kReplyError;
     if (reply.size() < sizeof(status))
-      return malformed(what + ": malformed reply from the executor");
+      return malformed(what, "it has " + Twine(reply.size()) +
+                                 " bytes, no status word");
     std::memcpy(&status, reply.data(), sizeof(status));
     if (status == kReplyOk)
       return Error::success();
@@ -347,8 +350,15 @@ struct ExecutorClient::Impl {
   Error closed() const {
     return make_error<SessionLost>(address, "the session is closed");
   }
-  Error malformed(const Twine &message) const {
-    return make_error<MalformedReply>(address, message.str());
+  /// The executor's reply to `what` is not what the call expects
+  /// (`detail` says how): nothing of it was used, and the session ends
+  /// (an executor that lies once is not asked again).
+  Error malformed(const std::string &what, const Twine &detail) {
+    open = false;
+    if (transport)
+      transport->disconnect();
+    return make_error<MalformedReply>(address, "malformed reply to " + what +
+                                                   ": " + detail.str());
   }
   Error refused(const std::string &what, const std::string &reason) const {
     return make_error<Refused>(address, what + " failed: " + reason, reason);
@@ -431,6 +441,13 @@ struct ExecutorClient::Impl {
   Error lost(const std::string &what, const std::string &detail) const {
     if (timedOut)
       return timeLimitPassed(what, detail);
+    // The executor sent what no executor sends (the transport checked it).
+    std::string bad = transport ? transport->malformedMessage() : "";
+    if (!bad.empty()) {
+      open = false;
+      return make_error<MalformedReply>(address, "malformed reply to " + what +
+                                                     ": " + bad);
+    }
     std::string report = transport ? transport->hangupMessage() : "";
     if (report == kShuttingDownMessage)
       return shuttingDown("the session ended during " + what);
@@ -1004,7 +1021,9 @@ Error ExecutorClient::storeAsset(const std::string &name,
     int32_t status = -1;
     shared::SPSInputBuffer in(reply->data(), reply->size());
     if (!shared::SPSArgList<int32_t>::deserialize(in, status))
-      return impl->malformed(what + ": malformed reply from the executor");
+      return impl->malformed(what, "catalyst_remote_store_asset's reply of " +
+                                       Twine(reply->size()) +
+                                       " bytes is not an int32 status");
     if (status != 0)
       return impl->refused(what, "catalyst_remote_store_asset answered " +
                                      std::to_string(status) +
@@ -1102,7 +1121,7 @@ ExecutorClient::launch(const std::string &entryName, const std::string &object,
       readLaunchReply(reply->reply.data(), reply->reply.size(), reply->shared,
                       reply->sharedSize, outRanks, outSizes, placed);
   if (!problem.empty())
-    return impl->malformed(problem + " from " + kernel);
+    return impl->malformed("launch of " + kernel, problem);
   std::vector<HostMemRef> outputs;
   for (size_t i = 0; i < results.size(); ++i) {
     HostMemRef out;
@@ -1176,7 +1195,7 @@ Error ExecutorClient::launchDescriptorsAt(uint64_t entryAddress,
                                      outputElementSizes.end()),
       placed);
   if (!problem.empty())
-    return impl->malformed(problem + " from " + kernel);
+    return impl->malformed("launch of " + kernel, problem);
   size_t largest = 0;
   bool inReplyLargest = false;
   for (size_t i = 0; i < outputs.size(); ++i) {
@@ -1262,7 +1281,9 @@ Expected<uint64_t> ExecutorClient::launchAsyncAt(uint64_t entryAddress,
   Reader r(reply->data(), reply->size());
   uint64_t status, ticket = 0;
   if (!r.get(status) || !r.get(ticket))
-    return impl->malformed("malformed launch_async reply");
+    return impl->malformed("launch_async of " + kernel,
+                           "it has " + Twine(reply->size()) +
+                               " bytes, not a status and a ticket");
   return ticket;
 }
 
@@ -1332,7 +1353,9 @@ ExecutorClient::Impl::allocateRemote(uint64_t size, const std::string &what) {
   ExecutorAddr address;
   shared::SPSInputBuffer in(reply->data(), reply->size());
   if (!shared::SPSArgList<shared::SPSExecutorAddr>::deserialize(in, address))
-    return malformed(what + ": malformed reply from the executor's alloc");
+    return malformed(what, "the alloc service's reply of " +
+                               Twine(reply->size()) +
+                               " bytes is not an address");
   if (!address)
     return make_error<Refused>(this->address,
                                what + ": the executor could not allocate " +
@@ -1342,19 +1365,6 @@ ExecutorClient::Impl::allocateRemote(uint64_t size, const std::string &what) {
   return address;
 }
 
-namespace {
-
-/// Elements from the first to the last one `view` reaches (0 if empty).
-int64_t extent(const DescriptorView &view) {
-  int64_t last = 0;
-  for (int64_t d = 0; d < view.rank; ++d) {
-    if (view.size(d) == 0)
-      return 0;
-    last += (view.size(d) - 1) * view.stride(d);
-  }
-  return last + 1;
-}
-} // namespace
 
 Expected<std::vector<ExecutorClient::Impl::RemoteOutput>>
 ExecutorClient::Impl::launchRemote(ExecutorAddr entry, const std::string &kernel,
@@ -1441,31 +1451,48 @@ ExecutorClient::Impl::launchRemote(ExecutorAddr entry, const std::string &kernel
     return invoked.takeError();
 
   std::vector<RemoteOutput> outputs(outputRanks.size());
+  // Frees what was malloc'ed for the outputs when they are not returned.
+  auto dropOutputs = [&] {
+    for (RemoteOutput &out : outputs)
+      std::free(out.data);
+  };
   if (!outputRanks.empty()) {
     MemoryAccess &memory = es->getExecutorProcessControl().getMemoryAccess();
     auto written =
         memory.readBuffers({ExecutorAddrRange(results, block + total)});
     if (!written)
       return lost(what, toString(written.takeError()));
+    // Everything below is the executor's word: the descriptors its kernel
+    // wrote and the bytes it sends for them are measured before use.
+    uint64_t asked = total - resultsAt;
+    if (written->size() != 1 || (*written)[0].size() != asked)
+      return malformed(what, "the result descriptors came back as " +
+                                 Twine(written->empty() ? 0 : (*written)[0].size()) +
+                                 " bytes in " + Twine(written->size()) +
+                                 " buffers, not the " + Twine(asked) +
+                                 " bytes asked for");
     std::vector<uint8_t> &words = (*written)[0];
     std::vector<ExecutorAddrRange> ranges;
-    std::vector<size_t> rangeOf(outputRanks.size());
+    std::vector<size_t> rangeOf(outputRanks.size(), ~size_t(0));
+    std::vector<ResultReach> reach(outputRanks.size());
     std::set<uint64_t> kernelBuffers;
     for (size_t i = 0; i < outputRanks.size(); ++i) {
       int64_t elementSize = outputElementSizes[i];
-      if (scalarOut(i)) {
-        RemoteOutput &out = outputs[i];
-        out.bytes = static_cast<uint64_t>(elementSize);
-        out.data = static_cast<char *>(std::malloc(out.bytes));
-        std::memcpy(out.data, words.data() + resultAt[i], out.bytes);
+      if (scalarOut(i))
         continue;
-      }
       DescriptorView view{words.data() + resultAt[i], outputRanks[i]};
-      uint64_t start = reinterpret_cast<uint64_t>(view.aligned()) +
-                       view.offset() * elementSize;
-      rangeOf[i] = ranges.size();
-      ranges.push_back(ExecutorAddrRange(
-          ExecutorAddr(start), ExecutorAddr(start + extent(view) * elementSize)));
+      std::string problem = checkResultView(view, elementSize, reach[i]);
+      if (!problem.empty())
+        return malformed(what, "result " + Twine(i) + " (rank " +
+                                   Twine(outputRanks[i]) + ", " +
+                                   Twine(elementSize) +
+                                   "-byte elements): " + problem);
+      if (reach[i].readBytes) {
+        rangeOf[i] = ranges.size();
+        ranges.push_back(ExecutorAddrRange(
+            ExecutorAddr(reach[i].start),
+            ExecutorAddr(reach[i].start + reach[i].readBytes)));
+      }
       // What the kernel allocated for its results: freed below (never a
       // global, marked 0xdeadbeef by MLIR, nor an input, which is in the
       // block).
@@ -1475,23 +1502,52 @@ ExecutorClient::Impl::launchRemote(ExecutorAddr entry, const std::string &kernel
            allocated >= block.getValue() + total))
         kernelBuffers.insert(allocated);
     }
-    auto data = memory.readBuffers(ranges);
-    if (!data)
-      return lost(what, toString(data.takeError()));
+    std::vector<std::vector<uint8_t>> data;
+    if (!ranges.empty()) {
+      auto read = memory.readBuffers(ranges);
+      if (!read)
+        return lost(what, toString(read.takeError()));
+      data = std::move(*read);
+    }
+    if (data.size() != ranges.size())
+      return malformed(what, Twine(data.size()) + " buffers came back for " +
+                                 Twine(ranges.size()) + " results");
     for (size_t i = 0; i < outputRanks.size(); ++i) {
-      if (scalarOut(i))
-        continue;
-      DescriptorView view{words.data() + resultAt[i], outputRanks[i]};
       int64_t elementSize = outputElementSizes[i];
       RemoteOutput &out = outputs[i];
+      if (scalarOut(i)) {
+        out.bytes = static_cast<uint64_t>(elementSize);
+        out.data = static_cast<char *>(std::malloc(out.bytes));
+        std::memcpy(out.data, words.data() + resultAt[i], out.bytes);
+        continue;
+      }
+      DescriptorView view{words.data() + resultAt[i], outputRanks[i]};
+      const uint8_t *from = nullptr;
+      if (rangeOf[i] != ~size_t(0)) {
+        const std::vector<uint8_t> &bytes = data[rangeOf[i]];
+        if (bytes.size() != reach[i].readBytes) {
+          dropOutputs();
+          return malformed(what, "result " + Twine(i) + "'s data came back as " +
+                                     Twine(bytes.size()) + " bytes, not the " +
+                                     Twine(reach[i].readBytes) +
+                                     " its descriptor reaches");
+        }
+        from = bytes.data();
+      }
       for (int64_t d = 0; d < view.rank; ++d)
         out.sizes.push_back(view.size(d));
-      out.bytes = static_cast<uint64_t>(view.numElements() * elementSize);
+      out.bytes = reach[i].denseBytes;
       out.data = static_cast<char *>(std::malloc(out.bytes ? out.bytes : 1));
+      if (!out.data) {
+        dropOutputs();
+        return error(what + " failed: cannot allocate " +
+                     std::to_string(out.bytes) + " bytes for result " +
+                     std::to_string(i));
+      }
       // The read bytes start at the first element the view reaches.
-      gatherDense(view, elementSize,
-                  reinterpret_cast<const char *>((*data)[rangeOf[i]].data()),
-                  out.data);
+      if (from)
+        gatherDense(view, elementSize, reinterpret_cast<const char *>(from),
+                    out.data);
     }
     for (uint64_t buffer : kernelBuffers)
       releaseRemote(ExecutorAddr(buffer));

@@ -2,6 +2,8 @@
 #include "ExecutorRuntime/LocalExecutor.h"
 #include "ExecutorRuntime/Socket.h"
 
+#include "Support/Subprocess.h"
+
 #include <atomic>
 #include <cerrno>
 #include <csignal>
@@ -11,10 +13,7 @@
 #include <fstream>
 #include <poll.h>
 #include <sstream>
-#include <sys/prctl.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <thread>
 #include <unistd.h>
 
 namespace executor_runtime {
@@ -22,6 +21,15 @@ namespace executor_runtime {
 static llvm::Error failure(const std::string &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
+
+LocalExecutor::LocalExecutor()
+    : process(std::make_unique<executor_studio::Subprocess>()) {}
+
+LocalExecutor::~LocalExecutor() { stop(); }
+
+bool LocalExecutor::running() const { return process->running(); }
+
+pid_t LocalExecutor::processId() const { return process->processId(); }
 
 llvm::Error LocalExecutor::start(const std::string &serverPath,
                                  const std::vector<std::string> &extraArgs,
@@ -48,29 +56,19 @@ llvm::Error LocalExecutor::start(const std::string &serverPath,
   }
   std::vector<std::string> args = {serverPath, "--bind", bind};
   args.insert(args.end(), extraArgs.begin(), extraArgs.end());
-  pid_t child = fork();
-  if (child < 0)
-    return failure(std::string("fork: ") + std::strerror(errno));
-  if (child == 0) {
-    setpgid(0, 0);
-    // The server goes when its starter goes, even if that was killed.
-    prctl(PR_SET_PDEATHSIG, SIGTERM);
-    dup2(out[1], STDOUT_FILENO);
-    if (!logPath.empty()) {
-      int log = open(logPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-      if (log >= 0)
-        dup2(log, STDERR_FILENO);
-    }
-    std::vector<char *> argv;
-    for (std::string &a : args)
-      argv.push_back(a.data());
-    argv.push_back(nullptr);
-    execv(serverPath.c_str(), argv.data());
-    _exit(127);
-  }
-  setpgid(child, child);
+  executor_studio::SubprocessOptions options;
+  options.out = executor_studio::Redirect::descriptor(out[1]);
+  if (!logPath.empty())
+    options.err = executor_studio::Redirect::file(logPath, 0644);
+  options.newProcessGroup = true;
+  // The server goes when its starter goes, even if that was killed.
+  options.parentDeathSignal = SIGTERM;
+  llvm::Error started = process->start(args, options);
   close(out[1]);
-  pid = child;
+  if (started) {
+    close(out[0]);
+    return started;
+  }
   std::string line;
   auto deadline = std::chrono::steady_clock::now() + timeout;
   while (true) {
@@ -105,36 +103,19 @@ llvm::Error LocalExecutor::start(const std::string &serverPath,
 }
 
 void LocalExecutor::stop() {
-  if (pid <= 0)
+  if (!process->running())
     return;
   // The server removes its socket file when it stops; a killed one cannot.
-  struct Unlink {
-    std::string &path;
-    ~Unlink() {
-      if (!path.empty())
-        unlink(path.c_str());
-      path.clear();
-    }
-  } unlinkSocket{socketPath};
-  ::kill(pid, SIGTERM);
-  for (int i = 0; i < 200; ++i) {
-    if (waitpid(pid, nullptr, WNOHANG) == pid) {
-      pid = -1;
-      return;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  ::kill(-pid, SIGKILL);
-  waitpid(pid, nullptr, 0);
-  pid = -1;
+  process->terminate(std::chrono::seconds(2));
+  if (!socketPath.empty())
+    unlink(socketPath.c_str());
+  socketPath.clear();
 }
 
 void LocalExecutor::kill() {
-  if (pid <= 0)
+  if (!process->running())
     return;
-  ::kill(-pid, SIGKILL);
-  waitpid(pid, nullptr, 0);
-  pid = -1;
+  process->kill();
   if (!socketPath.empty())
     unlink(socketPath.c_str());
   socketPath.clear();
@@ -142,6 +123,7 @@ void LocalExecutor::kill() {
 
 std::vector<pid_t> LocalExecutor::sessionProcesses() const {
   std::vector<pid_t> children;
+  pid_t pid = process->processId();
   if (pid <= 0)
     return children;
   std::ifstream in("/proc/" + std::to_string(pid) + "/task/" +

@@ -62,12 +62,14 @@ bool SharedArena::reserve(size_t bytes, std::string &error) {
 
 bool SharedArena::adopt(int fd, size_t bytes, std::string &error) {
   // Measured and sealed before use: a file shorter than the peer says, or
-  // one it could still shrink, would fault this side's reads.
+  // one it could still shrink, would fault this side's reads (SIGBUS); only
+  // the bytes it holds are mapped.
   struct stat st;
   int seals = fcntl(fd, F_GET_SEALS);
   if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
       static_cast<uint64_t>(st.st_size) < bytes || seals < 0 ||
-      !(seals & F_SEAL_SHRINK)) {
+      (seals & (F_SEAL_SHRINK | F_SEAL_GROW)) !=
+          (F_SEAL_SHRINK | F_SEAL_GROW)) {
     error = "the peer's shared memory is not a sealed memfd of the " +
             std::to_string(bytes) + " bytes it said";
     close(fd);

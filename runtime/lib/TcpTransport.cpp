@@ -53,6 +53,21 @@ void DirectCallTimeout::log(raw_ostream &os) const {
 
 
 void TcpTransport::setMaxMessageSize(uint64_t bytes) { messageLimit = bytes; }
+
+Error TcpTransport::peerMalformed(const Twine &message) {
+  std::string text = message.str();
+  {
+    std::lock_guard<std::mutex> lock(hangupMutex);
+    if (malformed.empty())
+      malformed = text;
+  }
+  return transportError(text);
+}
+
+std::string TcpTransport::malformedMessage() const {
+  std::lock_guard<std::mutex> lock(hangupMutex);
+  return malformed;
+}
 uint64_t TcpTransport::maxMessageSize() { return messageLimit; }
 std::string TcpTransport::oversizeMessage(uint64_t size) {
   std::string message = "a message of " + std::to_string(size) +
@@ -474,7 +489,7 @@ int TcpTransport::readOne(Message &m, bool poll, Error &err) {
   m.tag = support::endian::read64le(h + 24);
   begin += kHeaderSize;
   if (size < kHeaderSize) {
-    err = transportError("malformed message: size " + Twine(size));
+    err = peerMalformed("malformed message: size " + Twine(size));
     return -1;
   }
   size_t bodySize = size - kHeaderSize;
@@ -524,7 +539,7 @@ bool TcpTransport::dispatch(Message &m, Error &err) {
   if (kind == kShareArena) {
     uint64_t size = 0;
     if (m.body.size() != sizeof(size) || receivedFds.empty()) {
-      err = transportError("malformed shared-memory message");
+      err = peerMalformed("malformed shared-memory message");
       return false;
     }
     std::memcpy(&size, m.body.data(), sizeof(size));
@@ -532,7 +547,7 @@ bool TcpTransport::dispatch(Message &m, Error &err) {
     receivedFds.pop_front();
     if (size > maxMessageSize()) {
       ::close(passed);
-      err = transportError("shared memory of " + Twine(size) +
+      err = peerMalformed("shared memory of " + Twine(size) +
                            " bytes is larger than the message size limit of " +
                            Twine(maxMessageSize()) +
                            " bytes (executor-server --max-message-size)");
@@ -540,14 +555,14 @@ bool TcpTransport::dispatch(Message &m, Error &err) {
     }
     std::string why;
     if (!peer.adopt(passed, size, why)) {
-      err = transportError(why);
+      err = peerMalformed(why);
       return false;
     }
     return true;
   }
   if (kind > static_cast<uint64_t>(SimpleRemoteEPCOpcode::LastOpC) ||
       (m.opcode >> 8) != 0) {
-    err = transportError("unknown message opcode " + Twine(m.opcode));
+    err = peerMalformed("unknown message opcode " + Twine(m.opcode));
     return false;
   }
   auto opcode = static_cast<SimpleRemoteEPCOpcode>(kind);
@@ -575,7 +590,7 @@ bool TcpTransport::readAndDispatch(bool poll) {
   if (got == 0)
     return true;
   if (got > 0 && (m.opcode & 0xff) == kDirectCall) {
-    err = transportError("a direct call reached the client");
+    err = peerMalformed("a direct call reached the client");
     got = -1;
   }
   if (got > 0 && dispatch(m, err))

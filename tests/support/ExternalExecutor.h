@@ -9,16 +9,16 @@
 #define TESTS_SUPPORT_EXTERNALEXECUTOR_H
 
 #include "ExecutorRuntime/Socket.h"
+#include "Support/Subprocess.h"
 
 #include <chrono>
-#include <csignal>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
 #include <string>
-#include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
+#include <vector>
 
 namespace executor_test {
 using executor_runtime::bindLoopback;
@@ -42,15 +42,8 @@ public:
     }
     return false;
   }
-  void stop() {
-    if (pid <= 0)
-      return;
-    kill(-pid, SIGKILL);
-    waitpid(pid, nullptr, 0);
-    pid = -1;
-  }
+  void stop() { process.kill(); }
   std::string address;
-  pid_t pid = -1;
 
 private:
   /// 1: listening; 0: not within 5 s; -1: it exited first (the port was
@@ -61,16 +54,17 @@ private:
       return 0;
     ::close(fd);
     unsigned port = std::stoul(address.substr(address.rfind(':') + 1));
-    pid = fork();
-    if (pid == 0) {
-      setpgid(0, 0); // catalyst-executor forks listeners: stop them all
-      if (!catalystExecutor.empty())
-        execl(catalystExecutor.c_str(), catalystExecutor.c_str(), "--bind",
-              address.c_str(), static_cast<char *>(nullptr));
-      std::string arg = "listen=" + address;
-      execl(jitlinkExecutor.c_str(), jitlinkExecutor.c_str(), arg.c_str(),
-            static_cast<char *>(nullptr));
-      _exit(127);
+    // catalyst-executor forks listeners: its own group stops them all.
+    executor_studio::SubprocessOptions options;
+    options.in = executor_studio::Redirect::inherit();
+    options.newProcessGroup = true;
+    std::vector<std::string> args =
+        catalystExecutor.empty()
+            ? std::vector<std::string>{jitlinkExecutor, "listen=" + address}
+            : std::vector<std::string>{catalystExecutor, "--bind", address};
+    if (llvm::Error error = process.start(args, options)) {
+      llvm::consumeError(std::move(error));
+      return 0;
     }
     // Connecting would take its one session: watch for the listening socket.
     char needle[64];
@@ -81,16 +75,14 @@ private:
       text << tcp.rdbuf();
       if (text.str().find(needle) != std::string::npos)
         return 1;
-      int status;
-      if (waitpid(pid, &status, WNOHANG) == pid) {
-        pid = -1;
+      if (process.poll())
         return -1;
-      }
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
     return 0;
   }
   std::string jitlinkExecutor;
+  executor_studio::Subprocess process;
 };
 
 } // namespace executor_test

@@ -204,6 +204,32 @@ TEST(PipelineRecorder, SnapshotTextIsPrintedOnFirstUse) {
   EXPECT_EQ(asShared.get(), lazy.snapshots.back().ir.get());
 }
 
+TEST(PipelineRecorder, DeferredTextsNeedNoCopyOfTheInputOrTheLastStep) {
+  // From text, the input is parsed again when it is asked for and the last
+  // step is printed from the module itself: the same texts as printed at
+  // once, with and without locations, asked for on another thread too.
+  for (bool debugInfo : {false, true}) {
+    RecordOptions deferred = options("builtin.module(cse,canonicalize)");
+    deferred.printDebugInfo = debugInfo;
+    Recording lazy = recordPipeline(kFolding, "test.mlir", deferred);
+    ASSERT_TRUE(lazy.succeeded);
+    ASSERT_TRUE(lazy.snapshots.back().changed);
+    RecordOptions now = deferred;
+    now.deferText = false;
+    Recording eager = recordPipeline(kFolding, "test.mlir", now);
+    std::string input, output;
+    std::thread other([&] {
+      input = *lazy.inputIR;
+      output = *lazy.outputIR;
+    });
+    other.join();
+    EXPECT_EQ(input, *eager.inputIR);
+    EXPECT_EQ(output, *eager.outputIR);
+    EXPECT_EQ(*lazy.snapshots[0].ir, *eager.snapshots[0].ir);
+    EXPECT_EQ(input.find("loc(") != std::string::npos, debugInfo) << input;
+  }
+}
+
 TEST(PipelineRecorder, VerifierErrorsComeBackAsDiagnostics) {
   Recording r = recordPipeline(
       "%s = executor.open(\"nohost\") : !executor.session", "bad.mlir",

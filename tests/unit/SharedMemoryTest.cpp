@@ -57,3 +57,17 @@ TEST(SharedMemory, APipeIsRefused) {
   EXPECT_FALSE(peer.adopt(fds[0], 4096, error));
   close(fds[1]);
 }
+
+// Sealed against shrinking only: its size is not settled, so it is refused
+// (both seals, as makeSealedMemfd sets them, are required).
+TEST(SharedMemory, AFileThatCanStillGrowIsRefused) {
+  int fd = memfd_create("grows", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(ftruncate(fd, 4096), 0);
+  ASSERT_EQ(fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK), 0);
+  SharedArena peer;
+  std::string error;
+  EXPECT_FALSE(peer.adopt(fd, 4096, error));
+  EXPECT_NE(error.find("sealed memfd of the 4096 bytes"), std::string::npos)
+      << error;
+}

@@ -135,8 +135,53 @@ TEST(Wire, AReplyThatIsNotWhatWasAskedForIsRefused) {
   EXPECT_NE(read(reply(1, 8, {-4}, 0)), "");
   Bytes trailing = reply(1, 8, {1}, 8);
   trailing.put<uint64_t>(0);
-  EXPECT_NE(read(trailing).find("after the last result"), std::string::npos);
+  EXPECT_NE(read(trailing).find("8 bytes follow the last result"),
+            std::string::npos);
   Bytes error;
   error.put<uint64_t>(kReplyError);
   EXPECT_NE(read(error), "");
+}
+
+namespace {
+/// checkResultView on a rank-1 descriptor the executor wrote.
+std::string view1(uint64_t aligned, int64_t offset, int64_t size,
+                  int64_t stride, uint64_t elt, ResultReach &reach) {
+  int64_t words[5] = {int64_t(aligned), int64_t(aligned), offset, size, stride};
+  return checkResultView(DescriptorView{words, 1}, elt, reach);
+}
+} // namespace
+
+TEST(Wire, AResultDescriptorIsMeasuredBeforeUse) {
+  ResultReach reach;
+  ASSERT_EQ(view1(0x1000, 2, 4, 1, 8, reach), "");
+  EXPECT_EQ(reach.start, 0x1010u);
+  EXPECT_EQ(reach.readBytes, 32u);
+  EXPECT_EQ(reach.denseBytes, 32u);
+  // Strided: reads what it reaches, keeps its elements.
+  ASSERT_EQ(view1(0x1000, 0, 4, 2, 4, reach), "");
+  EXPECT_EQ(reach.readBytes, 28u);
+  EXPECT_EQ(reach.denseBytes, 16u);
+}
+
+// Issue 22: a descriptor of 2^61+2 elements of 8 bytes with stride 0 made
+// the client allocate (2^61+2)*8 mod 2^64 = 16 bytes and write 2^61+2
+// elements into them.
+TEST(Wire, AResultDescriptorThatLiesIsRefused) {
+  ResultReach reach;
+  EXPECT_NE(view1(0x1000, 0, (int64_t(1) << 61) + 2, 0, 8, reach)
+                .find("overflow"),
+            std::string::npos);
+  EXPECT_NE(view1(0x1000, 0, 1000, 0, 8, reach).find("overlap"),
+            std::string::npos);
+  EXPECT_NE(view1(0x1000, 0, -1, 1, 8, reach).find("size -1"),
+            std::string::npos);
+  EXPECT_NE(view1(0x1000, 0, 4, -1, 8, reach).find("stride -1"),
+            std::string::npos);
+  EXPECT_NE(view1(0x1000, -3, 4, 1, 8, reach).find("offset is -3"),
+            std::string::npos);
+  EXPECT_NE(view1(~0ull - 8, 0, 4, 1, 8, reach).find("address space"),
+            std::string::npos);
+  EXPECT_NE(view1(0x1000, int64_t(1) << 62, 1, 1, 8, reach), "");
+  EXPECT_EQ(view1(0x1000, 0, 0, 0, 8, reach), "");
+  EXPECT_EQ(reach.denseBytes, 0u);
 }

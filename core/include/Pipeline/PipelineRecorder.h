@@ -180,6 +180,23 @@ Recording recordPipeline(llvm::StringRef source, llvm::StringRef bufferName,
 Recording recordPipeline(mlir::Operation *op, const RecordOptions &options,
                          std::shared_ptr<void> contextOwner = nullptr);
 
+/// What the text entry knows of the op it records, which lets deferred
+/// texts (RecordOptions::deferText) skip two copies of the whole IR.
+struct ParsedInput {
+  /// Parses the input again and returns what `print` makes of it: the
+  /// input is printed when its text is asked for instead of copied before
+  /// the first pass.
+  std::function<std::string(const std::function<std::string(mlir::Operation *)> &print)>
+      printReparsed;
+  /// The op is owned by the context owner and nothing changes it after the
+  /// recording: the text after the last step is printed from it instead of
+  /// a copy.
+  bool opIsKept = false;
+};
+/// recordPipeline on an op parsed from text (the text entry above).
+Recording recordPipeline(mlir::Operation *op, const RecordOptions &options,
+                         std::shared_ptr<void> contextOwner, const ParsedInput &parsed);
+
 /// Re-runs the rest of a pipeline on edited IR: parses `text` as the IR
 /// after step `afterStep` of `options.pipeline` (0-based, as the snapshots
 /// of recordPipeline are numbered; -1 for the input) and records the steps

@@ -225,10 +225,10 @@ std::string describeAnchor(Operation *op) {
 class Recorder : public PassInstrumentation {
 public:
   Recorder(Recording &recording, Operation *root, const RecordOptions &options,
-           std::shared_ptr<void> contextOwner)
+           std::shared_ptr<void> contextOwner, size_t lastStepKept)
       : recording(recording), root(root), options(options),
-        contextOwner(std::move(contextOwner)), last(recording.inputIR),
-        lastFingerprint(root) {}
+        contextOwner(std::move(contextOwner)), lastStepKept(lastStepKept),
+        last(recording.inputIR), lastFingerprint(root) {}
 
   /// The snapshot of the top-level step running now (for nested ones).
   Snapshot *currentTopLevel() {
@@ -312,8 +312,19 @@ private:
     lastFingerprint = after;
     if (!options.recordIR)
       return;
-    if (snapshot.changed || !last)
+    if ((snapshot.changed || !last) && !failed && index == lastStepKept &&
+        options.deferText) {
+      // The last step: the op stays as it is now, kept alive by the owner;
+      // print it when asked instead of copying it.
+      RecordOptions printing;
+      printing.printGenericForm = options.printGenericForm;
+      printing.printDebugInfo = options.printDebugInfo;
+      last = IRText::deferred([owner = contextOwner, op = root, printing] {
+        return printIR(op, printing, /*verified=*/true);
+      });
+    } else if (snapshot.changed || !last) {
       last = snapshotText(root, options, /*verified=*/!failed, contextOwner);
+    }
     snapshot.ir = last;
   }
 
@@ -321,6 +332,9 @@ private:
   Operation *root;
   const RecordOptions &options;
   std::shared_ptr<void> contextOwner;
+  /// The step whose text is printed from the op itself (ParsedInput::opIsKept);
+  /// none: ~0.
+  size_t lastStepKept;
   IRText last;
   IRFingerPrint lastFingerprint;
   std::vector<std::pair<size_t, Clock::time_point>> running;
@@ -413,6 +427,13 @@ bool executor_studio::parsePipelineInto(StringRef text, OpPassManager &pm,
 Recording executor_studio::recordPipeline(Operation *op,
                                           const RecordOptions &options,
                                           std::shared_ptr<void> contextOwner) {
+  return recordPipeline(op, options, std::move(contextOwner), ParsedInput());
+}
+
+Recording executor_studio::recordPipeline(Operation *op,
+                                          const RecordOptions &options,
+                                          std::shared_ptr<void> contextOwner,
+                                          const ParsedInput &parsed) {
   // Deferred texts print copies later, which needs the context then.
   if (options.deferText && !contextOwner) {
     RecordOptions now = options;
@@ -426,8 +447,20 @@ Recording executor_studio::recordPipeline(Operation *op,
   if (wasMultithreaded)
     ctx->disableMultithreading();
   auto start = Clock::now();
-  if (options.recordIR)
+  if (options.recordIR && options.deferText && parsed.printReparsed) {
+    // Parsed again when asked for: no copy before the first pass.
+    RecordOptions printing;
+    printing.printGenericForm = options.printGenericForm;
+    printing.printDebugInfo = options.printDebugInfo;
+    recording.inputIR =
+        IRText::deferred([reparse = parsed.printReparsed, printing] {
+          return reparse([&](Operation *input) {
+            return printIR(input, printing, /*verified=*/true);
+          });
+        });
+  } else if (options.recordIR) {
     recording.inputIR = snapshotText(op, options, /*verified=*/true, contextOwner);
+  }
 
   PassManager pm(ctx, op->getName().getStringRef());
   std::string errors;
@@ -440,8 +473,9 @@ Recording executor_studio::recordPipeline(Operation *op,
       ctx->enableMultithreading();
     return recording;
   }
+  size_t lastStepKept = parsed.opIsKept && pm.size() ? pm.size() - 1 : ~size_t(0);
   auto recorder =
-      std::make_unique<Recorder>(recording, op, options, contextOwner);
+      std::make_unique<Recorder>(recording, op, options, contextOwner, lastStepKept);
   Recorder *rec = recorder.get();
   pm.addInstrumentation(std::move(recorder));
   LogicalResult result = success();

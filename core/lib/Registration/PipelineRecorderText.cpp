@@ -60,9 +60,15 @@ Recording recordText(StringRef source, StringRef bufferName,
   DialectRegistry registry;
   registerAllDialects(registry);
   // Deferred snapshot texts keep the context alive until they are printed.
-  auto context = std::make_shared<MLIRContext>(
-      registry, MLIRContext::Threading::DISABLED);
-  MLIRContext &ctx = *context;
+  // The context and the module: deferred texts print the module after the
+  // last step as it is, and keep both alive until they are printed.
+  struct Owner {
+    std::shared_ptr<MLIRContext> context;
+    OwningOpRef<ModuleOp> module; // destroyed before the context
+  };
+  auto owner = std::make_shared<Owner>();
+  owner->context = std::make_shared<MLIRContext>(registry, MLIRContext::Threading::DISABLED);
+  MLIRContext &ctx = *owner->context;
   ctx.allowUnregisteredDialects(options.allowUnregisteredDialects);
   ctx.printOpOnDiagnostic(false);
 
@@ -81,7 +87,30 @@ Recording recordText(StringRef source, StringRef bufferName,
   }
   if (!module)
     return failedParse;
-  return recordPipeline(module->getOperation(), options, context);
+  owner->module = std::move(module);
+  // The input is printed by parsing the source again when it is asked for,
+  // in a context of its own (texts may be asked for on any thread, and the
+  // recording's context takes no locks).
+  ParsedInput parsed;
+  parsed.opIsKept = true;
+  parsed.printReparsed = [source = source.str(), name = bufferName.str(),
+                          unregistered = options.allowUnregisteredDialects](
+                             const std::function<std::string(Operation *)> &print) {
+    DialectRegistry registry;
+    registerAllDialects(registry);
+    MLIRContext context(registry, MLIRContext::Threading::DISABLED);
+    context.allowUnregisteredDialects(unregistered);
+    std::string text;
+    // The parser and the printer recurse per nesting level.
+    runOnParserStack([&] {
+      ParserConfig config(&context);
+      OwningOpRef<ModuleOp> again = parseSourceString<ModuleOp>(source, config, name);
+      if (again)
+        text = print(again->getOperation());
+    });
+    return text;
+  };
+  return recordPipeline(owner->module->getOperation(), options, owner, parsed);
 }
 } // namespace
 

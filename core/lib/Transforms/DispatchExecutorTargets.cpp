@@ -118,11 +118,53 @@ LogicalResult checkCustomCall(CustomCallOp call) {
                 "number_original_arg";
   return success();
 }
-} // namespace
 
-void DispatchExecutorTargetsPass::runOnOperation() {
-  ModuleOp root = getOperation();
+/// The pass's state, phase by phase: what is dispatched where, the host
+/// functions that launch or call into it, then the rewrite.
+class Dispatch {
+public:
+  explicit Dispatch(ModuleOp root) : root(root), b(root.getContext()) {}
+
+  /// The target modules with catalyst.dispatch: an address and an object.
+  LogicalResult collectTargets();
+  /// The catalyst.custom_call ops with backend_config.dispatch, resolved to
+  /// an executor address.
+  LogicalResult collectDispatchedCalls();
+  bool empty() const { return targets.empty() && callAddresses.empty(); }
+  /// The launches into dispatched targets and the dispatched calls, by host
+  /// function.
+  LogicalResult groupByFunction();
+  /// Every session and every object once, in a setup() the program defines.
+  void openInSetup();
+  /// Opens the sessions of `func` (and ships the objects when there is no
+  /// setup()), then rewrites its calls and launches.
+  void rewriteFunction(FunctionOpInterface func,
+                       ArrayRef<LaunchKernelOp> launches);
+  /// The targets run on executors: they leave the host module.
+  void eraseTargets() {
+    for (auto &[name, target] : targets)
+      target.module->erase();
+  }
+
+  llvm::MapVector<Operation *, SmallVector<LaunchKernelOp>> launchesByFunc;
+
+private:
+  const DispatchedTarget &getTarget(LaunchKernelOp launch) {
+    return targets.find(launch.getCallee().getRootReference())->second;
+  }
+  void rewriteCall(CustomCallOp call, Value session);
+  void rewriteLaunch(LaunchKernelOp launch, Value session,
+                     const DispatchedTarget &target);
+
+  ModuleOp root;
+  OpBuilder b;
   llvm::MapVector<StringAttr, DispatchedTarget> targets;
+  llvm::MapVector<Operation *, std::string> callAddresses;
+  llvm::MapVector<Operation *, SmallVector<CustomCallOp>> callsByFunc;
+  func::FuncOp setup;
+};
+
+LogicalResult Dispatch::collectTargets() {
   bool failed = false;
   for (auto module : root.getOps<ModuleOp>()) {
     if (!hasDispatch(module))
@@ -144,16 +186,15 @@ void DispatchExecutorTargetsPass::runOnOperation() {
       failed = true;
       continue;
     }
-    targets[StringAttr::get(&getContext(), name)] = {module, *address,
-                                                     *object};
+    targets[StringAttr::get(root.getContext(), name)] = {module, *address,
+                                                         *object};
   }
-  if (failed)
-    return signalPassFailure();
+  return failure(failed);
+}
 
-  // Library calls on an executor: catalyst.custom_call with
-  // backend_config.dispatch.
+LogicalResult Dispatch::collectDispatchedCalls() {
+  bool failed = false;
   SmallVector<std::string> executors = collectExecutorAddresses(root);
-  llvm::MapVector<Operation *, std::string> callAddresses;
   root.walk([&](CustomCallOp call) {
     std::optional<StringRef> dispatch = call.getDispatch();
     if (!dispatch)
@@ -166,13 +207,11 @@ void DispatchExecutorTargetsPass::runOnOperation() {
     }
     callAddresses[call] = *address;
   });
-  if (failed)
-    return signalPassFailure();
-  if (targets.empty() && callAddresses.empty())
-    return;
+  return failure(failed);
+}
 
-  // The launches into dispatched targets, grouped by host function.
-  llvm::MapVector<Operation *, SmallVector<LaunchKernelOp>> launchesByFunc;
+LogicalResult Dispatch::groupByFunction() {
+  bool failed = false;
   root.walk([&](LaunchKernelOp launch) {
     auto it = targets.find(launch.getCallee().getRootReference());
     if (it == targets.end() ||
@@ -191,7 +230,6 @@ void DispatchExecutorTargetsPass::runOnOperation() {
     }
     launchesByFunc[func.getOperation()].push_back(launch);
   });
-  llvm::MapVector<Operation *, SmallVector<CustomCallOp>> callsByFunc;
   for (auto &[op, address] : callAddresses) {
     auto func = op->getParentOfType<FunctionOpInterface>();
     if (!func) {
@@ -204,96 +242,113 @@ void DispatchExecutorTargetsPass::runOnOperation() {
     // The session is opened in these functions as well.
     launchesByFunc[func.getOperation()];
   }
-  if (failed)
-    return signalPassFailure();
+  return failure(failed);
+}
 
-  OpBuilder b(&getContext());
-  auto setup = root.lookupSymbol<func::FuncOp>("setup");
+void Dispatch::openInSetup() {
+  setup = root.lookupSymbol<func::FuncOp>("setup");
   if (setup && setup.isExternal())
     setup = nullptr;
-  if (setup) {
-    // Every session and every object once, in setup().
-    Block &entry = setup.getBody().front();
-    b.setInsertionPointToStart(&entry);
-    llvm::StringMap<Value> sessions;
-    for (auto &[name, target] : targets) {
-      Value &session = sessions[target.address];
-      if (!session)
-        session = getOrOpenSession(setup, target.address, b);
-    }
-    for (auto &[call, address] : callAddresses) {
-      Value &session = sessions[address];
-      if (!session)
-        session = getOrOpenSession(setup, address, b);
-    }
-    for (auto &[name, target] : targets)
-      sendOnce(setup, sessions[target.address], target.object, b);
+  if (!setup)
+    return;
+  Block &entry = setup.getBody().front();
+  b.setInsertionPointToStart(&entry);
+  llvm::StringMap<Value> sessions;
+  for (auto &[name, target] : targets) {
+    Value &session = sessions[target.address];
+    if (!session)
+      session = getOrOpenSession(setup, target.address, b);
   }
-
-  for (auto &[funcOp, launches] : launchesByFunc) {
-    auto func = cast<FunctionOpInterface>(funcOp);
-    Block &entry = func.getFunctionBody().front();
-    // After whatever setup() or an earlier pass put at the start.
-    auto insertAt = entry.begin();
-    while (insertAt != entry.end() &&
-           isa<executor::OpenOp, executor::SendBinaryOp>(*insertAt))
-      ++insertAt;
-    b.setInsertionPoint(&entry, insertAt);
-    llvm::StringMap<Value> sessions;
-    for (LaunchKernelOp launch : launches) {
-      const DispatchedTarget &target =
-          targets.find(launch.getCallee().getRootReference())->second;
-      Value &session = sessions[target.address];
-      if (!session)
-        session = getOrOpenSession(func, target.address, b);
-      if (!setup)
-        sendOnce(func, session, target.object, b);
-    }
-    for (CustomCallOp call : callsByFunc.lookup(funcOp)) {
-      Value &session = sessions[callAddresses[call]];
-      if (!session)
-        session = getOrOpenSession(func, callAddresses[call], b);
-    }
-    for (CustomCallOp call : callsByFunc.lookup(funcOp)) {
-      OpBuilder cb(call);
-      IntegerAttr numInputs;
-      if (std::optional<uint32_t> n = call.getNumberOriginalArg())
-        numInputs = cb.getI32IntegerAttr(*n);
-      auto exec = executor::CallOp::create(
-          cb, call.getLoc(), call.getResultTypes(),
-          sessions[callAddresses[call]], call.getCallTargetNameAttr(),
-          call.getInputs(), numInputs);
-      call->replaceAllUsesWith(exec.getResults());
-      call->erase();
-    }
-    for (LaunchKernelOp launch : launches) {
-      const DispatchedTarget &target =
-          targets.find(launch.getCallee().getRootReference())->second;
-      Value session = sessions[target.address];
-      OpBuilder lb(launch);
-      StringAttr entryName = launch.getCallee().getLeafReference();
-      StringAttr object = lb.getStringAttr(target.object);
-      if (isNonblocking(launch)) {
-        auto async = executor::LaunchAsyncOp::create(
-            lb, launch.getLoc(), executor::TokenType::get(&getContext()),
-            session, entryName, object);
-        // Await at the end of the block so that what follows overlaps with
-        // the kernel; a () -> () entry touches no host memory.
-        Block *block = launch->getBlock();
-        OpBuilder ab(block, block->getTerminator()
-                                ? Block::iterator(block->getTerminator())
-                                : block->end());
-        executor::AwaitOp::create(ab, launch.getLoc(), async.getToken());
-      } else {
-        auto exec = executor::LaunchOp::create(
-            lb, launch.getLoc(), launch.getResultTypes(), session, entryName,
-            object, launch.getInputs());
-        launch->replaceAllUsesWith(exec.getResults());
-      }
-      launch->erase();
-    }
+  for (auto &[call, address] : callAddresses) {
+    Value &session = sessions[address];
+    if (!session)
+      session = getOrOpenSession(setup, address, b);
   }
-
   for (auto &[name, target] : targets)
-    target.module->erase();
+    sendOnce(setup, sessions[target.address], target.object, b);
+}
+
+void Dispatch::rewriteFunction(FunctionOpInterface func,
+                               ArrayRef<LaunchKernelOp> launches) {
+  Block &entry = func.getFunctionBody().front();
+  // After whatever setup() or an earlier pass put at the start.
+  auto insertAt = entry.begin();
+  while (insertAt != entry.end() &&
+         isa<executor::OpenOp, executor::SendBinaryOp>(*insertAt))
+    ++insertAt;
+  b.setInsertionPoint(&entry, insertAt);
+  llvm::StringMap<Value> sessions;
+  for (LaunchKernelOp launch : launches) {
+    const DispatchedTarget &target = getTarget(launch);
+    Value &session = sessions[target.address];
+    if (!session)
+      session = getOrOpenSession(func, target.address, b);
+    if (!setup)
+      sendOnce(func, session, target.object, b);
+  }
+  SmallVector<CustomCallOp> calls = callsByFunc.lookup(func.getOperation());
+  for (CustomCallOp call : calls) {
+    Value &session = sessions[callAddresses[call]];
+    if (!session)
+      session = getOrOpenSession(func, callAddresses[call], b);
+  }
+  for (CustomCallOp call : calls)
+    rewriteCall(call, sessions[callAddresses[call]]);
+  for (LaunchKernelOp launch : launches) {
+    const DispatchedTarget &target = getTarget(launch);
+    rewriteLaunch(launch, sessions[target.address], target);
+  }
+}
+
+void Dispatch::rewriteCall(CustomCallOp call, Value session) {
+  OpBuilder cb(call);
+  IntegerAttr numInputs;
+  if (std::optional<uint32_t> n = call.getNumberOriginalArg())
+    numInputs = cb.getI32IntegerAttr(*n);
+  auto exec = executor::CallOp::create(
+      cb, call.getLoc(), call.getResultTypes(), session,
+      call.getCallTargetNameAttr(), call.getInputs(), numInputs);
+  call->replaceAllUsesWith(exec.getResults());
+  call->erase();
+}
+
+void Dispatch::rewriteLaunch(LaunchKernelOp launch, Value session,
+                             const DispatchedTarget &target) {
+  OpBuilder lb(launch);
+  StringAttr entryName = launch.getCallee().getLeafReference();
+  StringAttr object = lb.getStringAttr(target.object);
+  if (isNonblocking(launch)) {
+    auto async = executor::LaunchAsyncOp::create(
+        lb, launch.getLoc(), executor::TokenType::get(root.getContext()),
+        session, entryName, object);
+    // Await at the end of the block so that what follows overlaps with
+    // the kernel; a () -> () entry touches no host memory.
+    Block *block = launch->getBlock();
+    OpBuilder ab(block, block->getTerminator()
+                            ? Block::iterator(block->getTerminator())
+                            : block->end());
+    executor::AwaitOp::create(ab, launch.getLoc(), async.getToken());
+  } else {
+    auto exec = executor::LaunchOp::create(
+        lb, launch.getLoc(), launch.getResultTypes(), session, entryName,
+        object, launch.getInputs());
+    launch->replaceAllUsesWith(exec.getResults());
+  }
+  launch->erase();
+}
+} // namespace
+
+void DispatchExecutorTargetsPass::runOnOperation() {
+  Dispatch dispatch(getOperation());
+  if (failed(dispatch.collectTargets()) ||
+      failed(dispatch.collectDispatchedCalls()))
+    return signalPassFailure();
+  if (dispatch.empty())
+    return;
+  if (failed(dispatch.groupByFunction()))
+    return signalPassFailure();
+  dispatch.openInSetup();
+  for (auto &[func, launches] : dispatch.launchesByFunc)
+    dispatch.rewriteFunction(cast<FunctionOpInterface>(func), launches);
+  dispatch.eraseTargets();
 }

@@ -376,20 +376,22 @@ std::string findRuntimeLibDir(const char *argv0) {
 } // namespace
 
 namespace {
-int compileMain(int argc, char **argv) {
-  cl::HideUnrelatedOptions(category);
-  executor_studio::addVersionPrinter();
-  cl::ParseCommandLineOptions(argc, argv,
-                              "Executor Studio compiler driver\n\n"
-                              "  executor-compile in.mlir -o prog\n");
-  executor_studio::registerAllPasses();
+/// A step's verdict: the exit code to stop with, or none to go on.
+using Exit = std::optional<int>;
 
-  if (inputFile.empty() && !printPipeline)
-    return fail("no input file; give IN.mlir (or - to read standard input); "
-                "see --help");
-  if (entryName.empty())
-    return fail("--entry is empty; name the host function the executable "
-                "starts in (default: main)");
+/// What the options decide before anything is read.
+struct Plan {
+  std::string output;
+  bool toStdout = false;
+  std::string workspace;
+  std::optional<TemporaryWorkspace> temporary;
+  std::string pipeline;
+  std::optional<executor_studio::SaveMode> saveMode;
+};
+
+/// The output file: -o, else the input's name as cc names a.out; refused
+/// where nothing can go beside it.
+Exit chooseOutput(Plan &plan) {
   std::string output = outputFile;
   if (output.empty()) {
     // As cc does with a.out: the input's name without .mlir (suite.mlir
@@ -406,74 +408,82 @@ int compileMain(int argc, char **argv) {
       return fail("the default output " + output + " is the input file; "
                   "give -o");
   }
-  bool toStdout = output == "-";
-  if (toStdout && emit == Emit::Exe)
+  plan.output = output;
+  plan.toStdout = output == "-";
+  if (plan.toStdout && emit == Emit::Exe)
     return fail("-o -: an executable is not written to standard output; "
                 "give a file name, or --emit=mlir, llvm or obj");
-  if (!toStdout) {
-    // The default workspace goes beside the output: refuse outputs that
-    // have no "beside" (/, a directory, a device such as /dev/null).
-    llvm::sys::fs::file_status status;
-    bool exists = !llvm::sys::fs::status(output, status) &&
-                  llvm::sys::fs::exists(status);
-    if (exists && llvm::sys::fs::is_directory(status))
-      return fail("-o " + output + " is a directory; give a file name");
-    bool special = exists && !llvm::sys::fs::is_regular_file(status);
-    if (special && (emit == Emit::Exe || workspaceDir.empty()))
-      return fail("-o " + output + " is not a regular file" +
-                  (emit == Emit::Exe
-                       ? "; an executable needs one"
-                       : "; give --workspace=DIR for the target objects (its "
-                         "default, " + output + ".workspace, is beside it)"));
-    if (llvm::sys::path::filename(output).empty() ||
-        llvm::sys::path::is_separator(output.back()))
-      return fail("-o " + output + " names a directory; give a file name");
-  }
-  std::string workspace = workspaceDir;
-  std::optional<TemporaryWorkspace> temporary;
-  if (workspace.empty() && toStdout && !printPipeline) {
-    temporary.emplace();
-    if (std::error_code ec = temporary->create())
-      return fail("cannot create a temporary workspace: " + ec.message());
-    workspace = temporary->path;
-  } else if (workspace.empty()) {
-    workspace = toStdout ? "a.workspace" : output + ".workspace";
-  }
-  {
-    llvm::SmallString<256> absolute(workspace);
-    llvm::sys::fs::make_absolute(absolute);
-    workspace = absolute.str().str();
-  }
+  if (plan.toStdout)
+    return std::nullopt;
+  // The default workspace goes beside the output: refuse outputs that
+  // have no "beside" (/, a directory, a device such as /dev/null).
+  llvm::sys::fs::file_status status;
+  bool exists = !llvm::sys::fs::status(output, status) &&
+                llvm::sys::fs::exists(status);
+  if (exists && llvm::sys::fs::is_directory(status))
+    return fail("-o " + output + " is a directory; give a file name");
+  bool special = exists && !llvm::sys::fs::is_regular_file(status);
+  if (special && (emit == Emit::Exe || workspaceDir.empty()))
+    return fail("-o " + output + " is not a regular file" +
+                (emit == Emit::Exe
+                     ? "; an executable needs one"
+                     : "; give --workspace=DIR for the target objects (its "
+                       "default, " + output + ".workspace, is beside it)"));
+  if (llvm::sys::path::filename(output).empty() ||
+      llvm::sys::path::is_separator(output.back()))
+    return fail("-o " + output + " names a directory; give a file name");
+  return std::nullopt;
+}
 
+/// The workspace: --workspace, else beside the output, else a temporary
+/// one for standard output; absolute.
+Exit chooseWorkspace(Plan &plan) {
+  std::string workspace = workspaceDir;
+  if (workspace.empty() && plan.toStdout && !printPipeline) {
+    plan.temporary.emplace();
+    if (std::error_code ec = plan.temporary->create())
+      return fail("cannot create a temporary workspace: " + ec.message());
+    workspace = plan.temporary->path;
+  } else if (workspace.empty()) {
+    workspace = plan.toStdout ? "a.workspace" : plan.output + ".workspace";
+  }
+  llvm::SmallString<256> absolute(workspace);
+  llvm::sys::fs::make_absolute(absolute);
+  plan.workspace = absolute.str().str();
+  return std::nullopt;
+}
+
+/// The pipeline (the default one, or the user's with the workspace where
+/// it needs one) and which IR to save; --print-pipeline stops here.
+Exit choosePipeline(Plan &plan) {
   catalyst::DefaultPipelineOptions pipelineOptions;
-  pipelineOptions.workspace = workspace;
+  pipelineOptions.workspace = plan.workspace;
   // A pipeline of the user's gets the driver's workspace where it runs
   // cross-compile-targets (or the default pipeline) without one; one with
   // a misspelling is left as written, for the error to quote.
-  std::string pipeline = pipelineOverride;
-  if (pipeline.empty())
-    pipeline = catalyst::getDefaultPipelineText(pipelineOptions);
-  else if (executor_studio::explainPipelineOptions(pipeline).empty())
-    pipeline = executor_studio::addMissingPassOption(
-        pipeline, {"executor-default-pipeline", "cross-compile-targets"},
-        "workspace", catalyst::quotePassOption(workspace));
+  plan.pipeline = pipelineOverride;
+  if (plan.pipeline.empty())
+    plan.pipeline = catalyst::getDefaultPipelineText(pipelineOptions);
+  else if (executor_studio::explainPipelineOptions(plan.pipeline).empty())
+    plan.pipeline = executor_studio::addMissingPassOption(
+        plan.pipeline, {"executor-default-pipeline", "cross-compile-targets"},
+        "workspace", catalyst::quotePassOption(plan.workspace));
   if (printPipeline) {
-    llvm::outs() << pipeline << "\n";
+    llvm::outs() << plan.pipeline << "\n";
     return 0;
   }
-  std::optional<executor_studio::SaveMode> saveMode;
   if (!saveIrAfterEach.empty()) {
     auto mode = executor_studio::parseSaveMode(saveIrAfterEach);
     if (!mode)
       return fail("--save-ir-after-each: " + llvm::toString(mode.takeError()));
-    saveMode = *mode;
+    plan.saveMode = *mode;
   }
+  return std::nullopt;
+}
 
-  DialectRegistry registry;
-  executor_studio::registerAllDialects(registry);
-  MLIRContext ctx(registry, MLIRContext::Threading::DISABLED);
-  // Errors point at the op's line; a generic dump of it adds nothing.
-  ctx.printOpOnDiagnostic(false);
+/// Reads the input into `sourceMgr`; refuses text nested deeper than the
+/// parser may recurse.
+Exit readInput(llvm::SourceMgr &sourceMgr) {
   std::string error;
   auto file = openInputFile(inputFile, &error);
   if (!file)
@@ -481,7 +491,6 @@ int compileMain(int argc, char **argv) {
   std::optional<size_t> deep =
       executor_studio::findExcessiveNesting(file->getBuffer());
   const char *deepAt = deep ? file->getBufferStart() + *deep : nullptr;
-  llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
   if (deepAt) {
     // The parser recurses per level: report instead of overflowing.
@@ -492,33 +501,29 @@ int compileMain(int argc, char **argv) {
                                         "executor-compile does not parse it"));
     return 1;
   }
-  SourceMgrDiagnosticHandler sourceDiagnostics(sourceMgr, &ctx);
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &ctx);
-  if (!module)
-    return 1;
+  return std::nullopt;
+}
 
-  // What this run writes into the workspace goes again if it fails: a
-  // failed compile leaves no objects behind (saved IR stays: it shows
-  // where the pipeline failed).
-  WorkspaceCleanup cleanup(workspace, saveMode.has_value());
-  if (std::error_code ec = llvm::sys::fs::create_directories(workspace))
-    return fail("cannot create workspace " + workspace + ": " + ec.message());
+/// Runs the pipeline through the recorder: its diagnostics, the saved IR
+/// (--save-ir-after-each), the --summary, and the failing pass.
+Exit record(ModuleOp module, const Plan &plan) {
   executor_studio::RecordOptions recordOptions;
-  recordOptions.pipeline = pipeline;
-  recordOptions.recordIR = saveMode.has_value();
+  recordOptions.pipeline = plan.pipeline;
+  recordOptions.recordIR = plan.saveMode.has_value();
   // Each target's own steps, down to its assembly, go to ir/TARGET/.
-  recordOptions.recordNested = saveMode.has_value();
+  recordOptions.recordNested = plan.saveMode.has_value();
   executor_studio::Recording recording =
-      executor_studio::recordPipeline(module->getOperation(), recordOptions);
+      executor_studio::recordPipeline(module.getOperation(), recordOptions);
   for (const auto &d : recording.diagnostics)
     printDiagnostic(d);
   for (const auto &snapshot : recording.snapshots)
     for (const auto &d : snapshot.diagnostics)
       printDiagnostic(d);
-  if (saveMode) {
-    llvm::SmallString<256> dir(workspace);
+  if (plan.saveMode) {
+    llvm::SmallString<256> dir(plan.workspace);
     llvm::sys::path::append(dir, "ir");
-    if (llvm::Error err = executor_studio::writeSnapshots(recording, dir, *saveMode))
+    if (llvm::Error err =
+            executor_studio::writeSnapshots(recording, dir, *plan.saveMode))
       return fail(llvm::toString(std::move(err)));
   }
   if (summary) {
@@ -543,21 +548,17 @@ int compileMain(int argc, char **argv) {
         return fail("pass '" + s.pass + "' failed (" + s.anchor + ")");
     return fail("the pipeline did not run");
   }
+  return std::nullopt;
+}
 
-  std::error_code ec;
-  if (emit == Emit::MLIR) {
-    llvm::ToolOutputFile out(output, ec, llvm::sys::fs::OF_Text);
-    if (ec)
-      return fail("cannot write " + output + ": " + ec.message());
-    module->print(out.os());
-    out.keep();
-    cleanup.keep();
-    return 0;
-  }
-
+/// The host as optimised LLVM IR for the host's target (with the process
+/// entry and the embedded objects of an executable).
+Exit translateHost(ModuleOp module, llvm::LLVMContext &llvmContext,
+                   std::unique_ptr<llvm::Module> &llvmModule,
+                   std::unique_ptr<llvm::TargetMachine> &machine) {
   // --emit=llvm, obj and exe need the host in the LLVM dialect: a pipeline
   // of the user's that stops short of it is the problem, not the entry.
-  if (Operation *op = firstUntranslatable(*module)) {
+  if (Operation *op = firstUntranslatable(module)) {
     op->emitError("'")
         << op->getName() << "' is not in the LLVM dialect after the pipeline"
         << (pipelineOverride.empty() ? "" : " given with --pipeline")
@@ -568,12 +569,9 @@ int compileMain(int argc, char **argv) {
            "after bufferization), or use --emit=mlir";
     return 1;
   }
-
-  if (emit == Emit::Exe && failed(addProcessEntry(*module, entryName)))
+  if (emit == Emit::Exe && failed(addProcessEntry(module, entryName)))
     return 1;
-  llvm::LLVMContext llvmContext;
-  std::unique_ptr<llvm::Module> llvmModule =
-      translateModuleToLLVMIR(*module, llvmContext, inputFile);
+  llvmModule = translateModuleToLLVMIR(module, llvmContext, inputFile);
   if (!llvmModule)
     return fail("the host did not translate to LLVM IR; the pipeline must "
                 "lower it to the LLVM dialect");
@@ -586,68 +584,70 @@ int compileMain(int argc, char **argv) {
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
   llvm::Triple triple(llvm::sys::getProcessTriple());
+  std::string error;
   const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
   if (!target)
     return fail(error);
-  std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
+  machine.reset(target->createTargetMachine(
       triple, "generic", "", llvm::TargetOptions(), llvm::Reloc::PIC_));
   llvmModule->setTargetTriple(triple);
   llvmModule->setDataLayout(machine->createDataLayout());
   if (llvm::Error err =
           makeOptimizingTransformer(2, 0, machine.get())(llvmModule.get()))
     return fail("optimising the host: " + llvm::toString(std::move(err)));
-  if (emit == Emit::LLVM) {
-    llvm::ToolOutputFile out(output, ec, llvm::sys::fs::OF_Text);
-    if (ec)
-      return fail("cannot write " + output + ": " + ec.message());
-    llvmModule->print(out.os(), nullptr);
-    out.keep();
-    cleanup.keep();
-    return 0;
-  }
+  return std::nullopt;
+}
 
-  // The host object of an executable is an intermediate: it goes into the
-  // workspace with the targets' objects, beside nothing of the user's.
-  std::string objectPath = output;
-  if (emit == Emit::Exe) {
-    llvm::SmallString<256> path(workspace);
-    llvm::sys::path::append(path, "host.o");
-    objectPath = path.str().str();
-  }
-  {
-    llvm::ToolOutputFile out(objectPath, ec, llvm::sys::fs::OF_None);
-    if (ec)
-      return fail("cannot write " + objectPath + ": " + ec.message());
-    // The object writer seeks: standard output (a pipe) gets it whole
-    // from a buffer, as llc does.
-    std::optional<llvm::buffer_ostream> buffered;
-    llvm::raw_pwrite_stream *stream = &out.os();
-    if (!out.os().supportsSeeking())
-      stream = &buffered.emplace(out.os());
-    llvm::legacy::PassManager codegen;
-    if (machine->addPassesToEmitFile(codegen, *stream, nullptr,
-                                     llvm::CodeGenFileType::ObjectFile))
-      return fail("the host target cannot emit object files");
-    codegen.run(*llvmModule);
-    buffered.reset();
-    out.keep();
-  }
-  if (emit == Emit::Obj) {
-    cleanup.keep();
-    return 0;
-  }
+/// Writes `print`'s text to `output`.
+Exit writeText(const std::string &output,
+               llvm::function_ref<void(llvm::raw_ostream &)> print) {
+  std::error_code ec;
+  llvm::ToolOutputFile out(output, ec, llvm::sys::fs::OF_Text);
+  if (ec)
+    return fail("cannot write " + output + ": " + ec.message());
+  print(out.os());
+  out.keep();
+  return std::nullopt;
+}
 
+/// Writes the host object to `objectPath`.
+Exit writeObject(const std::string &objectPath, llvm::Module &llvmModule,
+                 llvm::TargetMachine &machine) {
+  std::error_code ec;
+  llvm::ToolOutputFile out(objectPath, ec, llvm::sys::fs::OF_None);
+  if (ec)
+    return fail("cannot write " + objectPath + ": " + ec.message());
+  // The object writer seeks: standard output (a pipe) gets it whole
+  // from a buffer, as llc does.
+  std::optional<llvm::buffer_ostream> buffered;
+  llvm::raw_pwrite_stream *stream = &out.os();
+  if (!out.os().supportsSeeking())
+    stream = &buffered.emplace(out.os());
+  llvm::legacy::PassManager codegen;
+  if (machine.addPassesToEmitFile(codegen, *stream, nullptr,
+                                  llvm::CodeGenFileType::ObjectFile))
+    return fail("the host target cannot emit object files");
+  codegen.run(llvmModule);
+  buffered.reset();
+  out.keep();
+  return std::nullopt;
+}
+
+/// Links the host object, the local targets' objects, the executor runtime
+/// and MLIR's runner utilities into the executable, with clang.
+Exit link(ModuleOp module, const std::string &objectPath,
+          const std::string &output, const char *argv0) {
   std::string clang = findTool("clang");
   if (clang.empty())
     return fail("clang-22 not found; run scripts/setup.sh");
-  std::string runtimeDir = findRuntimeLibDir(argv[0]);
+  std::string runtimeDir = findRuntimeLibDir(argv0);
   // MLIR's runner utilities (printMemref*, memrefCopy, ...), from Debian's
   // libmlir-22, by their versioned names: linking needs no -dev package.
   std::string mlirLibDir = EXECUTOR_STUDIO_MLIR_LIB_DIR;
   std::string soVersion = EXECUTOR_STUDIO_MLIR_SOVERSION;
   std::vector<std::string> args = {clang, "-fuse-ld=lld", "-o", output,
                                    objectPath};
-  for (const std::string &object : catalyst::getObjectFiles(*module))
+  for (const std::string &object : catalyst::getObjectFiles(module))
     args.push_back(object);
   if (*EXECUTOR_STUDIO_SANITIZE_FLAGS)
     args.push_back(EXECUTOR_STUDIO_SANITIZE_FLAGS);
@@ -670,9 +670,93 @@ int compileMain(int argc, char **argv) {
                                    : linkError) +
                 "): " + command);
   }
+  return std::nullopt;
+}
+
+/// The driver: options, then parse / record / write (MLIR, LLVM IR, the
+/// host object) / link.
+int compileMain(int argc, char **argv) {
+  cl::HideUnrelatedOptions(category);
+  executor_studio::addVersionPrinter();
+  cl::ParseCommandLineOptions(argc, argv,
+                              "Executor Studio compiler driver\n\n"
+                              "  executor-compile in.mlir -o prog\n");
+  executor_studio::registerAllPasses();
+
+  if (inputFile.empty() && !printPipeline)
+    return fail("no input file; give IN.mlir (or - to read standard input); "
+                "see --help");
+  if (entryName.empty())
+    return fail("--entry is empty; name the host function the executable "
+                "starts in (default: main)");
+  Plan plan;
+  for (auto step : {chooseOutput, chooseWorkspace, choosePipeline})
+    if (Exit exit = step(plan))
+      return *exit;
+
+  // Parse.
+  DialectRegistry registry;
+  executor_studio::registerAllDialects(registry);
+  MLIRContext ctx(registry, MLIRContext::Threading::DISABLED);
+  // Errors point at the op's line; a generic dump of it adds nothing.
+  ctx.printOpOnDiagnostic(false);
+  llvm::SourceMgr sourceMgr;
+  if (Exit exit = readInput(sourceMgr))
+    return *exit;
+  SourceMgrDiagnosticHandler sourceDiagnostics(sourceMgr, &ctx);
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &ctx);
+  if (!module)
+    return 1;
+
+  // Record. What this run writes into the workspace goes again if it
+  // fails: a failed compile leaves no objects behind (saved IR stays: it
+  // shows where the pipeline failed).
+  WorkspaceCleanup cleanup(plan.workspace, plan.saveMode.has_value());
+  if (std::error_code ec = llvm::sys::fs::create_directories(plan.workspace))
+    return fail("cannot create workspace " + plan.workspace + ": " +
+                ec.message());
+  if (Exit exit = record(*module, plan))
+    return *exit;
+
+  // Write.
+  auto done = [&](Exit exit) {
+    if (exit)
+      return *exit;
+    cleanup.keep();
+    return 0;
+  };
+  if (emit == Emit::MLIR)
+    return done(writeText(plan.output,
+                          [&](llvm::raw_ostream &os) { module->print(os); }));
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule;
+  std::unique_ptr<llvm::TargetMachine> machine;
+  if (Exit exit = translateHost(*module, llvmContext, llvmModule, machine))
+    return *exit;
+  if (emit == Emit::LLVM)
+    return done(writeText(plan.output, [&](llvm::raw_ostream &os) {
+      llvmModule->print(os, nullptr);
+    }));
+  // The host object of an executable is an intermediate: it goes into the
+  // workspace with the targets' objects, beside nothing of the user's.
+  std::string objectPath = plan.output;
+  if (emit == Emit::Exe) {
+    llvm::SmallString<256> path(plan.workspace);
+    llvm::sys::path::append(path, "host.o");
+    objectPath = path.str().str();
+  }
+  if (Exit exit = writeObject(objectPath, *llvmModule, *machine))
+    return *exit;
+  if (emit == Emit::Obj)
+    return done(std::nullopt);
+
+  // Link.
+  if (Exit exit = link(*module, objectPath, plan.output, argv[0]))
+    return *exit;
   cleanup.keep();
   if (summary)
-    llvm::outs() << "wrote " << output << " (workspace " << workspace << ")\n";
+    llvm::outs() << "wrote " << plan.output << " (workspace " << plan.workspace
+                 << ")\n";
   return 0;
 }
 } // namespace

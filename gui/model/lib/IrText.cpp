@@ -1,16 +1,16 @@
 //===- IrText.cpp - printed IR as lines -----------------------------------===//
 #include "StudioModel/IrText.h"
 
+#include "Support/MlirLexer.h"
+
 #include <algorithm>
 #include <cctype>
 
 namespace executor_studio::gui {
 
 namespace {
-bool isIdChar(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' ||
-         c == '.' || c == '-';
-}
+using Kind = ScannedToken::Kind;
+
 bool isOpNameChar(char c) {
   return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' ||
          c == '.';
@@ -20,20 +20,6 @@ std::string_view trimLeft(std::string_view s) {
   while (i < s.size() && (s[i] == ' ' || s[i] == '\t'))
     ++i;
   return s.substr(i);
-}
-/// The end of the string literal starting at `at` (on the opening quote):
-/// the index after its closing quote.
-size_t skipString(std::string_view s, size_t at) {
-  size_t i = at + 1;
-  while (i < s.size()) {
-    if (s[i] == '\\')
-      i += 2;
-    else if (s[i] == '"')
-      return i + 1;
-    else
-      ++i;
-  }
-  return s.size();
 }
 } // namespace
 
@@ -138,44 +124,39 @@ void SsaNormaliser::apply(std::string_view line, std::string &out) {
       for (size_t at = results.find('%'); at != std::string_view::npos;
            at = results.find('%', at + 1)) {
         size_t end = at + 1;
-        while (end < results.size() && isIdChar(results[end]))
+        while (end < results.size() && isIdentifierChar(results[end]))
           ++end;
         constants[std::string(results.substr(at + 1, end - at - 1))] = name;
       }
     }
   }
-  size_t i = 0;
-  while (i < line.size()) {
-    char c = line[i];
-    if (c == '"') {
-      size_t end = skipString(line, i);
-      out.append(line.substr(i, end - i));
-      i = end;
-      continue;
+  // Rename the value and block ids among the line's tokens; copy the rest.
+  size_t copied = 0;
+  scanTokens(line, [&](const ScannedToken &token) {
+    if (token.kind != Kind::ValueId && token.kind != Kind::BlockId)
+      return;
+    size_t at = static_cast<size_t>(token.text.data() - line.data());
+    out.append(line.substr(copied, at - copied));
+    copied = at + token.text.size();
+    std::string_view name(token.text.data() + 1, token.text.size() - 1);
+    if (token.kind == Kind::BlockId) {
+      out += "^b";
+      out += std::to_string(lookup(blocks, name));
+      return;
     }
-    if ((c == '%' || c == '^') && i + 1 < line.size() && isIdChar(line[i + 1])) {
-      size_t end = i + 1;
-      while (end < line.size() && isIdChar(line[end]))
-        ++end;
-      std::string_view name = line.substr(i + 1, end - i - 1);
-      if (c == '%') {
-        key.assign(name);
-        if (auto it = constants.find(key); it != constants.end()) {
-          out += it->second;
-        } else {
-          out += "%v";
-          out += std::to_string(lookup(values, name));
-        }
-      } else {
-        out += "^b";
-        out += std::to_string(lookup(blocks, name));
-      }
-      i = end;
-      continue;
+    // `%r#1`: the group's name, then the result number as it is.
+    std::string_view number = name.substr(std::min(name.find('#'), name.size()));
+    name.remove_suffix(number.size());
+    key.assign(name);
+    if (auto it = constants.find(key); it != constants.end()) {
+      out += it->second;
+    } else {
+      out += "%v";
+      out += std::to_string(lookup(values, name));
     }
-    out += c;
-    ++i;
-  }
+    out.append(number);
+  });
+  out.append(line.substr(copied));
 }
 
 //===----------------------------------------------------------------------===//
@@ -204,7 +185,7 @@ std::string stripLocations(std::string_view line) {
       i = end;
       continue;
     }
-    bool boundary = i == 0 || !isIdChar(line[i - 1]);
+    bool boundary = i == 0 || !isIdentifierChar(line[i - 1]);
     if (c == 'l' && boundary && line.substr(i, 4) == "loc(") {
       // Skip to the matching parenthesis.
       size_t j = i + 4;
@@ -297,6 +278,89 @@ size_t findCaseInsensitive(std::string_view haystack, std::string_view needle,
       return i;
   }
   return std::string_view::npos;
+}
+
+//===----------------------------------------------------------------------===//
+// Lexical classes
+//===----------------------------------------------------------------------===//
+
+namespace {
+bool isTypeWord(std::string_view w) {
+  if (w == "index" || w == "memref" || w == "tensor" || w == "vector" ||
+      w == "none" || w == "complex" || w == "tuple")
+    return true;
+  if (w.size() >= 2 && (w[0] == 'i' || w[0] == 'f' || w[0] == 'u' || w[0] == 's')) {
+    size_t d = w[0] == 'u' || w[0] == 's' ? 2 : 1;
+    if (d > 1 && (w.size() < 3 || w[1] != 'i'))
+      return false;
+    if (d >= w.size())
+      return false;
+    for (size_t i = d; i < w.size(); ++i)
+      if (!std::isdigit(static_cast<unsigned char>(w[i])))
+        return false;
+    return true;
+  }
+  return false;
+}
+} // namespace
+
+void classifyLine(std::string_view line, std::vector<IrSpan> &out) {
+  out.clear();
+  std::string_view op = opNameOfLine(line);
+  size_t opBegin = op.empty() ? std::string_view::npos
+                              : static_cast<size_t>(op.data() - line.data());
+  auto push = [&](size_t b, size_t e, IrTokenClass kind) {
+    if (e > b)
+      out.push_back({static_cast<uint32_t>(b), static_cast<uint32_t>(e), kind});
+  };
+  scanTokens(line, [&](const ScannedToken &token) {
+    size_t b = static_cast<size_t>(token.text.data() - line.data());
+    size_t e = b + token.text.size();
+    switch (token.kind) {
+    case Kind::Comment:
+      return push(b, e, IrTokenClass::Comment);
+    case Kind::String:
+      return push(b, e, IrTokenClass::String);
+    case Kind::ValueId: {
+      // `%r#1`: the group's name, then the result number.
+      size_t hash = std::min(token.text.find('#'), token.text.size());
+      push(b, b + hash, IrTokenClass::Value);
+      return push(b + hash, e, IrTokenClass::Alias);
+    }
+    case Kind::BlockId:
+      return push(b, e, IrTokenClass::Block);
+    case Kind::SymbolRef:
+      return push(b, e, IrTokenClass::Symbol);
+    case Kind::AttributeAlias:
+    case Kind::TypeAlias:
+      return push(b, e, IrTokenClass::Alias);
+    case Kind::Number: {
+      // A sign is punctuation.
+      size_t digits = token.text[0] == '-' || token.text[0] == '+' ? 1 : 0;
+      push(b, b + digits, IrTokenClass::Text);
+      return push(b + digits, e, IrTokenClass::Number);
+    }
+    case Kind::BareWord: {
+      if (b == opBegin) {
+        push(b, b + op.size(), IrTokenClass::Op);
+        return push(b + op.size(), e, IrTokenClass::Text);
+      }
+      // A type name is a whole word: `i32`, not the `i32` of `foo.i32`.
+      size_t word = b;
+      while (word < e && (std::isalnum(static_cast<unsigned char>(line[word])) ||
+                          line[word] == '_'))
+        ++word;
+      push(b, word,
+           isTypeWord(line.substr(b, word - b)) ? IrTokenClass::Type
+                                                : IrTokenClass::Text);
+      return push(word, e, IrTokenClass::Text);
+    }
+    case Kind::Open:
+    case Kind::Close:
+    case Kind::Punctuation:
+      return push(b, e, IrTokenClass::Text);
+    }
+  });
 }
 
 } // namespace executor_studio::gui

@@ -172,6 +172,51 @@ void PipelineModel::setRecording(Recording recording) {
   counts.clear();
 }
 
+std::vector<PipelineModel::HistoryStep>
+PipelineModel::opHistory(const std::vector<SourceLocation> &locations) {
+  std::vector<HistoryStep> steps;
+  if (locations.empty())
+    return steps;
+  std::vector<int> positions = {kInputPosition};
+  positions.insert(positions.end(), order.begin(), order.end());
+  for (int position : positions) {
+    if (kindAt(position) != SnapshotKind::MLIR)
+      continue; // LLVM IR and assembly name their places their own way
+    std::shared_ptr<const std::string> text = irAt(position);
+    if (!text)
+      continue;
+    HistoryStep step;
+    step.position = position;
+    TextLines lines = TextLines::prepare(*text);
+    for (size_t i = 0; i < lines.size(); ++i) {
+      std::string_view line = lines.line(i);
+      if (line.find("loc(") == std::string_view::npos || isLocationAlias(line))
+        continue;
+      for (const SourceLocation &found : findSourceLocations(line, &lines))
+        if (std::find(locations.begin(), locations.end(), found) != locations.end()) {
+          step.lines.push_back(lines.sourceLine(i));
+          break;
+        }
+    }
+    // A target's own steps are listed where the op is (a kernel's op), not
+    // for every op of the host.
+    if (step.lines.empty() && isNested(position))
+      continue;
+    steps.push_back(std::move(step));
+  }
+  return steps;
+}
+
+std::optional<size_t> PipelineModel::rowOfRightLine(uint32_t line) {
+  for (size_t i = 0; i < rowCount(); ++i) {
+    const DiffRow &r = row(i);
+    uint32_t shown = mode == ViewMode::Source ? leftLineNumber(r) : rightLineNumber(r);
+    if (shown == line)
+      return i;
+  }
+  return std::nullopt;
+}
+
 void PipelineModel::rebuildDiagnostics() {
   diags = editDiags;
   for (const RecordedDiagnostic &d : rec.diagnostics)

@@ -3,6 +3,8 @@
 
 #include "StudioModel/IrText.h"
 
+#include "Support/MlirLexer.h"
+
 #include <cctype>
 #include <filesystem>
 #include <fstream>
@@ -11,10 +13,6 @@
 using namespace executor_studio::gui;
 
 namespace {
-bool isAliasChar(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' ||
-         c == '.' || c == '-';
-}
 
 /// The digits at `s[i]` as a number; advances `i`. None without digits.
 std::optional<unsigned> readNumber(std::string_view s, size_t &i) {
@@ -49,7 +47,7 @@ void collect(std::string_view line, const TextLines *text, int depth,
   // Inside `loc(`...`)` only: the rest of the line is the op.
   size_t at = 0;
   while ((at = line.find("loc(", at)) != std::string_view::npos) {
-    if (at > 0 && isAliasChar(line[at - 1])) {
+    if (at > 0 && executor_studio::isIdentifierChar(line[at - 1])) {
       at += 4;
       continue;
     }
@@ -85,7 +83,7 @@ void collect(std::string_view line, const TextLines *text, int depth,
       }
       if (c == '#') {
         size_t end = i + 1;
-        while (end < line.size() && isAliasChar(line[end]))
+        while (end < line.size() && executor_studio::isIdentifierChar(line[end]))
           ++end;
         std::string alias(line.substr(i, end - i));
         i = end - 1;

@@ -59,6 +59,19 @@ std::string compiledObjects(const Recording &recording, std::string otherwise) {
 // The recording worker
 //===----------------------------------------------------------------------===//
 
+struct Studio::RecordedRun {
+  uint64_t id = 0;
+  Recording recording;
+  std::vector<Kernel> kernels;
+  std::string kernelNote;
+  std::string pipeline, workspace;
+  double milliseconds = 0;
+  int rerunAfter = -2;
+  std::shared_ptr<const std::string> text;
+  /// A re-run whose text lists no kernels keeps the ones it has.
+  bool keepKernels = false;
+};
+
 struct Studio::Recorder {
   struct Job {
     uint64_t id = 0;
@@ -72,18 +85,7 @@ struct Studio::Recorder {
     /// The objects of the recording the re-run continues.
     std::string previousObjects;
   };
-  struct Result {
-    uint64_t id = 0;
-    Recording recording;
-    std::vector<Kernel> kernels;
-    std::string kernelNote;
-    std::string pipeline, workspace;
-    double milliseconds = 0;
-    int rerunAfter = -2;
-    std::shared_ptr<const std::string> text;
-    /// A re-run whose text lists no kernels keeps the ones it has.
-    bool keepKernels = false;
-  };
+  using Result = RecordedRun;
 
   std::mutex mutex;
   std::condition_variable wake, done;
@@ -501,106 +503,119 @@ bool Studio::waitForRecording(std::chrono::milliseconds timeout) {
 }
 
 void Studio::applyRecording() {
-  std::optional<Recorder::Result> r = recorder->take();
-  if (!r)
+  std::optional<RecordedRun> run = recorder->take();
+  if (!run)
     return;
-  if (r->rerunAfter >= -1 && !r->recording.inputIR) {
+  if (run->rerunAfter >= -1) {
+    if (!applyRerun(*run))
+      return;
+  } else {
+    applyDocumentRun(*run);
+  }
+  updateKernels(*run);
+  reportRecording(*run);
+}
+
+bool Studio::applyRerun(RecordedRun &run) {
+  if (!run.recording.inputIR) {
     // The edit does not parse or verify: say where, keep the recording.
-    editErrs = std::move(r->recording.diagnostics);
-    stepper.setEditDiagnostics(editErrs, r->rerunAfter);
+    editErrs = std::move(run.recording.diagnostics);
+    stepper.setEditDiagnostics(editErrs, run.rerunAfter);
     ++editGen;
     const RecordedDiagnostic *first = editErrs.empty() ? nullptr : &editErrs[0];
     setStatus(first ? "the edit does not parse: line " + std::to_string(first->line) +
                           ": " + first->message
                     : "the edit does not parse",
               true);
-    return;
+    return false;
   }
-  if (r->rerunAfter >= -1) {
-    if (!original) {
-      original = std::make_unique<Original>();
-      original->recording = stepper.recording();
-      original->kernels = kernelList;
-      original->kernelNote = kernelNote;
-      original->workspace = currentWorkspace;
-      original->pipeline = lastPipeline;
-    }
-    editPass = r->rerunAfter;
-    editApplied = true;
-    editText = *r->text;
-    editPipeline = r->pipeline;
+  if (!original) {
+    original = std::make_unique<Original>();
+    original->recording = stepper.recording();
+    original->kernels = kernelList;
+    original->kernelNote = kernelNote;
+    original->workspace = currentWorkspace;
+    original->pipeline = lastPipeline;
+  }
+  editPass = run.rerunAfter;
+  editApplied = true;
+  editText = *run.text;
+  editPipeline = run.pipeline;
+  editErrs.clear();
+  stepper.setEditDiagnostics({}, -1);
+  ++editGen;
+  int keep = stepper.selected();
+  stepper.setRecording(spliceRecording(stepper.recording(), run.rerunAfter, run.text,
+                                       std::move(run.recording)));
+  // A failed re-run opens at the failing pass; else the selection stays.
+  const Recording &now = stepper.recording();
+  if (!now.succeeded && !now.snapshots.empty() && now.snapshots.back().failed)
+    stepper.select(static_cast<int>(now.snapshots.size()) - 1);
+  else
+    stepper.select(keep);
+  lastPipeline = run.pipeline;
+  currentWorkspace = run.workspace;
+  ++recordingGen;
+  if (run.keepKernels) {
+    run.kernels = kernelList;
+    run.kernelNote = kernelNote;
+  } else {
+    run.kernelNote = "kernels of the re-run after the edit of pass " +
+                    std::to_string(run.rerunAfter + 1);
+  }
+  return true;
+}
+
+void Studio::applyDocumentRun(RecordedRun &run) {
+  stepper.setRecording(std::move(run.recording));
+  lastPipeline = run.pipeline;
+  currentWorkspace = run.workspace;
+  ++recordingGen;
+  // A recording of the document drops the edit.
+  if (original || editPass >= -1 || !editErrs.empty()) {
+    original.reset();
+    editPass = -2;
+    editApplied = false;
     editErrs.clear();
     stepper.setEditDiagnostics({}, -1);
     ++editGen;
-    int keep = stepper.selected();
-    stepper.setRecording(spliceRecording(stepper.recording(), r->rerunAfter, r->text,
-                                         std::move(r->recording)));
-    // A failed re-run opens at the failing pass; else the selection stays.
-    const Recording &now = stepper.recording();
-    if (!now.succeeded && !now.snapshots.empty() && now.snapshots.back().failed)
-      stepper.select(static_cast<int>(now.snapshots.size()) - 1);
-    else
-      stepper.select(keep);
-    lastPipeline = r->pipeline;
-    currentWorkspace = r->workspace;
-    ++recordingGen;
-    if (r->keepKernels) {
-      r->kernels = kernelList;
-      r->kernelNote = kernelNote;
-    } else {
-      r->kernelNote = "kernels of the re-run after the edit of pass " +
-                      std::to_string(r->rerunAfter + 1);
-    }
-  } else {
-    stepper.setRecording(std::move(r->recording));
-    lastPipeline = r->pipeline;
-    currentWorkspace = r->workspace;
-    ++recordingGen;
-    // A recording of the document drops the edit.
-    if (original || editPass >= -1 || !editErrs.empty()) {
-      original.reset();
-      editPass = -2;
-      editApplied = false;
-      editErrs.clear();
-      stepper.setEditDiagnostics({}, -1);
-      ++editGen;
-    }
-    // A pipeline that fails opens at the failing pass, its error line in
-    // view; a document that does not parse opens at its first error.
-    const Recording &now = stepper.recording();
-    if (!now.succeeded && !now.snapshots.empty() && now.snapshots.back().failed) {
-      stepper.select(static_cast<int>(now.snapshots.size()) - 1);
-      for (const DiagnosticItem &d : stepper.diagnostics())
-        if (d.snapshot == stepper.selected() && !d.isNote && d.line > 0) {
-          stepper.jumpTo(d);
-          break;
-        }
-    } else if (!now.inputIR) {
-      for (const DiagnosticItem &d : stepper.diagnostics())
-        if (!d.isNote && d.line > 0) {
-          stepper.showSourceLine(d.line);
-          break;
-        }
-    } else if (freshlyOpened) {
-      // A document just opened shows what its pipeline does first: the
-      // first pass that changed something.
-      for (size_t i = 0; i < now.snapshots.size(); ++i)
-        if (now.snapshots[i].changed) {
-          stepper.select(static_cast<int>(i));
-          break;
-        }
-    }
-    if (now.inputIR)
-      freshlyOpened = false;
   }
+  // A pipeline that fails opens at the failing pass, its error line in
+  // view; a document that does not parse opens at its first error.
+  const Recording &now = stepper.recording();
+  if (!now.succeeded && !now.snapshots.empty() && now.snapshots.back().failed) {
+    stepper.select(static_cast<int>(now.snapshots.size()) - 1);
+    for (const DiagnosticItem &d : stepper.diagnostics())
+      if (d.snapshot == stepper.selected() && !d.isNote && d.line > 0) {
+        stepper.jumpTo(d);
+        break;
+      }
+  } else if (!now.inputIR) {
+    for (const DiagnosticItem &d : stepper.diagnostics())
+      if (!d.isNote && d.line > 0) {
+        stepper.showSourceLine(d.line);
+        break;
+      }
+  } else if (freshlyOpened) {
+    // A document just opened shows what its pipeline does first: the
+    // first pass that changed something.
+    for (size_t i = 0; i < now.snapshots.size(); ++i)
+      if (now.snapshots[i].changed) {
+        stepper.select(static_cast<int>(i));
+        break;
+      }
+  }
+  if (now.inputIR)
+    freshlyOpened = false;
+}
 
-  // Kernels, keeping the selection and the inputs the user typed.
+void Studio::updateKernels(RecordedRun &run) {
   std::string selectedName =
       kernelIndex >= 0 && kernelIndex < static_cast<int>(kernelList.size())
           ? kernelList[kernelIndex].qualifiedName()
           : "";
-  kernelList = std::move(r->kernels);
-  kernelNote = std::move(r->kernelNote);
+  kernelList = std::move(run.kernels);
+  kernelNote = std::move(run.kernelNote);
   kernelIndex = kernelList.empty() ? -1 : 0;
   for (size_t k = 0; k < kernelList.size(); ++k) {
     const Kernel &kernel = kernelList[k];
@@ -616,14 +631,16 @@ void Studio::applyRecording() {
       }
     }
   }
+}
 
+void Studio::reportRecording(const RecordedRun &run) {
   const Recording &rec = stepper.recording();
   char text[256];
-  if (editApplied && r->rerunAfter >= -1) {
+  if (editApplied && run.rerunAfter >= -1) {
     std::snprintf(text, sizeof(text),
                   "re-ran %zu passes after the edit of pass %d in %.1f ms%s",
-                  rec.snapshots.size() - (r->rerunAfter + 1), r->rerunAfter + 1,
-                  r->milliseconds, rec.succeeded ? "" : "; the pipeline failed");
+                  rec.snapshots.size() - (run.rerunAfter + 1), run.rerunAfter + 1,
+                  run.milliseconds, rec.succeeded ? "" : "; the pipeline failed");
     setStatus(text, !rec.succeeded);
   } else if (!rec.inputIR) {
     std::snprintf(text, sizeof(text), "%s does not parse: %zu error(s)",

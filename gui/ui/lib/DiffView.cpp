@@ -12,7 +12,6 @@
 #include "StudioModel/SourceLocations.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -21,11 +20,6 @@
 namespace executor_studio::gui {
 
 namespace {
-
-struct Segment {
-  uint32_t begin, end;
-  ImU32 color;
-};
 
 namespace syntax {
 ImU32 value() { return IM_COL32(140, 200, 255, 255); }
@@ -39,110 +33,31 @@ ImU32 comment() { return IM_COL32(110, 130, 120, 255); }
 ImU32 alias() { return IM_COL32(120, 190, 200, 255); }
 } // namespace syntax
 
-bool isIdent(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' ||
-         c == '$' || c == '-';
-}
-
-bool isTypeWord(std::string_view w) {
-  if (w == "index" || w == "memref" || w == "tensor" || w == "vector" ||
-      w == "none" || w == "complex" || w == "tuple")
-    return true;
-  if (w.size() >= 2 && (w[0] == 'i' || w[0] == 'f' || w[0] == 'u' || w[0] == 's')) {
-    size_t d = w[0] == 'u' || w[0] == 's' ? 2 : 1;
-    if (d > 1 && (w.size() < 3 || w[1] != 'i'))
-      return false;
-    if (d >= w.size())
-      return false;
-    for (size_t i = d; i < w.size(); ++i)
-      if (!std::isdigit(static_cast<unsigned char>(w[i])))
-        return false;
-    return true;
+/// The colour of a lexical class (IrText.h: the model splits the lines).
+ImU32 colorOf(IrTokenClass kind) {
+  switch (kind) {
+  case IrTokenClass::Op:
+    return syntax::op();
+  case IrTokenClass::Value:
+    return syntax::value();
+  case IrTokenClass::Block:
+    return syntax::block();
+  case IrTokenClass::Symbol:
+    return syntax::symbol();
+  case IrTokenClass::Alias:
+    return syntax::alias();
+  case IrTokenClass::Type:
+    return syntax::type();
+  case IrTokenClass::Number:
+    return syntax::number();
+  case IrTokenClass::String:
+    return syntax::string();
+  case IrTokenClass::Comment:
+    return syntax::comment();
+  case IrTokenClass::Text:
+    break;
   }
-  return false;
-}
-
-/// Splits a line into coloured segments (MLIR's lexical classes).
-void highlight(std::string_view line, std::vector<Segment> &out) {
-  out.clear();
-  std::string_view op = opNameOfLine(line);
-  size_t opBegin = op.empty() ? std::string_view::npos
-                              : static_cast<size_t>(op.data() - line.data());
-  size_t i = 0;
-  auto push = [&](size_t b, size_t e, ImU32 c) {
-    if (e > b)
-      out.push_back({static_cast<uint32_t>(b), static_cast<uint32_t>(e), c});
-  };
-  while (i < line.size()) {
-    char c = line[i];
-    if (i == opBegin) {
-      push(i, i + op.size(), syntax::op());
-      i += op.size();
-      continue;
-    }
-    if (c == '/' && i + 1 < line.size() && line[i + 1] == '/') {
-      push(i, line.size(), syntax::comment());
-      return;
-    }
-    if (c == '"') {
-      size_t e = i + 1;
-      while (e < line.size() && line[e] != '"')
-        e += line[e] == '\\' ? 2 : 1;
-      e = std::min(e + 1, line.size());
-      push(i, e, syntax::string());
-      i = e;
-      continue;
-    }
-    if ((c == '%' || c == '^' || c == '@' || c == '#' || c == '!') &&
-        i + 1 < line.size() && (isIdent(line[i + 1]) || line[i + 1] == '"')) {
-      size_t e = i + 1;
-      if (line[e] == '"') {
-        ++e;
-        while (e < line.size() && line[e] != '"')
-          ++e;
-        e = std::min(e + 1, line.size());
-      } else {
-        while (e < line.size() && isIdent(line[e]))
-          ++e;
-      }
-      ImU32 color = c == '%'   ? syntax::value()
-                    : c == '^' ? syntax::block()
-                    : c == '@' ? syntax::symbol()
-                               : syntax::alias();
-      push(i, e, color);
-      i = e;
-      continue;
-    }
-    if (std::isdigit(static_cast<unsigned char>(c)) &&
-        (i == 0 || !isIdent(line[i - 1]))) {
-      size_t e = i;
-      while (e < line.size() &&
-             (std::isalnum(static_cast<unsigned char>(line[e])) || line[e] == '.' ||
-              ((line[e] == '-' || line[e] == '+') && (line[e - 1] == 'e' || line[e - 1] == 'E'))))
-        ++e;
-      push(i, e, syntax::number());
-      i = e;
-      continue;
-    }
-    if (std::isalpha(static_cast<unsigned char>(c)) && (i == 0 || !isIdent(line[i - 1]))) {
-      size_t e = i;
-      while (e < line.size() && (std::isalnum(static_cast<unsigned char>(line[e])) || line[e] == '_'))
-        ++e;
-      if (isTypeWord(line.substr(i, e - i)))
-        push(i, e, syntax::type());
-      else
-        push(i, e, colors::text());
-      i = e;
-      continue;
-    }
-    size_t e = i + 1;
-    while (e < line.size() && !std::isalnum(static_cast<unsigned char>(line[e])) &&
-           line[e] != '%' && line[e] != '^' && line[e] != '@' && line[e] != '#' &&
-           line[e] != '!' && line[e] != '"' && line[e] != '/' && e != opBegin)
-      ++e;
-    push(i, e, colors::text());
-    i = e;
-  }
+  return colors::text();
 }
 
 /// Draws the visible part of one pane's text.
@@ -151,7 +66,7 @@ struct Pane {
   ImFont *font;
   float fontSize, charWidth, lineHeight;
   float hscroll;
-  std::vector<Segment> *segments;
+  std::vector<IrSpan> *segments;
 
   /// `textX` is where column 0 would be at scroll 0; the text is clipped to
   /// [clipLeft, clipRight].
@@ -177,13 +92,13 @@ struct Pane {
           draw->AddRectFilled(ImVec2(a, y), ImVec2(b, y + lineHeight), colors::matchBg(), 2);
       }
     }
-    highlight(line, *segments);
-    for (const Segment &s : *segments) {
+    classifyLine(line, *segments);
+    for (const IrSpan &s : *segments) {
       if (s.end <= first || s.begin >= last)
         continue;
       uint32_t b = std::max<uint32_t>(s.begin, static_cast<uint32_t>(first));
       uint32_t e = std::min<uint32_t>(s.end, static_cast<uint32_t>(last));
-      draw->AddText(font, fontSize, ImVec2(x0 + b * charWidth, y + 1), s.color,
+      draw->AddText(font, fontSize, ImVec2(x0 + b * charWidth, y + 1), colorOf(s.kind),
                     line.data() + b, line.data() + e, 0, &clip);
     }
   }
@@ -238,19 +153,27 @@ void drawViewOptions(Studio &studio, StudioView::State &state) {
   PipelineModel &m = studio.passes();
   Settings &settings = *state.settings;
   ViewMode mode = m.viewMode();
+  // Each control goes beside the last while it fits, else on a new line.
+  bool first = true;
+  auto next = [&](float width) {
+    if (!first)
+      sameLineOrWrap(width);
+    first = false;
+  };
   auto modeButton = [&](const char *label, ViewMode value) {
+    next(checkboxWidth(label));
     if (ImGui::RadioButton(label, mode == value)) {
       m.setViewMode(value);
       settings.viewMode = viewModeName(value);
     }
-    ImGui::SameLine();
   };
   modeButton("side by side", ViewMode::SideBySide);
   modeButton("unified", ViewMode::Unified);
   modeButton("source", ViewMode::Source);
+  next(ImGui::CalcTextSize("|").x);
   ImGui::TextColored(colors::dim(), "|");
-  ImGui::SameLine();
   bool structural = m.structural();
+  next(checkboxWidth("structural"));
   if (ImGui::Checkbox("structural", &structural)) {
     m.setStructural(structural);
     settings.structuralDiff = structural;
@@ -258,38 +181,40 @@ void drawViewOptions(Studio &studio, StudioView::State &state) {
   helpTooltip("Match the operations of both sides (by location, then by structure and "
               "operands) and give matching values the same names, so the diff shows only "
               "what the pass inserted, rewrote or removed. Off: the plain line diff.");
-  ImGui::SameLine();
   LineOptions options = m.lineOptions();
   bool optionsChanged = false;
   if (!structural) {
+    next(checkboxWidth("normalise SSA"));
     optionsChanged |= ImGui::Checkbox("normalise SSA", &options.normaliseSsaNames);
-    ImGui::SameLine();
   }
   bool locations = studio.printLocations();
+  next(checkboxWidth("print loc"));
   if (ImGui::Checkbox("print loc", &locations)) {
     studio.setPrintLocations(locations);
     settings.printLocations = locations;
   }
   helpTooltip("Record the snapshots with their locations (loc(...)); records again. "
               "'hide loc' drops them from the diff.");
-  ImGui::SameLine();
+  next(checkboxWidth("hide loc"));
   optionsChanged |= ImGui::Checkbox("hide loc", &options.hideLocations);
+  state.probe("hide-loc");
   if (optionsChanged) {
     m.setLineOptions(options);
     settings.normaliseSsaNames = options.normaliseSsaNames;
     settings.hideLocations = options.hideLocations;
   }
   if (mode == ViewMode::Unified) {
-    ImGui::SameLine();
+    next(checkboxWidth("whole file"));
     bool whole = m.wholeFile();
     if (ImGui::Checkbox("whole file", &whole)) {
       m.setWholeFile(whole);
       settings.wholeFile = whole;
     }
   }
-  ImGui::SameLine();
+  next(buttonWidth("compare..."));
   if (ImGui::Button("compare..."))
     ImGui::OpenPopup("compare");
+  state.probe("compare");
   comparePopup(m);
 }
 
@@ -297,7 +222,9 @@ void drawViewOptions(Studio &studio, StudioView::State &state) {
 void drawFilterAndSearch(PipelineModel &m, StudioView::State &state) {
   ImGuiIO &io = ImGui::GetIO();
   ViewMode mode = m.viewMode();
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
+  // Narrow windows get narrower fields; what does not fit wraps.
+  float field = std::min(ImGui::GetFontSize() * 14, ImGui::GetContentRegionAvail().x * 0.32f);
+  ImGui::SetNextItemWidth(field);
   if (inputString("##irfilter", state.irFilter, 0,
                   state.irFilterOp ? "op name (arith.addi)" : "filter lines")) {
     m.setIrFilter({state.irFilter, state.irFilterOp});
@@ -307,14 +234,12 @@ void drawFilterAndSearch(PipelineModel &m, StudioView::State &state) {
     m.setIrFilter({state.irFilter, state.irFilterOp});
   helpTooltip("Match lines whose operation is the filter (arith.addi, "
               "func.return) rather than lines that contain it.");
-  ImGui::SameLine();
-  ImGui::TextColored(colors::dim(), "|");
-  ImGui::SameLine();
+  sameLineOrWrap(field);
   if (state.focusSearch) {
     ImGui::SetKeyboardFocusHere();
     state.focusSearch = false;
   }
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
+  ImGui::SetNextItemWidth(field);
   bool enter = inputString("##search", state.search, ImGuiInputTextFlags_EnterReturnsTrue,
                            "search  (/)");
   state.probe("search");
@@ -333,14 +258,14 @@ void drawFilterAndSearch(PipelineModel &m, StudioView::State &state) {
   }
   if (searchActive && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape)))
     ImGui::SetWindowFocus(nullptr);
-  ImGui::SameLine();
+  sameLineOrWrap(2 * ImGui::GetFrameHeight() + ImGui::GetStyle().ItemSpacing.x);
   if (ImGui::ArrowButton("##prevhit", ImGuiDir_Up))
     m.previousHit();
   ImGui::SameLine();
   if (ImGui::ArrowButton("##nexthit", ImGuiDir_Down))
     m.nextHit();
   if (!state.search.empty()) {
-    ImGui::SameLine();
+    sameLineOrWrap(ImGui::CalcTextSize("no match").x);
     const std::vector<uint32_t> &hits = m.searchHits();
     if (hits.empty())
       ImGui::TextColored(colors::error(), "no match");
@@ -349,16 +274,14 @@ void drawFilterAndSearch(PipelineModel &m, StudioView::State &state) {
   }
   if (mode != ViewMode::Source) {
     const DiffView &counts = m.diffView();
-    ImGui::SameLine();
-    ImGui::TextColored(colors::dim(), "|");
-    ImGui::SameLine();
+    sameLineOrWrap(ImGui::CalcTextSize("-0000 +0000 lines").x);
     if (counts.diff.identical())
       ImGui::TextColored(colors::dim(), "no change");
     else
       ImGui::TextColored(colors::dim(), "-%zu +%zu lines", counts.diff.removed,
                          counts.diff.added);
     if (!counts.structuralError.empty()) {
-      ImGui::SameLine();
+      sameLineOrWrap(ImGui::CalcTextSize("(line diff)").x);
       ImGui::TextColored(colors::warning(), "(line diff)");
       helpTooltip(("The structural diff needs both snapshots to parse: " +
                    counts.structuralError)
@@ -448,8 +371,35 @@ struct RowPainter {
       source(r, p);
     if (static_cast<long>(index) == highlighted)
       draw->AddRectFilled(ImVec2(p.x, y), ImVec2(p.x + width, bottom), colors::highlightBg());
+    markHistory(r, p, bottom);
     ImGui::Dummy(ImVec2(width, lineHeight));
     contextMenu(index, r);
+  }
+
+  /// Whether `line` is one of the ops the history follows.
+  bool inHistory(std::string_view line, const TextLines *lines) const {
+    if (state.historyLocations.empty() || line.find("loc(") == std::string_view::npos)
+      return false;
+    for (const SourceLocation &found : findSourceLocations(line, lines))
+      for (const SourceLocation &followed : state.historyLocations)
+        if (found == followed)
+          return true;
+    return false;
+  }
+
+  /// A bar at the left of each side whose line the op history follows.
+  void markHistory(const DiffRow &r, ImVec2 p, float bottom) {
+    if (state.historyLocations.empty())
+      return;
+    ImU32 mark = IM_COL32(255, 200, 80, 255);
+    float bar = std::max(3.0f, charWidth * 0.35f);
+    if (r.left >= 0 && inHistory(m.leftText(r), mode == ViewMode::Source ? nullptr
+                                                                        : view.left.get()))
+      draw->AddRectFilled(ImVec2(p.x, p.y), ImVec2(p.x + bar, bottom), mark);
+    if (mode == ViewMode::SideBySide && r.right >= 0 &&
+        inHistory(m.rightText(r), view.right.get()))
+      draw->AddRectFilled(ImVec2(p.x + paneWidth + 1, p.y),
+                          ImVec2(p.x + paneWidth + 1 + bar, bottom), mark);
   }
 
   /// Both sides, what differs inside a changed line marked.
@@ -585,6 +535,13 @@ struct RowPainter {
       } else {
         ImGui::TextDisabled("go to source: this line names no file on disk");
       }
+      std::vector<SourceLocation> locations = findSourceLocations(text, lines);
+      if (!locations.empty()) {
+        if (ImGui::MenuItem("history of this op"))
+          openOpHistory(studio, state, std::move(locations), std::string(text));
+      } else {
+        ImGui::TextDisabled("history: record with 'print loc' to follow ops");
+      }
       ImGui::EndPopup();
     }
   }
@@ -637,7 +594,7 @@ void drawRows(Studio &studio, StudioView::State &state, const DiffView &view, si
   }
   state.hscroll = std::clamp(state.hscroll, 0.0f, maxScroll);
 
-  std::vector<Segment> segments;
+  std::vector<IrSpan> segments;
   RowPainter painter{studio,      state,     m,        view,      mode,   draw,
                      font,        fontSize,  charWidth, lineHeight, width, paneWidth,
                      gutter,

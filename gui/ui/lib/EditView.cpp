@@ -112,10 +112,13 @@ void drawEditBar(Studio &studio, StudioView::State &state) {
     ImGui::SameLine();
     if (state.savePath.empty())
       state.savePath = defaultSavePath(studio, studio.editedPass());
-    ImGui::SetNextItemWidth(std::max(120.0f, ImGui::GetContentRegionAvail().x -
-                                                 ImGui::CalcTextSize("Save .mlir").x -
-                                                 ImGui::GetStyle().FramePadding.x * 2 -
-                                                 ImGui::GetStyle().ItemSpacing.x));
+    // The path takes what the button leaves; when that is too little, both
+    // go on a line of their own (the button is never cut).
+    float saveButton = buttonWidth("Save .mlir") + ImGui::GetStyle().ItemSpacing.x;
+    if (ImGui::GetContentRegionAvail().x - saveButton < ImGui::GetFontSize() * 8)
+      ImGui::NewLine();
+    ImGui::SetNextItemWidth(
+        std::max(ImGui::GetFontSize() * 8, ImGui::GetContentRegionAvail().x - saveButton));
     inputString("##savepath", state.savePath, 0, "where to save the edit");
     if (ImGui::IsItemHovered() && !state.savePath.empty())
       ImGui::SetTooltip("%s", state.savePath.c_str());

@@ -73,7 +73,15 @@ void inputEditor(Studio &studio, size_t k, size_t a) {
       shape += (i ? ", " : "") + std::to_string(arg.shape[i] < 0 ? 4 : arg.shape[i]);
     shape += "]";
   }
-  ImGui::SameLine(ImGui::GetContentRegionAvail().x - ImGui::GetFontSize() * 17);
+  // The pattern buttons at the right, beside the summary when it leaves
+  // room, else under it (never drawn over it).
+  float spacing = ImGui::GetStyle().ItemSpacing.x;
+  float patterns = 3 * spacing;
+  for (const char *label : {"1..n", "zeros", "iota", "random"})
+    patterns += buttonWidth(label);
+  float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  if (ImGui::GetItemRectMax().x + 2 * spacing + patterns <= right)
+    ImGui::SameLine(right - patterns - ImGui::GetWindowPos().x);
   if (ImGui::SmallButton("1..n"))
     text = defaultInputText(arg);
   ImGui::SameLine();
@@ -94,9 +102,10 @@ double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v[v.size() / 2];
 }
-} // namespace
 
-void drawExecutorPanel(Studio &studio, StudioView::State &state) {
+/// The executor's state, address, triple and kind, and the connect,
+/// start-local and disconnect controls.
+void drawConnection(Studio &studio, StudioView::State &state) {
   ExecutorModel &executor = studio.executor();
   ExecutorState s = executor.state();
 
@@ -151,15 +160,17 @@ void drawExecutorPanel(Studio &studio, StudioView::State &state) {
   helpTooltip("Starts executor-server on a free loopback port (stopped when the "
               "studio exits) and opens a session with it.");
   if (executor.localRunning()) {
-    ImGui::SameLine();
-    ImGui::TextColored(colors::dim(), "local %s", executor.localAddress().c_str());
+    std::string local = "local " + executor.localAddress();
+    sameLineOrWrap(std::min(ImGui::CalcTextSize(local.c_str()).x,
+                            ImGui::GetContentRegionAvail().x * 0.5f));
+    ImGui::TextColored(colors::dim(), "%s", local.c_str());
     helpTooltip(("local executor at " + executor.localAddress()).c_str());
-    ImGui::SameLine();
+    sameLineOrWrap(buttonWidth("stop"));
     if (ImGui::SmallButton("stop"))
       executor.stopLocal();
   }
   if (s == ExecutorState::Connected || s == ExecutorState::Launching) {
-    ImGui::SameLine();
+    sameLineOrWrap(buttonWidth("disconnect"));
     if (ImGui::SmallButton("disconnect"))
       executor.disconnect();
   }
@@ -168,8 +179,10 @@ void drawExecutorPanel(Studio &studio, StudioView::State &state) {
     ImGui::TextWrapped("%s", executor.error().c_str());
     ImGui::PopStyleColor();
   }
+}
 
-  // The kernels.
+/// The kernels the host launches: a table to pick one from.
+void drawKernels(Studio &studio) {
   ImGui::Separator();
   ImGui::TextColored(colors::accent(), "Kernels");
   ImGui::SameLine();
@@ -192,8 +205,9 @@ void drawExecutorPanel(Studio &studio, StudioView::State &state) {
                           ImVec2(0, height))) {
       ImGui::TableSetupScrollFreeze(0, 1);
       ImGui::TableSetupColumn("kernel");
-      ImGui::TableSetupColumn("signature", ImGuiTableColumnFlags_WidthStretch);
-      ImGui::TableSetupColumn("target");
+      // The signature and the target share what the name leaves.
+      ImGui::TableSetupColumn("signature", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+      ImGui::TableSetupColumn("target", ImGuiTableColumnFlags_WidthStretch, 0.7f);
       ImGui::TableHeadersRow();
       for (size_t k = 0; k < kernels.size(); ++k) {
         const Kernel &kernel = kernels[k];
@@ -240,8 +254,12 @@ void drawExecutorPanel(Studio &studio, StudioView::State &state) {
     if (!studio.kernelsNote().empty())
       ImGui::TextColored(colors::dim(), "%s", studio.kernelsNote().c_str());
   }
+}
 
-  // The selected kernel's inputs and the launch buttons.
+/// The selected kernel's inputs and the launch buttons.
+void drawInputs(Studio &studio, StudioView::State &state) {
+  ExecutorModel &executor = studio.executor();
+  const std::vector<Kernel> &kernels = studio.kernels();
   int selected = studio.selectedKernel();
   if (selected >= 0 && selected < static_cast<int>(kernels.size())) {
     const Kernel &kernel = kernels[selected];
@@ -276,18 +294,22 @@ void drawExecutorPanel(Studio &studio, StudioView::State &state) {
     if (ImGui::Button("Launch  (F5)"))
       studio.launch(static_cast<size_t>(selected), false);
     state.probe("launch", enabled);
-    ImGui::SameLine();
+    sameLineOrWrap(buttonWidth("Launch async"));
     if (ImGui::Button("Launch async"))
       studio.launch(static_cast<size_t>(selected), true);
     state.probe("launch-async", enabled);
     ImGui::EndDisabled();
     if (!executor.canLaunch()) {
-      ImGui::SameLine();
+      sameLineOrWrap(ImGui::CalcTextSize("connect to launch").x);
       ImGui::TextColored(colors::dim(), "connect to launch");
     }
   }
+}
 
-  // The launches.
+/// The launches: latency, a table of each launch with its results, which
+/// open the inspector.
+void drawLaunches(Studio &studio, StudioView::State &state) {
+  ExecutorModel &executor = studio.executor();
   ImGui::Separator();
   const std::vector<LaunchRecord> &launches = executor.launches();
   std::vector<double> latencies;
@@ -295,15 +317,15 @@ void drawExecutorPanel(Studio &studio, StudioView::State &state) {
     if (r.status == LaunchRecord::Status::Done)
       latencies.push_back(r.latencyMs);
   ImGui::TextColored(colors::accent(), "Launches");
-  if (!latencies.empty()) {
-    ImGui::SameLine();
-    ImGui::TextColored(colors::dim(), "%zu done, median %.3f ms, last %.3f ms",
-                       latencies.size(), median(latencies), latencies.back());
-  }
   ImGui::SameLine(ImGui::GetContentRegionAvail().x - ImGui::GetFontSize() * 2.5f +
                   ImGui::GetCursorPosX() - ImGui::GetStyle().ItemSpacing.x);
   if (ImGui::SmallButton("clear"))
     executor.clearLaunches();
+  if (!latencies.empty())
+    // On a line of its own: beside the title it ran under the button in a
+    // narrow panel.
+    ImGui::TextColored(colors::dim(), "%zu done, median %.3f ms, last %.3f ms",
+                       latencies.size(), median(latencies), latencies.back());
   if (latencies.size() >= 2) {
     // Latency over the session's launches.
     std::vector<float> series(latencies.begin(), latencies.end());
@@ -327,10 +349,12 @@ void drawExecutorPanel(Studio &studio, StudioView::State &state) {
                         ImVec2(0, tableHeight))) {
     ImGui::TableSetupScrollFreeze(0, 1);
     ImGui::TableSetupColumn("#");
-    ImGui::TableSetupColumn("kernel");
+    // The kernel's name and the results share the width; the buttons that
+    // open the inspector wrap inside their column.
+    ImGui::TableSetupColumn("kernel", ImGuiTableColumnFlags_WidthStretch, 0.8f);
     ImGui::TableSetupColumn("status");
     ImGui::TableSetupColumn("ms");
-    ImGui::TableSetupColumn("results", ImGuiTableColumnFlags_WidthStretch);
+    ImGui::TableSetupColumn("results", ImGuiTableColumnFlags_WidthStretch, 1.0f);
     ImGui::TableHeadersRow();
     for (auto it = launches.rbegin(); it != launches.rend(); ++it) {
       const LaunchRecord &r = *it;
@@ -338,7 +362,9 @@ void drawExecutorPanel(Studio &studio, StudioView::State &state) {
       ImGui::TableSetColumnIndex(0);
       ImGui::Text("%llu", static_cast<unsigned long long>(r.id));
       ImGui::TableSetColumnIndex(1);
-      ImGui::Text("%s%s", r.label.c_str(), r.async ? " (async)" : "");
+      std::string label = r.label + (r.async ? " (async)" : "");
+      ImGui::TextUnformatted(label.c_str());
+      helpTooltip(label.c_str());
       ImGui::TableSetColumnIndex(2);
       switch (r.status) {
       case LaunchRecord::Status::Queued:
@@ -375,24 +401,25 @@ void drawExecutorPanel(Studio &studio, StudioView::State &state) {
         // Buttons that open the inspector on each input and result.
         bool newest = &r == &launches.back();
         ImGui::PushID(static_cast<int>(r.id));
-        for (size_t i = 0; i < r.inputs.size(); ++i) {
-          std::string label = "in" + std::to_string(i);
+        float cellRight = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
+        bool firstButton = true;
+        auto button = [&](bool input, size_t i) {
+          std::string label = (input ? "in" : "out") + std::to_string(i);
+          float width = ImGui::CalcTextSize(label.c_str()).x + 2 * ImGui::GetStyle().FramePadding.x;
+          if (!firstButton &&
+              ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + width <= cellRight)
+            ImGui::SameLine();
+          firstButton = false;
           if (ImGui::SmallButton(label.c_str()))
-            inspect(state, r.id, true, static_cast<int>(i));
+            inspect(state, r.id, input, static_cast<int>(i));
           if (newest)
-            state.probe("inspect-in-" + std::to_string(i));
-          ImGui::SameLine();
-        }
-        for (size_t i = 0; i < r.results.size(); ++i) {
-          std::string label = "out" + std::to_string(i);
-          if (ImGui::SmallButton(label.c_str()))
-            inspect(state, r.id, false, static_cast<int>(i));
-          if (newest)
-            state.probe("inspect-out-" + std::to_string(i));
-          ImGui::SameLine();
-        }
+            state.probe((input ? "inspect-in-" : "inspect-out-") + std::to_string(i));
+        };
+        for (size_t i = 0; i < r.inputs.size(); ++i)
+          button(true, i);
+        for (size_t i = 0; i < r.results.size(); ++i)
+          button(false, i);
         ImGui::PopID();
-        ImGui::NewLine();
         if (r.results.empty())
           ImGui::TextColored(colors::dim(), "no results");
         for (size_t i = 0; i < r.results.size(); ++i) {
@@ -415,8 +442,10 @@ void drawExecutorPanel(Studio &studio, StudioView::State &state) {
     }
     ImGui::EndTable();
   }
+}
 
-  // The log, the server's lines included.
+/// The log, the server's lines included.
+void drawLog(ExecutorModel &executor, StudioView::State &state) {
   ImGui::TextColored(colors::accent(), "Log");
   ImGui::BeginChild("##log", ImVec2(0, 0), true, ImGuiWindowFlags_HorizontalScrollbar);
   const std::deque<LogEntry> &log = executor.log();
@@ -442,6 +471,15 @@ void drawExecutorPanel(Studio &studio, StudioView::State &state) {
     ImGui::SetScrollHereY(1.0f);
   }
   ImGui::EndChild();
+}
+} // namespace
+
+void drawExecutorPanel(Studio &studio, StudioView::State &state) {
+  drawConnection(studio, state);
+  drawKernels(studio);
+  drawInputs(studio, state);
+  drawLaunches(studio, state);
+  drawLog(studio.executor(), state);
 }
 
 } // namespace executor_studio::gui

@@ -37,6 +37,112 @@ std::string number(double v, const ElementType &element) {
     std::snprintf(text, sizeof(text), "%.0f", v);
   return text;
 }
+/// Rank 1: a line plot with a value axis (ticks at min, between and max), an
+/// index axis, and the value under the cursor.
+void linePlot(StudioView::State &state, const std::vector<double> &values, double lo,
+              double hi, const ElementType &element) {
+  ImDrawList *draw = ImGui::GetWindowDrawList();
+  float font = ImGui::GetFontSize();
+  ImVec2 origin = ImGui::GetCursorScreenPos();
+  float width = ImGui::GetContentRegionAvail().x;
+  float height = font * 9;
+  // Room for the value labels on the left, the index labels below.
+  float labelWidth = 0;
+  const int kTicks = 4;
+  std::vector<std::string> valueLabels;
+  for (int t = 0; t <= kTicks; ++t) {
+    double v = lo + (hi - lo) * t / kTicks;
+    valueLabels.push_back(number(v, element.kind == ElementType::Kind::Float
+                                        ? element
+                                        : ElementType{ElementType::Kind::Float}));
+    labelWidth = std::max(labelWidth, ImGui::CalcTextSize(valueLabels.back().c_str()).x);
+  }
+  ImVec2 a(origin.x + labelWidth + font * 0.6f, origin.y + font * 0.5f);
+  ImVec2 b(origin.x + width - font * 0.5f, origin.y + height - font * 1.6f);
+  draw->AddRectFilled(a, b, IM_COL32(30, 33, 42, 255));
+  ImU32 axis = IM_COL32(150, 155, 170, 255), grid = IM_COL32(70, 75, 90, 255);
+  double span = hi - lo;
+  auto yOf = [&](double v) {
+    float t = span > 0 ? static_cast<float>((v - lo) / span) : 0.5f;
+    return b.y - t * (b.y - a.y);
+  };
+  size_t n = values.size();
+  auto xOf = [&](size_t i) {
+    return n > 1 ? a.x + (b.x - a.x) * static_cast<float>(i) / static_cast<float>(n - 1)
+                 : (a.x + b.x) / 2;
+  };
+  for (int t = 0; t <= kTicks; ++t) {
+    float y = b.y - (b.y - a.y) * t / kTicks;
+    draw->AddLine(ImVec2(a.x, y), ImVec2(b.x, y), grid);
+    draw->AddLine(ImVec2(a.x - font * 0.3f, y), ImVec2(a.x, y), axis);
+    ImVec2 size = ImGui::CalcTextSize(valueLabels[t].c_str());
+    draw->AddText(ImVec2(a.x - font * 0.4f - size.x, y - size.y / 2), axis,
+                  valueLabels[t].c_str());
+  }
+  for (int t = 0; t <= kTicks && n > 0; ++t) {
+    size_t i = (n - 1) * t / kTicks;
+    if (t > 0 && i == (n - 1) * (t - 1) / kTicks)
+      continue;
+    float x = xOf(i);
+    draw->AddLine(ImVec2(x, b.y), ImVec2(x, b.y + font * 0.3f), axis);
+    std::string label = std::to_string(i);
+    ImVec2 size = ImGui::CalcTextSize(label.c_str());
+    draw->AddText(ImVec2(std::clamp(x - size.x / 2, a.x, b.x - size.x), b.y + font * 0.3f), axis,
+                  label.c_str());
+  }
+  draw->AddLine(ImVec2(a.x, a.y), ImVec2(a.x, b.y), axis);
+  draw->AddLine(ImVec2(a.x, b.y), ImVec2(b.x, b.y), axis);
+  for (size_t i = 0; i + 1 < n; ++i)
+    if (!std::isnan(values[i]) && !std::isnan(values[i + 1]))
+      draw->AddLine(ImVec2(xOf(i), yOf(values[i])), ImVec2(xOf(i + 1), yOf(values[i + 1])),
+                    IM_COL32(120, 190, 255, 255), 1.5f);
+  if (n == 1 && !std::isnan(values[0]))
+    draw->AddCircleFilled(ImVec2(xOf(0), yOf(values[0])), 3, IM_COL32(120, 190, 255, 255));
+  ImGui::InvisibleButton("##line", ImVec2(width, height));
+  state.probe("line-plot");
+  if (ImGui::IsItemHovered() && n > 0) {
+    float mx = ImGui::GetIO().MousePos.x;
+    float t = n > 1 ? (mx - a.x) / (b.x - a.x) : 0;
+    size_t i = static_cast<size_t>(
+        std::clamp(std::lround(t * static_cast<float>(n - 1)), 0L, static_cast<long>(n - 1)));
+    float x = xOf(i);
+    draw->AddLine(ImVec2(x, a.y), ImVec2(x, b.y), IM_COL32(255, 255, 255, 90));
+    if (!std::isnan(values[i]))
+      draw->AddCircleFilled(ImVec2(x, yOf(values[i])), 4, IM_COL32(255, 220, 120, 255));
+    char hover[96];
+    std::snprintf(hover, sizeof(hover), "[%zu] = %s", i, number(values[i], element).c_str());
+    state.inspectHover = hover;
+    ImGui::SetTooltip("%s", hover);
+  }
+}
+
+/// The heatmap's colour scale: the ramp from min (bottom) to max (top), with
+/// their values and the middle one.
+void colourScale(ImVec2 at, float height, double lo, double hi, const ElementType &element) {
+  ImDrawList *draw = ImGui::GetWindowDrawList();
+  float font = ImGui::GetFontSize();
+  float barWidth = font * 0.9f;
+  const int kSteps = 32;
+  for (int k = 0; k < kSteps; ++k) {
+    float y0 = at.y + height * k / kSteps, y1 = at.y + height * (k + 1) / kSteps;
+    draw->AddRectFilled(ImVec2(at.x, y0), ImVec2(at.x + barWidth, y1),
+                        ramp(1.0f - (k + 0.5f) / kSteps));
+  }
+  draw->AddRect(at, ImVec2(at.x + barWidth, at.y + height), IM_COL32(150, 155, 170, 255));
+  ElementType shown = element.kind == ElementType::Kind::Float
+                          ? element
+                          : ElementType{ElementType::Kind::Float};
+  const double marks[3] = {hi, (lo + hi) / 2, lo};
+  for (int k = 0; k < 3; ++k) {
+    float y = at.y + height * k / 2;
+    std::string label = number(marks[k], k == 1 ? shown : element);
+    draw->AddLine(ImVec2(at.x + barWidth, y), ImVec2(at.x + barWidth + font * 0.3f, y),
+                  IM_COL32(150, 155, 170, 255));
+    draw->AddText(ImVec2(at.x + barWidth + font * 0.4f,
+                         std::clamp(y - font / 2, at.y - font / 2, at.y + height - font / 2)),
+                  IM_COL32(200, 205, 215, 255), label.c_str());
+  }
+}
 } // namespace
 
 void inspect(StudioView::State &state, uint64_t id, bool input, int index) {
@@ -65,10 +171,17 @@ void drawInspector(Studio &studio, StudioView::State &state) {
                        : ShapedArg();
   const ElementType &element = type.element;
 
+  // Over the IR view, beside the executor panel (whose launch table and
+  // inputs stay in sight).
   const ImGuiViewport *viewport = ImGui::GetMainViewport();
-  ImGui::SetNextWindowSize(ImVec2(viewport->WorkSize.x * 0.55f, viewport->WorkSize.y * 0.7f),
+  float executorWidth = state.settings ? state.settings->executorWidth : 440;
+  float margin = ImGui::GetFontSize();
+  float room = std::max(viewport->WorkSize.x - executorWidth - 2 * margin,
+                        viewport->WorkSize.x * 0.4f);
+  ImGui::SetNextWindowSize(ImVec2(std::min(room, viewport->WorkSize.x * 0.6f),
+                                  viewport->WorkSize.y * 0.72f),
                            ImGuiCond_Appearing);
-  ImGui::SetNextWindowPos(ImVec2(viewport->WorkPos.x + viewport->WorkSize.x * 0.5f,
+  ImGui::SetNextWindowPos(ImVec2(viewport->WorkPos.x + margin + room / 2,
                                  viewport->WorkPos.y + viewport->WorkSize.y * 0.5f),
                           ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
   bool open = true;
@@ -81,6 +194,10 @@ void drawInspector(Studio &studio, StudioView::State &state) {
     return;
   }
   state.probe("inspector");
+  state.inspectMin = ImGui::GetWindowPos();
+  state.inspectMax = ImVec2(state.inspectMin.x + ImGui::GetWindowWidth(),
+                            state.inspectMin.y + ImGui::GetWindowHeight());
+  state.inspectHover.clear();
   ValueStats stats = valueStats(data, element);
   char summary[256];
   std::snprintf(summary, sizeof(summary), "%s, shape %s, min %s max %s mean %.6g, %zu NaN",
@@ -146,16 +263,17 @@ void drawInspector(Studio &studio, StudioView::State &state) {
   auto at = [&](int64_t i, int64_t j) { return valueAt(data, element, offset + i * cols + j); };
 
   if (rank == 1) {
-    std::vector<float> line(static_cast<size_t>(cols));
+    std::vector<double> line(static_cast<size_t>(cols));
     for (int64_t j = 0; j < cols; ++j)
-      line[j] = static_cast<float>(at(0, j));
-    ImGui::PlotLines("##line", line.data(), static_cast<int>(line.size()), 0, nullptr,
-                     static_cast<float>(stats.min), static_cast<float>(stats.max),
-                     ImVec2(ImGui::GetContentRegionAvail().x, ImGui::GetFontSize() * 8));
-    state.probe("line-plot");
+      line[j] = at(0, j);
+    linePlot(state, line, stats.min, stats.max, element);
   } else {
-    // The heatmap: one cell per element, as large as fits.
-    float availW = ImGui::GetContentRegionAvail().x;
+    // The heatmap: one cell per element, as large as fits beside its scale.
+    float scaleWidth = ImGui::GetFontSize() * 1.3f +
+                       std::max(ImGui::CalcTextSize(number(stats.min, element).c_str()).x,
+                                ImGui::CalcTextSize(number(stats.max, element).c_str()).x) +
+                       ImGui::GetFontSize() * 2;
+    float availW = std::max(ImGui::GetContentRegionAvail().x - scaleWidth, ImGui::GetFontSize());
     float availH = std::max(ImGui::GetFontSize() * 6, ImGui::GetContentRegionAvail().y * 0.5f);
     float cell = std::clamp(std::min(availW / static_cast<float>(cols),
                                      availH / static_cast<float>(rows)),
@@ -183,15 +301,22 @@ void drawInspector(Studio &studio, StudioView::State &state) {
                           text.c_str());
         }
       }
-    ImGui::InvisibleButton("##heatmap", ImVec2(cell * cols, cell * rows));
+    colourScale(ImVec2(origin.x + cell * cols + ImGui::GetFontSize() * 0.8f, origin.y),
+                std::max(cell * rows, ImGui::GetFontSize() * 3), stats.min, stats.max, element);
+    ImGui::InvisibleButton("##heatmap",
+                           ImVec2(cell * cols, std::max(cell * rows, ImGui::GetFontSize() * 3)));
     state.probe("heatmap");
     if (ImGui::IsItemHovered()) {
       ImVec2 m = ImGui::GetIO().MousePos;
       int64_t j = static_cast<int64_t>((m.x - origin.x) / cell);
       int64_t i = static_cast<int64_t>((m.y - origin.y) / cell);
-      if (i >= 0 && i < rows && j >= 0 && j < cols)
-        ImGui::SetTooltip("[%lld, %lld] = %s", static_cast<long long>(i),
-                          static_cast<long long>(j), number(at(i, j), element).c_str());
+      if (i >= 0 && i < rows && j >= 0 && j < cols) {
+        char hover[128];
+        std::snprintf(hover, sizeof(hover), "[%lld, %lld] = %s", static_cast<long long>(i),
+                      static_cast<long long>(j), number(at(i, j), element).c_str());
+        state.inspectHover = hover;
+        ImGui::SetTooltip("%s", hover);
+      }
     }
   }
 
@@ -227,6 +352,80 @@ void drawInspector(Studio &studio, StudioView::State &state) {
   if (!open) {
     state.inspectLaunch = 0;
     state.inspectSummary.clear();
+  }
+}
+
+void openOpHistory(Studio &studio, StudioView::State &state,
+                   std::vector<SourceLocation> locations, std::string label) {
+  state.history = studio.passes().opHistory(locations);
+  state.historyLocations = std::move(locations);
+  size_t start = label.find_first_not_of(' ');
+  state.historyLabel = start == std::string::npos ? label : label.substr(start);
+}
+
+void drawOpHistory(Studio &studio, StudioView::State &state) {
+  if (state.historyLocations.empty())
+    return;
+  PipelineModel &m = studio.passes();
+  const ImGuiViewport *viewport = ImGui::GetMainViewport();
+  ImGui::SetNextWindowSize(ImVec2(ImGui::GetFontSize() * 30, viewport->WorkSize.y * 0.5f),
+                           ImGuiCond_Appearing);
+  ImGui::SetNextWindowPos(ImVec2(viewport->WorkPos.x + viewport->WorkSize.x * 0.25f,
+                                 viewport->WorkPos.y + viewport->WorkSize.y * 0.3f),
+                          ImGuiCond_Appearing);
+  bool open = true;
+  if (!ImGui::Begin("Op history###ophistory", &open, ImGuiWindowFlags_NoSavedSettings)) {
+    ImGui::End();
+    return;
+  }
+  state.probe("op-history");
+  ImGui::PushTextWrapPos(0);
+  ImGui::TextColored(colors::accent(), "%s", state.historyLabel.c_str());
+  ImGui::PopTextWrapPos();
+  for (const SourceLocation &loc : state.historyLocations)
+    ImGui::TextColored(colors::dim(), "%s:%u:%u", loc.file.c_str(), loc.line, loc.column);
+  ImGui::TextColored(colors::dim(), "marked in the IR view; a click shows the step");
+  if (ImGui::BeginTable("##history", 2,
+                        ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY |
+                            ImGuiTableFlags_BordersInnerV)) {
+    ImGui::TableSetupScrollFreeze(0, 1);
+    ImGui::TableSetupColumn("snapshot", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+    ImGui::TableSetupColumn("lines", ImGuiTableColumnFlags_WidthStretch, 0.6f);
+    ImGui::TableHeadersRow();
+    for (size_t i = 0; i < state.history.size(); ++i) {
+      const PipelineModel::HistoryStep &step = state.history[i];
+      ImGui::TableNextRow();
+      ImGui::TableSetColumnIndex(0);
+      ImGui::PushID(static_cast<int>(i));
+      bool here = step.position == m.selected();
+      if (ImGui::Selectable(m.positionName(step.position).c_str(), here,
+                            ImGuiSelectableFlags_SpanAllColumns) &&
+          step.position != kInputPosition) {
+        m.select(step.position);
+        if (!step.lines.empty())
+          if (std::optional<size_t> row = m.rowOfRightLine(step.lines.front()))
+            m.requestScroll(*row);
+      }
+      state.probe("history-" + std::to_string(i));
+      ImGui::PopID();
+      ImGui::TableSetColumnIndex(1);
+      if (step.lines.empty()) {
+        ImGui::TextColored(colors::dim(), "gone");
+      } else {
+        std::string list;
+        for (size_t k = 0; k < step.lines.size() && k < 6; ++k)
+          list += (k ? ", " : "") + std::to_string(step.lines[k]);
+        if (step.lines.size() > 6)
+          list += ", ... (" + std::to_string(step.lines.size()) + ")";
+        ImGui::TextUnformatted(list.c_str());
+      }
+    }
+    ImGui::EndTable();
+  }
+  ImGui::End();
+  if (!open) {
+    state.historyLocations.clear();
+    state.history.clear();
   }
 }
 

@@ -77,6 +77,16 @@ struct StudioView::State {
   int inspectIndex = 0;
   std::vector<int> inspectSlice;
   std::string inspectSummary;
+  /// The element under the cursor in the plot or heatmap (`[2] = 9`), and
+  /// the inspector window's corners, in the last frame.
+  std::string inspectHover;
+
+  // An op's history: the locations it is followed by, the line it was
+  // picked from, and where they are in each snapshot.
+  std::vector<SourceLocation> historyLocations;
+  std::string historyLabel;
+  std::vector<PipelineModel::HistoryStep> history;
+  ImVec2 inspectMin, inspectMax;
 
   // The source file an IR line's loc(...) names ("go to source").
   std::string sourcePath;
@@ -92,6 +102,8 @@ struct StudioView::State {
   struct Probe {
     ImVec2 center;
     bool enabled = true;
+    /// Its right edge, as drawn (clipped by its window).
+    float right = 0;
   };
   std::map<std::string, Probe> probes;
 
@@ -107,6 +119,12 @@ void drawExecutorPanel(Studio &studio, StudioView::State &state);
 void inspect(StudioView::State &state, uint64_t id, bool input, int index);
 /// The inspector window, when one is open.
 void drawInspector(Studio &studio, StudioView::State &state);
+/// Follows the ops with `locations` through every snapshot (`label`: the
+/// line they were picked from).
+void openOpHistory(Studio &studio, StudioView::State &state,
+                   std::vector<SourceLocation> locations, std::string label);
+/// The op history window, when one is open.
+void drawOpHistory(Studio &studio, StudioView::State &state);
 /// The source file window of "go to source", when one is open.
 void drawSourceFile(StudioView::State &state);
 /// Starts editing the IR after pass `pass` (-1: the input) in the IR view.
@@ -123,6 +141,13 @@ bool inputString(const char *label, std::string &value,
 void marker(ImVec4 color);
 /// Text with a tooltip of its full form when it is cut.
 void helpTooltip(const char *text);
+/// SameLine() when an item `width` wide still fits beside the last one,
+/// else nothing (the item goes on a new line): rows of controls wrap in a
+/// narrow window instead of running off its edge.
+void sameLineOrWrap(float width);
+/// The width of a button, a checkbox or a radio button labelled `label`.
+float buttonWidth(const char *label);
+float checkboxWidth(const char *label);
 
 } // namespace executor_studio::gui
 

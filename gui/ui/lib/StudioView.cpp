@@ -381,6 +381,7 @@ void StudioView::draw() {
   drawStatusBar(studio);
   ImGui::End();
   drawInspector(studio, *state);
+  drawOpHistory(studio, *state);
   drawSourceFile(*state);
 }
 
@@ -389,6 +390,32 @@ void StudioView::openInspector(uint64_t id, bool input, int index) {
 }
 
 const std::string &StudioView::inspectorSummary() const { return state->inspectSummary; }
+
+const std::string &StudioView::inspectorHover() const { return state->inspectHover; }
+
+bool StudioView::openOpHistory(int position, unsigned line) {
+  std::shared_ptr<const std::string> text = studio.passes().irAt(position);
+  if (!text)
+    return false;
+  TextLines lines = TextLines::prepare(*text);
+  if (line == 0 || line > lines.size())
+    return false;
+  std::vector<SourceLocation> locations = findSourceLocations(lines.line(line - 1), &lines);
+  if (locations.empty())
+    return false;
+  gui::openOpHistory(studio, *state, std::move(locations), std::string(lines.line(line - 1)));
+  return true;
+}
+
+bool StudioView::inspectorBounds(float &x0, float &y0, float &x1, float &y1) const {
+  if (state->inspectSummary.empty())
+    return false;
+  x0 = state->inspectMin.x;
+  y0 = state->inspectMin.y;
+  x1 = state->inspectMax.x;
+  y1 = state->inspectMax.y;
+  return true;
+}
 
 void StudioView::editAndRerun(int pass, const std::string &text) {
   beginEdit(studio, *state, pass);
@@ -403,6 +430,14 @@ bool StudioView::widgetCenter(const std::string &name, float &x, float &y) const
     return false;
   x = it->second.center.x;
   y = it->second.center.y;
+  return true;
+}
+
+bool StudioView::widgetRight(const std::string &name, float &right) const {
+  auto it = state->probes.find(name);
+  if (it == state->probes.end())
+    return false;
+  right = it->second.right;
   return true;
 }
 

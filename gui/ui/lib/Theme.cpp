@@ -116,9 +116,28 @@ void helpTooltip(const char *text) {
   }
 }
 
+void sameLineOrWrap(float width) {
+  float spacing = ImGui::GetStyle().ItemSpacing.x;
+  float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  if (ImGui::GetItemRectMax().x + spacing + width <= right)
+    ImGui::SameLine();
+}
+
+float buttonWidth(const char *label) {
+  return ImGui::CalcTextSize(label, nullptr, true).x + 2 * ImGui::GetStyle().FramePadding.x;
+}
+
+float checkboxWidth(const char *label) {
+  return ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x +
+         ImGui::CalcTextSize(label, nullptr, true).x;
+}
+
 void StudioView::State::probe(const std::string &name, bool enabled) {
   ImVec2 min = ImGui::GetItemRectMin(), max = ImGui::GetItemRectMax();
-  probes[name] = {ImVec2((min.x + max.x) / 2, (min.y + max.y) / 2), enabled};
+  // Clipped by the window: an item cut by the window's edge ends there.
+  float visibleRight = std::min(max.x, ImGui::GetWindowPos().x + ImGui::GetWindowWidth());
+  probes[name] = {ImVec2((min.x + max.x) / 2, (min.y + max.y) / 2), enabled,
+                  max.x > visibleRight ? -1.0f : max.x};
 }
 
 } // namespace executor_studio::gui

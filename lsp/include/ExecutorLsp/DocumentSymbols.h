@@ -9,6 +9,13 @@
 
 namespace executor_studio {
 namespace lsp {
+class TextFile;
+
+/// The outline of `file`: modules (target modules with where they run),
+/// functions with their types, other symbols and symbol tables; one
+/// `<file-split-N>` namespace per chunk of a split file, as mlir-lsp-server.
+void findDocumentSymbols(const TextFile &file,
+                         std::vector<llvm::lsp::DocumentSymbol> &symbols);
 
 /// The symbols of a document for a client without
 /// `hierarchicalDocumentSymbolSupport`: LSP's flat `SymbolInformation[]`

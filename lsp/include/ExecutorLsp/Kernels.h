@@ -20,8 +20,13 @@
 
 namespace mlir {
 class DialectRegistry;
+class ModuleOp;
 class Operation;
 } // namespace mlir
+
+namespace catalyst {
+class LaunchKernelOp;
+} // namespace catalyst
 
 namespace llvm {
 class raw_ostream;
@@ -38,6 +43,9 @@ struct ParsedChunk;
 void completeKernelEntries(const ParsedChunk &chunk, llvm::SMLoc loc,
                            const mlir::DialectRegistry &registry,
                            llvm::lsp::CompletionList &list);
+
+/// The target module a catalyst.launch_kernel calls into, if it resolves.
+mlir::ModuleOp getLaunchTarget(catalyst::LaunchKernelOp launch);
 
 /// When `op` is a kernel: writes its signature and where it runs (target,
 /// triple, executor address or linked into the host) and returns true.

@@ -1,10 +1,11 @@
 //===- TextFile.h - one open .mlir document ---------------------*- C++ -*-===//
 //
 // A document as the language server sees it: its text split into `// -----`
-// chunks, each parsed (with mlir::AsmParserState) and verified on its own,
-// and the queries the LSP methods need (definitions, references, hover,
-// symbols, completion, code lenses). Positions are 0-based lines and byte
-// columns of the whole file, as mlir-lsp-server uses them.
+// chunks, each parsed (with mlir::AsmParserState) and verified on its own.
+// It owns parsing only: the features (Hover.h, XRefs.h, DocumentSymbols.h,
+// Completion.h, CodeLens.h, ...) read its chunks (ParsedChunk.h). Positions
+// are 0-based lines and byte columns of the whole file, as mlir-lsp-server
+// uses them.
 //
 //===----------------------------------------------------------------------===//
 #ifndef EXECUTORLSP_TEXTFILE_H
@@ -15,7 +16,6 @@
 
 #include <cstdint>
 #include <memory>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,13 +28,8 @@ namespace llvm {
 class ThreadPoolInterface;
 namespace lsp {
 class URIForFile;
-struct CompletionList;
 struct Diagnostic;
-struct DocumentSymbol;
-struct Hover;
-struct Location;
 struct Position;
-struct Range;
 } // namespace lsp
 } // namespace llvm
 
@@ -48,16 +43,6 @@ struct TextFileOptions {
   bool allowUnregisteredDialects = false;
   /// Verifies isolated regions in parallel on this pool when set.
   llvm::ThreadPoolInterface *threadPool = nullptr;
-};
-
-/// What a code lens offers: a pipeline preview of one chunk, opened at the
-/// first snapshot of `pass`.
-struct PreviewLens {
-  /// Where it shows (the op's name).
-  unsigned line = 0, startColumn = 0, endColumn = 0;
-  std::string title;
-  unsigned chunk = 0;
-  std::string pass;
 };
 
 class TextFile {
@@ -88,15 +73,6 @@ public:
   llvm::ArrayRef<std::unique_ptr<ParsedChunk>> getChunks() const;
   /// The chunk that holds line `pos.line` of the file.
   ParsedChunk &getChunkFor(const llvm::lsp::Position &pos) const;
-
-  void getLocationsOf(const llvm::lsp::Position &pos,
-                      std::vector<llvm::lsp::Location> &locations);
-  void findReferencesOf(const llvm::lsp::Position &pos, bool includeDeclaration,
-                        std::vector<llvm::lsp::Location> &references);
-  std::optional<llvm::lsp::Hover> findHover(const llvm::lsp::Position &pos);
-  void findDocumentSymbols(std::vector<llvm::lsp::DocumentSymbol> &symbols);
-  llvm::lsp::CompletionList getCodeCompletion(const llvm::lsp::Position &pos);
-  void getPreviewLenses(std::vector<PreviewLens> &lenses);
 
   struct Impl;
 

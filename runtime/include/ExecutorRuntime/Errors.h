@@ -11,7 +11,9 @@
 //   LaunchTimedOut  a call ran past the client's launch time limit
 //                   (EXECUTOR_LAUNCH_TIMEOUT); the session was closed.
 //   Refused         the executor answered and said no, with its reason.
-//   MalformedReply  the executor's reply is not what the call expects.
+//   MalformedReply  the executor's reply is not what the call expects
+//                   ("malformed reply to launch of KERNEL: ..."); nothing
+//                   of it was used, and the session was closed.
 //
 //===----------------------------------------------------------------------===//
 #ifndef EXECUTORRUNTIME_ERRORS_H
@@ -97,7 +99,7 @@ public:
 };
 
 /// Whether `err` (not consumed) says the session is gone: lost, or closed
-/// after a time-out.
+/// after a time-out or a malformed reply.
 bool endsSession(const llvm::Error &err);
 
 /// executor-server's crash report ("kernel K crashed with signal N (...)",

@@ -10,18 +10,23 @@
 #include "llvm/Support/Error.h"
 
 #include <chrono>
+#include <memory>
 #include <string>
 #include <sys/types.h>
 #include <vector>
+
+namespace executor_studio {
+class Subprocess;
+} // namespace executor_studio
 
 namespace executor_runtime {
 
 class LocalExecutor {
 public:
-  LocalExecutor() = default;
+  LocalExecutor();
   LocalExecutor(const LocalExecutor &) = delete;
   LocalExecutor &operator=(const LocalExecutor &) = delete;
-  ~LocalExecutor() { stop(); }
+  ~LocalExecutor();
 
   /// Listen on a fresh Unix socket (unix:PATH, mode 0600, under
   /// $XDG_RUNTIME_DIR, else $TMPDIR, else /tmp) instead of a loopback port:
@@ -41,9 +46,9 @@ public:
   /// SIGKILL to the listener and every session.
   void kill();
 
-  bool running() const { return pid > 0; }
+  bool running() const;
   const std::string &address() const { return listening; }
-  pid_t processId() const { return pid; }
+  pid_t processId() const;
   /// The pids of the session processes.
   std::vector<pid_t> sessionProcesses() const;
 
@@ -51,7 +56,8 @@ public:
   static std::string defaultServerPath(const char *argv0 = nullptr);
 
 private:
-  pid_t pid = -1;
+  /// The server (Subprocess.h, in the executor_studio support library).
+  std::unique_ptr<executor_studio::Subprocess> process;
   std::string listening;
   bool unixSocket = false;
   std::string socketPath; // removed when the server is stopped or killed

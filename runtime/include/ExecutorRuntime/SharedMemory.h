@@ -39,7 +39,8 @@ public:
   bool reserve(size_t bytes, std::string &error);
   /// Maps the peer's arena from `fd` (taking it over) of `bytes` bytes. The
   /// file must be at least that large and sealed against shrinking (else a
-  /// peer could cut it under this side's reads: SIGBUS).
+  /// peer could cut it under this side's reads: SIGBUS) and growing (as
+  /// makeSealedMemfd seals it: what is mapped is what it holds for good).
   bool adopt(int fd, size_t bytes, std::string &error);
   void reset();
 

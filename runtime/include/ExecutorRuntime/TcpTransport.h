@@ -133,6 +133,10 @@ public:
 
   /// The message of an error Hangup the peer sent, or "".
   std::string hangupMessage() const;
+  /// What was wrong with the peer's message that ended the session (a
+  /// malformed header or opcode, shared memory that is not a sealed memfd of
+  /// the size it said), or "" when none did.
+  std::string malformedMessage() const;
 
   /// Sends a Hangup carrying the error `message` from a signal handler (no
   /// allocation, no blocking lock: it gives up after about 2 s if another
@@ -206,6 +210,9 @@ private:
   std::string readError() const;
   /// Waits up to `ms` for something to read; false when nothing came.
   bool waitReadable(int ms);
+  /// The error for a malformed message from the peer, kept for
+  /// malformedMessage().
+  llvm::Error peerMalformed(const llvm::Twine &message);
   /// Handles a message that is not a direct call; false at the session's end.
   bool dispatch(Message &m, llvm::Error &err);
   /// Reads and handles one message (the caller holds the role); false at
@@ -223,7 +230,7 @@ private:
   std::atomic<bool> disconnected{false};
   std::atomic<bool> quickAck{false};
   mutable std::mutex hangupMutex;
-  std::string hangup;
+  std::string hangup, malformed;
 
   // Reading state: the role's holder only.
   std::vector<char> buffer;

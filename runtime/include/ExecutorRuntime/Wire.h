@@ -26,6 +26,8 @@
 #ifndef EXECUTORRUNTIME_WIRE_H
 #define EXECUTORRUNTIME_WIRE_H
 
+#include "llvm/Support/CheckedArithmetic.h"
+
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -402,6 +404,82 @@ inline std::string parseLaunchRequest(const char *data, size_t size,
   return "";
 }
 
+/// Where a result descriptor that the executor wrote (the launch protocols
+/// that read results from the executor's memory: Catalyst's services, ORC's
+/// memory access) lets the client read, checked before anything is sized or
+/// read by it.
+struct ResultReach {
+  /// The executor address of the first element the view reaches.
+  uint64_t start = 0;
+  /// The bytes from there to the end of the last element it reaches: what
+  /// must be read (and must come back) for it.
+  uint64_t readBytes = 0;
+  /// The bytes of its elements densely: what the client allocates for it.
+  uint64_t denseBytes = 0;
+};
+
+/// Checks the descriptor `view` that the executor wrote for a result with
+/// `eltSize`-byte elements (its rank is the one the caller expects: the
+/// descriptor was laid out for it): sizes, strides and the offset must not be
+/// negative, every count and address must fit without overflow, and its
+/// elements must not overlap (a result no larger than the memory it reaches,
+/// so a lying size cannot make the client allocate or write more than the
+/// executor sends). "" or what is wrong.
+inline std::string checkResultView(const DescriptorView &view,
+                                   uint64_t eltSize, ResultReach &reach) {
+  uint64_t count = 1, last = 0;
+  bool empty = false;
+  for (int64_t d = 0; d < view.rank; ++d) {
+    int64_t size = view.size(d), stride = view.stride(d);
+    std::string which = "dimension " + std::to_string(d);
+    if (size < 0)
+      return which + " has size " + std::to_string(size);
+    if (stride < 0)
+      return which + " has stride " + std::to_string(stride);
+    if (size == 0) {
+      empty = true;
+      continue;
+    }
+    auto product = llvm::checkedMulUnsigned<uint64_t>(count, size);
+    auto step = llvm::checkedMulUnsigned<uint64_t>(size - 1, stride);
+    auto reached = step ? llvm::checkedAddUnsigned<uint64_t>(last, *step)
+                        : std::nullopt;
+    if (!product || !reached || *product > uint64_t(INT64_MAX))
+      return which + " of size " + std::to_string(size) + " and stride " +
+             std::to_string(stride) + " overflows the element count";
+    count = *product;
+    last = *reached;
+  }
+  if (view.offset() < 0)
+    return "its offset is " + std::to_string(view.offset());
+  reach = ResultReach();
+  if (empty)
+    return "";
+  // The elements it reaches: the last one's index + 1.
+  auto extent = llvm::checkedAddUnsigned<uint64_t>(last, 1);
+  auto dense = llvm::checkedMulUnsigned<uint64_t>(count, eltSize);
+  auto read = extent ? llvm::checkedMulUnsigned<uint64_t>(*extent, eltSize)
+                     : std::nullopt;
+  auto skip = llvm::checkedMulUnsigned<uint64_t>(view.offset(), eltSize);
+  auto start = skip ? llvm::checkedAddUnsigned<uint64_t>(
+                          reinterpret_cast<uint64_t>(view.aligned()), *skip)
+                    : std::nullopt;
+  if (!dense || !read || !start || *dense > uint64_t(INT64_MAX) ||
+      *read > uint64_t(INT64_MAX) ||
+      !llvm::checkedAddUnsigned<uint64_t>(*start, *read))
+    return "its " + std::to_string(count) + " elements of " +
+           std::to_string(eltSize) + " bytes at offset " +
+           std::to_string(view.offset()) + " overflow the address space";
+  if (count > *extent)
+    return "its " + std::to_string(count) +
+           " elements overlap (its strides reach only " +
+           std::to_string(*extent) + ")";
+  reach.start = *start;
+  reach.readBytes = *read;
+  reach.denseBytes = *dense;
+  return "";
+}
+
 /// One memref of a launch reply: its shape and where its dense data lies
 /// (in the reply, or in the executor's shared arena).
 struct ReplyMemRef {
@@ -422,33 +500,33 @@ inline std::string readLaunchReply(const char *data, size_t size,
   Reader r(data, size);
   uint64_t status = kReplyError;
   if (!r.get(status) || status != kReplyOk)
-    return "malformed reply";
+    return "its status word is missing";
   results.assign(ranks.size(), {});
   for (size_t i = 0; i < ranks.size(); ++i) {
     uint32_t rank = 0, eltSize = 0;
     std::string which = "result " + std::to_string(i);
     if (!r.get(rank) || !r.get(eltSize))
-      return "malformed reply (" + which + ")";
+      return which + " is cut short";
     if (int64_t(rank) != ranks[i] || int64_t(eltSize) != eltSizes[i])
-      return "malformed reply (" + which + " has rank " + std::to_string(rank) +
-             " and " + std::to_string(eltSize) + "-byte elements, not " +
+      return which + " has rank " + std::to_string(rank) + " and " +
+             std::to_string(eltSize) + "-byte elements, not the rank " +
              std::to_string(ranks[i]) + " and " + std::to_string(eltSizes[i]) +
-             ")";
+             "-byte elements asked for";
     ReplyMemRef &out = results[i];
     out.sizes.resize(rank);
     for (auto &s : out.sizes)
       if (!r.get(s))
-        return "malformed reply (" + which + " shape)";
+        return which + "'s shape is cut short";
     uint64_t needed = 0;
     if (!(out.data = readData(r, out.bytes, arena, arenaSize)))
-      return "malformed reply (" + which + " data)";
+      return which + "'s data lies outside the reply and the shared memory";
     if (!denseBytes(out.sizes.data(), rank, eltSize, needed) ||
         needed != out.bytes)
-      return "malformed reply (" + which + " has " + std::to_string(out.bytes) +
-             " bytes of data, not what its shape needs)";
+      return which + " has " + std::to_string(out.bytes) +
+             " bytes of data, not what its shape needs";
   }
   if (!r.done())
-    return "malformed reply (bytes after the last result)";
+    return std::to_string(r.remaining()) + " bytes follow the last result";
   return "";
 }
 

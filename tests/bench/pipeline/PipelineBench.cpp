@@ -1,6 +1,9 @@
 //===- PipelineBench.cpp - the cost of recording a pipeline ---------------===//
 //
 //   executor-pipeline-bench [--launches N] [--ops-per-launch M] [--json FILE]
+//   executor-pipeline-bench --only plain|deferred|eager|changes|nested [--runs N]
+//     runs one configuration N times and prints its median, nothing else
+//     (for a profiler: perf stat -e instructions:u, valgrind --tool=callgrind)
 //
 // Generates a host program of at least 10,000 ops with 50 dispatched
 // launches and measures, in one run (median of 5):
@@ -30,6 +33,7 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <sstream>
 
 using Clock = std::chrono::steady_clock;
@@ -103,7 +107,7 @@ template <typename Fn> double medianMs(Fn fn, int runs = 5) {
 
 int main(int argc, char **argv) {
   int launches = 50, opsPerLaunch = 200, runs = 9;
-  std::string jsonPath;
+  std::string jsonPath, only;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     if (arg == "--launches" && i + 1 < argc)
@@ -114,8 +118,11 @@ int main(int argc, char **argv) {
       jsonPath = argv[++i];
     else if (arg == "--runs" && i + 1 < argc)
       runs = std::max(1, std::atoi(argv[++i]));
+    else if (arg == "--only" && i + 1 < argc)
+      only = argv[++i];
     else
-      fail("usage: executor-pipeline-bench [--launches N] [--ops-per-launch M] [--runs N] [--json FILE]");
+      fail("usage: executor-pipeline-bench [--launches N] [--ops-per-launch M] [--runs N] "
+           "[--json FILE] [--only plain|deferred|eager|changes|nested]");
   }
   executor_studio::registerAllPasses();
   llvm::SmallString<128> workspace;
@@ -183,6 +190,26 @@ int main(int argc, char **argv) {
     if (!recording.succeeded)
       fail("recorded pipeline failed");
   };
+  if (!only.empty()) {
+    std::function<void()> one = only == "plain"      ? std::function<void()>(runPlain)
+                                : only == "deferred" ? std::function<void()>(runRecorded)
+                                : only == "eager"    ? std::function<void()>(runEager)
+                                : only == "changes"  ? std::function<void()>(runChangesOnly)
+                                : only == "nested"   ? std::function<void()>(runNested)
+                                                     : nullptr;
+    if (!one)
+      fail("--only takes plain, deferred, eager, changes or nested");
+    std::vector<double> ms;
+    for (int i = 0; i < runs; ++i) {
+      auto start = Clock::now();
+      one();
+      ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
+    }
+    std::sort(ms.begin(), ms.end());
+    std::printf("%s: %.1f ms (median of %d)\n", only.c_str(), ms[ms.size() / 2], runs);
+    llvm::sys::fs::remove_directories(workspace);
+    return 0;
+  }
   // Interleaved, so that the machine's load drifts over all three alike.
   std::vector<double> plainMs, recordedMs, changesOnlyMs, eagerMs, deferredAllMs,
       nestedMs;

@@ -143,3 +143,37 @@ TEST(IrText, ExpandsTabsOfAssemblyToColumnsOfEight) {
   EXPECT_EQ(lines.line(1), "twice:");
   EXPECT_EQ(lines.line(2), "        fadd    v0.2d, v0.2d");
 }
+
+TEST(IrText, ClassifiesTheTokensTheViewsColour) {
+  std::string_view line =
+      "  %r:2 = \"t.two\"(%x#1) {s = \"a\"} : (tensor<4xf32>) -> !t.t // c";
+  std::vector<IrSpan> spans;
+  classifyLine(line, spans);
+  auto kindAt = [&](std::string_view piece) {
+    size_t at = line.find(piece);
+    for (const IrSpan &span : spans)
+      if (span.begin == at && span.end == at + piece.size())
+        return span.kind;
+    ADD_FAILURE() << "no span for '" << piece << "'";
+    return IrTokenClass::Text;
+  };
+  EXPECT_EQ(kindAt("%r"), IrTokenClass::Value);
+  EXPECT_EQ(kindAt("\"t.two\""), IrTokenClass::String); // a generic op's name
+  EXPECT_EQ(kindAt("%x"), IrTokenClass::Value);
+  EXPECT_EQ(kindAt("#1"), IrTokenClass::Alias);
+  EXPECT_EQ(kindAt("tensor"), IrTokenClass::Type);
+  EXPECT_EQ(kindAt("4xf32"), IrTokenClass::Number);
+  EXPECT_EQ(kindAt("!t.t"), IrTokenClass::Alias);
+  EXPECT_EQ(kindAt("// c"), IrTokenClass::Comment);
+  for (const IrSpan &span : spans)
+    EXPECT_NE(line[span.begin], ' ') << "white space is in no span";
+
+  classifyLine("^bb1(%a: i32): func.call @f(%a) : (i32) -> () -1", spans);
+  ASSERT_GE(spans.size(), 3u);
+  EXPECT_EQ(spans[0].kind, IrTokenClass::Block);
+  classifyLine("%0 = arith.addi %a, %b : i32", spans);
+  ASSERT_GE(spans.size(), 3u);
+  EXPECT_EQ(spans[2].kind, IrTokenClass::Op);
+  EXPECT_EQ(spans[2].end - spans[2].begin, std::string_view("arith.addi").size());
+  EXPECT_EQ(spans.back().kind, IrTokenClass::Type);
+}

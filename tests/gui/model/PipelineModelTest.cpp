@@ -392,3 +392,37 @@ TEST(PipelineModel, TheStructuralDiffShowsOnlyWhatAPassChanged) {
               structural.diff.removed, structural.diff.added, lines.diff.removed,
               lines.diff.added);
 }
+
+TEST(PipelineModel, AnOpsHistoryFollowsItsLocationThroughEverySnapshot) {
+  RecordOptions options;
+  options.pipeline = "builtin.module(cse,canonicalize,cse,canonicalize)";
+  options.printDebugInfo = true;
+  PipelineModel m;
+  m.setRecording(recordPipeline(kFolding, "test.mlir", options));
+  ASSERT_TRUE(m.recording().succeeded);
+  // The muli of line 5 lives on in every snapshot; the second addi (line 4)
+  // is gone after cse, which keeps the first.
+  std::vector<PipelineModel::HistoryStep> muli = m.opHistory({{"test.mlir", 5, 8}});
+  ASSERT_EQ(muli.size(), 5u); // the input and four steps
+  EXPECT_EQ(muli[0].position, kInputPosition);
+  for (const PipelineModel::HistoryStep &step : muli) {
+    ASSERT_EQ(step.lines.size(), 1u) << m.positionName(step.position);
+    std::shared_ptr<const std::string> text = m.irAt(step.position);
+    TextLines lines = TextLines::prepare(*text);
+    EXPECT_NE(lines.line(step.lines[0] - 1).find("arith.muli"), std::string_view::npos)
+        << m.positionName(step.position);
+  }
+  std::vector<PipelineModel::HistoryStep> second = m.opHistory({{"test.mlir", 4, 8}});
+  ASSERT_EQ(second.size(), 5u);
+  EXPECT_EQ(second[0].lines.size(), 1u);
+  EXPECT_TRUE(second[1].lines.empty());
+  // Found from the line itself, as the IR view does.
+  std::shared_ptr<const std::string> input = m.irAt(kInputPosition);
+  TextLines lines = TextLines::prepare(*input);
+  std::vector<SourceLocation> fromLine =
+      findSourceLocations(lines.line(muli[0].lines[0] - 1), &lines);
+  ASSERT_FALSE(fromLine.empty());
+  EXPECT_EQ(m.opHistory(fromLine).back().lines, muli.back().lines);
+  // Without locations there is nothing to follow.
+  EXPECT_TRUE(m.opHistory({}).empty());
+}

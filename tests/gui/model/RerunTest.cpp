@@ -8,6 +8,8 @@
 #include "Pipeline/PipelineRecorder.h"
 #include "StudioModel/Studio.h"
 
+#include "llvm/Support/Program.h"
+
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -48,12 +50,15 @@ std::string trimmed(const std::string &text) {
   return e == std::string::npos ? "" : text.substr(0, e + 1);
 }
 
-/// Runs the real executor-opt; its stdout.
+/// Runs the real executor-opt; its stdout and stderr.
 std::string executorOpt(const std::string &file, const std::string &pipeline, int &status) {
   std::string out = file + ".out";
-  std::string command = std::string("'") + EXECUTOR_OPT_PATH + "' '" + file +
-                        "' --pass-pipeline='" + pipeline + "' > '" + out + "' 2>&1";
-  status = std::system(command.c_str());
+  std::string passPipeline = "--pass-pipeline=" + pipeline;
+  std::optional<llvm::StringRef> redirects[] = {std::nullopt, llvm::StringRef(out),
+                                                llvm::StringRef(out)};
+  status = llvm::sys::ExecuteAndWait(EXECUTOR_OPT_PATH,
+                                     {EXECUTOR_OPT_PATH, file, passPipeline},
+                                     /*Env=*/std::nullopt, redirects, /*SecondsToWait=*/120);
   return readFile(out);
 }
 

@@ -8,10 +8,13 @@
 //===----------------------------------------------------------------------===//
 #include "VirtualDisplay.h"
 
+#include "llvm/Support/Program.h"
+
 #include <stb_image.h>
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
 #include <map>
@@ -52,7 +55,8 @@ protected:
     ASSERT_TRUE(startError.empty()) << startError;
     dir = ::testing::TempDir() + "/studio-screenshot-" +
           ::testing::UnitTest::GetInstance()->current_test_info()->name();
-    std::system(("rm -rf '" + dir + "' && mkdir -p '" + dir + "'").c_str());
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
   }
 
   Result studio(const std::string &args) {
@@ -153,16 +157,22 @@ TEST_F(Screenshot, BadArgumentsAreRefused) {
 TEST_F(Screenshot, TheWindowSavesItsLayoutWhenItIsClosed) {
   // The interactive window, ended by SIGTERM as by closing it.
   std::string config = dir + "/config";
-  pid_t pid = fork();
-  ASSERT_GE(pid, 0);
-  if (pid == 0) {
-    setenv("DISPLAY", display->display().c_str(), 1);
-    setenv("XDG_CONFIG_HOME", config.c_str(), 1);
-    setenv("LIBGL_ALWAYS_SOFTWARE", "1", 1);
-    execl(EXECUTOR_STUDIO_PATH, "executor-studio", SAMPLES_DIR "/cross-compile-dispatch.mlir",
-          "--size", "1000x700", static_cast<char *>(nullptr));
-    _exit(127);
+  std::vector<std::string> environment = {"DISPLAY=" + display->display(),
+                                          "XDG_CONFIG_HOME=" + config,
+                                          "LIBGL_ALWAYS_SOFTWARE=1"};
+  for (char **variable = environ; *variable; ++variable) {
+    llvm::StringRef name = llvm::StringRef(*variable).split('=').first;
+    if (name != "DISPLAY" && name != "XDG_CONFIG_HOME" && name != "LIBGL_ALWAYS_SOFTWARE")
+      environment.push_back(*variable);
   }
+  std::vector<llvm::StringRef> env(environment.begin(), environment.end());
+  std::string error;
+  llvm::sys::ProcessInfo studio = llvm::sys::ExecuteNoWait(
+      EXECUTOR_STUDIO_PATH,
+      {"executor-studio", SAMPLES_DIR "/cross-compile-dispatch.mlir", "--size", "1000x700"}, env,
+      /*Redirects=*/{}, /*MemoryLimit=*/0, &error);
+  ASSERT_GT(studio.Pid, 0) << error;
+  pid_t pid = studio.Pid;
   // Closed once it catches SIGTERM (its handler saves the layout): a
   // start slower than usual (a sanitizer build) is waited for.
   auto catchesTerm = [&] {
@@ -177,10 +187,11 @@ TEST_F(Screenshot, TheWindowSavesItsLayoutWhenItIsClosed) {
     usleep(100 * 1000);
   sleep(1); // its first frames
   kill(pid, SIGTERM);
-  int status = 0;
-  ASSERT_EQ(waitpid(pid, &status, 0), pid);
-  ASSERT_TRUE(WIFEXITED(status)) << "ended by a signal";
-  EXPECT_EQ(WEXITSTATUS(status), 0);
+  llvm::sys::ProcessInfo ended =
+      llvm::sys::Wait(studio, /*SecondsToWait=*/120u, &error);
+  ASSERT_EQ(ended.Pid, pid) << error;
+  ASSERT_NE(ended.ReturnCode, -2) << "ended by a signal: " << error;
+  EXPECT_EQ(ended.ReturnCode, 0) << error;
   std::string settings = readFile(config + "/executor-studio/settings.json");
   EXPECT_NE(settings.find("\"width\": 1000"), std::string::npos) << settings;
   EXPECT_NE(settings.find("cross-compile-dispatch.mlir"), std::string::npos) << settings;

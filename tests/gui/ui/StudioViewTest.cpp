@@ -368,8 +368,83 @@ TEST_F(NullFrames, TheInspectorShowsAResultAsAHeatmapAndALinePlot) {
       << view->inspectorSummary();
   EXPECT_TRUE(view->widgetCenter("line-plot", x, y));
   EXPECT_FALSE(view->widgetCenter("heatmap", x, y));
+  // The value under the cursor: the middle of three is element 1.
+  ImGuiIO &io = ImGui::GetIO();
+  io.MousePos = ImVec2(x, y);
+  frame();
+  frame();
+  EXPECT_EQ(view->inspectorHover().rfind("[1] = ", 0), 0u) << view->inspectorHover();
+  io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+  // The inspector leaves the executor panel (its launch button) in sight.
+  float x0, y0, x1, y1, lx, ly;
+  ASSERT_TRUE(view->inspectorBounds(x0, y0, x1, y1));
+  ASSERT_TRUE(view->widgetCenter("launch", lx, ly));
+  EXPECT_FALSE(lx >= x0 && lx <= x1 && ly >= y0 && ly <= y1)
+      << "launch at " << lx << "," << ly << " under the inspector " << x0 << "," << y0 << " - "
+      << x1 << "," << y1;
   // Two launches: the latency plot.
   EXPECT_TRUE(view->widgetCenter("latency-plot", x, y));
+}
+
+TEST_F(NullFrames, EveryControlIsInTheWindowAt1024x640) {
+  ImGuiIO &io = ImGui::GetIO();
+  io.DisplaySize = ImVec2(1024, 640);
+  openAndRecord(MATRIX_INPUT);
+  ASSERT_TRUE(studio->passes().recording().succeeded) << studio->status();
+  click("start-local");
+  ASSERT_TRUE(frameUntil([&] { return studio->executor().state() == ExecutorState::Connected; },
+                         30s))
+      << studio->executor().error();
+  studio->selectKernel(0);
+  frame();
+  click("launch");
+  ASSERT_TRUE(frameUntil([&] { return !studio->executor().launches().empty() && idle(); }, 30s));
+  // An edit, for the edit bar's Revert and Save .mlir.
+  view->editAndRerun(0, *studio->passes().pass(0).ir);
+  ASSERT_TRUE(frameUntil([&] { return studio->hasEdit() && idle(); }, 60s));
+  frame();
+  frame();
+  // Each is drawn whole inside the window's width (the executor panel
+  // scrolls vertically; nothing scrolls sideways).
+  for (const char *name : {"next-pass", "search", "hide-loc", "compare", "revert", "save-edit",
+                           "connect", "start-local", "launch", "launch-async", "inspect-in-0",
+                           "inspect-out-0"}) {
+    float right = 0;
+    ASSERT_TRUE(view->widgetRight(name, right)) << name << " was not drawn";
+    EXPECT_GT(right, 0) << name << " is cut by its panel's edge";
+    EXPECT_LE(right, 1024) << name << " is off the window's right edge";
+  }
+  // And it works there: out0 opens the inspector.
+  click("inspect-out-0");
+  frame();
+  EXPECT_FALSE(view->inspectorSummary().empty());
+}
+
+TEST_F(NullFrames, AnOpsHistoryListsItAfterEachPassAndShowsTheStep) {
+  studio->setPrintLocations(true);
+  openAndRecord(SAMPLES_DIR "/cross-compile-dispatch.mlir");
+  PipelineModel &passes = studio->passes();
+  ASSERT_TRUE(passes.recording().succeeded) << studio->status();
+  std::shared_ptr<const std::string> input = passes.irAt(kInputPosition);
+  TextLines lines = TextLines::prepare(*input);
+  unsigned line = 0;
+  for (size_t i = 0; i < lines.size() && !line; ++i)
+    if (lines.line(i).find("arith.sitofp") != std::string_view::npos)
+      line = static_cast<unsigned>(i + 1);
+  ASSERT_GT(line, 0u);
+  ASSERT_TRUE(view->openOpHistory(kInputPosition, line));
+  frame();
+  float x = 0, y = 0;
+  ASSERT_TRUE(view->widgetCenter("op-history", x, y));
+  std::vector<PipelineModel::HistoryStep> history =
+      passes.opHistory(findSourceLocations(lines.line(line - 1), &lines));
+  ASSERT_GE(history.size(), 3u);
+  EXPECT_EQ(history[0].lines, std::vector<uint32_t>{line});
+  // A click on a step selects it.
+  click("history-2");
+  EXPECT_EQ(passes.selected(), history[2].position);
+  // A line without a location follows nothing.
+  EXPECT_FALSE(view->openOpHistory(kInputPosition, 0));
 }
 
 TEST_F(NullFrames, PanelsResizeByDraggingTheirBorders) {

@@ -1,7 +1,6 @@
 //===- LspTestClient.cpp - drive a language server over pipes -------------===//
 #include "LspTestClient.h"
 
-#include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <cerrno>
@@ -9,23 +8,14 @@
 #include <cstring>
 #include <fcntl.h>
 #include <poll.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
-
-extern char **environ;
 
 using namespace executor_studio::lsp_test;
 using namespace llvm;
 using Clock = std::chrono::steady_clock;
 
 LspProcess::~LspProcess() {
-  if (pid > 0 && !exited) {
-    ::kill(pid, SIGKILL);
-    int status = 0;
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR)
-      ;
-  }
+  process.kill();
   if (toChild >= 0)
     ::close(toChild);
   if (fromChild >= 0)
@@ -41,31 +31,21 @@ bool LspProcess::start(const std::vector<std::string> &argv, std::string &error,
     error = std::string("pipe: ") + std::strerror(errno);
     return false;
   }
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, in[0], 0);
-  posix_spawn_file_actions_adddup2(&actions, out[1], 1);
+  executor_studio::SubprocessOptions options;
+  options.in = executor_studio::Redirect::descriptor(in[0]);
+  options.out = executor_studio::Redirect::descriptor(out[1]);
   if (!stderrPath.empty())
-    posix_spawn_file_actions_addopen(&actions, 2, stderrPath.c_str(),
-                                     O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  std::vector<std::string> storage = argv;
-  SmallVector<char *> args;
-  for (std::string &arg : storage)
-    args.push_back(arg.data());
-  args.push_back(nullptr);
-  pid_t child = 0;
-  int rc =
-      posix_spawnp(&child, args[0], &actions, nullptr, args.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
+    options.err = executor_studio::Redirect::file(stderrPath, 0644);
+  options.searchPath = true;
+  llvm::Error started = process.start(argv, options);
   ::close(in[0]);
   ::close(out[1]);
-  if (rc != 0) {
+  if (started) {
     ::close(in[1]);
     ::close(out[0]);
-    error = "cannot start " + argv[0] + ": " + std::strerror(rc);
+    error = toString(std::move(started));
     return false;
   }
-  pid = child;
   toChild = in[1];
   fromChild = out[0];
   return true;
@@ -186,14 +166,11 @@ LspProcess::waitForResponse(const json::Value &id,
 }
 
 bool LspProcess::isRunning() {
-  if (pid <= 0 || exited)
+  if (!process.running())
     return false;
-  int status = 0;
-  pid_t result = ::waitpid(pid, &status, WNOHANG);
-  if (result == 0)
+  if (!process.poll())
     return true;
-  exited = true;
-  exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  exitCode = process.exitCode() < 0 ? -1 : process.exitCode();
   return false;
 }
 
@@ -205,11 +182,7 @@ int LspProcess::finish(std::chrono::milliseconds timeout) {
   auto deadline = Clock::now() + timeout;
   while (isRunning()) {
     if (Clock::now() >= deadline) {
-      ::kill(pid, SIGKILL);
-      int status = 0;
-      while (::waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
-      exited = true;
+      process.kill();
       exitCode = -1;
       break;
     }

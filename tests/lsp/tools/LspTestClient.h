@@ -8,6 +8,8 @@
 #ifndef EXECUTORLSP_TESTS_LSPTESTCLIENT_H
 #define EXECUTORLSP_TESTS_LSPTESTCLIENT_H
 
+#include "Support/Subprocess.h"
+
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/JSON.h"
 
@@ -57,7 +59,7 @@ public:
   /// Whether the process is still running.
   bool isRunning();
 
-  int getPid() const { return pid; }
+  int getPid() const { return process.processId(); }
 
   /// When the last message read had fully arrived (before it was parsed).
   std::chrono::steady_clock::time_point getLastArrival() const {
@@ -66,11 +68,10 @@ public:
 
 private:
   bool writeAll(llvm::StringRef bytes);
-  int pid = -1;
+  executor_studio::Subprocess process;
   int toChild = -1;
   int fromChild = -1;
   std::string buffer;
-  bool exited = false;
   int exitCode = -1;
   std::chrono::steady_clock::time_point lastArrival;
 };

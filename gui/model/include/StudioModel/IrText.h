@@ -2,7 +2,8 @@
 //
 // Printed IR as an indexable list of lines, and the line transforms the diff
 // offers: SSA names normalised to their order of definition, `loc(...)`
-// hidden. Plain strings only: no MLIR here.
+// hidden; and the lexical classes the views colour. Plain strings and the
+// project's MLIR lexer only: no MLIR here.
 //
 //===----------------------------------------------------------------------===//
 #ifndef STUDIOMODEL_IRTEXT_H
@@ -79,6 +80,29 @@ private:
   uint32_t lookup(std::unordered_map<std::string, uint32_t> &table,
                   std::string_view name);
 };
+
+/// What a piece of a printed line is, for colouring.
+enum class IrTokenClass {
+  Text,
+  Op,
+  Value,
+  Block,
+  Symbol,
+  Alias,
+  Type,
+  Number,
+  String,
+  Comment
+};
+/// Columns [begin, end) of a line and what they are.
+struct IrSpan {
+  uint32_t begin, end;
+  IrTokenClass kind;
+};
+/// Splits `line` into spans of MLIR's lexical classes (the tokens of the
+/// project's MLIR lexer, Support/MlirLexer.h; the op name of opNameOfLine;
+/// builtin type names). White space is in no span.
+void classifyLine(std::string_view line, std::vector<IrSpan> &out);
 
 /// `line` without ` loc(...)` (balanced parentheses, strings respected).
 std::string stripLocations(std::string_view line);

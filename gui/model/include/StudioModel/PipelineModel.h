@@ -12,6 +12,7 @@
 #include "Pipeline/PipelineRecorder.h"
 #include "StudioModel/IrText.h"
 #include "StudioModel/LineDiff.h"
+#include "StudioModel/SourceLocations.h"
 
 #include <cstdint>
 #include <memory>
@@ -204,6 +205,23 @@ public:
   std::optional<size_t> takeScrollRequest();
   /// The row to mark (a diagnostic's line, a search hit); -1 none.
   long highlightedRow() const { return highlight; }
+
+  //===--- An op's history -------------------------------------------------===//
+  /// Where the ops with one of `locations` (an op's `loc(...)`, fused ones
+  /// included) are in each snapshot: the input, then every step in the
+  /// order the pass list shows them (a target's own steps after their
+  /// parent, listed only where the op is). Lines are 1-based lines of that
+  /// snapshot's text; a step where none is left is listed with no lines. The
+  /// snapshots must be
+  /// recorded with their locations (print loc).
+  struct HistoryStep {
+    int position = kInputPosition;
+    std::vector<uint32_t> lines;
+  };
+  std::vector<HistoryStep> opHistory(const std::vector<SourceLocation> &locations);
+  /// The shown row whose right (in the Source view: left) line is 1-based
+  /// `line` of the current texts, if any.
+  std::optional<size_t> rowOfRightLine(uint32_t line);
 
   //===--- Diagnostics -----------------------------------------------------===//
   const std::vector<DiagnosticItem> &diagnostics() const { return diags; }

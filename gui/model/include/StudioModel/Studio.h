@@ -148,10 +148,23 @@ public:
   bool statusIsError() const { return statusError; }
 
   struct Recorder;
+  /// What a recording (of the document, or a re-run after an edit) gives.
+  struct RecordedRun;
 
 private:
   void startRecording();
+  /// Takes a finished recording, if any: applyRerun or applyDocumentRun,
+  /// then updateKernels and reportRecording.
   void applyRecording();
+  /// An edit's re-run spliced into the recording; false (the error shown,
+  /// the recording kept) when the edit does not parse.
+  bool applyRerun(RecordedRun &run);
+  /// A recording of the document; it drops the edit.
+  void applyDocumentRun(RecordedRun &run);
+  /// The run's kernels, keeping the selection and the inputs typed.
+  void updateKernels(RecordedRun &run);
+  /// The status line for the recording.
+  void reportRecording(const RecordedRun &run);
   void setStatus(std::string text, bool error);
 
   StudioOptions opts;

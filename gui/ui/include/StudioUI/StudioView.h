@@ -42,9 +42,18 @@ public:
 
   /// Opens the result inspector on input (or result) `index` of launch `id`.
   void openInspector(uint64_t id, bool input, int index);
+  /// Follows the op at 1-based line `line` of position `position`'s text
+  /// through every snapshot (as its context menu's "history of this op");
+  /// false when that line names no location.
+  bool openOpHistory(int position, unsigned line);
   /// What the inspector shows (type, shape, min/max/mean/NaN) in the last
   /// frame; empty when it is closed.
   const std::string &inspectorSummary() const;
+  /// The element the cursor is over in the inspector's plot or heatmap
+  /// (`[2] = 9`); empty when none.
+  const std::string &inspectorHover() const;
+  /// The inspector window's corners in the last frame (false: closed).
+  bool inspectorBounds(float &x0, float &y0, float &x1, float &y1) const;
   /// Starts editing the IR after pass `pass` (0-based) with `text`
   /// (headless screenshots); the view re-runs it on the next frame.
   void editAndRerun(int pass, const std::string &text);
@@ -56,6 +65,9 @@ public:
   /// tests that click it: "launch", "launch-async", "start-local",
   /// "connect", "next-pass", "search". False when it was not drawn.
   bool widgetCenter(const std::string &name, float &x, float &y) const;
+  /// The right edge of a named widget drawn whole in its window; -1 when
+  /// the window's edge cut it, false when it was not drawn.
+  bool widgetRight(const std::string &name, float &right) const;
   /// Whether the named widget was drawn enabled.
   bool widgetEnabled(const std::string &name) const;
 

@@ -1,19 +1,24 @@
-//===- TextScanner.h - MLIR tokens without a parser -------------*- C++ -*-===//
+//===- MlirLexer.h - MLIR tokens without a parser ---------------*- C++ -*-===//
 //
-// A lexer over .mlir text that never fails: comments, strings, numbers,
-// sigiled identifiers (`%v`, `^bb`, `@sym`, `#attr`, `!type`), bare words and
-// brackets, each with its line and byte column. Semantic tokens and folding
-// ranges use it so that they also work on text that does not parse.
+// The project's one MLIR lexer: over .mlir text, it never fails. Comments,
+// strings, numbers, sigiled identifiers (`%v`, `^bb`, `@sym`, `#attr`,
+// `!type`), bare words and brackets, each with its line and byte column.
+// Every front end that needs tokens uses it, so that they also work on text
+// that does not parse: the language server (semantic tokens, folding,
+// formatting, rename, completion, kernels) and the studio (colouring, SSA
+// normalisation, hiding locations). MLIR's own lexer (mlir/lib/AsmParser)
+// is private to its parser.
 //
 //===----------------------------------------------------------------------===//
-#ifndef EXECUTORLSP_TEXTSCANNER_H
-#define EXECUTORLSP_TEXTSCANNER_H
+#ifndef SUPPORT_MLIRLEXER_H
+#define SUPPORT_MLIRLEXER_H
 
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <cstddef>
+
 namespace executor_studio {
-namespace lsp {
 
 struct ScannedToken {
   enum class Kind {
@@ -43,7 +48,14 @@ struct ScannedToken {
 void scanTokens(llvm::StringRef text,
                 llvm::function_ref<void(const ScannedToken &)> callback);
 
-} // namespace lsp
+/// Whether `c` continues an MLIR identifier (a bare word, an op name or the
+/// name after a sigil): a letter, a digit or one of `_$.-`.
+bool isIdentifierChar(char c);
+
+/// The end of the string literal whose opening quote is at `quote`: the
+/// index after its closing quote, or where the line (or text) ends.
+size_t skipString(llvm::StringRef text, size_t quote);
+
 } // namespace executor_studio
 
-#endif // EXECUTORLSP_TEXTSCANNER_H
+#endif // SUPPORT_MLIRLEXER_H

@@ -1,16 +1,24 @@
-//===- TextScanner.cpp - MLIR tokens without a parser -----------*- C++ -*-===//
-#include "ExecutorLsp/TextScanner.h"
+//===- MlirLexer.cpp - MLIR tokens without a parser -------------*- C++ -*-===//
+#include "Support/MlirLexer.h"
 
 #include "llvm/ADT/StringExtras.h"
 
-using namespace executor_studio::lsp;
+using namespace executor_studio;
 using Kind = ScannedToken::Kind;
 
-static bool isIdentifierChar(char c) {
+bool executor_studio::isIdentifierChar(char c) {
   return llvm::isAlnum(c) || c == '_' || c == '$' || c == '.' || c == '-';
 }
 
-void executor_studio::lsp::scanTokens(
+size_t executor_studio::skipString(llvm::StringRef text, size_t quote) {
+  size_t p = quote + 1, end = text.size();
+  for (; p < end && text[p] != '"' && text[p] != '\n'; ++p)
+    if (text[p] == '\\' && p + 1 < end && text[p + 1] != '\n')
+      ++p;
+  return p < end && text[p] == '"' ? p + 1 : p;
+}
+
+void executor_studio::scanTokens(
     llvm::StringRef text,
     llvm::function_ref<void(const ScannedToken &)> callback) {
   const char *begin = text.begin(), *end = text.end();
@@ -23,11 +31,8 @@ void executor_studio::lsp::scanTokens(
     callback(token);
   };
   // Skips a string that starts at `p` (the quote); stops at the line's end.
-  auto skipString = [&](const char *p) {
-    for (++p; p < end && *p != '"' && *p != '\n'; ++p)
-      if (*p == '\\' && p + 1 < end && p[1] != '\n')
-        ++p;
-    return p < end && *p == '"' ? p + 1 : p;
+  auto skipStringAt = [&](const char *p) {
+    return begin + skipString(text, p - begin);
   };
   while (cur < end) {
     char c = *cur;
@@ -48,14 +53,14 @@ void executor_studio::lsp::scanTokens(
       continue;
     }
     if (c == '"') {
-      cur = skipString(cur);
+      cur = skipStringAt(cur);
       emit(Kind::String, start, cur);
       continue;
     }
     if (c == '%' || c == '^' || c == '@' || c == '#' || c == '!') {
       ++cur;
       if (cur < end && *cur == '"' && c == '@') {
-        cur = skipString(cur);
+        cur = skipStringAt(cur);
       } else {
         while (cur < end && isIdentifierChar(*cur))
           ++cur;

@@ -1,0 +1,129 @@
+//===- Protocol.h - the requests executor-lsp-server adds -------*- C++ -*-===//
+//
+// The parameters of the methods the server takes beyond what
+// llvm/Support/LSP/Protocol.h declares: `executor/pipelinePreview`,
+// `executor/rerunFrom`, `$/cancelRequest`, rename, semantic tokens, folding,
+// formatting (with `dropComments`) and mlir-lsp-server's bytecode
+// conversions; and the errors the server answers with.
+//
+//===----------------------------------------------------------------------===//
+#ifndef EXECUTORLSP_PROTOCOL_H
+#define EXECUTORLSP_PROTOCOL_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/LSP/Protocol.h"
+
+#include <optional>
+#include <string>
+
+namespace executor_studio {
+namespace lsp {
+
+/// Parameters taken as they come.
+struct RawParams {
+  llvm::json::Value value = nullptr;
+};
+
+bool fromJSON(const llvm::json::Value &value, RawParams &result,
+              llvm::json::Path path);
+
+/// `executor/pipelinePreview` parameters.
+struct PipelinePreviewParams {
+  llvm::lsp::URIForFile uri;
+  /// A textual pipeline; the default pipeline when absent.
+  std::optional<std::string> pipeline;
+  /// The `// -----` chunk of a split file.
+  std::optional<int64_t> chunk;
+  /// Which IR to return: "changes" (default: every snapshot whose IR
+  /// differs from the one before), "none", or snapshot indices (-1: the
+  /// input).
+  std::string ir = "changes";
+};
+
+bool fromJSON(const llvm::json::Value &value, PipelinePreviewParams &result,
+              llvm::json::Path path);
+
+/// `executor/rerunFrom` parameters: the preview's, and the edited IR after
+/// one snapshot.
+struct RerunFromParams {
+  PipelinePreviewParams preview;
+  /// The snapshot whose IR `text` replaces (its "index"; -1: the input).
+  int64_t pass = -1;
+  std::string text;
+  /// The URI of the document that holds `text` in the client (the
+  /// diagnostics' related locations); `uri` when absent.
+  std::optional<std::string> textUri;
+};
+
+bool fromJSON(const llvm::json::Value &value, RerunFromParams &result,
+              llvm::json::Path path);
+
+/// `$/cancelRequest` parameters.
+struct CancelParams {
+  llvm::json::Value id = nullptr;
+};
+
+bool fromJSON(const llvm::json::Value &value, CancelParams &result,
+              llvm::json::Path path);
+
+/// `textDocument/rename` parameters.
+struct RenameParams {
+  llvm::lsp::TextDocumentIdentifier textDocument;
+  llvm::lsp::Position position;
+  std::string newName;
+};
+
+bool fromJSON(const llvm::json::Value &value, RenameParams &result,
+              llvm::json::Path path);
+
+/// Parameters that name a document only (`codeLens`,
+/// `semanticTokens/full`, `foldingRange`).
+struct DocumentParams {
+  llvm::lsp::TextDocumentIdentifier textDocument;
+};
+
+bool fromJSON(const llvm::json::Value &value, DocumentParams &result,
+              llvm::json::Path path);
+
+/// `textDocument/semanticTokens/range` parameters.
+struct DocumentRangeParams {
+  llvm::lsp::TextDocumentIdentifier textDocument;
+  llvm::lsp::Range range;
+};
+
+bool fromJSON(const llvm::json::Value &value, DocumentRangeParams &result,
+              llvm::json::Path path);
+
+/// `textDocument/formatting` parameters: of the options, only ours.
+struct FormattingParams {
+  llvm::lsp::TextDocumentIdentifier textDocument;
+  std::optional<bool> dropComments;
+};
+
+bool fromJSON(const llvm::json::Value &value, FormattingParams &result,
+              llvm::json::Path path);
+
+/// `mlir/convertFromBytecode` and `mlir/convertToBytecode` parameters, as
+/// mlir-lsp-server takes them.
+struct ConvertBytecodeParams {
+  llvm::lsp::URIForFile uri;
+};
+
+bool fromJSON(const llvm::json::Value &value, ConvertBytecodeParams &result,
+              llvm::json::Path path);
+
+/// The command a preview lens runs in the client.
+constexpr llvm::StringRef kShowPreviewCommand = "executor.showPipelinePreview";
+
+/// An LSP error answer.
+llvm::Error makeError(llvm::lsp::ErrorCode code, const llvm::Twine &message);
+
+/// The key of a request id in the table of running previews.
+std::string getRequestKey(const llvm::json::Value &id);
+
+} // namespace lsp
+} // namespace executor_studio
+
+#endif // EXECUTORLSP_PROTOCOL_H

@@ -1,0 +1,621 @@
+//===- PipelineJobs.cpp - pipeline runs in worker processes -----*- C++ -*-===//
+#include "ExecutorLsp/PipelineJobs.h"
+
+#include "ExecutorLsp/DocumentLimits.h"
+#include "ExecutorLsp/Protocol.h"
+#include "ExecutorLsp/Server.h"
+#include "ExecutorLsp/SplitFile.h"
+#include "ExecutorLsp/TextFile.h"
+
+#include "Pipeline/PipelineRecorder.h"
+#include "Support/Subprocess.h"
+#include "Transforms/Passes.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/LSP/Logging.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <csignal>
+#include <thread>
+
+using namespace executor_studio;
+using namespace executor_studio::lsp;
+namespace proto = llvm::lsp;
+namespace json = llvm::json;
+using llvm::Expected;
+using llvm::StringRef;
+using Kind = PipelineJobs::Kind;
+
+//===----------------------------------------------------------------------===//
+// Job: one run of the pipeline in a worker process
+//===----------------------------------------------------------------------===//
+
+struct PipelineJobs::Job {
+  Job(Kind kind, proto::URIForFile uri, int64_t version)
+      : kind(kind), uri(std::move(uri)), version(version) {}
+
+  /// Ends the job now (kills its process). A preview that has not answered
+  /// yet answers with `code` and `message`.
+  void cancel(proto::ErrorCode code, const std::string &message) {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      if (!cancelled) {
+        cancelled = true;
+        process.signal(SIGKILL);
+      }
+    }
+    cv.notify_all();
+    answer(makeError(code, message));
+  }
+
+  /// Answers the preview request, once.
+  void answer(Expected<json::Value> result) {
+    proto::Callback<json::Value> callback;
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      callback = std::move(reply);
+      reply = nullptr;
+    }
+    if (callback)
+      callback(std::move(result));
+    else if (!result)
+      llvm::consumeError(result.takeError());
+  }
+
+  bool isCancelled() {
+    std::lock_guard<std::mutex> lock(mutex);
+    return cancelled;
+  }
+
+  const Kind kind;
+  const proto::URIForFile uri;
+  const int64_t version;
+  /// The request id of a preview (for `$/cancelRequest`).
+  std::string requestKey;
+
+  std::mutex mutex;
+  std::condition_variable cv;
+  bool cancelled = false;
+  Subprocess process;
+  proto::Callback<json::Value> reply;
+
+  std::thread thread;
+  std::atomic<bool> finished{false};
+};
+
+/// What a job runs.
+struct PipelineJobs::Input {
+  std::string text;
+  int chunk = -1;
+  std::string pipeline;
+  /// The worker's --worker-ir: "changes", "none" or indices.
+  std::string ir = "changes";
+  unsigned delayMs = 0;
+  unsigned timeoutMs = 0;
+  /// A re-run: `text` is the edited IR after this snapshot.
+  std::optional<int> rerunAfter;
+  /// The worker's --worker-uri (the diagnostics' document); the job's URI
+  /// when empty.
+  std::string textUri;
+  /// What the request is called in errors.
+  std::string what = "pipeline preview";
+};
+
+namespace {
+struct WorkerOutcome {
+  enum class Status { Finished, Cancelled, TimedOut, Failed } status;
+  json::Value result = nullptr;
+  std::string error;
+};
+
+//===----------------------------------------------------------------------===//
+// Requests
+//===----------------------------------------------------------------------===//
+
+/// Why a pipeline run (`run`, plural `runs`) on `text` (`what`: "the
+/// document", "the edited IR") is refused: past the full-service size, or
+/// nested too deep for the worker's parser. `instead` says what to run on it.
+std::optional<llvm::Error> checkPipelineInput(StringRef text, StringRef what,
+                                              StringRef run, StringRef runs,
+                                              StringRef instead) {
+  if (text.size() > kFullServiceBytes)
+    return makeError(proto::ErrorCode::RequestFailed,
+                     llvm::formatv("{0} is {1:f1} MiB: {2} stop at {3} MiB "
+                                   "(lsp/README.md, \"Limits\"); run {4} on it",
+                                   what, text.size() / double(1 << 20), runs,
+                                   kFullServiceBytes >> 20, instead));
+  // The worker's parser would recurse past its stack.
+  if (std::optional<size_t> deep = findExcessiveNesting(text))
+    return makeError(proto::ErrorCode::RequestFailed,
+                     llvm::formatv("{0} nests deeper than {1} levels (line "
+                                   "{2}): no {3}",
+                                   what, kMaxNestingDepth,
+                                   text.take_front(*deep).count('\n') + 1,
+                                   run));
+  return std::nullopt;
+}
+
+/// The chunk and the pipeline of a preview or re-run request, checked
+/// against `file`.
+std::optional<llvm::Error>
+checkPreviewParams(const PipelinePreviewParams &params, const TextFile &file) {
+  int64_t chunk = params.chunk.value_or(0);
+  if (chunk < 0 || chunk >= file.getNumChunks())
+    return makeError(
+        proto::ErrorCode::InvalidParams,
+        llvm::formatv("chunk {0} is out of range: the document has {1}", chunk,
+                      file.getNumChunks()));
+  if (params.pipeline && StringRef(*params.pipeline).trim().empty())
+    return makeError(proto::ErrorCode::InvalidParams, "the pipeline is empty");
+  return std::nullopt;
+}
+
+/// The job of a preview (or re-run) request on `text`.
+PipelineJobs::Input previewJob(const PipelinePreviewParams &params,
+                               std::string text, unsigned timeoutMs) {
+  PipelineJobs::Input job;
+  job.text = std::move(text);
+  job.chunk = static_cast<int>(params.chunk.value_or(0));
+  job.pipeline = params.pipeline.value_or("");
+  job.ir = params.ir;
+  job.timeoutMs = timeoutMs;
+  return job;
+}
+
+//===----------------------------------------------------------------------===//
+// The worker process
+//===----------------------------------------------------------------------===//
+
+/// The worker's files, in a temporary directory removed with it.
+struct WorkerFiles {
+  llvm::SmallString<128> dir;
+  std::string input, output, stdoutPath, stderrPath, workspace;
+
+  ~WorkerFiles() {
+    if (!dir.empty())
+      llvm::sys::fs::remove_directories(dir, /*IgnoreErrors=*/true);
+  }
+
+  /// Creates the directory and writes `text` as the worker's input.
+  bool create(StringRef text, std::string &error) {
+    if (std::error_code ec =
+            llvm::sys::fs::createUniqueDirectory("executor-lsp", dir)) {
+      dir.clear();
+      error = "cannot create a temporary directory: " + ec.message();
+      return false;
+    }
+    auto path = [&](StringRef name) {
+      llvm::SmallString<128> result(dir);
+      llvm::sys::path::append(result, name);
+      return std::string(result);
+    };
+    input = path("input.mlir");
+    output = path("result.json");
+    stdoutPath = path("stdout.txt");
+    stderrPath = path("stderr.txt");
+    workspace = path("workspace");
+    std::error_code ec;
+    llvm::raw_fd_ostream os(input, ec);
+    if (ec) {
+      error = "cannot write " + input + ": " + ec.message();
+      return false;
+    }
+    os << text;
+    (void)llvm::sys::fs::create_directory(workspace);
+    return true;
+  }
+};
+
+/// The worker's command line (PipelineWorker.h).
+std::vector<std::string> getWorkerArguments(const ServerOptions &options,
+                                            const PipelineJobs::Job &job,
+                                            const PipelineJobs::Input &jobInput,
+                                            const WorkerFiles &files) {
+  std::vector<std::string> args = {
+      options.workerExecutable,
+      "--pipeline-worker",
+      "--worker-input=" + files.input,
+      "--worker-output=" + files.output,
+      "--worker-uri=" +
+          (jobInput.textUri.empty() ? job.uri.uri().str() : jobInput.textUri),
+      "--worker-workspace=" + files.workspace,
+      "--worker-chunk=" + std::to_string(jobInput.chunk),
+  };
+  if (!jobInput.pipeline.empty())
+    args.push_back("--worker-pipeline=" + jobInput.pipeline);
+  args.push_back("--worker-ir=" + jobInput.ir);
+  if (jobInput.rerunAfter)
+    args.push_back("--worker-rerun-after=" +
+                   std::to_string(*jobInput.rerunAfter));
+  if (options.allowUnregisteredDialects)
+    args.push_back("--allow-unregistered-dialect");
+  return args;
+}
+
+/// Why the worker failed: its exit, what it said on stderr (without the
+/// crash report's boilerplate; its pretty stack trace names the pass when
+/// MLIR's crash recovery does) and the executor-opt command that reproduces
+/// it.
+std::string describeWorkerFailure(const Subprocess &process,
+                                  StringRef stderrPath,
+                                  const PipelineJobs::Input &jobInput) {
+  std::string message = process.exitDescription();
+  if (auto errors = llvm::MemoryBuffer::getFile(stderrPath)) {
+    llvm::SmallVector<StringRef> lines;
+    (*errors)->getBuffer().split(lines, '\n', -1, /*KeepEmpty=*/false);
+    unsigned kept = 0;
+    for (StringRef line : lines) {
+      StringRef trimmed = line.trim();
+      if (trimmed.starts_with("PLEASE submit") ||
+          trimmed.starts_with("Stack dump") || trimmed.starts_with("#") ||
+          trimmed.contains("Program arguments:"))
+        continue;
+      if (++kept > 8)
+        break;
+      message += "; " + trimmed.str();
+    }
+  }
+  std::string error = "the pipeline worker failed (" + message +
+                      "); executor-opt --pass-pipeline='" +
+                      (jobInput.pipeline.empty()
+                           ? std::string("builtin.module(executor-default-"
+                                         "pipeline{workspace=/tmp/ws})")
+                           : jobInput.pipeline) +
+                      "' reproduces it";
+  if (jobInput.rerunAfter)
+    error += llvm::formatv(" (its steps after snapshot {0}, on the "
+                           "edited text)",
+                           *jobInput.rerunAfter)
+                 .str();
+  return error;
+}
+
+/// The JSON the worker wrote, within what a client should take.
+Expected<json::Value> readWorkerResult(StringRef outputPath) {
+  // A preview of every pass of a huge program can be too much to send.
+  constexpr uint64_t kMaxResultBytes = uint64_t(512) << 20;
+  uint64_t size = 0;
+  if (!llvm::sys::fs::file_size(outputPath, size) && size > kMaxResultBytes)
+    return llvm::createStringError(
+        llvm::formatv("the result is {0} MB, more than a client should take: "
+                      "ask for less IR (\"ir\": \"none\" or snapshot indices)",
+                      size >> 20)
+            .str());
+  auto result = llvm::MemoryBuffer::getFile(outputPath);
+  if (!result)
+    return llvm::createStringError("the pipeline worker wrote no result");
+  Expected<json::Value> parsed = json::parse((*result)->getBuffer());
+  if (!parsed)
+    return llvm::createStringError(
+        "the pipeline worker wrote an invalid result: " +
+        llvm::toString(parsed.takeError()));
+  return parsed;
+}
+
+/// Runs the worker for `job` until it exits, is cancelled or times out.
+WorkerOutcome runWorker(const ServerOptions &options, PipelineJobs::Job &job,
+                        const PipelineJobs::Input &jobInput) {
+  WorkerOutcome outcome;
+  outcome.status = WorkerOutcome::Status::Failed;
+  WorkerFiles files;
+  if (!files.create(jobInput.text, outcome.error))
+    return outcome;
+  std::vector<std::string> args =
+      getWorkerArguments(options, job, jobInput, files);
+  SubprocessOptions processOptions;
+  processOptions.out = Redirect::file(files.stdoutPath);
+  processOptions.err = Redirect::file(files.stderrPath);
+
+  auto start = std::chrono::steady_clock::now();
+  auto deadline = start + std::chrono::milliseconds(jobInput.timeoutMs);
+  bool timedOut = false;
+  {
+    std::unique_lock<std::mutex> lock(job.mutex);
+    if (job.cancelled) {
+      outcome.status = WorkerOutcome::Status::Cancelled;
+      return outcome;
+    }
+    if (llvm::Error error = job.process.start(args, processOptions)) {
+      outcome.error = llvm::toString(std::move(error));
+      return outcome;
+    }
+    while (!job.process.poll()) {
+      if (!timedOut && std::chrono::steady_clock::now() >= deadline) {
+        timedOut = true;
+        job.process.signal(SIGKILL);
+      }
+      job.cv.wait_for(lock, std::chrono::milliseconds(2));
+    }
+    if (job.cancelled) {
+      outcome.status = WorkerOutcome::Status::Cancelled;
+      return outcome;
+    }
+  }
+  if (timedOut) {
+    outcome.status = WorkerOutcome::Status::TimedOut;
+    return outcome;
+  }
+  if (job.process.exitCode() != 0) {
+    outcome.error =
+        describeWorkerFailure(job.process, files.stderrPath, jobInput);
+    return outcome;
+  }
+  Expected<json::Value> result = readWorkerResult(files.output);
+  if (!result) {
+    outcome.error = llvm::toString(result.takeError());
+    return outcome;
+  }
+  outcome.status = WorkerOutcome::Status::Finished;
+  outcome.result = std::move(*result);
+  proto::Logger::info("pipeline worker for {0} took {1} ms", job.uri.uri(),
+                      std::chrono::duration<double, std::milli>(
+                          std::chrono::steady_clock::now() - start)
+                          .count());
+  return outcome;
+}
+
+//===----------------------------------------------------------------------===//
+// Results
+//===----------------------------------------------------------------------===//
+
+void finishPreview(PipelineJobs::Job &job, WorkerOutcome outcome,
+                   const PipelineJobs::Input &jobInput) {
+  switch (outcome.status) {
+  case WorkerOutcome::Status::Cancelled:
+    return; // cancel() answered.
+  case WorkerOutcome::Status::TimedOut:
+    return job.answer(
+        makeError(proto::ErrorCode::RequestFailed,
+                  llvm::formatv("the {0} timed out after {1} ms", jobInput.what,
+                                jobInput.timeoutMs)));
+  case WorkerOutcome::Status::Failed:
+    return job.answer(
+        makeError(proto::ErrorCode::RequestFailed, outcome.error));
+  case WorkerOutcome::Status::Finished:
+    break;
+  }
+  json::Object *root = outcome.result.getAsObject();
+  json::Array *chunks = root ? root->getArray("chunks") : nullptr;
+  if (!chunks || chunks->empty() || !chunks->front().getAsObject())
+    return job.answer(makeError(proto::ErrorCode::RequestFailed,
+                                "the pipeline worker returned no chunk"));
+  json::Object result = std::move(*chunks->front().getAsObject());
+  if (!jobInput.textUri.empty())
+    result["textUri"] = jobInput.textUri;
+  result["uri"] = job.uri.uri();
+  result["version"] = job.version;
+  job.answer(json::Value(std::move(result)));
+}
+
+/// The diagnostics of the passes (those with a "pass") in a worker's result;
+/// a warning with the error when the worker failed.
+std::vector<proto::Diagnostic>
+collectPipelineDiagnostics(const PipelineJobs::Job &job,
+                           WorkerOutcome outcome) {
+  std::vector<proto::Diagnostic> diagnostics;
+  switch (outcome.status) {
+  case WorkerOutcome::Status::Cancelled:
+    return diagnostics;
+  case WorkerOutcome::Status::TimedOut:
+    proto::Logger::info("the pipeline run for {0} timed out", job.uri.uri());
+    return diagnostics;
+  case WorkerOutcome::Status::Failed: {
+    // A crash in a pass: say so where the user looks.
+    proto::Diagnostic diag;
+    diag.source = "executor-pipeline";
+    diag.severity = proto::DiagnosticSeverity::Warning;
+    diag.message = outcome.error;
+    diagnostics.push_back(std::move(diag));
+    break;
+  }
+  case WorkerOutcome::Status::Finished: {
+    json::Object *root = outcome.result.getAsObject();
+    json::Array *chunks = root ? root->getArray("chunks") : nullptr;
+    if (!chunks)
+      return diagnostics;
+    auto collect = [&](const json::Array *list) {
+      if (!list)
+        return;
+      for (const json::Value &value : *list) {
+        proto::Diagnostic diag;
+        json::Path::Root path;
+        if (!fromJSON(value, diag, path))
+          continue;
+        // Only what the passes say: the parser and the verifier already did.
+        const json::Object *object = value.getAsObject();
+        std::optional<StringRef> pass = object->getString("pass");
+        if (!pass || pass->empty())
+          continue;
+        if (diag.severity != proto::DiagnosticSeverity::Error &&
+            diag.severity != proto::DiagnosticSeverity::Warning)
+          continue;
+        diag.message = (*pass + ": " + diag.message).str();
+        diag.source = "executor-pipeline";
+        diag.category = pass->str();
+        diagnostics.push_back(std::move(diag));
+      }
+    };
+    for (json::Value &chunk : *chunks) {
+      json::Object *object = chunk.getAsObject();
+      if (!object)
+        continue;
+      collect(object->getArray("diagnostics"));
+      if (json::Array *snapshots = object->getArray("snapshots"))
+        for (json::Value &snapshot : *snapshots)
+          if (json::Object *s = snapshot.getAsObject())
+            collect(s->getArray("diagnostics"));
+    }
+    break;
+  }
+  }
+  return diagnostics;
+}
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// PipelineJobs
+//===----------------------------------------------------------------------===//
+
+PipelineJobs::PipelineJobs(const ServerOptions &options, PublishFn publish)
+    : options(options), publish(std::move(publish)) {}
+
+PipelineJobs::~PipelineJobs() {
+  cancel("", std::nullopt, proto::ErrorCode::RequestCancelled,
+         "the server is exiting");
+  std::vector<std::shared_ptr<Job>> remaining;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    remaining = std::move(jobs);
+  }
+  for (auto &job : remaining)
+    if (job->thread.joinable())
+      job->thread.join();
+}
+
+void PipelineJobs::startPreview(const TextFile &file,
+                                const PipelinePreviewParams &params,
+                                std::string requestKey,
+                                proto::Callback<json::Value> reply) {
+  if (auto refused = checkPipelineInput(
+          file.getContents(), "the document", "pipeline preview",
+          "pipeline previews", "executor-compile --save-ir-after-each"))
+    return reply(std::move(*refused));
+  if (auto invalid = checkPreviewParams(params, file))
+    return reply(std::move(*invalid));
+  start(Kind::Preview, params.uri, file.getVersion(),
+        previewJob(params, file.getContents(), options.previewTimeoutMs),
+        std::move(requestKey), std::move(reply));
+}
+
+void PipelineJobs::startRerun(const TextFile &file,
+                              const RerunFromParams &params,
+                              std::string requestKey,
+                              proto::Callback<json::Value> reply) {
+  const PipelinePreviewParams &preview = params.preview;
+  if (auto refused = checkPipelineInput(params.text, "the edited IR", "re-run",
+                                        "re-runs", "executor-opt"))
+    return reply(std::move(*refused));
+  if (auto invalid = checkPreviewParams(preview, file))
+    return reply(std::move(*invalid));
+  // A snapshot the pipeline does not have is the client's mistake; a
+  // pipeline that does not parse is reported in the result, as by
+  // executor/pipelinePreview.
+  std::string pipelineText =
+      preview.pipeline.value_or(catalyst::getDefaultPipelineText({"ws", ""}));
+  if (auto steps = pipelineSteps(pipelineText)) {
+    if (params.pass >= static_cast<int64_t>(steps->size()))
+      return reply(makeError(
+          proto::ErrorCode::InvalidParams,
+          llvm::formatv("pass {0} is out of range: the pipeline has {1} "
+                        "steps, numbered from 0 (-1 is the input)",
+                        params.pass, steps->size())));
+  } else {
+    llvm::consumeError(steps.takeError());
+  }
+  Input jobInput = previewJob(preview, params.text, options.previewTimeoutMs);
+  jobInput.rerunAfter = static_cast<int>(params.pass);
+  jobInput.textUri = params.textUri.value_or("");
+  jobInput.what = "re-run";
+  start(Kind::Preview, preview.uri, file.getVersion(), std::move(jobInput),
+        std::move(requestKey), std::move(reply));
+}
+
+void PipelineJobs::startDiagnostics(const TextFile &file) {
+  // The pipeline's own errors, once the text is valid and stays unchanged
+  // for a moment.
+  if (!options.pipelineDiagnostics || !file.isValid() ||
+      !file.hasFullService() || !mentionsExecutorDialects(file.getContents()))
+    return;
+  Input jobInput;
+  jobInput.text = file.getContents();
+  jobInput.ir = "none";
+  jobInput.delayMs = options.pipelineDiagnosticsDelayMs;
+  jobInput.timeoutMs = options.pipelineDiagnosticsTimeoutMs;
+  start(Kind::Diagnostics, file.getURI(), file.getVersion(),
+        std::move(jobInput), std::string(), nullptr);
+}
+
+void PipelineJobs::start(Kind kind, const proto::URIForFile &uri,
+                         int64_t version, Input jobInput,
+                         std::string requestKey,
+                         proto::Callback<json::Value> reply) {
+  reap();
+  auto job = std::make_shared<Job>(kind, uri, version);
+  job->reply = std::move(reply);
+  job->requestKey = std::move(requestKey);
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    jobs.push_back(job);
+  }
+  job->thread = std::thread([this, job, jobInput = std::move(jobInput)] {
+    run(*job, jobInput);
+    job->finished = true;
+  });
+}
+
+void PipelineJobs::reap() {
+  std::vector<std::shared_ptr<Job>> done;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    std::vector<std::shared_ptr<Job>> running;
+    for (auto &job : jobs)
+      (job->finished ? done : running).push_back(std::move(job));
+    jobs = std::move(running);
+  }
+  for (auto &job : done)
+    if (job->thread.joinable())
+      job->thread.join();
+}
+
+void PipelineJobs::cancel(StringRef file, std::optional<Kind> kind,
+                          proto::ErrorCode code, const std::string &message) {
+  std::vector<std::shared_ptr<Job>> matching;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    for (auto &job : jobs)
+      if ((file.empty() || job->uri.file() == file) &&
+          (!kind || job->kind == *kind))
+        matching.push_back(job);
+  }
+  for (auto &job : matching)
+    job->cancel(code, message);
+}
+
+void PipelineJobs::cancelRequest(StringRef key) {
+  std::vector<std::shared_ptr<Job>> matching;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    for (auto &job : jobs)
+      if (job->kind == Kind::Preview && job->requestKey == key)
+        matching.push_back(job);
+  }
+  for (auto &job : matching)
+    job->cancel(proto::ErrorCode::RequestCancelled,
+                "the request was cancelled");
+}
+
+void PipelineJobs::run(Job &job, const Input &jobInput) {
+  // Diagnostics wait for the typing to pause.
+  if (jobInput.delayMs) {
+    std::unique_lock<std::mutex> lock(job.mutex);
+    job.cv.wait_for(lock, std::chrono::milliseconds(jobInput.delayMs),
+                    [&] { return job.cancelled; });
+    if (job.cancelled)
+      return;
+  }
+  WorkerOutcome outcome = runWorker(options, job, jobInput);
+  if (job.kind == Kind::Preview)
+    return finishPreview(job, std::move(outcome), jobInput);
+  std::vector<proto::Diagnostic> diagnostics =
+      collectPipelineDiagnostics(job, std::move(outcome));
+  if (!diagnostics.empty())
+    publish(
+        job.uri, job.version, [&] { return job.isCancelled(); },
+        std::move(diagnostics));
+}
