@@ -4,6 +4,7 @@
 #include "EmbeddedObjects.h"
 #include "ObjectArchitecture.h"
 #include "ExecutorRuntime/Socket.h"
+#include "ExecutorRuntime/Stream.h"
 #include "ExecutorRuntime/TcpTransport.h"
 #include "ExecutorRuntime/Handshake.h"
 #include "ExecutorRuntime/TlsStream.h"
@@ -430,11 +431,14 @@ struct ExecutorClient::Impl {
     size_t sharedSize = 0;
   };
   /// One launch on executor-server: a direct call, or the ORC wrapper call.
+  /// Scalars (`scalarInputs`; empty: none) go as kScalarRank inputs; a
+  /// scalar result's rank is kScalarRank in `outputRanks`.
   Expected<LaunchReply> launchCall(ExecutorAddr entry, const std::string &kernel,
                                    ArrayRef<DescriptorView> inputs,
                                    ArrayRef<int64_t> inputElementSizes,
                                    ArrayRef<int64_t> outputRanks,
-                                   ArrayRef<int64_t> outputElementSizes);
+                                   ArrayRef<int64_t> outputElementSizes,
+                                   ArrayRef<bool> scalarInputs = {});
 
   /// The session is gone during `what`: the crash the executor reported
   /// (executor-server names the kernel and the signal), else `detail`.
@@ -511,16 +515,9 @@ struct ExecutorClient::Impl {
                ArrayRef<int64_t> outputElementSizes,
                ArrayRef<bool> scalarInputs = {},
                ArrayRef<bool> scalarOutputs = {});
-  /// Links the alloc/free/invoke services into an ORC executor.
+  /// Links the alloc/free/invoke services into an ORC executor (one that
+  /// has no services of its own).
   Error linkOrcServices();
-  /// The alloc/free/invoke services launchRemote needs, on any executor
-  /// (executor-server's own launch carries memrefs only: scalars go this
-  /// way there, over the ORC services linked in once).
-  Error needRemoteServices() {
-    std::lock_guard<std::mutex> lock(servicesMutex);
-    return remoteInvoke ? Error::success() : linkOrcServices();
-  }
-  std::mutex servicesMutex;
 
   /// Calls one of the server's wrapper functions; returns the reply (whose
   /// status says ok) or the error it reports, naming `what`.
@@ -644,13 +641,14 @@ ExecutorClient::open(const std::string &address, ClientOptions options) {
       ::close(fd);
     return impl->error(why);
   }
-  TcpTransport::Options transportOptions;
-  transportOptions.unixSocket = overUnix;
-  transportOptions.tls = std::move(tls);
+  // The one place that knows what carries the session (Stream.h).
+  std::unique_ptr<Stream> stream = tls        ? tlsStream(std::move(tls))
+                                   : overUnix ? unixStream(fd)
+                                              : socketStream(fd);
   auto epc = SimpleRemoteEPC::Create<TcpTransport>(
       std::make_unique<DynamicThreadPoolTaskDispatcher>(std::nullopt),
-      SimpleRemoteEPC::Setup(), fd, &impl->transport,
-      std::move(transportOptions));
+      SimpleRemoteEPC::Setup(), std::move(stream), &impl->transport,
+      TcpTransport::Options());
   if (!epc) // the transport owned the socket and closed it
     return impl->error("ORC handshake failed: " + toString(epc.takeError()));
   impl->es = std::make_unique<ExecutionSession>(std::move(*epc));
@@ -896,14 +894,20 @@ void writeRequestHeader(Writer &w, ExecutorAddr entry,
 Expected<ExecutorClient::Impl::LaunchReply> ExecutorClient::Impl::launchCall(
     ExecutorAddr entry, const std::string &kernel,
     ArrayRef<DescriptorView> inputs, ArrayRef<int64_t> inputElementSizes,
-    ArrayRef<int64_t> outputRanks, ArrayRef<int64_t> outputElementSizes) {
+    ArrayRef<int64_t> outputRanks, ArrayRef<int64_t> outputElementSizes,
+    ArrayRef<bool> scalarInputs) {
   std::string what = "launch of " + kernel;
   LaunchReply result;
+  // An input's rank word (a scalar's says so).
+  auto rankWord = [&](size_t i) {
+    bool scalar = i < scalarInputs.size() && scalarInputs[i];
+    return static_cast<uint32_t>(inputs[i].rank) | (scalar ? kScalarRank : 0);
+  };
   if (!direct) {
     Message request = buildMessage([&](Writer &w) {
       writeRequestHeader(w, entry, kernel, inputs.size(), outputRanks.size());
       for (size_t i = 0; i < inputs.size(); ++i) {
-        w.put<uint32_t>(inputs[i].rank);
+        w.put<uint32_t>(rankWord(i));
         w.put<uint32_t>(inputElementSizes[i]);
         for (int64_t d = 0; d < inputs[i].rank; ++d)
           w.put<int64_t>(inputs[i].size(d));
@@ -962,7 +966,7 @@ Expected<ExecutorClient::Impl::LaunchReply> ExecutorClient::Impl::launchCall(
   for (size_t i = 0; i < inputs.size(); ++i) {
     const DescriptorView &in = inputs[i];
     int64_t elt = inputElementSizes[i];
-    message.put32(static_cast<uint32_t>(in.rank));
+    message.put32(rankWord(i));
     message.put32(static_cast<uint32_t>(elt));
     for (int64_t d = 0; d < in.rank; ++d)
       message.put64(static_cast<uint64_t>(in.size(d)));
@@ -1064,7 +1068,6 @@ ExecutorClient::launch(const std::string &entryName, const std::string &object,
   std::vector<DescriptorView> views;
   std::vector<int64_t> inSizes, outRanks, outSizes;
   SmallVector<bool, 8> scalarIn, scalarOut;
-  bool scalars = false;
   for (size_t i = 0; i < inputs.size(); ++i) {
     if (inputs[i].scalar && !inputs[i].sizes.empty())
       return impl->error("scalar input " + std::to_string(i) + " of " + entry +
@@ -1077,7 +1080,6 @@ ExecutorClient::launch(const std::string &entryName, const std::string &object,
     views.push_back(view);
     inSizes.push_back(inputs[i].elementSize);
     scalarIn.push_back(inputs[i].scalar);
-    scalars |= inputs[i].scalar;
   }
   for (const ResultSpec &spec : results) {
     int64_t size = spec.elementSize;
@@ -1087,14 +1089,9 @@ ExecutorClient::launch(const std::string &entryName, const std::string &object,
     outRanks.push_back(spec.scalar ? 0 : spec.rank);
     outSizes.push_back(size);
     scalarOut.push_back(spec.scalar);
-    scalars |= spec.scalar;
   }
-  if (impl->kind != ExecutorKind::ExecutorServer || scalars) {
-    // Catalyst's services, ORC's memory access, or scalars (which
-    // executor-server's own launch does not carry).
-    if (Error err = impl->needRemoteServices())
-      return impl->error("cannot launch " + kernel + " with scalars: " +
-                         toString(std::move(err)));
+  if (impl->kind != ExecutorKind::ExecutorServer) {
+    // Catalyst's services, or ORC's memory access.
     auto remote = impl->launchRemote(*address, kernel, views, inSizes,
                                      outRanks, outSizes, scalarIn, scalarOut);
     if (!remote)
@@ -1112,8 +1109,12 @@ ExecutorClient::launch(const std::string &entryName, const std::string &object,
     }
     return outputs;
   }
+  // executor-server's one-trip launch, scalars included.
+  for (size_t i = 0; i < outRanks.size(); ++i)
+    if (scalarOut[i])
+      outRanks[i] = kScalarRank;
   auto reply = impl->launchCall(*address, kernel, views, inSizes, outRanks,
-                                outSizes);
+                                outSizes, scalarIn);
   if (!reply)
     return reply.takeError();
   std::vector<ReplyMemRef> placed;
@@ -1128,6 +1129,7 @@ ExecutorClient::launch(const std::string &entryName, const std::string &object,
     out.sizes = placed[i].sizes;
     out.elementSize = outSizes[i];
     out.bytes.assign(placed[i].data, placed[i].data + placed[i].bytes);
+    out.scalar = scalarOut[i];
     outputs.push_back(std::move(out));
   }
   return outputs;

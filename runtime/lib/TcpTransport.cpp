@@ -1,7 +1,6 @@
 //===- TcpTransport.cpp - SimpleRemoteEPC messages over a socket ----------===//
 #include "ExecutorRuntime/TcpTransport.h"
 #include "ExecutorRuntime/Socket.h"
-#include "ExecutorRuntime/TlsStream.h"
 
 #include "llvm/Support/Endian.h"
 
@@ -85,24 +84,16 @@ std::string TcpTransport::lastRefusal() {
 }
 
 Expected<std::unique_ptr<TcpTransport>>
-TcpTransport::Create(SimpleRemoteEPCTransportClient &client, int fd,
-                     TcpTransport **created, Options options) {
-  if (fd < 0)
-    return transportError("invalid socket " + Twine(fd));
-  if (options.tls && options.tls->fd() != fd)
-    return transportError("the TLS connection is not on socket " + Twine(fd));
+TcpTransport::Create(SimpleRemoteEPCTransportClient &client,
+                     std::unique_ptr<Stream> stream, TcpTransport **created,
+                     Options options) {
+  if (!stream || stream->fd() < 0)
+    return transportError("no connection to frame messages over");
   std::unique_ptr<TcpTransport> transport(
-      new TcpTransport(client, fd, std::move(options)));
+      new TcpTransport(client, std::move(stream), std::move(options)));
   if (created)
     *created = transport.get();
   return std::move(transport);
-}
-
-std::string TcpTransport::tlsDescription() const {
-  if (!options.tls)
-    return "";
-  return options.tls->cipherName() + ", kernel TLS: " +
-         options.tls->kernelTls();
 }
 
 std::string TcpTransport::hangupMessage() const {
@@ -131,10 +122,7 @@ void TcpTransport::sendHangupFromSignalHandler(const char *message,
   // about to end.
   if (!tryLockFor(sendMutex, 2000) || disconnected)
     return;
-  if (options.tls)
-    options.tls->writeFromSignalHandler(packet, kHeaderSize + body);
-  else
-    writeAll(fd, packet, kHeaderSize + body, /*timeoutMs=*/1000);
+  stream->writeFromSignalHandler(packet, kHeaderSize + body);
 }
 
 TcpTransport::~TcpTransport() {
@@ -155,10 +143,7 @@ TcpTransport::~TcpTransport() {
   }
   for (int passed : receivedFds)
     ::close(passed);
-  if (options.tls)
-    options.tls.reset(); // closes the socket
-  else
-    ::close(fd);
+  stream.reset(); // closes the socket
 }
 
 Error TcpTransport::start() {
@@ -190,46 +175,10 @@ Error TcpTransport::sendFrame(uint64_t opcode, uint64_t seq, uint64_t tag,
   for (const iovec &part : parts)
     if (part.iov_len)
       iov.push_back(part);
-  OneDescriptorControl control;
   std::lock_guard<std::mutex> lock(sendMutex);
   if (disconnected)
     return transportError("the session's connection is closed");
-  if (options.tls) {
-    if (!options.tls->writeParts(iov.data(), iov.size()))
-      return transportError("cannot send over TLS: " +
-                            options.tls->lastError());
-    return Error::success();
-  }
-  msghdr message{};
-  message.msg_iov = iov.data();
-  size_t remaining = iov.size();
-  if (passFd >= 0)
-    attachDescriptor(message, control, passFd);
-  while (remaining > 0) {
-    message.msg_iovlen = std::min<size_t>(remaining, IOV_MAX);
-    ssize_t sent = ::sendmsg(fd, &message, MSG_NOSIGNAL);
-    if (sent < 0) {
-      if (errno == EINTR || errno == EAGAIN)
-        continue;
-      return errorCodeToError(std::error_code(errno, std::generic_category()));
-    }
-    // The descriptor went with the first bytes.
-    message.msg_control = nullptr;
-    message.msg_controllen = 0;
-    // Step past what went out.
-    size_t left = static_cast<size_t>(sent);
-    while (remaining > 0 && left >= message.msg_iov->iov_len) {
-      left -= message.msg_iov->iov_len;
-      ++message.msg_iov;
-      --remaining;
-    }
-    if (remaining > 0) {
-      message.msg_iov->iov_base =
-          static_cast<char *>(message.msg_iov->iov_base) + left;
-      message.msg_iov->iov_len -= left;
-    }
-  }
-  return Error::success();
+  return stream->write(iov.data(), iov.size(), passFd);
 }
 
 Error TcpTransport::sendMessage(SimpleRemoteEPCOpcode opcode, uint64_t seqNo,
@@ -261,10 +210,7 @@ void TcpTransport::disconnect() {
   if (disconnected.exchange(true))
     return;
   // Wakes the reader, whose recv then sees the end of the stream.
-  if (options.tls)
-    options.tls->shutdown();
-  else
-    ::shutdown(fd, SHUT_RDWR);
+  stream->shutdown();
   std::lock_guard<std::mutex> lock(mutex);
   listenerCalled = true;
   listenerWake.notify_all();
@@ -337,18 +283,14 @@ void TcpTransport::complete(function_ref<void()> update) {
     wake.notify_all();
 }
 
-std::string TcpTransport::readError() const {
-  return options.tls ? options.tls->lastError() : std::strerror(errno);
-}
-
 bool TcpTransport::buffered() {
-  return end > begin || (options.tls && options.tls->hasPending());
+  return end > begin || stream->hasPending();
 }
 
 bool TcpTransport::waitReadable(int ms) {
   if (buffered())
     return true;
-  pollfd p{fd, POLLIN, 0};
+  pollfd p{stream->fd(), POLLIN, 0};
   while (true) {
     int ready = ::poll(&p, 1, ms);
     if (ready < 0 && errno == EINTR)
@@ -413,53 +355,6 @@ bool TcpTransport::waitUntil(function_ref<bool()> ready,
   return !timedOut || ready();
 }
 
-ssize_t TcpTransport::receive(char *into, size_t size, bool dontWait) {
-  while (true) {
-    ssize_t got;
-    if (options.tls) {
-      got = options.tls->read(into, size, dontWait);
-      if (got < 0 && errno != EAGAIN)
-        errno = EIO; // lastError() says more
-    } else if (options.unixSocket) {
-      union {
-        cmsghdr align;
-        char bytes[CMSG_SPACE(4 * sizeof(int))];
-      } control;
-      iovec iov{into, size};
-      msghdr message{};
-      message.msg_iov = &iov;
-      message.msg_iovlen = 1;
-      message.msg_control = control.bytes;
-      message.msg_controllen = sizeof(control.bytes);
-      got = ::recvmsg(fd, &message,
-                      MSG_CMSG_CLOEXEC | (dontWait ? MSG_DONTWAIT : 0));
-      if (got >= 0)
-        for (cmsghdr *c = CMSG_FIRSTHDR(&message); c;
-             c = CMSG_NXTHDR(&message, c)) {
-          if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS)
-            continue;
-          size_t n = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
-          for (size_t i = 0; i < n; ++i) {
-            int passed;
-            std::memcpy(&passed, CMSG_DATA(c) + i * sizeof(int), sizeof(int));
-            receivedFds.push_back(passed);
-          }
-        }
-    } else {
-      got = ::recv(fd, into, size, dontWait ? MSG_DONTWAIT : 0);
-    }
-    if (got < 0 && errno == EINTR)
-      continue;
-    if (got < 0 && errno == EAGAIN && !dontWait)
-      continue;
-    if (got > 0 && quickAck.load(std::memory_order_relaxed)) {
-      int one = 1;
-      setsockopt(fd, IPPROTO_TCP, TCP_QUICKACK, &one, sizeof(one));
-    }
-    return got;
-  }
-}
-
 int TcpTransport::readOne(Message &m, bool poll, Error &err) {
   bool first = true;
   // The header.
@@ -471,12 +366,13 @@ int TcpTransport::readOne(Message &m, bool poll, Error &err) {
     }
     bool dontWait = poll && first && end == 0;
     first = false;
-    ssize_t got = receive(buffer.data() + end, buffer.size() - end, dontWait);
+    ssize_t got = stream->read(buffer.data() + end, buffer.size() - end,
+                               dontWait, receivedFds);
     if (got < 0 && dontWait && (errno == EAGAIN || errno == EWOULDBLOCK))
       return 0;
     if (got <= 0) {
       if ((got < 0 && !disconnected) || end != begin)
-        err = transportError(got < 0 ? readError()
+        err = transportError(got < 0 ? stream->lastError()
                                      : "connection closed inside a message");
       return -1;
     }
@@ -511,9 +407,9 @@ int TcpTransport::readOne(Message &m, bool poll, Error &err) {
   begin += have;
   // The rest of a large body goes straight into it.
   while (have < bodySize) {
-    ssize_t got = receive(dst + have, bodySize - have, false);
+    ssize_t got = stream->read(dst + have, bodySize - have, false, receivedFds);
     if (got <= 0) {
-      err = transportError(got < 0 ? readError()
+      err = transportError(got < 0 ? stream->lastError()
                                    : "connection closed inside a message");
       return -1;
     }
@@ -653,7 +549,7 @@ void TcpTransport::clientListen() {
       if (waiters)
         wake.notify_all();
       lock.unlock();
-      pollfd p{fd, POLLIN, 0};
+      pollfd p{stream->fd(), POLLIN, 0};
       int ready = ::poll(&p, 1, -1);
       lock.lock();
       if (closed)

@@ -227,4 +227,9 @@ extern "C" CWrapperFunctionBuffer executorStudioStoreAsset(const char *data,
   return replyEmpty();
 }
 
+void addAssetService(llvm::StringMap<llvm::orc::ExecutorAddr> &symbols) {
+  symbols[kStoreAssetWrapperName] =
+      llvm::orc::ExecutorAddr::fromPtr(&executorStudioStoreAsset);
+}
+
 } // namespace executor_runtime

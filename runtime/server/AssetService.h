@@ -2,6 +2,8 @@
 #ifndef EXECUTORSERVER_ASSETSERVICE_H
 #define EXECUTORSERVER_ASSETSERVICE_H
 
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ExecutionEngine/Orc/Shared/ExecutorAddress.h"
 #include "llvm/ExecutionEngine/Orc/Shared/WrapperFunctionUtils.h"
 
 #include <string>
@@ -26,6 +28,9 @@ void enterAssetDirectory(const std::string &directory, const std::string &why);
 /// in the session's directory, atomically; "" or why it could not.
 std::string storeAsset(const std::string &name, const char *content,
                        size_t bytes);
+
+/// Publishes the asset service's bootstrap symbol (kStoreAssetWrapperName).
+void addAssetService(llvm::StringMap<llvm::orc::ExecutorAddr> &symbols);
 
 extern "C" llvm::orc::shared::CWrapperFunctionBuffer
 executorStudioStoreAsset(const char *data, size_t size);

@@ -1,10 +1,12 @@
 //===- KernelHeap.cpp - kernels' large allocations in shared memory -------===//
 #include "KernelHeap.h"
 #include "ExecutorRuntime/SharedMemory.h"
+#include "ExecutorRuntime/Wire.h"
 
 #include "llvm/Support/MathExtras.h"
 
 #include <cerrno>
+#include <iterator>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -186,6 +188,19 @@ extern "C" int kernelPosixMemalign(void **out, size_t alignment,
       return 0;
     }
   return posix_memalign(out, alignment, size);
+}
+
+void addKernelHeap(llvm::StringMap<llvm::orc::ExecutorAddr> &symbols) {
+  void *allocators[] = {reinterpret_cast<void *>(&kernelMalloc),
+                        reinterpret_cast<void *>(&kernelFree),
+                        reinterpret_cast<void *>(&kernelCalloc),
+                        reinterpret_cast<void *>(&kernelRealloc),
+                        reinterpret_cast<void *>(&kernelAlignedAlloc),
+                        reinterpret_cast<void *>(&kernelPosixMemalign)};
+  static_assert(std::size(allocators) == std::size(kKernelAllocators));
+  for (size_t i = 0; i < std::size(allocators); ++i)
+    symbols[kKernelAllocators[i][1]] =
+        llvm::orc::ExecutorAddr::fromPtr(allocators[i]);
 }
 
 } // namespace executor_runtime

@@ -11,6 +11,9 @@
 #ifndef EXECUTORSERVER_KERNELHEAP_H
 #define EXECUTORSERVER_KERNELHEAP_H
 
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ExecutionEngine/Orc/Shared/ExecutorAddress.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -22,6 +25,9 @@ namespace executor_runtime {
 /// it --max-session-memory. False with `error` when shared memory is
 /// refused.
 bool startKernelHeap(uint64_t limit, std::string &error);
+/// Publishes the heap's allocation functions under their bootstrap names
+/// (kKernelAllocators, Wire.h), for the client to link kernels against.
+void addKernelHeap(llvm::StringMap<llvm::orc::ExecutorAddr> &symbols);
 /// The heap's memfd, size and start (-1, 0, null when not started).
 int kernelHeapFd();
 size_t kernelHeapSize();

@@ -130,19 +130,37 @@ struct Launch : LaunchRequest {
       RunningKernel running(header.name);
       entry(results.data(), args.data());
     }
-    size_t offset = 0;
+    // A scalar's view is of rank 0 over its value (never read as a
+    // descriptor: see isScalar).
+    for (uint32_t i = 0; i < header.numOutputs; ++i)
+      views.push_back({reinterpret_cast<char *>(results.data()) + outAt[i],
+                       outRank[i] & ~kScalarRank});
+  }
+  bool isScalar(uint32_t i) const { return outRank[i] & kScalarRank; }
+
+  /// "" or why the kernel's results cannot be sent: each descriptor it
+  /// wrote is measured before anything is read or sized by it (a kernel
+  /// with a bug must not take its session's memory with it).
+  std::string checkResults() const {
     for (uint32_t i = 0; i < header.numOutputs; ++i) {
-      views.push_back({reinterpret_cast<char *>(results.data()) + offset,
-                       outRank[i]});
-      offset += DescriptorView::bytesFor(outRank[i]);
+      ResultReach reach;
+      std::string problem =
+          isScalar(i) ? "" : checkResultView(views[i], outElt[i], reach);
+      if (!problem.empty())
+        return "kernel " + header.name + " returned a malformed result " +
+               std::to_string(i) + ": " + problem;
     }
+    return "";
   }
 
   /// Frees what the kernel allocated for its results: once each, never an
   /// input or a global.
   void release() {
     std::set<void *> freed;
-    for (const DescriptorView &view : views) {
+    for (uint32_t i = 0; i < views.size(); ++i) {
+      if (isScalar(i))
+        continue;
+      const DescriptorView &view = views[i];
       void *allocated = view.allocated();
       if (allocated && allocated != kGlobalMarker &&
           !inputData.count(allocated) && !keep.count(allocated) &&
@@ -201,6 +219,9 @@ void serveDirectLaunch(TcpTransport &transport, uint64_t seq, uint32_t flags,
   if (!problem.empty())
     return replyDirectBuffer(transport, seq, failWith(problem));
   launch.run();
+  problem = launch.checkResults();
+  if (!problem.empty())
+    return replyDirectBuffer(transport, seq, failWith(problem));
   uint32_t nout = launch.header.numOutputs;
   // The metadata, with the data of each output after its own part.
   GatherMessage message;
@@ -223,6 +244,13 @@ void serveDirectLaunch(TcpTransport &transport, uint64_t seq, uint32_t flags,
     uint32_t elt = launch.outElt[i];
     message.put32(launch.outRank[i]);
     message.put32(elt);
+    if (launch.isScalar(i)) {
+      // Its value, from the results struct (alive until the reply is sent).
+      message.put64(elt);
+      message.alignData();
+      message.addData(static_cast<const char *>(view.base), elt);
+      continue;
+    }
     for (int64_t d = 0; d < view.rank; ++d)
       message.put64(static_cast<uint64_t>(view.size(d)));
     uint64_t bytes = static_cast<uint64_t>(view.numElements() * elt);
@@ -270,12 +298,22 @@ extern "C" CWrapperFunctionBuffer executorStudioLaunch(const char *data,
   if (!problem.empty())
     return failWith(problem);
   launch.run();
+  problem = launch.checkResults();
+  if (!problem.empty())
+    return failWith(problem);
   // Pack the results straight into the reply (sized first).
   auto fill = [&](Writer &w) {
     for (uint32_t i = 0; i < launch.header.numOutputs; ++i) {
       const DescriptorView &view = launch.views[i];
       w.put<uint32_t>(launch.outRank[i]);
       w.put<uint32_t>(launch.outElt[i]);
+      if (launch.isScalar(i)) {
+        w.put<uint64_t>(launch.outElt[i]);
+        w.align(kDataAlignment);
+        if (char *dst = w.reserve(launch.outElt[i]))
+          std::memcpy(dst, view.base, launch.outElt[i]);
+        continue;
+      }
       for (int64_t d = 0; d < view.rank; ++d)
         w.put<int64_t>(view.size(d));
       w.putData(view, launch.outElt[i]);
@@ -498,6 +536,21 @@ void serveDirectCall(TcpTransport &transport, uint64_t seq, uint64_t function,
   auto *fn = reinterpret_cast<CWrapperFunctionBuffer (*)(const char *, size_t)>(
       static_cast<uintptr_t>(function));
   replyDirectBuffer(transport, seq, fn(request.data(), request.size()));
+}
+
+void addLaunchService(llvm::StringMap<llvm::orc::ExecutorAddr> &symbols) {
+  using llvm::orc::ExecutorAddr;
+  symbols[kLaunchWrapperName] = ExecutorAddr::fromPtr(&executorStudioLaunch);
+  symbols[kNoteWrapperName] = ExecutorAddr::fromPtr(&executorStudioNote);
+  symbols[kLaunchAsyncWrapperName] =
+      ExecutorAddr::fromPtr(&executorStudioLaunchAsync);
+  symbols[kAwaitWrapperName] = ExecutorAddr::fromPtr(&executorStudioAwait);
+  symbols[kAllocWrapperName] = ExecutorAddr::fromPtr(&executorStudioAlloc);
+  symbols[kFreeWrapperName] = ExecutorAddr::fromPtr(&executorStudioFree);
+  symbols[kInvokeWrapperName] = ExecutorAddr::fromPtr(&executorStudioInvoke);
+  // Launches (and any wrapper call) may come as direct calls, served by
+  // serveDirectCall.
+  symbols[kDirectCallsSymbol] = ExecutorAddr::fromPtr(&serveDirectCall);
 }
 
 } // namespace executor_runtime

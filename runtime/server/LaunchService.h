@@ -2,6 +2,8 @@
 #ifndef EXECUTORSERVER_LAUNCHSERVICE_H
 #define EXECUTORSERVER_LAUNCHSERVICE_H
 
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ExecutionEngine/Orc/Shared/ExecutorAddress.h"
 #include "llvm/ExecutionEngine/Orc/Shared/WrapperFunctionUtils.h"
 
 #include <atomic>
@@ -35,6 +37,11 @@ llvm::orc::shared::CWrapperFunctionBuffer failWith(const std::string &message);
 uint64_t serviceAllocate(uint64_t bytes);
 std::string serviceFree(uint64_t address, const char *service,
                         bool kernelBlocksToo);
+
+/// Publishes the launch service's bootstrap symbols (Wire.h): the one-trip
+/// launch (also as direct calls, kDirectCallsSymbol), notes, launch_async
+/// and await, and the multi-trip primitives the benchmarks compare with.
+void addLaunchService(llvm::StringMap<llvm::orc::ExecutorAddr> &symbols);
 
 /// Serves a direct call (TcpTransport.h) on the thread that read it: a
 /// launch gathers its reply from the kernel's results (or hands them over in

@@ -32,6 +32,7 @@
 //===----------------------------------------------------------------------===//
 #include "ExecutorRuntime/Socket.h"
 #include "ExecutorRuntime/Handshake.h"
+#include "ExecutorRuntime/Stream.h"
 #include "ExecutorRuntime/TcpTransport.h"
 #include "ExecutorRuntime/TlsStream.h"
 #include "ExecutorRuntime/UnixSocket.h"
@@ -273,53 +274,30 @@ int serveSession(int fd, bool unixSocket, std::unique_ptr<TlsStream> tls,
   if (publishCatalyst)
     startCatalystRuntime();
   TcpTransport *transport = nullptr;
+  // What carries the session, known here only (Stream.h).
+  std::unique_ptr<Stream> stream = tls          ? tlsStream(std::move(tls))
+                                   : unixSocket ? unixStream(fd)
+                                                : socketStream(fd);
   TcpTransport::Options options;
-  options.unixSocket = unixSocket;
-  options.tls = std::move(tls);
   options.executorSide = true;
   if (publishOurs)
     options.directHandler = serveDirectCall;
   // Kernels' large results in shared memory the client maps (as large as
   // the session's memory limit at most: RLIMIT_DATA does not count it).
   std::string heapProblem;
-  bool wantHeap = unixSocket && publishOurs && useKernelHeap;
+  bool wantHeap = stream->passesDescriptors() && publishOurs && useKernelHeap;
   bool kernelHeap = wantHeap && startKernelHeap(memoryLimit, heapProblem);
   if (wantHeap && !kernelHeap)
     logEvent("results are copied: " + heapProblem);
   auto setup = [&](SimpleRemoteEPCServer::Setup &s) -> Error {
         s.setDispatcher(std::make_unique<PoolDispatcher>());
         s.bootstrapSymbols() = SimpleRemoteEPCServer::defaultBootstrapSymbols();
+        // Each service publishes its own bootstrap symbols.
         if (publishOurs) {
-          s.bootstrapSymbols()[kLaunchWrapperName] =
-              ExecutorAddr::fromPtr(&executorStudioLaunch);
-          s.bootstrapSymbols()[kNoteWrapperName] =
-              ExecutorAddr::fromPtr(&executorStudioNote);
-          s.bootstrapSymbols()[kLaunchAsyncWrapperName] =
-              ExecutorAddr::fromPtr(&executorStudioLaunchAsync);
-          s.bootstrapSymbols()[kAwaitWrapperName] =
-              ExecutorAddr::fromPtr(&executorStudioAwait);
-          s.bootstrapSymbols()[kAllocWrapperName] =
-              ExecutorAddr::fromPtr(&executorStudioAlloc);
-          s.bootstrapSymbols()[kFreeWrapperName] =
-              ExecutorAddr::fromPtr(&executorStudioFree);
-          s.bootstrapSymbols()[kInvokeWrapperName] =
-              ExecutorAddr::fromPtr(&executorStudioInvoke);
-          s.bootstrapSymbols()[kStoreAssetWrapperName] =
-              ExecutorAddr::fromPtr(&executorStudioStoreAsset);
-          // Launches may come as the transport's direct calls.
-          s.bootstrapSymbols()[kDirectCallsSymbol] = ExecutorAddr(1);
-          if (kernelHeap) {
-            void *allocators[] = {
-                reinterpret_cast<void *>(&kernelMalloc),
-                reinterpret_cast<void *>(&kernelFree),
-                reinterpret_cast<void *>(&kernelCalloc),
-                reinterpret_cast<void *>(&kernelRealloc),
-                reinterpret_cast<void *>(&kernelAlignedAlloc),
-                reinterpret_cast<void *>(&kernelPosixMemalign)};
-            for (size_t i = 0; i < std::size(allocators); ++i)
-              s.bootstrapSymbols()[kKernelAllocators[i][1]] =
-                  ExecutorAddr::fromPtr(allocators[i]);
-          }
+          addLaunchService(s.bootstrapSymbols());
+          addAssetService(s.bootstrapSymbols());
+          if (kernelHeap)
+            addKernelHeap(s.bootstrapSymbols());
         }
         if (publishCatalyst)
           addCatalystServices(s.bootstrapSymbols());
@@ -328,7 +306,7 @@ int serveSession(int fd, bool unixSocket, std::unique_ptr<TlsStream> tls,
         return Error::success();
       };
   auto server = SimpleRemoteEPCServer::Create<TcpTransport>(
-      setup, fd, &transport, std::move(options));
+      setup, std::move(stream), &transport, std::move(options));
   if (!server) {
     std::string error = toString(server.takeError());
     std::string refusal = TcpTransport::lastRefusal();

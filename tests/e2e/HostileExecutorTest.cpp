@@ -7,14 +7,14 @@
 //     field, or hands the client shared memory that is not what it says;
 //   - hostile.o's `lie` kernel writes a result descriptor whose fields the
 //     test chooses, which the launch protocols that read results from the
-//     executor's memory take as the executor's word: executor-server's ORC
-//     wrapper path (a launch with a scalar), Catalyst's services
-//     (--services=catalyst), ORC's generic memory access
-//     (llvm-jitlink-executor), over TCP, TLS and a Unix socket.
+//     executor's memory take as the executor's word: Catalyst's services
+//     (executor-server --services=catalyst) over TCP, TLS and a Unix
+//     socket, and ORC's generic memory access (llvm-jitlink-executor).
 // Every lie ends the session with "executor ADDRESS: malformed reply to
 // launch of KERNEL: ..." (MalformedReply) and nothing outside the caller's
 // buffers is read or written (the three findings of the issue crashed the
-// client or leaked its heap before).
+// client or leaked its heap before). executor-server's own launch measures
+// the kernel's descriptors itself and refuses to send them.
 //
 //===----------------------------------------------------------------------===//
 #include "ExecutorRuntime/Errors.h"
@@ -66,7 +66,7 @@ class RewritingProxy {
 public:
   using Rewrite = std::function<void(Frame &frame, std::vector<Frame> &before)>;
   RewritingProxy(const std::string &target, bool overUnix, Rewrite rewrite)
-      : target(target), overUnix(overUnix), rewrite(std::move(rewrite)) {
+      : target(target), rewrite(std::move(rewrite)) {
     if (overUnix) {
       path = ::testing::TempDir() + "/hostile-proxy-" +
              std::to_string(getpid()) + "-" + std::to_string(counter++) +
@@ -241,7 +241,6 @@ private:
   }
 
   std::string target, path;
-  bool overUnix;
   Rewrite rewrite;
   int listener = -1, client = -1, server = -1;
   std::atomic<bool> stopping{false};
@@ -512,13 +511,15 @@ const std::vector<DescriptorLie> &descriptorLies() {
       // Issue 22: (2^61+2) * 8 bytes is 16 mod 2^64; with stride 0 the client
       // allocated 16 bytes and wrote 2^61+2 elements into them.
       {{0, 0, (int64_t(1) << 61) + 2, 0},
-       "result 0 (rank 1, 8-byte elements): its 2305843009213693954 elements "
-       "of 8 bytes at offset 0 overflow the address space"},
+       "its 2305843009213693954 elements of 8 bytes at offset 0 overflow the "
+       "address space"},
       {{0, 0, 1000, 0}, "its 1000 elements overlap (its strides reach only 1)"},
       {{0, 0, -4, 1}, "dimension 0 has size -4"},
       {{0, 0, 4, -1}, "dimension 0 has stride -1"},
       {{0, -2, 4, 1}, "its offset is -2"},
-      {{0, int64_t(1) << 62, 4, 1}, "overflow the address space"},
+      {{0, int64_t(1) << 62, 4, 1},
+       "its 4 elements of 8 bytes at offset 4611686018427387904 overflow the "
+       "address space"},
       {{0, 0, int64_t(1) << 62, int64_t(1) << 62},
        "dimension 0 of size 4611686018427387904 and stride "
        "4611686018427387904 overflows the element count"},
@@ -534,7 +535,8 @@ void lieAboutDescriptors(
     auto client = open();
     ASSERT_TRUE(client);
     auto out = lie(*client, l.fields);
-    expectMalformed(out.takeError(), client->address(), "lie", l.detail);
+    expectMalformed(out.takeError(), client->address(), "lie",
+                    "result 0 (rank 1, 8-byte elements): " + l.detail);
     EXPECT_FALSE(client->isOpen());
   }
   auto client = open();
@@ -543,38 +545,54 @@ void lieAboutDescriptors(
   ASSERT_TRUE(static_cast<bool>(out)) << llvm::toString(out.takeError());
   EXPECT_EQ((*out)[0].as<double>(), (std::vector<double>{3, 4}));
 }
+
+/// On executor-server's one-trip launch the executor measures the kernel's
+/// descriptors: each lie is refused with the kernel's name and what is
+/// wrong, and the session goes on.
+void serverRefusesLies(ExecutorClient &client) {
+  for (const DescriptorLie &l : descriptorLies()) {
+    SCOPED_TRACE(l.detail);
+    auto out = lie(client, l.fields);
+    ASSERT_FALSE(static_cast<bool>(out));
+    llvm::Error err = out.takeError();
+    EXPECT_TRUE(err.isA<Refused>());
+    std::string text = llvm::toString(std::move(err));
+    EXPECT_CONTAINS(text, "launch of lie failed: kernel lie returned a "
+                          "malformed result 0: " + l.detail);
+    EXPECT_TRUE(client.isOpen());
+  }
+  auto out = lie(client, {8, 1, 2, 1});
+  ASSERT_TRUE(static_cast<bool>(out)) << llvm::toString(out.takeError());
+  EXPECT_EQ((*out)[0].as<double>(), (std::vector<double>{3, 4}));
+}
 } // namespace
 
-// executor-server's ORC-wrapper path (a launch with a scalar), over each
-// transport.
-TEST_F(HostileExecutorTest, ResultDescriptorsAreCheckedOnTheWrapperPathOverTcp) {
-  startServer("tcp");
-  lieAboutDescriptors([&] { return open(server.address(), {}, kHostile); });
-}
-
-TEST_F(HostileExecutorTest, ResultDescriptorsAreCheckedOnTheWrapperPathOverTls) {
-  ClientOptions options = startServer("tls");
-  lieAboutDescriptors(
-      [&] { return open(server.address(), options, kHostile); });
-}
-
-TEST_F(HostileExecutorTest,
-       ResultDescriptorsAreCheckedOnTheWrapperPathOverAUnixSocket) {
-  startServer("unix");
-  lieAboutDescriptors([&] { return open(server.address(), {}, kHostile); });
+// executor-server's one-trip launch (scalars included), over each transport.
+TEST_F(HostileExecutorTest, ExecutorServerRefusesAKernelsLyingResults) {
+  for (const char *wire : {"tcp", "tls", "unix"}) {
+    SCOPED_TRACE(wire);
+    ClientOptions options = startServer(wire);
+    auto client = open(server.address(), options, kHostile);
+    ASSERT_TRUE(client);
+    serverRefusesLies(*client);
+    server.stop();
+  }
 }
 
 // Catalyst's services (catalyst_remote_*), as catalyst-executor publishes
-// them.
+// them, over each transport.
 TEST_F(HostileExecutorTest, ResultDescriptorsAreCheckedWithCatalystsServices) {
-  startServer("tcp", {"--services=catalyst"});
-  lieAboutDescriptors(
-      [&] {
-        auto client = open(server.address(), {}, kHostile);
-        EXPECT_TRUE(client &&
-                    client->executorKind() == ExecutorKind::CatalystExecutor);
-        return client;
-      });
+  for (const char *wire : {"tcp", "tls", "unix"}) {
+    SCOPED_TRACE(wire);
+    ClientOptions options = startServer(wire, {"--services=catalyst"});
+    lieAboutDescriptors([&] {
+      auto client = open(server.address(), options, kHostile);
+      EXPECT_TRUE(client &&
+                  client->executorKind() == ExecutorKind::CatalystExecutor);
+      return client;
+    });
+    server.stop();
+  }
 }
 
 // ORC's generic memory access: LLVM's stock llvm-jitlink-executor (one
@@ -589,4 +607,34 @@ TEST_F(HostileExecutorTest, ResultDescriptorsAreCheckedOnAnOrcExecutor) {
     EXPECT_TRUE(client && client->executorKind() == ExecutorKind::OrcExecutor);
     return client;
   });
+}
+
+// Scalars travel in the one-trip launch too (kScalarRank): a reply that
+// turns a scalar result into a memref is refused.
+TEST_F(HostileExecutorTest, AScalarResultIsWhatWasAskedFor) {
+  startServer("tcp");
+  // scaled(a, x, n) -> (memref<3xf64>, f64, i32): result 1's rank word is
+  // at 56 (8 status, 24 for result 0's metadata and padding, 24 of data).
+  RewritingProxy proxy(server.address(), false,
+                       [](Frame &f, std::vector<Frame> &) {
+                         if ((f.opcode & 0xff) != kDirectReplyOpcode)
+                           return;
+                         uint32_t rank = 0;
+                         ASSERT_GE(f.body.size(), 60u);
+                         std::memcpy(&rank, f.body.data() + 56, 4);
+                         ASSERT_EQ(rank, kScalarRank);
+                         poke<uint32_t>(f.body, 56, 0);
+                       });
+  auto client = open(proxy.address);
+  ASSERT_TRUE(client);
+  HostMemRef a = HostMemRef::of<double>({}, {2});
+  a.scalar = true;
+  HostMemRef n = HostMemRef::of<int32_t>({}, {10});
+  n.scalar = true;
+  auto out = client->launch("scaled", kObjectA, {a, vec({1, 2, 3}), n},
+                            {{1, 8}, {0, 8, true}, {0, 4, true}});
+  ASSERT_EQ(proxy.directReplies.load(), 1) << "scalars did not go in one trip";
+  expectMalformed(out.takeError(), proxy.address, "scaled",
+                  "result 1 has rank 0 and 8-byte elements, not a scalar of 8 "
+                  "bytes asked for");
 }

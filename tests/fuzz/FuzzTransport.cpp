@@ -123,9 +123,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   options.executorSide = true;
   options.directHandler = serveDirect;
 #ifdef FUZZ_SHARED_MEMORY
-  options.unixSocket = true;
+  std::unique_ptr<Stream> stream = unixStream(sv[0]);
+#else
+  std::unique_ptr<Stream> stream = socketStream(sv[0]);
 #endif
-  auto transport = TcpTransport::Create(session, sv[0], nullptr, options);
+  auto transport =
+      TcpTransport::Create(session, std::move(stream), nullptr, options);
   if (!transport) {
     consumeError(transport.takeError());
     ::close(sv[1]);

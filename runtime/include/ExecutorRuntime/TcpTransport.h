@@ -1,9 +1,10 @@
 //===- TcpTransport.h - SimpleRemoteEPC messages over a socket --*- C++ -*-===//
 //
-// The transport both ends of a session use, over a connected stream socket:
-// TCP, TLS over TCP (Options::tls, TlsStream.h), or a Unix domain socket
-// (Options::unixSocket), where large buffers are handed over in shared
-// memory (SharedMemory.h) instead of being copied through the socket. Same wire format as ORC's FDSimpleRemoteEPCTransport
+// The transport both ends of a session use: it only frames messages, over
+// the Stream (Stream.h) it is given: TCP, TLS over TCP, or a Unix domain
+// socket, where large buffers are handed over in shared memory
+// (SharedMemory.h) instead of being copied through the socket. It never asks
+// which. Same wire format as ORC's FDSimpleRemoteEPCTransport
 // (a 32-byte header: size, opcode, sequence number, tag address; then the
 // bytes), but each message leaves in one sendmsg (one TCP segment for small
 // messages, where the FD transport's two writes make two; over TLS its small
@@ -23,8 +24,9 @@
 // that reads a direct call runs it at once; a watcher passes the reading on
 // to another thread when a call runs longer than a millisecond, so a long
 // kernel never holds up the session's other calls (and a burst of short
-// launches wakes no other thread). Only peers that publish
-// kDirectCallsSymbol get direct calls.
+// launches wakes no other thread). Which peers get direct calls, and for
+// what, is the launch protocol's business (kDirectCallsSymbol, Wire.h), not
+// the transport's.
 //
 // A Hangup that carries an error (executor-server sends one when a kernel
 // crashes, naming the kernel and the signal) is kept: hangupMessage() gives
@@ -40,6 +42,7 @@
 #define EXECUTORRUNTIME_TCPTRANSPORT_H
 
 #include "ExecutorRuntime/SharedMemory.h"
+#include "ExecutorRuntime/Stream.h"
 
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ExecutionEngine/Orc/Shared/SimpleRemoteEPCUtils.h"
@@ -72,11 +75,7 @@ public:
   }
   std::chrono::milliseconds limit;
 };
-class TlsStream;
 
-/// Published by an executor whose transport serves direct calls.
-inline constexpr const char *kDirectCallsSymbol =
-    "__executor_studio_direct_calls";
 /// Direct-call flag: the reply may put buffers in the server's arena.
 inline constexpr uint32_t kDirectMayShareReply = 1;
 
@@ -87,11 +86,6 @@ struct TransportOptions {
   using DirectHandler = std::function<void(
       TcpTransport &transport, uint64_t seq, uint64_t function,
       uint32_t flags, llvm::orc::shared::WrapperFunctionBuffer request)>;
-  /// An AF_UNIX socket: arenas' descriptors cross it with SCM_RIGHTS.
-  bool unixSocket = false;
-  /// Messages go over this TLS connection (which owns the socket; Create's
-  /// `fd` must be its fd()).
-  std::shared_ptr<TlsStream> tls;
   /// The executor's side: it reads for itself (no callers wait there).
   bool executorSide = false;
   /// On the executor's side: serves direct calls with this handler (none:
@@ -103,18 +97,19 @@ class TcpTransport final : public llvm::orc::SimpleRemoteEPCTransport {
 public:
   using Options = TransportOptions;
 
-  /// Takes ownership of `fd` (a connected stream socket); `*created` gets
-  /// the transport (owned by its client).
+  /// Frames messages over `stream` (owned); `*created` gets the transport
+  /// (owned by its client).
   static llvm::Expected<std::unique_ptr<TcpTransport>>
-  Create(llvm::orc::SimpleRemoteEPCTransportClient &client, int fd,
-         TcpTransport **created = nullptr, Options options = {});
+  Create(llvm::orc::SimpleRemoteEPCTransportClient &client,
+         std::unique_ptr<Stream> stream, TcpTransport **created = nullptr,
+         Options options = {});
   ~TcpTransport() override;
 
   /// Acknowledge every segment at once (TCP_QUICKACK after each read). For
   /// peers that send a message in two writes without TCP_NODELAY (ORC's FD
   /// transport: llvm-jitlink-executor, catalyst-executor), whose second write
   /// otherwise waits for the delayed ACK of the first, 40 ms a message.
-  void setQuickAck(bool on) { quickAck = on; }
+  void setQuickAck(bool on) { stream->setQuickAck(on); }
 
   /// The largest message body (or peer arena) a transport of this process
   /// accepts; a larger header ends the session with an error that says so.
@@ -129,7 +124,7 @@ public:
 
   /// Over TLS: its cipher suite and which directions kernel TLS carries
   /// ("TLS_AES_256_GCM_SHA384, kernel TLS: none"); "" otherwise.
-  std::string tlsDescription() const;
+  std::string tlsDescription() const { return stream->security(); }
 
   /// The message of an error Hangup the peer sent, or "".
   std::string hangupMessage() const;
@@ -175,7 +170,7 @@ public:
   /// at a time writes under arenaMutex(); offerArena() sends the peer a new
   /// arena's descriptor before the first message that refers to it. The
   /// peer's arena is where its messages' shared buffers are.
-  bool sharesMemory() const { return options.unixSocket; }
+  bool sharesMemory() const { return stream->passesDescriptors(); }
   SharedArena &ownArena() { return own; }
   std::mutex &arenaMutex() { return ownMutex; }
   llvm::Error offerArena();
@@ -185,9 +180,10 @@ public:
   const SharedArena &peerArena() const { return peer; }
 
 private:
-  TcpTransport(llvm::orc::SimpleRemoteEPCTransportClient &client, int fd,
-               Options options)
-      : client(client), fd(fd), options(std::move(options)) {}
+  TcpTransport(llvm::orc::SimpleRemoteEPCTransportClient &client,
+               std::unique_ptr<Stream> stream, Options options)
+      : client(client), stream(std::move(stream)),
+        options(std::move(options)) {}
 
   struct Message {
     uint64_t opcode = 0;
@@ -202,12 +198,9 @@ private:
   /// 1: a message; 0: nothing to read (only with `poll`); -1: the end
   /// (`err` says why, success when the peer closed between messages).
   int readOne(Message &m, bool poll, llvm::Error &err);
-  ssize_t receive(char *into, size_t size, bool dontWait);
   /// Whether bytes already read wait in this side's buffers (the reader's
-  /// or TLS's): the socket may be quiet then.
+  /// or the stream's): the socket may be quiet then.
   bool buffered();
-  /// Why the last receive() failed.
-  std::string readError() const;
   /// Waits up to `ms` for something to read; false when nothing came.
   bool waitReadable(int ms);
   /// The error for a malformed message from the peer, kept for
@@ -224,11 +217,10 @@ private:
   void watchInlineCalls();
 
   llvm::orc::SimpleRemoteEPCTransportClient &client;
-  int fd;
+  std::unique_ptr<Stream> stream;
   Options options;
   std::mutex sendMutex;
   std::atomic<bool> disconnected{false};
-  std::atomic<bool> quickAck{false};
   mutable std::mutex hangupMutex;
   std::string hangup, malformed;
 

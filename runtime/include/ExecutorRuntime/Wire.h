@@ -51,6 +51,11 @@ inline constexpr uint64_t kLaunchMagic = 0x45584543'4c4e4348ULL; // "EXECLNCH"
 
 /// Bootstrap symbol names the server publishes.
 inline constexpr const char *kLaunchWrapperName = "__executor_studio_launch";
+/// Published by executor-server's launch service when it serves launches
+/// (and any wrapper call) as the transport's direct calls
+/// (TcpTransport::callDirect) instead of through ORC's message layer.
+inline constexpr const char *kDirectCallsSymbol =
+    "__executor_studio_direct_calls";
 inline constexpr const char *kNoteWrapperName = "__executor_studio_note";
 /// Asynchronous launches: start (the launch request of a `() -> ()` entry)
 /// -> u64 ticket; await: u64 ticket -> () once the kernel has finished.
@@ -219,6 +224,22 @@ private:
   const char *end;
 };
 
+/// Set in the rank word of a launch request's input or result (and echoed
+/// in the reply): a scalar (rank 0, one element of 1, 2, 4 or 8 bytes),
+/// which the kernel's wrapper takes by pointer to its value and returns by
+/// value in its results struct, not as a memref descriptor.
+inline constexpr uint32_t kScalarRank = 1u << 31;
+inline bool isScalarSize(uint64_t bytes) {
+  return bytes == 1 || bytes == 2 || bytes == 4 || bytes == 8;
+}
+/// How messages name the kind of an input or a result.
+inline std::string describeRank(uint32_t rank, uint64_t eltSize) {
+  if (rank & kScalarRank)
+    return "a scalar of " + std::to_string(eltSize) + " bytes";
+  return "rank " + std::to_string(rank) + " and " + std::to_string(eltSize) +
+         "-byte elements";
+}
+
 /// Bulk data is preceded by its byte count and starts at this alignment.
 inline constexpr size_t kDataAlignment = 16;
 /// Set in a byte count when the data is not inline but in the sender's
@@ -346,11 +367,15 @@ inline bool denseBytes(const int64_t *sizes, size_t rank, uint64_t eltSize,
 struct LaunchRequest {
   LaunchHeader header;
   std::vector<std::vector<int64_t>> inWords;
-  /// The kernel's argument array: one descriptor per input.
+  /// The kernel's argument array: one descriptor per input (a scalar's
+  /// value).
   std::vector<void *> args;
   std::set<const void *> inputData;
+  /// Ranks as the request has them (kScalarRank set for a scalar).
   std::vector<uint32_t> inElt, outRank, outElt;
-  /// The bytes the result descriptors take.
+  /// Where each result is in the kernel's results struct.
+  std::vector<size_t> outAt;
+  /// The bytes the results struct takes.
   size_t resultBytes = 0;
 };
 
@@ -364,9 +389,14 @@ inline std::string parseLaunchRequest(const char *data, size_t size,
   if (!readLaunchHeader(r, request.header))
     return "malformed launch request";
   uint32_t nin = request.header.numInputs, nout = request.header.numOutputs;
+  std::vector<const char *> scalars;
   for (uint32_t i = 0; i < nin; ++i) {
     uint32_t rank = 0, eltSize = 0;
-    if (!r.get(rank) || !r.get(eltSize) || rank > 64)
+    if (!r.get(rank) || !r.get(eltSize))
+      return "malformed launch request (input " + std::to_string(i) + ")";
+    bool scalar = rank & kScalarRank;
+    rank &= ~kScalarRank;
+    if (rank > 64 || (scalar && (rank != 0 || !isScalarSize(eltSize))))
       return "malformed launch request (input " + std::to_string(i) + ")";
     std::vector<int64_t> sizes(rank);
     for (auto &s : sizes)
@@ -385,9 +415,12 @@ inline std::string parseLaunchRequest(const char *data, size_t size,
     view.setDense(const_cast<char *>(payload), sizes.data());
     request.inputData.insert(payload);
     request.inElt.push_back(eltSize);
+    scalars.push_back(scalar ? payload : nullptr);
   }
-  for (auto &words : request.inWords)
-    request.args.push_back(words.data());
+  for (size_t i = 0; i < request.inWords.size(); ++i)
+    request.args.push_back(scalars[i] ? const_cast<char *>(scalars[i])
+                                      : static_cast<void *>(
+                                            request.inWords[i].data()));
   // Each result takes 8 bytes of the request: a count beyond them is
   // malformed (and must not size what is allocated for them).
   if (nout > r.remaining() / 8)
@@ -395,12 +428,25 @@ inline std::string parseLaunchRequest(const char *data, size_t size,
            " results in " + std::to_string(r.remaining()) + " bytes)";
   request.outRank.resize(nout);
   request.outElt.resize(nout);
+  request.outAt.resize(nout);
+  size_t at = 0;
   for (uint32_t i = 0; i < nout; ++i) {
-    if (!r.get(request.outRank[i]) || !r.get(request.outElt[i]) ||
-        request.outRank[i] > 64)
+    uint32_t &rank = request.outRank[i], &elt = request.outElt[i];
+    if (!r.get(rank) || !r.get(elt))
       return "malformed launch request (result " + std::to_string(i) + ")";
-    request.resultBytes += DescriptorView::bytesFor(request.outRank[i]);
+    bool scalar = rank & kScalarRank;
+    if ((rank & ~kScalarRank) > 64 ||
+        (scalar && (rank != kScalarRank || !isScalarSize(elt))))
+      return "malformed launch request (result " + std::to_string(i) + ")";
+    // As the wrapper's results struct lays them out: a scalar at its own
+    // alignment, a descriptor at 8.
+    size_t size = scalar ? elt : DescriptorView::bytesFor(rank);
+    size_t align = scalar ? elt : 8;
+    at = (at + align - 1) / align * align;
+    request.outAt[i] = at;
+    at += size;
   }
+  request.resultBytes = (at + 7) / 8 * 8;
   return "";
 }
 
@@ -508,10 +554,11 @@ inline std::string readLaunchReply(const char *data, size_t size,
     if (!r.get(rank) || !r.get(eltSize))
       return which + " is cut short";
     if (int64_t(rank) != ranks[i] || int64_t(eltSize) != eltSizes[i])
-      return which + " has rank " + std::to_string(rank) + " and " +
-             std::to_string(eltSize) + "-byte elements, not the rank " +
-             std::to_string(ranks[i]) + " and " + std::to_string(eltSizes[i]) +
-             "-byte elements asked for";
+      return which + " has " + describeRank(rank, eltSize) + ", not " +
+             (uint32_t(ranks[i]) & kScalarRank ? "" : "the ") +
+             describeRank(uint32_t(ranks[i]), uint64_t(eltSizes[i])) +
+             " asked for";
+    rank &= ~kScalarRank; // a scalar's is rank 0
     ReplyMemRef &out = results[i];
     out.sizes.resize(rank);
     for (auto &s : out.sizes)
