@@ -430,6 +430,20 @@ int main(int argc, char **argv) {
   // of its own, in a file (mode 0600, in a 0700 directory) that this user's
   // clients read and nobody else can; --no-token says to have none.
   std::vector<std::string> generatedTokenFiles;
+  // A token file for one of our ports was left by a killed server that had
+  // it before: a client would prove that stale token to us.
+  for (int fd : listeners) {
+    if (unixPaths.count(fd))
+      continue;
+    sockaddr_storage addr{};
+    socklen_t len = sizeof(addr);
+    getsockname(fd, reinterpret_cast<sockaddr *>(&addr), &len);
+    unlink(generatedTokenPath(ntohs(
+               addr.ss_family == AF_INET6
+                   ? reinterpret_cast<sockaddr_in6 &>(addr).sin6_port
+                   : reinterpret_cast<sockaddr_in &>(addr).sin_port))
+               .c_str());
+  }
   if (token.empty() && !flags.noToken && !flags.insecurePlaintext) {
     std::vector<unsigned> ports;
     for (int fd : listeners) {
