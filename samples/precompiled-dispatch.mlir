@@ -13,6 +13,7 @@
 // precompiled.o in its working directory and embeds it in the program (with
 // --no-embed-objects the program looks there at run time):
 //
+// runnable: from the repository, with an executor at 127.0.0.1:PORT
 //   cd build/samples && executor-compile ../../samples/precompiled-dispatch.mlir -o prog
 //   EXECUTOR_ADDRESS_MAP=ADDR:PORT=127.0.0.1:PORT ./prog
 //

@@ -11,10 +11,27 @@ symbolic links, `build` the build directory), so `build/bin/...`,
 `samples/...` and `scripts/...` resolve and what the commands write stays
 there.
 
+`<!-- runnable: executor -->` starts an executor-server on a free loopback
+port first and writes its address where the text says `127.0.0.1:PORT`.
+Every ```sh block must be marked, as runnable or with `<!-- not runnable:
+REASON -->`: an unmarked block fails the test (a command the text quotes is
+either run or says why not).
+
 Sample headers (samples/*.mlir): a comment line `// runnable:` marks the
 indented command lines after it (`//   executor-opt x.mlir \\`, up to a
 line that is not one), run in a scratch copy of samples/ with build/bin on
-PATH.
+PATH; `// runnable: from the repository` runs them in a mirror of the
+repository instead, `... with an executor` as `executor` above. An indented
+command line of a header (its first word a tool, `cd`, a variable
+assignment or a path) that no marker precedes fails the test; `// not
+runnable: REASON` before it says why it is not run.
+
+The tools' --help (executor-compile, executor-opt, executor-server,
+executor-studio, executor-lsp-server): a line of the overview that is a
+command of the tool (`  executor-compile in.mlir -o prog`) runs in a
+scratch directory whose in.mlir is samples/cross-compile-dispatch.mlir, and
+every pass pipeline the help quotes (`builtin.module(...)`) must run
+(executor-opt --pass-pipeline on an empty module).
 
 A command that fails, or output that does not match, fails the test with
 the file, the line and what the command printed.
@@ -28,14 +45,30 @@ import sys
 import tempfile
 
 MARKER = re.compile(r"^<!--\s*runnable(?::\s*(?P<options>[^>]*?))?\s*-->\s*$")
+NOT_RUNNABLE = re.compile(r"^<!--\s*not runnable:\s*(?P<reason>\S[^>]*?)\s*-->\s*$")
+# A header line of a sample that is a command: a tool, cd, an assignment, a path.
+SAMPLE_COMMAND = re.compile(r"^//   (executor-\S+|cd|[A-Z_]+=\S*|\.{0,2}/\S+|build/\S+|scripts/\S+)(\s|$)")
+PIPELINE = re.compile(r"builtin\.module\(")
+TOOLS = ("executor-compile", "executor-opt", "executor-server", "executor-studio",
+         "executor-lsp-server")
+
+unmarked = []
 
 
 def markdown_blocks(path):
-    """(line, commands, expected output or None) for each marked block."""
+    """(line, commands, expected output or None, options) for each marked
+    block; unmarked ```sh blocks go to `unmarked`."""
     lines = open(path, encoding="utf-8").read().splitlines()
     blocks = []
     i = 0
     while i < len(lines):
+        if lines[i].startswith("```sh"):
+            before = lines[i - 1].strip() if i else ""
+            if not NOT_RUNNABLE.match(before):
+                unmarked.append(f"{path}:{i + 1}: a ```sh block marked neither "
+                                "<!-- runnable --> nor <!-- not runnable: REASON -->")
+            i += 1
+            continue
         m = MARKER.match(lines[i].strip())
         if not m:
             i += 1
@@ -57,7 +90,7 @@ def markdown_blocks(path):
             while k < len(lines) and not lines[k].startswith("```"):
                 k += 1
             expected = [l for l in lines[j + 1:k] if l.strip()]
-        blocks.append((start + 1, commands, expected))
+        blocks.append((start + 1, commands, expected, options))
         i = end + 1
     return blocks
 
@@ -65,18 +98,86 @@ def markdown_blocks(path):
 def sample_blocks(path):
     lines = open(path, encoding="utf-8").read().splitlines()
     blocks = []
+    covered = set()
     for i, line in enumerate(lines):
-        if line.strip() != "// runnable:":
+        stripped = line.strip()
+        runnable = stripped.startswith("// runnable:")
+        if not runnable and not stripped.startswith("// not runnable:"):
             continue
         commands = []
         j = i + 1
         while j < len(lines) and lines[j].startswith("//   ") and lines[j][5:].strip():
             commands.append(lines[j][5:].rstrip())
+            covered.add(j)
             j += 1
         if not commands:
-            raise SystemExit(f"{path}:{i + 1}: '// runnable:' with no indented command after it")
-        blocks.append((i + 2, "\n".join(commands), None))
+            raise SystemExit(f"{path}:{i + 1}: '{stripped}' with no indented command after it")
+        if runnable:
+            words = stripped[len("// runnable:"):]
+            options = [o for o in ("repository", "executor") if o in words]
+            blocks.append((i + 2, "\n".join(commands), None, options))
+    for i, line in enumerate(lines):
+        if not line.startswith("//"):
+            break  # the header ends at the first line that is not a comment
+        if SAMPLE_COMMAND.match(line) and i not in covered:
+            unmarked.append(f"{path}:{i + 1}: a command in the header marked neither "
+                            "'// runnable:' nor '// not runnable: REASON'")
     return blocks
+
+
+def help_blocks(build, scratch_root):
+    """(where, commands, None, options) for each command line of the tools'
+    --help overviews, and one per pass pipeline their help quotes."""
+    blocks = []
+    for tool in TOOLS:
+        binary = os.path.join(build, "bin", tool)
+        if not os.path.exists(binary):
+            continue  # not built (the studio without the GUI)
+        text = subprocess.run([binary, "--help"], stdin=subprocess.DEVNULL,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                              text=True, timeout=60).stdout
+        overview = text.split("USAGE:")[0]
+        for n, line in enumerate(overview.splitlines()):
+            if line.strip().startswith(tool + " "):
+                blocks.append((f"{tool} --help, line {n + 1}", line.strip(), None,
+                               ["help-input"]))
+        for m in PIPELINE.finditer(text):
+            depth, end = 0, m.start()
+            for end in range(m.end() - 1, len(text)):
+                depth += {"(": 1, ")": -1}.get(text[end], 0)
+                if depth == 0:
+                    break
+            pipeline = text[m.start():end + 1]
+            blocks.append((f"{tool} --help, the pipeline {pipeline}",
+                           "echo 'module {}' > empty.mlir\n"
+                           f"executor-opt empty.mlir --pass-pipeline='{pipeline}' > /dev/null",
+                           None, []))
+    return blocks
+
+
+class Executor:
+    """An executor-server on a free loopback port, for blocks that say
+    127.0.0.1:PORT."""
+
+    def __init__(self, build, cwd):
+        self.log = open(os.path.join(cwd, "executor-server.log"), "w")
+        self.process = subprocess.Popen(
+            [os.path.join(build, "bin", "executor-server"), "--bind", "127.0.0.1:0"],
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=self.log, text=True)
+        self.address = None
+        line = self.process.stdout.readline()  # "listening on 127.0.0.1:N"
+        m = re.search(r"listening on (127\.0\.0\.1:\d+)", line)
+        if m:
+            self.address = m.group(1)
+
+    def close(self):
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self.log.close()
 
 
 def normalize(text):
@@ -137,20 +238,40 @@ def main():
             if entry.endswith(".mlir"):
                 shutil.copy(os.path.join(samples, entry), cwd)
 
+    def help_input(cwd):
+        shutil.copy(os.path.join(samples, "cross-compile-dispatch.mlir"),
+                    os.path.join(cwd, "in.mlir"))
+
     # (file, its blocks, how to prepare a block's scratch directory)
     sources = [(path, markdown_blocks(path), mirror_repository) for path in documents]
     sources += [(path, sample_blocks(path), copy_samples) for path in sample_files]
-    failures, ran = [], 0
+    failures, ran = list(unmarked), 0
     scratch_root = tempfile.mkdtemp(prefix="documented-commands-")
+    sources += [(None, help_blocks(build, scratch_root), None)]
     try:
         for path, blocks, prepare in sources:
-            for line, commands, expected in blocks:
+            for line, commands, expected, options in blocks:
                 cwd = tempfile.mkdtemp(dir=scratch_root)
-                prepare(cwd)
-                where = f"{os.path.relpath(path, source)}:{line}"
+                if "repository" in options:
+                    mirror_repository(cwd)
+                elif "help-input" in options:
+                    help_input(cwd)
+                elif prepare:
+                    prepare(cwd)
+                where = f"{os.path.relpath(path, source)}:{line}" if path else line
                 print(f"run: {where}", flush=True)
                 ran += 1
-                failure = run(where, commands, expected, cwd, env)
+                executor = Executor(build, cwd) if "executor" in options else None
+                try:
+                    if executor:
+                        if not executor.address:
+                            failures.append(f"{where}: the executor-server did not start")
+                            continue
+                        commands = commands.replace("127.0.0.1:PORT", executor.address)
+                    failure = run(where, commands, expected, cwd, env)
+                finally:
+                    if executor:
+                        executor.close()
                 if failure:
                     failures.append(failure)
     finally:
