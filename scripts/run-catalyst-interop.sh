@@ -58,7 +58,7 @@ printf '\000\000\000\000\000\000\340\077\000\000\000\000\000\000\370\077\000\000
   >"$work/host/weights.bin"
 source "$root/scripts/lib/start-executor.sh"
 start_executor "$build/bin/executor-server" "$work/out" "$work/server.log" \
-  --asset-root "$work" --plugin "$build/lib/libsample_histogram.so" || true
+  --no-token --asset-root "$work" --plugin "$build/lib/libsample_histogram.so" || true
 server=$executor_pid
 trap 'kill $server 2>/dev/null; rm -rf "$work"' EXIT
 [ -n "$executor_address" ] || exit 1

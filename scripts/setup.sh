@@ -12,7 +12,7 @@ PACKAGES=(
   libclang-rt-22-dev
   libzstd-dev zlib1g-dev
   # TLS on the executor wire
-  libssl-dev openssl
+  libssl-dev openssl libseccomp-dev
   # tests and benchmarks (iproute2: the two-host test's network namespaces;
   # neovim: its LSP client drives the language server in a test)
   iproute2 googletest libgtest-dev libgmock-dev libbenchmark-dev

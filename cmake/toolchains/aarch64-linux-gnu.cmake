@@ -36,6 +36,10 @@ set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
 set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
+# pkg-config (libseccomp) reads the sysroot's .pc files only.
+set(ENV{PKG_CONFIG_SYSROOT_DIR} "${EXECUTOR_STUDIO_AARCH64_SYSROOT}")
+set(ENV{PKG_CONFIG_LIBDIR}
+    "${EXECUTOR_STUDIO_AARCH64_SYSROOT}/usr/lib/aarch64-linux-gnu/pkgconfig:${EXECUTOR_STUDIO_AARCH64_SYSROOT}/usr/share/pkgconfig")
 
 # Whatever runs a target binary at configure or test time.
 find_program(EXECUTOR_STUDIO_QEMU_AARCH64 qemu-aarch64-static)

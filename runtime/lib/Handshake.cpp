@@ -11,6 +11,9 @@
 #include <arpa/inet.h>
 #include <cmath>
 #include <cstdlib>
+#include <fstream>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <cerrno>
 #include <cstring>
 #include <netinet/in.h>
@@ -61,6 +64,62 @@ bool plaintextAllowedTo(int fd, std::string &why) {
         "or set EXECUTOR_INSECURE_PLAINTEXT=1 to accept that";
   return false;
 }
+
+std::string privateRuntimeDirectory() {
+  const char *runtime = std::getenv("XDG_RUNTIME_DIR");
+  if (runtime && *runtime && runtime[0] == '/')
+    return std::string(runtime) + "/executor-studio";
+  return "/tmp/executor-studio-" + std::to_string(geteuid());
+}
+
+std::string generatedTokenPath(unsigned port) {
+  return privateRuntimeDirectory() + "/tcp-" + std::to_string(port) + ".token";
+}
+
+std::string makePrivateRuntimeDirectory() {
+  std::string dir = privateRuntimeDirectory();
+  if (mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST)
+    return "cannot make " + dir + ": " + std::strerror(errno);
+  struct stat st{};
+  if (lstat(dir.c_str(), &st) != 0)
+    return "cannot reach " + dir + ": " + std::strerror(errno);
+  if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid())
+    return dir + " is not a directory of this user's (uid " +
+           std::to_string(geteuid()) + "): someone else made it first";
+  if ((st.st_mode & 077) && chmod(dir.c_str(), 0700) != 0)
+    return "cannot make " + dir + " private: " + std::strerror(errno);
+  return "";
+}
+
+namespace {
+/// The token an executor-server on the loopback peer of `fd` generated for
+/// this user, or "" (not loopback TCP, no such file, not readable here).
+std::string generatedTokenOfPeer(int fd) {
+  sockaddr_storage peer{};
+  socklen_t length = sizeof(peer);
+  if (getpeername(fd, reinterpret_cast<sockaddr *>(&peer), &length) != 0)
+    return "";
+  unsigned port = 0;
+  if (peer.ss_family == AF_INET) {
+    auto &in = reinterpret_cast<sockaddr_in &>(peer);
+    if ((ntohl(in.sin_addr.s_addr) >> 24) != 127)
+      return "";
+    port = ntohs(in.sin_port);
+  } else if (peer.ss_family == AF_INET6) {
+    auto &in6 = reinterpret_cast<sockaddr_in6 &>(peer);
+    if (!IN6_IS_ADDR_LOOPBACK(&in6.sin6_addr))
+      return "";
+    port = ntohs(in6.sin6_port);
+  } else {
+    return "";
+  }
+  std::ifstream in(generatedTokenPath(port));
+  std::string token;
+  if (!in || !std::getline(in, token))
+    return "";
+  return token;
+}
+} // namespace
 
 bool makeNonce(std::string &hex) {
   unsigned char bytes[kNonceBytes];
@@ -270,7 +329,12 @@ bool clientHandshake(int fd, const ClientSecurity &security,
     error = "sent a malformed challenge '" + line.substr(0, 80) + "'";
     return false;
   }
-  if (security.token.empty()) {
+  // No token of its own: the one a local executor-server of this user
+  // generated for its port, if there is one (another user cannot read it).
+  std::string token = security.token;
+  if (token.empty())
+    token = generatedTokenOfPeer(fd);
+  if (token.empty()) {
     error = std::string("refused the session: ") + kWrongToken +
             " (it needs a token: set EXECUTOR_TOKEN or EXECUTOR_TOKEN_FILE)";
     return false;
@@ -280,9 +344,9 @@ bool clientHandshake(int fd, const ClientSecurity &security,
     error = "cannot make a nonce: OpenSSL's random generator failed";
     return false;
   }
-  std::string proof = tokenProof(security.token, kClientProofLabel,
+  std::string proof = tokenProof(token, kClientProofLabel,
                                  serverNonce, clientNonce);
-  std::string expected = tokenProof(security.token, kServerProofLabel,
+  std::string expected = tokenProof(token, kServerProofLabel,
                                     serverNonce, clientNonce);
   if (proof.empty() || expected.empty()) {
     error = "cannot compute the token's proof: OpenSSL's HMAC failed";

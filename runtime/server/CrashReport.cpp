@@ -225,7 +225,7 @@ void onFatalSignal(int sig, siginfo_t *, void *context) {
     std::memcpy(line + n, message + start, length);
     n += length;
     line[n++] = '\n';
-    (void)!write(STDERR_FILENO, line, n);
+    (void)!write(logDescriptor, line, n);
     start = end + 1;
   }
   // The default action, so the listener sees the session end by `sig`.

@@ -16,6 +16,9 @@ class TcpTransport;
 extern std::atomic<bool> logLaunches;
 /// How log lines name this process ("session 3 (127.0.0.1:5123)").
 extern std::string sessionLabel;
+/// Where logEvent writes: standard error, or in a session whose kernels'
+/// output is captured (Sandbox.h) a copy of the original one.
+extern int logDescriptor;
 void logEvent(const std::string &message);
 /// How logs and crash reports name a kernel known only by its address.
 std::string entryAt(uint64_t address);

@@ -1,11 +1,13 @@
 //===- ServerFlags.cpp - executor-server's command line -------------------===//
 #include "ServerFlags.h"
+#include "ExecutorRuntime/Handshake.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdio>
 #include <cstdlib>
+#include <unistd.h>
 
 using namespace llvm;
 
@@ -30,10 +32,12 @@ ServerFlags parseServerFlags(int argc, char **argv, const char *version) {
 
   static cl::list<std::string> binds(
       "bind", cl::value_desc("HOST:PORT|unix:PATH"), cl::cat(listen),
-      cl::desc("an address to listen on (repeatable; default 127.0.0.1:0, a "
-               "free loopback port); unix:PATH is a Unix socket (same host "
-               "only; large buffers cross in shared memory; no token or TLS: "
-               "its file mode is the access control)"));
+      cl::desc("an address to listen on (repeatable); unix:PATH is a Unix "
+               "socket (same host only; large buffers cross in shared memory; "
+               "no token or TLS: its file mode is the access control). "
+               "Default: a Unix socket in $XDG_RUNTIME_DIR/executor-studio "
+               "when that is set, else 127.0.0.1:0 (a free loopback port) "
+               "with a generated token"));
   static cl::opt<std::string> unixMode(
       "unix-mode", cl::value_desc("MODE"), cl::init("0600"), cl::cat(listen),
       cl::desc("the Unix socket's file mode"));
@@ -57,6 +61,12 @@ ServerFlags parseServerFlags(int argc, char **argv, const char *version) {
       "token-file", cl::value_desc("FILE"), cl::cat(who),
       cl::desc("clients present this token (the first line, >= 16 bytes; "
                "the file must be chmod 600)"));
+  static cl::opt<bool> noToken(
+      "no-token", cl::cat(who),
+      cl::desc("TCP without a token: any local user (or, with --allow-remote "
+               "--insecure-plaintext, anyone) may run code here. Without it "
+               "and without --token-file, a TCP address gets a generated "
+               "token, in a 0600 file that this user's clients read"));
   static cl::opt<std::string> authFailureDelay(
       "auth-failure-delay", cl::value_desc("T"), cl::init("1s"), cl::cat(who),
       cl::desc("after a wrong token the peer waits T"));
@@ -107,6 +117,11 @@ ServerFlags parseServerFlags(int argc, char **argv, const char *version) {
       "run-as", cl::value_desc("USER"), cl::cat(sessions),
       cl::desc("started as root, sessions run as USER (default nobody) with "
                "no_new_privs"));
+  static cl::opt<bool> requireIsolation(
+      "require-isolation", cl::cat(sessions),
+      cl::desc("refuse to start when this machine cannot give sessions all "
+               "of the sandbox (the log's 'isolation not in force' line says "
+               "what is missing)"));
   static cl::list<std::string> plugins(
       "plugin", cl::value_desc("LIB.so"), cl::cat(sessions),
       cl::desc("load a library kernels may call (repeatable)"));
@@ -153,8 +168,14 @@ ServerFlags parseServerFlags(int argc, char **argv, const char *version) {
 
   ServerFlags flags;
   flags.binds.assign(binds.begin(), binds.end());
-  if (flags.binds.empty())
-    flags.binds.push_back("127.0.0.1:0");
+  if (flags.binds.empty()) {
+    const char *runtime = std::getenv("XDG_RUNTIME_DIR");
+    if (runtime && *runtime && runtime[0] == '/' && access(runtime, W_OK) == 0)
+      flags.binds.push_back("unix:" + privateRuntimeDirectory() +
+                            "/executor-" + std::to_string(getpid()) + ".sock");
+    else
+      flags.binds.push_back("127.0.0.1:0");
+  }
   flags.plugins.assign(plugins.begin(), plugins.end());
   const std::string &mode = unixMode;
   if (mode.empty() || mode.size() > 4 ||
@@ -165,6 +186,9 @@ ServerFlags parseServerFlags(int argc, char **argv, const char *version) {
   flags.allowRemote = allowRemote;
   flags.insecurePlaintext = insecurePlaintext;
   flags.tokenFile = tokenFile;
+  flags.noToken = noToken;
+  if (flags.noToken && !flags.tokenFile.empty())
+    flagError("--no-token and --token-file contradict each other");
   flags.tlsCert = tlsCert;
   flags.tlsKey = tlsKey;
   if (runAs.getNumOccurrences()) {
@@ -220,6 +244,7 @@ ServerFlags parseServerFlags(int argc, char **argv, const char *version) {
   else
     flags.assetRoot = "/tmp";
   flags.useKernelHeap = !noKernelHeap;
+  flags.requireIsolation = requireIsolation;
   flags.logLaunches = log == LogLevel::All;
   flags.debugWait = debugWait;
   flags.publishOurs = services != Services::Catalyst;

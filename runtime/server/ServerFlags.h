@@ -17,16 +17,24 @@ namespace executor_runtime {
 
 /// Everything the command line says.
 struct ServerFlags {
-  std::vector<std::string> binds = {}; // default: 127.0.0.1:0
+  /// Default (no --bind): a Unix socket in privateRuntimeDirectory() when
+  /// $XDG_RUNTIME_DIR is set, else 127.0.0.1:0 with a generated token.
+  std::vector<std::string> binds = {};
   std::vector<std::string> plugins;
   unsigned unixMode = 0600;
   bool allowRemote = false, insecurePlaintext = false;
+  /// --no-token: TCP without a token (else one is generated when
+  /// --token-file gives none).
+  bool noToken = false;
   std::string tokenFile, tlsCert, tlsKey;
   std::string runAsUser = "nobody";
   bool runAsNamed = false; // --run-as was given
   SessionLimits limits;
   std::string assetRoot; // default: $TMPDIR, else /tmp
   bool useKernelHeap = true;
+  /// --require-isolation: refuse to start when sessions would lack any of
+  /// the sandbox (Sandbox.h, describeIsolation).
+  bool requireIsolation = false;
   bool logLaunches = true;
   bool publishOurs = true, publishCatalyst = true;
   /// Each session waits for a debugger before its first launch.

@@ -46,6 +46,7 @@
 #include "DebugSupport.h"
 #include "KernelHeap.h"
 #include "LaunchService.h"
+#include "Sandbox.h"
 #include "ServerFlags.h"
 
 #include "llvm/ExecutionEngine/Orc/Shared/SimpleRemoteEPCUtils.h"
@@ -372,6 +373,18 @@ int main(int argc, char **argv) {
           resolveRunAs(flags.runAsUser, flags.runAsNamed, runAs);
       !problem.empty())
     flagError(problem);
+  // What sessions get of the sandbox; --require-isolation: all of it, or
+  // no start (before anything listens).
+  std::vector<std::string> missingParts;
+  std::string noFilterWhy;
+  bool syscallFilter = syscallFilterWorks(noFilterWhy);
+  std::string isolationLine =
+      describeIsolation(runAs.drop, syscallFilter, noFilterWhy, missingParts);
+  std::string isolationMissing;
+  for (const std::string &part : missingParts)
+    isolationMissing += (isolationMissing.empty() ? "" : "; ") + part;
+  if (flags.requireIsolation && !isolationMissing.empty())
+    flagError("--require-isolation: sessions would lack " + isolationMissing);
   // Sessions work in their asset directory (entered before the drop); only
   // kernels that use its full path ($EXECUTOR_ASSET_DIR) need to reach it.
   std::string unreachableAssets = reachableBy(assetRoot, runAs);
@@ -404,12 +417,79 @@ int main(int argc, char **argv) {
   std::vector<int> listeners;
   std::map<int, std::string> unixPaths; // by listening socket
   for (const std::string &bind : binds) {
+    std::string path;
+    if (isUnixAddress(bind, &path) &&
+        path.rfind(privateRuntimeDirectory() + "/", 0) == 0)
+      if (std::string problem = makePrivateRuntimeDirectory(); !problem.empty())
+        flagError(problem);
+  }
+  for (const std::string &bind : binds) {
     listeners.push_back(listenOn(bind, allowRemote));
     fcntl(listeners.back(), F_SETFL,
           fcntl(listeners.back(), F_GETFL) | O_NONBLOCK);
     std::string path;
     if (isUnixAddress(bind, &path))
       unixPaths[listeners.back()] = path;
+  }
+  // Private by default: a TCP address without --token-file gets a token
+  // of its own, in a file (mode 0600, in a 0700 directory) that this user's
+  // clients read and nobody else can; --no-token says to have none.
+  std::vector<std::string> generatedTokenFiles;
+  // A token file for one of our ports was left by a killed server that had
+  // it before: a client would prove that stale token to us.
+  for (int fd : listeners) {
+    if (unixPaths.count(fd))
+      continue;
+    sockaddr_storage addr{};
+    socklen_t len = sizeof(addr);
+    getsockname(fd, reinterpret_cast<sockaddr *>(&addr), &len);
+    unlink(generatedTokenPath(ntohs(
+               addr.ss_family == AF_INET6
+                   ? reinterpret_cast<sockaddr_in6 &>(addr).sin6_port
+                   : reinterpret_cast<sockaddr_in &>(addr).sin_port))
+               .c_str());
+  }
+  if (token.empty() && !flags.noToken && !flags.insecurePlaintext) {
+    std::vector<unsigned> ports;
+    for (int fd : listeners) {
+      if (unixPaths.count(fd))
+        continue;
+      sockaddr_storage addr{};
+      socklen_t len = sizeof(addr);
+      getsockname(fd, reinterpret_cast<sockaddr *>(&addr), &len);
+      ports.push_back(ntohs(addr.ss_family == AF_INET6
+                                ? reinterpret_cast<sockaddr_in6 &>(addr).sin6_port
+                                : reinterpret_cast<sockaddr_in &>(addr).sin_port));
+    }
+    if (!ports.empty()) {
+      std::string problem = makePrivateRuntimeDirectory();
+      if (problem.empty() && !makeNonce(token))
+        problem = "OpenSSL's random generator failed";
+      for (unsigned port : ports) {
+        if (!problem.empty())
+          break;
+        std::string path = generatedTokenPath(port);
+        unlink(path.c_str()); // a server on this port before, killed
+        int fd = open(path.c_str(),
+                      O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                      0600);
+        std::string line = token + "\n";
+        if (fd < 0 || write(fd, line.data(), line.size()) !=
+                          static_cast<ssize_t>(line.size()))
+          problem = "cannot write " + path + ": " + std::strerror(errno);
+        if (fd >= 0)
+          close(fd);
+        generatedTokenFiles.push_back(path);
+      }
+      if (!problem.empty()) {
+        for (const std::string &path : generatedTokenFiles)
+          unlink(path.c_str());
+        flagError("cannot keep a generated token for TCP: " + problem +
+                  "; give --token-file, or --no-token to accept any local "
+                  "user");
+      }
+      security.token = token;
+    }
   }
   // What a server killed before it could clean up left in the root (before
   // "listening on": a client may then count on it).
@@ -438,6 +518,13 @@ int main(int argc, char **argv) {
            " memory a session, launches up to " +
            (limits.launchTime.count() ? formatDuration(limits.launchTime)
                                       : std::string("any time")));
+  logEvent(isolationLine);
+  if (!isolationMissing.empty())
+    logEvent("isolation not in force: " + isolationMissing);
+  if (!generatedTokenFiles.empty())
+    logEvent("generated a token for TCP: this user's clients read it from " +
+             generatedTokenFiles[0] +
+             " (--token-file to choose one, --no-token for none)");
   if (!unreachableAssets.empty())
     logEvent("note: sessions run as " + runAs.user + " and cannot reach "
              "--asset-root " + assetRoot + " by its path (" +
@@ -518,12 +605,9 @@ int main(int argc, char **argv) {
                runAs.user + ": " + std::strerror(errno));
     pid_t pid = fork();
     if (pid == 0) {
-      for (const pollfd &p : fds)
-        close(p.fd);
-      for (const Pending &p : pending)
-        if (p.connection->fd() != fd) // this session's own is among them
-          close(p.connection->fd());
-      close(signalPipe[1]);
+      // Nothing of the listener's (listening sockets, other clients'
+      // connections, its signal pipe) stays open in a session.
+      closeInheritedDescriptors(fd);
       // What only the listener needs: the token stays out of the memory
       // kernels run in.
       OPENSSL_cleanse(token.data(), token.size());
@@ -553,6 +637,12 @@ int main(int argc, char **argv) {
       if (std::string problem = limitSessionMemory(limits.sessionMemory);
           !problem.empty())
         refuse(problem);
+      // A kernel's output: to the log, escaped, under this session's label.
+      if (std::string problem = captureKernelOutput(); !problem.empty())
+        refuse(problem);
+      if (syscallFilter)
+        if (std::string problem = installSyscallFilter(); !problem.empty())
+          refuse(problem);
       std::string threadProblem;
       if (!startSessionWatchdog(limits, accepted + limits.handshakeTimeout,
                                 threadProblem))
@@ -772,6 +862,8 @@ int main(int argc, char **argv) {
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   for (auto &[fd, path] : unixPaths)
+    unlink(path.c_str());
+  for (const std::string &path : generatedTokenFiles)
     unlink(path.c_str());
   logEvent("stopped");
   return 0;

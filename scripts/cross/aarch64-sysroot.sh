@@ -22,8 +22,8 @@ PACKAGES=(
   # C and C++: headers, crt files, libraries, the dynamic loader
   libc6 libc6-dev linux-libc-dev libgcc-s1 libgcc-12-dev gcc-12-base
   libstdc++6 libstdc++-12-dev libcrypt1 libcrypt-dev
-  # TLS on the executor wire
-  libssl3 libssl-dev
+  # TLS on the executor wire; the sessions' system call filter
+  libssl3 libssl-dev libseccomp2 libseccomp-dev
   # LLVM 22: libLLVM.so.22, the static ORC libraries, headers, the CMake
   # package (whose exports name every tool, so the tool packages too), and
   # llvm-jitlink-executor (package llvm-22)

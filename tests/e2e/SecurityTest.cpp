@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ExecutorRuntime/ExecutorClient.h"
+#include "ExecutorRuntime/Handshake.h"
 #include "ExecutorRuntime/LocalExecutor.h"
 #include "ExecutorRuntime/Socket.h"
 
@@ -21,6 +22,9 @@
 #include <mutex>
 #include <chrono>
 #include <csignal>
+#include <fcntl.h>
+#include <grp.h>
+#include <sys/wait.h>
 #include <fstream>
 #include <gtest/gtest.h>
 #include <arpa/inet.h>
@@ -387,8 +391,8 @@ TEST_F(SecurityTest, RemoteNeedsTlsAndATokenUnlessSaidOtherwise) {
 TEST_F(SecurityTest, SilentAndHalfHeaderConnectionsAreClosed) {
   // Plaintext, TLS, a token: each waits for something else.
   std::vector<std::pair<std::vector<std::string>, std::string>> servers = {
-      {{}, "ended: no session started within 0.5 s of connecting "
-           "(--handshake-timeout)"},
+      {{"--no-token"}, "ended: no session started within 0.5 s of "
+                       "connecting (--handshake-timeout)"},
       {tlsArgs(), "it did not authenticate within 0.5 s of connecting "
                   "(--auth-timeout)"},
       {{"--token-file", tokenFile()},
@@ -433,7 +437,7 @@ TEST_F(SecurityTest, SessionsBeyondTheMaximumAreRefusedWithAReply) {
 }
 
 TEST_F(SecurityTest, AnOversizedHeaderEndsTheSessionWithALogLine) {
-  startServer({"--max-message-size", "64M"});
+  startServer({"--max-message-size", "64M", "--no-token"});
   for (uint64_t claimed : {uint64_t(1) << 60, uint64_t(16) << 30}) {
     int fd = rawConnect(server.address());
     ASSERT_GE(fd, 0);
@@ -644,7 +648,7 @@ TEST_F(SecurityTest, NoProcessOrThreadToSpareIsARefusalNotAnAbort) {
     ASSERT_FALSE(wrapper.empty()) << "cannot copy executor-server to " << dir;
     auto removeDir =
         llvm::make_scope_exit([&] { llvm::sys::fs::remove_directories(dir); });
-    startServer({}, wrapper);
+    startServer({"--no-token"}, wrapper);
     auto client = open();
     ASSERT_FALSE(static_cast<bool>(client));
     EXPECT_CONTAINS(llvm::toString(client.takeError()),
@@ -1128,7 +1132,7 @@ TEST_F(SecurityTest, AClientSendsNothingToAnExecutorThatCannotProveTheToken) {
   EXPECT_TRUE(server.sessionProcesses().empty());
   // A server without a token: refused too, with the reason.
   server.stop();
-  startServer();
+  startServer({"--no-token"});
   auto none = open(options);
   ASSERT_FALSE(static_cast<bool>(none));
   EXPECT_CONTAINS(llvm::toString(none.takeError()),
@@ -1265,4 +1269,200 @@ TEST_F(SecurityTest, WrongTokensAreThrottledAcrossAddressesToo) {
   EXPECT_LE(judged, 16);
   EXPECT_GE(judged, 1);
   EXPECT_EQ(judged + waited, 40);
+}
+
+namespace {
+/// Runs `attempt` in a child process that has become user nobody; what it
+/// returns (or why it could not become nobody).
+std::string asNobody(const std::function<std::string()> &attempt) {
+  int out[2];
+  if (pipe2(out, O_CLOEXEC) != 0)
+    return "pipe failed";
+  pid_t child = fork();
+  if (child == 0) {
+    close(out[0]);
+    std::string message =
+        setgroups(0, nullptr) == 0 && setgid(65534) == 0 && setuid(65534) == 0
+            ? attempt()
+            : "cannot become nobody";
+    (void)!write(out[1], message.data(), message.size());
+    _exit(0);
+  }
+  close(out[1]);
+  std::string text;
+  char buffer[4096];
+  ssize_t n;
+  while ((n = read(out[0], buffer, sizeof(buffer))) > 0)
+    text.append(buffer, static_cast<size_t>(n));
+  close(out[0]);
+  waitpid(child, nullptr, 0);
+  return text;
+}
+
+std::string openError(const std::string &address) {
+  auto client = ExecutorClient::open(address);
+  if (client)
+    return "opened a session";
+  return llvm::toString(client.takeError());
+}
+} // namespace
+
+TEST_F(SecurityTest, AnotherUserCannotRunAKernelOnAPrivateExecutor) {
+  // Issue 22: with no flags, user nobody ran a kernel as the server's user.
+  if (geteuid() != 0)
+    GTEST_SKIP() << "needs root, to run a client as another user (nobody)";
+  // Loopback TCP: a generated token, in a file only this user reads.
+  startServer();
+  std::string port = server.address().substr(server.address().rfind(':') + 1);
+  std::string tokenPath = generatedTokenPath(std::stoul(port));
+  struct stat st{};
+  ASSERT_EQ(stat(tokenPath.c_str(), &st), 0) << tokenPath;
+  EXPECT_EQ(st.st_mode & 0777, 0600u);
+  EXPECT_EQ(st.st_uid, geteuid());
+  ASSERT_EQ(stat(privateRuntimeDirectory().c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0700u);
+  std::string theirs = asNobody([&] { return openError(server.address()); });
+  EXPECT_CONTAINS(theirs, "refused the session: wrong or missing token");
+  EXPECT_CONTAINS(asNobody([&] {
+                    return std::ifstream(tokenPath) ? "read the token"
+                                                    : "cannot read it";
+                  }),
+                  "cannot read it");
+  // This user's client finds the token by itself.
+  auto mine = open();
+  ASSERT_TRUE(static_cast<bool>(mine)) << llvm::toString(mine.takeError());
+  ASSERT_FALSE(static_cast<bool>((*mine)->sendBinary(kObjectA)));
+  auto out = (*mine)->launch("square", kObjectA, {vec({3})}, {{1, 8}});
+  ASSERT_TRUE(static_cast<bool>(out)) << llvm::toString(out.takeError());
+  EXPECT_EQ((*out)[0].as<double>(), std::vector<double>{9});
+  mine->reset();
+  server.stop();
+  EXPECT_NE(stat(tokenPath.c_str(), &st), 0) << "the token file stayed";
+  // --no-token: anyone on this host, as asked.
+  startServer({"--no-token"});
+  EXPECT_EQ(asNobody([&] { return openError(server.address()); }),
+            "opened a session");
+  server.stop();
+
+  // With $XDG_RUNTIME_DIR and no --bind: a Unix socket of mode 0600 there.
+  std::string runtime = tempDir() + "/run";
+  llvm::sys::fs::create_directories(runtime);
+  chmod(runtime.c_str(), 0755);
+  const char *before = std::getenv("XDG_RUNTIME_DIR");
+  std::string saved = before ? before : "";
+  setenv("XDG_RUNTIME_DIR", runtime.c_str(), 1);
+  llvm::scope_exit restore([&] {
+    if (before)
+      setenv("XDG_RUNTIME_DIR", saved.c_str(), 1);
+    else
+      unsetenv("XDG_RUNTIME_DIR");
+  });
+  int stdoutPipe[2];
+  ASSERT_EQ(pipe2(stdoutPipe, O_CLOEXEC), 0);
+  pid_t child = fork();
+  if (child == 0) {
+    dup2(stdoutPipe[1], STDOUT_FILENO);
+    int logFd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    dup2(logFd, STDERR_FILENO);
+    execl(kServer.c_str(), kServer.c_str(), "--asset-root", assetRoot.c_str(),
+          nullptr);
+    _exit(127);
+  }
+  close(stdoutPipe[1]);
+  llvm::scope_exit stopServer([&] {
+    ::kill(child, SIGTERM);
+    waitpid(child, nullptr, 0);
+    close(stdoutPipe[0]);
+  });
+  std::string line;
+  ASSERT_TRUE(readLine(stdoutPipe[0], line, Clock::now() + std::chrono::seconds(10)))
+      << readFile(log);
+  std::string expected = "listening on unix:" + runtime + "/executor-studio/";
+  ASSERT_EQ(line.rfind(expected, 0), 0u) << line;
+  std::string address = line.substr(std::strlen("listening on "));
+  ASSERT_EQ(stat(address.substr(5).c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0600u);
+  EXPECT_CONTAINS(asNobody([&] { return openError(address); }),
+                  "Permission denied");
+  auto local = ExecutorClient::open(address);
+  ASSERT_TRUE(static_cast<bool>(local)) << llvm::toString(local.takeError());
+  ASSERT_FALSE(static_cast<bool>((*local)->sendBinary(kObjectA)));
+}
+
+//===----------------------------------------------------------------------===//
+// 6. Issue 22: what a session may do
+//===----------------------------------------------------------------------===//
+
+TEST_F(SecurityTest, AKernelInheritsNoDescriptorOfTheListener) {
+  // Issue 22: a kernel inherited the listener's wrong-token pipe (fd 6):
+  // one line made the listener refuse the next client.
+  startServer({"--token-file", tokenFile()});
+  ClientOptions options;
+  options.token = kToken;
+  auto first = open(options);
+  ASSERT_TRUE(static_cast<bool>(first)) << llvm::toString(first.takeError());
+  int idle = rawConnect(server.address()); // a connection still pending
+  ASSERT_GE(idle, 0);
+  auto second = open(options);
+  ASSERT_TRUE(static_cast<bool>(second)) << llvm::toString(second.takeError());
+  for (auto *client : {&*first, &*second}) {
+    ASSERT_FALSE(static_cast<bool>((*client)->sendBinary(kObjectA)));
+    auto out = (*client)->launch("open_pipes", kObjectA, {}, {{1, 8}});
+    ASSERT_TRUE(static_cast<bool>(out)) << llvm::toString(out.takeError());
+    EXPECT_EQ((*out)[0].as<double>(), std::vector<double>{0});
+  }
+  close(idle);
+}
+
+TEST_F(SecurityTest, AKernelsOutputIsLoggedEscapedUnderItsSession) {
+  // Issue 22: a kernel's stderr appeared in the log as the server's lines.
+  startServer();
+  auto client = open();
+  ASSERT_TRUE(static_cast<bool>(client)) << llvm::toString(client.takeError());
+  ASSERT_FALSE(static_cast<bool>((*client)->sendBinary(kObjectA)));
+  auto out = (*client)->launch("forge", kObjectA, {}, {{1, 8}});
+  ASSERT_TRUE(static_cast<bool>(out)) << llvm::toString(out.takeError());
+  client->reset();
+  EXPECT_TRUE(waitUntil([&] { return server.sessionProcesses().empty(); },
+                        std::chrono::seconds(3)));
+  server.stop();
+  std::string text = readFile(log);
+  EXPECT_EQ(text.find("\nexecutor-server: listener: forged"), std::string::npos)
+      << text;
+  EXPECT_EQ(text.find('\x1b'), std::string::npos) << text;
+  EXPECT_CONTAINS(text, "): kernel output: executor-server: listener: forged "
+                        "on stderr \\x1b[31mred\n");
+  EXPECT_CONTAINS(text, "): kernel output: executor-server: listener: forged "
+                        "on stdout\n");
+}
+
+TEST_F(SecurityTest, TheSyscallFilterRefusesWhatAKernelNeverNeeds) {
+  startServer();
+  auto client = open();
+  ASSERT_TRUE(static_cast<bool>(client)) << llvm::toString(client.takeError());
+  ASSERT_FALSE(static_cast<bool>((*client)->sendBinary(kObjectA)));
+  auto out = (*client)->launch("forbidden", kObjectA, {}, {{1, 8}});
+  ASSERT_TRUE(static_cast<bool>(out)) << llvm::toString(out.takeError());
+  std::vector<double> got = (*out)[0].as<double>();
+  ASSERT_EQ(got.size(), 6u);
+  // ptrace, unshare of a user namespace, process_vm_readv, keyctl, bpf.
+  for (int i = 0; i < 5; ++i)
+    EXPECT_EQ(got[i], EPERM) << "call " << i;
+  EXPECT_EQ(got[5], 1) << "fork (clone) must still work";
+  // Threads still start (clone3 falls back to clone): a second launch runs
+  // on the session's pool.
+  auto again = (*client)->launch("square", kObjectA, {vec({2})}, {{1, 8}});
+  ASSERT_TRUE(static_cast<bool>(again)) << llvm::toString(again.takeError());
+}
+
+TEST_F(SecurityTest, TheServerSaysWhichIsolationIsInForce) {
+  startServer();
+  server.stop();
+  std::string text = readFile(log);
+  EXPECT_CONTAINS(text, "listener: isolation: each session a process of its "
+                        "own");
+  EXPECT_CONTAINS(text, "seccomp refuses");
+  EXPECT_CONTAINS(text, "listener: isolation not in force: ");
+  EXPECT_CONTAINS(startupError({"--require-isolation"}),
+                  "--require-isolation: sessions would lack ");
 }

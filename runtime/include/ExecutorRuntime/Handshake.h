@@ -81,6 +81,19 @@ std::string tokenWeakness(const std::string &token);
 /// is proved.
 bool plaintextAllowedTo(int fd, std::string &why);
 
+/// Where this user's executor-servers keep what only this user may reach:
+/// the tokens they generate and their default Unix sockets.
+/// $XDG_RUNTIME_DIR/executor-studio, else /tmp/executor-studio-UID.
+std::string privateRuntimeDirectory();
+/// The file in which an executor-server listening on loopback port `port`
+/// without --token-file keeps the token it generated (mode 0600, like
+/// Jupyter's runtime files): a client of the same user that has no token
+/// of its own proves that one.
+std::string generatedTokenPath(unsigned port);
+/// Makes privateRuntimeDirectory() (mode 0700) or checks that it is this
+/// user's alone; "" or the problem.
+std::string makePrivateRuntimeDirectory();
+
 struct ClientSecurity {
   /// Proved (never sent) when the server asks for it; a server that does
   /// not ask is not sent anything.

@@ -238,3 +238,66 @@ void _catalyst_pyface_until_sigterm(void *results, void *args) {
   sigaction(SIGTERM, &beforeTerm, NULL);
   _catalyst_pyface_square(results, args);
 }
+
+/* open_pipes: y = [the pipes open at fd 3 and above, not counting the one
+ * that carries this process's standard output]. */
+#include <sys/stat.h>
+void _catalyst_pyface_open_pipes(void *results, void *args) {
+  (void)args;
+  Memref1D *y = (Memref1D *)results;
+  double *data = malloc(sizeof(double));
+  struct stat out;
+  int haveOut = fstat(1, &out) == 0 && S_ISFIFO(out.st_mode);
+  int pipes = 0;
+  for (int fd = 3; fd < 4096; ++fd) {
+    struct stat st;
+    if (fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode) &&
+        !(haveOut && st.st_ino == out.st_ino && st.st_dev == out.st_dev))
+      ++pipes;
+  }
+  data[0] = pipes;
+  *y = (Memref1D){data, data, 0, 1, 1};
+}
+
+/* forge: writes lines that look like the server's own log to stderr and
+ * stdout; y = [1]. */
+void _catalyst_pyface_forge(void *results, void *args) {
+  (void)args;
+  Memref1D *y = (Memref1D *)results;
+  fprintf(stderr, "\nexecutor-server: listener: forged on stderr \x1b[31mred\n");
+  fflush(stderr);
+  printf("executor-server: listener: forged on stdout\n");
+  fflush(stdout);
+  double *data = malloc(sizeof(double));
+  data[0] = 1;
+  *y = (Memref1D){data, data, 0, 1, 1};
+}
+
+/* forbidden: y = [errno of ptrace(PTRACE_TRACEME), unshare(CLONE_NEWUSER),
+ * process_vm_readv of itself, keyctl, bpf; then fork() (1: a child ran)]. */
+#include <errno.h>
+#include <sys/ptrace.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+static double errnoOf(long rc) { return rc < 0 ? errno : 0; }
+void _catalyst_pyface_forbidden(void *results, void *args) {
+  (void)args;
+  Memref1D *y = (Memref1D *)results;
+  double *data = malloc(6 * sizeof(double));
+  data[0] = errnoOf(ptrace(PTRACE_TRACEME, 0, 0, 0));
+  data[1] = errnoOf(syscall(SYS_unshare, 0x10000000 /* CLONE_NEWUSER */));
+  char from[8] = "secret", to[8];
+  struct iovec local = {to, sizeof(to)}, remote = {from, sizeof(from)};
+  data[2] = errnoOf(
+      syscall(SYS_process_vm_readv, getpid(), &local, 1, &remote, 1, 0));
+  data[3] = errnoOf(syscall(SYS_keyctl, 0 /* KEYCTL_GET_KEYRING_ID */, -1, 0));
+  data[4] = errnoOf(syscall(SYS_bpf, 0, 0, 0));
+  pid_t child = fork();
+  if (child == 0)
+    _exit(7);
+  int status = 0;
+  data[5] = child > 0 && waitpid(child, &status, 0) == child &&
+            WIFEXITED(status) && WEXITSTATUS(status) == 7;
+  *y = (Memref1D){data, data, 0, 6, 1};
+}
