@@ -3,6 +3,8 @@
 #include "LaunchService.h"
 #include "Limits.h"
 
+#include <atomic>
+#include <ctime>
 #include <seccomp.h>
 
 #include <cerrno>
@@ -39,6 +41,13 @@ void closeInheritedDescriptors(int keep) {
   for (int fd : open)
     close(fd);
 }
+
+namespace {
+/// Set by the output thread when the pipe reached its end and the last
+/// line was logged (finishKernelOutput waits for it).
+std::atomic<bool> kernelOutputDrained{false};
+bool kernelOutputCaptured = false;
+} // namespace
 
 std::string captureKernelOutput() {
   int log = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
@@ -84,10 +93,31 @@ std::string captureKernelOutput() {
             }
             if (!pending.empty())
               logEvent("kernel output: " + pending);
+            kernelOutputDrained.store(true);
           },
           error))
     return error;
+  kernelOutputCaptured = true;
   return "";
+}
+
+void finishKernelOutput() {
+  if (!kernelOutputCaptured)
+    return;
+  std::fflush(nullptr);
+  // This process's ends of the pipe: the thread reads to its end, unless a
+  // process the kernel started still holds it (then it waits no longer
+  // than a second, and that process's output is not logged).
+  int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+  if (null >= 0) {
+    dup2(null, STDOUT_FILENO);
+    dup2(null, STDERR_FILENO);
+    close(null);
+  }
+  for (int waited = 0; waited < 1000 && !kernelOutputDrained.load(); ++waited) {
+    timespec step{0, 1000000};
+    nanosleep(&step, nullptr);
+  }
 }
 
 namespace {

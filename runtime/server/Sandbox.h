@@ -30,6 +30,11 @@ void closeInheritedDescriptors(int keep);
 /// "" or the problem.
 std::string captureKernelOutput();
 
+/// At the session's end: closes this process's ends of the output pipe and
+/// waits (at most a second) until the thread has logged what a kernel
+/// wrote last, so no line is lost when the session exits.
+void finishKernelOutput();
+
 /// Loads the seccomp filter (libseccomp) on every thread of the session:
 /// ptrace, process_vm_readv/writev, mount and the new mount API, pivot_root,
 /// chroot, keyctl/add_key/request_key, bpf, perf_event_open, userfaultfd,

@@ -657,6 +657,7 @@ int main(int argc, char **argv) {
       // crash); a session that could not reach it as --run-as leaves it.
       if (!runAs.drop)
         removeAssetDirectory(assets);
+      finishKernelOutput();
       _exit(status);
     }
     if (pid > 0) {
