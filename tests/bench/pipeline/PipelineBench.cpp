@@ -141,7 +141,8 @@ int main(int argc, char **argv) {
   // 1. Recorder vs plain PassManager, same pipeline, parse included in both.
   mlir::DialectRegistry registry;
   executor_studio::registerAllDialects(registry);
-  auto runPlain = [&] {
+  // A plain PassManager running `text`, parse included.
+  auto runPipeline = [&](const std::string &text) {
     mlir::MLIRContext ctx(registry, mlir::MLIRContext::Threading::DISABLED);
     auto module = mlir::parseSourceString<mlir::ModuleOp>(program, &ctx);
     if (!module)
@@ -149,11 +150,12 @@ int main(int argc, char **argv) {
     mlir::PassManager pm(&ctx, mlir::ModuleOp::getOperationName());
     std::string errors;
     llvm::raw_string_ostream os(errors);
-    if (!executor_studio::parsePipelineInto(pipeline, pm, os))
+    if (!executor_studio::parsePipelineInto(text, pm, os))
       fail(errors);
     if (mlir::failed(pm.run(*module)))
-      fail("default pipeline failed");
+      fail("pipeline failed: " + text);
   };
+  auto runPlain = [&] { runPipeline(pipeline); };
   size_t snapshots = 0;
   // The recorder as the front ends use it: the studio defers the text (only
   // the snapshots it shows are printed), the language server and the driver
@@ -241,19 +243,6 @@ int main(int argc, char **argv) {
   catalyst::DefaultPipelineOptions debugOptions = options;
   debugOptions.debug = true;
   std::string debugPipeline = catalyst::getDefaultPipelineText(debugOptions);
-  auto runPipeline = [&](const std::string &text) {
-    mlir::MLIRContext ctx(registry, mlir::MLIRContext::Threading::DISABLED);
-    auto module = mlir::parseSourceString<mlir::ModuleOp>(program, &ctx);
-    if (!module)
-      fail("generated program does not parse");
-    mlir::PassManager pm(&ctx, mlir::ModuleOp::getOperationName());
-    std::string errors;
-    llvm::raw_string_ostream os(errors);
-    if (!executor_studio::parsePipelineInto(text, pm, os))
-      fail(errors);
-    if (mlir::failed(pm.run(*module)))
-      fail("pipeline failed: " + text);
-  };
   std::vector<double> withoutDebugMs, withDebugMs;
   for (int i = 0; i < runs; ++i) {
     withoutDebugMs.push_back(time([&] { runPipeline(pipeline); }));
