@@ -105,6 +105,8 @@ struct PipelineJobs::Input {
   std::string textUri;
   /// What the request is called in errors.
   std::string what = "pipeline preview";
+  /// The worker's --worker-query (PipelineWorker.h).
+  std::optional<std::string> query;
 };
 
 namespace {
@@ -233,6 +235,8 @@ std::vector<std::string> getWorkerArguments(const ServerOptions &options,
   if (jobInput.rerunAfter)
     args.push_back("--worker-rerun-after=" +
                    std::to_string(*jobInput.rerunAfter));
+  if (jobInput.query)
+    args.push_back("--worker-query=" + *jobInput.query);
   if (options.allowUnregisteredDialects)
     args.push_back("--allow-unregistered-dialect");
   return args;
@@ -386,6 +390,11 @@ void finishPreview(PipelineJobs::Job &job, WorkerOutcome outcome,
     return job.answer(makeError(proto::ErrorCode::RequestFailed,
                                 "the pipeline worker returned no chunk"));
   json::Object result = std::move(*chunks->front().getAsObject());
+  if (std::optional<StringRef> error = result.getString("error"))
+    return job.answer(makeError(result.getBoolean("invalidParams").value_or(false)
+                                    ? proto::ErrorCode::InvalidParams
+                                    : proto::ErrorCode::RequestFailed,
+                                *error));
   if (!jobInput.textUri.empty())
     result["textUri"] = jobInput.textUri;
   result["uri"] = job.uri.uri();
@@ -523,6 +532,25 @@ void PipelineJobs::startRerun(const TextFile &file,
   jobInput.textUri = params.textUri.value_or("");
   jobInput.what = "re-run";
   start(Kind::Preview, preview.uri, file.getVersion(), std::move(jobInput),
+        std::move(requestKey), std::move(reply));
+}
+
+void PipelineJobs::startQuery(const TextFile &file,
+                              const PipelinePreviewParams &params,
+                              std::string query, llvm::StringRef what,
+                              std::string requestKey,
+                              proto::Callback<json::Value> reply) {
+  if (auto refused = checkPipelineInput(
+          file.getContents(), "the document", what, what,
+          "executor-compile --save-ir-after-each"))
+    return reply(std::move(*refused));
+  if (auto invalid = checkPreviewParams(params, file))
+    return reply(std::move(*invalid));
+  Input jobInput =
+      previewJob(params, file.getContents(), options.previewTimeoutMs);
+  jobInput.query = std::move(query);
+  jobInput.what = what.str();
+  start(Kind::Preview, params.uri, file.getVersion(), std::move(jobInput),
         std::move(requestKey), std::move(reply));
 }
 

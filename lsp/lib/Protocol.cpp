@@ -67,6 +67,82 @@ bool executor_studio::lsp::fromJSON(const json::Value &value,
   return true;
 }
 
+namespace {
+/// A snapshot reference: an index (-1: the input) or a name.
+bool snapshotRef(const json::Value *value, std::string &result,
+                 json::Path path) {
+  if (!value)
+    return false;
+  if (std::optional<int64_t> number = value->getAsInteger()) {
+    if (*number < -1 || *number > INT32_MAX) {
+      path.report("expected a snapshot index (-1: the input) or a name");
+      return false;
+    }
+    result = std::to_string(*number);
+    return true;
+  }
+  if (std::optional<StringRef> name = value->getAsString()) {
+    if (name->empty()) {
+      path.report("expected a snapshot index (-1: the input) or a name");
+      return false;
+    }
+    result = name->str();
+    return true;
+  }
+  path.report("expected a snapshot index (-1: the input) or a name");
+  return false;
+}
+} // namespace
+
+bool executor_studio::lsp::fromJSON(const json::Value &value,
+                                    OpHistoryParams &result, json::Path path) {
+  if (!fromJSON(value, result.preview, path))
+    return false;
+  json::ObjectMapper o(value, path);
+  if (!o.mapOptional("position", result.position) ||
+      !o.mapOptional("line", result.line))
+    return false;
+  const json::Object *object = value.getAsObject();
+  if (const json::Value *snapshot = object->get("snapshot")) {
+    std::string ref;
+    if (!snapshotRef(snapshot, ref, path.field("snapshot")))
+      return false;
+    result.snapshot = ref;
+  }
+  if (std::optional<bool> ir = object->getBoolean("ir"))
+    result.ir = *ir;
+  if (result.position.has_value() == result.snapshot.has_value()) {
+    path.report("expected either a position in the document or a snapshot "
+                "and a line");
+    return false;
+  }
+  if (result.snapshot && (!result.line || *result.line < 0)) {
+    path.field("line").report("expected the 0-based line of the op in the "
+                              "snapshot");
+    return false;
+  }
+  return true;
+}
+
+bool executor_studio::lsp::fromJSON(const json::Value &value,
+                                    AlignedSnapshotsParams &result,
+                                    json::Path path) {
+  if (!fromJSON(value, result.preview, path))
+    return false;
+  const json::Object *object = value.getAsObject();
+  if (!snapshotRef(object->get("left"), result.left, path.field("left")) ||
+      !snapshotRef(object->get("right"), result.right, path.field("right"))) {
+    if (!object->get("left"))
+      path.field("left").report("expected a snapshot index (-1: the input) or a name");
+    else if (!object->get("right"))
+      path.field("right").report("expected a snapshot index (-1: the input) or a name");
+    return false;
+  }
+  if (std::optional<bool> lineDiff = object->getBoolean("lineDiff"))
+    result.lineDiff = *lineDiff;
+  return true;
+}
+
 bool executor_studio::lsp::fromJSON(const json::Value &value,
                                     CancelParams &result, json::Path path) {
   json::ObjectMapper o(value, path);

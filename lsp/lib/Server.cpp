@@ -22,6 +22,8 @@
 #include "ExecutorLsp/Protocol.h"
 #include "ExecutorLsp/Rename.h"
 #include "ExecutorLsp/SemanticTokens.h"
+#include "ExecutorLsp/SourceLocations.h"
+#include "ExecutorLsp/ParsedChunk.h"
 #include "ExecutorLsp/TargetTripleActions.h"
 #include "ExecutorLsp/TextFile.h"
 #include "ExecutorLsp/XRefs.h"
@@ -92,6 +94,10 @@ public:
                          proto::Callback<json::Value> reply);
   void onRerunFrom(const RerunFromParams &params,
                    proto::Callback<json::Value> reply);
+  void onOpHistory(const OpHistoryParams &params,
+                   proto::Callback<json::Value> reply);
+  void onAlignedSnapshots(const AlignedSnapshotsParams &params,
+                          proto::Callback<json::Value> reply);
   void onCodeAction(const proto::CodeActionParams &params,
                     proto::Callback<json::Value> reply);
   void onPrepareRename(const proto::TextDocumentPositionParams &params,
@@ -281,6 +287,8 @@ void Server::onInitialize(const RawParams &params,
       {"inlayHintProvider", true},
       {"experimental", json::Object{{"pipelinePreviewProvider", true},
                                     {"previewCommand", kShowPreviewCommand},
+                                    {"opHistoryProvider", true},
+                                    {"alignedSnapshotsProvider", true},
                                     {"bytecodeProvider", true}}},
   };
   reply(json::Object{
@@ -485,6 +493,65 @@ void Server::onRerunFrom(const RerunFromParams &params,
   jobs->startRerun(*file, params, getLastRequestKey(), std::move(reply));
 }
 
+void Server::onOpHistory(const OpHistoryParams &params,
+                         proto::Callback<json::Value> reply) {
+  TextFile *file = getFile(params.preview.uri);
+  if (!file)
+    return reply(makeError(proto::ErrorCode::RequestFailed,
+                           "no open document " + params.preview.uri.uri()));
+  json::Object query{{"kind", "history"}, {"ir", params.ir}};
+  PipelinePreviewParams preview = params.preview;
+  if (params.position) {
+    // The op at the position, in the chunk that holds it.
+    const proto::Position &pos = *params.position;
+    const ParsedChunk *chunk = nullptr;
+    for (const auto &candidate : file->getChunks())
+      if (static_cast<int64_t>(candidate->lineOffset) <= pos.line)
+        chunk = candidate.get();
+    if (!chunk || !chunk->hasParserState())
+      return reply(makeError(
+          proto::ErrorCode::RequestFailed,
+          llvm::formatv("line {0} is in a chunk that does not parse: no op "
+                        "to follow",
+                        pos.line + 1)));
+    json::Array places;
+    std::string op = findOpPlaces(*chunk, pos, places);
+    if (op.empty())
+      return reply(makeError(
+          proto::ErrorCode::InvalidParams,
+          llvm::formatv("there is no op at line {0}, character {1}",
+                        pos.line + 1, pos.character + 1)));
+    query["places"] = std::move(places);
+    query["op"] = op;
+    preview.chunk = chunk->index;
+  } else {
+    query["snapshot"] = *params.snapshot;
+    query["line"] = *params.line;
+  }
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << json::Value(std::move(query));
+  jobs->startQuery(*file, preview, text, "op history", getLastRequestKey(),
+                   std::move(reply));
+}
+
+void Server::onAlignedSnapshots(const AlignedSnapshotsParams &params,
+                                proto::Callback<json::Value> reply) {
+  TextFile *file = getFile(params.preview.uri);
+  if (!file)
+    return reply(makeError(proto::ErrorCode::RequestFailed,
+                           "no open document " + params.preview.uri.uri()));
+  json::Object query{{"kind", "align"},
+                     {"left", params.left},
+                     {"right", params.right},
+                     {"lineDiff", params.lineDiff}};
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << json::Value(std::move(query));
+  jobs->startQuery(*file, params.preview, text, "structural diff",
+                   getLastRequestKey(), std::move(reply));
+}
+
 //===----------------------------------------------------------------------===//
 // Editing features (one file each in lsp/lib)
 
@@ -680,6 +747,9 @@ bool executor_studio::lsp::runServer(std::FILE *in, llvm::raw_ostream &out,
     handler.method("executor/pipelinePreview", &server,
                    &Server::onPipelinePreview);
     handler.method("executor/rerunFrom", &server, &Server::onRerunFrom);
+    handler.method("executor/opHistory", &server, &Server::onOpHistory);
+    handler.method("executor/alignedSnapshots", &server,
+                   &Server::onAlignedSnapshots);
     handler.method("textDocument/codeAction", &server, &Server::onCodeAction);
     handler.method("textDocument/prepareRename", &server,
                    &Server::onPrepareRename);

@@ -87,3 +87,50 @@ void executor_studio::lsp::findSourceLocations(
     return WalkResult::advance();
   });
 }
+
+std::string executor_studio::lsp::findOpPlaces(const ParsedChunk &chunk,
+                                               const proto::Position &pos,
+                                               llvm::json::Array &places) {
+  SMLoc loc = chunk.getLoc(pos);
+  if (!loc.isValid() || !chunk.hasParserState())
+    return {};
+  const llvm::SourceMgr &sourceMgr = chunk.sourceMgr;
+  unsigned line = sourceMgr.getLineAndColumn(loc).first;
+  Operation *best = nullptr;
+  size_t bestSize = 0;
+  bool bestContains = false;
+  for (const AsmParserState::OperationDefinition &def :
+       chunk.asmState.getOpDefs()) {
+    SMRange range = def.scopeLoc;
+    if (!range.isValid())
+      continue;
+    bool contains = rangeContains(range, loc);
+    bool startsOnLine =
+        sourceMgr.getLineAndColumn(range.Start).first == line;
+    if (!contains && !startsOnLine)
+      continue;
+    size_t size = range.End.getPointer() - range.Start.getPointer();
+    // An op that holds the position wins over one that only starts on its
+    // line; among those, the innermost (the smallest).
+    if (!best || (contains && !bestContains) ||
+        (contains == bestContains && size < bestSize)) {
+      best = def.op;
+      bestSize = size;
+      bestContains = contains;
+    }
+  }
+  if (!best)
+    return {};
+  llvm::SetVector<Location> seen;
+  best->getLoc()->walk([&](Location nested) {
+    auto fileLoc = dyn_cast<FileLineColRange>(nested);
+    if (!fileLoc || !seen.insert(nested))
+      return WalkResult::advance();
+    places.push_back(llvm::json::Object{
+        {"file", fileLoc.getFilename().getValue()},
+        {"line", static_cast<int64_t>(fileLoc.getStartLine())},
+        {"column", static_cast<int64_t>(fileLoc.getStartColumn())}});
+    return WalkResult::advance();
+  });
+  return best->getName().getStringRef().str();
+}

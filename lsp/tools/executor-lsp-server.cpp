@@ -102,6 +102,7 @@ cl::opt<std::string> workerPipeline("worker-pipeline", cl::Hidden);
 cl::opt<int> workerChunk("worker-chunk", cl::Hidden, cl::init(-1));
 cl::opt<std::string> workerIR("worker-ir", cl::Hidden, cl::init("changes"));
 cl::opt<int> workerRerunAfter("worker-rerun-after", cl::Hidden);
+cl::opt<std::string> workerQuery("worker-query", cl::Hidden);
 
 /// The first transport option other than stdio that was given, or "".
 StringRef unsupportedTransport() {
@@ -185,6 +186,8 @@ int main(int argc, char **argv) {
     request.allowUnregisteredDialects = allowUnregisteredDialects;
     if (workerRerunAfter.getNumOccurrences())
       request.rerunAfter = workerRerunAfter;
+    if (workerQuery.getNumOccurrences())
+      request.query = workerQuery;
     return es::runPipelineWorker(request);
   }
 

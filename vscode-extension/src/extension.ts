@@ -16,17 +16,21 @@ import { CancellationTokenSource, CloseAction, ErrorAction, LanguageClient } fro
 import { bytecodeErrorMessage, conversionOutput, decodeBytecode } from './core/bytecode';
 import { chunkAtLine } from './core/chunks';
 import { ServerLifecycle } from './core/lifecycle';
+import type { HistoryRun, OpHistoryParams } from './core/opHistory';
+import { ALIGNED_SNAPSHOTS_METHOD, OP_HISTORY_METHOD, OpHistoryService, historyItems, parseAlignedSnapshots } from './core/opHistory';
 import { findLensSnapshot } from './core/preview';
 import type { PassItem, PreviewLocation, PreviewRun } from './core/previewService';
 import { PipelinePreviewService } from './core/previewService';
 import type { PreviewDiagnostic } from './core/protocol';
 import {
+  ALIGNED_SCHEME,
   BYTECODE_SCHEME,
   BYTECODE_VIEW_TYPE,
   COMMANDS,
   CONFIGURATION_SECTION,
   CONVERT_FROM_BYTECODE_METHOD,
   CONVERT_TO_BYTECODE_METHOD,
+  HISTORY_SCHEME,
   LANGUAGE_ID,
   PIPELINE_PREVIEW_METHOD,
   PREVIEW_SCHEME,
@@ -287,16 +291,189 @@ async function openPass(previews: PipelinePreviewService, run: PreviewRun, posit
   await vscode.window.showTextDocument(doc, { preview: true, viewColumn: vscode.ViewColumn.Beside });
 }
 
-async function comparePass(previews: PipelinePreviewService, run: PreviewRun, position: number): Promise<void> {
+/** The two texts of structural diffs, by path (`executor-aligned:`). */
+class AlignedDocuments implements vscode.TextDocumentContentProvider {
+  private readonly texts = new Map<string, string>();
+  private next = 1;
+
+  /** Keeps `text` (the last 32 pairs) and names its document. */
+  add(name: string, text: string): vscode.Uri {
+    const uri = vscode.Uri.from({ scheme: ALIGNED_SCHEME, path: `/${this.next++}/${name}` });
+    this.texts.set(uri.path, text);
+    while (this.texts.size > 64) {
+      const oldest = this.texts.keys().next().value;
+      if (oldest === undefined) {
+        break;
+      }
+      this.texts.delete(oldest);
+    }
+    return uri;
+  }
+
+  provideTextDocumentContent(uri: vscode.Uri): string {
+    return this.texts.get(uri.path) ?? '// Executor Studio no longer keeps this text: compare the passes again.\n';
+  }
+}
+
+/** Sends a request to the server (the preview's, the history's, the diff's). */
+type Requester = (method: string, params: object, signal?: AbortSignal) => Promise<unknown>;
+
+async function comparePass(previews: PipelinePreviewService, run: PreviewRun, position: number,
+  aligned?: { documents: AlignedDocuments; send: Requester }): Promise<void> {
   const comparison = previews.comparison(run, position);
   if (comparison === undefined) {
     void vscode.window.showInformationMessage('The input has no pass before it to compare with.');
     return;
   }
-  await vscode.commands.executeCommand('vscode.diff', toUri(comparison.left), toUri(comparison.right), comparison.title, {
+  let left = toUri(comparison.left);
+  let right = toUri(comparison.right);
+  let title = comparison.title;
+  // The structural diff: the server aligns the names of both texts. A re-run
+  // is not the document's own pipeline (the server has only the document),
+  // and the line diff is a setting.
+  const lineDiff = vscode.workspace.getConfiguration(CONFIGURATION_SECTION).get<boolean>('preview.lineDiff') === true;
+  const before = comparison.before;
+  if (aligned !== undefined && run.basedOn === undefined && run.preview.edited === undefined && !lineDiff) {
+    const params: Record<string, unknown> = {
+      uri: run.source,
+      chunk: run.chunk,
+      left: previews.snapshotRef(run, before),
+      right: previews.snapshotRef(run, position),
+    };
+    if (run.pipeline !== undefined) {
+      params['pipeline'] = run.pipeline;
+    }
+    const reply = parseAlignedSnapshots(await aligned.send(ALIGNED_SNAPSHOTS_METHOD, params));
+    left = aligned.documents.add(path.posix.basename(comparison.left.path), reply.left.text);
+    right = aligned.documents.add(path.posix.basename(comparison.right.path), reply.right.text);
+    title = reply.mode === 'structural' ? `${title} · structural` : `${title} · line diff`;
+  }
+  await vscode.commands.executeCommand('vscode.diff', left, right, title, {
     preview: true,
     viewColumn: vscode.ViewColumn.Beside,
   });
+}
+
+interface HistoryPickItem extends vscode.QuickPickItem {
+  step: number;
+}
+
+/** How the lines an op became are marked in a history document. */
+const historyHighlight = vscode.window.createTextEditorDecorationType({
+  isWholeLine: true,
+  backgroundColor: new vscode.ThemeColor('editor.findMatchHighlightBackground'),
+  overviewRulerColor: new vscode.ThemeColor('editorOverviewRuler.findMatchForeground'),
+  overviewRulerLane: vscode.OverviewRulerLane.Center,
+});
+
+/** Opens step `step` of a history with the op's lines selected and marked. */
+async function openHistoryStep(histories: OpHistoryService, run: HistoryRun, step: number): Promise<void> {
+  const location = histories.location(run, step);
+  const doc = await vscode.workspace.openTextDocument(vscode.Uri.from({ scheme: HISTORY_SCHEME, path: location.path, query: location.query }));
+  if (doc.languageId !== LANGUAGE_ID && location.path.endsWith('.mlir')) {
+    await vscode.languages.setTextDocumentLanguage(doc, LANGUAGE_ID);
+  }
+  const ranges = (run.history.steps[step]?.ranges ?? []).map((r) => new vscode.Range(r.start.line, r.start.character, r.end.line, r.end.character));
+  const editor = await vscode.window.showTextDocument(doc, {
+    preview: true,
+    viewColumn: vscode.ViewColumn.Beside,
+    selection: ranges[0] ?? new vscode.Range(0, 0, 0, 0),
+  });
+  editor.setDecorations(historyHighlight, ranges);
+}
+
+/** The pass list of an op's history: each pass with the lines the op became. */
+function pickHistoryStep(histories: OpHistoryService, run: HistoryRun): Promise<void> {
+  const pick = vscode.window.createQuickPick<HistoryPickItem>();
+  pick.title = OpHistoryService.title(run);
+  pick.placeholder = 'Enter: the IR after the pass, with the lines the op became marked';
+  pick.matchOnDescription = true;
+  pick.matchOnDetail = true;
+  pick.items = historyItems(run.history).map((item): HistoryPickItem => {
+    const icon = !item.present ? '$(circle-slash)' : item.nested ? '$(symbol-method)' : '$(history)';
+    const result: HistoryPickItem = { step: item.step, label: `${icon} ${item.label}`, description: item.description };
+    if (item.detail !== '') {
+      result.detail = item.detail;
+    }
+    return result;
+  });
+  const first = pick.items.findIndex((item, i) => i > 0 && (run.history.steps[item.step]?.lines.length ?? 0) > 0);
+  const active = pick.items[first];
+  if (active !== undefined) {
+    pick.activeItems = [active];
+  }
+  return new Promise((resolve) => {
+    pick.onDidAccept(() => {
+      const chosen = pick.selectedItems[0];
+      pick.hide();
+      if (chosen !== undefined) {
+        openHistoryStep(histories, run, chosen.step).then(resolve, (error: unknown) => {
+          void vscode.window.showErrorMessage(`Executor Studio: ${errorMessage(error)}`);
+          resolve();
+        });
+      }
+    });
+    pick.onDidHide(() => {
+      pick.dispose();
+      resolve();
+    });
+    pick.show();
+  });
+}
+
+/**
+ * "Show This Op after Each Pass": the op at the cursor of a .mlir file, of
+ * a pass in the preview, or of a step of another history.
+ */
+async function showOpHistory(previews: PipelinePreviewService, histories: OpHistoryService, argument: unknown): Promise<void> {
+  const editor = vscode.window.activeTextEditor;
+  const uri = argument instanceof vscode.Uri ? argument : editor?.document.uri;
+  if (editor === undefined || uri === undefined || editor.document.uri.toString() !== uri.toString()) {
+    void vscode.window.showWarningMessage('Executor: Show This Op after Each Pass needs the cursor on an op of a .mlir file.');
+    return;
+  }
+  const cursor = editor.selection.active;
+  let params: OpHistoryParams;
+  if (uri.scheme === HISTORY_SCHEME) {
+    params = histories.followFrom({ path: uri.path, query: uri.query }, cursor.line);
+  } else if (uri.scheme === PREVIEW_SCHEME) {
+    const { run, position } = await previews.resolve({ path: uri.path, query: uri.query });
+    if (previews.kindAt(run, position) !== 'mlir') {
+      void vscode.window.showWarningMessage("Executor: an op's history starts at an op of the MLIR (the .mlir file, or an MLIR pass of the preview).");
+      return;
+    }
+    params = {
+      uri: run.source,
+      chunk: run.chunk,
+      snapshot: previews.snapshotRef(run, position),
+      line: cursor.line - PipelinePreviewService.headerLines(run, position),
+    };
+    if (run.pipeline !== undefined) {
+      params.pipeline = run.pipeline;
+    }
+  } else if (editor.document.languageId === LANGUAGE_ID) {
+    params = { uri: uri.toString(), position: { line: cursor.line, character: cursor.character } };
+  } else {
+    void vscode.window.showWarningMessage('Executor: Show This Op after Each Pass needs the cursor on an op of a .mlir file.');
+    return;
+  }
+  const run = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: 'Executor: following the op through the pipeline…', cancellable: true },
+    async (_progress, token) => {
+      try {
+        return await histories.follow(params, abortSignal(token));
+      } catch (error) {
+        if (token.isCancellationRequested) {
+          return undefined;
+        }
+        throw error;
+      }
+    },
+  );
+  if (run === undefined) {
+    return;
+  }
+  await pickHistoryStep(histories, run);
 }
 
 interface PassPickItem extends vscode.QuickPickItem {
@@ -321,6 +498,9 @@ async function editPass(previews: PipelinePreviewService, run: PreviewRun, posit
   }
   await vscode.window.showTextDocument(doc, { preview: false, viewColumn: vscode.ViewColumn.Beside });
 }
+
+/** What the structural diff needs: where its texts live and how to ask the server. */
+let alignedContext: { documents: AlignedDocuments; send: Requester } | undefined;
 
 function pickPass(previews: PipelinePreviewService, run: PreviewRun): Promise<void> {
   const pick = vscode.window.createQuickPick<PassPickItem>();
@@ -353,7 +533,9 @@ function pickPass(previews: PipelinePreviewService, run: PreviewRun): Promise<vo
     });
     pick.onDidTriggerItemButton((event) => {
       pick.hide();
-      const action = event.button === EDIT_BUTTON ? editPass : comparePass;
+      const action = event.button === EDIT_BUTTON
+        ? editPass
+        : (p: PipelinePreviewService, r: PreviewRun, position: number) => comparePass(p, r, position, alignedContext);
       action(previews, run, event.item.pass.position).then(resolve, (error: unknown) => {
         void vscode.window.showErrorMessage(`Executor Studio: ${errorMessage(error)}`);
         resolve();
@@ -420,7 +602,7 @@ async function compareWithPrevious(previews: PipelinePreviewService, argument: u
     return;
   }
   const { run, position } = await previews.resolve({ path: uri.path, query: uri.query });
-  await comparePass(previews, run, position);
+  await comparePass(previews, run, position, alignedContext);
 }
 
 async function editFromPreview(previews: PipelinePreviewService, argument: unknown): Promise<void> {
@@ -674,7 +856,7 @@ export function activate(context: vscode.ExtensionContext): void {
     return client;
   };
   const send = async (method: string, params: object, signal?: AbortSignal): Promise<unknown> => {
-    const client = await runningClient(method === RERUN_FROM_METHOD ? 'the re-run' : 'the pipeline preview');
+    const client = await runningClient(method === RERUN_FROM_METHOD ? 'the re-run' : method === OP_HISTORY_METHOD ? "the op's history" : 'the pipeline preview');
     const cancel = new CancellationTokenSource();
     signal?.addEventListener('abort', () => { cancel.cancel(); });
     try {
@@ -688,6 +870,9 @@ export function activate(context: vscode.ExtensionContext): void {
     8,
     (params, signal) => send(RERUN_FROM_METHOD, params, signal),
   );
+  const histories = new OpHistoryService((params, signal) => send(OP_HISTORY_METHOD, params, signal));
+  const alignedDocuments = new AlignedDocuments();
+  alignedContext = { documents: alignedDocuments, send };
   const rerunDiagnostics = vscode.languages.createDiagnosticCollection('executor-rerun');
   const snapshots = new SnapshotFileSystem(previews, (uri, text) => {
     rerunSnapshot(previews, rerunDiagnostics, output, uri, text).catch((error: unknown) => {
@@ -708,6 +893,19 @@ export function activate(context: vscode.ExtensionContext): void {
   context.subscriptions.push(
     output,
     vscode.workspace.registerTextDocumentContentProvider(PREVIEW_SCHEME, new PreviewDocuments(previews)),
+    vscode.workspace.registerTextDocumentContentProvider(HISTORY_SCHEME, {
+      provideTextDocumentContent: (uri: vscode.Uri): string => {
+        try {
+          return histories.content({ path: uri.path, query: uri.query });
+        } catch (error) {
+          return `// Executor Studio cannot show this history: ${errorMessage(error)}\n`;
+        }
+      },
+    }),
+    vscode.workspace.registerTextDocumentContentProvider(ALIGNED_SCHEME, alignedDocuments),
+    vscode.commands.registerCommand(COMMANDS.showOpHistory, (argument: unknown) =>
+      run(() => showOpHistory(previews, histories, argument))(),
+    ),
     vscode.commands.registerCommand(COMMANDS.showPipelinePreview, (argument: unknown) =>
       run(() => showPipelinePreview(previews, argument))(),
     ),

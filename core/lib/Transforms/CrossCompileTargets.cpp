@@ -284,7 +284,8 @@ LogicalResult CrossCompileTargetsPass::addDebugScopes(Target &target,
   }
   PassManager pm(clone->getName());
   LLVM::DIScopeForLLVMFuncOpPassOptions options;
-  options.emissionKind = LLVM::DIEmissionKind::Full;
+  options.emissionKind = target.debug ? LLVM::DIEmissionKind::Full
+                                      : LLVM::DIEmissionKind::LineTablesOnly;
   pm.addPass(LLVM::createDIScopeForLLVMFuncOpPass(options));
   if (failed(pm.run(clone)))
     return target.module.emitOpError("target @")
@@ -443,7 +444,13 @@ LogicalResult CrossCompileTargetsPass::compile(Target &target,
   for (auto fn : clone->getOps<LLVM::LLVMFuncOp>())
     if (!fn.isExternal() && !exported.contains(fn.getSymName()))
       fn.setLinkage(LLVM::Linkage::Internal);
-  if (target.debug && failed(addDebugScopes(target, *clone)))
+  // Recorded with locations (print loc): the target's LLVM IR and assembly
+  // get a line table too, so that an op's history follows it down to them
+  // (Pipeline/OpHistory.h).
+  const executor_studio::RecordOptions *nested =
+      executor_studio::nestedRecordingOptions();
+  bool lineTable = nested && nested->printDebugInfo;
+  if ((target.debug || lineTable) && failed(addDebugScopes(target, *clone)))
     return failure();
   return emitObject(target, *clone, objectPath);
 }

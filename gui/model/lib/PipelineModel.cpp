@@ -1,6 +1,8 @@
 //===- PipelineModel.cpp - the pass stepper and its diff ------------------===//
 #include "StudioModel/PipelineModel.h"
 
+#include "Pipeline/OpHistory.h"
+
 #include "Pipeline/StructuralDiff.h"
 
 #include <algorithm>
@@ -177,27 +179,21 @@ PipelineModel::opHistory(const std::vector<SourceLocation> &locations) {
   std::vector<HistoryStep> steps;
   if (locations.empty())
     return steps;
+  // Core's mechanism (Pipeline/OpHistory.h), as executor/opHistory uses it:
+  // MLIR's loc(...), a target's LLVM IR `!dbg` and its assembly's `.loc`.
+  std::vector<SourcePlace> places;
+  for (const SourceLocation &loc : locations)
+    places.push_back({loc.file, loc.line, loc.column});
   std::vector<int> positions = {kInputPosition};
   positions.insert(positions.end(), order.begin(), order.end());
   for (int position : positions) {
-    if (kindAt(position) != SnapshotKind::MLIR)
-      continue; // LLVM IR and assembly name their places their own way
     std::shared_ptr<const std::string> text = irAt(position);
     if (!text)
       continue;
     HistoryStep step;
     step.position = position;
-    TextLines lines = TextLines::prepare(*text);
-    for (size_t i = 0; i < lines.size(); ++i) {
-      std::string_view line = lines.line(i);
-      if (line.find("loc(") == std::string_view::npos || isLocationAlias(line))
-        continue;
-      for (const SourceLocation &found : findSourceLocations(line, &lines))
-        if (std::find(locations.begin(), locations.end(), found) != locations.end()) {
-          step.lines.push_back(lines.sourceLine(i));
-          break;
-        }
-    }
+    for (unsigned line : SnapshotPlaces(*text, kindAt(position)).linesOf(places))
+      step.lines.push_back(line + 1);
     // A target's own steps are listed where the op is (a kernel's op), not
     // for every op of the host.
     if (step.lines.empty() && isNested(position))

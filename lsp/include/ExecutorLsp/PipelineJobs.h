@@ -57,6 +57,13 @@ public:
   void startRerun(const TextFile &file, const RerunFromParams &params,
                   std::string requestKey,
                   llvm::lsp::Callback<llvm::json::Value> reply);
+  /// Starts a question about the recording of `file` (`executor/opHistory`,
+  /// `executor/alignedSnapshots`): `query` is the worker's (PipelineWorker.h),
+  /// `what` names the request in errors.
+  void startQuery(const TextFile &file, const PipelinePreviewParams &params,
+                  std::string query, llvm::StringRef what,
+                  std::string requestKey,
+                  llvm::lsp::Callback<llvm::json::Value> reply);
   /// Runs the pipeline on `file` for its diagnostics once the typing pauses
   /// (when enabled, and the text is valid and mentions our dialects).
   void startDiagnostics(const TextFile &file);

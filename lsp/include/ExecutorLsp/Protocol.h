@@ -60,6 +60,36 @@ struct RerunFromParams {
 bool fromJSON(const llvm::json::Value &value, RerunFromParams &result,
               llvm::json::Path path);
 
+/// `executor/opHistory` parameters: the preview's, and the op to follow:
+/// at `position` of the document, or at `line` of snapshot `snapshot` (its
+/// index, -1 for the input, or a nested step's name) as the history prints
+/// it.
+struct OpHistoryParams {
+  PipelinePreviewParams preview;
+  std::optional<llvm::lsp::Position> position;
+  /// A snapshot index (-1: the input) or a name (`compute/asm`).
+  std::optional<std::string> snapshot;
+  /// 0-based.
+  std::optional<int64_t> line;
+  /// Whether each step where the op is has its text ("ir").
+  bool ir = false;
+};
+
+bool fromJSON(const llvm::json::Value &value, OpHistoryParams &result,
+              llvm::json::Path path);
+
+/// `executor/alignedSnapshots` parameters: the preview's, and the two
+/// snapshots to compare (indices, -1 for the input, or nested names).
+struct AlignedSnapshotsParams {
+  PipelinePreviewParams preview;
+  std::string left, right;
+  /// The plain texts, for a line diff.
+  bool lineDiff = false;
+};
+
+bool fromJSON(const llvm::json::Value &value, AlignedSnapshotsParams &result,
+              llvm::json::Path path);
+
 /// `$/cancelRequest` parameters.
 struct CancelParams {
   llvm::json::Value id = nullptr;

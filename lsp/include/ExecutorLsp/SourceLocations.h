@@ -10,7 +10,10 @@
 #define EXECUTORLSP_SOURCELOCATIONS_H
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/LSP/Protocol.h"
+
+#include <string>
 
 #include <vector>
 
@@ -30,6 +33,16 @@ void findSourceLocations(const ParsedChunk &chunk,
                          const llvm::lsp::Position &pos,
                          llvm::StringRef rootDirectory,
                          std::vector<llvm::lsp::Location> &locations);
+
+/// The op at `pos` for `executor/opHistory`: the innermost op whose text
+/// holds `pos`, else the first that starts on its line. Appends each file,
+/// line and column its location names, the parser's place of the op in the
+/// document included (at chunk lines, as the pipeline worker parses the
+/// chunk), as `{"file", "line", "column"}` (1-based); returns the op's name,
+/// or an empty string when no op is there.
+std::string findOpPlaces(const ParsedChunk &chunk,
+                         const llvm::lsp::Position &pos,
+                         llvm::json::Array &places);
 
 } // namespace lsp
 } // namespace executor_studio

@@ -426,3 +426,46 @@ TEST(PipelineModel, AnOpsHistoryFollowsItsLocationThroughEverySnapshot) {
   // Without locations there is nothing to follow.
   EXPECT_TRUE(m.opHistory({}).empty());
 }
+
+TEST(PipelineModel, AnOpsHistoryGoesDownToItsKernelsLlvmIrAndAssembly) {
+  std::string workspace = ::testing::TempDir() + "history-model";
+  RecordOptions options;
+  options.pipeline = "builtin.module(cross-compile-targets{workspace=" + workspace +
+                     "},dispatch-executor-targets)";
+  options.recordNested = true;
+  options.printDebugInfo = true; // as --history and "print loc" record
+  PipelineModel m;
+  m.setRecording(recordPipeline(kArmKernel, "arm.mlir", options));
+  ASSERT_TRUE(m.recording().succeeded);
+  // The kernel's addf, from its line of the input as printed.
+  std::shared_ptr<const std::string> input = m.irAt(kInputPosition);
+  TextLines lines = TextLines::prepare(*input);
+  size_t addf = 0;
+  while (addf < lines.size() && lines.line(addf).find("arith.addf") == std::string_view::npos)
+    ++addf;
+  ASSERT_LT(addf, lines.size());
+  std::vector<SourceLocation> locations = findSourceLocations(lines.line(addf), &lines);
+  ASSERT_EQ(locations.size(), 1u);
+  std::vector<PipelineModel::HistoryStep> history = m.opHistory(locations);
+  auto linesAt = [&](const char *name) -> std::vector<std::string> {
+    std::optional<int> position = m.positionNamed(name);
+    EXPECT_TRUE(position) << name;
+    std::vector<std::string> found;
+    for (const PipelineModel::HistoryStep &step : history)
+      if (position && step.position == *position) {
+        TextLines text = TextLines::prepare(*m.irAt(step.position));
+        for (uint32_t line : step.lines)
+          found.emplace_back(text.line(line - 1));
+      }
+    return found;
+  };
+  for (const char *name : {"arm/llvm", "arm/llvm-opt", "arm/asm"}) {
+    std::vector<std::string> found = linesAt(name);
+    ASSERT_FALSE(found.empty()) << name;
+    bool fadd = false;
+    for (const std::string &line : found)
+      fadd |= line.find("fadd") != std::string::npos;
+    EXPECT_TRUE(fadd) << name << ": " << found.front();
+  }
+  EXPECT_NE(m.irAt(*m.positionNamed("arm/llvm"))->find("!dbg"), std::string::npos);
+}

@@ -73,6 +73,8 @@ export interface PreviewAddress {
 }
 
 export interface Comparison {
+  /** The position of the left side. */
+  before: number;
   left: PreviewLocation;
   right: PreviewLocation;
   title: string;
@@ -378,6 +380,34 @@ export class PipelinePreviewService {
     return `${sourceName(run.source)}: re-run after ${pass} (edited), ${outcome}`;
   }
 
+  /**
+   * How the server names the snapshot at `position` (`executor/opHistory`,
+   * `executor/alignedSnapshots`): its index (-1 the input), or a target's
+   * step by name (`cross-compile-targets/arm/asm`).
+   */
+  snapshotRef(run: PreviewRun, position: number): number | string {
+    if (position < 0) {
+      return -1;
+    }
+    const nested = nestedAt(run.preview, position);
+    if (nested !== undefined) {
+      return nested.step.name;
+    }
+    return run.preview.snapshots[position]?.index ?? position;
+  }
+
+  /** What the text at `position` is: MLIR, LLVM IR or assembly. */
+  kindAt(run: PreviewRun, position: number): 'mlir' | 'llvm' | 'asm' {
+    return nestedAt(run.preview, position)?.step.kind ?? 'mlir';
+  }
+
+  /** Lines the preview document of `position` puts above the IR (a failed pass's errors). */
+  static headerLines(run: PreviewRun, position: number): number {
+    const text = PipelinePreviewService.text(run, position);
+    const ir = irAt(run.preview, position);
+    return ir === undefined ? 0 : text.slice(0, text.length - ir.length).split('\n').length - 1;
+  }
+
   /** The pass before `position` and this one, for `vscode.diff`; none for the input. */
   comparison(run: PreviewRun, position: number): Comparison | undefined {
     if (position < 0 || position >= entryCount(run.preview)) {
@@ -392,6 +422,7 @@ export class PipelinePreviewService {
       ? `${position + 1}/${run.preview.snapshots.length}`
       : `${nested.parent + 1}/${run.preview.snapshots.length}, step ${nested.step.number}`;
     return {
+      before,
       left: this.location(run, before),
       right: this.location(run, position),
       title: `${sourceName(run.source)}: ${beforeName} ↔ ${afterName} (${number})`,

@@ -20,6 +20,7 @@ export const COMMANDS = {
   comparePipelinePass: 'executor.comparePipelinePass',
   editPipelinePass: 'executor.editPipelinePass',
   rerunFromPass: 'executor.rerunFromPass',
+  showOpHistory: 'executor.showOpHistory',
   restartServer: 'executor.restartServer',
 } as const;
 
@@ -28,6 +29,10 @@ export const LANGUAGE_ID = 'mlir';
 export const PREVIEW_SCHEME = 'executor-preview';
 /** The scheme of the editable pass snapshots, whose save re-runs the rest. */
 export const SNAPSHOT_SCHEME = 'executor-snapshot';
+/** The scheme of an op history's documents (each step's text, with locations). */
+export const HISTORY_SCHEME = 'executor-history';
+/** The scheme of the two texts of a structural diff. */
+export const ALIGNED_SCHEME = 'executor-aligned';
 /**
  * vscode-mlir's scheme for a .mlirbc file shown as text (the server reads
  * and writes the file under it), and the custom editor that opens it.

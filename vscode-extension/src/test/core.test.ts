@@ -11,6 +11,8 @@ import { after, describe, it } from 'node:test';
 import { BYTECODE_MAGIC, bytecodeErrorMessage, conversionOutput, decodeBytecode } from '../core/bytecode';
 import { chunkAtLine, countChunks } from '../core/chunks';
 import { ServerLifecycle } from '../core/lifecycle';
+import type { OpHistoryParams } from '../core/opHistory';
+import { OpHistoryService, historyItems, parseAlignedSnapshots, parseOpHistory, withoutLocation } from '../core/opHistory';
 import { findLensSnapshot, formatDiagnostic, formatMilliseconds, irAt, parsePipelinePreview, PreviewFormatError } from '../core/preview';
 import { PipelinePreviewService } from '../core/previewService';
 import type { PipelinePreviewParams, RerunFromParams } from '../core/protocol';
@@ -668,5 +670,108 @@ describe('a target\'s own steps in the preview', () => {
     const previews = new PipelinePreviewService(() => Promise.resolve(nestedReply()), 8, () => Promise.reject(new Error('not sent')));
     const run = await previews.run('file:///w/a.mlir', 0);
     await assert.rejects(previews.rerun(run, 7, 'x'), /is a target's own step/);
+  });
+});
+
+/** An op history shaped like lsp/lib/PipelineWorker.cpp writes it. */
+function historyReply(): Record<string, unknown> {
+  const range = (line: number, start: number, end: number) => ({ start: { line, character: start }, end: { line, character: end } });
+  return {
+    uri: 'file:///w/arm.mlir',
+    version: 2,
+    chunk: 0,
+    lineOffset: 0,
+    pipeline: 'builtin.module(cross-compile-targets,cse)',
+    succeeded: true,
+    diagnostics: [],
+    places: [{ file: '/w/arm.mlir', line: 16, column: 9 }],
+    steps: [
+      { name: 'input', index: -1, number: 0, kind: 'mlir', lines: [13], ranges: [range(13, 8, 40)],
+        texts: ['%1 = arith.addf %0, %0 : f64 loc(#loc12)'], ir: 'module {\n' },
+      { name: 'cross-compile-targets', pass: 'cross-compile-targets', index: 0, number: 1, kind: 'mlir', changed: true,
+        lines: [], ranges: [], texts: [] },
+      { name: 'cross-compile-targets/arm/llvm', pass: 'arm/llvm', target: 'arm', parent: 0, number: 12, kind: 'llvm', changed: true,
+        lines: [20, 31], ranges: [range(20, 2, 30), range(31, 2, 30)],
+        texts: ['%5 = fadd double %4, %4, !dbg !12', '%9 = fadd double %8, %8, !dbg !12'], ir: 'define void @twice()\n' },
+      { name: 'cross-compile-targets/arm/asm', pass: 'arm/asm', target: 'arm', parent: 0, number: 14, kind: 'asm', changed: true,
+        lines: [40], ranges: [range(40, 1, 20)], texts: ['fadd\tv0.2d, v0.2d, v0.2d'], ir: 'twice:\n' },
+      { name: 'cse', pass: 'cse', index: 1, number: 2, kind: 'mlir', changed: false, lines: [], ranges: [], texts: [] },
+    ],
+  };
+}
+
+describe("an op's history", () => {
+  it('reads the reply and lists each pass with the lines the op became', () => {
+    const history = parseOpHistory(historyReply());
+    assert.deepEqual(history.places, [{ file: '/w/arm.mlir', line: 16, column: 9 }]);
+    assert.equal(history.steps.length, 5);
+    const items = historyItems(history);
+    assert.deepEqual(items.map((i) => i.label.trim()), [
+      'input', '1. cross-compile-targets', '12. cross-compile-targets/arm/llvm', '14. cross-compile-targets/arm/asm', '2. cse',
+    ]);
+    assert.deepEqual(items.map((i) => i.present), [true, false, true, true, false]);
+    assert.deepEqual(items.map((i) => i.nested), [false, false, true, true, false]);
+    // 1-based lines, the kind of text, and the lines without their locations.
+    assert.equal(items[0]?.description, 'line 14');
+    assert.equal(items[0]?.detail, '%1 = arith.addf %0, %0 : f64');
+    assert.equal(items[1]?.description, 'gone: no line names its location');
+    assert.equal(items[2]?.description, 'lines 21, 32 · LLVM IR');
+    assert.equal(items[2]?.detail, '%5 = fadd double %4, %4  |  %9 = fadd double %8, %8');
+    assert.equal(items[3]?.description, 'line 41 · assembly');
+  });
+
+  it('refuses a reply whose lines, ranges and texts do not pair up', () => {
+    const reply = historyReply();
+    const steps = reply['steps'] as Record<string, unknown>[];
+    (steps[2] as Record<string, unknown>)['texts'] = ['one'];
+    assert.throws(() => parseOpHistory(reply), /do not pair up/);
+    assert.throws(() => parseOpHistory({ steps: [] }), /no "steps" or "places"/);
+    assert.throws(() => parseOpHistory({ places: [], steps: [{ name: 'x', number: 0, kind: 'wasm', lines: [], ranges: [], texts: [] }] }),
+      /kind "wasm"/);
+  });
+
+  it('strips locations from MLIR and LLVM IR lines', () => {
+    assert.equal(withoutLocation('%0 = arith.muli %a, %b : i32 loc(#loc3)'), '%0 = arith.muli %a, %b : i32');
+    assert.equal(withoutLocation('%0 = arith.muli %a, %b : i32 loc(fused["a.mlir":1:2, "b.py":3:4])'), '%0 = arith.muli %a, %b : i32');
+    assert.equal(withoutLocation('  ret void, !dbg !14'), 'ret void');
+    assert.equal(withoutLocation('fmul\td0, d0, d0'), 'fmul\td0, d0, d0');
+  });
+
+  it('names a document for each step, asks the server for it and follows an op from it', async () => {
+    const sent: OpHistoryParams[] = [];
+    const histories = new OpHistoryService(async (params) => {
+      sent.push(params);
+      return historyReply();
+    }, 2);
+    const run = await histories.follow({ uri: 'file:///w/arm.mlir', position: { line: 15, character: 12 } });
+    // The texts are always asked for: the documents show them.
+    assert.deepEqual(sent[0], { uri: 'file:///w/arm.mlir', position: { line: 15, character: 12 }, ir: true });
+    assert.match(OpHistoryService.title(run), /^arm\.mlir: arm\.mlir:16:9 after each pass \(in 3 of 5 snapshots\)$/);
+    const asm = histories.location(run, 3);
+    assert.equal(asm.path, '/arm.mlir/history-1/14-cross-compile-targets_arm_asm.s');
+    assert.deepEqual(OpHistoryService.parseLocation(asm), { history: run.id, step: 3 });
+    assert.equal(histories.content(asm), 'twice:\n');
+    assert.match(histories.content(histories.location(run, 1)), /not in cross-compile-targets/);
+    assert.equal(histories.location(run, 0).path, '/arm.mlir/history-1/00-input.mlir');
+    // From a step's document: that snapshot (a target's step by name) and the line.
+    assert.deepEqual(histories.followFrom(asm, 40), { uri: 'file:///w/arm.mlir', chunk: 0, snapshot: 'cross-compile-targets/arm/asm', line: 40 });
+    assert.deepEqual(histories.followFrom(histories.location(run, 0), 13), { uri: 'file:///w/arm.mlir', chunk: 0, snapshot: -1, line: 13 });
+    // Only the last `keep` histories are kept.
+    await histories.follow({ uri: 'file:///w/arm.mlir', position: { line: 1, character: 1 } });
+    await histories.follow({ uri: 'file:///w/arm.mlir', position: { line: 2, character: 1 } });
+    assert.throws(() => histories.content(asm), /no longer kept/);
+  });
+
+  it('reads the two texts of a structural diff', () => {
+    const aligned = parseAlignedSnapshots({
+      mode: 'structural', matchedOps: 7, renamed: 2,
+      left: { name: 'cross-compile-targets', kind: 'mlir', text: 'a' },
+      right: { name: 'dispatch-executor-targets', kind: 'mlir', text: 'b' },
+    });
+    assert.equal(aligned.mode, 'structural');
+    assert.equal(aligned.right.text, 'b');
+    assert.equal(aligned.matchedOps, 7);
+    assert.throws(() => parseAlignedSnapshots({ mode: 'words' }), /without a "mode"/);
+    assert.throws(() => parseAlignedSnapshots({ mode: 'line', left: { name: 'x', kind: 'mlir' }, right: {} }), /left side/);
   });
 });

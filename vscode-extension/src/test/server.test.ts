@@ -21,6 +21,7 @@ import type { Diagnostic } from 'vscode-languageserver-protocol/node';
 import { conversionOutput, decodeBytecode } from '../core/bytecode';
 import { chunkAtLine } from '../core/chunks';
 import { ServerLifecycle } from '../core/lifecycle';
+import { ALIGNED_SNAPSHOTS_METHOD, OP_HISTORY_METHOD, OpHistoryService, historyItems, parseAlignedSnapshots } from '../core/opHistory';
 import { findLensSnapshot, formatDiagnostic, irAt } from '../core/preview';
 import { PipelinePreviewService } from '../core/previewService';
 import { BYTECODE_SCHEME, COMMANDS, CONVERT_FROM_BYTECODE_METHOD, CONVERT_TO_BYTECODE_METHOD, parseLensTarget } from '../core/protocol';
@@ -242,6 +243,107 @@ describe('executor-lsp-server, spoken to as the extension does', { timeout: TIME
     // After convert-executor-to-llvm the runtime is called.
     const lowered = irAt(preview, passes.indexOf('convert-executor-to-llvm')) ?? '';
     assert.match(lowered, /@__catalyst__executor__/);
+    await session.close(uri);
+  });
+
+  it("follows an op after each pass, down to its kernel's LLVM IR and assembly (Show This Op after Each Pass)", { skip, timeout: TIMEOUT }, async () => {
+    const file = samplePath('cross-compile-dispatch.mlir');
+    const uri = uriOf(file);
+    const text = fs.readFileSync(file, 'utf8');
+    await session.open(uri, text);
+    // The cursor on `arith.mulf` of @compute::@square, as the command sends it.
+    const line = text.split('\n').findIndex((l) => l.includes('%sq = arith.mulf'));
+    const column = (text.split('\n')[line] ?? '').indexOf('%sq');
+    const histories = new OpHistoryService((params) => session.request(OP_HISTORY_METHOD, params));
+    const run = await histories.follow({ uri, position: { line, character: column + 6 } });
+    // Followed by its place in the document (1-based).
+    assert.deepEqual(run.history.places, [{ file, line: line + 1, column: column + 1 }]);
+    const byName = new Map(run.history.steps.map((s) => [s.name, s]));
+    const input = byName.get('input');
+    assert.ok(input && input.lines.length === 1, JSON.stringify(input));
+    assert.match(input.texts[0] ?? '', /arith\.mulf/);
+    // The host keeps declarations only: the op left it at cross-compile-targets.
+    assert.deepEqual(byName.get('cross-compile-targets')?.lines, []);
+    for (const [name, pattern] of [
+      ['cross-compile-targets/compute/extracted', /arith\.mulf/],
+      ['cross-compile-targets/compute/convert-arith-to-llvm', /llvm\.fmul/],
+      ['cross-compile-targets/compute/llvm', /fmul/],
+      ['cross-compile-targets/compute/llvm-opt', /fmul/],
+      ['cross-compile-targets/compute/asm', /mul/],
+    ] as const) {
+      const step = byName.get(name);
+      assert.ok(step, `${name} in ${[...byName.keys()].join(', ')}`);
+      assert.ok(step.lines.length > 0, name);
+      assert.ok(step.texts.some((t) => pattern.test(t)), `${name}: ${step.texts.join(' | ')}`);
+      // The document shows the step's text; the lines are those of the op.
+      const doc = histories.content(histories.location(run, run.history.steps.indexOf(step))).split('\n');
+      assert.equal(doc[step.lines[0] ?? -1]?.trim(), step.texts[0]);
+    }
+    // The other target does not have it.
+    assert.ok(![...byName.keys()].some((n) => n.includes('/local/')), [...byName.keys()].join(', '));
+    const items = historyItems(run.history);
+    assert.match(items.find((i) => i.label.endsWith('compute/asm'))?.description ?? '', /^lines? \d+.* · assembly$/);
+
+    // From a line of the assembly: the same op, by its .loc.
+    const asm = run.history.steps.findIndex((s) => s.name === 'cross-compile-targets/compute/asm');
+    const again = await histories.follow(histories.followFrom(histories.location(run, asm), run.history.steps[asm]?.lines[0] ?? 0));
+    assert.equal(again.history.places.length, 1);
+    assert.equal(again.history.places[0]?.line, line + 1);
+    assert.equal(again.history.places[0]?.column, column + 1);
+
+    // No op there, and no such snapshot: said so.
+    await assert.rejects(session.request(OP_HISTORY_METHOD, { uri, position: { line: 0, character: 0 } }), /there is no op at line 1/);
+    await assert.rejects(session.request(OP_HISTORY_METHOD, { uri, snapshot: 'nope/asm', line: 0 }), /there is no snapshot nope\/asm/);
+    await session.close(uri);
+  });
+
+  it('compares two passes structurally (Compare with Previous Pass)', { skip, timeout: TIMEOUT }, async () => {
+    const file = samplePath('cross-compile-dispatch.mlir');
+    const uri = uriOf(file);
+    await session.open(uri, fs.readFileSync(file, 'utf8'));
+    const run = await previews.run(uri, 0);
+    const dispatch = run.preview.snapshots.findIndex((s) => s.pass === 'dispatch-executor-targets');
+    const comparison = previews.comparison(run, dispatch);
+    assert.ok(comparison);
+    const ask = async (lineDiff: boolean) => parseAlignedSnapshots(await session.request(ALIGNED_SNAPSHOTS_METHOD, {
+      uri, chunk: 0, left: previews.snapshotRef(run, comparison.before), right: previews.snapshotRef(run, dispatch), lineDiff,
+    }));
+    const structural = await ask(false);
+    const plain = await ask(true);
+    assert.equal(structural.mode, 'structural');
+    assert.equal(plain.mode, 'line');
+    assert.equal(structural.left.name, 'cross-compile-targets');
+    assert.equal(structural.right.name, 'dispatch-executor-targets');
+    // The plain texts are the preview's.
+    assert.equal(plain.left.text, irAt(run.preview, comparison.before));
+    assert.equal(plain.right.text, irAt(run.preview, dispatch));
+    // Lines of the right side the left lacks: fewer once names are aligned.
+    const added = (left: string, right: string): number => {
+      const have = new Map<string, number>();
+      for (const l of left.split('\n')) {
+        have.set(l, (have.get(l) ?? 0) + 1);
+      }
+      let n = 0;
+      for (const l of right.split('\n')) {
+        const k = have.get(l) ?? 0;
+        if (k > 0) {
+          have.set(l, k - 1);
+        } else {
+          n += 1;
+        }
+      }
+      return n;
+    };
+    assert.ok(added(structural.left.text, structural.right.text) < added(plain.left.text, plain.right.text),
+      `${added(structural.left.text, structural.right.text)} vs ${added(plain.left.text, plain.right.text)}`);
+    // A target's assembly is compared line by line.
+    const asm = previews.passItems(run).find((i) => i.label.endsWith('compute/asm'));
+    assert.ok(asm);
+    const nested = parseAlignedSnapshots(await session.request(ALIGNED_SNAPSHOTS_METHOD, {
+      uri, left: previews.snapshotRef(run, asm.position - 1), right: previews.snapshotRef(run, asm.position),
+    }));
+    assert.equal(nested.mode, 'line');
+    assert.match(nested.why ?? '', /LLVM IR and assembly/);
     await session.close(uri);
   });
 

@@ -208,7 +208,8 @@ public:
 
   //===--- An op's history -------------------------------------------------===//
   /// Where the ops with one of `locations` (an op's `loc(...)`, fused ones
-  /// included) are in each snapshot: the input, then every step in the
+  /// included; in a target's LLVM IR its `!dbg`, in its assembly its `.loc`:
+  /// core's Pipeline/OpHistory.h) are in each snapshot: the input, then every step in the
   /// order the pass list shows them (a target's own steps after their
   /// parent, listed only where the op is). Lines are 1-based lines of that
   /// snapshot's text; a step where none is left is listed with no lines. The
