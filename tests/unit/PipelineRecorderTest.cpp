@@ -164,6 +164,60 @@ TEST(PipelineRecorder, DeepNestingIsRefusedWhereItGetsTooDeep) {
                                     : ok.diagnostics[0].message);
 }
 
+// A deferred snapshot copies only the functions (ops of the module's body)
+// a step changed and shares the others with the snapshot before: its text
+// is the same as printing the whole module at once, in any order of asking,
+// with locations and aliases, and with ops of the body that come and go.
+TEST(PipelineRecorder, DeferredSnapshotsShareTheFunctionsAStepDidNotChange) {
+  constexpr const char *kThree = R"mlir(
+#map = affine_map<(d0) -> (d0 + 1)>
+module attributes {test.name = "three"} {
+  memref.global "private" constant @table : memref<2xi32> = dense<[1, 2]>
+  func.func @folds(%a: i32) -> i32 {
+    %c0 = arith.constant 0 : i32
+    %b = arith.addi %a, %c0 : i32
+    %c = arith.addi %a, %c0 : i32
+    %d = arith.muli %b, %c : i32
+    return %d : i32
+  }
+  func.func @same(%i: index) -> index {
+    %j = affine.apply #map(%i)
+    return %j : index
+  }
+  func.func private @unused() -> i32 {
+    %c1 = arith.constant 1 : i32
+    return %c1 : i32
+  }
+  func.func @calls(%a: i32) -> i32 {
+    %r = func.call @folds(%a) : (i32) -> i32
+    return %r : i32
+  }
+}
+)mlir";
+  for (bool debugInfo : {false, true}) {
+    RecordOptions deferred =
+        options("builtin.module(cse,canonicalize,inline,symbol-dce,cse)");
+    deferred.printDebugInfo = debugInfo;
+    Recording lazy = recordPipeline(kThree, "three.mlir", deferred);
+    RecordOptions now = deferred;
+    now.deferText = false;
+    Recording eager = recordPipeline(kThree, "three.mlir", now);
+    ASSERT_TRUE(lazy.succeeded && eager.succeeded);
+    ASSERT_EQ(lazy.snapshots.size(), eager.snapshots.size());
+    // Asked for from the last to the first.
+    for (size_t i = lazy.snapshots.size(); i-- > 0;) {
+      EXPECT_EQ(lazy.snapshots[i].changed, eager.snapshots[i].changed) << i;
+      EXPECT_EQ(*lazy.snapshots[i].ir, *eager.snapshots[i].ir) << i;
+    }
+    EXPECT_EQ(*lazy.inputIR, *eager.inputIR);
+    // The steps did change the module: @unused went, @folds folded.
+    EXPECT_NE(lazy.snapshots.back().ir->find("@same"), std::string::npos);
+    EXPECT_EQ(lazy.snapshots.back().ir->find("@unused"), std::string::npos);
+    EXPECT_EQ(lazy.snapshots.back().ir->find("arith.addi"), std::string::npos);
+    EXPECT_NE(lazy.snapshots[0].ir->find("test.name = \"three\""), std::string::npos);
+  }
+}
+
 // By default the text of a snapshot is printed the first time it is asked
 // for (from a copy of the IR, with the context the recording keeps alive),
 // once, whichever thread asks; it is the same text as printing at once.

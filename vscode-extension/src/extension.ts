@@ -428,7 +428,7 @@ function pickHistoryStep(histories: OpHistoryService, run: HistoryRun): Promise<
 async function showOpHistory(previews: PipelinePreviewService, histories: OpHistoryService, argument: unknown): Promise<void> {
   const editor = vscode.window.activeTextEditor;
   const uri = argument instanceof vscode.Uri ? argument : editor?.document.uri;
-  if (editor === undefined || uri === undefined || editor.document.uri.toString() !== uri.toString()) {
+  if (uri === undefined || editor?.document.uri.toString() !== uri.toString()) {
     void vscode.window.showWarningMessage('Executor: Show This Op after Each Pass needs the cursor on an op of a .mlir file.');
     return;
   }

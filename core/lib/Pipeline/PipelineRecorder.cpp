@@ -24,6 +24,7 @@
 #include <atomic>
 #include <chrono>
 #include <mutex>
+#include <unordered_map>
 
 using namespace mlir;
 using namespace executor_studio;
@@ -40,43 +41,89 @@ using Clock = std::chrono::steady_clock;
 /// llvm::hash_combine still a tenth.
 class IRFingerPrint {
 public:
-  explicit IRFingerPrint(Operation *top) {
-    top->walk([&](Operation *op) {
-      add(op);
-      add(op == top ? nullptr : op->getParentOp());
-      add(op->getRawDictionaryAttrs().getAsOpaquePointer());
-      add(static_cast<uint64_t>(op->hashProperties()));
-      add(op->getLoc().getAsOpaquePointer());
-      for (Region &region : op->getRegions())
-        for (Block &block : region) {
-          add(&block);
-          for (BlockArgument arg : block.getArguments()) {
-            add(arg.getAsOpaquePointer());
-            add(arg.getType().getAsOpaquePointer());
-          }
+  /// The fingerprint of `top`; with `children`, also one per op of its
+  /// body (a module's functions and globals), in order.
+  explicit IRFingerPrint(Operation *top,
+                         std::vector<std::pair<Operation *, uint64_t>> *children = nullptr) {
+    // The top op itself, then each op of its body on its own (the same
+    // value with or without `children`).
+    addOp(top, top, value);
+    for (Region &region : top->getRegions())
+      for (Block &block : region)
+        for (Operation &child : block) {
+          uint64_t hash = 0;
+          child.walk([&](Operation *op) { addOp(op, top, hash); });
+          if (children)
+            children->emplace_back(&child, hash);
+          mix(value, hash);
         }
-      for (Value operand : op->getOperands())
-        add(operand.getAsOpaquePointer());
-      for (Block *successor : op->getSuccessors())
-        add(successor);
-      for (Type type : op->getResultTypes())
-        add(type.getAsOpaquePointer());
-    });
   }
   bool operator!=(const IRFingerPrint &other) const {
     return value != other.value;
   }
 
 private:
-  void add(const void *pointer) {
-    add(static_cast<uint64_t>(reinterpret_cast<uintptr_t>(pointer)));
+  static void mix(uint64_t &h, uint64_t v) {
+    h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
   }
-  void add(uint64_t v) {
-    value ^= v + 0x9e3779b97f4a7c15ull + (value << 6) + (value >> 2);
+  static void mix(uint64_t &h, const void *pointer) {
+    mix(h, static_cast<uint64_t>(reinterpret_cast<uintptr_t>(pointer)));
+  }
+  /// The mutable bits of `op`, not those of the ops in its regions.
+  static void addOp(Operation *op, Operation *top, uint64_t &h) {
+    mix(h, op);
+    mix(h, op == top ? nullptr : op->getParentOp());
+    mix(h, op->getRawDictionaryAttrs().getAsOpaquePointer());
+    mix(h, static_cast<uint64_t>(op->hashProperties()));
+    mix(h, op->getLoc().getAsOpaquePointer());
+    for (Region &region : op->getRegions())
+      for (Block &block : region) {
+        mix(h, &block);
+        for (BlockArgument arg : block.getArguments()) {
+          mix(h, arg.getAsOpaquePointer());
+          mix(h, arg.getType().getAsOpaquePointer());
+        }
+      }
+    for (Value operand : op->getOperands())
+      mix(h, operand.getAsOpaquePointer());
+    for (Block *successor : op->getSuccessors())
+      mix(h, successor);
+    for (Type type : op->getResultTypes())
+      mix(h, type.getAsOpaquePointer());
   }
 
   uint64_t value = 0;
 };
+
+/// A copy of one op of the root's body, shared by the snapshots in which
+/// it did not change.
+struct OpCopy {
+  std::shared_ptr<void> owner;
+  Operation *op = nullptr;
+  ~OpCopy() {
+    if (op)
+      op->destroy(); // before `owner` lets the context go
+  }
+};
+
+/// The ops of the root's body by fingerprint, as the last snapshot copied
+/// them.
+using SharedCopies = std::unordered_map<uint64_t, std::shared_ptr<OpCopy>>;
+
+/// Whether the root's body can be copied op by op: one block without
+/// arguments, whose ops neither define nor use values (functions, globals,
+/// modules), so that each is a whole of its own.
+bool copiesOpByOp(Operation *root) {
+  if (root->getNumRegions() != 1 || !root->getRegion(0).hasOneBlock())
+    return false;
+  Block &body = root->getRegion(0).front();
+  if (body.getNumArguments() != 0)
+    return false;
+  for (Operation &op : body)
+    if (op.getNumOperands() != 0 || op.getNumResults() != 0)
+      return false;
+  return true;
+}
 
 } // namespace
 
@@ -217,6 +264,61 @@ IRText snapshotText(Operation *op, const RecordOptions &options, bool verified,
   });
 }
 
+/// snapshotText, deferred, for a root whose body copiesOpByOp: each op of
+/// the body is copied only when its fingerprint is not among `previous`'s
+/// (the last snapshot's copies), else that copy is shared; the text puts
+/// them back into a copy of the root when it is asked for. A pipeline
+/// step changes a few functions of a large module: it copies those.
+/// `current` receives this snapshot's copies.
+IRText sharedSnapshotText(Operation *root,
+                          const std::vector<std::pair<Operation *, uint64_t>> &children,
+                          const RecordOptions &options, const std::shared_ptr<void> &owner,
+                          const SharedCopies &previous, SharedCopies &current) {
+  struct Copy {
+    std::shared_ptr<void> owner;
+    Operation *skeleton = nullptr; // the root with an empty body
+    std::vector<std::shared_ptr<OpCopy>> ops;
+    ~Copy() {
+      ops.clear();
+      if (skeleton)
+        skeleton->destroy();
+    }
+  };
+  auto copy = std::make_shared<Copy>();
+  copy->owner = owner;
+  copy->skeleton = root->clone(Operation::CloneOptions::all().cloneRegions(false));
+  current.clear();
+  for (auto [op, fingerprint] : children) {
+    std::shared_ptr<OpCopy> &shared = current[fingerprint];
+    if (!shared) {
+      auto found = previous.find(fingerprint);
+      if (found != previous.end()) {
+        shared = found->second;
+      } else {
+        shared = std::make_shared<OpCopy>();
+        shared->owner = owner;
+        shared->op = op->clone();
+      }
+    }
+    copy->ops.push_back(shared);
+  }
+  RecordOptions printing;
+  printing.printGenericForm = options.printGenericForm;
+  printing.printDebugInfo = options.printDebugInfo;
+  return IRText::deferred([copy, printing] {
+    // The root again, its body cloned from the shared copies.
+    Operation *whole = copy->skeleton->clone(
+        Operation::CloneOptions::all().cloneRegions(false));
+    Block *body = new Block();
+    whole->getRegion(0).push_back(body);
+    for (const std::shared_ptr<OpCopy> &op : copy->ops)
+      body->push_back(op->op->clone());
+    std::string text = printIR(whole, printing, /*verified=*/true);
+    whole->destroy();
+    return text;
+  });
+}
+
 /// Whether `pass` is the adaptor that runs a nested pipeline.
 bool isAdaptor(Pass *pass) {
   return pass->getArgument().empty() &&
@@ -315,7 +417,12 @@ private:
     snapshot.milliseconds =
         std::chrono::duration<double, std::milli>(Clock::now() - start).count();
     snapshot.failed = failed;
-    IRFingerPrint after(root);
+    // With deferred texts, the body's ops are fingerprinted one by one, so
+    // that a changed step copies only those that changed.
+    bool opByOp = options.recordIR && options.deferText && !failed &&
+                  index != lastStepKept && copiesOpByOp(root);
+    std::vector<std::pair<Operation *, uint64_t>> children;
+    IRFingerPrint after(root, opByOp ? &children : nullptr);
     snapshot.changed = failed || after != lastFingerprint;
     lastFingerprint = after;
     if (!options.recordIR)
@@ -330,8 +437,14 @@ private:
       last = IRText::deferred([owner = contextOwner, op = root, printing] {
         return printIR(op, printing, /*verified=*/true);
       });
+    } else if ((snapshot.changed || !last) && opByOp) {
+      SharedCopies current;
+      last = sharedSnapshotText(root, children, options, contextOwner,
+                                lastCopies, current);
+      lastCopies = std::move(current);
     } else if (snapshot.changed || !last) {
       last = snapshotText(root, options, /*verified=*/!failed, contextOwner);
+      lastCopies.clear();
     }
     snapshot.ir = last;
   }
@@ -345,6 +458,8 @@ private:
   size_t lastStepKept;
   IRText last;
   IRFingerPrint lastFingerprint;
+  /// The body's ops as the last shared snapshot copied them.
+  SharedCopies lastCopies;
   std::vector<std::pair<size_t, Clock::time_point>> running;
 };
 

@@ -675,7 +675,7 @@ describe('a target\'s own steps in the preview', () => {
 
 /** An op history shaped like lsp/lib/PipelineWorker.cpp writes it. */
 function historyReply(): Record<string, unknown> {
-  const range = (line: number, start: number, end: number) => ({ start: { line, character: start }, end: { line, character: end } });
+  const range = (line: number, start: number, end: number): Record<string, unknown> => ({ start: { line, character: start }, end: { line, character: end } });
   return {
     uri: 'file:///w/arm.mlir',
     version: 2,
@@ -712,18 +712,22 @@ describe("an op's history", () => {
     assert.deepEqual(items.map((i) => i.present), [true, false, true, true, false]);
     assert.deepEqual(items.map((i) => i.nested), [false, false, true, true, false]);
     // 1-based lines, the kind of text, and the lines without their locations.
-    assert.equal(items[0]?.description, 'line 14');
-    assert.equal(items[0]?.detail, '%1 = arith.addf %0, %0 : f64');
-    assert.equal(items[1]?.description, 'gone: no line names its location');
-    assert.equal(items[2]?.description, 'lines 21, 32 · LLVM IR');
-    assert.equal(items[2]?.detail, '%5 = fadd double %4, %4  |  %9 = fadd double %8, %8');
-    assert.equal(items[3]?.description, 'line 41 · assembly');
+    const [input, cross, ll, asm] = items;
+    assert.ok(input && cross && ll && asm);
+    assert.equal(input.description, 'line 14');
+    assert.equal(input.detail, '%1 = arith.addf %0, %0 : f64');
+    assert.equal(cross.description, 'gone: no line names its location');
+    assert.equal(ll.description, 'lines 21, 32 · LLVM IR');
+    assert.equal(ll.detail, '%5 = fadd double %4, %4  |  %9 = fadd double %8, %8');
+    assert.equal(asm.description, 'line 41 · assembly');
   });
 
   it('refuses a reply whose lines, ranges and texts do not pair up', () => {
     const reply = historyReply();
     const steps = reply['steps'] as Record<string, unknown>[];
-    (steps[2] as Record<string, unknown>)['texts'] = ['one'];
+    const llvm = steps[2];
+    assert.ok(llvm);
+    llvm['texts'] = ['one'];
     assert.throws(() => parseOpHistory(reply), /do not pair up/);
     assert.throws(() => parseOpHistory({ steps: [] }), /no "steps" or "places"/);
     assert.throws(() => parseOpHistory({ places: [], steps: [{ name: 'x', number: 0, kind: 'wasm', lines: [], ranges: [], texts: [] }] }),
@@ -739,9 +743,9 @@ describe("an op's history", () => {
 
   it('names a document for each step, asks the server for it and follows an op from it', async () => {
     const sent: OpHistoryParams[] = [];
-    const histories = new OpHistoryService(async (params) => {
+    const histories = new OpHistoryService((params) => {
       sent.push(params);
-      return historyReply();
+      return Promise.resolve(historyReply());
     }, 2);
     const run = await histories.follow({ uri: 'file:///w/arm.mlir', position: { line: 15, character: 12 } });
     // The texts are always asked for: the documents show them.

@@ -21,6 +21,7 @@ import type { Diagnostic } from 'vscode-languageserver-protocol/node';
 import { conversionOutput, decodeBytecode } from '../core/bytecode';
 import { chunkAtLine } from '../core/chunks';
 import { ServerLifecycle } from '../core/lifecycle';
+import type { AlignedSnapshots } from '../core/opHistory';
 import { ALIGNED_SNAPSHOTS_METHOD, OP_HISTORY_METHOD, OpHistoryService, historyItems, parseAlignedSnapshots } from '../core/opHistory';
 import { findLensSnapshot, formatDiagnostic, irAt } from '../core/preview';
 import { PipelinePreviewService } from '../core/previewService';
@@ -260,7 +261,7 @@ describe('executor-lsp-server, spoken to as the extension does', { timeout: TIME
     assert.deepEqual(run.history.places, [{ file, line: line + 1, column: column + 1 }]);
     const byName = new Map(run.history.steps.map((s) => [s.name, s]));
     const input = byName.get('input');
-    assert.ok(input && input.lines.length === 1, JSON.stringify(input));
+    assert.equal(input?.lines.length, 1, JSON.stringify(input));
     assert.match(input.texts[0] ?? '', /arith\.mulf/);
     // The host keeps declarations only: the op left it at cross-compile-targets.
     assert.deepEqual(byName.get('cross-compile-targets')?.lines, []);
@@ -287,9 +288,7 @@ describe('executor-lsp-server, spoken to as the extension does', { timeout: TIME
     // From a line of the assembly: the same op, by its .loc.
     const asm = run.history.steps.findIndex((s) => s.name === 'cross-compile-targets/compute/asm');
     const again = await histories.follow(histories.followFrom(histories.location(run, asm), run.history.steps[asm]?.lines[0] ?? 0));
-    assert.equal(again.history.places.length, 1);
-    assert.equal(again.history.places[0]?.line, line + 1);
-    assert.equal(again.history.places[0]?.column, column + 1);
+    assert.deepEqual(again.history.places, [{ file, line: line + 1, column: column + 1 }]);
 
     // No op there, and no such snapshot: said so.
     await assert.rejects(session.request(OP_HISTORY_METHOD, { uri, position: { line: 0, character: 0 } }), /there is no op at line 1/);
@@ -305,7 +304,7 @@ describe('executor-lsp-server, spoken to as the extension does', { timeout: TIME
     const dispatch = run.preview.snapshots.findIndex((s) => s.pass === 'dispatch-executor-targets');
     const comparison = previews.comparison(run, dispatch);
     assert.ok(comparison);
-    const ask = async (lineDiff: boolean) => parseAlignedSnapshots(await session.request(ALIGNED_SNAPSHOTS_METHOD, {
+    const ask = async (lineDiff: boolean): Promise<AlignedSnapshots> => parseAlignedSnapshots(await session.request(ALIGNED_SNAPSHOTS_METHOD, {
       uri, chunk: 0, left: previews.snapshotRef(run, comparison.before), right: previews.snapshotRef(run, dispatch), lineDiff,
     }));
     const structural = await ask(false);
