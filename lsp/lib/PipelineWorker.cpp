@@ -268,6 +268,7 @@ void writeHistory(llvm::json::OStream &out, const Recording &recording,
   } else {
     std::string ref = query.getString("snapshot").value_or("").str();
     int64_t line = query.getInteger("line").value_or(-1);
+    const int64_t asked = line;
     std::optional<SnapshotRef> snapshot = resolveSnapshot(recording, ref);
     if (!recording.inputIR) {
       error = "the document did not parse: no snapshot to follow an op in";
@@ -275,18 +276,33 @@ void writeHistory(llvm::json::OStream &out, const Recording &recording,
       error = "there is no snapshot " + ref + ": " + describeSnapshots(recording);
     } else {
       SnapshotPlaces text(*snapshot->ir, snapshot->kind);
+      // A line of the snapshot as the preview prints it: the same lines
+      // but for the location aliases (`#loc3 = loc(...)`) this one has.
+      if (query.getBoolean("previewLine").value_or(false) &&
+          snapshot->kind == SnapshotKind::MLIR && line >= 0) {
+        int64_t shown = -1;
+        size_t at = 0;
+        for (; at < text.size(); ++at) {
+          llvm::StringRef t = text.line(at);
+          if (t.starts_with("#") && t.contains(" = loc("))
+            continue;
+          if (++shown == line)
+            break;
+        }
+        line = static_cast<int64_t>(at);
+      }
       if (line < 0 || static_cast<size_t>(line) >= text.size())
         error = llvm::formatv("line {0} is past the end of {1} ({2} lines)",
-                              line, snapshot->name, text.size())
+                              asked, snapshot->name, text.size())
                     .str();
       else if ((places = text.placesOfLine(static_cast<size_t>(line))).empty())
-        error = llvm::formatv("line {0} of {1} names no location: `{2}`", line,
+        error = llvm::formatv("line {0} of {1} names no location: `{2}`", asked,
                               snapshot->name,
                               text.line(static_cast<size_t>(line)).trim())
                     .str();
     }
   }
-  bool withIR = query.getBoolean("ir").value_or(false);
+  bool withIR = query.getBoolean("withIR").value_or(false);
   out.object([&] {
     out.attribute("chunk", static_cast<int64_t>(index));
     out.attribute("lineOffset", static_cast<int64_t>(chunk.lineOffset));

@@ -109,8 +109,10 @@ bool executor_studio::lsp::fromJSON(const json::Value &value,
       return false;
     result.snapshot = ref;
   }
-  if (std::optional<bool> ir = object->getBoolean("ir"))
+  if (std::optional<bool> ir = object->getBoolean("withIR"))
     result.ir = *ir;
+  if (std::optional<bool> preview = object->getBoolean("previewLine"))
+    result.previewLine = *preview;
   if (result.position.has_value() == result.snapshot.has_value()) {
     path.report("expected either a position in the document or a snapshot "
                 "and a line");

@@ -499,7 +499,7 @@ void Server::onOpHistory(const OpHistoryParams &params,
   if (!file)
     return reply(makeError(proto::ErrorCode::RequestFailed,
                            "no open document " + params.preview.uri.uri()));
-  json::Object query{{"kind", "history"}, {"ir", params.ir}};
+  json::Object query{{"kind", "history"}, {"withIR", params.ir}};
   PipelinePreviewParams preview = params.preview;
   if (params.position) {
     // The op at the position, in the chunk that holds it.
@@ -527,6 +527,7 @@ void Server::onOpHistory(const OpHistoryParams &params,
   } else {
     query["snapshot"] = *params.snapshot;
     query["line"] = *params.line;
+    query["previewLine"] = params.previewLine;
   }
   std::string text;
   llvm::raw_string_ostream os(text);

@@ -167,8 +167,8 @@ TEST(OpHistory, FollowsAKernelsOpDownToItsLlvmIrAndAssembly) {
   llvm::sys::fs::remove_directories(ws);
   ASSERT_TRUE(r.succeeded);
 
-  // The mulf: line 15, column 9 of the input.
-  std::vector<OpHistoryStep> history = opHistory(r, {{"hist.mlir", 15, 9}});
+  // The mulf: line 15, column 14 of the input (its name).
+  std::vector<OpHistoryStep> history = opHistory(r, {{"hist.mlir", 15, 14}});
   ASSERT_GE(history.size(), 3u);
   EXPECT_EQ(history[0].snapshot, nullptr);
   ASSERT_EQ(history[0].lines.size(), 1u);
@@ -191,7 +191,7 @@ TEST(OpHistory, FollowsAKernelsOpDownToItsLlvmIrAndAssembly) {
                                "arm/llvm-opt", "arm/asm"}) {
     const OpHistoryStep *s = step(pass);
     ASSERT_TRUE(s) << pass.str();
-    EXPECT_EQ(s->parent, cross) << pass.str();
+    EXPECT_EQ(s->parent, cross->snapshot) << pass.str();
     ASSERT_FALSE(s->lines.empty()) << pass.str();
     SnapshotPlaces text(*s->snapshot->ir, s->snapshot->kind);
     bool mul = llvm::any_of(s->lines, [&](unsigned line) {
@@ -217,7 +217,7 @@ TEST(OpHistory, WithoutLocationsTheKernelsLlvmIrHasNoLineTable) {
   ASSERT_TRUE(ll && ll->ir);
   EXPECT_EQ(ll->ir->find("!dbg"), std::string::npos);
   // Nothing names a place: the op is found nowhere.
-  std::vector<OpHistoryStep> history = opHistory(r, {{"hist.mlir", 15, 9}});
+  std::vector<OpHistoryStep> history = opHistory(r, {{"hist.mlir", 15, 14}});
   ASSERT_FALSE(history.empty());
   for (const OpHistoryStep &s : history)
     EXPECT_TRUE(s.lines.empty()) << (s.snapshot ? s.snapshot->pass : "input");

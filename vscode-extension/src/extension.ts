@@ -447,6 +447,7 @@ async function showOpHistory(previews: PipelinePreviewService, histories: OpHist
       chunk: run.chunk,
       snapshot: previews.snapshotRef(run, position),
       line: cursor.line - PipelinePreviewService.headerLines(run, position),
+      previewLine: true,
     };
     if (run.pipeline !== undefined) {
       params.pipeline = run.pipeline;

@@ -61,8 +61,9 @@ struct PipelineWorkerRequest {
   /// A question about the recording instead of the recording itself (JSON):
   /// `{"kind": "history", "places": [{"file", "line", "column"}]}` or
   /// `{"kind": "history", "snapshot": "3", "line": 12}` (the op at that
-  /// 0-based line of the snapshot as the history prints it), with `"ir":
-  /// true` for the texts: the op's history (`executor/opHistory`);
+  /// 0-based line of the snapshot as the history prints it, or with
+  /// `"previewLine": true` as the preview does), with `"withIR": true` for
+  /// the texts: the op's history (`executor/opHistory`);
   /// `{"kind": "align", "left": "2", "right": "3", "lineDiff": false}`: two
   /// snapshots aligned by the structural diff (`executor/alignedSnapshots`).
   /// Its one chunk then holds the answer (or `"error"`).

@@ -71,8 +71,11 @@ struct OpHistoryParams {
   std::optional<std::string> snapshot;
   /// 0-based.
   std::optional<int64_t> line;
-  /// Whether each step where the op is has its text ("ir").
+  /// Whether each step where the op is has its text (`withIR`: "ir").
   bool ir = false;
+  /// Whether `line` counts the lines of the snapshot as the preview prints
+  /// it (without locations) rather than as the history does.
+  bool previewLine = false;
 };
 
 bool fromJSON(const llvm::json::Value &value, OpHistoryParams &result,

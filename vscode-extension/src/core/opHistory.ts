@@ -23,11 +23,13 @@ export interface OpHistoryParams {
   pipeline?: string;
   /** The op at this position of the document, */
   position?: { line: number; character: number };
-  /** or at `line` (0-based) of this snapshot (index, -1 the input, or a target's step by name). */
+  /** or at `line` (0-based) of this snapshot (index, -1 the input, or a target's step by name), */
   snapshot?: number | string;
   line?: number;
+  /** counted as the preview prints the snapshot (without locations), not as the history does. */
+  previewLine?: boolean;
   /** Each step's text where the op is. */
-  ir?: boolean;
+  withIR?: boolean;
 }
 
 /** A place in a source file an op's location names (1-based). */
@@ -245,7 +247,7 @@ export class OpHistoryService {
 
   /** Follows the op `params` names; the texts of the steps where it is come along. */
   async follow(params: OpHistoryParams, signal?: AbortSignal): Promise<HistoryRun> {
-    const history = parseOpHistory(await this.request({ ...params, ir: true }, signal));
+    const history = parseOpHistory(await this.request({ ...params, withIR: true }, signal));
     const run: HistoryRun = { id: this.nextId++, source: params.uri, chunk: params.chunk ?? history.chunk, history };
     if (params.pipeline !== undefined) {
       run.pipeline = params.pipeline;

@@ -749,7 +749,7 @@ describe("an op's history", () => {
     }, 2);
     const run = await histories.follow({ uri: 'file:///w/arm.mlir', position: { line: 15, character: 12 } });
     // The texts are always asked for: the documents show them.
-    assert.deepEqual(sent[0], { uri: 'file:///w/arm.mlir', position: { line: 15, character: 12 }, ir: true });
+    assert.deepEqual(sent[0], { uri: 'file:///w/arm.mlir', position: { line: 15, character: 12 }, withIR: true });
     assert.match(OpHistoryService.title(run), /^arm\.mlir: arm\.mlir:16:9 after each pass \(in 3 of 5 snapshots\)$/);
     const asm = histories.location(run, 3);
     assert.equal(asm.path, '/arm.mlir/history-1/14-cross-compile-targets_arm_asm.s');

@@ -254,7 +254,7 @@ describe('executor-lsp-server, spoken to as the extension does', { timeout: TIME
     await session.open(uri, text);
     // The cursor on `arith.mulf` of @compute::@square, as the command sends it.
     const line = text.split('\n').findIndex((l) => l.includes('%sq = arith.mulf'));
-    const column = (text.split('\n')[line] ?? '').indexOf('%sq');
+    const column = (text.split('\n')[line] ?? '').indexOf('arith.mulf');
     const histories = new OpHistoryService((params) => session.request(OP_HISTORY_METHOD, params));
     const run = await histories.follow({ uri, position: { line, character: column + 6 } });
     // Followed by its place in the document (1-based).
