@@ -289,25 +289,27 @@ void launchMultiRoundTrip(ExecutorClient &client, uint64_t pyface,
   using namespace llvm::orc;
   auto &epc = client.processControl();
   // The calls wait the way launches do (ExecutorClient::callAddress), so
-  // the comparison is of round trips, not of waiting strategies.
-  auto call = [&](uint64_t fn, std::vector<uint64_t> words) {
+  // the comparison is of round trips, not of waiting strategies. Catalyst's
+  // services (CatalystServices.h): SPS arguments of u64 words; alloc's reply
+  // is the address, free's and invoke's are empty.
+  auto call = [&](uint64_t fn, std::vector<uint64_t> words,
+                  size_t replyBytes) {
     auto reply = check(
         client.callAddress(fn, llvm::ArrayRef<char>(
                                    reinterpret_cast<const char *>(words.data()),
                                    words.size() * 8)),
-        "executor primitive");
-    uint64_t status = kReplyError, result = 0;
-    if (reply.size() >= 8)
-      std::memcpy(&status, reply.data(), 8);
-    if (status != kReplyOk)
-      fail("executor primitive failed");
-    if (reply.size() >= 16)
-      std::memcpy(&result, reply.data() + 8, 8);
+        "executor service");
+    uint64_t result = 0;
+    if (reply.size() != replyBytes)
+      fail("executor service replied with " + std::to_string(reply.size()) +
+           " bytes, not " + std::to_string(replyBytes));
+    if (replyBytes == 8)
+      std::memcpy(&result, reply.data(), 8);
     return result;
   };
   // Block: data (32) | input descriptor (40) | args (8) | result descriptor (40)
   const uint64_t dataBytes = input.size() * 8, block = dataBytes + 40 + 8 + 40;
-  uint64_t base = call(allocFn, {block});
+  uint64_t base = call(allocFn, {block}, 8);
   std::vector<char> image(block);
   int64_t desc[5] = {static_cast<int64_t>(base), static_cast<int64_t>(base), 0,
                      static_cast<int64_t>(input.size()), 1};
@@ -319,7 +321,7 @@ void launchMultiRoundTrip(ExecutorClient &client, uint64_t pyface,
   check(epc.getMemoryAccess().writeBuffers(
             {tpctypes::BufferWrite(ExecutorAddr(base), image)}),
         "write");
-  call(invokeFn, {pyface, resultAddr, argsAddr});
+  call(invokeFn, {pyface, 2, resultAddr, argsAddr}, 0);
   auto result = check(epc.getMemoryAccess().readBuffers(
                           {ExecutorAddrRange(ExecutorAddr(resultAddr), 40)}),
                       "read descriptor");
@@ -334,7 +336,7 @@ void launchMultiRoundTrip(ExecutorClient &client, uint64_t pyface,
   // The block the kernel allocated for its result is the kernel's: free
   // takes only what alloc returned (a wild free is refused), so it stays,
   // as with Catalyst's client, which frees only what it allocated.
-  call(freeFn, {base});
+  call(freeFn, {base}, 0);
 }
 } // namespace
 
@@ -734,9 +736,9 @@ int main(int argc, char **argv) {
   waitpid(openSsl.peer, nullptr, 0);
 
   uint64_t pyface = check(client->entryAddress("k", kObject), "entry");
-  uint64_t allocFn = check(client->bootstrapSymbol(kAllocWrapperName), "alloc");
-  uint64_t freeFn = check(client->bootstrapSymbol(kFreeWrapperName), "free");
-  uint64_t invokeFn = check(client->bootstrapSymbol(kInvokeWrapperName), "invoke");
+  uint64_t allocFn = check(client->bootstrapSymbol("catalyst_remote_alloc"), "alloc");
+  uint64_t freeFn = check(client->bootstrapSymbol("catalyst_remote_free"), "free");
+  uint64_t invokeFn = check(client->bootstrapSymbol("catalyst_remote_invoke"), "invoke");
   std::vector<double> input = {1, 2, 3, 4}, output, multiSamples;
   for (int i = 0; i < iterations; ++i) {
     auto start = Clock::now();
