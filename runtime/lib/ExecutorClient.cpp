@@ -221,8 +221,6 @@ Error ExecutorClient::sendBinary(const std::string &name, ArrayRef<char> bytes,
 
 Error ExecutorClient::storeAsset(const std::string &name,
                                  ArrayRef<char> bytes) {
-  if (!impl->open)
-    return impl->closed();
   return impl->protocol->storeAsset(name, bytes);
 }
 

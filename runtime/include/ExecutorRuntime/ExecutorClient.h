@@ -1,11 +1,12 @@
 //===- ExecutorClient.h - one session with an executor ----------*- C++ -*-===//
 //
 // The C++ client the C ABI (__catalyst__executor__*) and executor-studio
-// share. One ExecutorClient is one ORC SimpleRemoteEPC session over TCP, or
-// over a Unix socket for `unix:PATH` addresses (UnixSocket.h), with an
-// executor: objects are linked with JITLink into the executor's memory,
-// one JITDylib per object. At open the client reads the executor's
-// bootstrap symbols and picks how it launches (executorKind()):
+// share. One ExecutorClient is one ORC SimpleRemoteEPC session over TCP,
+// TLS, or a Unix socket for `unix:PATH` addresses (connectTransport,
+// Connect.h), with an executor: objects are linked with JITLink into the
+// executor's memory, one JITDylib per object. At open the client reads the executor's
+// bootstrap symbols and picks how it launches, once: a launch protocol
+// (runtime/lib/LaunchProtocol.h; executorKind() says which):
 //  - executor-server: this project's services, a launch is one round trip,
 //    sent as a direct call of the transport (TcpTransport.h) that the
 //    calling thread answers itself; on a Unix socket large buffers cross in
