@@ -127,10 +127,12 @@ Expected<ExecutorAddr>
 ExecutorClient::Impl::findEntry(const std::string &entry,
                                 const std::string &object) {
   std::lock_guard<std::mutex> lock(mutex);
-  auto key = std::make_pair(object, entry);
-  auto it = entries.find(key);
-  if (it != entries.end())
-    return it->second;
+  auto inObject = entries.find(object);
+  if (inObject != entries.end()) {
+    auto it = inObject->second.find(entry);
+    if (it != inObject->second.end())
+      return it->second;
+  }
   JITDylibSearchOrder order;
   if (object.empty()) {
     order = everything();
@@ -150,7 +152,7 @@ ExecutorClient::Impl::findEntry(const std::string &entry,
     return error("object " + object + " has no entry " + entry +
                  " (is the kernel named in a launch_kernel of the host?)");
   }
-  entries[key] = symbol->getAddress();
+  entries[object][entry] = symbol->getAddress();
   return symbol->getAddress();
 }
 

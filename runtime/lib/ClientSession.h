@@ -74,7 +74,11 @@ struct ExecutorClient::Impl {
 
   mutable std::mutex mutex;
   std::map<std::string, llvm::orc::JITDylib *> objects;
-  std::map<std::pair<std::string, std::string>, llvm::orc::ExecutorAddr>
+  /// Entries looked up, by object ("": any) and name; found without
+  /// building a key (a launch looks its entry up each time).
+  std::map<std::string,
+           std::map<std::string, llvm::orc::ExecutorAddr, std::less<>>,
+           std::less<>>
       entries;
 
   std::string timeLimitMessage() const;
