@@ -228,7 +228,14 @@ Expected<std::vector<HostMemRef>>
 ExecutorClient::launch(const std::string &entryName, const std::string &object,
                        const std::vector<HostMemRef> &inputs,
                        const std::vector<ResultSpec> &results) {
-  std::string entry = pyfaceName(entryName);
+  // The wrapper's name, in a buffer this thread keeps (a launch allocates
+  // nothing for it after the first).
+  static thread_local std::string entry;
+  static const char prefix[] = "_catalyst_pyface_";
+  if (entryName.compare(0, sizeof(prefix) - 1, prefix) == 0)
+    entry.assign(entryName);
+  else
+    entry.assign(prefix).append(entryName);
   auto address = impl->findEntry(entry, object);
   if (!address)
     return address.takeError();
@@ -241,17 +248,22 @@ ExecutorClient::launch(const std::string &entryName, const std::string &object,
                          " its shape needs");
   // Descriptors over the host data, for any launch protocol (a scalar's is
   // of rank 0).
-  std::vector<std::vector<int64_t>> words(inputs.size());
-  std::vector<DescriptorView> views;
-  std::vector<int64_t> inSizes, outRanks, outSizes;
+  // (One block of descriptor words, sized first: the views point into it.)
+  size_t wordCount = 0;
+  for (const HostMemRef &in : inputs)
+    wordCount += 3 + 2 * in.sizes.size();
+  SmallVector<int64_t, 32> words(wordCount, 0);
+  SmallVector<DescriptorView, 8> views;
+  SmallVector<int64_t, 8> inSizes, outRanks, outSizes;
   SmallVector<bool, 8> scalarIn, scalarOut;
+  size_t wordsAt = 0;
   for (size_t i = 0; i < inputs.size(); ++i) {
     if (inputs[i].scalar && !inputs[i].sizes.empty())
       return impl->error("scalar input " + std::to_string(i) + " of " + entry +
                          " has a shape");
     int64_t rank = static_cast<int64_t>(inputs[i].sizes.size());
-    words[i].assign(3 + 2 * rank, 0);
-    DescriptorView view{words[i].data(), rank};
+    DescriptorView view{words.data() + wordsAt, rank};
+    wordsAt += 3 + 2 * rank;
     view.setDense(const_cast<char *>(inputs[i].bytes.data()),
                   inputs[i].sizes.data());
     views.push_back(view);

@@ -206,7 +206,7 @@ Expected<OneTripProtocol::LaunchReply> OneTripProtocol::launchCall(
   // On a Unix socket, large inputs are copied once into this side's arena,
   // and the executor may put large results in its own: held for the call.
   uint32_t flags = 0;
-  std::vector<uint64_t> sharedAt(inputs.size(), ~0ull);
+  SmallVector<uint64_t, 8> sharedAt(inputs.size(), ~0ull);
   if (transport->sharesMemory()) {
     result.arena =
         std::unique_lock<std::mutex>(transport->arenaMutex(), std::try_to_lock);
@@ -259,7 +259,7 @@ Expected<OneTripProtocol::LaunchReply> OneTripProtocol::launchCall(
     message.put32(static_cast<uint32_t>(outputRanks[i]));
     message.put32(static_cast<uint32_t>(outputElementSizes[i]));
   }
-  std::vector<iovec> parts = message.parts();
+  auto parts = message.parts();
   auto reply = transport->callDirect(launchWrapper.getValue(), flags, parts,
                                      session.launchTimeout);
   if (!reply)
@@ -283,7 +283,7 @@ Expected<std::vector<HostMemRef>> OneTripProtocol::launch(
     ArrayRef<int64_t> outputRanks, ArrayRef<int64_t> outputElementSizes,
     ArrayRef<bool> scalarInputs, ArrayRef<bool> scalarOutputs) {
   // Scalars included: a scalar result's rank word says so.
-  std::vector<int64_t> ranks(outputRanks.begin(), outputRanks.end());
+  SmallVector<int64_t, 8> ranks(outputRanks.begin(), outputRanks.end());
   for (size_t i = 0; i < ranks.size(); ++i)
     if (scalarOutputs[i])
       ranks[i] = kScalarRank;

@@ -111,7 +111,7 @@ namespace {
 /// results.
 struct Launch : LaunchRequest {
   std::vector<int64_t> results;
-  std::vector<DescriptorView> views;
+  llvm::SmallVector<DescriptorView, 4> views;
 
   /// Reads the request (input data stays where it is: in the request, or in
   /// the client's shared arena); "" or what is malformed.
@@ -156,7 +156,7 @@ struct Launch : LaunchRequest {
   /// Frees what the kernel allocated for its results: once each, never an
   /// input or a global.
   void release() {
-    std::set<void *> freed;
+    llvm::SmallPtrSet<void *, 8> freed;
     for (uint32_t i = 0; i < views.size(); ++i) {
       if (isScalar(i))
         continue;
@@ -169,7 +169,7 @@ struct Launch : LaunchRequest {
     }
   }
   /// Results handed over in place, freed later.
-  std::set<void *> keep;
+  llvm::SmallPtrSet<void *, 4> keep;
 
   void log(size_t replyBytes) {
     if (logLaunches)
@@ -284,7 +284,7 @@ void serveDirectLaunch(TcpTransport &transport, uint64_t seq, uint32_t flags,
     if (staging && bytes)
       gatherDense(view, elt, src, staging);
   }
-  std::vector<iovec> parts = message.parts();
+  auto parts = message.parts();
   llvm::consumeError(transport.replyDirect(seq, parts));
   launch.log(message.size() + sharedBytes);
   launch.release();

@@ -44,6 +44,7 @@
 #include "ExecutorRuntime/SharedMemory.h"
 #include "ExecutorRuntime/Stream.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ExecutionEngine/Orc/Shared/SimpleRemoteEPCUtils.h"
 
@@ -240,7 +241,8 @@ private:
     bool done = false;
     llvm::orc::shared::WrapperFunctionBuffer reply;
   };
-  std::map<uint64_t, DirectSlot *> pending;
+  /// By sequence number (inline: a few calls in flight allocate nothing).
+  llvm::SmallDenseMap<uint64_t, DirectSlot *, 8> pending;
   uint64_t nextDirect = 1;
   std::vector<std::thread> threads;
   /// The direct call the reading thread runs, if any (the executor's side).

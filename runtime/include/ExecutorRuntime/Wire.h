@@ -27,6 +27,8 @@
 #define EXECUTORRUNTIME_WIRE_H
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/CheckedArithmetic.h"
 
 #include <algorithm>
@@ -366,12 +368,14 @@ struct LaunchRequest {
   std::vector<std::vector<int64_t>> inWords;
   /// The kernel's argument array: one descriptor per input (a scalar's
   /// value).
-  std::vector<void *> args;
-  std::set<const void *> inputData;
+  /// (Small vectors and sets: a launch of a few memrefs allocates none.)
+  llvm::SmallVector<void *, 8> args;
+  llvm::SmallPtrSet<const void *, 8> inputData;
+  llvm::SmallVector<uint32_t, 8> inElt, outElt;
   /// Ranks as the request has them (kScalarRank set for a scalar).
-  std::vector<uint32_t> inElt, outRank, outElt;
+  std::vector<uint32_t> outRank;
   /// Where each result is in the kernel's results struct.
-  std::vector<size_t> outAt;
+  llvm::SmallVector<size_t, 8> outAt;
   /// The bytes the results struct takes.
   size_t resultBytes = 0;
 };
@@ -386,7 +390,7 @@ inline std::string parseLaunchRequest(const char *data, size_t size,
   if (!readLaunchHeader(r, request.header))
     return "malformed launch request";
   uint32_t nin = request.header.numInputs, nout = request.header.numOutputs;
-  std::vector<const char *> scalars;
+  llvm::SmallVector<const char *, 8> scalars;
   for (uint32_t i = 0; i < nin; ++i) {
     uint32_t rank = 0, eltSize = 0;
     if (!r.get(rank) || !r.get(eltSize))
@@ -395,7 +399,7 @@ inline std::string parseLaunchRequest(const char *data, size_t size,
     rank &= ~kScalarRank;
     if (rank > 64 || (scalar && (rank != 0 || !isScalarSize(eltSize))))
       return "malformed launch request (input " + std::to_string(i) + ")";
-    std::vector<int64_t> sizes(rank);
+    llvm::SmallVector<int64_t, 8> sizes(rank);
     for (auto &s : sizes)
       if (!r.get(s))
         return "malformed launch request (input shape)";
@@ -594,8 +598,7 @@ class GatherMessage {
 public:
   /// Metadata bytes.
   void put(const void *p, size_t n) {
-    meta.insert(meta.end(), static_cast<const char *>(p),
-                static_cast<const char *>(p) + n);
+    meta.append(static_cast<const char *>(p), static_cast<const char *>(p) + n);
     offset += n;
   }
   void put32(uint32_t v) { put(&v, 4); }
@@ -626,8 +629,8 @@ public:
     return staged.back().get();
   }
   /// The pieces of the message, in order, for sendmsg.
-  std::vector<iovec> parts() {
-    std::vector<iovec> result;
+  llvm::SmallVector<iovec, 8> parts() {
+    llvm::SmallVector<iovec, 8> result;
     size_t at = 0;
     for (auto &[until, data] : pieces) {
       result.push_back({meta.data() + at, until - at});
@@ -641,9 +644,11 @@ public:
   size_t size() const { return meta.size() + dataBytes; }
 
 private:
-  std::vector<char> meta;
+  // Inline storage: a launch's request or reply of a few memrefs allocates
+  // nothing here.
+  llvm::SmallVector<char, 256> meta;
   /// Data after meta[0..first).
-  std::vector<std::pair<size_t, iovec>> pieces;
+  llvm::SmallVector<std::pair<size_t, iovec>, 4> pieces;
   std::vector<std::unique_ptr<char[]>> staged;
   size_t offset = 0, dataBytes = 0;
 };
