@@ -136,8 +136,10 @@ json::Value fromHost(const HostMemRef &m, const LaunchSpec::Value &spec) {
   }
   if (m.scalar && values.size() == 1)
     return std::move(values.front());
-  return json::Object{{"sizes", json::Array(m.sizes.begin(), m.sizes.end())},
-                      {"values", std::move(values)}};
+  json::Array sizes;
+  for (int64_t size : m.sizes)
+    sizes.push_back(size);
+  return json::Object{{"sizes", std::move(sizes)}, {"values", std::move(values)}};
 }
 
 /// The crash's diagnostic: at the innermost frame with a line in the
@@ -190,7 +192,8 @@ llvm::Expected<LaunchSpec>
 executor_studio::lsp::findLaunch(const TextFile &file,
                                  const LaunchParams &params) {
   StringRef name = params.kernel;
-  auto [moduleName, entryName] = name.split("::");
+  std::pair<StringRef, StringRef> parts = name.split("::");
+  StringRef moduleName = parts.first, entryName = parts.second;
   if (!moduleName.consume_front("@") || !entryName.consume_front("@") ||
       moduleName.empty() || entryName.empty())
     return makeError(proto::ErrorCode::InvalidParams,
