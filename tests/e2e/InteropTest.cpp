@@ -12,6 +12,7 @@
 // against Catalyst's own executor; without it they are skipped.
 //
 //===----------------------------------------------------------------------===//
+#include "ExecutorRuntime/Errors.h"
 #include "ExecutorRuntime/ExecutorClient.h"
 #include "ExecutorRuntime/LocalExecutor.h"
 #include "ExecutorRuntime/Socket.h"
