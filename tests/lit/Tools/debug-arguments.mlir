@@ -11,7 +11,7 @@
 // RUN: llvm-dwarfdump --debug-info %t/o2/k/k.o | FileCheck %s --check-prefix=O2
 // O2: DW_AT_name ("buf")
 // O2: DW_AT_location (DW_OP_reg17 XMM0)
-// O2-NEXT: DW_AT_name ("arg1")
+// O2-NEXT: {{DW_AT_name|DW_AT_abstract_origin}} ({{.*}}"arg1")
 // Without debug info there are none.
 // RUN: executor-opt %s --cross-compile-targets="workspace=%t/plain" -o /dev/null
 // RUN: llvm-dwarfdump --debug-info %t/plain/k/k.o | FileCheck %s --check-prefix=PLAIN
