@@ -2,14 +2,14 @@
 #ifndef EXECUTOR_IR_EXECUTOROPS_H
 #define EXECUTOR_IR_EXECUTOROPS_H
 
-#include "Executor/IR/ExecutorDialect.h"
+#include "ExecutorStudio/Executor/IR/ExecutorDialect.h"
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/OpImplementation.h"
 
 #define GET_OP_CLASSES
-#include "Executor/IR/ExecutorOps.h.inc"
+#include "ExecutorStudio/Executor/IR/ExecutorOps.h.inc"
 
 namespace mlir {
 class DialectRegistry;
