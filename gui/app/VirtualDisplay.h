@@ -2,7 +2,7 @@
 #ifndef STUDIOAPP_VIRTUALDISPLAY_H
 #define STUDIOAPP_VIRTUALDISPLAY_H
 
-#include "ExecutorStudio/Support/Subprocess.h"
+#include "Support/Subprocess.h"
 
 #include <string>
 

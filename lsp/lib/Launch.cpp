@@ -5,7 +5,7 @@
 #include "ExecutorLsp/Protocol.h"
 #include "ExecutorLsp/TextFile.h"
 
-#include "ExecutorStudio/Catalyst/IR/CatalystAttributes.h"
+#include "Catalyst/IR/CatalystAttributes.h"
 #include "ExecutorRuntime/Errors.h"
 #include "ExecutorRuntime/ExecutorClient.h"
 
@@ -22,9 +22,9 @@ using namespace mlir;
 using namespace executor_studio::lsp;
 namespace proto = llvm::lsp;
 namespace json = llvm::json;
-using executor_studio::runtime::CrashFrame;
-using executor_studio::runtime::HostMemRef;
-using executor_studio::runtime::ResultSpec;
+using executor_runtime::CrashFrame;
+using executor_runtime::HostMemRef;
+using executor_runtime::ResultSpec;
 using llvm::StringRef;
 
 namespace {
@@ -290,9 +290,9 @@ json::Value executor_studio::lsp::runLaunch(
   std::string object = catalyst::getTargetObjectPath(workspace, spec.module);
   if (!llvm::sys::fs::exists(object))
     return failed("the pipeline wrote no object for @" + spec.module);
-  executor_studio::runtime::ClientOptions options;
+  executor_runtime::ClientOptions options;
   options.launchTimeout = timeout;
-  auto client = executor_studio::runtime::ExecutorClient::open(spec.address, options);
+  auto client = executor_runtime::ExecutorClient::open(spec.address, options);
   if (!client)
     return failed(llvm::toString(client.takeError()));
   if (llvm::Error err = (*client)->sendBinary(object))
@@ -310,7 +310,7 @@ json::Value executor_studio::lsp::runLaunch(
     std::string message;
     json::Array frames;
     err = llvm::handleErrors(
-        std::move(err), [&](const executor_studio::runtime::KernelCrashed &crashed) {
+        std::move(err), [&](const executor_runtime::KernelCrashed &crashed) {
           message = llvm::formatv("executor {0}: {1}", crashed.address,
                                   crashed.message)
                         .str();

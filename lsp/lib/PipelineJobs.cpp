@@ -8,9 +8,9 @@
 #include "ExecutorLsp/SplitFile.h"
 #include "ExecutorLsp/TextFile.h"
 
-#include "ExecutorStudio/Pipeline/PipelineRecorder.h"
-#include "ExecutorStudio/Support/Subprocess.h"
-#include "ExecutorStudio/Transforms/Passes.h"
+#include "Pipeline/PipelineRecorder.h"
+#include "Support/Subprocess.h"
+#include "Transforms/Passes.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"

@@ -5,8 +5,8 @@
 #include "ExecutorLsp/SourceRanges.h"
 #include "ExecutorLsp/SplitFile.h"
 
-#include "ExecutorStudio/Pipeline/PipelineRecorder.h"
-#include "ExecutorStudio/Transforms/Passes.h"
+#include "Pipeline/PipelineRecorder.h"
+#include "Transforms/Passes.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"

@@ -7,7 +7,7 @@
 #include "ExecutorLsp/PipelineWorker.h"
 #include "ExecutorLsp/Server.h"
 
-#include "ExecutorStudio/Registration/Registration.h"
+#include "Registration/Registration.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"

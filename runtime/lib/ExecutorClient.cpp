@@ -10,7 +10,7 @@
 #include "ExecutorRuntime/TlsStream.h"
 #include "ExecutorRuntime/UnixSocket.h"
 #include "ExecutorRuntime/Wire.h"
-#include "ExecutorStudio/Support/Subprocess.h"
+#include "Support/Subprocess.h"
 
 #include "llvm/ExecutionEngine/Orc/AbsoluteSymbols.h"
 #include "llvm/ExecutionEngine/Orc/Core.h"
@@ -51,7 +51,7 @@
 using namespace llvm;
 using namespace llvm::orc;
 
-namespace executor_studio::runtime {
+namespace executor_runtime {
 
 std::string pyfaceName(const std::string &entry) {
   static const std::string prefix = "_catalyst_pyface_";
@@ -1737,4 +1737,4 @@ Error ExecutorClient::close() {
   return Error::success();
 }
 
-} // namespace executor_studio::runtime
+} // namespace executor_runtime

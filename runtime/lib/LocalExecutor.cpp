@@ -2,7 +2,7 @@
 #include "ExecutorRuntime/LocalExecutor.h"
 #include "ExecutorRuntime/Socket.h"
 
-#include "ExecutorStudio/Support/Subprocess.h"
+#include "Support/Subprocess.h"
 
 #include <atomic>
 #include <cerrno>
@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-namespace executor_studio::runtime {
+namespace executor_runtime {
 
 static llvm::Error failure(const std::string &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
@@ -161,4 +161,4 @@ std::string LocalExecutor::defaultServerPath(const char *argv0) {
 #endif
 }
 
-} // namespace executor_studio::runtime
+} // namespace executor_runtime

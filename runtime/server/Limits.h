@@ -7,7 +7,7 @@
 #include <functional>
 #include <string>
 
-namespace executor_studio::runtime {
+namespace executor_runtime {
 
 /// executor-server's limits; the defaults are the flags' defaults.
 struct SessionLimits {
@@ -74,6 +74,6 @@ struct CallInFlight {
   ~CallInFlight();
 };
 
-} // namespace executor_studio::runtime
+} // namespace executor_runtime
 
 #endif // EXECUTORSERVER_LIMITS_H

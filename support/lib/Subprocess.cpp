@@ -1,5 +1,5 @@
 //===- Subprocess.cpp - the one way to run a child process ------*- C++ -*-===//
-#include "ExecutorStudio/Support/Subprocess.h"
+#include "Support/Subprocess.h"
 
 #include "llvm/Support/Program.h"
 

@@ -20,7 +20,7 @@
 #include <unistd.h>
 #include <vector>
 
-using namespace executor_studio::runtime;
+using namespace executor_runtime;
 
 namespace {
 const std::string kServer = EXECUTOR_SERVER_PATH;

@@ -29,7 +29,7 @@
 #include <thread>
 #include <unistd.h>
 
-using namespace executor_studio::runtime;
+using namespace executor_runtime;
 using executor_test::JitlinkExecutor;
 
 namespace {

@@ -40,7 +40,7 @@
 #include <thread>
 #include <unistd.h>
 
-using namespace executor_studio::runtime;
+using namespace executor_runtime;
 using Clock = std::chrono::steady_clock;
 
 namespace {

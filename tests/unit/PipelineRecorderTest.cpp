@@ -1,5 +1,5 @@
 //===- PipelineRecorderTest.cpp - the pipeline recorder -------------------===//
-#include "ExecutorStudio/Pipeline/PipelineRecorder.h"
+#include "Pipeline/PipelineRecorder.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"

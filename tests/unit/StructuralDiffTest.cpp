@@ -1,6 +1,6 @@
 //===- StructuralDiffTest.cpp - names aligned by matching operations ------===//
-#include "ExecutorStudio/Pipeline/StructuralDiff.h"
-#include "ExecutorStudio/Registration/Registration.h"
+#include "Pipeline/StructuralDiff.h"
+#include "Registration/Registration.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"

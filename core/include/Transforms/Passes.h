@@ -30,7 +30,7 @@ class ExecutorDialect;
 
 #define GEN_PASS_DECL
 #define GEN_PASS_REGISTRATION
-#include "ExecutorStudio/Transforms/Passes.h.inc"
+#include "Transforms/Passes.h.inc"
 
 /// Options of the default pipeline (`executor-default-pipeline`).
 struct DefaultPipelineOptions {

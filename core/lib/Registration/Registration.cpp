@@ -1,14 +1,14 @@
 //===- Registration.cpp - everything the front ends register ----*- C++ -*-===//
-#include "ExecutorStudio/Registration/Registration.h"
+#include "Registration/Registration.h"
 
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include "ExecutorStudio/Catalyst/IR/CatalystOps.h"
-#include "ExecutorStudio/Executor/IR/ExecutorDialect.h"
-#include "ExecutorStudio/Executor/IR/ExecutorOps.h"
-#include "ExecutorStudio/Transforms/Passes.h"
+#include "Catalyst/IR/CatalystOps.h"
+#include "Executor/IR/ExecutorDialect.h"
+#include "Executor/IR/ExecutorOps.h"
+#include "Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"

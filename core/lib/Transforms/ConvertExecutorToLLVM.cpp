@@ -8,8 +8,8 @@
 // or the reply is not exactly as long as the output buffers.
 //
 //===----------------------------------------------------------------------===//
-#include "ExecutorStudio/Executor/IR/ExecutorOps.h"
-#include "ExecutorStudio/Transforms/Passes.h"
+#include "Executor/IR/ExecutorOps.h"
+#include "Transforms/Passes.h"
 
 #include "mlir/Conversion/LLVMCommon/ConversionTarget.h"
 #include "mlir/Conversion/LLVMCommon/MemRefBuilder.h"
@@ -24,7 +24,7 @@
 
 namespace catalyst {
 #define GEN_PASS_DEF_CONVERTEXECUTORTOLLVMPASS
-#include "ExecutorStudio/Transforms/Passes.h.inc"
+#include "Transforms/Passes.h.inc"
 } // namespace catalyst
 
 using namespace mlir;

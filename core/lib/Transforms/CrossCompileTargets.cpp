@@ -1,10 +1,10 @@
 //===- CrossCompileTargets.cpp - one object per catalyst.target -*- C++ -*-===//
-#include "ExecutorStudio/Catalyst/IR/CatalystAttributes.h"
-#include "ExecutorStudio/Catalyst/IR/CatalystOps.h"
-#include "ExecutorStudio/Pipeline/PipelineRecorder.h"
+#include "Catalyst/IR/CatalystAttributes.h"
+#include "Catalyst/IR/CatalystOps.h"
+#include "Pipeline/PipelineRecorder.h"
 #include "DebugVariables.h"
 #include "PyfaceWrappers.h"
-#include "ExecutorStudio/Transforms/Passes.h"
+#include "Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -36,7 +36,7 @@
 
 namespace catalyst {
 #define GEN_PASS_DEF_CROSSCOMPILETARGETSPASS
-#include "ExecutorStudio/Transforms/Passes.h.inc"
+#include "Transforms/Passes.h.inc"
 } // namespace catalyst
 
 using namespace mlir;

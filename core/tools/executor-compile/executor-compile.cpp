@@ -9,12 +9,12 @@
 // entry is the host function --entry (default: main).
 //
 //===----------------------------------------------------------------------===//
-#include "ExecutorStudio/Pipeline/InputLimits.h"
-#include "ExecutorStudio/Pipeline/PassOptionHelp.h"
-#include "ExecutorStudio/Pipeline/PipelineRecorder.h"
-#include "ExecutorStudio/Registration/Registration.h"
-#include "ExecutorStudio/Transforms/Passes.h"
-#include "ExecutorStudio/Catalyst/IR/CatalystAttributes.h"
+#include "Pipeline/InputLimits.h"
+#include "Pipeline/PassOptionHelp.h"
+#include "Pipeline/PipelineRecorder.h"
+#include "Registration/Registration.h"
+#include "Transforms/Passes.h"
+#include "Catalyst/IR/CatalystAttributes.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/AsmParser/AsmParserState.h"

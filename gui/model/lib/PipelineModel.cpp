@@ -1,7 +1,7 @@
 //===- PipelineModel.cpp - the pass stepper and its diff ------------------===//
 #include "StudioModel/PipelineModel.h"
 
-#include "ExecutorStudio/Pipeline/StructuralDiff.h"
+#include "Pipeline/StructuralDiff.h"
 
 #include <algorithm>
 

@@ -18,9 +18,9 @@
 //      pipeline and program (goal: not slower).
 //
 //===----------------------------------------------------------------------===//
-#include "ExecutorStudio/Pipeline/PipelineRecorder.h"
-#include "ExecutorStudio/Registration/Registration.h"
-#include "ExecutorStudio/Transforms/Passes.h"
+#include "Pipeline/PipelineRecorder.h"
+#include "Registration/Registration.h"
+#include "Transforms/Passes.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"

@@ -75,7 +75,7 @@
 #include <unistd.h>
 #include <vector>
 
-using namespace executor_studio::runtime;
+using namespace executor_runtime;
 using Clock = std::chrono::steady_clock;
 
 namespace {

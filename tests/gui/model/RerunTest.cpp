@@ -5,7 +5,7 @@
 // edit and reproduce the run from the saved file.
 //
 //===----------------------------------------------------------------------===//
-#include "ExecutorStudio/Pipeline/PipelineRecorder.h"
+#include "Pipeline/PipelineRecorder.h"
 #include "StudioModel/Studio.h"
 
 #include "llvm/Support/Program.h"

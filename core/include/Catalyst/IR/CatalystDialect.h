@@ -4,6 +4,6 @@
 
 #include "mlir/IR/Dialect.h"
 
-#include "ExecutorStudio/Catalyst/IR/CatalystDialect.h.inc"
+#include "Catalyst/IR/CatalystDialect.h.inc"
 
 #endif // CATALYST_IR_CATALYSTDIALECT_H

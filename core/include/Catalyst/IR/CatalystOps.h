@@ -2,7 +2,7 @@
 #ifndef CATALYST_IR_CATALYSTOPS_H
 #define CATALYST_IR_CATALYSTOPS_H
 
-#include "ExecutorStudio/Catalyst/IR/CatalystDialect.h"
+#include "Catalyst/IR/CatalystDialect.h"
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpDefinition.h"
@@ -15,7 +15,7 @@ class ModuleOp; // LaunchKernelOp::getCalleeModule (BuiltinOps.h)
 } // namespace mlir
 
 #define GET_OP_CLASSES
-#include "ExecutorStudio/Catalyst/IR/CatalystOps.h.inc"
+#include "Catalyst/IR/CatalystOps.h.inc"
 
 
 

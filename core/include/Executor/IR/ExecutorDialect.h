@@ -5,9 +5,9 @@
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/Types.h"
 
-#include "ExecutorStudio/Executor/IR/ExecutorDialect.h.inc"
+#include "Executor/IR/ExecutorDialect.h.inc"
 
 #define GET_TYPEDEF_CLASSES
-#include "ExecutorStudio/Executor/IR/ExecutorTypes.h.inc"
+#include "Executor/IR/ExecutorTypes.h.inc"
 
 #endif // EXECUTOR_IR_EXECUTORDIALECT_H

@@ -2,14 +2,14 @@
 #ifndef EXECUTOR_IR_EXECUTOROPS_H
 #define EXECUTOR_IR_EXECUTOROPS_H
 
-#include "ExecutorStudio/Executor/IR/ExecutorDialect.h"
+#include "Executor/IR/ExecutorDialect.h"
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/OpImplementation.h"
 
 #define GET_OP_CLASSES
-#include "ExecutorStudio/Executor/IR/ExecutorOps.h.inc"
+#include "Executor/IR/ExecutorOps.h.inc"
 
 namespace mlir {
 class DialectRegistry;

@@ -3,7 +3,7 @@
 #ifndef EXECUTOR_OPS_TD
 #define EXECUTOR_OPS_TD
 
-include "ExecutorStudio/Executor/IR/ExecutorDialect.td"
+include "Executor/IR/ExecutorDialect.td"
 include "mlir/IR/OpBase.td"
 include "mlir/IR/CommonAttrConstraints.td"
 include "mlir/IR/CommonTypeConstraints.td"
