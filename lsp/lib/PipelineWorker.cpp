@@ -230,7 +230,8 @@ int executor_studio::lsp::runPipelineWorker(
 
   std::string pipeline = request.pipeline;
   if (pipeline.empty())
-    pipeline = catalyst::getDefaultPipelineText({request.workspace, ""});
+    pipeline = catalyst::getDefaultPipelineText(
+        {request.workspace, "", request.debug});
 
   std::error_code ec;
   llvm::raw_fd_ostream os(request.outputPath, ec);
