@@ -178,16 +178,20 @@ bool makeDirectories(const std::string &path, mode_t mode) {
 /// own path over a private, read-only asset root. False (nothing changed
 /// that matters) when the root cannot be covered: the directory then stays
 /// where it is, reachable through the working directory.
+/// Whether the working directory is `assets` (the session entered it).
+bool inDirectory(const std::string &assets) {
+  struct stat here{}, there{};
+  return !assets.empty() && assets[0] == '/' && stat(".", &here) == 0 &&
+         stat(assets.c_str(), &there) == 0 && here.st_dev == there.st_dev &&
+         here.st_ino == there.st_ino;
+}
+
 void bindAssetDirectory(const std::string &assets,
                         const std::vector<std::string> &privateDirs) {
   size_t slash = assets.rfind('/');
-  if (assets.empty() || assets[0] != '/' || slash == std::string::npos)
+  if (slash == std::string::npos)
     return;
   std::string root = slash == 0 ? "/" : assets.substr(0, slash);
-  struct stat here{}, there{};
-  if (stat(".", &here) != 0 || stat(assets.c_str(), &there) != 0 ||
-      here.st_dev != there.st_dev || here.st_ino != there.st_ino)
-    return; // the session did not enter it
   bool inPrivate = false;
   for (const std::string &dir : privateDirs)
     inPrivate = inPrivate || within(root, dir);
@@ -244,6 +248,8 @@ std::string enterSessionNamespaces(const std::string &assets,
     return problem;
   if (unshare(CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC) != 0)
     return failed("unshare(CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC)");
+  // Before /tmp is covered: whether the asset directory is where it works.
+  bool entered = inDirectory(assets);
   if (mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0)
     return failed("cannot make the session's mounts private");
   // One tmpfs (one size) for /tmp, /var/tmp and /dev/shm: the last two are
@@ -264,7 +270,8 @@ std::string enterSessionNamespaces(const std::string &assets,
       return failed(std::string("cannot give the session a private ") + dir);
     privateDirs.push_back(dir);
   }
-  bindAssetDirectory(assets, privateDirs);
+  if (entered)
+    bindAssetDirectory(assets, privateDirs);
   return "";
 }
 
