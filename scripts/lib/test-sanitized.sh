@@ -19,8 +19,9 @@ case $sanitize in
     ;;
   thread)
     build=${EXECUTOR_STUDIO_BUILD_DIR:-$root/build-tsan}
-    # Runtime (client, server, transports), language server, studio model.
-    tests='^(Address|AssetTest|CatalystClientTest|ExecutorClientTest|Executors/InteropTest|SecurityTest|Suites/TlsStreamTest|UnixSocketTest|lsp|gui\.model)'
+    # Runtime (client, server, transports, shared memory, hostile and
+    # malformed peers), language server, studio model.
+    tests='^(Address|AssetTest|CatalystClientTest|ExecutorClientTest|Executors/InteropTest|SecurityTest|Suites/TlsStreamTest|UnixSocketTest|SharedMemory|HostileExecutorTest|MalformedRequestTest|ErrorKindsTest|HostProgram|lsp|gui\.model)'
     ;;
   *)
     echo "scripts/test.sh: --sanitize=$sanitize: give address,undefined or thread" >&2
