@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <atomic>
 #include <csignal>
+#include <mutex>
 #include <execinfo.h>
 #include <link.h>
 #include <ucontext.h>
@@ -27,12 +28,17 @@ long hostPid = 0;
 int hostStatusFd = -1;
 
 /// Every running kernel: since when (steady clock, ns; 0: free slot).
+/// A slot is reserved with a compare-and-swap of `since`; its name is
+/// written and read under kernelSlotsMutex (a slot freed and taken again by
+/// another kernel while the watchdog read its name gave it a torn name:
+/// found by TSan).
 struct KernelSlot {
   std::atomic<int64_t> since{0};
   char name[256];
 };
 constexpr int kKernelSlots = 256;
 KernelSlot kernelSlots[kKernelSlots];
+std::mutex kernelSlotsMutex;
 int64_t steadyNanoseconds() {
   timespec now{};
   clock_gettime(CLOCK_MONOTONIC, &now);
@@ -354,6 +360,7 @@ RunningKernel::RunningKernel(const std::string &name) {
     int64_t expected = 0;
     // -1 reserves the slot while its name is written.
     if (kernelSlots[i].since.compare_exchange_strong(expected, -1)) {
+      std::lock_guard<std::mutex> lock(kernelSlotsMutex);
       std::memcpy(kernelSlots[i].name, runningKernel, n + 1);
       kernelSlots[i].since = steadyNanoseconds();
       slot = i;
@@ -366,12 +373,15 @@ RunningKernel::RunningKernel(const std::string &name) {
 
 RunningKernel::~RunningKernel() {
   runningKernel[0] = 0;
-  if (slot >= 0)
+  if (slot >= 0) {
+    std::lock_guard<std::mutex> lock(kernelSlotsMutex);
     kernelSlots[slot].since = 0;
+  }
 }
 
 bool longestRunningKernel(std::string &name, int64_t &milliseconds) {
   int64_t now = steadyNanoseconds(), oldest = 0;
+  std::lock_guard<std::mutex> lock(kernelSlotsMutex);
   for (KernelSlot &s : kernelSlots) {
     int64_t since = s.since.load();
     if (since > 0 && (!oldest || since < oldest)) {
