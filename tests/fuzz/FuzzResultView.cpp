@@ -19,7 +19,7 @@
 #include <cstring>
 #include <memory>
 
-using namespace executor_runtime;
+using namespace executor_studio::runtime;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size < 2)
