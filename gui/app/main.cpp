@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "App.h"
-#include "Registration/Registration.h"
+#include "ExecutorStudio/Registration/Registration.h"
 
 #include <cstdio>
 #include <cstring>

@@ -2,14 +2,15 @@
 #include "ExecutorLsp/PipelineJobs.h"
 
 #include "ExecutorLsp/DocumentLimits.h"
+#include "ExecutorLsp/Launch.h"
 #include "ExecutorLsp/Protocol.h"
 #include "ExecutorLsp/Server.h"
 #include "ExecutorLsp/SplitFile.h"
 #include "ExecutorLsp/TextFile.h"
 
-#include "Pipeline/PipelineRecorder.h"
-#include "Support/Subprocess.h"
-#include "Transforms/Passes.h"
+#include "ExecutorStudio/Pipeline/PipelineRecorder.h"
+#include "ExecutorStudio/Support/Subprocess.h"
+#include "ExecutorStudio/Transforms/Passes.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -105,6 +106,10 @@ struct PipelineJobs::Input {
   std::string textUri;
   /// What the request is called in errors.
   std::string what = "pipeline preview";
+  /// The default pipeline with debug info in the kernels (a launch).
+  bool debug = false;
+  /// A launch: what to run once the pipeline wrote the objects.
+  std::shared_ptr<const LaunchSpec> launch;
 };
 
 namespace {
@@ -233,6 +238,8 @@ std::vector<std::string> getWorkerArguments(const ServerOptions &options,
   if (jobInput.rerunAfter)
     args.push_back("--worker-rerun-after=" +
                    std::to_string(*jobInput.rerunAfter));
+  if (jobInput.debug)
+    args.push_back("--worker-debug");
   if (options.allowUnregisteredDialects)
     args.push_back("--allow-unregistered-dialect");
   return args;
@@ -298,9 +305,13 @@ Expected<json::Value> readWorkerResult(StringRef outputPath) {
   return parsed;
 }
 
-/// Runs the worker for `job` until it exits, is cancelled or times out.
-WorkerOutcome runWorker(const ServerOptions &options, PipelineJobs::Job &job,
-                        const PipelineJobs::Input &jobInput) {
+/// Runs the worker for `job` until it exits, is cancelled or times out;
+/// `withWorkspace` sees the objects it wrote before they are removed.
+WorkerOutcome
+runWorker(const ServerOptions &options, PipelineJobs::Job &job,
+          const PipelineJobs::Input &jobInput,
+          llvm::function_ref<void(StringRef workspace, const json::Value &result)>
+              withWorkspace = {}) {
   WorkerOutcome outcome;
   outcome.status = WorkerOutcome::Status::Failed;
   WorkerFiles files;
@@ -353,6 +364,8 @@ WorkerOutcome runWorker(const ServerOptions &options, PipelineJobs::Job &job,
   }
   outcome.status = WorkerOutcome::Status::Finished;
   outcome.result = std::move(*result);
+  if (withWorkspace)
+    withWorkspace(files.workspace, outcome.result);
   proto::Logger::info("pipeline worker for {0} took {1} ms", job.uri.uri(),
                       std::chrono::duration<double, std::milli>(
                           std::chrono::steady_clock::now() - start)
@@ -526,6 +539,24 @@ void PipelineJobs::startRerun(const TextFile &file,
         std::move(requestKey), std::move(reply));
 }
 
+void PipelineJobs::startLaunch(const TextFile &file, const LaunchSpec &spec,
+                               std::string requestKey,
+                               proto::Callback<json::Value> reply) {
+  if (auto refused = checkPipelineInput(file.getContents(), "the document",
+                                        "launch", "launches", "executor-compile -g"))
+    return reply(std::move(*refused));
+  Input jobInput;
+  jobInput.text = file.getContents();
+  jobInput.chunk = static_cast<int>(spec.chunk);
+  jobInput.ir = "none";
+  jobInput.timeoutMs = options.previewTimeoutMs;
+  jobInput.debug = true;
+  jobInput.what = "compile of " + spec.kernel;
+  jobInput.launch = std::make_shared<const LaunchSpec>(spec);
+  start(Kind::Launch, file.getURI(), file.getVersion(), std::move(jobInput),
+        std::move(requestKey), std::move(reply));
+}
+
 void PipelineJobs::startDiagnostics(const TextFile &file) {
   // The pipeline's own errors, once the text is valid and stays unchanged
   // for a moment.
@@ -592,7 +623,7 @@ void PipelineJobs::cancelRequest(StringRef key) {
   {
     std::lock_guard<std::mutex> lock(mutex);
     for (auto &job : jobs)
-      if (job->kind == Kind::Preview && job->requestKey == key)
+      if (job->kind != Kind::Diagnostics && job->requestKey == key)
         matching.push_back(job);
   }
   for (auto &job : matching)
@@ -609,6 +640,8 @@ void PipelineJobs::run(Job &job, const Input &jobInput) {
     if (job.cancelled)
       return;
   }
+  if (job.kind == Kind::Launch)
+    return runLaunchJob(job, jobInput);
   WorkerOutcome outcome = runWorker(options, job, jobInput);
   if (job.kind == Kind::Preview)
     return finishPreview(job, std::move(outcome), jobInput);
@@ -616,6 +649,43 @@ void PipelineJobs::run(Job &job, const Input &jobInput) {
       collectPipelineDiagnostics(job, std::move(outcome));
   if (!diagnostics.empty())
     publish(
-        job.uri, job.version, [&] { return job.isCancelled(); },
+        job.kind, job.uri, job.version, [&] { return job.isCancelled(); },
         std::move(diagnostics));
+}
+
+void PipelineJobs::runLaunchJob(Job &job, const Input &jobInput) {
+  // Compile with debug info, then launch from the workspace the worker
+  // wrote (before it is removed).
+  std::optional<json::Value> launched;
+  std::vector<proto::Diagnostic> diagnostics;
+  WorkerOutcome outcome =
+      runWorker(options, job, jobInput,
+                [&](StringRef workspace, const json::Value &result) {
+        const json::Object *root = result.getAsObject();
+        const json::Array *chunks = root ? root->getArray("chunks") : nullptr;
+        const json::Object *chunk =
+            chunks && !chunks->empty() ? chunks->front().getAsObject() : nullptr;
+        if (!chunk || !chunk->getBoolean("succeeded").value_or(false))
+          return;
+        launched = runLaunch(*jobInput.launch, workspace, job.uri,
+                             std::chrono::milliseconds(jobInput.timeoutMs),
+                             diagnostics);
+      });
+  if (outcome.status != WorkerOutcome::Status::Finished)
+    return finishPreview(job, std::move(outcome), jobInput);
+  if (!launched) {
+    // The pipeline failed: its errors say why.
+    std::vector<proto::Diagnostic> errors =
+        collectPipelineDiagnostics(job, std::move(outcome));
+    std::string message = "the pipeline failed on the document";
+    if (!errors.empty())
+      message += ": " + errors.front().message;
+    return job.answer(makeError(proto::ErrorCode::RequestFailed, message));
+  }
+  // The diagnostics (none when it did not crash in the document) replace
+  // the previous launch's.
+  publish(
+      job.kind, job.uri, job.version, [&] { return job.isCancelled(); },
+      std::move(diagnostics));
+  job.answer(std::move(*launched));
 }

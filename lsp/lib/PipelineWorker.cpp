@@ -5,8 +5,9 @@
 #include "ExecutorLsp/SourceRanges.h"
 #include "ExecutorLsp/SplitFile.h"
 
-#include "Pipeline/PipelineRecorder.h"
-#include "Transforms/Passes.h"
+#include "ExecutorStudio/Registration/TextEntryPoints.h"
+#include "ExecutorStudio/Pipeline/PipelineRecorder.h"
+#include "ExecutorStudio/Transforms/Passes.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
@@ -229,7 +230,8 @@ int executor_studio::lsp::runPipelineWorker(
 
   std::string pipeline = request.pipeline;
   if (pipeline.empty())
-    pipeline = catalyst::getDefaultPipelineText({request.workspace, ""});
+    pipeline = catalyst::getDefaultPipelineText(
+        {request.workspace, "", request.debug});
 
   std::error_code ec;
   llvm::raw_fd_ostream os(request.outputPath, ec);

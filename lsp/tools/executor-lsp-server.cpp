@@ -7,7 +7,7 @@
 #include "ExecutorLsp/PipelineWorker.h"
 #include "ExecutorLsp/Server.h"
 
-#include "Registration/Registration.h"
+#include "ExecutorStudio/Registration/Registration.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -102,6 +102,7 @@ cl::opt<std::string> workerPipeline("worker-pipeline", cl::Hidden);
 cl::opt<int> workerChunk("worker-chunk", cl::Hidden, cl::init(-1));
 cl::opt<std::string> workerIR("worker-ir", cl::Hidden, cl::init("changes"));
 cl::opt<int> workerRerunAfter("worker-rerun-after", cl::Hidden);
+cl::opt<bool> workerDebug("worker-debug", cl::Hidden);
 
 /// The first transport option other than stdio that was given, or "".
 StringRef unsupportedTransport() {
@@ -169,6 +170,7 @@ int main(int argc, char **argv) {
     request.uri = workerUri;
     request.pipeline = workerPipeline;
     request.workspace = workerWorkspace;
+    request.debug = workerDebug;
     request.chunk = workerChunk;
     if (workerIR == "none") {
       request.irMode = es::PipelineWorkerRequest::IRMode::None;

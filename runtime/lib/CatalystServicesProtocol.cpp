@@ -13,7 +13,7 @@
 using namespace llvm;
 using namespace llvm::orc;
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 
 CatalystServicesProtocol::CatalystServicesProtocol(
     ExecutorClient::Impl &session, ExecutorAddr alloc, ExecutorAddr free,
@@ -371,4 +371,4 @@ makeCatalystServicesProtocol(ExecutorClient::Impl &session,
       published.lookup(names[2]), published.lookup(names[3]));
 }
 
-} // namespace executor_runtime
+} // namespace executor_studio::runtime

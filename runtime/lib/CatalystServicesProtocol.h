@@ -20,7 +20,7 @@
 #include <memory>
 #include <mutex>
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 
 class CatalystServicesProtocol : public LaunchProtocol {
 public:
@@ -99,6 +99,6 @@ private:
   uint64_t nextTicket = 1;
 };
 
-} // namespace executor_runtime
+} // namespace executor_studio::runtime
 
 #endif // EXECUTORRUNTIME_LIB_CATALYSTSERVICESPROTOCOL_H

@@ -6,13 +6,14 @@
 #include "ExecutorRuntime/Wire.h"
 
 #include "llvm/ExecutionEngine/Orc/ExecutorProcessControl.h"
+#include "llvm/Support/Path.h"
 
 #include <cstring>
 
 using namespace llvm;
 using namespace llvm::orc;
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 
 ExecutorClient::Impl::Impl() = default;
 ExecutorClient::Impl::~Impl() = default;
@@ -110,6 +111,9 @@ Error ExecutorClient::Impl::lost(const std::string &what,
     }
     return make_error<SessionLost>(address, message);
   }
+  if (child)
+    if (std::optional<Error> ended = childEnded(what))
+      return std::move(*ended);
   if (kind == ExecutorKind::ExecutorServer)
     return make_error<SessionLost>(
         address, "lost the session during " + what + ": " + detail +
@@ -121,6 +125,39 @@ Error ExecutorClient::Impl::lost(const std::string &what,
                    "s do not say which, nor which kernel or where: "
                    "executor-server reports the kernel, the signal and "
                    "its .mlir line)");
+}
+
+std::optional<Error>
+ExecutorClient::Impl::childEnded(const std::string &what) const {
+  std::lock_guard<std::mutex> lock(childMutex);
+  if (!child->waitFor(std::chrono::seconds(2)))
+    return std::nullopt;
+  std::string name = llvm::sys::path::filename(address).str();
+  std::string who = name + " (pid " + std::to_string(childPid) +
+                    ", started by this client)";
+  int signal = child->terminationSignal();
+  if (signal == 0)
+    return Error(make_error<SessionLost>(
+        address, "lost the session during " + what + ": " + who +
+                     " exited with " + child->exitDescription()));
+  // Which launch was running: `what` names it ("launch of K",
+  // "launch_async of K").
+  std::string kernel;
+  if (size_t of = what.find(" of ");
+      what.rfind("launch", 0) == 0 && of != std::string::npos)
+    kernel = what.substr(of + 4);
+  std::string signalText =
+      std::to_string(signal) + " (" + ::strsignal(signal) + ")";
+  std::string message =
+      "lost the session during " + what + ": " + who +
+      " was killed by signal " + signalText +
+      (kernel.empty() ? std::string(" outside a kernel")
+                      : " while running kernel " + kernel) +
+      "; " + executorKindName(kind) +
+      "s report no backtrace, so where it crashed (the faulting address, "
+      "the kernel's .mlir line) is not known: run the kernel on "
+      "executor-server for its frames and line";
+  return Error(make_error<KernelCrashed>(address, message, kernel, signal));
 }
 
 Expected<ExecutorAddr>
@@ -218,4 +255,4 @@ void ExecutorClient::Impl::callAndForget(ExecutorAddr function,
       [](shared::WrapperFunctionBuffer) {}, request);
 }
 
-} // namespace executor_runtime
+} // namespace executor_studio::runtime

@@ -13,6 +13,7 @@
 #include "LinkedObjects.h"
 #include "ExecutorRuntime/Errors.h"
 #include "ExecutorRuntime/ExecutorClient.h"
+#include "ExecutorStudio/Support/Subprocess.h"
 
 #include "llvm/ExecutionEngine/Orc/Core.h"
 #include "llvm/ExecutionEngine/Orc/ObjectLinkingLayer.h"
@@ -24,10 +25,11 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 class LaunchProtocol;
 class TcpTransport;
 
@@ -47,6 +49,12 @@ struct ExecutorClient::Impl {
   Impl();
   ~Impl();
 
+  /// The executor, when this client started it (spawn): how it ended is
+  /// known when the session is lost. Declared first: it outlives the
+  /// session, whose end lets it exit.
+  std::unique_ptr<executor_studio::Subprocess> child;
+  int64_t childPid = 0;
+  mutable std::mutex childMutex;
   std::string address;
   std::string connected;
   /// False once the session is closed, lost to a lie (malformed), or
@@ -97,6 +105,11 @@ struct ExecutorClient::Impl {
   /// The session is gone during `what`: the crash the executor reported
   /// (executor-server names the kernel and the signal), else `detail`.
   llvm::Error lost(const std::string &what, const std::string &detail) const;
+  /// The executor this client started ended during `what`: how (its exit
+  /// status), as a KernelCrashed naming the kernel of `what` when a signal
+  /// ended it; nothing when it has not ended within 2 s (the connection
+  /// broke some other way).
+  std::optional<llvm::Error> childEnded(const std::string &what) const;
   /// The error of a direct call that failed during `what`.
   llvm::Error directFailed(const std::string &what, llvm::Error err);
   /// Whether executor-server's reply to `what` says ok (its first word);
@@ -124,6 +137,6 @@ struct ExecutorClient::Impl {
                      llvm::ArrayRef<char> request);
 };
 
-} // namespace executor_runtime
+} // namespace executor_studio::runtime
 
 #endif // EXECUTORRUNTIME_LIB_CLIENTSESSION_H

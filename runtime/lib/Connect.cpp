@@ -14,7 +14,7 @@
 
 using namespace llvm;
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 
 /// Seconds from the environment variable `name`, or `fallback` when it is
 /// unset; false, with `why`, when it is not a number of seconds.
@@ -144,4 +144,4 @@ connectTransport(const std::string &address, const ClientOptions &options) {
   return overUnix ? unixStream(fd) : socketStream(fd);
 }
 
-} // namespace executor_runtime
+} // namespace executor_studio::runtime

@@ -14,16 +14,19 @@
 #include "llvm/ExecutionEngine/Orc/ObjectFileInterface.h"
 #include "llvm/ExecutionEngine/Orc/SimpleRemoteEPC.h"
 #include "llvm/ExecutionEngine/Orc/TaskDispatch.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
 #include <cstdlib>
+#include <cstring>
+#include <sys/socket.h>
 #include <unistd.h>
 
 using namespace llvm;
 using namespace llvm::orc;
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 
 std::string pyfaceName(const std::string &entry) {
   static const std::string prefix = "_catalyst_pyface_";
@@ -47,6 +50,8 @@ std::string ExecutorClient::executorTriple() const {
                   : std::string();
 }
 int64_t ExecutorClient::sessionPid() const {
+  if (impl->child)
+    return impl->childPid;
   if (!impl->es)
     return 0;
   const StringMap<ExecutorAddr> &published =
@@ -99,9 +104,17 @@ ExecutorClient::open(const std::string &address, ClientOptions options) {
              "EXECUTOR_ADDRESS_MAP='" + address + "=HOST:PORT'";
     return impl->error(why);
   }
+  bool sameHost =
+      isUnixAddress(impl->connected) || isLoopbackHost(impl->connected);
+  return startSession(std::move(impl), std::move(*stream), sameHost);
+}
+
+Expected<std::unique_ptr<ExecutorClient>>
+ExecutorClient::startSession(std::unique_ptr<Impl> impl,
+                             std::unique_ptr<Stream> stream, bool sameHost) {
   auto epc = SimpleRemoteEPC::Create<TcpTransport>(
       std::make_unique<DynamicThreadPoolTaskDispatcher>(std::nullopt),
-      SimpleRemoteEPC::Setup(), std::move(*stream), &impl->transport,
+      SimpleRemoteEPC::Setup(), std::move(stream), &impl->transport,
       TcpTransport::Options());
   if (!epc) // the transport owned the socket and closed it
     return impl->error("ORC handshake failed: " + toString(epc.takeError()));
@@ -109,8 +122,7 @@ ExecutorClient::open(const std::string &address, ClientOptions options) {
   impl->es->setErrorReporter([](Error err) { consumeError(std::move(err)); });
   impl->linker = std::make_unique<ObjectLinkingLayer>(*impl->es);
   impl->linkedObjects = LinkedObjects::addTo(*impl->es, *impl->linker);
-  impl->sameHost =
-      isUnixAddress(impl->connected) || isLoopbackHost(impl->connected);
+  impl->sameHost = sameHost;
   // The launch protocol, once, from the bootstrap symbols (LaunchProtocol.h).
   impl->protocol = chooseLaunchProtocol(
       *impl, impl->es->getExecutorProcessControl().getBootstrapSymbolsMap());
@@ -129,6 +141,38 @@ ExecutorClient::open(const std::string &address, ClientOptions options) {
     return std::move(err);
   }
   return std::unique_ptr<ExecutorClient>(new ExecutorClient(std::move(impl)));
+}
+
+Expected<std::unique_ptr<ExecutorClient>>
+ExecutorClient::spawn(const std::string &executor,
+                      const std::vector<std::string> &extraArgs) {
+  auto impl = std::make_unique<Impl>();
+  impl->address = impl->connected = executor;
+  if (!llvm::sys::fs::can_execute(executor))
+    return impl->error("cannot start it: no executable file there");
+  int fds[2];
+  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0)
+    return impl->error(std::string("cannot make a socket pair: ") +
+                       ::strerror(errno));
+  // ORC's executors take the session's descriptors as `filedescs=IN,OUT`:
+  // the child's standard input and output are its end of the pair.
+  std::vector<std::string> args = {executor};
+  llvm::append_range(args, extraArgs);
+  args.push_back("filedescs=0,1");
+  executor_studio::SubprocessOptions options;
+  options.in = executor_studio::Redirect::descriptor(fds[1]);
+  options.out = executor_studio::Redirect::descriptor(fds[1]);
+  options.newProcessGroup = true;
+  impl->child = std::make_unique<executor_studio::Subprocess>();
+  llvm::Error started = impl->child->start(args, options);
+  ::close(fds[1]);
+  if (started) {
+    ::close(fds[0]);
+    return impl->error("cannot start it: " + toString(std::move(started)));
+  }
+  impl->childPid = impl->child->processId();
+  return startSession(std::move(impl), socketStream(fds[0]),
+                      /*sameHost=*/true);
 }
 
 bool ExecutorClient::hasObject(const std::string &name) const {
@@ -410,4 +454,4 @@ Error ExecutorClient::close() {
   return Error::success();
 }
 
-} // namespace executor_runtime
+} // namespace executor_studio::runtime

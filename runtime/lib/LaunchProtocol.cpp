@@ -4,7 +4,7 @@
 using namespace llvm;
 using namespace llvm::orc;
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 
 LaunchProtocol::~LaunchProtocol() = default;
 
@@ -46,4 +46,4 @@ const char *executorKindSummary(ExecutorKind kind) {
   return "?";
 }
 
-} // namespace executor_runtime
+} // namespace executor_studio::runtime

@@ -30,7 +30,7 @@
 
 #include "llvm/ADT/StringMap.h"
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 
 class LaunchProtocol {
 public:
@@ -93,6 +93,6 @@ std::unique_ptr<LaunchProtocol>
 chooseLaunchProtocol(ExecutorClient::Impl &session,
                      const llvm::StringMap<llvm::orc::ExecutorAddr> &published);
 
-} // namespace executor_runtime
+} // namespace executor_studio::runtime
 
 #endif // EXECUTORRUNTIME_LIB_LAUNCHPROTOCOL_H

@@ -23,7 +23,7 @@
 using namespace llvm;
 using namespace llvm::orc;
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 namespace {
 
 /// A message built in two passes: `fill(w)` runs once counting and once
@@ -430,4 +430,4 @@ makeOneTripProtocol(ExecutorClient::Impl &session,
   return std::make_unique<OneTripProtocol>(session, published);
 }
 
-} // namespace executor_runtime
+} // namespace executor_studio::runtime

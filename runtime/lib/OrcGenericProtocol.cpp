@@ -25,7 +25,7 @@
 using namespace llvm;
 using namespace llvm::orc;
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 namespace {
 
 /// The alloc, free and invoke services with Catalyst's encodings, as LLVM IR
@@ -170,4 +170,4 @@ makeOrcGenericProtocol(ExecutorClient::Impl &session) {
   return std::make_unique<OrcGenericProtocol>(session);
 }
 
-} // namespace executor_runtime
+} // namespace executor_studio::runtime

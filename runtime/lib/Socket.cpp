@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 
 bool splitAddress(const std::string &address, std::string &host,
                   std::string &port, std::string &error) {
@@ -258,4 +258,4 @@ void attachDescriptor(msghdr &message, OneDescriptorControl &control,
   std::memcpy(CMSG_DATA(c), &fd, sizeof(int));
 }
 
-} // namespace executor_runtime
+} // namespace executor_studio::runtime

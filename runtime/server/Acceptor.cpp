@@ -19,7 +19,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 
 Acceptor::~Acceptor() { stop(); }
 
@@ -192,4 +192,4 @@ std::unique_ptr<Acceptor> listenOn(const std::string &address,
   return std::make_unique<TcpAcceptor>(fd, liveness);
 }
 
-} // namespace executor_runtime
+} // namespace executor_studio::runtime

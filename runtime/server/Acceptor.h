@@ -21,7 +21,7 @@
 #include <memory>
 #include <string>
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 class Stream;
 class TlsStream;
 struct ServerSecurity;
@@ -65,6 +65,6 @@ std::unique_ptr<Acceptor> listenOn(const std::string &address,
                                    bool allowRemote, unsigned unixMode,
                                    std::chrono::seconds liveness);
 
-} // namespace executor_runtime
+} // namespace executor_studio::runtime
 
 #endif // EXECUTORSERVER_ACCEPTOR_H

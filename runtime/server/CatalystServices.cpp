@@ -33,7 +33,7 @@ using namespace llvm;
 using namespace llvm::orc;
 using namespace llvm::orc::shared;
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 
 namespace {
 /// The blocks catalyst_remote_alloc handed out and that are not freed yet
@@ -248,4 +248,4 @@ void stopCatalystRuntime() {
     finalize();
 }
 
-} // namespace executor_runtime
+} // namespace executor_studio::runtime

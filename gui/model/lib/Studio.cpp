@@ -2,9 +2,10 @@
 #include "StudioModel/Studio.h"
 #include "StudioModel/Retarget.h"
 
-#include "Pipeline/PassOptionHelp.h"
-#include "Pipeline/PipelineRecorder.h"
-#include "Transforms/Passes.h"
+#include "ExecutorStudio/Pipeline/PassOptionHelp.h"
+#include "ExecutorStudio/Registration/TextEntryPoints.h"
+#include "ExecutorStudio/Pipeline/PipelineRecorder.h"
+#include "ExecutorStudio/Transforms/Passes.h"
 
 #include <nlohmann/json.hpp>
 

@@ -46,6 +46,8 @@ struct PipelineWorkerRequest {
   std::string pipeline;
   /// The default pipeline's workspace (cross-compile-targets' objects).
   std::string workspace;
+  /// The default pipeline compiles the kernels with debug info (a launch).
+  bool debug = false;
   /// The `// -----` chunk to run, or -1 for every chunk that mentions the
   /// catalyst or executor dialects.
   int chunk = -1;

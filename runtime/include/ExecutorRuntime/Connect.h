@@ -18,7 +18,7 @@
 #include <memory>
 #include <string>
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 class Stream;
 struct ClientOptions;
 
@@ -36,6 +36,6 @@ connectTransport(const std::string &address, const ClientOptions &options);
 bool secondsFromEnvironment(const char *name, int64_t fallback,
                             int64_t &seconds, std::string &why);
 
-} // namespace executor_runtime
+} // namespace executor_studio::runtime
 
 #endif // EXECUTORRUNTIME_CONNECT_H

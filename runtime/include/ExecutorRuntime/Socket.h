@@ -8,7 +8,7 @@
 #include <string>
 #include <sys/socket.h>
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 
 /// `host:port` split; IPv6 hosts come in brackets. Returns false (and sets
 /// `error`) when `address` is not of that form, or when the port is not a
@@ -64,6 +64,6 @@ union OneDescriptorControl {
 /// Makes `message` carry `fd` (SCM_RIGHTS), its control data in `control`.
 void attachDescriptor(msghdr &message, OneDescriptorControl &control, int fd);
 
-} // namespace executor_runtime
+} // namespace executor_studio::runtime
 
 #endif // EXECUTORRUNTIME_SOCKET_H
