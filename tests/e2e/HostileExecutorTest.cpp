@@ -24,6 +24,7 @@
 #include "ExecutorRuntime/UnixSocket.h"
 #include "ExecutorRuntime/Wire.h"
 #include "ExternalExecutor.h"
+#include "RunTool.h"
 
 #include "llvm/Support/FileSystem.h"
 
@@ -44,7 +45,6 @@ namespace {
 const std::string kServer = EXECUTOR_SERVER_PATH;
 const std::string kObjectA = KERNELS_A_OBJECT;
 const std::string kHostile = HOSTILE_OBJECT;
-const std::string kMakeCerts = MAKE_EXECUTOR_CERTS;
 
 // The transport's framing (TcpTransport.cpp): a 32-byte header of size
 // (header included), opcode, sequence number and tag; a direct call's reply
@@ -292,10 +292,7 @@ protected:
   }
   static void SetUpTestSuite() {
     llvm::sys::fs::create_directories(tempDir());
-    ASSERT_EQ(std::system((kMakeCerts + " " + tempDir() +
-                           "/certs 127.0.0.1 >/dev/null")
-                              .c_str()),
-              0);
+    ASSERT_TRUE(executor_test::makeExecutorCerts(tempDir() + "/certs", {"127.0.0.1"}));
   }
   static void TearDownTestSuite() {
     llvm::sys::fs::remove_directories(tempDir());
