@@ -119,26 +119,7 @@ private:
   }
   /// Reads up to `size` bytes and any descriptors passed with them.
   ssize_t receive(int fd, char *into, size_t size, std::vector<int> &fds) {
-    union {
-      cmsghdr align;
-      char bytes[CMSG_SPACE(8 * sizeof(int))];
-    } control;
-    iovec iov{into, size};
-    msghdr m{};
-    m.msg_iov = &iov;
-    m.msg_iovlen = 1;
-    m.msg_control = control.bytes;
-    m.msg_controllen = sizeof(control.bytes);
-    ssize_t got = ::recvmsg(fd, &m, MSG_CMSG_CLOEXEC);
-    if (got > 0)
-      for (cmsghdr *c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c))
-        if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
-          for (size_t i = 0; i < (c->cmsg_len - CMSG_LEN(0)) / sizeof(int); ++i) {
-            int passed;
-            std::memcpy(&passed, CMSG_DATA(c) + i * sizeof(int), sizeof(int));
-            fds.push_back(passed);
-          }
-    return got;
+    return executor_runtime::receiveDescriptors(fd, into, size, 0, 8, fds);
   }
   bool send(int fd, const char *data, size_t size, const std::vector<int> &fds) {
     size_t sent = 0;
