@@ -2,9 +2,11 @@
 //
 // Schedules and cancels the language server's pipeline runs: a preview
 // (`executor/pipelinePreview`), a re-run on edited IR (`executor/rerunFrom`)
-// and the pipeline's own diagnostics after an edit. Each runs in a worker
-// process (PipelineWorker.h) on a thread of its own; an edit, a close, a
-// `$/cancelRequest`, a time-out or the server's exit kills it at once.
+// and the pipeline's own diagnostics after an edit. Each runs on a thread of
+// its own, each chunk in a recording worker process (core's
+// RecordingWorker.h: `executor-lsp-server --record-worker`; the result as
+// PipelineResults.h writes it); an edit, a close, a `$/cancelRequest`, a
+// time-out or the server's exit kills it at once.
 //
 //===----------------------------------------------------------------------===//
 #ifndef EXECUTORLSP_PIPELINEJOBS_H
