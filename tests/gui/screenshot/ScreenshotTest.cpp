@@ -95,7 +95,8 @@ protected:
   /// executor-studio on the virtual display.
   Result studio(const std::vector<std::string> &args) {
     return run(args, environment({"DISPLAY=" + display->display(), "LIBGL_ALWAYS_SOFTWARE=1",
-                                  "XDG_CONFIG_HOME=" + dir + "/config"}));
+                                  "XDG_CONFIG_HOME=" + dir + "/config",
+                                  "XDG_STATE_HOME=" + dir + "/state"}));
   }
 
   /// Checks the picture is a drawn window, not an empty frame.
@@ -329,4 +330,60 @@ TEST_F(Screenshot, PrintDiffWritesTheDiffOfAPassWithoutAWindow) {
       << unknown.output;
   EXPECT_EQ(printDiff({"--line-diff", ARM_INPUT}).exitCode, 2);
   EXPECT_EQ(printDiff({"--print-diff", "4"}).exitCode, 2);
+}
+
+TEST_F(Screenshot, AKeptEditIsOfferedAndRestoredAtTheNextStart) {
+  std::string input = dir + "/program.mlir", edit = dir + "/edit.mlir";
+  std::ofstream(input) << "func.func @f(%a: i32) -> i32 {\n"
+                          "  %b = arith.addi %a, %a : i32\n"
+                          "  %c = arith.addi %a, %a : i32\n"
+                          "  %d = arith.muli %b, %c : i32\n"
+                          "  return %d : i32\n}\n";
+  // The IR after cse, edited: a subtraction instead.
+  std::ofstream(edit) << "module {\n  func.func @f(%arg0: i32) -> i32 {\n"
+                         "    %0 = arith.subi %arg0, %arg0 : i32\n"
+                         "    %1 = arith.muli %0, %0 : i32\n"
+                         "    return %1 : i32\n  }\n}\n";
+  std::string png = dir + "/recovery.png";
+  const std::string pipeline = "builtin.module(cse,canonicalize)";
+  Result edited = studio({input, "--pipeline", pipeline, "--screenshot", png, "--pass", "1",
+                          "--edit", edit});
+  ASSERT_EQ(edited.exitCode, 0) << edited.output;
+  // Kept in $XDG_STATE_HOME/executor-studio/recovery, readable by the user only.
+  std::vector<std::filesystem::path> kept;
+  for (const auto &entry :
+       std::filesystem::directory_iterator(dir + "/state/executor-studio/recovery"))
+    kept.push_back(entry.path());
+  ASSERT_EQ(kept.size(), 1u);
+  EXPECT_NE(readFile(kept[0]).find("arith.subi %arg0, %arg0"), std::string::npos);
+  EXPECT_EQ(std::filesystem::status(kept[0]).permissions() & std::filesystem::perms::all,
+            std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+
+  // The next start offers it...
+  Result offered = studio({input, "--pipeline", pipeline, "--screenshot", png});
+  ASSERT_EQ(offered.exitCode, 0) << offered.output;
+  std::string document = std::filesystem::path(input).lexically_normal().string();
+  EXPECT_NE(offered.output.find("an edit of pass 1 of " + document + " was kept at "),
+            std::string::npos)
+      << offered.output;
+  EXPECT_NE(offered.output.find("--restore-edit restores it"), std::string::npos);
+  expectWindow(png);
+  // ... and restores it: the passes after it re-run on the edit.
+  Result restored =
+      studio({input, "--pipeline", pipeline, "--screenshot", png, "--restore-edit"});
+  ASSERT_EQ(restored.exitCode, 0) << restored.output;
+  EXPECT_NE(restored.output.find("restored the edit of pass 1: re-ran 1 passes after the "
+                                 "edit of pass 1"),
+            std::string::npos)
+      << restored.output;
+  expectWindow(png);
+
+  // Nothing kept for another document.
+  std::string other = dir + "/other.mlir";
+  std::ofstream(other) << "module {}\n";
+  Result none = studio({other, "--screenshot", png, "--restore-edit"});
+  EXPECT_EQ(none.exitCode, 2) << none.output;
+  EXPECT_NE(none.output.find("--restore-edit: no edit of " + other + " is kept in"),
+            std::string::npos)
+      << none.output;
 }
