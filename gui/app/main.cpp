@@ -8,8 +8,9 @@
 //
 //===----------------------------------------------------------------------===//
 #include "App.h"
-#include "Pipeline/RecordingWorker.h"
-#include "Registration/Registration.h"
+#include "ExecutorStudio/Pipeline/RecordingWorker.h"
+#include "ExecutorStudio/Registration/TextEntryPoints.h"
+#include "ExecutorStudio/Registration/Registration.h"
 
 #include <cstdio>
 #include <cstring>

@@ -6,9 +6,9 @@
 #include "ExecutorLsp/Protocol.h"
 #include "ExecutorLsp/TextFile.h"
 
-#include "Catalyst/IR/CatalystAttributes.h"
-#include "Catalyst/IR/CatalystOps.h"
-#include "Transforms/Passes.h"
+#include "ExecutorStudio/Catalyst/IR/CatalystAttributes.h"
+#include "ExecutorStudio/Catalyst/IR/CatalystOps.h"
+#include "ExecutorStudio/Transforms/Passes.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"

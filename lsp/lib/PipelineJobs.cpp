@@ -9,9 +9,9 @@
 
 #include "ExecutorLsp/PipelineResults.h"
 
-#include "Pipeline/PipelineRecorder.h"
-#include "Pipeline/RecordingWorker.h"
-#include "Transforms/Passes.h"
+#include "ExecutorStudio/Pipeline/PipelineRecorder.h"
+#include "ExecutorStudio/Pipeline/RecordingWorker.h"
+#include "ExecutorStudio/Transforms/Passes.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"

@@ -3,7 +3,7 @@
 
 #include "ExecutorLsp/SourceRanges.h"
 
-#include "Pipeline/PipelineRecorder.h"
+#include "ExecutorStudio/Pipeline/PipelineRecorder.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"

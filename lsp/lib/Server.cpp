@@ -26,7 +26,7 @@
 #include "ExecutorLsp/TextFile.h"
 #include "ExecutorLsp/XRefs.h"
 
-#include "Registration/Registration.h"
+#include "ExecutorStudio/Registration/Registration.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "llvm/ADT/StringMap.h"

@@ -6,8 +6,9 @@
 //===----------------------------------------------------------------------===//
 #include "ExecutorLsp/Server.h"
 
-#include "Pipeline/RecordingWorker.h"
-#include "Registration/Registration.h"
+#include "ExecutorStudio/Pipeline/RecordingWorker.h"
+#include "ExecutorStudio/Registration/TextEntryPoints.h"
+#include "ExecutorStudio/Registration/Registration.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"

@@ -47,7 +47,7 @@
 using namespace llvm;
 using namespace llvm::orc;
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 
 std::string pyfaceName(const std::string &entry) {
   static const std::string prefix = "_catalyst_pyface_";
@@ -1646,4 +1646,4 @@ Error ExecutorClient::close() {
   return Error::success();
 }
 
-} // namespace executor_runtime
+} // namespace executor_studio::runtime

@@ -16,7 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 
 bool splitAddress(const std::string &address, std::string &host,
                   std::string &port, std::string &error) {
@@ -288,4 +288,4 @@ ssize_t receiveDescriptors(int socket, char *into, size_t size, int flags,
   return got;
 }
 
-} // namespace executor_runtime
+} // namespace executor_studio::runtime

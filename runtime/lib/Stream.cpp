@@ -15,7 +15,7 @@
 
 using namespace llvm;
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 
 Stream::~Stream() = default;
 std::string Stream::lastError() const { return std::strerror(errno); }
@@ -148,4 +148,4 @@ std::unique_ptr<Stream> tlsStream(std::unique_ptr<TlsStream> tls) {
   return std::make_unique<TlsSocketStream>(std::move(tls));
 }
 
-} // namespace executor_runtime
+} // namespace executor_studio::runtime

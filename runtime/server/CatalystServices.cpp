@@ -28,7 +28,7 @@ using namespace llvm;
 using namespace llvm::orc;
 using namespace llvm::orc::shared;
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 
 namespace {
 ExecutorAddr alloc(uint64_t size) { return ExecutorAddr(serviceAllocate(size)); }
@@ -172,4 +172,4 @@ void stopCatalystRuntime() {
     finalize();
 }
 
-} // namespace executor_runtime
+} // namespace executor_studio::runtime

@@ -17,7 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 
 namespace {
 std::atomic<TcpTransport *> reportTo{nullptr};
@@ -362,4 +362,4 @@ bool longestRunningKernel(std::string &name, int64_t &milliseconds) {
   return true;
 }
 
-} // namespace executor_runtime
+} // namespace executor_studio::runtime

@@ -13,7 +13,7 @@
 #include <cstdint>
 #include <string>
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 class TcpTransport;
 
 /// In a session process: reports fatal signals (SIGSEGV, SIGBUS, SIGFPE,
@@ -63,6 +63,6 @@ public:
 private:
   int slot = -1; // in the table longestRunningKernel reads
 };
-} // namespace executor_runtime
+} // namespace executor_studio::runtime
 
 #endif // EXECUTORSERVER_CRASHREPORT_H

@@ -41,7 +41,7 @@ static_assert(sizeof(ExecutorWrapperBuffer) == sizeof(CWrapperFunctionBuffer) &&
                       offsetof(CWrapperFunctionBuffer, Size),
               "Plugin.h must match ORC's CWrapperFunctionBuffer");
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 
 std::atomic<bool> logLaunches{true};
 std::string sessionLabel = "session";
@@ -553,4 +553,4 @@ void addLaunchService(llvm::StringMap<llvm::orc::ExecutorAddr> &symbols) {
   symbols[kDirectCallsSymbol] = ExecutorAddr::fromPtr(&serveDirectCall);
 }
 
-} // namespace executor_runtime
+} // namespace executor_studio::runtime

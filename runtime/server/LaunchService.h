@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <string>
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 class TcpTransport;
 /// Whether each launch is logged.
 extern std::atomic<bool> logLaunches;
@@ -64,6 +64,6 @@ extern "C" llvm::orc::shared::CWrapperFunctionBuffer
 executorStudioFree(const char *data, size_t size);
 extern "C" llvm::orc::shared::CWrapperFunctionBuffer
 executorStudioInvoke(const char *data, size_t size);
-} // namespace executor_runtime
+} // namespace executor_studio::runtime
 
 #endif // EXECUTORSERVER_LAUNCHSERVICE_H

@@ -14,7 +14,7 @@
 #include <thread>
 #include <unistd.h>
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 
 bool parseSize(const std::string &text, uint64_t &bytes) {
   if (text.empty())
@@ -190,4 +190,4 @@ bool startSessionWatchdog(const SessionLimits &limits,
       error);
 }
 
-} // namespace executor_runtime
+} // namespace executor_studio::runtime

@@ -7,7 +7,7 @@
 #include <functional>
 #include <string>
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 
 /// executor-server's limits; the defaults are the flags' defaults.
 struct SessionLimits {
@@ -74,6 +74,6 @@ struct CallInFlight {
   ~CallInFlight();
 };
 
-} // namespace executor_runtime
+} // namespace executor_studio::runtime
 
 #endif // EXECUTORSERVER_LIMITS_H

@@ -19,7 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 
 void closeInheritedDescriptors(int keep) {
   bool closed = true;
@@ -232,4 +232,4 @@ std::string describeIsolation(bool dropsPrivileges, bool syscallFilter,
   return line;
 }
 
-} // namespace executor_runtime
+} // namespace executor_studio::runtime

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 
 /// Closes every descriptor but 0, 1, 2 and `keep` (close_range): nothing
 /// of the listener's (its listening sockets, other clients' connections,
@@ -54,6 +54,6 @@ std::string describeIsolation(bool dropsPrivileges, bool syscallFilter,
                               const std::string &noFilterWhy,
                               std::vector<std::string> &missing);
 
-} // namespace executor_runtime
+} // namespace executor_studio::runtime
 
 #endif // EXECUTORSERVER_SANDBOX_H

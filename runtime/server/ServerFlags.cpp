@@ -11,7 +11,7 @@
 
 using namespace llvm;
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 
 void flagError(const std::string &problem) {
   std::fprintf(stderr, "executor-server: %s (see --help)\n", problem.c_str());
@@ -259,4 +259,4 @@ ServerFlags parseServerFlags(int argc, char **argv, const char *version) {
   return flags;
 }
 
-} // namespace executor_runtime
+} // namespace executor_studio::runtime

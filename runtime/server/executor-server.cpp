@@ -82,7 +82,7 @@
 
 using namespace llvm;
 using namespace llvm::orc;
-using namespace executor_runtime;
+using namespace executor_studio::runtime;
 
 namespace {
 int signalPipe[2] = {-1, -1};

@@ -1,5 +1,5 @@
 //===- Subprocess.cpp - the one way to run a child process ------*- C++ -*-===//
-#include "Support/Subprocess.h"
+#include "ExecutorStudio/Support/Subprocess.h"
 
 #include "llvm/Support/Program.h"
 

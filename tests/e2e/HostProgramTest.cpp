@@ -23,7 +23,7 @@
 #include <unistd.h>
 #include <vector>
 
-using namespace executor_runtime;
+using namespace executor_studio::runtime;
 
 namespace {
 const std::string kServer = EXECUTOR_SERVER_PATH;

@@ -39,7 +39,7 @@
 #include <thread>
 #include <unistd.h>
 
-using namespace executor_runtime;
+using namespace executor_studio::runtime;
 
 namespace {
 const std::string kServer = EXECUTOR_SERVER_PATH;
@@ -119,7 +119,7 @@ private:
   }
   /// Reads up to `size` bytes and any descriptors passed with them.
   ssize_t receive(int fd, char *into, size_t size, std::vector<int> &fds) {
-    return executor_runtime::receiveDescriptors(fd, into, size, 0, 8, fds);
+    return executor_studio::runtime::receiveDescriptors(fd, into, size, 0, 8, fds);
   }
   bool send(int fd, const char *data, size_t size, const std::vector<int> &fds) {
     size_t sent = 0;

@@ -28,7 +28,7 @@
 #include <thread>
 #include <unistd.h>
 
-using namespace executor_runtime;
+using namespace executor_studio::runtime;
 using executor_test::JitlinkExecutor;
 
 namespace {

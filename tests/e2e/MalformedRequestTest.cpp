@@ -23,7 +23,7 @@
 #include <thread>
 #include <unistd.h>
 
-using namespace executor_runtime;
+using namespace executor_studio::runtime;
 namespace fs = std::filesystem;
 
 namespace {

@@ -41,7 +41,7 @@
 #include <thread>
 #include <unistd.h>
 
-using namespace executor_runtime;
+using namespace executor_studio::runtime;
 using Clock = std::chrono::steady_clock;
 
 namespace {

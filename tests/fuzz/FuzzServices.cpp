@@ -24,7 +24,7 @@
 #include <filesystem>
 #include <unistd.h>
 
-using namespace executor_runtime;
+using namespace executor_studio::runtime;
 using namespace llvm::orc::shared;
 
 namespace {

@@ -5,7 +5,8 @@
 // when started as `TEST --record-worker REQUEST RESULT`.
 //
 //===----------------------------------------------------------------------===//
-#include "Pipeline/RecordingWorker.h"
+#include "ExecutorStudio/Pipeline/RecordingWorker.h"
+#include "ExecutorStudio/Registration/TextEntryPoints.h"
 
 #include <gtest/gtest.h>
 

@@ -4,7 +4,8 @@
 // recordInWorker starts it with --record-worker.
 //
 //===----------------------------------------------------------------------===//
-#include "Pipeline/RecordingWorker.h"
+#include "ExecutorStudio/Pipeline/RecordingWorker.h"
+#include "ExecutorStudio/Registration/TextEntryPoints.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"

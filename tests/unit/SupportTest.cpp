@@ -1,6 +1,6 @@
 //===- SupportTest.cpp - the MLIR lexer and Subprocess ---------------------===//
-#include "Support/MlirLexer.h"
-#include "Support/Subprocess.h"
+#include "ExecutorStudio/Support/MlirLexer.h"
+#include "ExecutorStudio/Support/Subprocess.h"
 
 #include <gtest/gtest.h>
 

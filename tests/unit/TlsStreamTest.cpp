@@ -31,7 +31,7 @@
 #include <unistd.h>
 #include <vector>
 
-using namespace executor_runtime;
+using namespace executor_studio::runtime;
 
 namespace {
 

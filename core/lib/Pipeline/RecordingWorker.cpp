@@ -1,7 +1,7 @@
 //===- RecordingWorker.cpp - a recording made in a child process ----------===//
-#include "Pipeline/RecordingWorker.h"
+#include "ExecutorStudio/Pipeline/RecordingWorker.h"
 
-#include "Support/Subprocess.h"
+#include "ExecutorStudio/Support/Subprocess.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"

@@ -5,10 +5,11 @@
 // does the recording worker's side (RecordingWorker.h), which records text.
 //
 //===----------------------------------------------------------------------===//
-#include "Pipeline/InputLimits.h"
-#include "Pipeline/PipelineRecorder.h"
-#include "Pipeline/RecordingWorker.h"
-#include "Registration/Registration.h"
+#include "ExecutorStudio/Pipeline/InputLimits.h"
+#include "ExecutorStudio/Pipeline/PipelineRecorder.h"
+#include "ExecutorStudio/Pipeline/RecordingWorker.h"
+#include "ExecutorStudio/Registration/TextEntryPoints.h"
+#include "ExecutorStudio/Registration/Registration.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"

@@ -1,9 +1,9 @@
 //===- CrossCompileTargets.cpp - one object per catalyst.target -*- C++ -*-===//
-#include "Catalyst/IR/CatalystAttributes.h"
-#include "Catalyst/IR/CatalystOps.h"
-#include "Pipeline/PipelineRecorder.h"
+#include "ExecutorStudio/Catalyst/IR/CatalystAttributes.h"
+#include "ExecutorStudio/Catalyst/IR/CatalystOps.h"
+#include "ExecutorStudio/Pipeline/PipelineRecorder.h"
 #include "PyfaceWrappers.h"
-#include "Transforms/Passes.h"
+#include "ExecutorStudio/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -35,7 +35,7 @@
 
 namespace catalyst {
 #define GEN_PASS_DEF_CROSSCOMPILETARGETSPASS
-#include "Transforms/Passes.h.inc"
+#include "ExecutorStudio/Transforms/Passes.h.inc"
 } // namespace catalyst
 
 using namespace mlir;

@@ -9,12 +9,13 @@
 // entry is the host function --entry (default: main).
 //
 //===----------------------------------------------------------------------===//
-#include "Pipeline/InputLimits.h"
-#include "Pipeline/PassOptionHelp.h"
-#include "Pipeline/PipelineRecorder.h"
-#include "Registration/Registration.h"
-#include "Transforms/Passes.h"
-#include "Catalyst/IR/CatalystAttributes.h"
+#include "ExecutorStudio/Pipeline/InputLimits.h"
+#include "ExecutorStudio/Pipeline/PassOptionHelp.h"
+#include "ExecutorStudio/Registration/TextEntryPoints.h"
+#include "ExecutorStudio/Pipeline/PipelineRecorder.h"
+#include "ExecutorStudio/Registration/Registration.h"
+#include "ExecutorStudio/Transforms/Passes.h"
+#include "ExecutorStudio/Catalyst/IR/CatalystAttributes.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/ExecutionEngine/OptUtils.h"

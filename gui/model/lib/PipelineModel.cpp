@@ -1,7 +1,8 @@
 //===- PipelineModel.cpp - the pass stepper and its diff ------------------===//
 #include "StudioModel/PipelineModel.h"
 
-#include "Pipeline/StructuralDiff.h"
+#include "ExecutorStudio/Registration/TextEntryPoints.h"
+#include "ExecutorStudio/Pipeline/StructuralDiff.h"
 
 #include <algorithm>
 

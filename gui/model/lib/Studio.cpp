@@ -2,11 +2,12 @@
 #include "StudioModel/Studio.h"
 #include "StudioModel/Retarget.h"
 
-#include "Pipeline/PassOptionHelp.h"
-#include "Pipeline/PipelineRecorder.h"
-#include "Pipeline/RecordingWorker.h"
-#include "Registration/Registration.h"
-#include "Transforms/Passes.h"
+#include "ExecutorStudio/Pipeline/PassOptionHelp.h"
+#include "ExecutorStudio/Pipeline/PipelineRecorder.h"
+#include "ExecutorStudio/Pipeline/RecordingWorker.h"
+#include "ExecutorStudio/Registration/Registration.h"
+#include "ExecutorStudio/Registration/TextEntryPoints.h"
+#include "ExecutorStudio/Transforms/Passes.h"
 
 #include "llvm/Support/FileSystem.h"
 

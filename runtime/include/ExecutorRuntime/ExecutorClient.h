@@ -37,7 +37,7 @@ class ExecutorProcessControl;
 class ExecutorAddr;
 } // namespace llvm::orc
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 
 /// A dense row-major memref on the host: shape, element size and bytes.
 struct HostMemRef {
@@ -231,6 +231,6 @@ private:
 /// `_catalyst_pyface_<entry>` unless `entry` has the prefix already.
 std::string pyfaceName(const std::string &entry);
 
-} // namespace executor_runtime
+} // namespace executor_studio::runtime
 
 #endif // EXECUTORRUNTIME_EXECUTORCLIENT_H

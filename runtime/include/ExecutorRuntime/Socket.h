@@ -9,7 +9,7 @@
 #include <sys/socket.h>
 #include <vector>
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 
 /// `host:port` split; IPv6 hosts come in brackets. Returns false (and sets
 /// `error`) when `address` is not of that form, or when the port is not a
@@ -75,6 +75,6 @@ constexpr size_t kMaxReceivedDescriptors = 8;
 ssize_t receiveDescriptors(int socket, char *into, size_t size, int flags,
                            size_t maxDescriptors, std::vector<int> &passed);
 
-} // namespace executor_runtime
+} // namespace executor_studio::runtime
 
 #endif // EXECUTORRUNTIME_SOCKET_H

@@ -61,7 +61,7 @@
 #include <thread>
 #include <vector>
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 
 /// A direct call that had no reply within its time limit (callDirect): the
 /// connection is closed then.
@@ -259,6 +259,6 @@ private:
   int offeredFd = -1;
 };
 
-} // namespace executor_runtime
+} // namespace executor_studio::runtime
 
 #endif // EXECUTORRUNTIME_TCPTRANSPORT_H

@@ -39,7 +39,7 @@
 
 #include <sys/uio.h>
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 
 inline constexpr uint64_t kReplyOk = 0;
 inline constexpr uint64_t kReplyError = 1;
@@ -655,6 +655,6 @@ private:
   size_t offset = 0, dataBytes = 0;
 };
 
-} // namespace executor_runtime
+} // namespace executor_studio::runtime
 
 #endif // EXECUTORRUNTIME_WIRE_H

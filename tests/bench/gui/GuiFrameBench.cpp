@@ -20,8 +20,9 @@
 #include "App.h"
 #include "VirtualDisplay.h"
 
-#include "Pipeline/PipelineRecorder.h"
-#include "Pipeline/RecordingWorker.h"
+#include "ExecutorStudio/Pipeline/PipelineRecorder.h"
+#include "ExecutorStudio/Pipeline/RecordingWorker.h"
+#include "ExecutorStudio/Registration/TextEntryPoints.h"
 #include "StudioModel/Settings.h"
 #include "StudioModel/Studio.h"
 #include "StudioUI/StudioView.h"

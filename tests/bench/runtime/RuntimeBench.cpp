@@ -72,7 +72,7 @@
 #include <unistd.h>
 #include <vector>
 
-using namespace executor_runtime;
+using namespace executor_studio::runtime;
 using Clock = std::chrono::steady_clock;
 
 namespace {

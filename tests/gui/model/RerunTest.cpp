@@ -5,7 +5,8 @@
 // edit and reproduce the run from the saved file.
 //
 //===----------------------------------------------------------------------===//
-#include "Pipeline/PipelineRecorder.h"
+#include "ExecutorStudio/Registration/TextEntryPoints.h"
+#include "ExecutorStudio/Pipeline/PipelineRecorder.h"
 #include "StudioModel/Studio.h"
 
 #include "llvm/Support/Program.h"
