@@ -2,6 +2,7 @@
 #include "ExecutorLsp/PipelineJobs.h"
 
 #include "ExecutorLsp/DocumentLimits.h"
+#include "ExecutorLsp/Launch.h"
 #include "ExecutorLsp/Protocol.h"
 #include "ExecutorLsp/Server.h"
 #include "ExecutorLsp/SplitFile.h"
@@ -102,6 +103,10 @@ struct PipelineJobs::Input {
   std::string textUri;
   /// What the request is called in errors.
   std::string what = "pipeline preview";
+  /// The default pipeline with debug info in the kernels (a launch).
+  bool debug = false;
+  /// A launch: what to run once the pipeline wrote the objects.
+  std::shared_ptr<const LaunchSpec> launch;
 };
 
 namespace {
@@ -209,8 +214,13 @@ std::string describeWorkerFailure(const std::string &why,
 /// Records the chunks `jobInput` asks for, each in a recording worker
 /// (RecordingWorker.h), until they are done, the job is cancelled or its
 /// time is up: {"chunks": [...]} as PipelineResults.h describes them.
-WorkerOutcome runWorker(const ServerOptions &options, PipelineJobs::Job &job,
-                        const PipelineJobs::Input &jobInput) {
+/// `withWorkspace` sees the objects the pipeline wrote before they are
+/// removed.
+WorkerOutcome
+runWorker(const ServerOptions &options, PipelineJobs::Job &job,
+          const PipelineJobs::Input &jobInput,
+          llvm::function_ref<void(StringRef workspace, const json::Value &result)>
+              withWorkspace = {}) {
   using Status = WorkerOutcome::Status;
   WorkerOutcome outcome;
   outcome.status = Status::Failed;
@@ -227,7 +237,7 @@ WorkerOutcome runWorker(const ServerOptions &options, PipelineJobs::Job &job,
     llvm::consumeError(parsed.takeError());
   result.pipeline = jobInput.pipeline.empty()
                         ? catalyst::getDefaultPipelineText(
-                              {std::string(workspace.dir), ""})
+                              {std::string(workspace.dir), "", jobInput.debug})
                         : jobInput.pipeline;
   result.setIR(jobInput.ir);
   result.rerunAfter = jobInput.rerunAfter;
@@ -303,6 +313,8 @@ WorkerOutcome runWorker(const ServerOptions &options, PipelineJobs::Job &job,
   }
   outcome.status = Status::Finished;
   outcome.result = json::Object{{"chunks", std::move(results)}};
+  if (withWorkspace)
+    withWorkspace(workspace.dir, outcome.result);
   proto::Logger::info("pipeline workers for {0} took {1} ms", job.uri.uri(),
                       std::chrono::duration<double, std::milli>(
                           std::chrono::steady_clock::now() - start)
@@ -476,6 +488,24 @@ void PipelineJobs::startRerun(const TextFile &file,
         std::move(requestKey), std::move(reply));
 }
 
+void PipelineJobs::startLaunch(const TextFile &file, const LaunchSpec &spec,
+                               std::string requestKey,
+                               proto::Callback<json::Value> reply) {
+  if (auto refused = checkPipelineInput(file.getContents(), "the document",
+                                        "launch", "launches", "executor-compile -g"))
+    return reply(std::move(*refused));
+  Input jobInput;
+  jobInput.text = file.getContents();
+  jobInput.chunk = static_cast<int>(spec.chunk);
+  jobInput.ir = "none";
+  jobInput.timeoutMs = options.previewTimeoutMs;
+  jobInput.debug = true;
+  jobInput.what = "compile of " + spec.kernel;
+  jobInput.launch = std::make_shared<const LaunchSpec>(spec);
+  start(Kind::Launch, file.getURI(), file.getVersion(), std::move(jobInput),
+        std::move(requestKey), std::move(reply));
+}
+
 void PipelineJobs::startDiagnostics(const TextFile &file) {
   // The pipeline's own errors, once the text is valid and stays unchanged
   // for a moment.
@@ -542,7 +572,7 @@ void PipelineJobs::cancelRequest(StringRef key) {
   {
     std::lock_guard<std::mutex> lock(mutex);
     for (auto &job : jobs)
-      if (job->kind == Kind::Preview && job->requestKey == key)
+      if (job->kind != Kind::Diagnostics && job->requestKey == key)
         matching.push_back(job);
   }
   for (auto &job : matching)
@@ -559,6 +589,8 @@ void PipelineJobs::run(Job &job, const Input &jobInput) {
     if (job.cancelled)
       return;
   }
+  if (job.kind == Kind::Launch)
+    return runLaunchJob(job, jobInput);
   WorkerOutcome outcome = runWorker(options, job, jobInput);
   if (job.kind == Kind::Preview)
     return finishPreview(job, std::move(outcome), jobInput);
@@ -566,6 +598,43 @@ void PipelineJobs::run(Job &job, const Input &jobInput) {
       collectPipelineDiagnostics(job, std::move(outcome));
   if (!diagnostics.empty())
     publish(
-        job.uri, job.version, [&] { return job.isCancelled(); },
+        job.kind, job.uri, job.version, [&] { return job.isCancelled(); },
         std::move(diagnostics));
+}
+
+void PipelineJobs::runLaunchJob(Job &job, const Input &jobInput) {
+  // Compile with debug info, then launch from the workspace the worker
+  // wrote (before it is removed).
+  std::optional<json::Value> launched;
+  std::vector<proto::Diagnostic> diagnostics;
+  WorkerOutcome outcome =
+      runWorker(options, job, jobInput,
+                [&](StringRef workspace, const json::Value &result) {
+        const json::Object *root = result.getAsObject();
+        const json::Array *chunks = root ? root->getArray("chunks") : nullptr;
+        const json::Object *chunk =
+            chunks && !chunks->empty() ? chunks->front().getAsObject() : nullptr;
+        if (!chunk || !chunk->getBoolean("succeeded").value_or(false))
+          return;
+        launched = runLaunch(*jobInput.launch, workspace, job.uri,
+                             std::chrono::milliseconds(jobInput.timeoutMs),
+                             diagnostics);
+      });
+  if (outcome.status != WorkerOutcome::Status::Finished)
+    return finishPreview(job, std::move(outcome), jobInput);
+  if (!launched) {
+    // The pipeline failed: its errors say why.
+    std::vector<proto::Diagnostic> errors =
+        collectPipelineDiagnostics(job, std::move(outcome));
+    std::string message = "the pipeline failed on the document";
+    if (!errors.empty())
+      message += ": " + errors.front().message;
+    return job.answer(makeError(proto::ErrorCode::RequestFailed, message));
+  }
+  // The diagnostics (none when it did not crash in the document) replace
+  // the previous launch's.
+  publish(
+      job.kind, job.uri, job.version, [&] { return job.isCancelled(); },
+      std::move(diagnostics));
+  job.answer(std::move(*launched));
 }

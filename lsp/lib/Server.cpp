@@ -18,6 +18,7 @@
 #include "ExecutorLsp/Formatting.h"
 #include "ExecutorLsp/Hover.h"
 #include "ExecutorLsp/InlayHints.h"
+#include "ExecutorLsp/Launch.h"
 #include "ExecutorLsp/PipelineJobs.h"
 #include "ExecutorLsp/Protocol.h"
 #include "ExecutorLsp/Rename.h"
@@ -92,6 +93,7 @@ public:
                          proto::Callback<json::Value> reply);
   void onRerunFrom(const RerunFromParams &params,
                    proto::Callback<json::Value> reply);
+  void onLaunch(const LaunchParams &params, proto::Callback<json::Value> reply);
   void onCodeAction(const proto::CodeActionParams &params,
                     proto::Callback<json::Value> reply);
   void onPrepareRename(const proto::TextDocumentPositionParams &params,
@@ -125,10 +127,12 @@ private:
   void updateFile(const proto::URIForFile &uri, std::string contents,
                   int64_t version);
 
-  /// Publishes the pipeline's diagnostics of a job, after the parser's.
-  void publishPipelineDiagnostics(const proto::URIForFile &uri, int64_t version,
-                                  llvm::function_ref<bool()> isCancelled,
-                                  std::vector<proto::Diagnostic> diagnostics);
+  /// Publishes the diagnostics of a job (the pipeline's or a launch's),
+  /// after the parser's and with the other kind's.
+  void publishJobDiagnostics(PipelineJobs::Kind kind,
+                             const proto::URIForFile &uri, int64_t version,
+                             llvm::function_ref<bool()> isCancelled,
+                             std::vector<proto::Diagnostic> diagnostics);
   /// The request id of the message being handled, as PipelineJobs keys it.
   std::string getLastRequestKey() const {
     const std::optional<json::Value> &id = input.getLastRequestId();
@@ -160,6 +164,8 @@ private:
   struct PublishedState {
     int64_t version = 0;
     std::vector<proto::Diagnostic> parseDiagnostics;
+    /// The pipeline's, and a crashed launch's (Launch.h), of this version.
+    std::vector<proto::Diagnostic> pipelineDiagnostics, launchDiagnostics;
   };
   llvm::StringMap<PublishedState> published;
 
@@ -179,27 +185,34 @@ Server::Server(CheckedInput &input, const ServerOptions &options)
             ? llvm::hardware_concurrency(options.verifyThreads)
             : llvm::hardware_concurrency());
   jobs = std::make_unique<PipelineJobs>(
-      this->options, [this](const proto::URIForFile &uri, int64_t version,
-                            llvm::function_ref<bool()> isCancelled,
-                            std::vector<proto::Diagnostic> diagnostics) {
-        publishPipelineDiagnostics(uri, version, isCancelled,
-                                   std::move(diagnostics));
+      this->options,
+      [this](PipelineJobs::Kind kind, const proto::URIForFile &uri,
+             int64_t version, llvm::function_ref<bool()> isCancelled,
+             std::vector<proto::Diagnostic> diagnostics) {
+        publishJobDiagnostics(kind, uri, version, isCancelled,
+                              std::move(diagnostics));
       });
 }
 
 Server::~Server() { jobs.reset(); }
 
-void Server::publishPipelineDiagnostics(
-    const proto::URIForFile &uri, int64_t version,
-    llvm::function_ref<bool()> isCancelled,
-    std::vector<proto::Diagnostic> diagnostics) {
+void Server::publishJobDiagnostics(PipelineJobs::Kind kind,
+                                   const proto::URIForFile &uri,
+                                   int64_t version,
+                                   llvm::function_ref<bool()> isCancelled,
+                                   std::vector<proto::Diagnostic> diagnostics) {
   std::lock_guard<std::mutex> lock(stateMutex);
   auto it = published.find(uri.file());
   if (it == published.end() || it->second.version != version || isCancelled())
     return;
+  PublishedState &state = it->second;
+  (kind == PipelineJobs::Kind::Launch ? state.launchDiagnostics
+                                      : state.pipelineDiagnostics) =
+      std::move(diagnostics);
   proto::PublishDiagnosticsParams params(uri, version);
-  params.diagnostics = it->second.parseDiagnostics;
-  llvm::append_range(params.diagnostics, diagnostics);
+  params.diagnostics = state.parseDiagnostics;
+  llvm::append_range(params.diagnostics, state.pipelineDiagnostics);
+  llvm::append_range(params.diagnostics, state.launchDiagnostics);
   publishDiagnostics(params);
 }
 
@@ -281,6 +294,8 @@ void Server::onInitialize(const RawParams &params,
       {"inlayHintProvider", true},
       {"experimental", json::Object{{"pipelinePreviewProvider", true},
                                     {"previewCommand", kShowPreviewCommand},
+                                    {"launchProvider", true},
+                                    {"launchCommand", kLaunchCommand},
                                     {"bytecodeProvider", true}}},
   };
   reply(json::Object{
@@ -349,6 +364,8 @@ void Server::updateFile(const proto::URIForFile &uri, std::string contents,
     std::lock_guard<std::mutex> lock(stateMutex);
     PublishedState &state = published[uri.file()];
     state.parseDiagnostics = diagnostics;
+    state.pipelineDiagnostics.clear();
+    state.launchDiagnostics.clear();
     proto::PublishDiagnosticsParams params(uri, version);
     params.diagnostics = std::move(diagnostics);
     publishDiagnostics(params);
@@ -483,6 +500,18 @@ void Server::onRerunFrom(const RerunFromParams &params,
     return reply(makeError(proto::ErrorCode::RequestFailed,
                            "no open document " + params.preview.uri.uri()));
   jobs->startRerun(*file, params, getLastRequestKey(), std::move(reply));
+}
+
+void Server::onLaunch(const LaunchParams &params,
+                      proto::Callback<json::Value> reply) {
+  TextFile *file = getFile(params.uri);
+  if (!file)
+    return reply(makeError(proto::ErrorCode::RequestFailed,
+                           "no open document " + params.uri.uri()));
+  llvm::Expected<LaunchSpec> spec = findLaunch(*file, params);
+  if (!spec)
+    return reply(spec.takeError());
+  jobs->startLaunch(*file, *spec, getLastRequestKey(), std::move(reply));
 }
 
 //===----------------------------------------------------------------------===//
@@ -680,6 +709,7 @@ bool executor_studio::lsp::runServer(std::FILE *in, llvm::raw_ostream &out,
     handler.method("executor/pipelinePreview", &server,
                    &Server::onPipelinePreview);
     handler.method("executor/rerunFrom", &server, &Server::onRerunFrom);
+    handler.method("executor/launch", &server, &Server::onLaunch);
     handler.method("textDocument/codeAction", &server, &Server::onCodeAction);
     handler.method("textDocument/prepareRename", &server,
                    &Server::onPrepareRename);

@@ -10,6 +10,7 @@
 #include "ExecutorRuntime/TlsStream.h"
 #include "ExecutorRuntime/UnixSocket.h"
 #include "ExecutorRuntime/Wire.h"
+#include "ExecutorStudio/Support/Subprocess.h"
 
 #include "llvm/ExecutionEngine/Orc/AbsoluteSymbols.h"
 #include "llvm/ExecutionEngine/Orc/Core.h"
@@ -29,16 +30,19 @@
 #include "llvm/ExecutionEngine/Orc/Shared/SimpleRemoteEPCUtils.h"
 #include "llvm/ExecutionEngine/Orc/SimpleRemoteEPC.h"
 #include "llvm/ExecutionEngine/Orc/TaskDispatch.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstring>
 #include <cstdlib>
 #include <future>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <poll.h>
 #include <sys/socket.h>
@@ -271,6 +275,12 @@ bool sessionSecurity(const ClientOptions &options, const std::string &connected,
 } // namespace
 
 struct ExecutorClient::Impl {
+  /// The executor, when this client started it (spawn): how it ended is
+  /// known when the session is lost. Declared first: it outlives the
+  /// session, whose end lets it exit.
+  std::unique_ptr<executor_studio::Subprocess> child;
+  int64_t childPid = 0;
+  mutable std::mutex childMutex;
   std::string address;
   std::string connected;
   /// False once the session is closed, lost to a lie (malformed), or
@@ -446,6 +456,42 @@ struct ExecutorClient::Impl {
                                    ArrayRef<int64_t> outputElementSizes,
                                    ArrayRef<bool> scalarInputs = {});
 
+  /// The executor this client started ended during `what`: how (its exit
+  /// status), as a KernelCrashed naming the kernel of `what` when a signal
+  /// ended it; nothing when it has not ended within 2 s (the connection
+  /// broke some other way).
+  std::optional<Error> childEnded(const std::string &what) const {
+    std::lock_guard<std::mutex> lock(childMutex);
+    if (!child->waitFor(std::chrono::seconds(2)))
+      return std::nullopt;
+    std::string name = llvm::sys::path::filename(address).str();
+    std::string who = name + " (pid " + std::to_string(childPid) +
+                      ", started by this client)";
+    int signal = child->terminationSignal();
+    if (signal == 0)
+      return make_error<SessionLost>(
+          address, "lost the session during " + what + ": " + who +
+                       " exited with " + child->exitDescription());
+    // Which launch was running: `what` names it ("launch of K",
+    // "launch_async of K").
+    std::string kernel;
+    if (size_t of = what.find(" of "); what.rfind("launch", 0) == 0 &&
+                                       of != std::string::npos)
+      kernel = what.substr(of + 4);
+    std::string signalText = std::to_string(signal) + " (" +
+                             ::strsignal(signal) + ")";
+    std::string message =
+        "lost the session during " + what + ": " + who +
+        " was killed by signal " + signalText +
+        (kernel.empty() ? std::string(" outside a kernel")
+                        : " while running kernel " + kernel) +
+        "; " + executorKindName(this->kind) +
+        "s report no backtrace, so where it crashed (the faulting address, "
+        "the kernel's .mlir line) is not known: run the kernel on "
+        "executor-server for its frames and line";
+    return Error(make_error<KernelCrashed>(address, message, kernel, signal));
+  }
+
   /// The session is gone during `what`: the crash the executor reported
   /// (executor-server names the kernel and the signal), else `detail`.
   Error lost(const std::string &what, const std::string &detail) const {
@@ -478,6 +524,9 @@ struct ExecutorClient::Impl {
       }
       return make_error<SessionLost>(address, message);
     }
+    if (child)
+      if (std::optional<Error> ended = childEnded(what))
+        return std::move(*ended);
     if (kind == ExecutorKind::ExecutorServer)
       return make_error<SessionLost>(
           address, "lost the session during " + what + ": " + detail +
@@ -594,6 +643,8 @@ std::string ExecutorClient::executorTriple() const {
                   : std::string();
 }
 int64_t ExecutorClient::sessionPid() const {
+  if (impl->child)
+    return impl->childPid;
   if (!impl->es)
     return 0;
   const StringMap<ExecutorAddr> &published =
@@ -675,6 +726,14 @@ ExecutorClient::open(const std::string &address, ClientOptions options) {
   std::unique_ptr<Stream> stream = tls        ? tlsStream(std::move(tls))
                                    : overUnix ? unixStream(fd)
                                               : socketStream(fd);
+  bool sameHost = overUnix || isLoopbackHost(impl->connected);
+  return startSession(std::move(impl), std::move(stream), overUnix, sameHost);
+}
+
+Expected<std::unique_ptr<ExecutorClient>>
+ExecutorClient::startSession(std::unique_ptr<Impl> impl,
+                             std::unique_ptr<Stream> stream, bool overUnix,
+                             bool sameHost) {
   auto epc = SimpleRemoteEPC::Create<TcpTransport>(
       std::make_unique<DynamicThreadPoolTaskDispatcher>(std::nullopt),
       SimpleRemoteEPC::Setup(), std::move(stream), &impl->transport,
@@ -685,7 +744,7 @@ ExecutorClient::open(const std::string &address, ClientOptions options) {
   impl->es->setErrorReporter([](Error err) { consumeError(std::move(err)); });
   impl->linker = std::make_unique<ObjectLinkingLayer>(*impl->es);
   impl->linkedObjects = LinkedObjects::addTo(*impl->es, *impl->linker);
-  impl->sameHost = overUnix || isLoopbackHost(impl->connected);
+  impl->sameHost = sameHost;
   // Negotiate from the bootstrap symbols: ours, Catalyst's, or none.
   ExecutorProcessControl &epcRef = impl->es->getExecutorProcessControl();
   const StringMap<ExecutorAddr> &published = epcRef.getBootstrapSymbolsMap();
@@ -765,6 +824,38 @@ ExecutorClient::open(const std::string &address, ClientOptions options) {
     }
   }
   return std::unique_ptr<ExecutorClient>(new ExecutorClient(std::move(impl)));
+}
+
+Expected<std::unique_ptr<ExecutorClient>>
+ExecutorClient::spawn(const std::string &executor,
+                      const std::vector<std::string> &extraArgs) {
+  auto impl = std::make_unique<Impl>();
+  impl->address = impl->connected = executor;
+  if (!llvm::sys::fs::can_execute(executor))
+    return impl->error("cannot start it: no executable file there");
+  int fds[2];
+  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0)
+    return impl->error(std::string("cannot make a socket pair: ") +
+                       ::strerror(errno));
+  // ORC's executors take the session's descriptors as `filedescs=IN,OUT`:
+  // the child's standard input and output are its end of the pair.
+  std::vector<std::string> args = {executor};
+  llvm::append_range(args, extraArgs);
+  args.push_back("filedescs=0,1");
+  executor_studio::SubprocessOptions options;
+  options.in = executor_studio::Redirect::descriptor(fds[1]);
+  options.out = executor_studio::Redirect::descriptor(fds[1]);
+  options.newProcessGroup = true;
+  impl->child = std::make_unique<executor_studio::Subprocess>();
+  llvm::Error started = impl->child->start(args, options);
+  ::close(fds[1]);
+  if (started) {
+    ::close(fds[0]);
+    return impl->error("cannot start it: " + toString(std::move(started)));
+  }
+  impl->childPid = impl->child->processId();
+  return startSession(std::move(impl), socketStream(fds[0]),
+                      /*overUnix=*/false, /*sameHost=*/true);
 }
 
 bool ExecutorClient::hasObject(const std::string &name) const {

@@ -75,6 +75,7 @@
 #include <netinet/in.h>
 #include <poll.h>
 #include <string>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -290,12 +291,17 @@ int serveSession(int fd, bool unixSocket, std::unique_ptr<TlsStream> tls,
   bool kernelHeap = wantHeap && startKernelHeap(memoryLimit, heapProblem);
   if (wantHeap && !kernelHeap)
     logEvent("results are copied: " + heapProblem);
+  // The address space, the kernel heap's included: it counts what
+  // RLIMIT_DATA does not (MAP_SHARED mappings).
+  if (std::string problem = limitSessionAddressSpace(memoryLimit);
+      !problem.empty())
+    logEvent("error: " + problem);
   auto setup = [&](SimpleRemoteEPCServer::Setup &s) -> Error {
         s.setDispatcher(std::make_unique<PoolDispatcher>());
         s.bootstrapSymbols() = SimpleRemoteEPCServer::defaultBootstrapSymbols();
         addDebugSupportSymbols(s.bootstrapSymbols());
         s.bootstrapSymbols()[kSessionPidSymbol] =
-            ExecutorAddr(static_cast<uint64_t>(getpid()));
+            ExecutorAddr(static_cast<uint64_t>(sessionHostPid()));
         // Each service publishes its own bootstrap symbols.
         if (publishOurs) {
           addLaunchService(s.bootstrapSymbols());
@@ -378,8 +384,10 @@ int main(int argc, char **argv) {
   std::vector<std::string> missingParts;
   std::string noFilterWhy;
   bool syscallFilter = syscallFilterWorks(noFilterWhy);
-  std::string isolationLine =
-      describeIsolation(runAs.drop, syscallFilter, noFilterWhy, missingParts);
+  SessionNamespaces namespaces = probeSessionNamespaces(runAs);
+  std::string isolationLine = describeIsolation(
+      runAs.drop, syscallFilter, noFilterWhy, namespaces, limits.sessionMemory,
+      limits.sessionProcesses, missingParts);
   std::string isolationMissing;
   for (const std::string &part : missingParts)
     isolationMissing += (isolationMissing.empty() ? "" : "; ") + part;
@@ -634,6 +642,42 @@ int main(int argc, char **argv) {
       if (std::string problem = enterSessionPrivileges(runAs, listenerPid);
           !problem.empty())
         refuse(problem);
+      if (namespaces.namespaces) {
+        // This process stays the keeper (in the host's PID namespace); the
+        // session is its child, PID 1 of a namespace of its own.
+        if (std::string problem =
+                enterSessionNamespaces(assets, limits.sessionMemory);
+            !problem.empty())
+          refuse("cannot enter the session's namespaces: " + problem);
+        int alive[2];
+        void *slot = mmap(nullptr, 4096, PROT_READ | PROT_WRITE,
+                          MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+        if (slot == MAP_FAILED || pipe2(alive, O_CLOEXEC) != 0)
+          refuse(std::string("cannot keep the session: ") +
+                 std::strerror(errno));
+        auto *crashSignal = static_cast<volatile int *>(slot);
+        pid_t session = fork();
+        if (session < 0)
+          refuse(std::string("fork: ") + std::strerror(errno));
+        if (session > 0) {
+          close(alive[0]);
+          close(fd);
+          logEvent(debuggerHint(session));
+          keepSession(session, crashSignal);
+        }
+        close(alive[1]);
+        if (std::string problem =
+                becomeSessionInit(namespaces.privateProc, alive[0]);
+            !problem.empty())
+          refuse(problem);
+        reportCrashSignalTo(crashSignal);
+        if (std::string problem =
+                limitSessionProcesses(limits.sessionProcesses);
+            !problem.empty())
+          refuse(problem);
+      } else {
+        logEvent(debuggerHint(getpid()));
+      }
       if (std::string problem = limitSessionMemory(limits.sessionMemory);
           !problem.empty())
         refuse(problem);
@@ -661,7 +705,6 @@ int main(int argc, char **argv) {
       _exit(status);
     }
     if (pid > 0) {
-      logEvent(label + ": " + debuggerHint(pid));
       sessions[pid] = {label, assets};
       if (!tls)
         close(fd);

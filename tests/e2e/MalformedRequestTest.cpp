@@ -283,6 +283,16 @@ TEST_F(MalformedRequestTest, ARenamedAssetDirectoryIsStillRemoved) {
   std::string made = entries(base + "/assets").front();
   auto out = client->launch("rename_assets", KERNELS_ASSETS_OBJECT, {}, {});
   ASSERT_TRUE(static_cast<bool>(out)) << llvm::toString(out.takeError());
+  // In a mount namespace of its own the directory is a mount point there:
+  // the session cannot move it at all.
+  if (readFile(log).find("its own user, PID, mount and IPC namespaces") !=
+      std::string::npos) {
+    EXPECT_FALSE(fs::exists(base + "/assets/" + made + "-moved"));
+    ASSERT_FALSE(static_cast<bool>(client->close()));
+    EXPECT_TRUE(waitUntil([&] { return entries(base + "/assets").empty(); },
+                          std::chrono::seconds(5)));
+    return;
+  }
   ASSERT_TRUE(fs::exists(base + "/assets/" + made + "-moved"));
   ASSERT_FALSE(static_cast<bool>(client->close()));
   EXPECT_TRUE(waitUntil([&] { return entries(base + "/assets").empty(); },

@@ -2,6 +2,7 @@
 #include "ExecutorStudio/Catalyst/IR/CatalystAttributes.h"
 #include "ExecutorStudio/Catalyst/IR/CatalystOps.h"
 #include "ExecutorStudio/Pipeline/PipelineRecorder.h"
+#include "DebugVariables.h"
 #include "PyfaceWrappers.h"
 #include "ExecutorStudio/Transforms/Passes.h"
 
@@ -427,6 +428,10 @@ LogicalResult CrossCompileTargetsPass::compile(Target &target,
                          [&](raw_ostream &os) { clone->print(os); })))
       return failure();
   }
+  // The functions' arguments as written, for their debug variables.
+  FunctionArguments arguments;
+  if (target.debug)
+    arguments = collectFunctionArguments(*clone);
   if (failed(lowerToLLVMDialect(target, *clone)))
     return failure();
   // (addPyfaceWrappers reports what is missing, at the target.)
@@ -443,8 +448,11 @@ LogicalResult CrossCompileTargetsPass::compile(Target &target,
   for (auto fn : clone->getOps<LLVM::LLVMFuncOp>())
     if (!fn.isExternal() && !exported.contains(fn.getSymName()))
       fn.setLinkage(LLVM::Linkage::Internal);
-  if (target.debug && failed(addDebugScopes(target, *clone)))
-    return failure();
+  if (target.debug) {
+    if (failed(addDebugScopes(target, *clone)))
+      return failure();
+    addArgumentVariables(*clone, arguments, /*inMemory=*/optLevel == 0);
+  }
   return emitObject(target, *clone, objectPath);
 }
 

@@ -38,6 +38,7 @@ class ExecutorAddr;
 } // namespace llvm::orc
 
 namespace executor_studio::runtime {
+class Stream;
 
 /// A dense row-major memref on the host: shape, element size and bytes.
 struct HostMemRef {
@@ -122,6 +123,16 @@ public:
   /// session. Errors name the address.
   static llvm::Expected<std::unique_ptr<ExecutorClient>>
   open(const std::string &address, ClientOptions options = {});
+  /// Starts the ORC executor `executor` (a program that takes the
+  /// session's descriptors as `filedescs=IN,OUT`, such as LLVM's
+  /// llvm-jitlink-executor; `args` go before that) as a child of this
+  /// process, over a socket pair, and starts a session with it. Being its
+  /// parent, the client learns how it ended when the session is lost: a
+  /// kernel that kills it with a signal is a KernelCrashed naming the
+  /// kernel and the signal (such executors report no backtrace), and the
+  /// executor is stopped when the session closes. sessionPid() is its PID.
+  static llvm::Expected<std::unique_ptr<ExecutorClient>>
+  spawn(const std::string &executor, const std::vector<std::string> &args = {});
   ~ExecutorClient();
 
   /// The address as written by the caller, and as connected to.
@@ -225,6 +236,10 @@ public:
 
 private:
   explicit ExecutorClient(std::unique_ptr<Impl> impl);
+  /// The ORC session over `stream` (open and spawn connect it).
+  static llvm::Expected<std::unique_ptr<ExecutorClient>>
+  startSession(std::unique_ptr<Impl> impl, std::unique_ptr<Stream> stream,
+               bool overUnix, bool sameHost);
   std::unique_ptr<Impl> impl;
 };
 

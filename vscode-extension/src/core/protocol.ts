@@ -21,6 +21,8 @@ export const COMMANDS = {
   editPipelinePass: 'executor.editPipelinePass',
   rerunFromPass: 'executor.rerunFromPass',
   restartServer: 'executor.restartServer',
+  /** The server's "Launch" lenses run it (`executor/launch`, core/launch.ts). */
+  launchKernel: 'executor.launchKernel',
 } as const;
 
 /** The language id and the scheme of the read-only preview documents. */

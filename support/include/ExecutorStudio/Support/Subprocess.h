@@ -87,6 +87,8 @@ public:
   int exitCode() const { return code; }
   /// "exit code N" or "killed by signal NAME".
   const std::string &exitDescription() const { return description; }
+  /// The signal that ended it (0: it exited, or still runs).
+  int terminationSignal() const { return termSignal; }
 
 private:
   void reaped(int status);
@@ -94,6 +96,7 @@ private:
   pid_t pid = -1;
   bool group = false;
   int code = 0;
+  int termSignal = 0;
   std::string description;
 };
 
