@@ -9,6 +9,9 @@
 //===----------------------------------------------------------------------===//
 #include "ExecutorRuntime/ExecutorClient.h"
 #include "ExecutorRuntime/LocalExecutor.h"
+#include "RunTool.h"
+
+#include "llvm/Support/FileSystem.h"
 
 #include <csignal>
 #include <cstdlib>
@@ -27,7 +30,7 @@ const std::string kServer = EXECUTOR_SERVER_PATH;
 const std::string kObjectA = KERNELS_A_OBJECT;
 
 /// Every signal's handler and flags (without SA_RESTORER, which glibc adds
-/// when a disposition is set again, as std::system does for SIGINT).
+/// when a disposition is set again, as std::system would for SIGINT).
 std::vector<std::pair<uintptr_t, int>> dispositions() {
   std::vector<std::pair<uintptr_t, int>> all;
   for (int sig = 1; sig < NSIG; ++sig) {
@@ -75,10 +78,7 @@ TEST(HostProgram, LaunchesLeaveSignalsAndMallocAsTheyWere) {
     ASSERT_TRUE(largeBlocksAreMapped());
   std::string dir = ::testing::TempDir() + "/host-program-" +
                     std::to_string(getpid());
-  ASSERT_EQ(std::system((std::string(MAKE_EXECUTOR_CERTS) + " " + dir +
-                         " 127.0.0.1 >/dev/null")
-                            .c_str()),
-            0);
+  ASSERT_TRUE(executor_test::makeExecutorCerts(dir, {"127.0.0.1"}));
   std::ofstream(dir + "/token") << "host-program-test-token-0123456\n";
   chmod((dir + "/token").c_str(), 0600);
 
@@ -111,7 +111,7 @@ TEST(HostProgram, LaunchesLeaveSignalsAndMallocAsTheyWere) {
       EXPECT_FALSE(static_cast<bool>(
           (*client)->launch("k", kObjectA, in, {{1, 8}})));
   }
-  std::system(("rm -rf " + dir).c_str());
+  llvm::sys::fs::remove_directories(dir);
 
   EXPECT_EQ(dispositions(), signalsBefore);
   if (kGlibcMalloc)

@@ -10,6 +10,7 @@
 #include "ExecutorRuntime/Handshake.h"
 #include "ExecutorRuntime/LocalExecutor.h"
 #include "ExecutorRuntime/Socket.h"
+#include "RunTool.h"
 
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FileSystem.h"
@@ -46,7 +47,6 @@ using Clock = std::chrono::steady_clock;
 namespace {
 const std::string kServer = EXECUTOR_SERVER_PATH;
 const std::string kObjectA = KERNELS_A_OBJECT;
-const std::string kMakeCerts = MAKE_EXECUTOR_CERTS;
 const std::string kToken = "0123456789abcdef-a-test-token";
 
 std::string readFile(const std::string &path) {
@@ -122,13 +122,8 @@ protected:
     chmod(tempDir().c_str(), 0755);
     std::string certs = tempDir() + "/certs";
     std::string other = tempDir() + "/other-ca";
-    ASSERT_EQ(std::system((kMakeCerts + " " + certs +
-                           " 127.0.0.1 executor.test >/dev/null")
-                              .c_str()),
-              0);
-    ASSERT_EQ(std::system((kMakeCerts + " " + other + " 127.0.0.1 >/dev/null")
-                              .c_str()),
-              0);
+    ASSERT_TRUE(executor_test::makeExecutorCerts(certs, {"127.0.0.1", "executor.test"}));
+    ASSERT_TRUE(executor_test::makeExecutorCerts(other, {"127.0.0.1"}));
     std::ofstream(tempDir() + "/token") << kToken << "\n";
     chmod((tempDir() + "/token").c_str(), 0600);
   }
@@ -940,7 +935,7 @@ TEST_F(SecurityTest, ClientTextIsEscapedInTheLog) {
 
 TEST_F(SecurityTest, HelpDescribesEveryOptionAndVersionPrintsTheVersion) {
   std::string out = tempDir() + "/help.txt";
-  ASSERT_EQ(std::system((kServer + " --help >" + out).c_str()), 0);
+  ASSERT_EQ(executor_test::runTool(kServer, {"--help"}, out), 0);
   std::string help = readFile(out);
   for (const char *option :
        {"--bind", "--allow-remote", "--insecure-plaintext", "--tls-cert",
@@ -953,7 +948,7 @@ TEST_F(SecurityTest, HelpDescribesEveryOptionAndVersionPrintsTheVersion) {
         "--max-session-processes", "--unix-mode", "--no-kernel-heap",
         "--debug-wait"})
     EXPECT_CONTAINS(help, option);
-  ASSERT_EQ(std::system((kServer + " --version >" + out).c_str()), 0);
+  ASSERT_EQ(executor_test::runTool(kServer, {"--version"}, out), 0);
   EXPECT_EQ(readFile(out), "Executor Studio " EXECUTOR_STUDIO_VERSION "\n");
 }
 

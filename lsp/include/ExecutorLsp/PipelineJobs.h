@@ -3,9 +3,11 @@
 // Schedules and cancels the language server's pipeline runs: a preview
 // (`executor/pipelinePreview`), a re-run on edited IR (`executor/rerunFrom`),
 // the pipeline's own diagnostics after an edit, and the compile of a launch
-// from the editor (`executor/launch`, Launch.h). Each runs in a worker
-// process (PipelineWorker.h) on a thread of its own; an edit, a close, a
-// `$/cancelRequest`, a time-out or the server's exit kills it at once.
+// from the editor (`executor/launch`, Launch.h). Each runs on a thread of
+// its own, each chunk in a recording worker process (core's
+// RecordingWorker.h: `executor-lsp-server --record-worker`; the result as
+// PipelineResults.h writes it); an edit, a close, a `$/cancelRequest`, a
+// time-out or the server's exit kills it at once.
 //
 //===----------------------------------------------------------------------===//
 #ifndef EXECUTORLSP_PIPELINEJOBS_H

@@ -7,6 +7,7 @@
 #include <mutex>
 #include <string>
 #include <sys/socket.h>
+#include <vector>
 
 namespace executor_studio::runtime {
 
@@ -63,6 +64,16 @@ union OneDescriptorControl {
 };
 /// Makes `message` carry `fd` (SCM_RIGHTS), its control data in `control`.
 void attachDescriptor(msghdr &message, OneDescriptorControl &control, int fd);
+
+/// The most descriptors receiveDescriptors takes from one message.
+constexpr size_t kMaxReceivedDescriptors = 8;
+/// recvmsg() of up to `size` bytes on `socket` into `into` (`flags` besides
+/// MSG_CMSG_CLOEXEC), appending the descriptors passed with them
+/// (SCM_RIGHTS) to `passed`: at most `maxDescriptors` (up to
+/// kMaxReceivedDescriptors) a message; the kernel closes any beyond.
+/// Returns what recvmsg returns.
+ssize_t receiveDescriptors(int socket, char *into, size_t size, int flags,
+                           size_t maxDescriptors, std::vector<int> &passed);
 
 } // namespace executor_studio::runtime
 

@@ -50,6 +50,9 @@
 #include "ExecutorRuntime/Wire.h"
 #include "AnyExecutor.h"
 #include "ExternalExecutor.h"
+#include "RunTool.h"
+
+#include "llvm/Support/FileSystem.h"
 
 #include "llvm/ExecutionEngine/Orc/ExecutorProcessControl.h"
 #include "llvm/ExecutionEngine/Orc/MemoryAccess.h"
@@ -705,9 +708,7 @@ int main(int argc, char **argv) {
   // TLS 1.3 with a token, on loopback (certificates as the README makes
   // them; the token is checked once, at connect).
   std::string certs = "/tmp/executor-runtime-bench-" + std::to_string(getpid());
-  if (std::system((std::string(MAKE_EXECUTOR_CERTS) + " " + certs +
-                   " 127.0.0.1 >/dev/null")
-                      .c_str()) != 0)
+  if (!executor_test::makeExecutorCerts(certs, {"127.0.0.1"}))
     fail("make-executor-certs.sh failed");
   std::ofstream(certs + "/token") << "executor-runtime-bench-token-0123\n";
   chmod((certs + "/token").c_str(), 0600);
@@ -728,7 +729,7 @@ int main(int argc, char **argv) {
   auto [requestBytes, replyBytes] = launchWireBytes(*client, 200);
   OpenSslPingPong openSsl =
       startOpenSslPingPong(certs, requestBytes, replyBytes);
-  std::system(("rm -rf " + certs).c_str());
+  llvm::sys::fs::remove_directories(certs);
   std::string tlsSession = secure->tlsDescription();
 
   // 1. Latency, interleaved in rounds, in two placements: client and

@@ -1,5 +1,5 @@
 // The names and shapes shared with executor-lsp-server (lsp/lib/Server.cpp,
-// lsp/lib/PipelineWorker.cpp). No VS Code API here.
+// lsp/lib/PipelineResults.cpp). No VS Code API here.
 
 /** The server's request for the recorder's snapshots of one document chunk. */
 export const PIPELINE_PREVIEW_METHOD = 'executor/pipelinePreview';

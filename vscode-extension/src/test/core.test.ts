@@ -21,7 +21,7 @@ import { OutputTail, RestartPolicy, describeServerExit, transportArgs } from '..
 import { extensionRoot } from './support/paths';
 import { DEFAULT_SETTINGS, RESTART_SETTINGS, SETTING_KEYS, readSettings, serverLaunch } from '../core/settings';
 
-/** A reply shaped like lsp/lib/PipelineWorker.cpp writes it. */
+/** A reply shaped like lsp/lib/PipelineResults.cpp writes it. */
 function sampleReply(): Record<string, unknown> {
   const diagnostic = {
     range: { start: { line: 4, character: 2 }, end: { line: 4, character: 9 } },

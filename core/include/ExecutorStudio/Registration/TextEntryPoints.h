@@ -12,6 +12,8 @@
 #include "ExecutorStudio/Pipeline/PipelineRecorder.h"
 #include "ExecutorStudio/Pipeline/StructuralDiff.h"
 
+#include <optional>
+
 namespace executor_studio {
 
 /// Parses `source` (named `bufferName` in diagnostics) with every dialect of
@@ -36,6 +38,17 @@ Recording recordPipelineFrom(llvm::StringRef text, llvm::StringRef bufferName,
 /// thread with the parser's stack.
 llvm::Expected<AlignedSnapshots> alignSnapshots(llvm::StringRef left,
                                                 llvm::StringRef right);
+
+/// The recording worker's side (Pipeline/RecordingWorker.h): reads the
+/// RecordRequest in `requestPath`, records it (recordPipeline or
+/// recordPipelineFrom) and writes the recording to `resultPath`. Its exit
+/// code.
+int runRecordWorker(llvm::StringRef requestPath, llvm::StringRef resultPath);
+/// `argv` is `EXE --record-worker REQUEST RESULT`: runs the worker and
+/// returns its exit code; none for any other command line. Every executable
+/// that records in a worker (recordInWorker with itself) calls it first in
+/// main().
+std::optional<int> runRecordWorkerIfAsked(int argc, char **argv);
 
 } // namespace executor_studio
 
