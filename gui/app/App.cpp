@@ -203,6 +203,11 @@ bool parseArguments(int argc, char **argv, AppOptions &options, std::string &mes
       "edit", cl::value_desc("FILE"), cl::cat(headless),
       cl::desc("replace the IR after --pass N with FILE and re-run the passes after it "
                "(shows the edited re-run)"));
+  static cl::opt<bool> restoreEdit(
+      "restore-edit", cl::cat(headless),
+      cl::desc("restore the edit of FILE that an earlier session kept (in "
+               "$XDG_STATE_HOME/executor-studio/recovery; the window offers it) and re-run "
+               "the passes after it"));
   static cl::opt<bool> inspect("inspect", cl::cat(headless),
                                cl::desc("open the result inspector on --launch's first result"));
   static cl::opt<std::string> launch(
@@ -272,6 +277,7 @@ bool parseArguments(int argc, char **argv, AppOptions &options, std::string &mes
   options.search = search;
   options.historyLine = history;
   options.editFile = edit;
+  options.restoreEdit = restoreEdit;
   options.inspect = inspect;
   options.launch = launch;
   options.inputs = inputs;
@@ -287,6 +293,8 @@ bool parseArguments(int argc, char **argv, AppOptions &options, std::string &mes
     return refuse("--line-diff goes with --print-diff");
   if (!options.editFile.empty() && (options.pass < 1 || options.screenshot.empty()))
     return refuse("--edit goes with --pass N and --screenshot");
+  if (options.restoreEdit && (options.screenshot.empty() || !options.editFile.empty()))
+    return refuse("--restore-edit goes with --screenshot and without --edit");
   if (options.inspect && options.launch.empty())
     return refuse("--inspect goes with --launch");
   if (!options.launch.empty() && options.screenshot.empty())
@@ -454,7 +462,10 @@ int runApp(const AppOptions &options) {
     window->move(settings.windowX, settings.windowY);
   setupStyle(settings.fontSize);
 
-  Studio studio;
+  // Edits are kept until reverted, and offered again at the next start.
+  StudioOptions studioOptions;
+  studioOptions.recoveryDir = RecoveryStore::defaultDir();
+  Studio studio(studioOptions);
   studio.setDebugBuild(options.debugBuild);
   if (!options.pipeline.empty())
     studio.setPipelineText(options.pipeline);
@@ -514,6 +525,28 @@ int runApp(const AppOptions &options) {
                      options.editFile.c_str(), d.line, d.column, d.message.c_str());
       }
       studio.passes().select(std::min<int>(options.pass,
+                                           static_cast<int>(studio.passes().passCount()) - 1));
+    }
+    if (const RecoveredEdit *kept = studio.recoveredEdit(); kept && !options.restoreEdit)
+      std::fprintf(stderr,
+                   "executor-studio: an edit of pass %d of %s was kept at %s UTC: "
+                   "--restore-edit restores it\n",
+                   kept->pass + 1, kept->document.c_str(), kept->savedAt.c_str());
+    if (options.restoreEdit) {
+      const RecoveredEdit *kept = studio.recoveredEdit();
+      if (!kept) {
+        std::fprintf(stderr, "executor-studio: --restore-edit: no edit of %s is kept in %s\n",
+                     file.c_str(), RecoveryStore::defaultDir().c_str());
+        return 2;
+      }
+      int pass = kept->pass;
+      if (!studio.restoreRecoveredEdit()) {
+        std::fprintf(stderr, "executor-studio: --restore-edit: %s\n", studio.status().c_str());
+        return 2;
+      }
+      studio.waitForRecording(300s);
+      std::printf("restored the edit of pass %d: %s\n", pass + 1, studio.status().c_str());
+      studio.passes().select(std::min<int>(pass + 1,
                                            static_cast<int>(studio.passes().passCount()) - 1));
     }
     if (!options.search.empty())

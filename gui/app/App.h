@@ -78,6 +78,8 @@ struct AppOptions {
   /// Headless: edit the IR after pass `pass` to this file's text and
   /// re-run the rest before the screenshot.
   std::string editFile;
+  /// Headless: restore the edit an earlier session kept (Recovery.h).
+  bool restoreEdit = false;
   /// Headless: open the inspector on the launch's first result.
   bool inspect = false;
   std::string settingsPath;

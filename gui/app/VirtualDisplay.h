@@ -2,7 +2,7 @@
 #ifndef STUDIOAPP_VIRTUALDISPLAY_H
 #define STUDIOAPP_VIRTUALDISPLAY_H
 
-#include "Support/Subprocess.h"
+#include "ExecutorStudio/Support/Subprocess.h"
 
 #include <string>
 

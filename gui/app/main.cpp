@@ -3,15 +3,22 @@
 // The desktop GUI: steps through the pipeline recorded on a .mlir file, with
 // a diff of what each pass changed, and launches its cross-compiled kernels
 // on an executor-server. `--screenshot` renders headless (Xvfb + Mesa).
+// `--record-worker REQUEST RESULT` (hidden) is the studio's own recording
+// worker.
 //
 //===----------------------------------------------------------------------===//
 #include "App.h"
-#include "Registration/Registration.h"
+#include "ExecutorStudio/Pipeline/RecordingWorker.h"
+#include "ExecutorStudio/Registration/TextEntryPoints.h"
+#include "ExecutorStudio/Registration/Registration.h"
 
 #include <cstdio>
 #include <cstring>
 
 int main(int argc, char **argv) {
+  // The studio records in a worker process: itself (RecordingWorker.h).
+  if (std::optional<int> worker = executor_studio::runRecordWorkerIfAsked(argc, argv))
+    return *worker;
   for (int i = 1; i < argc; ++i)
     if (std::strcmp(argv[i], "--version") == 0) {
       std::printf("%s\n", executor_studio::getVersionString());

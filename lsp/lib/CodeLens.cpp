@@ -6,10 +6,11 @@
 #include "ExecutorLsp/Protocol.h"
 #include "ExecutorLsp/TextFile.h"
 
-#include "Catalyst/IR/CatalystAttributes.h"
-#include "Catalyst/IR/CatalystOps.h"
-#include "Transforms/Passes.h"
+#include "ExecutorStudio/Catalyst/IR/CatalystAttributes.h"
+#include "ExecutorStudio/Catalyst/IR/CatalystOps.h"
+#include "ExecutorStudio/Transforms/Passes.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -126,6 +127,37 @@ json::Array executor_studio::lsp::getCodeLenses(
                       {"command", kShowPreviewCommand},
                       {"arguments", json::Array{std::move(argument)}}}},
     });
+  }
+  // Launch each kernel of a dispatched target from the editor.
+  for (const auto &chunkPtr : file.getChunks()) {
+    const ParsedChunk &chunk = *chunkPtr;
+    if (!chunk.valid)
+      continue;
+    for (Operation &top : chunk.parsedIR)
+      top.walk([&](ModuleOp module) {
+        if (!catalyst::hasDispatch(module))
+          return;
+        std::string target = catalyst::getTargetName(module);
+        for (auto func : module.getOps<func::FuncOp>()) {
+          const auto *def = chunk.asmState.getOpDef(func);
+          if (func.isExternal() || !def)
+            continue;
+          std::string kernel = "@" + target + "::@" + func.getSymName().str();
+          proto::Range range = chunk.getRange(def->loc);
+          range.end = range.end.line == range.start.line ? range.end
+                                                         : range.start;
+          lenses.push_back(json::Object{
+              {"range", range},
+              {"command",
+               json::Object{
+                   {"title", "Launch " + kernel + " (debug build)"},
+                   {"command", kLaunchCommand},
+                   {"arguments",
+                    json::Array{json::Object{{"uri", file.getURI().uri()},
+                                             {"kernel", kernel}}}}}},
+          });
+        }
+      });
   }
   return lenses;
 }

@@ -6,7 +6,7 @@
 #include "ExecutorLsp/ParsedChunk.h"
 #include "ExecutorLsp/TextFile.h"
 
-#include "Support/MlirLexer.h"
+#include "ExecutorStudio/Support/MlirLexer.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/AsmParser/AsmParserState.h"

@@ -4,7 +4,7 @@
 #include "ExecutorLsp/ParsedChunk.h"
 #include "ExecutorLsp/TextFile.h"
 
-#include "Catalyst/IR/CatalystAttributes.h"
+#include "ExecutorStudio/Catalyst/IR/CatalystAttributes.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/SymbolTable.h"

@@ -3,7 +3,7 @@
 
 #include "ExecutorLsp/ParsedChunk.h"
 #include "ExecutorLsp/TextFile.h"
-#include "Support/MlirLexer.h"
+#include "ExecutorStudio/Support/MlirLexer.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"

@@ -5,7 +5,7 @@
 #include "ExecutorLsp/ParsedChunk.h"
 #include "ExecutorLsp/SplitFile.h"
 #include "ExecutorLsp/TextFile.h"
-#include "Support/MlirLexer.h"
+#include "ExecutorStudio/Support/MlirLexer.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/IR/Diagnostics.h"

@@ -2,10 +2,10 @@
 #include "ExecutorLsp/Kernels.h"
 
 #include "ExecutorLsp/ParsedChunk.h"
-#include "Support/MlirLexer.h"
+#include "ExecutorStudio/Support/MlirLexer.h"
 
-#include "Catalyst/IR/CatalystAttributes.h"
-#include "Catalyst/IR/CatalystOps.h"
+#include "ExecutorStudio/Catalyst/IR/CatalystAttributes.h"
+#include "ExecutorStudio/Catalyst/IR/CatalystOps.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"

@@ -2,14 +2,18 @@
 #include "ExecutorLsp/PipelineJobs.h"
 
 #include "ExecutorLsp/DocumentLimits.h"
+#include "ExecutorLsp/Launch.h"
+#include "ExecutorLsp/OpHistory.h"
 #include "ExecutorLsp/Protocol.h"
 #include "ExecutorLsp/Server.h"
 #include "ExecutorLsp/SplitFile.h"
 #include "ExecutorLsp/TextFile.h"
 
-#include "Pipeline/PipelineRecorder.h"
-#include "Support/Subprocess.h"
-#include "Transforms/Passes.h"
+#include "ExecutorLsp/PipelineResults.h"
+
+#include "ExecutorStudio/Pipeline/PipelineRecorder.h"
+#include "ExecutorStudio/Pipeline/RecordingWorker.h"
+#include "ExecutorStudio/Transforms/Passes.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -40,15 +44,12 @@ struct PipelineJobs::Job {
   Job(Kind kind, proto::URIForFile uri, int64_t version)
       : kind(kind), uri(std::move(uri)), version(version) {}
 
-  /// Ends the job now (kills its process). A preview that has not answered
+  /// Ends the job now (its worker is killed). A preview that has not answered
   /// yet answers with `code` and `message`.
   void cancel(proto::ErrorCode code, const std::string &message) {
     {
       std::lock_guard<std::mutex> lock(mutex);
-      if (!cancelled) {
-        cancelled = true;
-        process.signal(SIGKILL);
-      }
+      cancelled = true; // the worker is killed within milliseconds
     }
     cv.notify_all();
     answer(makeError(code, message));
@@ -82,7 +83,6 @@ struct PipelineJobs::Job {
   std::mutex mutex;
   std::condition_variable cv;
   bool cancelled = false;
-  Subprocess process;
   proto::Callback<json::Value> reply;
 
   std::thread thread;
@@ -94,19 +94,23 @@ struct PipelineJobs::Input {
   std::string text;
   int chunk = -1;
   std::string pipeline;
-  /// The worker's --worker-ir: "changes", "none" or indices.
+  /// Which IR the result holds: "changes", "none" or indices.
   std::string ir = "changes";
   unsigned delayMs = 0;
   unsigned timeoutMs = 0;
   /// A re-run: `text` is the edited IR after this snapshot.
   std::optional<int> rerunAfter;
-  /// The worker's --worker-uri (the diagnostics' document); the job's URI
-  /// when empty.
+  /// The diagnostics' document; the job's URI when empty.
   std::string textUri;
   /// What the request is called in errors.
   std::string what = "pipeline preview";
-  /// The worker's --worker-query (PipelineWorker.h).
-  std::optional<std::string> query;
+  /// A question about the recording (`executor/opHistory`,
+  /// `executor/alignedSnapshots`; OpHistory.h) instead of the preview.
+  std::optional<json::Object> query;
+  /// The default pipeline with debug info in the kernels (a launch).
+  bool debug = false;
+  /// A launch: what to run once the pipeline wrote the objects.
+  std::shared_ptr<const LaunchSpec> launch;
 };
 
 namespace {
@@ -171,101 +175,32 @@ PipelineJobs::Input previewJob(const PipelinePreviewParams &params,
 }
 
 //===----------------------------------------------------------------------===//
-// The worker process
+// The recording workers
 //===----------------------------------------------------------------------===//
 
-/// The worker's files, in a temporary directory removed with it.
-struct WorkerFiles {
+/// A temporary directory for the default pipeline's workspace (the
+/// targets' objects), removed with it.
+struct Workspace {
   llvm::SmallString<128> dir;
-  std::string input, output, stdoutPath, stderrPath, workspace;
-
-  ~WorkerFiles() {
+  ~Workspace() {
     if (!dir.empty())
       llvm::sys::fs::remove_directories(dir, /*IgnoreErrors=*/true);
   }
-
-  /// Creates the directory and writes `text` as the worker's input.
-  bool create(StringRef text, std::string &error) {
+  bool create(std::string &error) {
     if (std::error_code ec =
             llvm::sys::fs::createUniqueDirectory("executor-lsp", dir)) {
       dir.clear();
       error = "cannot create a temporary directory: " + ec.message();
       return false;
     }
-    auto path = [&](StringRef name) {
-      llvm::SmallString<128> result(dir);
-      llvm::sys::path::append(result, name);
-      return std::string(result);
-    };
-    input = path("input.mlir");
-    output = path("result.json");
-    stdoutPath = path("stdout.txt");
-    stderrPath = path("stderr.txt");
-    workspace = path("workspace");
-    std::error_code ec;
-    llvm::raw_fd_ostream os(input, ec);
-    if (ec) {
-      error = "cannot write " + input + ": " + ec.message();
-      return false;
-    }
-    os << text;
-    (void)llvm::sys::fs::create_directory(workspace);
     return true;
   }
 };
 
-/// The worker's command line (PipelineWorker.h).
-std::vector<std::string> getWorkerArguments(const ServerOptions &options,
-                                            const PipelineJobs::Job &job,
-                                            const PipelineJobs::Input &jobInput,
-                                            const WorkerFiles &files) {
-  std::vector<std::string> args = {
-      options.workerExecutable,
-      "--pipeline-worker",
-      "--worker-input=" + files.input,
-      "--worker-output=" + files.output,
-      "--worker-uri=" +
-          (jobInput.textUri.empty() ? job.uri.uri().str() : jobInput.textUri),
-      "--worker-workspace=" + files.workspace,
-      "--worker-chunk=" + std::to_string(jobInput.chunk),
-  };
-  if (!jobInput.pipeline.empty())
-    args.push_back("--worker-pipeline=" + jobInput.pipeline);
-  args.push_back("--worker-ir=" + jobInput.ir);
-  if (jobInput.rerunAfter)
-    args.push_back("--worker-rerun-after=" +
-                   std::to_string(*jobInput.rerunAfter));
-  if (jobInput.query)
-    args.push_back("--worker-query=" + *jobInput.query);
-  if (options.allowUnregisteredDialects)
-    args.push_back("--allow-unregistered-dialect");
-  return args;
-}
-
-/// Why the worker failed: its exit, what it said on stderr (without the
-/// crash report's boilerplate; its pretty stack trace names the pass when
-/// MLIR's crash recovery does) and the executor-opt command that reproduces
-/// it.
-std::string describeWorkerFailure(const Subprocess &process,
-                                  StringRef stderrPath,
+/// Why a worker failed, with the executor-opt command that reproduces it.
+std::string describeWorkerFailure(const std::string &why,
                                   const PipelineJobs::Input &jobInput) {
-  std::string message = process.exitDescription();
-  if (auto errors = llvm::MemoryBuffer::getFile(stderrPath)) {
-    llvm::SmallVector<StringRef> lines;
-    (*errors)->getBuffer().split(lines, '\n', -1, /*KeepEmpty=*/false);
-    unsigned kept = 0;
-    for (StringRef line : lines) {
-      StringRef trimmed = line.trim();
-      if (trimmed.starts_with("PLEASE submit") ||
-          trimmed.starts_with("Stack dump") || trimmed.starts_with("#") ||
-          trimmed.contains("Program arguments:"))
-        continue;
-      if (++kept > 8)
-        break;
-      message += "; " + trimmed.str();
-    }
-  }
-  std::string error = "the pipeline worker failed (" + message +
+  std::string error = "the pipeline worker failed (" + why +
                       "); executor-opt --pass-pipeline='" +
                       (jobInput.pipeline.empty()
                            ? std::string("builtin.module(executor-default-"
@@ -280,84 +215,123 @@ std::string describeWorkerFailure(const Subprocess &process,
   return error;
 }
 
-/// The JSON the worker wrote, within what a client should take.
-Expected<json::Value> readWorkerResult(StringRef outputPath) {
-  // A preview of every pass of a huge program can be too much to send.
-  constexpr uint64_t kMaxResultBytes = uint64_t(512) << 20;
-  uint64_t size = 0;
-  if (!llvm::sys::fs::file_size(outputPath, size) && size > kMaxResultBytes)
-    return llvm::createStringError(
-        llvm::formatv("the result is {0} MB, more than a client should take: "
-                      "ask for less IR (\"ir\": \"none\" or snapshot indices)",
-                      size >> 20)
-            .str());
-  auto result = llvm::MemoryBuffer::getFile(outputPath);
-  if (!result)
-    return llvm::createStringError("the pipeline worker wrote no result");
-  Expected<json::Value> parsed = json::parse((*result)->getBuffer());
-  if (!parsed)
-    return llvm::createStringError(
-        "the pipeline worker wrote an invalid result: " +
-        llvm::toString(parsed.takeError()));
-  return parsed;
-}
-
-/// Runs the worker for `job` until it exits, is cancelled or times out.
-WorkerOutcome runWorker(const ServerOptions &options, PipelineJobs::Job &job,
-                        const PipelineJobs::Input &jobInput) {
+/// Records the chunks `jobInput` asks for, each in a recording worker
+/// (RecordingWorker.h), until they are done, the job is cancelled or its
+/// time is up: {"chunks": [...]} as PipelineResults.h describes them.
+/// `withWorkspace` sees the objects the pipeline wrote before they are
+/// removed.
+WorkerOutcome
+runWorker(const ServerOptions &options, PipelineJobs::Job &job,
+          const PipelineJobs::Input &jobInput,
+          llvm::function_ref<void(StringRef workspace, const json::Value &result)>
+              withWorkspace = {}) {
+  using Status = WorkerOutcome::Status;
   WorkerOutcome outcome;
-  outcome.status = WorkerOutcome::Status::Failed;
-  WorkerFiles files;
-  if (!files.create(jobInput.text, outcome.error))
+  outcome.status = Status::Failed;
+  Workspace workspace;
+  if (!workspace.create(outcome.error))
     return outcome;
-  std::vector<std::string> args =
-      getWorkerArguments(options, job, jobInput, files);
-  SubprocessOptions processOptions;
-  processOptions.out = Redirect::file(files.stdoutPath);
-  processOptions.err = Redirect::file(files.stderrPath);
+
+  PipelineResultOptions result;
+  result.uri = jobInput.textUri.empty() ? job.uri.uri().str() : jobInput.textUri;
+  result.bufferName = result.uri;
+  if (auto parsed = proto::URIForFile::fromURI(result.uri))
+    result.bufferName = parsed->file().str();
+  else
+    llvm::consumeError(parsed.takeError());
+  result.pipeline = jobInput.pipeline.empty()
+                        ? catalyst::getDefaultPipelineText(
+                              {std::string(workspace.dir), "", jobInput.debug})
+                        : jobInput.pipeline;
+  result.setIR(jobInput.ir);
+  result.rerunAfter = jobInput.rerunAfter;
+
+  RecordRequest request;
+  request.bufferName = result.bufferName;
+  request.rerunAfter = jobInput.rerunAfter;
+  request.options.pipeline = result.pipeline;
+  request.options.recordIR = result.irMode != PipelineResultOptions::IRMode::None;
+  // Every changed snapshot is sent in Changes mode: print each at once
+  // rather than keep a copy of the module per step until then.
+  request.options.deferText =
+      result.irMode == PipelineResultOptions::IRMode::Selected;
+  request.options.allowUnregisteredDialects = options.allowUnregisteredDialects;
+  // Each target's own lowering, down to its assembly, inside
+  // cross-compile-targets.
+  request.options.recordNested = request.options.recordIR;
+  if (result.irMode == PipelineResultOptions::IRMode::Selected)
+    request.irSnapshots = result.irSnapshots;
+  else if (result.irMode == PipelineResultOptions::IRMode::None)
+    request.irSnapshots = std::vector<int>();
+  if (jobInput.query) {
+    // A question about the recording: every text, with locations for a
+    // history (OpHistory.h).
+    setQueryRecordOptions(*jobInput.query, request.options);
+    request.irSnapshots.reset();
+  }
+
+  // A re-run records the edited IR (one program, whose lines the
+  // diagnostics refer to); else the chunks asked for.
+  struct Chunk {
+    std::string text;
+    unsigned lineOffset, index;
+  };
+  std::vector<Chunk> chunks;
+  if (jobInput.rerunAfter) {
+    chunks.push_back(
+        {jobInput.text, 0, static_cast<unsigned>(std::max(jobInput.chunk, 0))});
+  } else {
+    llvm::SmallVector<FileChunk, 1> all = splitFileChunks(jobInput.text);
+    for (auto [index, chunk] : llvm::enumerate(all)) {
+      if (index >= kMaxAnalysedChunks) // as the server checks them
+        break;
+      if (jobInput.chunk >= 0 && index != static_cast<size_t>(jobInput.chunk))
+        continue;
+      if (jobInput.chunk < 0 && !mentionsExecutorDialects(chunk.text))
+        continue;
+      chunks.push_back({chunk.text.str(), chunk.lineOffset,
+                        static_cast<unsigned>(index)});
+    }
+  }
 
   auto start = std::chrono::steady_clock::now();
   auto deadline = start + std::chrono::milliseconds(jobInput.timeoutMs);
-  bool timedOut = false;
-  {
-    std::unique_lock<std::mutex> lock(job.mutex);
-    if (job.cancelled) {
-      outcome.status = WorkerOutcome::Status::Cancelled;
+  json::Array results;
+  for (Chunk &chunk : chunks) {
+    request.text = std::move(chunk.text);
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    WorkerRecording run =
+        recordInWorker(request, options.workerExecutable,
+                       std::max(left, std::chrono::milliseconds(0)),
+                       [&] { return job.isCancelled(); });
+    switch (run.status) {
+    case WorkerRecording::Status::Cancelled:
+      outcome.status = Status::Cancelled;
       return outcome;
-    }
-    if (llvm::Error error = job.process.start(args, processOptions)) {
-      outcome.error = llvm::toString(std::move(error));
+    case WorkerRecording::Status::TimedOut:
+      outcome.status = Status::TimedOut;
       return outcome;
-    }
-    while (!job.process.poll()) {
-      if (!timedOut && std::chrono::steady_clock::now() >= deadline) {
-        timedOut = true;
-        job.process.signal(SIGKILL);
-      }
-      job.cv.wait_for(lock, std::chrono::milliseconds(2));
-    }
-    if (job.cancelled) {
-      outcome.status = WorkerOutcome::Status::Cancelled;
+    case WorkerRecording::Status::Failed:
+      outcome.error = describeWorkerFailure(run.error, jobInput);
       return outcome;
+    case WorkerRecording::Status::Finished:
+      break;
     }
+    if (jobInput.query)
+      results.push_back(chunkQueryToJSON(run.recording, *jobInput.query,
+                                         request.text, chunk.lineOffset,
+                                         chunk.index, result));
+    else
+      results.push_back(chunkResultToJSON(run.recording, request.text,
+                                          chunk.lineOffset, chunk.index,
+                                          result));
   }
-  if (timedOut) {
-    outcome.status = WorkerOutcome::Status::TimedOut;
-    return outcome;
-  }
-  if (job.process.exitCode() != 0) {
-    outcome.error =
-        describeWorkerFailure(job.process, files.stderrPath, jobInput);
-    return outcome;
-  }
-  Expected<json::Value> result = readWorkerResult(files.output);
-  if (!result) {
-    outcome.error = llvm::toString(result.takeError());
-    return outcome;
-  }
-  outcome.status = WorkerOutcome::Status::Finished;
-  outcome.result = std::move(*result);
-  proto::Logger::info("pipeline worker for {0} took {1} ms", job.uri.uri(),
+  outcome.status = Status::Finished;
+  outcome.result = json::Object{{"chunks", std::move(results)}};
+  if (withWorkspace)
+    withWorkspace(workspace.dir, outcome.result);
+  proto::Logger::info("pipeline workers for {0} took {1} ms", job.uri.uri(),
                       std::chrono::duration<double, std::milli>(
                           std::chrono::steady_clock::now() - start)
                           .count());
@@ -537,7 +511,7 @@ void PipelineJobs::startRerun(const TextFile &file,
 
 void PipelineJobs::startQuery(const TextFile &file,
                               const PipelinePreviewParams &params,
-                              std::string query, llvm::StringRef what,
+                              json::Object query, llvm::StringRef what,
                               std::string requestKey,
                               proto::Callback<json::Value> reply) {
   if (auto refused = checkPipelineInput(
@@ -551,6 +525,24 @@ void PipelineJobs::startQuery(const TextFile &file,
   jobInput.query = std::move(query);
   jobInput.what = what.str();
   start(Kind::Preview, params.uri, file.getVersion(), std::move(jobInput),
+        std::move(requestKey), std::move(reply));
+}
+
+void PipelineJobs::startLaunch(const TextFile &file, const LaunchSpec &spec,
+                               std::string requestKey,
+                               proto::Callback<json::Value> reply) {
+  if (auto refused = checkPipelineInput(file.getContents(), "the document",
+                                        "launch", "launches", "executor-compile -g"))
+    return reply(std::move(*refused));
+  Input jobInput;
+  jobInput.text = file.getContents();
+  jobInput.chunk = static_cast<int>(spec.chunk);
+  jobInput.ir = "none";
+  jobInput.timeoutMs = options.previewTimeoutMs;
+  jobInput.debug = true;
+  jobInput.what = "compile of " + spec.kernel;
+  jobInput.launch = std::make_shared<const LaunchSpec>(spec);
+  start(Kind::Launch, file.getURI(), file.getVersion(), std::move(jobInput),
         std::move(requestKey), std::move(reply));
 }
 
@@ -620,7 +612,7 @@ void PipelineJobs::cancelRequest(StringRef key) {
   {
     std::lock_guard<std::mutex> lock(mutex);
     for (auto &job : jobs)
-      if (job->kind == Kind::Preview && job->requestKey == key)
+      if (job->kind != Kind::Diagnostics && job->requestKey == key)
         matching.push_back(job);
   }
   for (auto &job : matching)
@@ -637,6 +629,8 @@ void PipelineJobs::run(Job &job, const Input &jobInput) {
     if (job.cancelled)
       return;
   }
+  if (job.kind == Kind::Launch)
+    return runLaunchJob(job, jobInput);
   WorkerOutcome outcome = runWorker(options, job, jobInput);
   if (job.kind == Kind::Preview)
     return finishPreview(job, std::move(outcome), jobInput);
@@ -644,6 +638,43 @@ void PipelineJobs::run(Job &job, const Input &jobInput) {
       collectPipelineDiagnostics(job, std::move(outcome));
   if (!diagnostics.empty())
     publish(
-        job.uri, job.version, [&] { return job.isCancelled(); },
+        job.kind, job.uri, job.version, [&] { return job.isCancelled(); },
         std::move(diagnostics));
+}
+
+void PipelineJobs::runLaunchJob(Job &job, const Input &jobInput) {
+  // Compile with debug info, then launch from the workspace the worker
+  // wrote (before it is removed).
+  std::optional<json::Value> launched;
+  std::vector<proto::Diagnostic> diagnostics;
+  WorkerOutcome outcome =
+      runWorker(options, job, jobInput,
+                [&](StringRef workspace, const json::Value &result) {
+        const json::Object *root = result.getAsObject();
+        const json::Array *chunks = root ? root->getArray("chunks") : nullptr;
+        const json::Object *chunk =
+            chunks && !chunks->empty() ? chunks->front().getAsObject() : nullptr;
+        if (!chunk || !chunk->getBoolean("succeeded").value_or(false))
+          return;
+        launched = runLaunch(*jobInput.launch, workspace, job.uri,
+                             std::chrono::milliseconds(jobInput.timeoutMs),
+                             diagnostics);
+      });
+  if (outcome.status != WorkerOutcome::Status::Finished)
+    return finishPreview(job, std::move(outcome), jobInput);
+  if (!launched) {
+    // The pipeline failed: its errors say why.
+    std::vector<proto::Diagnostic> errors =
+        collectPipelineDiagnostics(job, std::move(outcome));
+    std::string message = "the pipeline failed on the document";
+    if (!errors.empty())
+      message += ": " + errors.front().message;
+    return job.answer(makeError(proto::ErrorCode::RequestFailed, message));
+  }
+  // The diagnostics (none when it did not crash in the document) replace
+  // the previous launch's.
+  publish(
+      job.kind, job.uri, job.version, [&] { return job.isCancelled(); },
+      std::move(diagnostics));
+  job.answer(std::move(*launched));
 }

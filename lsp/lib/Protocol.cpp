@@ -199,6 +199,22 @@ bool executor_studio::lsp::fromJSON(const json::Value &value,
   return o && o.map("uri", result.uri);
 }
 
+bool executor_studio::lsp::fromJSON(const json::Value &value,
+                                    LaunchParams &result, json::Path path) {
+  json::ObjectMapper o(value, path);
+  if (!o || !o.map("uri", result.uri) || !o.map("kernel", result.kernel) ||
+      !o.mapOptional("address", result.address))
+    return false;
+  if (const json::Value *inputs = value.getAsObject()->get("inputs")) {
+    if (!inputs->getAsArray()) {
+      path.field("inputs").report("expected an array, one value per argument");
+      return false;
+    }
+    result.inputs = *inputs->getAsArray();
+  }
+  return true;
+}
+
 llvm::Error executor_studio::lsp::makeError(proto::ErrorCode code,
                                             const llvm::Twine &message) {
   return llvm::make_error<proto::LSPError>(message.str(), code);

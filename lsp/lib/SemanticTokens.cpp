@@ -3,7 +3,7 @@
 
 #include "ExecutorLsp/ParsedChunk.h"
 #include "ExecutorLsp/TextFile.h"
-#include "Support/MlirLexer.h"
+#include "ExecutorStudio/Support/MlirLexer.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/SymbolTable.h"

@@ -18,6 +18,7 @@
 #include "ExecutorLsp/Formatting.h"
 #include "ExecutorLsp/Hover.h"
 #include "ExecutorLsp/InlayHints.h"
+#include "ExecutorLsp/Launch.h"
 #include "ExecutorLsp/PipelineJobs.h"
 #include "ExecutorLsp/Protocol.h"
 #include "ExecutorLsp/Rename.h"
@@ -28,7 +29,7 @@
 #include "ExecutorLsp/TextFile.h"
 #include "ExecutorLsp/XRefs.h"
 
-#include "Registration/Registration.h"
+#include "ExecutorStudio/Registration/Registration.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "llvm/ADT/StringMap.h"
@@ -98,6 +99,7 @@ public:
                    proto::Callback<json::Value> reply);
   void onAlignedSnapshots(const AlignedSnapshotsParams &params,
                           proto::Callback<json::Value> reply);
+  void onLaunch(const LaunchParams &params, proto::Callback<json::Value> reply);
   void onCodeAction(const proto::CodeActionParams &params,
                     proto::Callback<json::Value> reply);
   void onPrepareRename(const proto::TextDocumentPositionParams &params,
@@ -131,10 +133,12 @@ private:
   void updateFile(const proto::URIForFile &uri, std::string contents,
                   int64_t version);
 
-  /// Publishes the pipeline's diagnostics of a job, after the parser's.
-  void publishPipelineDiagnostics(const proto::URIForFile &uri, int64_t version,
-                                  llvm::function_ref<bool()> isCancelled,
-                                  std::vector<proto::Diagnostic> diagnostics);
+  /// Publishes the diagnostics of a job (the pipeline's or a launch's),
+  /// after the parser's and with the other kind's.
+  void publishJobDiagnostics(PipelineJobs::Kind kind,
+                             const proto::URIForFile &uri, int64_t version,
+                             llvm::function_ref<bool()> isCancelled,
+                             std::vector<proto::Diagnostic> diagnostics);
   /// The request id of the message being handled, as PipelineJobs keys it.
   std::string getLastRequestKey() const {
     const std::optional<json::Value> &id = input.getLastRequestId();
@@ -166,6 +170,8 @@ private:
   struct PublishedState {
     int64_t version = 0;
     std::vector<proto::Diagnostic> parseDiagnostics;
+    /// The pipeline's, and a crashed launch's (Launch.h), of this version.
+    std::vector<proto::Diagnostic> pipelineDiagnostics, launchDiagnostics;
   };
   llvm::StringMap<PublishedState> published;
 
@@ -185,27 +191,34 @@ Server::Server(CheckedInput &input, const ServerOptions &options)
             ? llvm::hardware_concurrency(options.verifyThreads)
             : llvm::hardware_concurrency());
   jobs = std::make_unique<PipelineJobs>(
-      this->options, [this](const proto::URIForFile &uri, int64_t version,
-                            llvm::function_ref<bool()> isCancelled,
-                            std::vector<proto::Diagnostic> diagnostics) {
-        publishPipelineDiagnostics(uri, version, isCancelled,
-                                   std::move(diagnostics));
+      this->options,
+      [this](PipelineJobs::Kind kind, const proto::URIForFile &uri,
+             int64_t version, llvm::function_ref<bool()> isCancelled,
+             std::vector<proto::Diagnostic> diagnostics) {
+        publishJobDiagnostics(kind, uri, version, isCancelled,
+                              std::move(diagnostics));
       });
 }
 
 Server::~Server() { jobs.reset(); }
 
-void Server::publishPipelineDiagnostics(
-    const proto::URIForFile &uri, int64_t version,
-    llvm::function_ref<bool()> isCancelled,
-    std::vector<proto::Diagnostic> diagnostics) {
+void Server::publishJobDiagnostics(PipelineJobs::Kind kind,
+                                   const proto::URIForFile &uri,
+                                   int64_t version,
+                                   llvm::function_ref<bool()> isCancelled,
+                                   std::vector<proto::Diagnostic> diagnostics) {
   std::lock_guard<std::mutex> lock(stateMutex);
   auto it = published.find(uri.file());
   if (it == published.end() || it->second.version != version || isCancelled())
     return;
+  PublishedState &state = it->second;
+  (kind == PipelineJobs::Kind::Launch ? state.launchDiagnostics
+                                      : state.pipelineDiagnostics) =
+      std::move(diagnostics);
   proto::PublishDiagnosticsParams params(uri, version);
-  params.diagnostics = it->second.parseDiagnostics;
-  llvm::append_range(params.diagnostics, diagnostics);
+  params.diagnostics = state.parseDiagnostics;
+  llvm::append_range(params.diagnostics, state.pipelineDiagnostics);
+  llvm::append_range(params.diagnostics, state.launchDiagnostics);
   publishDiagnostics(params);
 }
 
@@ -289,6 +302,8 @@ void Server::onInitialize(const RawParams &params,
                                     {"previewCommand", kShowPreviewCommand},
                                     {"opHistoryProvider", true},
                                     {"alignedSnapshotsProvider", true},
+                                    {"launchProvider", true},
+                                    {"launchCommand", kLaunchCommand},
                                     {"bytecodeProvider", true}}},
   };
   reply(json::Object{
@@ -357,6 +372,8 @@ void Server::updateFile(const proto::URIForFile &uri, std::string contents,
     std::lock_guard<std::mutex> lock(stateMutex);
     PublishedState &state = published[uri.file()];
     state.parseDiagnostics = diagnostics;
+    state.pipelineDiagnostics.clear();
+    state.launchDiagnostics.clear();
     proto::PublishDiagnosticsParams params(uri, version);
     params.diagnostics = std::move(diagnostics);
     publishDiagnostics(params);
@@ -529,11 +546,8 @@ void Server::onOpHistory(const OpHistoryParams &params,
     query["line"] = *params.line;
     query["previewLine"] = params.previewLine;
   }
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  os << json::Value(std::move(query));
-  jobs->startQuery(*file, preview, text, "op history", getLastRequestKey(),
-                   std::move(reply));
+  jobs->startQuery(*file, preview, std::move(query), "op history",
+                   getLastRequestKey(), std::move(reply));
 }
 
 void Server::onAlignedSnapshots(const AlignedSnapshotsParams &params,
@@ -546,11 +560,20 @@ void Server::onAlignedSnapshots(const AlignedSnapshotsParams &params,
                      {"left", params.left},
                      {"right", params.right},
                      {"lineDiff", params.lineDiff}};
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  os << json::Value(std::move(query));
-  jobs->startQuery(*file, params.preview, text, "structural diff",
+  jobs->startQuery(*file, params.preview, std::move(query), "structural diff",
                    getLastRequestKey(), std::move(reply));
+}
+
+void Server::onLaunch(const LaunchParams &params,
+                      proto::Callback<json::Value> reply) {
+  TextFile *file = getFile(params.uri);
+  if (!file)
+    return reply(makeError(proto::ErrorCode::RequestFailed,
+                           "no open document " + params.uri.uri()));
+  llvm::Expected<LaunchSpec> spec = findLaunch(*file, params);
+  if (!spec)
+    return reply(spec.takeError());
+  jobs->startLaunch(*file, *spec, getLastRequestKey(), std::move(reply));
 }
 
 //===----------------------------------------------------------------------===//
@@ -751,6 +774,7 @@ bool executor_studio::lsp::runServer(std::FILE *in, llvm::raw_ostream &out,
     handler.method("executor/opHistory", &server, &Server::onOpHistory);
     handler.method("executor/alignedSnapshots", &server,
                    &Server::onAlignedSnapshots);
+    handler.method("executor/launch", &server, &Server::onLaunch);
     handler.method("textDocument/codeAction", &server, &Server::onCodeAction);
     handler.method("textDocument/prepareRename", &server,
                    &Server::onPrepareRename);

@@ -4,8 +4,8 @@
 #include "ExecutorLsp/ParsedChunk.h"
 #include "ExecutorLsp/TextFile.h"
 
-#include "Catalyst/IR/CatalystAttributes.h"
-#include "Catalyst/IR/TargetTripleEdit.h"
+#include "ExecutorStudio/Catalyst/IR/CatalystAttributes.h"
+#include "ExecutorStudio/Catalyst/IR/TargetTripleEdit.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/Error.h"

@@ -4,9 +4,9 @@
 #include "ExecutorLsp/Kernels.h"
 #include "ExecutorLsp/ParsedChunk.h"
 
-#include "Catalyst/IR/CatalystAttributes.h"
-#include "Catalyst/IR/CatalystOps.h"
-#include "Executor/IR/ExecutorOps.h"
+#include "ExecutorStudio/Catalyst/IR/CatalystAttributes.h"
+#include "ExecutorStudio/Catalyst/IR/CatalystOps.h"
+#include "ExecutorStudio/Executor/IR/ExecutorOps.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/BuiltinTypes.h"

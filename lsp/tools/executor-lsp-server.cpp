@@ -4,10 +4,11 @@
 // pipeline's previews and diagnostics (DESIGN.md, "Language server").
 //
 //===----------------------------------------------------------------------===//
-#include "ExecutorLsp/PipelineWorker.h"
 #include "ExecutorLsp/Server.h"
 
-#include "Registration/Registration.h"
+#include "ExecutorStudio/Pipeline/RecordingWorker.h"
+#include "ExecutorStudio/Registration/TextEntryPoints.h"
+#include "ExecutorStudio/Registration/Registration.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -92,18 +93,6 @@ cl::opt<unsigned> verifyThreads(
     cl::desc("Threads that verify in parallel (0: one per core, 1: none)"),
     cl::init(0), cl::cat(serverCategory));
 
-// The pipeline worker the server starts (see PipelineWorker.h).
-cl::opt<bool> pipelineWorker("pipeline-worker", cl::Hidden);
-cl::opt<std::string> workerInput("worker-input", cl::Hidden);
-cl::opt<std::string> workerOutput("worker-output", cl::Hidden);
-cl::opt<std::string> workerUri("worker-uri", cl::Hidden);
-cl::opt<std::string> workerWorkspace("worker-workspace", cl::Hidden);
-cl::opt<std::string> workerPipeline("worker-pipeline", cl::Hidden);
-cl::opt<int> workerChunk("worker-chunk", cl::Hidden, cl::init(-1));
-cl::opt<std::string> workerIR("worker-ir", cl::Hidden, cl::init("changes"));
-cl::opt<int> workerRerunAfter("worker-rerun-after", cl::Hidden);
-cl::opt<std::string> workerQuery("worker-query", cl::Hidden);
-
 /// The first transport option other than stdio that was given, or "".
 StringRef unsupportedTransport() {
   if (nodeIpcTransport.getNumOccurrences())
@@ -153,6 +142,9 @@ void watchClientProcess(int pid) {
 
 int main(int argc, char **argv) {
   InitLLVM y(argc, argv);
+  // A recording worker the server started (RecordingWorker.h).
+  if (std::optional<int> worker = executor_studio::runRecordWorkerIfAsked(argc, argv))
+    return *worker;
   cl::HideUnrelatedOptions(serverCategory);
   executor_studio::addVersionPrinter();
   cl::ParseCommandLineOptions(
@@ -160,36 +152,6 @@ int main(int argc, char **argv) {
       "Executor Studio language server: LSP for .mlir with the executor and "
       "catalyst dialects, on stdin and stdout\n");
   executor_studio::registerAllPasses();
-
-  if (pipelineWorker) {
-    // The server passes on whatever scheme its documents have.
-    lsp::URIForFile::registerSupportedScheme("test");
-    es::PipelineWorkerRequest request;
-    request.inputPath = workerInput;
-    request.outputPath = workerOutput;
-    request.uri = workerUri;
-    request.pipeline = workerPipeline;
-    request.workspace = workerWorkspace;
-    request.chunk = workerChunk;
-    if (workerIR == "none") {
-      request.irMode = es::PipelineWorkerRequest::IRMode::None;
-    } else if (workerIR != "changes") {
-      request.irMode = es::PipelineWorkerRequest::IRMode::Selected;
-      SmallVector<StringRef> indices;
-      StringRef(workerIR).split(indices, ',', -1, /*KeepEmpty=*/false);
-      for (StringRef index : indices) {
-        int value = 0;
-        if (!index.trim().getAsInteger(10, value))
-          request.irSnapshots.push_back(value);
-      }
-    }
-    request.allowUnregisteredDialects = allowUnregisteredDialects;
-    if (workerRerunAfter.getNumOccurrences())
-      request.rerunAfter = workerRerunAfter;
-    if (workerQuery.getNumOccurrences())
-      request.query = workerQuery;
-    return es::runPipelineWorker(request);
-  }
 
   if (StringRef transport = unsupportedTransport(); !transport.empty()) {
     llvm::errs() << "executor-lsp-server: " << transport

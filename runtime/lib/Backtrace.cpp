@@ -6,7 +6,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 
 namespace {
 constexpr size_t kMaxFrames = 64;
@@ -86,4 +86,4 @@ std::string formatBacktrace(llvm::ArrayRef<CrashFrame> frames) {
   return text;
 }
 
-} // namespace executor_runtime
+} // namespace executor_studio::runtime

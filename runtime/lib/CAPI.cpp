@@ -22,7 +22,7 @@
 #include <set>
 #include <vector>
 
-using namespace executor_runtime;
+using namespace executor_studio::runtime;
 
 namespace {
 struct Session {

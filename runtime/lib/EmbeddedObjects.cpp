@@ -29,7 +29,7 @@ __executor_studio_register_embedded(const ExecutorEmbeddedFile *files,
 }
 
 std::optional<llvm::ArrayRef<char>>
-executor_runtime::findEmbeddedFile(llvm::StringRef path) {
+executor_studio::runtime::findEmbeddedFile(llvm::StringRef path) {
   Table &t = table();
   std::lock_guard<std::mutex> lock(t.mutex);
   auto it = t.files.find(path.str());

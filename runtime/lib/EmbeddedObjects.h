@@ -7,10 +7,10 @@
 
 #include <optional>
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 /// The bytes the program embedded for `path`
 /// (__executor_studio_register_embedded), if any.
 std::optional<llvm::ArrayRef<char>> findEmbeddedFile(llvm::StringRef path);
-} // namespace executor_runtime
+} // namespace executor_studio::runtime
 
 #endif // EXECUTORRUNTIME_LIB_EMBEDDEDOBJECTS_H

@@ -3,7 +3,7 @@
 
 #include "llvm/Support/raw_ostream.h"
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 
 char ExecutorError::ID = 0;
 char SessionLost::ID = 0;
@@ -46,4 +46,4 @@ bool parseCrashReport(llvm::StringRef report, std::string &kernel,
   return !number.empty() && !number.getAsInteger(10, signal);
 }
 
-} // namespace executor_runtime
+} // namespace executor_studio::runtime

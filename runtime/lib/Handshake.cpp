@@ -22,7 +22,7 @@
 #include <sys/socket.h>
 #include <thread>
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 
 void setLivenessTimeout(int fd, std::chrono::seconds timeout) {
   int seconds = static_cast<int>(std::max<int64_t>(timeout.count(), 1));
@@ -371,4 +371,4 @@ bool clientHandshake(int fd, const ClientSecurity &security,
   return true;
 }
 
-} // namespace executor_runtime
+} // namespace executor_studio::runtime

@@ -12,7 +12,7 @@
 using namespace llvm;
 using namespace llvm::orc;
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 
 namespace {
 /// How far `at` is from the start of the function symbol of section
@@ -216,4 +216,4 @@ void LinkedObjects::symbolize(std::vector<CrashFrame> &frames,
   }
 }
 
-} // namespace executor_runtime
+} // namespace executor_studio::runtime

@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 
 class LinkedObjects : public llvm::orc::ObjectLinkingLayer::Plugin {
 public:
@@ -83,6 +83,6 @@ private:
 /// ::1.
 bool isLoopbackHost(llvm::StringRef address);
 
-} // namespace executor_runtime
+} // namespace executor_studio::runtime
 
 #endif // EXECUTORRUNTIME_LINKEDOBJECTS_H

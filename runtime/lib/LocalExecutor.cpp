@@ -2,7 +2,7 @@
 #include "ExecutorRuntime/LocalExecutor.h"
 #include "ExecutorRuntime/Socket.h"
 
-#include "Support/Subprocess.h"
+#include "ExecutorStudio/Support/Subprocess.h"
 
 #include <atomic>
 #include <cerrno>
@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 
 static llvm::Error failure(const std::string &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
@@ -161,4 +161,4 @@ std::string LocalExecutor::defaultServerPath(const char *argv0) {
 #endif
 }
 
-} // namespace executor_runtime
+} // namespace executor_studio::runtime

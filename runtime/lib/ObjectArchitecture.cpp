@@ -6,7 +6,7 @@
 
 using namespace llvm;
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 
 Expected<Triple> objectTriple(MemoryBufferRef object, const Triple &like) {
   auto file = object::ObjectFile::createObjectFile(object);
@@ -46,4 +46,4 @@ Error checkObjectArchitecture(MemoryBufferRef object,
           "\"} on @" + module);
 }
 
-} // namespace executor_runtime
+} // namespace executor_studio::runtime

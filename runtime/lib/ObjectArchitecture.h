@@ -6,7 +6,7 @@
 #include "llvm/Support/MemoryBufferRef.h"
 #include "llvm/TargetParser/Triple.h"
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 /// Refuses, before anything is linked, an object that the executor cannot
 /// run: one whose architecture (or object format) is not that of
 /// `executorTriple` (what ORC's setup message reported). The error names the
@@ -25,6 +25,6 @@ llvm::Error checkObjectArchitecture(llvm::MemoryBufferRef object,
 /// format is the same), or an error when it is not an object file.
 llvm::Expected<llvm::Triple> objectTriple(llvm::MemoryBufferRef object,
                                           const llvm::Triple &like);
-} // namespace executor_runtime
+} // namespace executor_studio::runtime
 
 #endif // EXECUTORRUNTIME_LIB_OBJECTARCHITECTURE_H

@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 
 int makeSealedMemfd(const char *name, size_t bytes, std::string &error) {
   int fd = memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
@@ -89,4 +89,4 @@ bool SharedArena::adopt(int fd, size_t bytes, std::string &error) {
   return true;
 }
 
-} // namespace executor_runtime
+} // namespace executor_studio::runtime

@@ -2,6 +2,7 @@
 #include "ExecutorRuntime/Socket.h"
 #include "ExecutorRuntime/Address.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -15,7 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 
 bool splitAddress(const std::string &address, std::string &host,
                   std::string &port, std::string &error) {
@@ -258,4 +259,33 @@ void attachDescriptor(msghdr &message, OneDescriptorControl &control,
   std::memcpy(CMSG_DATA(c), &fd, sizeof(int));
 }
 
-} // namespace executor_runtime
+ssize_t receiveDescriptors(int socket, char *into, size_t size, int flags,
+                           size_t maxDescriptors, std::vector<int> &passed) {
+  union {
+    cmsghdr align;
+    char bytes[CMSG_SPACE(kMaxReceivedDescriptors * sizeof(int))];
+  } control;
+  iovec iov{into, size};
+  msghdr message{};
+  message.msg_iov = &iov;
+  message.msg_iovlen = 1;
+  message.msg_control = control.bytes;
+  message.msg_controllen =
+      CMSG_SPACE(std::min(maxDescriptors, kMaxReceivedDescriptors) * sizeof(int));
+  ssize_t got = ::recvmsg(socket, &message, MSG_CMSG_CLOEXEC | flags);
+  if (got < 0)
+    return got;
+  for (cmsghdr *c = CMSG_FIRSTHDR(&message); c; c = CMSG_NXTHDR(&message, c)) {
+    if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS)
+      continue;
+    size_t n = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+    for (size_t i = 0; i < n; ++i) {
+      int fd;
+      std::memcpy(&fd, CMSG_DATA(c) + i * sizeof(int), sizeof(int));
+      passed.push_back(fd);
+    }
+  }
+  return got;
+}
+
+} // namespace executor_studio::runtime

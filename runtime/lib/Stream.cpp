@@ -15,7 +15,7 @@
 
 using namespace llvm;
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 
 Stream::~Stream() = default;
 std::string Stream::lastError() const { return std::strerror(errno); }
@@ -41,29 +41,10 @@ public:
       ssize_t got;
       int flags = dontWait ? MSG_DONTWAIT : 0;
       if (passes) {
-        union {
-          cmsghdr align;
-          char bytes[CMSG_SPACE(4 * sizeof(int))];
-        } control;
-        iovec iov{into, size};
-        msghdr message{};
-        message.msg_iov = &iov;
-        message.msg_iovlen = 1;
-        message.msg_control = control.bytes;
-        message.msg_controllen = sizeof(control.bytes);
-        got = ::recvmsg(socket, &message, MSG_CMSG_CLOEXEC | flags);
-        if (got >= 0)
-          for (cmsghdr *c = CMSG_FIRSTHDR(&message); c;
-               c = CMSG_NXTHDR(&message, c)) {
-            if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS)
-              continue;
-            size_t n = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
-            for (size_t i = 0; i < n; ++i) {
-              int fd;
-              std::memcpy(&fd, CMSG_DATA(c) + i * sizeof(int), sizeof(int));
-              passed.push_back(fd);
-            }
-          }
+        // Up to 4 descriptors a message.
+        std::vector<int> fds;
+        got = receiveDescriptors(socket, into, size, flags, 4, fds);
+        passed.insert(passed.end(), fds.begin(), fds.end());
       } else {
         got = ::recv(socket, into, size, flags);
       }
@@ -167,4 +148,4 @@ std::unique_ptr<Stream> tlsStream(std::unique_ptr<TlsStream> tls) {
   return std::make_unique<TlsSocketStream>(std::move(tls));
 }
 
-} // namespace executor_runtime
+} // namespace executor_studio::runtime

@@ -18,7 +18,7 @@
 using namespace llvm;
 using namespace llvm::orc;
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 
 namespace {
 constexpr size_t kHeaderSize = 4 * sizeof(uint64_t);
@@ -649,4 +649,4 @@ void TcpTransport::watchInlineCalls() {
   }
 }
 
-} // namespace executor_runtime
+} // namespace executor_studio::runtime

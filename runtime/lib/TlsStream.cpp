@@ -26,7 +26,7 @@
 #include <algorithm>
 #include <string>
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 
 namespace {
 /// The most plaintext one TLS record carries.
@@ -621,4 +621,4 @@ void TlsStream::writeFromSignalHandler(const void *data, size_t size) {
   gatherAndWrite(&part, 1, /*timeoutMs=*/1000, /*fromSignalHandler=*/true);
 }
 
-} // namespace executor_runtime
+} // namespace executor_studio::runtime

@@ -10,7 +10,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 
 bool isUnixAddress(const std::string &address, std::string *path) {
   if (address.compare(0, kUnixAddressPrefix.size(), kUnixAddressPrefix) != 0)
@@ -129,4 +129,4 @@ int listenUnix(const std::string &path, unsigned mode, std::string &error) {
   return fd;
 }
 
-} // namespace executor_runtime
+} // namespace executor_studio::runtime

@@ -25,7 +25,7 @@
 
 using namespace llvm::orc::shared;
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 
 namespace {
 std::string assetDirectory;
@@ -232,4 +232,4 @@ void addAssetService(llvm::StringMap<llvm::orc::ExecutorAddr> &symbols) {
       llvm::orc::ExecutorAddr::fromPtr(&executorStudioStoreAsset);
 }
 
-} // namespace executor_runtime
+} // namespace executor_studio::runtime

@@ -8,7 +8,7 @@
 
 #include <string>
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 /// Makes a fresh private directory (mode 0700) under `root` for one
 /// session; "" with `error` set when it cannot.
 std::string makeAssetDirectory(const std::string &root, std::string &error);
@@ -34,6 +34,6 @@ void addAssetService(llvm::StringMap<llvm::orc::ExecutorAddr> &symbols);
 
 extern "C" llvm::orc::shared::CWrapperFunctionBuffer
 executorStudioStoreAsset(const char *data, size_t size);
-} // namespace executor_runtime
+} // namespace executor_studio::runtime
 
 #endif // EXECUTORSERVER_ASSETSERVICE_H

@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 
 std::string loadTokenFile(const std::string &path, std::string &token) {
   struct stat st{};
@@ -228,4 +228,4 @@ std::chrono::milliseconds AuthThrottle::wait(const std::string &host) {
   return left;
 }
 
-} // namespace executor_runtime
+} // namespace executor_studio::runtime

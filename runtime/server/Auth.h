@@ -15,7 +15,7 @@
 #include <poll.h>
 #include <string>
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 class TlsServerContext;
 class TlsStream;
 
@@ -102,6 +102,6 @@ private:
   std::deque<std::chrono::steady_clock::time_point> recent;
 };
 
-} // namespace executor_runtime
+} // namespace executor_studio::runtime
 
 #endif // EXECUTORSERVER_AUTH_H

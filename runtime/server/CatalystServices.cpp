@@ -13,6 +13,7 @@
 #include "CatalystServices.h"
 #include "AssetService.h"
 #include "CrashReport.h"
+#include "KernelHeap.h"
 #include "LaunchService.h"
 
 #include "llvm/ExecutionEngine/Orc/Shared/SimplePackedSerialization.h"
@@ -20,6 +21,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <initializer_list>
+#include <mutex>
+#include <set>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <dlfcn.h>
 #include <string>
 #include <vector>
@@ -28,9 +33,81 @@ using namespace llvm;
 using namespace llvm::orc;
 using namespace llvm::orc::shared;
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 
 namespace {
+/// The blocks catalyst_remote_alloc handed out and that are not freed yet
+/// (the server's one alloc/free pair): a wild or repeated free from a
+/// client is refused with an error instead of corrupting (or aborting in)
+/// libc's heap.
+struct ServiceBlocks {
+  std::mutex mutex;
+  std::set<uint64_t> live;
+  /// Blocks freed through a free service and not handed out again: a
+  /// second free of one is refused (bounded: the oldest are forgotten).
+  std::set<uint64_t> freed;
+  std::vector<uint64_t> freedOrder;
+};
+ServiceBlocks &serviceBlocks() {
+  static ServiceBlocks *blocks = new ServiceBlocks; // kernels may run at exit
+  return *blocks;
+}
+
+/// A zeroed block of `bytes` (0 when there is no memory), remembered until
+/// serviceFree.
+uint64_t serviceAllocate(uint64_t bytes) {
+  void *p = std::calloc(1, bytes ? bytes : 1);
+  if (!p)
+    return 0;
+  uint64_t address = reinterpret_cast<uintptr_t>(p);
+  ServiceBlocks &blocks = serviceBlocks();
+  std::lock_guard<std::mutex> lock(blocks.mutex);
+  blocks.live.insert(address);
+  blocks.freed.erase(address);
+  return address;
+}
+
+/// Frees a block serviceAllocate returned, or a block a kernel allocated
+/// (when it can be one); "" or why `address` is refused, `service` naming
+/// the request in the message.
+std::string serviceFree(uint64_t address, const char *service) {
+  if (!address)
+    return ""; // as free(NULL)
+  void *block = reinterpret_cast<void *>(static_cast<uintptr_t>(address));
+  auto refused = [&](const char *why) {
+    char text[200];
+    std::snprintf(text, sizeof(text), "%s of 0x%llx refused: %s", service,
+                  static_cast<unsigned long long>(address), why);
+    return std::string(text);
+  };
+  {
+    ServiceBlocks &blocks = serviceBlocks();
+    std::lock_guard<std::mutex> lock(blocks.mutex);
+    if (blocks.live.erase(address)) {
+      std::free(block);
+      blocks.freed.insert(address);
+      blocks.freedOrder.push_back(address);
+      if (blocks.freedOrder.size() > 4096) {
+        blocks.freed.erase(blocks.freedOrder.front());
+        blocks.freedOrder.erase(blocks.freedOrder.begin());
+      }
+      return "";
+    }
+    if (blocks.freed.count(address))
+      return refused("it was freed already");
+  }
+  // A block a kernel allocated (a launch's result, which the client frees
+  // once it has read it): what the heap hands out is 16-byte aligned and
+  // mapped; anything else is refused before libc sees it.
+  long page = sysconf(_SC_PAGESIZE);
+  uintptr_t start = static_cast<uintptr_t>(address) & ~uintptr_t(page - 1);
+  if (address % 16 != 0 ||
+      msync(reinterpret_cast<void *>(start), 1, MS_ASYNC) != 0)
+    return refused("not a block the session allocated");
+  kernelFree(block);
+  return "";
+}
+
 ExecutorAddr alloc(uint64_t size) { return ExecutorAddr(serviceAllocate(size)); }
 
 void invoke(ExecutorAddr entry, std::vector<ExecutorAddr> arguments) {
@@ -113,8 +190,7 @@ extern "C" CWrapperFunctionBuffer catalystRemoteFree(const char *data,
         .release();
   }
   std::string problem =
-      serviceFree(address.getValue(), "catalyst_remote_free",
-                  /*kernelBlocksToo=*/true);
+      serviceFree(address.getValue(), "catalyst_remote_free");
   if (!problem.empty()) {
     logEvent("error: " + problem);
     return WrapperFunctionBuffer::createOutOfBandError(problem).release();
@@ -172,4 +248,4 @@ void stopCatalystRuntime() {
     finalize();
 }
 
-} // namespace executor_runtime
+} // namespace executor_studio::runtime

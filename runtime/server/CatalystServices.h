@@ -27,7 +27,7 @@
 #include "llvm/ExecutionEngine/Orc/Shared/ExecutorAddress.h"
 #include "llvm/ExecutionEngine/Orc/Shared/WrapperFunctionUtils.h"
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 
 /// Adds the four services to a session's bootstrap symbols.
 void addCatalystServices(llvm::StringMap<llvm::orc::ExecutorAddr> &symbols);
@@ -47,6 +47,6 @@ catalystRemoteInvoke(const char *data, size_t size);
 extern "C" llvm::orc::shared::CWrapperFunctionBuffer
 catalystRemoteStoreAsset(const char *data, size_t size);
 
-} // namespace executor_runtime
+} // namespace executor_studio::runtime
 
 #endif // EXECUTORSERVER_CATALYSTSERVICES_H

@@ -8,27 +8,37 @@
 #include <algorithm>
 #include <atomic>
 #include <csignal>
+#include <mutex>
 #include <execinfo.h>
 #include <link.h>
 #include <ucontext.h>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fcntl.h>
 #include <time.h>
 #include <unistd.h>
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 
 namespace {
 std::atomic<TcpTransport *> reportTo{nullptr};
+std::atomic<volatile int *> crashSignalSlot{nullptr};
+long hostPid = 0;
+int hostStatusFd = -1;
 
 /// Every running kernel: since when (steady clock, ns; 0: free slot).
+/// A slot is reserved with a compare-and-swap of `since`; its name is
+/// written and read under kernelSlotsMutex (a slot freed and taken again by
+/// another kernel while the watchdog read its name gave it a torn name:
+/// found by TSan).
 struct KernelSlot {
   std::atomic<int64_t> since{0};
   char name[256];
 };
 constexpr int kKernelSlots = 256;
 KernelSlot kernelSlots[kKernelSlots];
+std::mutex kernelSlotsMutex;
 int64_t steadyNanoseconds() {
   timespec now{};
   clock_gettime(CLOCK_MONOTONIC, &now);
@@ -228,7 +238,13 @@ void onFatalSignal(int sig, siginfo_t *, void *context) {
     (void)!write(logDescriptor, line, n);
     start = end + 1;
   }
-  // The default action, so the listener sees the session end by `sig`.
+  // The default action, so the listener sees the session end by `sig`. A
+  // PID namespace's init ignores the signals it raises: its keeper dies of
+  // the signal in its place.
+  if (volatile int *slot = crashSignalSlot.load()) {
+    *slot = sig;
+    _exit(128 + sig);
+  }
   signal(sig, SIG_DFL);
   raise(sig);
 }
@@ -282,21 +298,34 @@ KernelThreadStack::~KernelThreadStack() {
   std::free(memory);
 }
 
+long sessionHostPid() { return hostPid ? hostPid : static_cast<long>(getpid()); }
+
+void setSessionHostPid(long pid, int statusFd) {
+  hostPid = pid;
+  hostStatusFd = statusFd;
+}
+
+void reportCrashSignalTo(volatile int *slot) { crashSignalSlot = slot; }
+
 namespace {
 std::atomic<bool> debugWaitPending{false};
 
 /// Whether a debugger (any tracer) is attached to this process.
 bool debuggerAttached() {
-  FILE *status = std::fopen("/proc/self/status", "r");
-  if (!status)
+  char text[4096];
+  ssize_t n = -1;
+  if (hostStatusFd >= 0) {
+    n = pread(hostStatusFd, text, sizeof(text) - 1, 0);
+  } else if (int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+             fd >= 0) {
+    n = read(fd, text, sizeof(text) - 1);
+    close(fd);
+  }
+  if (n <= 0)
     return false;
-  char line[256];
-  long tracer = 0;
-  while (std::fgets(line, sizeof(line), status))
-    if (std::sscanf(line, "TracerPid: %ld", &tracer) == 1)
-      break;
-  std::fclose(status);
-  return tracer != 0;
+  text[n] = 0;
+  const char *line = std::strstr(text, "TracerPid:");
+  return line && std::strtol(line + std::strlen("TracerPid:"), nullptr, 10) != 0;
 }
 
 /// --debug-wait: waits (at most 10 minutes; --max-launch-time ends it
@@ -306,7 +335,7 @@ void waitForDebugger(const std::string &kernel) {
   if (!debugWaitPending.compare_exchange_strong(expected, false))
     return;
   logEvent("waiting for a debugger before launching " + escapeLogText(kernel) +
-           ": " + debuggerHint(getpid()));
+           ": " + debuggerHint(sessionHostPid()));
   for (int waited = 0; waited < 600 * 20 && !debuggerAttached(); ++waited)
     usleep(50 * 1000);
   logEvent(debuggerAttached() ? "a debugger is attached"
@@ -331,6 +360,7 @@ RunningKernel::RunningKernel(const std::string &name) {
     int64_t expected = 0;
     // -1 reserves the slot while its name is written.
     if (kernelSlots[i].since.compare_exchange_strong(expected, -1)) {
+      std::lock_guard<std::mutex> lock(kernelSlotsMutex);
       std::memcpy(kernelSlots[i].name, runningKernel, n + 1);
       kernelSlots[i].since = steadyNanoseconds();
       slot = i;
@@ -343,12 +373,15 @@ RunningKernel::RunningKernel(const std::string &name) {
 
 RunningKernel::~RunningKernel() {
   runningKernel[0] = 0;
-  if (slot >= 0)
+  if (slot >= 0) {
+    std::lock_guard<std::mutex> lock(kernelSlotsMutex);
     kernelSlots[slot].since = 0;
+  }
 }
 
 bool longestRunningKernel(std::string &name, int64_t &milliseconds) {
   int64_t now = steadyNanoseconds(), oldest = 0;
+  std::lock_guard<std::mutex> lock(kernelSlotsMutex);
   for (KernelSlot &s : kernelSlots) {
     int64_t since = s.since.load();
     if (since > 0 && (!oldest || since < oldest)) {
@@ -362,4 +395,4 @@ bool longestRunningKernel(std::string &name, int64_t &milliseconds) {
   return true;
 }
 
-} // namespace executor_runtime
+} // namespace executor_studio::runtime

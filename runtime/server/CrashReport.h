@@ -13,7 +13,7 @@
 #include <cstdint>
 #include <string>
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 class TcpTransport;
 
 /// In a session process: reports fatal signals (SIGSEGV, SIGBUS, SIGFPE,
@@ -43,6 +43,19 @@ private:
 /// "pid PID; attach a debugger with: gdb -p PID" (kernels compiled with -g
 /// show their .mlir lines there).
 std::string debuggerHint(long pid);
+/// The session process's PID as the host sees it (what gdb -p takes): in a
+/// PID namespace of its own the session is PID 1 there, so the host's PID
+/// is kept here (setSessionHostPid) before /proc becomes the namespace's.
+/// getpid() when none was set.
+long sessionHostPid();
+/// Also `statusFd`, the host's /proc/PID/status of the session opened
+/// before, which names a debugger attached from the host (the namespace's
+/// /proc shows a tracer outside it as none); -1 for none.
+void setSessionHostPid(long pid, int statusFd);
+/// In a session that is the init of its PID namespace (which ignores the
+/// signals it raises itself): a crash writes its signal to `*slot` (memory
+/// shared with the keeper, which dies of it in its place) and exits.
+void reportCrashSignalTo(volatile int *slot);
 /// --debug-wait: the first RunningKernel of the session waits until a
 /// debugger is attached to the session process.
 void setDebugWait(bool wait);
@@ -63,6 +76,6 @@ public:
 private:
   int slot = -1; // in the table longestRunningKernel reads
 };
-} // namespace executor_runtime
+} // namespace executor_studio::runtime
 
 #endif // EXECUTORSERVER_CRASHREPORT_H

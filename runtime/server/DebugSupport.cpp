@@ -5,7 +5,7 @@
 #include "llvm/ExecutionEngine/Orc/TargetProcess/JITLoaderGDB.h"
 #include "llvm/ExecutionEngine/Orc/TargetProcess/RegisterEHFrames.h"
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 
 void addDebugSupportSymbols(llvm::StringMap<llvm::orc::ExecutorAddr> &symbols) {
   using llvm::orc::ExecutorAddr;
@@ -18,4 +18,4 @@ void addDebugSupportSymbols(llvm::StringMap<llvm::orc::ExecutorAddr> &symbols) {
       ExecutorAddr::fromPtr(&llvm_orc_registerJITLoaderGDBAllocAction);
 }
 
-} // namespace executor_runtime
+} // namespace executor_studio::runtime

@@ -13,13 +13,13 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ExecutionEngine/Orc/Shared/ExecutorAddress.h"
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 
 /// Publishes the unwind-table and GDB JIT registration actions as
 /// bootstrap symbols (the names ORC's EHFrameRegistrationPlugin and
 /// ELFDebugObjectPlugin look for).
 void addDebugSupportSymbols(llvm::StringMap<llvm::orc::ExecutorAddr> &symbols);
 
-} // namespace executor_runtime
+} // namespace executor_studio::runtime
 
 #endif // EXECUTORSERVER_DEBUGSUPPORT_H

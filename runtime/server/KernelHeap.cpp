@@ -14,7 +14,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 
 namespace {
 /// Blocks this large go to the heap (shared memory the client reads).
@@ -203,4 +203,4 @@ void addKernelHeap(llvm::StringMap<llvm::orc::ExecutorAddr> &symbols) {
         llvm::orc::ExecutorAddr::fromPtr(allocators[i]);
 }
 
-} // namespace executor_runtime
+} // namespace executor_studio::runtime

@@ -18,7 +18,7 @@
 #include <cstdint>
 #include <string>
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 
 /// Creates the heap of at most `limit` bytes (0: the default, 16 GiB):
 /// shared memory is not counted by RLIMIT_DATA, so executor-server gives
@@ -48,6 +48,6 @@ extern "C" void *kernelAlignedAlloc(size_t alignment, size_t size);
 extern "C" int kernelPosixMemalign(void **out, size_t alignment,
                                            size_t size);
 
-} // namespace executor_runtime
+} // namespace executor_studio::runtime
 
 #endif // EXECUTORSERVER_KERNELHEAP_H

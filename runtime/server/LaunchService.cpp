@@ -41,7 +41,7 @@ static_assert(sizeof(ExecutorWrapperBuffer) == sizeof(CWrapperFunctionBuffer) &&
                       offsetof(CWrapperFunctionBuffer, Size),
               "Plugin.h must match ORC's CWrapperFunctionBuffer");
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 
 std::atomic<bool> logLaunches{true};
 std::string sessionLabel = "session";
@@ -111,7 +111,7 @@ namespace {
 /// results.
 struct Launch : LaunchRequest {
   std::vector<int64_t> results;
-  std::vector<DescriptorView> views;
+  llvm::SmallVector<DescriptorView, 4> views;
 
   /// Reads the request (input data stays where it is: in the request, or in
   /// the client's shared arena); "" or what is malformed.
@@ -156,7 +156,7 @@ struct Launch : LaunchRequest {
   /// Frees what the kernel allocated for its results: once each, never an
   /// input or a global.
   void release() {
-    std::set<void *> freed;
+    llvm::SmallPtrSet<void *, 8> freed;
     for (uint32_t i = 0; i < views.size(); ++i) {
       if (isScalar(i))
         continue;
@@ -169,7 +169,7 @@ struct Launch : LaunchRequest {
     }
   }
   /// Results handed over in place, freed later.
-  std::set<void *> keep;
+  llvm::SmallPtrSet<void *, 4> keep;
 
   void log(size_t replyBytes) {
     if (logLaunches)
@@ -284,7 +284,7 @@ void serveDirectLaunch(TcpTransport &transport, uint64_t seq, uint32_t flags,
     if (staging && bytes)
       gatherDense(view, elt, src, staging);
   }
-  std::vector<iovec> parts = message.parts();
+  auto parts = message.parts();
   llvm::consumeError(transport.replyDirect(seq, parts));
   launch.log(message.size() + sharedBytes);
   launch.release();
@@ -405,113 +405,6 @@ extern "C" CWrapperFunctionBuffer executorStudioNote(const char *data,
   return replyEmpty();
 }
 
-namespace {
-/// The blocks the alloc services handed out and that are not freed yet: a
-/// free service frees only these, so a wild or repeated free from a client
-/// is refused with an error instead of corrupting (or aborting in) libc's
-/// heap.
-struct ServiceBlocks {
-  std::mutex mutex;
-  std::set<uint64_t> live;
-  /// Blocks freed through a free service and not handed out again: a
-  /// second free of one is refused (bounded: the oldest are forgotten).
-  std::set<uint64_t> freed;
-  std::vector<uint64_t> freedOrder;
-};
-ServiceBlocks &serviceBlocks() {
-  static ServiceBlocks *blocks = new ServiceBlocks; // kernels may run at exit
-  return *blocks;
-}
-} // namespace
-
-uint64_t serviceAllocate(uint64_t bytes) {
-  void *p = std::calloc(1, bytes ? bytes : 1);
-  if (!p)
-    return 0;
-  uint64_t address = reinterpret_cast<uintptr_t>(p);
-  ServiceBlocks &blocks = serviceBlocks();
-  std::lock_guard<std::mutex> lock(blocks.mutex);
-  blocks.live.insert(address);
-  blocks.freed.erase(address);
-  return address;
-}
-
-std::string serviceFree(uint64_t address, const char *service,
-                        bool kernelBlocksToo) {
-  if (!address)
-    return ""; // as free(NULL)
-  void *block = reinterpret_cast<void *>(static_cast<uintptr_t>(address));
-  auto refused = [&](const char *why) {
-    char text[200];
-    std::snprintf(text, sizeof(text), "%s of 0x%llx refused: %s", service,
-                  static_cast<unsigned long long>(address), why);
-    return std::string(text);
-  };
-  {
-    ServiceBlocks &blocks = serviceBlocks();
-    std::lock_guard<std::mutex> lock(blocks.mutex);
-    if (blocks.live.erase(address)) {
-      std::free(block);
-      blocks.freed.insert(address);
-      blocks.freedOrder.push_back(address);
-      if (blocks.freedOrder.size() > 4096) {
-        blocks.freed.erase(blocks.freedOrder.front());
-        blocks.freedOrder.erase(blocks.freedOrder.begin());
-      }
-      return "";
-    }
-    if (blocks.freed.count(address))
-      return refused("it was freed already");
-  }
-  if (!kernelBlocksToo)
-    return refused("not an address the session's alloc returned");
-  // A block a kernel allocated (a launch's result, which the client frees
-  // once it has read it): what the heap hands out is 16-byte aligned and
-  // mapped; anything else is refused before libc sees it.
-  long page = sysconf(_SC_PAGESIZE);
-  uintptr_t start = static_cast<uintptr_t>(address) & ~uintptr_t(page - 1);
-  if (address % 16 != 0 ||
-      msync(reinterpret_cast<void *>(start), 1, MS_ASYNC) != 0)
-    return refused("not a block the session allocated");
-  kernelFree(block);
-  return "";
-}
-
-extern "C" CWrapperFunctionBuffer executorStudioAlloc(const char *data,
-                                                      size_t size) {
-  uint64_t bytes = 0;
-  if (!readWord(data, size, bytes))
-    return failWith("malformed alloc request (" + std::to_string(size) +
-                    " bytes; it is one u64 size)");
-  uint64_t address = serviceAllocate(bytes);
-  return replyWith([&](Writer &w) { w.put<uint64_t>(address); });
-}
-
-extern "C" CWrapperFunctionBuffer executorStudioFree(const char *data,
-                                                     size_t size) {
-  uint64_t address = 0;
-  if (!readWord(data, size, address))
-    return failWith("malformed free request (" + std::to_string(size) +
-                    " bytes; it is one u64 address)");
-  std::string problem = serviceFree(address, "free", false);
-  if (!problem.empty())
-    return failWith(problem);
-  return replyEmpty();
-}
-
-extern "C" CWrapperFunctionBuffer executorStudioInvoke(const char *data,
-                                                       size_t size) {
-  Reader r(data, size);
-  uint64_t pyface = 0, results = 0, args = 0;
-  if (!r.get(pyface) || !r.get(results) || !r.get(args) || !pyface)
-    return failWith("malformed invoke request");
-  RunningKernel running(entryAt(pyface));
-  reinterpret_cast<void (*)(void *, void *)>(static_cast<uintptr_t>(pyface))(
-      reinterpret_cast<void *>(static_cast<uintptr_t>(results)),
-      reinterpret_cast<void *>(static_cast<uintptr_t>(args)));
-  return replyEmpty();
-}
-
 void serveDirectCall(TcpTransport &transport, uint64_t seq, uint64_t function,
                      uint32_t flags, WrapperFunctionBuffer request) {
   markSessionStarted(); // a call ends the handshake, direct or not
@@ -545,12 +438,9 @@ void addLaunchService(llvm::StringMap<llvm::orc::ExecutorAddr> &symbols) {
   symbols[kLaunchAsyncWrapperName] =
       ExecutorAddr::fromPtr(&executorStudioLaunchAsync);
   symbols[kAwaitWrapperName] = ExecutorAddr::fromPtr(&executorStudioAwait);
-  symbols[kAllocWrapperName] = ExecutorAddr::fromPtr(&executorStudioAlloc);
-  symbols[kFreeWrapperName] = ExecutorAddr::fromPtr(&executorStudioFree);
-  symbols[kInvokeWrapperName] = ExecutorAddr::fromPtr(&executorStudioInvoke);
   // Launches (and any wrapper call) may come as direct calls, served by
   // serveDirectCall.
   symbols[kDirectCallsSymbol] = ExecutorAddr::fromPtr(&serveDirectCall);
 }
 
-} // namespace executor_runtime
+} // namespace executor_studio::runtime

@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <string>
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 class TcpTransport;
 /// Whether each launch is logged.
 extern std::atomic<bool> logLaunches;
@@ -28,19 +28,9 @@ std::string entryAt(uint64_t address);
 llvm::orc::shared::CWrapperFunctionBuffer replyEmpty();
 llvm::orc::shared::CWrapperFunctionBuffer failWith(const std::string &message);
 
-/// What the alloc services (ours and catalyst_remote_alloc) hand out: a
-/// zeroed block of `bytes` (0 when there is no memory), remembered until
-/// serviceFree. serviceFree frees one; "" or why `address` is refused
-/// (freed already; not from serviceAllocate, unless `kernelBlocksToo`: then
-/// also a block a kernel allocated, when it can be one), `service` naming
-/// the request in the message.
-uint64_t serviceAllocate(uint64_t bytes);
-std::string serviceFree(uint64_t address, const char *service,
-                        bool kernelBlocksToo);
-
 /// Publishes the launch service's bootstrap symbols (Wire.h): the one-trip
 /// launch (also as direct calls, kDirectCallsSymbol), notes, launch_async
-/// and await, and the multi-trip primitives the benchmarks compare with.
+/// and await.
 void addLaunchService(llvm::StringMap<llvm::orc::ExecutorAddr> &symbols);
 
 /// Serves a direct call (TcpTransport.h) on the thread that read it: a
@@ -58,12 +48,6 @@ extern "C" llvm::orc::shared::CWrapperFunctionBuffer
 executorStudioLaunchAsync(const char *data, size_t size);
 extern "C" llvm::orc::shared::CWrapperFunctionBuffer
 executorStudioAwait(const char *data, size_t size);
-extern "C" llvm::orc::shared::CWrapperFunctionBuffer
-executorStudioAlloc(const char *data, size_t size);
-extern "C" llvm::orc::shared::CWrapperFunctionBuffer
-executorStudioFree(const char *data, size_t size);
-extern "C" llvm::orc::shared::CWrapperFunctionBuffer
-executorStudioInvoke(const char *data, size_t size);
-} // namespace executor_runtime
+} // namespace executor_studio::runtime
 
 #endif // EXECUTORSERVER_LAUNCHSERVICE_H

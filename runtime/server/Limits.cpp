@@ -14,7 +14,7 @@
 #include <thread>
 #include <unistd.h>
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 
 bool parseSize(const std::string &text, uint64_t &bytes) {
   if (text.empty())
@@ -116,6 +116,49 @@ std::string limitSessionMemory(uint64_t bytes) {
   return "";
 }
 
+std::string limitSessionAddressSpace(uint64_t bytes) {
+  if (!bytes)
+    return "";
+#ifdef EXECUTOR_SANITIZER_SHADOW
+  return "";
+#else
+  uint64_t mapped = 0;
+  if (std::FILE *status = std::fopen("/proc/self/status", "r")) {
+    char line[256];
+    unsigned long long kib = 0;
+    while (std::fgets(line, sizeof(line), status))
+      if (std::sscanf(line, "VmSize: %llu kB", &kib) == 1)
+        break;
+    std::fclose(status);
+    mapped = uint64_t(kib) << 10;
+  }
+  uint64_t limit = mapped + kAddressSpaceHeadroom;
+  limit = bytes > UINT64_MAX - limit ? RLIM_INFINITY : limit + bytes;
+  rlimit current{};
+  getrlimit(RLIMIT_AS, &current);
+  if (current.rlim_max != RLIM_INFINITY && limit > current.rlim_max)
+    limit = current.rlim_max;
+  rlimit wanted{limit, limit};
+  if (setrlimit(RLIMIT_AS, &wanted) != 0)
+    return "cannot limit the session's address space to " +
+           describeSize(limit) + ": " + std::strerror(errno);
+  return "";
+#endif
+}
+
+std::string limitSessionProcesses(unsigned count) {
+  rlimit current{};
+  getrlimit(RLIMIT_NPROC, &current);
+  rlim_t limit = count;
+  if (current.rlim_max != RLIM_INFINITY && limit > current.rlim_max)
+    limit = current.rlim_max;
+  rlimit wanted{limit, limit};
+  if (setrlimit(RLIMIT_NPROC, &wanted) != 0)
+    return "cannot limit the session to " + std::to_string(count) +
+           " processes and threads: " + std::strerror(errno);
+  return "";
+}
+
 bool startThread(std::function<void()> body, std::string &error) {
   auto *work = new std::function<void()>(std::move(body));
   pthread_t thread;
@@ -190,4 +233,4 @@ bool startSessionWatchdog(const SessionLimits &limits,
       error);
 }
 
-} // namespace executor_runtime
+} // namespace executor_studio::runtime

@@ -7,7 +7,7 @@
 #include <functional>
 #include <string>
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 
 /// executor-server's limits; the defaults are the flags' defaults.
 struct SessionLimits {
@@ -22,8 +22,13 @@ struct SessionLimits {
   std::chrono::milliseconds authTimeout{3000};
   /// The largest message a session accepts.
   uint64_t maxMessageSize = uint64_t(1) << 30;
-  /// Private writable memory of a session (RLIMIT_DATA); 0: no limit.
+  /// Private writable memory of a session (RLIMIT_DATA), and with
+  /// headroom its address space (RLIMIT_AS), which counts shared memory;
+  /// 0: no limit.
   uint64_t sessionMemory = uint64_t(16) << 30;
+  /// Processes and threads of a session (RLIMIT_NPROC in its own user
+  /// namespace).
+  unsigned sessionProcesses = 1024;
   /// How long one kernel may run; 0: no limit.
   std::chrono::milliseconds launchTime{std::chrono::hours(1)};
   /// SIGTERM to the sessions, then SIGKILL after this.
@@ -47,6 +52,18 @@ std::string describeSize(uint64_t bytes);
 /// heap, JIT-linked code and data, thread stacks; not address space that is
 /// only reserved). Returns "" or the problem.
 std::string limitSessionMemory(uint64_t bytes);
+
+/// In a session: caps its address space (RLIMIT_AS) at what it has mapped
+/// now plus `bytes` plus kAddressSpaceHeadroom (threads' stacks, the JIT),
+/// which counts what RLIMIT_DATA does not: MAP_SHARED mappings. Not in a
+/// sanitizer build (its shadow memory). "" or the problem.
+std::string limitSessionAddressSpace(uint64_t bytes);
+constexpr uint64_t kAddressSpaceHeadroom = uint64_t(1) << 30;
+
+/// In a session in a user namespace of its own: at most `count` processes
+/// and threads (RLIMIT_NPROC counts per user in each user namespace, so
+/// per session), never above the hard limit it has. "" or the problem.
+std::string limitSessionProcesses(unsigned count);
 
 /// Starts a detached thread; false with `error` when the system has none to
 /// give (an nproc limit), where std::thread would abort the process.
@@ -74,6 +91,6 @@ struct CallInFlight {
   ~CallInFlight();
 };
 
-} // namespace executor_runtime
+} // namespace executor_studio::runtime
 
 #endif // EXECUTORSERVER_LIMITS_H

@@ -4,7 +4,7 @@
 
 #include <string>
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 
 /// `text` with every byte outside printable ASCII (newlines, terminal
 /// escape codes, NUL, bytes >= 0x7f) written as \xNN, so
@@ -26,6 +26,6 @@ inline std::string escapeLogText(const std::string &text) {
   return out;
 }
 
-} // namespace executor_runtime
+} // namespace executor_studio::runtime
 
 #endif // EXECUTORSERVER_LOGTEXT_H

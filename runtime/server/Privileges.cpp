@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 
 std::string resolveRunAs(const std::string &user, bool named, RunAs &runAs) {
   runAs = RunAs();
@@ -81,4 +81,4 @@ std::string enterSessionPrivileges(const RunAs &runAs, pid_t listener) {
   return "";
 }
 
-} // namespace executor_runtime
+} // namespace executor_studio::runtime

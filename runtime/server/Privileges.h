@@ -12,7 +12,7 @@
 #include <string>
 #include <sys/types.h>
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 
 struct RunAs {
   bool drop = false; // only when started as root
@@ -33,6 +33,6 @@ std::string reachableBy(const std::string &path, const RunAs &runAs);
 /// no_new_privs, and dies with the listener `listener`. "" or the problem.
 std::string enterSessionPrivileges(const RunAs &runAs, pid_t listener);
 
-} // namespace executor_runtime
+} // namespace executor_studio::runtime
 
 #endif // EXECUTORSERVER_PRIVILEGES_H

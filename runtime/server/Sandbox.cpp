@@ -1,7 +1,9 @@
 //===- Sandbox.cpp - what a session process may do ------------------------===//
 #include "Sandbox.h"
+#include "CrashReport.h"
 #include "LaunchService.h"
 #include "Limits.h"
+#include "Privileges.h"
 
 #include <atomic>
 #include <ctime>
@@ -14,12 +16,19 @@
 #include <cstring>
 #include <dirent.h>
 #include <fcntl.h>
+#include <linux/capability.h>
+#include <poll.h>
 #include <sched.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 
 void closeInheritedDescriptors(int keep) {
   bool closed = true;
@@ -120,6 +129,289 @@ void finishKernelOutput() {
   }
 }
 
+
+namespace {
+std::string failed(const std::string &what) {
+  return what + ": " + std::strerror(errno);
+}
+
+bool writeText(const char *path, const std::string &text) {
+  int fd = open(path, O_WRONLY | O_CLOEXEC);
+  if (fd < 0)
+    return false;
+  bool written =
+      write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+  int saved = errno;
+  close(fd);
+  errno = saved;
+  return written;
+}
+
+bool isDirectory(const std::string &path) {
+  struct stat st{};
+  return lstat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+bool within(const std::string &path, const std::string &dir) {
+  return path == dir || path.rfind(dir + "/", 0) == 0;
+}
+
+std::string mountTmpfs(const std::string &where, const std::string &options) {
+  if (mount("tmpfs", where.c_str(), "tmpfs", MS_NOSUID | MS_NODEV,
+            options.c_str()) != 0)
+    return failed("cannot mount a tmpfs on " + where);
+  return "";
+}
+
+/// mkdir -p, each new directory with `mode`.
+bool makeDirectories(const std::string &path, mode_t mode) {
+  for (size_t end = 1; end != std::string::npos;) {
+    end = path.find('/', end + 1);
+    std::string part = path.substr(0, end);
+    if (mkdir(part.c_str(), mode) != 0 && errno != EEXIST)
+      return false;
+  }
+  return true;
+}
+
+/// The session's asset directory (the working directory) bound back at its
+/// own path over a private, read-only asset root. False (nothing changed
+/// that matters) when the root cannot be covered: the directory then stays
+/// where it is, reachable through the working directory.
+/// Whether the working directory is `assets` (the session entered it).
+bool inDirectory(const std::string &assets) {
+  struct stat here{}, there{};
+  return !assets.empty() && assets[0] == '/' && stat(".", &here) == 0 &&
+         stat(assets.c_str(), &there) == 0 && here.st_dev == there.st_dev &&
+         here.st_ino == there.st_ino;
+}
+
+void bindAssetDirectory(const std::string &assets,
+                        const std::vector<std::string> &privateDirs) {
+  size_t slash = assets.rfind('/');
+  if (slash == std::string::npos)
+    return;
+  std::string root = slash == 0 ? "/" : assets.substr(0, slash);
+  bool inPrivate = false;
+  for (const std::string &dir : privateDirs)
+    inPrivate = inPrivate || within(root, dir);
+  bool ownRoot = false;
+  if (inPrivate) {
+    if (!makeDirectories(root, 0755))
+      return;
+  } else {
+    if (root == "/" || !mountTmpfs(root, "mode=0755,size=64k,nr_inodes=64").empty())
+      return;
+    ownRoot = true;
+  }
+  if (mkdir(assets.c_str(), 0700) != 0 && errno != EEXIST)
+    return;
+  if (mount(".", assets.c_str(), nullptr, MS_BIND, nullptr) != 0)
+    return;
+  (void)!chdir(assets.c_str());
+  if (ownRoot)
+    mount(nullptr, root.c_str(), nullptr,
+          MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV, nullptr);
+}
+} // namespace
+
+namespace {
+/// Itself, mapped to itself: the session keeps its uid and gid, and has no
+/// other.
+std::string writeIdMaps(uid_t uid, gid_t gid) {
+  if (!writeText("/proc/self/uid_map",
+                 std::to_string(uid) + " " + std::to_string(uid) + " 1\n"))
+    return failed("cannot write the user namespace's uid_map");
+  if (!writeText("/proc/self/setgroups", "deny"))
+    return failed("cannot deny setgroups in the user namespace");
+  if (!writeText("/proc/self/gid_map",
+                 std::to_string(gid) + " " + std::to_string(gid) + " 1\n"))
+    return failed("cannot write the user namespace's gid_map");
+  return "";
+}
+} // namespace
+
+std::string enterSessionNamespaces(const std::string &assets,
+                                   uint64_t tmpfsSize) {
+  uid_t uid = geteuid();
+  gid_t gid = getegid();
+  if (unshare(CLONE_NEWUSER) != 0)
+    return failed("unshare(CLONE_NEWUSER)");
+  // Its /proc files belong to root while it is not dumpable (after its
+  // change of user): dumpable while it writes its maps only, so that a
+  // process of the same user on the host still cannot ptrace it after.
+  int dumpable = prctl(PR_GET_DUMPABLE, 0, 0, 0, 0);
+  prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
+  std::string problem = writeIdMaps(uid, gid);
+  prctl(PR_SET_DUMPABLE, dumpable > 0 ? dumpable : 0, 0, 0, 0);
+  if (!problem.empty())
+    return problem;
+  if (unshare(CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC) != 0)
+    return failed("unshare(CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC)");
+  // Before /tmp is covered: whether the asset directory is where it works.
+  bool entered = inDirectory(assets);
+  if (mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0)
+    return failed("cannot make the session's mounts private");
+  // One tmpfs (one size) for /tmp, /var/tmp and /dev/shm: the last two are
+  // directories of it, bound in place.
+  std::string options = "mode=1777";
+  if (tmpfsSize)
+    options += ",size=" + std::to_string(tmpfsSize);
+  if (std::string problem = mountTmpfs("/tmp", options); !problem.empty())
+    return problem;
+  std::vector<std::string> privateDirs = {"/tmp"};
+  for (auto [dir, inTmp] : {std::pair<const char *, const char *>{
+                                "/var/tmp", "/tmp/.var-tmp"},
+                            {"/dev/shm", "/tmp/.dev-shm"}}) {
+    if (!isDirectory(dir))
+      continue;
+    if (mkdir(inTmp, 01777) != 0 || chmod(inTmp, 01777) != 0 ||
+        mount(inTmp, dir, nullptr, MS_BIND, nullptr) != 0)
+      return failed(std::string("cannot give the session a private ") + dir);
+    privateDirs.push_back(dir);
+  }
+  if (entered)
+    bindAssetDirectory(assets, privateDirs);
+  return "";
+}
+
+std::string becomeSessionInit(bool privateProc, int keeperAlive) {
+  // The host's /proc still: its "self" is this process's PID there.
+  char self[32] = {0};
+  long hostPid = 0;
+  if (readlink("/proc/self", self, sizeof(self) - 1) > 0)
+    hostPid = std::strtol(self, nullptr, 10);
+  setSessionHostPid(hostPid > 0 ? hostPid : 0,
+                    open("/proc/self/status", O_RDONLY | O_CLOEXEC));
+  if (privateProc && mount("proc", "/proc", "proc",
+                           MS_NOSUID | MS_NODEV | MS_NOEXEC, nullptr) != 0)
+    return failed("cannot mount the session's own /proc");
+  // No capability in its user namespace either (the mounts stay as they
+  // are; the seccomp filter refuses mount and unshare besides).
+  for (int cap = 0; prctl(PR_CAPBSET_READ, cap, 0, 0, 0) >= 0; ++cap)
+    prctl(PR_CAPBSET_DROP, cap, 0, 0, 0);
+  __user_cap_header_struct header{_LINUX_CAPABILITY_VERSION_3, 0};
+  __user_cap_data_struct none[_LINUX_CAPABILITY_U32S_3] = {};
+  if (syscall(SYS_capset, &header, none) != 0)
+    return failed("cannot drop the session's capabilities");
+  if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0)
+    return failed("cannot tie the session to its keeper");
+  // A keeper that died before the line above: its end of the pipe is
+  // closed.
+  pollfd p{keeperAlive, POLLIN, 0};
+  if (poll(&p, 1, 0) != 0)
+    _exit(0);
+  close(keeperAlive);
+  return "";
+}
+
+namespace {
+volatile sig_atomic_t keptSession = 0;
+void passOn(int sig) {
+  if (keptSession > 0)
+    kill(keptSession, sig);
+}
+} // namespace
+
+void keepSession(pid_t session, volatile int *crashSignal) {
+  keptSession = session;
+  struct sigaction sa{};
+  sa.sa_handler = passOn;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGTERM, &sa, nullptr);
+  int status = 0;
+  pid_t got;
+  while ((got = waitpid(session, &status, 0)) < 0 && errno == EINTR)
+    ;
+  std::fflush(nullptr);
+  int sig = 0;
+  if (got == session && WIFSIGNALED(status))
+    sig = WTERMSIG(status);
+  else if (crashSignal && *crashSignal > 0 && *crashSignal < 65)
+    sig = *crashSignal;
+  if (sig) {
+    // Dies of it in the session's place (no core of the keeper).
+    rlimit noCore{0, 0};
+    setrlimit(RLIMIT_CORE, &noCore);
+    signal(sig, SIG_DFL);
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, sig);
+    sigprocmask(SIG_UNBLOCK, &set, nullptr);
+    raise(sig);
+  }
+  _exit(got == session && WIFEXITED(status) ? WEXITSTATUS(status) : 1);
+}
+
+SessionNamespaces probeSessionNamespaces(const RunAs &runAs) {
+  SessionNamespaces result;
+  int report[2];
+  if (pipe2(report, O_CLOEXEC) != 0) {
+    result.why = failed("pipe");
+    return result;
+  }
+  pid_t listener = getpid();
+  pid_t child = fork();
+  if (child == 0) {
+    // The steps of a session, with no asset directory; the first line
+    // reports the namespaces, the second the private /proc.
+    std::string problem = enterSessionPrivileges(runAs, listener);
+    if (problem.empty())
+      problem = enterSessionNamespaces("", 1 << 20);
+    std::string line = "namespaces:" + problem + "\n";
+    (void)!write(report[1], line.data(), line.size());
+    if (!problem.empty())
+      _exit(1);
+    int alive[2];
+    if (pipe2(alive, O_CLOEXEC) != 0)
+      _exit(1);
+    pid_t init = fork();
+    if (init == 0) {
+      close(alive[1]);
+      std::string why = becomeSessionInit(true, alive[0]);
+      if (why.empty() && getpid() != 1)
+        why = "the session is not its PID namespace's init";
+      line = "proc:" + why + "\n";
+      (void)!write(report[1], line.data(), line.size());
+      _exit(0);
+    }
+    int status = 0;
+    waitpid(init, &status, 0);
+    _exit(0);
+  }
+  close(report[1]);
+  std::string text;
+  char buffer[512];
+  ssize_t n;
+  while ((n = read(report[0], buffer, sizeof(buffer))) > 0 ||
+         (n < 0 && errno == EINTR))
+    if (n > 0)
+      text.append(buffer, static_cast<size_t>(n));
+  close(report[0]);
+  if (child > 0)
+    waitpid(child, nullptr, 0);
+  auto field = [&](const std::string &name, bool &present) {
+    size_t at = text.find(name + ":");
+    present = at != std::string::npos;
+    if (!present)
+      return std::string();
+    size_t from = at + name.size() + 1;
+    return text.substr(from, text.find('\n', from) - from);
+  };
+  bool reported = false;
+  result.why = field("namespaces", reported);
+  if (!reported)
+    result.why = "the probe failed";
+  result.namespaces = reported && result.why.empty();
+  if (result.namespaces) {
+    result.noProcWhy = field("proc", reported);
+    if (!reported)
+      result.noProcWhy = "the probe's session did not start";
+    result.privateProc = result.noProcWhy.empty();
+  }
+  return result;
+}
+
 namespace {
 const char *const kRefused[] = {
     "ptrace",         "process_vm_readv", "process_vm_writev",
@@ -207,29 +499,53 @@ std::string installSyscallFilter() {
 
 std::string describeIsolation(bool dropsPrivileges, bool syscallFilter,
                               const std::string &noFilterWhy,
+                              const SessionNamespaces &namespaces,
+                              uint64_t sessionMemory, unsigned processes,
                               std::vector<std::string> &missing) {
   missing.clear();
   if (!dropsPrivileges)
     missing.push_back("a user of their own (the server is not root: "
-                      "sessions run as its user)");
+                      "sessions run as its user and can reach its files)");
   if (!syscallFilter)
     missing.push_back("the seccomp filter (this machine refuses it: " +
                       noFilterWhy + ")");
-  // Not built yet (issue 22, item 2): said, not implied.
-  missing.push_back("user, PID, mount and IPC namespaces (sessions of one "
-                    "server can see and signal each other, and a process a "
-                    "kernel detaches outlives its session)");
-  missing.push_back("a memory limit that counts shared memory (RLIMIT_DATA "
-                    "does not count MAP_SHARED mappings; no cgroup)");
+  if (!namespaces.namespaces)
+    missing.push_back(
+        "user, PID, mount and IPC namespaces (this machine refuses them: " +
+        namespaces.why +
+        "): sessions of one user can see and signal each other and read "
+        "each other's assets, a process a kernel detaches outlives its "
+        "session, and there is no per-session process limit");
+  else if (!namespaces.privateProc)
+    missing.push_back("a /proc of the session's own (this machine refuses "
+                      "it: " + namespaces.noProcWhy +
+                      "): a session lists the host's processes, though it "
+                      "can signal none outside its namespace");
+  if (!sessionMemory)
+    missing.push_back("a memory limit (--max-session-memory 0)");
   std::string line = "isolation: each session a process of its own";
   if (dropsPrivileges)
     line += ", as --run-as";
   line += ", no_new_privs, dies with the server; only its own descriptors; "
           "kernel output escaped in the log";
+  if (namespaces.namespaces) {
+    line += "; its own user, PID, mount and IPC namespaces (no capability; "
+            "private /tmp, /var/tmp, /dev/shm and asset root";
+    if (namespaces.privateProc)
+      line += ", /proc";
+    line += "; every process of it ends with it); at most " +
+            std::to_string(processes) + " processes and threads (RLIMIT_NPROC)";
+  }
+  if (sessionMemory)
+    line += "; memory: " + describeSize(sessionMemory) +
+            " private (RLIMIT_DATA), address space " +
+            describeSize(sessionMemory) + " + " +
+            describeSize(kAddressSpaceHeadroom) +
+            " beyond its start (RLIMIT_AS, counts shared memory)";
   if (syscallFilter)
     line += "; seccomp refuses " + std::to_string(std::size(kRefused)) +
             " system calls and clone into new namespaces";
   return line;
 }
 
-} // namespace executor_runtime
+} // namespace executor_studio::runtime

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 
 /// Closes every descriptor but 0, 1, 2 and `keep` (close_range): nothing
 /// of the listener's (its listening sockets, other clients' connections,
@@ -48,12 +48,53 @@ std::string installSyscallFilter();
 /// some containers do not): tried in a child process; false with `why`.
 bool syscallFilterWorks(std::string &why);
 
+/// The namespaces a session gets: each its own user, PID, mount and IPC
+/// namespaces (its keeper enters them, enterSessionNamespaces, and forks
+/// the session as PID 1 of the new PID namespace, becomeSessionInit).
+struct SessionNamespaces {
+  bool namespaces = false;  // user, PID, mount, IPC
+  bool privateProc = false; // /proc of its own PID namespace
+  std::string why;          // what the machine refused
+  std::string noProcWhy;
+};
+
+/// Whether this machine gives sessions their namespaces: a child goes
+/// through the same steps as a session (as `runAs`) and says how far it
+/// came.
+struct RunAs;
+SessionNamespaces probeSessionNamespaces(const RunAs &runAs);
+
+/// In the keeper, after enterSessionPrivileges: a user namespace of its own
+/// (its uid and gid mapped to themselves, setgroups denied), new mount and
+/// IPC namespaces, and a new PID namespace for the session it forks next.
+/// In the mount namespace (private propagation) /tmp, /var/tmp, /dev/shm
+/// and the asset root are tmpfs of their own (`tmpfsSize` each at most; 0:
+/// tmpfs's default), with the session's asset directory `assets` (the
+/// working directory) bound back in its place. "" or the problem.
+std::string enterSessionNamespaces(const std::string &assets,
+                                   uint64_t tmpfsSize);
+
+/// In the session forked by the keeper (PID 1 of its namespace): keeps its
+/// PID as the host sees it (sessionHostPid), mounts the namespace's own
+/// /proc (when `privateProc`), drops every capability, and dies with the
+/// keeper, whose end it checks on `keeperAlive` (a pipe whose other end
+/// only the keeper holds). "" or the problem.
+std::string becomeSessionInit(bool privateProc, int keeperAlive);
+
+/// The keeper: waits for the session `session`, passes SIGTERM on to it,
+/// and ends as it ended (dying of the signal that ended it, or of the one
+/// its crash report wrote to `crashSignal`). A session's exit ends its PID
+/// namespace: the kernel kills every process left in it.
+[[noreturn]] void keepSession(pid_t session, volatile int *crashSignal);
+
 /// What isolation sessions get on this machine, one line for the log;
 /// `missing` gets what a session does not have.
 std::string describeIsolation(bool dropsPrivileges, bool syscallFilter,
                               const std::string &noFilterWhy,
+                              const SessionNamespaces &namespaces,
+                              uint64_t sessionMemory, unsigned processes,
                               std::vector<std::string> &missing);
 
-} // namespace executor_runtime
+} // namespace executor_studio::runtime
 
 #endif // EXECUTORSERVER_SANDBOX_H

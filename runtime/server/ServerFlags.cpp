@@ -11,7 +11,7 @@
 
 using namespace llvm;
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 
 void flagError(const std::string &problem) {
   std::fprintf(stderr, "executor-server: %s (see --help)\n", problem.c_str());
@@ -98,8 +98,17 @@ ServerFlags parseServerFlags(int argc, char **argv, const char *version) {
   static cl::opt<std::string> maxSessionMemory(
       "max-session-memory", cl::value_desc("SIZE"), cl::init("16G"),
       cl::cat(limitsCategory),
-      cl::desc("private writable memory per session, RLIMIT_DATA, and the "
-               "size of the kernel heap on a Unix socket (0: no limit)"));
+      cl::desc("memory per session: private writable memory (RLIMIT_DATA), "
+               "the size of the kernel heap on a Unix socket, and of the "
+               "session's tmpfs (/tmp, /var/tmp, /dev/shm); its address space "
+               "(RLIMIT_AS, which counts shared memory) is what it mapped at "
+               "start plus SIZE plus 1 GiB (0: no limit)"));
+  static cl::opt<std::string> maxSessionProcesses(
+      "max-session-processes", cl::value_desc("N"), cl::init("1024"),
+      cl::cat(limitsCategory),
+      cl::desc("processes and threads per session (RLIMIT_NPROC in the "
+               "session's own user namespace; the session's own threads "
+               "count)"));
   static cl::opt<std::string> maxLaunchTime(
       "max-launch-time", cl::value_desc("T"), cl::init("3600"),
       cl::cat(limitsCategory),
@@ -235,6 +244,7 @@ ServerFlags parseServerFlags(int argc, char **argv, const char *version) {
     out = static_cast<unsigned>(value);
   };
   number(maxPending, limits.maxPending);
+  number(maxSessionProcesses, limits.sessionProcesses);
   number(maxPendingPerAddress, limits.maxPendingPerAddress);
   duration(authTimeout, limits.authTimeout);
   if (!assetRoot.empty())
@@ -259,4 +269,4 @@ ServerFlags parseServerFlags(int argc, char **argv, const char *version) {
   return flags;
 }
 
-} // namespace executor_runtime
+} // namespace executor_studio::runtime

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 
 /// Everything the command line says.
 struct ServerFlags {
@@ -48,6 +48,6 @@ ServerFlags parseServerFlags(int argc, char **argv, const char *version);
 /// Prints "executor-server: PROBLEM (see --help)" and exits 2.
 [[noreturn]] void flagError(const std::string &problem);
 
-} // namespace executor_runtime
+} // namespace executor_studio::runtime
 
 #endif // EXECUTOR_SERVER_SERVERFLAGS_H

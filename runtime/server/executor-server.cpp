@@ -37,6 +37,7 @@
 #include "ExecutorRuntime/TlsStream.h"
 #include "ExecutorRuntime/UnixSocket.h"
 #include "ExecutorRuntime/Wire.h"
+#include "Acceptor.h"
 #include "AssetService.h"
 #include "Auth.h"
 #include "Limits.h"
@@ -75,6 +76,7 @@
 #include <netinet/in.h>
 #include <poll.h>
 #include <string>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -82,7 +84,7 @@
 
 using namespace llvm;
 using namespace llvm::orc;
-using namespace executor_runtime;
+using namespace executor_studio::runtime;
 
 namespace {
 int signalPipe[2] = {-1, -1};
@@ -90,83 +92,6 @@ int signalPipe[2] = {-1, -1};
 void onSignal(int sig) {
   char c = static_cast<char>(sig);
   (void)!write(signalPipe[1], &c, 1);
-}
-
-bool isLoopback(const sockaddr_storage &addr) {
-  if (addr.ss_family == AF_INET) {
-    auto *in = reinterpret_cast<const sockaddr_in *>(&addr);
-    return (ntohl(in->sin_addr.s_addr) >> 24) == 127;
-  }
-  if (addr.ss_family == AF_INET6) {
-    auto *in6 = reinterpret_cast<const sockaddr_in6 *>(&addr);
-    return IN6_IS_ADDR_LOOPBACK(&in6->sin6_addr);
-  }
-  return false;
-}
-
-std::string describe(const sockaddr_storage &addr) {
-  char host[NI_MAXHOST], port[NI_MAXSERV];
-  if (getnameinfo(reinterpret_cast<const sockaddr *>(&addr), sizeof(addr),
-                  host, sizeof(host), port, sizeof(port),
-                  NI_NUMERICHOST | NI_NUMERICSERV) != 0)
-    return "?";
-  if (addr.ss_family == AF_INET6)
-    return "[" + std::string(host) + "]:" + port;
-  return std::string(host) + ":" + port;
-}
-
-/// The mode of --bind unix:PATH sockets (--unix-mode).
-unsigned unixMode = 0600;
-
-/// Binds and listens on `address`; exits with a message on failure.
-int listenOn(const std::string &address, bool allowRemote) {
-  std::string host, port, error;
-  if (isUnixAddress(address, &host)) {
-    int fd = listenUnix(host, unixMode, error);
-    if (fd < 0) {
-      std::fprintf(stderr, "executor-server: %s\n", error.c_str());
-      std::exit(1);
-    }
-    return fd;
-  }
-  if (!splitAddress(address, host, port, error))
-    flagError(error);
-  addrinfo hints{};
-  hints.ai_family = AF_UNSPEC;
-  hints.ai_socktype = SOCK_STREAM;
-  hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
-  addrinfo *results = nullptr;
-  if (int rc = getaddrinfo(host.c_str(), port.c_str(), &hints, &results))
-    flagError("cannot resolve " + address + ": " + gai_strerror(rc));
-  int fd = -1;
-  for (addrinfo *ai = results; ai && fd < 0; ai = ai->ai_next) {
-    sockaddr_storage addr{};
-    std::memcpy(&addr, ai->ai_addr, ai->ai_addrlen);
-    if (!allowRemote && !isLoopback(addr))
-      flagError("refusing to listen on " + address +
-            ", which is not a loopback address: pass --allow-remote and "
-            "--tls-cert, --tls-key and --token-file to accept remote sessions");
-    fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, 0);
-    if (fd < 0)
-      continue;
-    int one = 1;
-    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-    // A deep backlog: a flood of connections waits there for the listener
-    // to turn it away, and does not make the kernel drop a client's SYN.
-    if (bind(fd, ai->ai_addr, ai->ai_addrlen) < 0 ||
-        listen(fd, SOMAXCONN) < 0) {
-      error = std::strerror(errno);
-      close(fd);
-      fd = -1;
-    }
-  }
-  freeaddrinfo(results);
-  if (fd < 0) {
-    std::fprintf(stderr, "executor-server: cannot listen on %s: %s\n",
-                 address.c_str(), error.c_str());
-    std::exit(1);
-  }
-  return fd;
 }
 
 /// Runs wrapper calls on a pool of threads that stay alive between calls
@@ -259,8 +184,7 @@ bool publishOurs = true, publishCatalyst = true;
 bool useKernelHeap = true;
 
 /// Runs one session in this (forked) process until the client goes.
-int serveSession(int fd, bool unixSocket, std::unique_ptr<TlsStream> tls,
-                 uint64_t memoryLimit, const std::string &assetDirectory,
+int serveSession(std::unique_ptr<Stream> stream, uint64_t memoryLimit, const std::string &assetDirectory,
                  const std::string &assetProblem) {
   // The session entered its asset directory before it dropped privileges.
   // Large launches move tens of MiB per call through buffers that are freed
@@ -275,10 +199,6 @@ int serveSession(int fd, bool unixSocket, std::unique_ptr<TlsStream> tls,
   if (publishCatalyst)
     startCatalystRuntime();
   TcpTransport *transport = nullptr;
-  // What carries the session, known here only (Stream.h).
-  std::unique_ptr<Stream> stream = tls          ? tlsStream(std::move(tls))
-                                   : unixSocket ? unixStream(fd)
-                                                : socketStream(fd);
   TcpTransport::Options options;
   options.executorSide = true;
   if (publishOurs)
@@ -290,12 +210,17 @@ int serveSession(int fd, bool unixSocket, std::unique_ptr<TlsStream> tls,
   bool kernelHeap = wantHeap && startKernelHeap(memoryLimit, heapProblem);
   if (wantHeap && !kernelHeap)
     logEvent("results are copied: " + heapProblem);
+  // The address space, the kernel heap's included: it counts what
+  // RLIMIT_DATA does not (MAP_SHARED mappings).
+  if (std::string problem = limitSessionAddressSpace(memoryLimit);
+      !problem.empty())
+    logEvent("error: " + problem);
   auto setup = [&](SimpleRemoteEPCServer::Setup &s) -> Error {
         s.setDispatcher(std::make_unique<PoolDispatcher>());
         s.bootstrapSymbols() = SimpleRemoteEPCServer::defaultBootstrapSymbols();
         addDebugSupportSymbols(s.bootstrapSymbols());
         s.bootstrapSymbols()[kSessionPidSymbol] =
-            ExecutorAddr(static_cast<uint64_t>(getpid()));
+            ExecutorAddr(static_cast<uint64_t>(sessionHostPid()));
         // Each service publishes its own bootstrap symbols.
         if (publishOurs) {
           addLaunchService(s.bootstrapSymbols());
@@ -329,21 +254,8 @@ int serveSession(int fd, bool unixSocket, std::unique_ptr<TlsStream> tls,
 }
 } // namespace
 
-namespace {
-/// The host part of a peer (what the token throttle counts by).
-std::string peerHost(const sockaddr_storage &addr) {
-  char host[NI_MAXHOST];
-  if (getnameinfo(reinterpret_cast<const sockaddr *>(&addr), sizeof(addr),
-                  host, sizeof(host), nullptr, 0, NI_NUMERICHOST) != 0)
-    return "?";
-  return host;
-}
-
-} // namespace
-
 int main(int argc, char **argv) {
   ServerFlags flags = parseServerFlags(argc, argv, EXECUTOR_STUDIO_VERSION);
-  unixMode = flags.unixMode;
   useKernelHeap = flags.useKernelHeap;
   logLaunches = flags.logLaunches;
   setDebugWait(flags.debugWait);
@@ -378,8 +290,10 @@ int main(int argc, char **argv) {
   std::vector<std::string> missingParts;
   std::string noFilterWhy;
   bool syscallFilter = syscallFilterWorks(noFilterWhy);
-  std::string isolationLine =
-      describeIsolation(runAs.drop, syscallFilter, noFilterWhy, missingParts);
+  SessionNamespaces namespaces = probeSessionNamespaces(runAs);
+  std::string isolationLine = describeIsolation(
+      runAs.drop, syscallFilter, noFilterWhy, namespaces, limits.sessionMemory,
+      limits.sessionProcesses, missingParts);
   std::string isolationMissing;
   for (const std::string &part : missingParts)
     isolationMissing += (isolationMissing.empty() ? "" : "; ") + part;
@@ -413,54 +327,26 @@ int main(int argc, char **argv) {
   fds.push_back({signalPipe[0], POLLIN, 0});
   constexpr size_t kFirstListener = 1;
   // Bind everything before announcing anything: a refused address stops the
-  // server before any client sees it listening.
-  std::vector<int> listeners;
-  std::map<int, std::string> unixPaths; // by listening socket
-  for (const std::string &bind : binds) {
-    std::string path;
-    if (isUnixAddress(bind, &path) &&
-        path.rfind(privateRuntimeDirectory() + "/", 0) == 0)
-      if (std::string problem = makePrivateRuntimeDirectory(); !problem.empty())
-        flagError(problem);
-  }
-  for (const std::string &bind : binds) {
-    listeners.push_back(listenOn(bind, allowRemote));
-    fcntl(listeners.back(), F_SETFL,
-          fcntl(listeners.back(), F_GETFL) | O_NONBLOCK);
-    std::string path;
-    if (isUnixAddress(bind, &path))
-      unixPaths[listeners.back()] = path;
-  }
+  // server before any client sees it listening. Each listener knows its
+  // kind (Acceptor.h); nothing below asks.
+  std::vector<std::unique_ptr<Acceptor>> listeners;
+  for (const std::string &bind : binds)
+    listeners.push_back(
+        listenOn(bind, allowRemote, flags.unixMode, limits.liveness));
   // Private by default: a TCP address without --token-file gets a token
   // of its own, in a file (mode 0600, in a 0700 directory) that this user's
   // clients read and nobody else can; --no-token says to have none.
   std::vector<std::string> generatedTokenFiles;
   // A token file for one of our ports was left by a killed server that had
   // it before: a client would prove that stale token to us.
-  for (int fd : listeners) {
-    if (unixPaths.count(fd))
-      continue;
-    sockaddr_storage addr{};
-    socklen_t len = sizeof(addr);
-    getsockname(fd, reinterpret_cast<sockaddr *>(&addr), &len);
-    unlink(generatedTokenPath(ntohs(
-               addr.ss_family == AF_INET6
-                   ? reinterpret_cast<sockaddr_in6 &>(addr).sin6_port
-                   : reinterpret_cast<sockaddr_in &>(addr).sin_port))
-               .c_str());
-  }
+  for (const auto &listener : listeners)
+    if (listener->port())
+      unlink(generatedTokenPath(listener->port()).c_str());
   if (token.empty() && !flags.noToken && !flags.insecurePlaintext) {
     std::vector<unsigned> ports;
-    for (int fd : listeners) {
-      if (unixPaths.count(fd))
-        continue;
-      sockaddr_storage addr{};
-      socklen_t len = sizeof(addr);
-      getsockname(fd, reinterpret_cast<sockaddr *>(&addr), &len);
-      ports.push_back(ntohs(addr.ss_family == AF_INET6
-                                ? reinterpret_cast<sockaddr_in6 &>(addr).sin6_port
-                                : reinterpret_cast<sockaddr_in &>(addr).sin_port));
-    }
+    for (const auto &listener : listeners)
+      if (listener->port())
+        ports.push_back(listener->port());
     if (!ports.empty()) {
       std::string problem = makePrivateRuntimeDirectory();
       if (problem.empty() && !makeNonce(token))
@@ -495,14 +381,9 @@ int main(int argc, char **argv) {
   // "listening on": a client may then count on it).
   sessionLabel = "listener";
   removeStaleAssetDirectories(assetRoot);
-  for (int fd : listeners) {
-    sockaddr_storage addr{};
-    socklen_t len = sizeof(addr);
-    getsockname(fd, reinterpret_cast<sockaddr *>(&addr), &len);
-    std::printf("listening on %s\n",
-                unixPaths.count(fd) ? (std::string(kUnixAddressPrefix) + unixPaths[fd]).c_str()
-                                    : describe(addr).c_str());
-    fds.push_back({fd, POLLIN, 0});
+  for (const auto &listener : listeners) {
+    std::printf("listening on %s\n", listener->address().c_str());
+    fds.push_back({listener->fd(), POLLIN, 0});
   }
   std::fflush(stdout);
 
@@ -545,6 +426,7 @@ int main(int argc, char **argv) {
   // time-out (--auth-timeout).
   struct Pending {
     std::unique_ptr<PendingConnection> connection;
+    const Acceptor *from;
     std::string peerName, host;
     Clock::time_point accepted;
   };
@@ -578,7 +460,7 @@ int main(int argc, char **argv) {
 
   // Forks the session for a connection that may have one.
   auto startSession = [&](int fd, std::unique_ptr<TlsStream> tls,
-                          bool overUnix, const std::string &peerName,
+                          const Acceptor &from, const std::string &peerName,
                           Clock::time_point accepted) {
     auto refuseHere = [&](const std::string &why) {
       std::string line = kGreetRefused + why + "\n";
@@ -634,6 +516,42 @@ int main(int argc, char **argv) {
       if (std::string problem = enterSessionPrivileges(runAs, listenerPid);
           !problem.empty())
         refuse(problem);
+      if (namespaces.namespaces) {
+        // This process stays the keeper (in the host's PID namespace); the
+        // session is its child, PID 1 of a namespace of its own.
+        if (std::string problem =
+                enterSessionNamespaces(assets, limits.sessionMemory);
+            !problem.empty())
+          refuse("cannot enter the session's namespaces: " + problem);
+        int alive[2];
+        void *slot = mmap(nullptr, 4096, PROT_READ | PROT_WRITE,
+                          MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+        if (slot == MAP_FAILED || pipe2(alive, O_CLOEXEC) != 0)
+          refuse(std::string("cannot keep the session: ") +
+                 std::strerror(errno));
+        auto *crashSignal = static_cast<volatile int *>(slot);
+        pid_t session = fork();
+        if (session < 0)
+          refuse(std::string("fork: ") + std::strerror(errno));
+        if (session > 0) {
+          close(alive[0]);
+          close(fd);
+          logEvent(debuggerHint(session));
+          keepSession(session, crashSignal);
+        }
+        close(alive[1]);
+        if (std::string problem =
+                becomeSessionInit(namespaces.privateProc, alive[0]);
+            !problem.empty())
+          refuse(problem);
+        reportCrashSignalTo(crashSignal);
+        if (std::string problem =
+                limitSessionProcesses(limits.sessionProcesses);
+            !problem.empty())
+          refuse(problem);
+      } else {
+        logEvent(debuggerHint(getpid()));
+      }
       if (std::string problem = limitSessionMemory(limits.sessionMemory);
           !problem.empty())
         refuse(problem);
@@ -651,7 +569,7 @@ int main(int argc, char **argv) {
       // SIGTERM (the server stops): finish what runs, refuse new
       // launches, then end with "shutting down" (Limits.h).
       signal(SIGTERM, [](int) { requestSessionStop(); });
-      int status = serveSession(fd, overUnix, std::move(tls),
+      int status = serveSession(from.stream(fd, std::move(tls)),
                                 limits.sessionMemory, assets, assetProblem);
       // The listener removes it when it reaps this process (which covers a
       // crash); a session that could not reach it as --run-as leaves it.
@@ -661,7 +579,6 @@ int main(int argc, char **argv) {
       _exit(status);
     }
     if (pid > 0) {
-      logEvent(label + ": " + debuggerHint(pid));
       sessions[pid] = {label, assets};
       if (!tls)
         close(fd);
@@ -682,7 +599,7 @@ int main(int argc, char **argv) {
     case PendingConnection::State::Authenticated: {
       int fd = p.connection->fd();
       std::unique_ptr<TlsStream> tls = p.connection->release();
-      startSession(fd, std::move(tls), false, p.peerName, p.accepted);
+      startSession(fd, std::move(tls), *p.from, p.peerName, p.accepted);
       return false;
     }
     case PendingConnection::State::WrongToken:
@@ -761,28 +678,18 @@ int main(int argc, char **argv) {
     for (size_t i = kFirstListener; i < fds.size() && running; ++i) {
       if (!(polled[i].revents & POLLIN))
         continue;
-      bool overUnix = unixPaths.count(fds[i].fd) != 0;
+      Acceptor &listener = *listeners[i - kFirstListener];
       // Everything that waits, so a flood is turned away at its own pace.
       for (int n = 0; n < 256; ++n) {
-        sockaddr_storage peer{};
-        socklen_t len = sizeof(peer);
-        int fd = accept4(fds[i].fd, reinterpret_cast<sockaddr *>(&peer), &len,
-                         SOCK_CLOEXEC);
+        std::string peerName, host;
+        int fd = listener.accept(peerName, host);
         if (fd < 0)
           break;
-        if (!overUnix) {
-          tuneSocket(fd);
-          setLivenessTimeout(fd, limits.liveness);
-        }
-        std::string peerName = overUnix ? std::string(kUnixAddressPrefix) +
-                                              unixPaths[fds[i].fd]
-                                        : describe(peer);
-        std::string host = overUnix ? peerName : peerHost(peer);
         auto accepted = Clock::now();
-        // A Unix socket's file mode decides who connects (no token, no
-        // TLS there); a server without either has nothing to check.
-        if (overUnix || !security.authenticates()) {
-          startSession(fd, nullptr, overUnix, peerName, accepted);
+        // A listener whose connections need not authenticate (a Unix
+        // socket, a server without TLS or token) starts the session now.
+        if (!listener.authenticates(security)) {
+          startSession(fd, nullptr, listener, peerName, accepted);
           continue;
         }
         if (auto wait = throttle.wait(host); wait.count() > 0) {
@@ -815,7 +722,7 @@ int main(int argc, char **argv) {
         ++pendingByHost[host];
         pending.push_back({std::make_unique<PendingConnection>(
                                fd, security, accepted + authTimeout),
-                           peerName, host, accepted});
+                           &listener, peerName, host, accepted});
         if (!settle(pending.back(), pending.back().connection->start()))
           dropPending(pending.size() - 1);
       }
@@ -826,8 +733,8 @@ int main(int argc, char **argv) {
   pending.clear();
   // Stop: no new connections (refused at once, not left in the backlog);
   // SIGTERM, a grace period, then SIGKILL for what is left.
-  for (size_t i = kFirstListener; i < fds.size(); ++i)
-    close(fds[i].fd);
+  for (auto &listener : listeners)
+    listener->stop();
   for (auto &[pid, session] : sessions)
     kill(pid, SIGTERM);
   auto graceEnds = std::chrono::steady_clock::now() + limits.stopGrace;
@@ -862,8 +769,8 @@ int main(int argc, char **argv) {
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
-  for (auto &[fd, path] : unixPaths)
-    unlink(path.c_str());
+  for (auto &listener : listeners)
+    listener->remove();
   for (const std::string &path : generatedTokenFiles)
     unlink(path.c_str());
   logEvent("stopped");

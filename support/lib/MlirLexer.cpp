@@ -1,5 +1,5 @@
 //===- MlirLexer.cpp - MLIR tokens without a parser -------------*- C++ -*-===//
-#include "Support/MlirLexer.h"
+#include "ExecutorStudio/Support/MlirLexer.h"
 
 #include "llvm/ADT/StringExtras.h"
 

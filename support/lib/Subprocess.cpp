@@ -1,5 +1,5 @@
 //===- Subprocess.cpp - the one way to run a child process ------*- C++ -*-===//
-#include "Support/Subprocess.h"
+#include "ExecutorStudio/Support/Subprocess.h"
 
 #include "llvm/Support/Program.h"
 
@@ -89,6 +89,7 @@ void Subprocess::reaped(int status) {
     description = "exit code " + std::to_string(code);
   } else {
     code = -2;
+    termSignal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
     description = WIFSIGNALED(status)
                       ? std::string("killed by signal ") +
                             ::strsignal(WTERMSIG(status))

@@ -52,6 +52,11 @@ else:
     if probe.returncode != 0:
         skip("qemu-aarch64-static cannot run %s here: %s" % (server, probe.stdout.decode(errors="replace").strip()))
 
+# The benchmarks are not built everywhere (-DEXECUTOR_STUDIO_ENABLE_BENCH=OFF,
+# as in the sanitizer builds): runtime-bench.test REQUIRES them.
+if os.path.exists(os.path.join(config.executor_studio_tools_dir, "executor-runtime-bench")):
+    config.available_features.add("runtime-bench")
+
 config.environment["EXECUTOR_AARCH64_QEMU"] = qemu or ""
 config.environment["EXECUTOR_AARCH64_SYSROOT"] = sysroot or ""
 config.environment["EXECUTOR_AARCH64_SERVER"] = server

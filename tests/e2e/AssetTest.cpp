@@ -16,7 +16,7 @@
 #include <gtest/gtest.h>
 #include <thread>
 
-using namespace executor_runtime;
+using namespace executor_studio::runtime;
 namespace fs = std::filesystem;
 
 namespace {

@@ -47,7 +47,7 @@
 
 using namespace llvm;
 using namespace llvm::orc;
-using executor_runtime::LocalExecutor;
+using executor_studio::runtime::LocalExecutor;
 namespace fs = std::filesystem;
 
 namespace {
@@ -76,7 +76,7 @@ struct CatalystStyleSession {
   open(const std::string &address) {
     auto s = std::make_unique<CatalystStyleSession>();
     std::string why;
-    s->fd = executor_runtime::connectTo(address, std::chrono::seconds(5), why);
+    s->fd = executor_studio::runtime::connectTo(address, std::chrono::seconds(5), why);
     if (s->fd < 0)
       return createStringError(inconvertibleErrorCode(), why);
     SimpleRemoteEPC::Setup setup;

@@ -16,7 +16,7 @@
 #include <gtest/gtest.h>
 #include <thread>
 
-using namespace executor_runtime;
+using namespace executor_studio::runtime;
 
 namespace {
 const std::string kServer = EXECUTOR_SERVER_PATH;

@@ -21,7 +21,7 @@
 #include <thread>
 #include <unistd.h>
 
-using namespace executor_runtime;
+using namespace executor_studio::runtime;
 
 namespace {
 const std::string kServer = EXECUTOR_SERVER_PATH;

@@ -24,6 +24,7 @@
 #include "ExecutorRuntime/UnixSocket.h"
 #include "ExecutorRuntime/Wire.h"
 #include "ExternalExecutor.h"
+#include "RunTool.h"
 
 #include "llvm/Support/FileSystem.h"
 
@@ -38,13 +39,12 @@
 #include <thread>
 #include <unistd.h>
 
-using namespace executor_runtime;
+using namespace executor_studio::runtime;
 
 namespace {
 const std::string kServer = EXECUTOR_SERVER_PATH;
 const std::string kObjectA = KERNELS_A_OBJECT;
 const std::string kHostile = HOSTILE_OBJECT;
-const std::string kMakeCerts = MAKE_EXECUTOR_CERTS;
 
 // The transport's framing (TcpTransport.cpp): a 32-byte header of size
 // (header included), opcode, sequence number and tag; a direct call's reply
@@ -119,26 +119,7 @@ private:
   }
   /// Reads up to `size` bytes and any descriptors passed with them.
   ssize_t receive(int fd, char *into, size_t size, std::vector<int> &fds) {
-    union {
-      cmsghdr align;
-      char bytes[CMSG_SPACE(8 * sizeof(int))];
-    } control;
-    iovec iov{into, size};
-    msghdr m{};
-    m.msg_iov = &iov;
-    m.msg_iovlen = 1;
-    m.msg_control = control.bytes;
-    m.msg_controllen = sizeof(control.bytes);
-    ssize_t got = ::recvmsg(fd, &m, MSG_CMSG_CLOEXEC);
-    if (got > 0)
-      for (cmsghdr *c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c))
-        if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
-          for (size_t i = 0; i < (c->cmsg_len - CMSG_LEN(0)) / sizeof(int); ++i) {
-            int passed;
-            std::memcpy(&passed, CMSG_DATA(c) + i * sizeof(int), sizeof(int));
-            fds.push_back(passed);
-          }
-    return got;
+    return executor_studio::runtime::receiveDescriptors(fd, into, size, 0, 8, fds);
   }
   bool send(int fd, const char *data, size_t size, const std::vector<int> &fds) {
     size_t sent = 0;
@@ -292,10 +273,7 @@ protected:
   }
   static void SetUpTestSuite() {
     llvm::sys::fs::create_directories(tempDir());
-    ASSERT_EQ(std::system((kMakeCerts + " " + tempDir() +
-                           "/certs 127.0.0.1 >/dev/null")
-                              .c_str()),
-              0);
+    ASSERT_TRUE(executor_test::makeExecutorCerts(tempDir() + "/certs", {"127.0.0.1"}));
   }
   static void TearDownTestSuite() {
     llvm::sys::fs::remove_directories(tempDir());

@@ -12,6 +12,7 @@
 // against Catalyst's own executor; without it they are skipped.
 //
 //===----------------------------------------------------------------------===//
+#include "ExecutorRuntime/Errors.h"
 #include "ExecutorRuntime/ExecutorClient.h"
 #include "ExecutorRuntime/LocalExecutor.h"
 #include "ExecutorRuntime/Socket.h"
@@ -28,7 +29,7 @@
 #include <thread>
 #include <unistd.h>
 
-using namespace executor_runtime;
+using namespace executor_studio::runtime;
 using executor_test::JitlinkExecutor;
 
 namespace {
@@ -273,3 +274,58 @@ INSTANTIATE_TEST_SUITE_P(Executors, InteropTest,
                                            Peer::CatalystServices,
                                            Peer::CatalystExecutor),
                          peerName);
+
+// llvm-jitlink-executor started by the client (ExecutorClient::spawn, over
+// a socket pair): its parent learns how it ended, so a kernel that kills it
+// is reported with the kernel and the signal, and the report says what an
+// ORC executor cannot tell (where).
+TEST(SpawnedOrcExecutorTest, LaunchesAndReportsTheKernelThatKilledIt) {
+  auto client = ExecutorClient::spawn(LLVM_JITLINK_EXECUTOR_PATH);
+  ASSERT_TRUE(static_cast<bool>(client)) << llvm::toString(client.takeError());
+  EXPECT_EQ((*client)->executorKind(), ExecutorKind::OrcExecutor);
+  int64_t pid = (*client)->sessionPid();
+  ASSERT_GT(pid, 0);
+  ASSERT_FALSE(static_cast<bool>((*client)->sendBinary(kObjectA)));
+  auto out = (*client)->launch("k", kObjectA,
+                               {HostMemRef::of<double>({4}, {1, 2, 3, 4})},
+                               {{1, 8}});
+  ASSERT_TRUE(static_cast<bool>(out)) << llvm::toString(out.takeError());
+  EXPECT_EQ((*out)[0].as<double>(), (std::vector<double>{2, 4, 6, 8}));
+
+  auto crashed = (*client)->launch("crash", kObjectA, {}, {});
+  ASSERT_FALSE(static_cast<bool>(crashed));
+  std::string kernel, message;
+  int signal = 0;
+  llvm::handleAllErrors(
+      crashed.takeError(),
+      [&](const KernelCrashed &e) {
+        kernel = e.kernel;
+        signal = e.signal;
+        message = e.message;
+      },
+      [&](const llvm::ErrorInfoBase &e) { message = "not KernelCrashed: " + e.message(); });
+  EXPECT_EQ(kernel, "crash") << message;
+  EXPECT_EQ(signal, SIGSEGV) << message;
+  EXPECT_NE(message.find("lost the session during launch of crash: "
+                         "llvm-jitlink-executor (pid " +
+                         std::to_string(pid) +
+                         ", started by this client) was killed by signal 11 "
+                         "(Segmentation fault) while running kernel crash; "
+                         "ORC executors report no backtrace, so where it "
+                         "crashed (the faulting address, the kernel's .mlir "
+                         "line) is not known"),
+            std::string::npos)
+      << message;
+  // The process is gone (reaped by the client).
+  EXPECT_NE(::kill(static_cast<pid_t>(pid), 0), 0);
+}
+
+TEST(SpawnedOrcExecutorTest, AnExecutorThatCannotStartIsAnError) {
+  auto client = ExecutorClient::spawn("/nonexistent/llvm-jitlink-executor");
+  ASSERT_FALSE(static_cast<bool>(client));
+  std::string message = llvm::toString(client.takeError());
+  EXPECT_NE(message.find("executor /nonexistent/llvm-jitlink-executor: cannot "
+                         "start it: no executable file there"),
+            std::string::npos)
+      << message;
+}

@@ -23,7 +23,7 @@
 #include <thread>
 #include <unistd.h>
 
-using namespace executor_runtime;
+using namespace executor_studio::runtime;
 namespace fs = std::filesystem;
 
 namespace {
@@ -173,48 +173,51 @@ TEST_F(MalformedRequestTest, ALaunchClaimingMoreThanItHoldsGetsAnErrorReply) {
 }
 
 // tests/fuzz/open-crashes/fuzz-services-crash-37495ad4...: an alloc request
-// of 6 bytes. The service answered it correctly (an error reply); the
-// harness took the reply's message for an address and freed it. A client
-// that does the same (a wild free), or frees a block twice, gets an error
-// reply now, where libc aborted the session.
+// of 6 bytes. The service answered it correctly (an error); the harness took
+// the reply for an address and freed it. A client that does the same (a
+// wild free), or frees a block twice, is refused now (the server's one
+// alloc/free pair, catalyst_remote_*: ORC's out-of-band errors do not cross
+// the wire, so the refusal is in the log), where libc aborted the session.
 TEST_F(MalformedRequestTest, AWildOrRepeatedFreeGetsAnErrorReply) {
   startServer();
   auto client = connect();
   ASSERT_TRUE(client);
   ASSERT_FALSE(static_cast<bool>(client->sendBinary(kObjectA)));
+  auto rawCall = [&](const char *name, const std::vector<char> &request) {
+    auto address = client->bootstrapSymbol(name);
+    EXPECT_TRUE(static_cast<bool>(address))
+        << llvm::toString(address.takeError());
+    if (!address)
+      return std::vector<char>();
+    auto bytes = client->callAddress(*address, request);
+    EXPECT_TRUE(static_cast<bool>(bytes)) << llvm::toString(bytes.takeError());
+    return bytes ? *bytes : std::vector<char>();
+  };
   std::vector<char> sixBytes = {0x40, 0, 0, 0, 0, 0};
-  Reply alloc = call(*client, kAllocWrapperName, sixBytes);
-  EXPECT_EQ(alloc.status, kReplyError);
-  EXPECT_CONTAINS(alloc.rest,
-                  "malformed alloc request (6 bytes; it is one u64 size)");
-  // The first 8 bytes of the message, as an address: a wild free.
-  ASSERT_GE(alloc.rest.size(), 8u);
-  std::vector<char> wild(alloc.rest.begin(), alloc.rest.begin() + 8);
-  Reply freeWild = call(*client, kFreeWrapperName, wild);
-  EXPECT_EQ(freeWild.status, kReplyError);
-  EXPECT_CONTAINS(freeWild.rest,
-                  "refused: not an address the session's alloc returned");
+  // No address for a request that holds no size.
+  EXPECT_TRUE(rawCall("catalyst_remote_alloc", sixBytes).empty());
+  // A wild free: an address alloc never returned, 16-aligned and unmapped.
+  std::vector<char> wild;
+  put<uint64_t>(wild, 0x10);
+  EXPECT_TRUE(rawCall("catalyst_remote_free", wild).empty());
   // A block freed twice.
   std::vector<char> size;
   put<uint64_t>(size, 64);
-  Reply block = call(*client, kAllocWrapperName, size);
-  ASSERT_EQ(block.status, kReplyOk);
-  ASSERT_EQ(block.rest.size(), 8u);
-  std::vector<char> address(block.rest.begin(), block.rest.end());
-  EXPECT_EQ(call(*client, kFreeWrapperName, address).status, kReplyOk);
-  Reply again = call(*client, kFreeWrapperName, address);
-  EXPECT_EQ(again.status, kReplyError);
-  EXPECT_CONTAINS(again.rest, "refused: it was freed already");
+  std::vector<char> address = rawCall("catalyst_remote_alloc", size);
+  ASSERT_EQ(address.size(), 8u);
+  EXPECT_TRUE(rawCall("catalyst_remote_free", address).empty());
+  EXPECT_TRUE(rawCall("catalyst_remote_free", address).empty());
   // A free request of the wrong size.
-  Reply shortFree = call(*client, kFreeWrapperName, sixBytes);
-  EXPECT_EQ(shortFree.status, kReplyError);
-  EXPECT_CONTAINS(shortFree.rest, "malformed free request (6 bytes");
+  EXPECT_TRUE(rawCall("catalyst_remote_free", sixBytes).empty());
   expectLaunchWorks(*client);
   ASSERT_FALSE(static_cast<bool>(client->close()));
   server.stop();
   std::string text = readFile(log);
   EXPECT_EQ(text.find("ended by signal"), std::string::npos) << text;
-  EXPECT_CONTAINS(text, "it was freed already");
+  EXPECT_CONTAINS(text, "catalyst_remote_free of 0x10 refused: not a block "
+                        "the session allocated");
+  EXPECT_CONTAINS(text, "refused: it was freed already");
+  EXPECT_CONTAINS(text, "malformed catalyst_remote_free request");
 }
 
 TEST_F(MalformedRequestTest, WhatAKilledServerLeftIsRemovedAtTheNextStart) {
@@ -283,6 +286,16 @@ TEST_F(MalformedRequestTest, ARenamedAssetDirectoryIsStillRemoved) {
   std::string made = entries(base + "/assets").front();
   auto out = client->launch("rename_assets", KERNELS_ASSETS_OBJECT, {}, {});
   ASSERT_TRUE(static_cast<bool>(out)) << llvm::toString(out.takeError());
+  // In a mount namespace of its own the directory is a mount point there:
+  // the session cannot move it at all.
+  if (readFile(log).find("its own user, PID, mount and IPC namespaces") !=
+      std::string::npos) {
+    EXPECT_FALSE(fs::exists(base + "/assets/" + made + "-moved"));
+    ASSERT_FALSE(static_cast<bool>(client->close()));
+    EXPECT_TRUE(waitUntil([&] { return entries(base + "/assets").empty(); },
+                          std::chrono::seconds(5)));
+    return;
+  }
   ASSERT_TRUE(fs::exists(base + "/assets/" + made + "-moved"));
   ASSERT_FALSE(static_cast<bool>(client->close()));
   EXPECT_TRUE(waitUntil([&] { return entries(base + "/assets").empty(); },

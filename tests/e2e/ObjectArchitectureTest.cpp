@@ -17,7 +17,7 @@
 #include <cstdlib>
 #include <gtest/gtest.h>
 
-using namespace executor_runtime;
+using namespace executor_studio::runtime;
 
 namespace {
 const std::string kServer = EXECUTOR_SERVER_PATH;

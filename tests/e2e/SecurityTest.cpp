@@ -10,6 +10,7 @@
 #include "ExecutorRuntime/Handshake.h"
 #include "ExecutorRuntime/LocalExecutor.h"
 #include "ExecutorRuntime/Socket.h"
+#include "RunTool.h"
 
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FileSystem.h"
@@ -40,13 +41,12 @@
 #include <thread>
 #include <unistd.h>
 
-using namespace executor_runtime;
+using namespace executor_studio::runtime;
 using Clock = std::chrono::steady_clock;
 
 namespace {
 const std::string kServer = EXECUTOR_SERVER_PATH;
 const std::string kObjectA = KERNELS_A_OBJECT;
-const std::string kMakeCerts = MAKE_EXECUTOR_CERTS;
 const std::string kToken = "0123456789abcdef-a-test-token";
 
 std::string readFile(const std::string &path) {
@@ -122,13 +122,8 @@ protected:
     chmod(tempDir().c_str(), 0755);
     std::string certs = tempDir() + "/certs";
     std::string other = tempDir() + "/other-ca";
-    ASSERT_EQ(std::system((kMakeCerts + " " + certs +
-                           " 127.0.0.1 executor.test >/dev/null")
-                              .c_str()),
-              0);
-    ASSERT_EQ(std::system((kMakeCerts + " " + other + " 127.0.0.1 >/dev/null")
-                              .c_str()),
-              0);
+    ASSERT_TRUE(executor_test::makeExecutorCerts(certs, {"127.0.0.1", "executor.test"}));
+    ASSERT_TRUE(executor_test::makeExecutorCerts(other, {"127.0.0.1"}));
     std::ofstream(tempDir() + "/token") << kToken << "\n";
     chmod((tempDir() + "/token").c_str(), 0600);
   }
@@ -642,7 +637,10 @@ std::string nprocWrapper(int n, std::string &dir) {
 TEST_F(SecurityTest, NoProcessOrThreadToSpareIsARefusalNotAnAbort) {
   if (geteuid() != 0)
     GTEST_SKIP() << "needs root (to run the server as another user)";
-  for (int n : {1, 2}) {
+  // A session is a keeper and, in a PID namespace of its own, the session
+  // process (where this machine gives namespaces): with 2, the keeper's
+  // fork fails; with 3, the session's first thread.
+  for (int n : {1, 2, 3}) {
     std::string dir;
     std::string wrapper = nprocWrapper(n, dir);
     ASSERT_FALSE(wrapper.empty()) << "cannot copy executor-server to " << dir;
@@ -655,10 +653,14 @@ TEST_F(SecurityTest, NoProcessOrThreadToSpareIsARefusalNotAnAbort) {
                     "refused the session: cannot start a session: ");
     server.stop();
     std::string text = readFile(log);
-    EXPECT_CONTAINS(text, n == 1 ? "cannot start a session: fork: Resource "
-                                   "temporarily unavailable"
-                                 : "cannot start a session: cannot start a "
-                                   "thread: Resource temporarily unavailable");
+    bool keeper = text.find("its own user, PID, mount and IPC namespaces") !=
+                  std::string::npos;
+    if (n == 1 || (n == 2 && keeper))
+      EXPECT_CONTAINS(text, "cannot start a session: fork: Resource "
+                            "temporarily unavailable");
+    else
+      EXPECT_CONTAINS(text, "cannot start a session: cannot start a "
+                            "thread: Resource temporarily unavailable");
     EXPECT_EQ(text.find("by signal"), std::string::npos) << text;
   }
 }
@@ -933,7 +935,7 @@ TEST_F(SecurityTest, ClientTextIsEscapedInTheLog) {
 
 TEST_F(SecurityTest, HelpDescribesEveryOptionAndVersionPrintsTheVersion) {
   std::string out = tempDir() + "/help.txt";
-  ASSERT_EQ(std::system((kServer + " --help >" + out).c_str()), 0);
+  ASSERT_EQ(executor_test::runTool(kServer, {"--help"}, out), 0);
   std::string help = readFile(out);
   for (const char *option :
        {"--bind", "--allow-remote", "--insecure-plaintext", "--tls-cert",
@@ -942,9 +944,11 @@ TEST_F(SecurityTest, HelpDescribesEveryOptionAndVersionPrintsTheVersion) {
         "--handshake-timeout", "--max-sessions", "--max-message-size",
         "--max-session-memory", "--max-launch-time", "--liveness-timeout",
         "--stop-grace", "--run-as", "--plugin", "--asset-root", "--services",
-        "--log", "--help", "--version"})
+        "--log", "--help", "--version", "--no-token", "--require-isolation",
+        "--max-session-processes", "--unix-mode", "--no-kernel-heap",
+        "--debug-wait"})
     EXPECT_CONTAINS(help, option);
-  ASSERT_EQ(std::system((kServer + " --version >" + out).c_str()), 0);
+  ASSERT_EQ(executor_test::runTool(kServer, {"--version"}, out), 0);
   EXPECT_EQ(readFile(out), "Executor Studio " EXECUTOR_STUDIO_VERSION "\n");
 }
 
@@ -1455,6 +1459,193 @@ TEST_F(SecurityTest, TheSyscallFilterRefusesWhatAKernelNeverNeeds) {
   ASSERT_TRUE(static_cast<bool>(again)) << llvm::toString(again.takeError());
 }
 
+namespace {
+/// Whether the server's log says its sessions have namespaces of their own
+/// (this machine may refuse them: the tests that need them skip, saying so).
+bool namespacesInForce(const std::string &log) {
+  // The line comes after "listening on".
+  waitUntil([&] { return readFile(log).find("listener: isolation: ") !=
+                         std::string::npos; },
+            std::chrono::seconds(5));
+  return readFile(log).find("its own user, PID, mount and IPC namespaces") !=
+         std::string::npos;
+}
+
+/// The host's processes named `name` (their comm).
+std::vector<pid_t> processesNamed(const std::string &name) {
+  std::vector<pid_t> found;
+  std::error_code ec;
+  for (llvm::sys::fs::directory_iterator it("/proc", ec), end;
+       it != end && !ec; it.increment(ec)) {
+    std::string entry = llvm::sys::path::filename(it->path()).str();
+    if (entry.empty() || entry.find_first_not_of("0123456789") != std::string::npos)
+      continue;
+    std::ifstream in(it->path() + "/comm");
+    std::string comm;
+    if (std::getline(in, comm) && comm == name)
+      found.push_back(static_cast<pid_t>(std::stol(entry)));
+  }
+  return found;
+}
+} // namespace
+
+TEST_F(SecurityTest, ASessionCannotSeeReadOverwriteOrKillAnother) {
+  // Issue 22: all sessions ran as nobody: session B read session A's asset,
+  // overwrote it and SIGKILLed A. Now each has its own user, PID, mount and
+  // IPC namespaces: B sees neither A's asset directory nor its /tmp nor its
+  // processes, and A's host PID names nothing B can signal.
+  startServer();
+  if (!namespacesInForce(log))
+    GTEST_SKIP() << "this machine gives sessions no namespaces:\n"
+                 << readFile(log);
+  double mark = getpid();
+  auto a = open();
+  ASSERT_TRUE(static_cast<bool>(a)) << llvm::toString(a.takeError());
+  ASSERT_FALSE(static_cast<bool>((*a)->sendBinary(kObjectA)));
+  std::string secret = "the secret of session A";
+  ASSERT_FALSE(static_cast<bool>((*a)->storeAsset(
+      "secret.txt", llvm::ArrayRef<char>(secret.data(), secret.size()))));
+  auto marked = (*a)->launch("mark_tmp", kObjectA, {vec({mark})}, {{1, 8}});
+  ASSERT_TRUE(static_cast<bool>(marked)) << llvm::toString(marked.takeError());
+  EXPECT_EQ((*marked)[0].as<double>(), std::vector<double>{1});
+  int64_t pidA = (*a)->sessionPid();
+  ASSERT_GT(pidA, 1);
+  EXPECT_FALSE(gone(static_cast<pid_t>(pidA))) << "not a host PID: " << pidA;
+
+  auto b = open();
+  ASSERT_TRUE(static_cast<bool>(b)) << llvm::toString(b.takeError());
+  ASSERT_FALSE(static_cast<bool>((*b)->sendBinary(kObjectA)));
+  auto out = (*b)->launch("trespass", kObjectA, {vec({double(pidA), mark})},
+                          {{1, 8}});
+  ASSERT_TRUE(static_cast<bool>(out)) << llvm::toString(out.takeError());
+  std::vector<double> got = (*out)[0].as<double>();
+  ASSERT_EQ(got.size(), 6u);
+  EXPECT_EQ(got[0], 0) << "B sees other sessions' asset directories";
+  EXPECT_EQ(got[1], 0) << "B read A's asset";
+  EXPECT_EQ(got[2], 0) << "B overwrote A's asset";
+  EXPECT_EQ(got[3], 0) << "B killed A";
+  EXPECT_EQ(got[4], 1) << "B sees processes other than its own in /proc";
+  EXPECT_EQ(got[5], 0) << "B sees A's /tmp";
+
+  // A lives on, its asset as it sent it.
+  EXPECT_FALSE(gone(static_cast<pid_t>(pidA)));
+  auto again = (*a)->launch("square", kObjectA, {vec({3})}, {{1, 8}});
+  ASSERT_TRUE(static_cast<bool>(again)) << llvm::toString(again.takeError());
+  EXPECT_EQ((*again)[0].as<double>(), std::vector<double>{9});
+  std::string onHost;
+  std::error_code ec;
+  for (llvm::sys::fs::recursive_directory_iterator it(assetRoot, ec), end;
+       it != end && !ec; it.increment(ec))
+    if (llvm::sys::path::filename(it->path()) == "secret.txt")
+      onHost = readFile(it->path());
+  EXPECT_EQ(onHost, secret);
+  // A's /tmp is its own: nothing of it reached the host's.
+  EXPECT_FALSE(llvm::sys::fs::exists("/tmp/executor-mark-" +
+                                     std::to_string(getpid())));
+}
+
+TEST_F(SecurityTest, AProcessAKernelDetachesEndsWithItsSession) {
+  // Issue 22: a kernel that forked a detached process left it running
+  // (parent PID 1) after its session ended and after SIGTERM or SIGKILL of
+  // the server. The session is its PID namespace's init: when it ends,
+  // every process left in the namespace ends with it.
+  int tag = getpid() % 100000 * 10;
+  llvm::scope_exit cleanup([&] {
+    for (int i = 0; i < 3; ++i)
+      for (pid_t pid : processesNamed("exorphan" + std::to_string(tag + i)))
+        ::kill(pid, SIGKILL);
+  });
+  for (int i = 0; i < 3; ++i) {
+    startServer({"--stop-grace", "1s"});
+    if (!namespacesInForce(log))
+      GTEST_SKIP() << "this machine gives sessions no namespaces:\n"
+                   << readFile(log);
+    std::string name = "exorphan" + std::to_string(tag + i);
+    auto client = open();
+    ASSERT_TRUE(static_cast<bool>(client)) << llvm::toString(client.takeError());
+    ASSERT_FALSE(static_cast<bool>((*client)->sendBinary(kObjectA)));
+    auto out = (*client)->launch("detach", kObjectA, {vec({double(tag + i)})},
+                                 {{1, 8}});
+    ASSERT_TRUE(static_cast<bool>(out)) << llvm::toString(out.takeError());
+    EXPECT_EQ((*out)[0].as<double>(), std::vector<double>{1});
+    ASSERT_TRUE(waitUntil([&] { return !processesNamed(name).empty(); },
+                          std::chrono::seconds(5)))
+        << "the detached process does not run";
+    const char *how[] = {"the client closed the session",
+                         "SIGTERM to the server", "SIGKILL to the server"};
+    if (i == 0)
+      client->reset();
+    else
+      ::kill(server.processId(), i == 1 ? SIGTERM : SIGKILL);
+    EXPECT_TRUE(waitUntil([&] { return processesNamed(name).empty(); },
+                          std::chrono::seconds(10)))
+        << "a detached process outlived its session after " << how[i];
+    client->reset();
+    server.stop();
+  }
+}
+
+TEST_F(SecurityTest, SharedMemoryCountsAgainstTheSessionsMemory) {
+  // Issue 22: mmap(MAP_SHARED | MAP_ANONYMOUS) let a kernel touch 5 GiB
+  // under --max-session-memory 2G (RLIMIT_DATA does not count it).
+  // RLIMIT_AS does: the mapping fails, and kernels within the limit run.
+  for (const char *wire : {"tcp", "unix"}) {
+    SCOPED_TRACE(wire);
+    ClientOptions options = startServerOver(wire, {"--max-session-memory", "2G"});
+    auto client = open(options);
+    ASSERT_TRUE(static_cast<bool>(client)) << llvm::toString(client.takeError());
+    ASSERT_FALSE(static_cast<bool>((*client)->sendBinary(kObjectA)));
+    auto big = (*client)->launch("shm_hog", kObjectA,
+                                 {vec({double(5ull << 30)})}, {{1, 8}});
+    ASSERT_TRUE(static_cast<bool>(big)) << llvm::toString(big.takeError());
+    EXPECT_EQ((*big)[0].as<double>(), std::vector<double>{0})
+        << "a kernel touched 5 GiB of shared memory under a 2 GiB limit";
+    auto small = (*client)->launch("shm_hog", kObjectA,
+                                   {vec({double(64 << 20)})}, {{1, 8}});
+    ASSERT_TRUE(static_cast<bool>(small)) << llvm::toString(small.takeError());
+    EXPECT_EQ((*small)[0].as<double>(), std::vector<double>{1});
+    auto heap = (*client)->launch("hog", kObjectA, {vec({double(256 << 20)})},
+                                  {{1, 8}});
+    ASSERT_TRUE(static_cast<bool>(heap)) << llvm::toString(heap.takeError());
+    EXPECT_EQ((*heap)[0].as<double>(), std::vector<double>{1})
+        << "256 MiB of private memory failed under a 2 GiB limit";
+    auto square = (*client)->launch("square", kObjectA, {vec({4})}, {{1, 8}});
+    ASSERT_TRUE(static_cast<bool>(square)) << llvm::toString(square.takeError());
+    EXPECT_EQ((*square)[0].as<double>(), std::vector<double>{16});
+    client->reset();
+    server.stop();
+  }
+}
+
+TEST_F(SecurityTest, AForkBombStopsAtTheSessionsProcessLimit) {
+  // Issue 22: a session had no process-count limit of its own. Each has
+  // --max-session-processes (RLIMIT_NPROC in its user namespace): a fork
+  // bomb stops there, and the session and the server go on serving.
+  startServer({"--max-session-processes", "48"});
+  if (!namespacesInForce(log))
+    GTEST_SKIP() << "this machine gives sessions no namespaces:\n"
+                 << readFile(log);
+  auto client = open();
+  ASSERT_TRUE(static_cast<bool>(client)) << llvm::toString(client.takeError());
+  ASSERT_FALSE(static_cast<bool>((*client)->sendBinary(kObjectA)));
+  auto out = (*client)->launch("fork_bomb", kObjectA, {vec({500})}, {{1, 8}});
+  ASSERT_TRUE(static_cast<bool>(out)) << llvm::toString(out.takeError());
+  std::vector<double> got = (*out)[0].as<double>();
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_GT(got[0], 0);
+  EXPECT_LT(got[0], 48) << "the fork bomb was not stopped";
+  EXPECT_EQ(got[1], EAGAIN);
+  auto again = (*client)->launch("square", kObjectA, {vec({5})}, {{1, 8}});
+  ASSERT_TRUE(static_cast<bool>(again)) << llvm::toString(again.takeError());
+  EXPECT_EQ((*again)[0].as<double>(), std::vector<double>{25});
+  auto other = open();
+  ASSERT_TRUE(static_cast<bool>(other)) << llvm::toString(other.takeError());
+  ASSERT_FALSE(static_cast<bool>((*other)->sendBinary(kObjectA)));
+  auto square = (*other)->launch("square", kObjectA, {vec({6})}, {{1, 8}});
+  ASSERT_TRUE(static_cast<bool>(square)) << llvm::toString(square.takeError());
+  EXPECT_EQ((*square)[0].as<double>(), std::vector<double>{36});
+}
+
 TEST_F(SecurityTest, TheServerSaysWhichIsolationIsInForce) {
   startServer();
   server.stop();
@@ -1462,7 +1653,40 @@ TEST_F(SecurityTest, TheServerSaysWhichIsolationIsInForce) {
   EXPECT_CONTAINS(text, "listener: isolation: each session a process of its "
                         "own");
   EXPECT_CONTAINS(text, "seccomp refuses");
-  EXPECT_CONTAINS(text, "listener: isolation not in force: ");
-  EXPECT_CONTAINS(startupError({"--require-isolation"}),
-                  "--require-isolation: sessions would lack ");
+  EXPECT_CONTAINS(text, "address space 16 GiB + 1 GiB beyond its start "
+                        "(RLIMIT_AS, counts shared memory)");
+  if (geteuid() == 0 && namespacesInForce(log)) {
+    // Everything is in force: nothing is said to be missing, and
+    // --require-isolation starts.
+    EXPECT_CONTAINS(text, "its own user, PID, mount and IPC namespaces (no "
+                          "capability; private /tmp, /var/tmp, /dev/shm and "
+                          "asset root, /proc; every process of it ends with "
+                          "it); at most 1024 processes and threads");
+    EXPECT_EQ(text.find("isolation not in force"), std::string::npos) << text;
+    startServer({"--require-isolation"});
+    auto client = open();
+    ASSERT_TRUE(static_cast<bool>(client)) << llvm::toString(client.takeError());
+    client->reset();
+    server.stop();
+  }
+  // What is not in force is said, and --require-isolation refuses to start.
+  EXPECT_CONTAINS(startupError({"--require-isolation", "--max-session-memory",
+                                "0"}),
+                  "--require-isolation: sessions would lack a memory limit "
+                  "(--max-session-memory 0)");
+  if (geteuid() == 0) {
+    // A server that is not root: its sessions run as its user.
+    std::string dir;
+    std::string wrapper = nprocWrapper(4096, dir);
+    ASSERT_FALSE(wrapper.empty()) << "cannot copy executor-server to " << dir;
+    llvm::scope_exit removeDir(
+        [&] { llvm::sys::fs::remove_directories(dir); });
+    LocalExecutor refused;
+    llvm::Error err = refused.start(wrapper, {"--require-isolation", "--no-token"}, log);
+    EXPECT_TRUE(static_cast<bool>(err)) << "the server started";
+    llvm::consumeError(std::move(err));
+    EXPECT_CONTAINS(readFile(log), "--require-isolation: sessions would lack "
+                                   "a user of their own (the server is not "
+                                   "root");
+  }
 }

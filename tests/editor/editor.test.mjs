@@ -109,7 +109,7 @@ function serverProcesses() {
     }
     try {
       const argv = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').filter((a) => a !== '');
-      if (argv[0] === serverPath && !argv.includes('--pipeline-worker')) {
+      if (argv[0] === serverPath && !argv.includes('--record-worker')) {
         found.push({ pid: Number(entry), args: argv.slice(1) });
       }
     } catch {

@@ -14,7 +14,7 @@
 #include <filesystem>
 #include <unistd.h>
 
-using namespace executor_runtime;
+using namespace executor_studio::runtime;
 namespace fs = std::filesystem;
 
 namespace {

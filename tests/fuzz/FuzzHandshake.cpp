@@ -14,7 +14,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-using namespace executor_runtime;
+using namespace executor_studio::runtime;
 
 namespace {
 /// A socket pair whose peer end has sent `data` and closed its writing.

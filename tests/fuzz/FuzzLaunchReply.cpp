@@ -9,7 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "ExecutorRuntime/Wire.h"
 
-using namespace executor_runtime;
+using namespace executor_studio::runtime;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   // Byte 0 sizes the executor's arena, byte 1 says how many results were

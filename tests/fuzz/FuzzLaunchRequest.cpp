@@ -8,7 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "ExecutorRuntime/Wire.h"
 
-using namespace executor_runtime;
+using namespace executor_studio::runtime;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   // The first byte sizes the client's arena (0: none, as over TCP).

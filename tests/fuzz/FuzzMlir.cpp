@@ -12,8 +12,8 @@
 // so that the parser's recursion fits libFuzzer's stack with ASan's frames.
 //
 //===----------------------------------------------------------------------===//
-#include "Pipeline/InputLimits.h"
-#include "Registration/Registration.h"
+#include "ExecutorStudio/Pipeline/InputLimits.h"
+#include "ExecutorStudio/Registration/Registration.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"

@@ -3,12 +3,11 @@
 // The wrapper functions executor-server publishes as bootstrap symbols get
 // their arguments as ORC SPS bytes from the client. The input's first byte
 // picks a service, the rest is its argument buffer:
-//   ours:      __executor_studio_store_asset, _note, _await, _alloc (+ _free
-//              of what it returned)
+//   ours:      __executor_studio_store_asset, _note, _await
 //   Catalyst's (FUZZ_CATALYST): catalyst_remote_alloc (+ _free),
 //              catalyst_remote_store_asset
 // The services that call or free an address the client gives
-// (_invoke, _launch, catalyst_remote_invoke) run what the client says by
+// (_launch, catalyst_remote_invoke) run what the client says by
 // design: their decoding is fuzzed through the launch request target.
 //
 //===----------------------------------------------------------------------===//
@@ -24,7 +23,7 @@
 #include <filesystem>
 #include <unistd.h>
 
-using namespace executor_runtime;
+using namespace executor_studio::runtime;
 using namespace llvm::orc::shared;
 
 namespace {
@@ -38,27 +37,19 @@ WrapperFunctionBuffer call(CWrapperFunctionBuffer (*service)(const char *,
       service(reinterpret_cast<const char *>(data), size));
 }
 
-/// Frees what an alloc service returned, with its free service, as the
-/// client would. Our alloc's reply is a status word, then (when it is
-/// kReplyOk) the address; an error reply's message is no address (freeing
-/// its bytes as one was a wild free, tests/fuzz/open-crashes before).
-/// Catalyst's is the address alone (an error is out of band).
-void freeReturned(const WrapperFunctionBuffer &reply, bool withStatus,
-                  CWrapperFunctionBuffer (*service)(const char *, size_t)) {
-  size_t at = withStatus ? sizeof(uint64_t) : 0;
-  uint64_t status = kReplyOk, address = 0;
-  if (reply.getOutOfBandError() || reply.size() != at + sizeof(address))
+#ifdef FUZZ_CATALYST
+/// Frees what catalyst_remote_alloc returned, with catalyst_remote_free,
+/// as the client would: its reply is the address alone (an error is out of
+/// band, never an address: freeing an error's bytes as one was a wild free,
+/// tests/fuzz/open-crashes before).
+void freeReturned(const WrapperFunctionBuffer &reply) {
+  uint64_t address = 0;
+  if (reply.getOutOfBandError() || reply.size() != sizeof(address))
     return;
-  if (withStatus)
-    std::memcpy(&status, reply.data(), sizeof(status));
-  if (status != kReplyOk)
-    return;
-  std::memcpy(&address, reply.data() + at, sizeof(address));
-  WrapperFunctionBuffer freed(service(
+  std::memcpy(&address, reply.data(), sizeof(address));
+  WrapperFunctionBuffer freed(catalystRemoteFree(
       reinterpret_cast<const char *>(&address), sizeof(address)));
-  if (freed.getOutOfBandError() ||
-      (withStatus && (freed.size() != sizeof(status) ||
-                      std::memcmp(freed.data(), &kReplyOk, sizeof(status)))))
+  if (freed.getOutOfBandError())
     std::abort(); // what alloc returned must free
 }
 
@@ -69,6 +60,7 @@ bool tooLarge(const uint8_t *data, size_t size) {
   std::memcpy(&bytes, data, std::min(size, sizeof(bytes)));
   return bytes > (1u << 20);
 }
+#endif
 } // namespace
 
 extern "C" int LLVMFuzzerInitialize(int *, char ***) {
@@ -88,7 +80,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   ++data;
   --size;
 #ifndef FUZZ_CATALYST
-  switch (which % 4) {
+  switch (which % 3) {
   case 0:
     call(executorStudioStoreAsset, data, size);
     break;
@@ -98,18 +90,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   case 2:
     call(executorStudioAwait, data, size);
     break;
-  case 3:
-    if (!tooLarge(data, size))
-      freeReturned(call(executorStudioAlloc, data, size), true,
-                   executorStudioFree);
-    break;
   }
 #else
   switch (which % 2) {
   case 0:
     if (!tooLarge(data, size))
-      freeReturned(call(catalystRemoteAlloc, data, size), false,
-                   catalystRemoteFree);
+      freeReturned(call(catalystRemoteAlloc, data, size));
     break;
   case 1:
     call(catalystRemoteStoreAsset, data, size);

@@ -26,7 +26,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-using namespace executor_runtime;
+using namespace executor_studio::runtime;
 using namespace llvm;
 using namespace llvm::orc;
 

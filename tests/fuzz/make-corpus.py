@@ -5,7 +5,6 @@ the samples and pass tests (split at `// -----`) for the .mlir targets.
 Each seed is named by what it is."""
 import os
 import re
-import shutil
 import struct
 import sys
 
@@ -67,7 +66,8 @@ def write(target, name, data):
 
 
 def main():
-    shutil.rmtree(out, ignore_errors=True)
+    # Seeds are (re)written in place: the reproducers of fixed crashes that
+    # were moved into the corpora by hand stay.
     vec4 = doubles(1, 2, 3, 4)
     # Launch requests: byte 0 sizes the client's arena (x 64 bytes).
     write("fuzz-launch-request", "one-in-one-out", b"\0" + request([(8, [4], vec4)], [(1, 8)]))
@@ -81,6 +81,16 @@ def main():
     write("fuzz-launch-reply", "two-results", b"\0\2\2\x08\0\x04" + reply([(8, [2, 2], vec4), (4, [], b"\7\0\0\0")]))
     write("fuzz-launch-reply", "shared-arena", b"\4\1\1\x08" + reply([(8, [4], vec4)], shared=32))
     write("fuzz-launch-reply", "error", b"\0\1\1\x08" + u64(ERR) + b"kernel failed")
+    # Result descriptors an executor wrote: rank, element size, then the
+    # aligned pointer, offset, sizes, strides.
+    def view(rank, elt, aligned, offset, sizes, strides):
+        return bytes([rank, elt]) + b"".join(i64(w) for w in [aligned, offset] + sizes + strides)
+    write("fuzz-result-view", "dense-rank2", view(2, 8, 0x10000, 0, [2, 3], [3, 1]))
+    write("fuzz-result-view", "transposed", view(2, 4, 0x10000, 1, [3, 2], [1, 3]))
+    write("fuzz-result-view", "broadcast-stride0", view(1, 8, 0x10000, 0, [4], [0]))
+    write("fuzz-result-view", "empty-dimension", view(3, 8, 0x10000, 0, [2, 0, 2], [4, 2, 1]))
+    write("fuzz-result-view", "offset-near-top", view(1, 8, -16, 1, [1], [1]))
+    write("fuzz-result-view", "huge-stride", view(2, 16, 0x10000, 0, [2, 2], [2**62, 1]))
     # Transport: direct calls (0x40, flags << 8), replies (0x41), ORC
     # messages (Setup 0, Hangup 1, Result 2, CallWrapper 3).
     call = frame(0x40, 1, 0x1000, request([(8, [4], vec4)], [(1, 8)], base=32))

@@ -9,7 +9,7 @@
 #define TESTS_SUPPORT_EXTERNALEXECUTOR_H
 
 #include "ExecutorRuntime/Socket.h"
-#include "Support/Subprocess.h"
+#include "ExecutorStudio/Support/Subprocess.h"
 
 #include <chrono>
 #include <cstdio>
@@ -21,7 +21,7 @@
 #include <vector>
 
 namespace executor_test {
-using executor_runtime::bindLoopback;
+using executor_studio::runtime::bindLoopback;
 
 /// `llvm-jitlink-executor listen=127.0.0.1:PORT` (it serves one session and
 /// exits), or `catalyst-executor --bind 127.0.0.1:PORT`, on a free port.

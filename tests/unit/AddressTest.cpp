@@ -1,5 +1,5 @@
 //===- AddressTest.cpp - executor address validation ----------------------===//
-#include "Executor/IR/ExecutorOps.h"
+#include "ExecutorStudio/Executor/IR/ExecutorOps.h"
 #include "ExecutorRuntime/Socket.h"
 
 #include <gtest/gtest.h>
@@ -28,7 +28,7 @@ TEST(Address, TheRuntimeReportsTheVerifiersWords) {
   for (const char *address : {"localhost", "::1:4711", "[::1:4711", ":4711",
                               "h:70000", "host:12ab", "my host:1"}) {
     std::string host, port, error;
-    EXPECT_FALSE(executor_runtime::splitAddress(address, host, port, error));
+    EXPECT_FALSE(executor_studio::runtime::splitAddress(address, host, port, error));
     EXPECT_EQ(error, std::string("address '") + address + "' " +
                          validateAddress(address));
   }
@@ -59,14 +59,14 @@ TEST(Address, MessagesSayHowToFix) {
 TEST(Address, SplitRejectsPortsOutOfRange) {
   std::string host, port, error;
   EXPECT_TRUE(
-      executor_runtime::splitAddress("127.0.0.1:65535", host, port, error));
+      executor_studio::runtime::splitAddress("127.0.0.1:65535", host, port, error));
   EXPECT_EQ(host, "127.0.0.1");
   EXPECT_EQ(port, "65535");
-  EXPECT_TRUE(executor_runtime::splitAddress("[::1]:0", host, port, error));
+  EXPECT_TRUE(executor_studio::runtime::splitAddress("[::1]:0", host, port, error));
   for (const char *address : {"127.0.0.1:99999", "127.0.0.1:65536",
                               "[::1]:70000", "h:100000000000000000000000"}) {
     error.clear();
-    EXPECT_FALSE(executor_runtime::splitAddress(address, host, port, error))
+    EXPECT_FALSE(executor_studio::runtime::splitAddress(address, host, port, error))
         << address;
     EXPECT_NE(error.find("outside [0, 65535]"), std::string::npos)
         << error;

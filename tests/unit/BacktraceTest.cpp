@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-using namespace executor_runtime;
+using namespace executor_studio::runtime;
 
 TEST(Backtrace, FramesAreParsedFromTheReport) {
   std::vector<CrashFrame> frames = parseCrashFrames(

@@ -1,5 +1,6 @@
 //===- OpHistoryTest.cpp - an op followed through a recording -------------===//
-#include "Pipeline/OpHistory.h"
+#include "ExecutorStudio/Pipeline/OpHistory.h"
+#include "ExecutorStudio/Registration/TextEntryPoints.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"

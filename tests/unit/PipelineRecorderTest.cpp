@@ -1,5 +1,6 @@
 //===- PipelineRecorderTest.cpp - the pipeline recorder -------------------===//
-#include "Pipeline/PipelineRecorder.h"
+#include "ExecutorStudio/Registration/TextEntryPoints.h"
+#include "ExecutorStudio/Pipeline/PipelineRecorder.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"

@@ -15,7 +15,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-using namespace executor_runtime;
+using namespace executor_studio::runtime;
 
 TEST(SharedMemory, ASealedArenaOfItsSizeIsAdopted) {
   SharedArena own;

@@ -1,6 +1,7 @@
 //===- StructuralDiffTest.cpp - names aligned by matching operations ------===//
-#include "Pipeline/StructuralDiff.h"
-#include "Registration/Registration.h"
+#include "ExecutorStudio/Registration/TextEntryPoints.h"
+#include "ExecutorStudio/Pipeline/StructuralDiff.h"
+#include "ExecutorStudio/Registration/Registration.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"

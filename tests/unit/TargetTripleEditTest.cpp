@@ -1,6 +1,6 @@
 //===- TargetTripleEditTest.cpp - catalyst.target.triple set in the text --===//
-#include "Catalyst/IR/TargetTripleEdit.h"
-#include "Registration/Registration.h"
+#include "ExecutorStudio/Catalyst/IR/TargetTripleEdit.h"
+#include "ExecutorStudio/Registration/Registration.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"

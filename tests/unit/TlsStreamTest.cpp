@@ -12,6 +12,9 @@
 //===----------------------------------------------------------------------===//
 #include "ExecutorRuntime/TlsStream.h"
 #include "ExecutorRuntime/Socket.h"
+#include "RunTool.h"
+
+#include "llvm/Support/FileSystem.h"
 
 #include <gtest/gtest.h>
 #include <openssl/ssl.h>
@@ -28,7 +31,7 @@
 #include <unistd.h>
 #include <vector>
 
-using namespace executor_runtime;
+using namespace executor_studio::runtime;
 
 namespace {
 
@@ -40,12 +43,10 @@ protected:
     char dir[] = "/tmp/tls-stream-test-XXXXXX";
     ASSERT_NE(mkdtemp(dir), nullptr);
     certDir = dir;
-    std::string command = std::string(MAKE_EXECUTOR_CERTS) + " " + certDir +
-                          " 127.0.0.1 >/dev/null";
-    ASSERT_EQ(std::system(command.c_str()), 0) << command;
+    ASSERT_TRUE(executor_test::makeExecutorCerts(certDir, {"127.0.0.1"}));
   }
   static void TearDownTestSuite() {
-    std::system(("rm -rf " + certDir).c_str());
+    llvm::sys::fs::remove_directories(certDir);
   }
 
   void SetUp() override {

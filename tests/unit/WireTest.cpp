@@ -12,7 +12,7 @@
 
 #include <vector>
 
-using namespace executor_runtime;
+using namespace executor_studio::runtime;
 
 namespace {
 /// A message built field by field, with the data alignment the wire uses.

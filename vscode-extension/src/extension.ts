@@ -15,6 +15,7 @@ import { CancellationTokenSource, CloseAction, ErrorAction, LanguageClient } fro
 
 import { bytecodeErrorMessage, conversionOutput, decodeBytecode } from './core/bytecode';
 import { chunkAtLine } from './core/chunks';
+import { LAUNCH_METHOD, describeLaunch, launchParams, parseLaunchResult, parseLaunchTarget } from './core/launch';
 import { ServerLifecycle } from './core/lifecycle';
 import type { HistoryRun, OpHistoryParams } from './core/opHistory';
 import { ALIGNED_SNAPSHOTS_METHOD, OP_HISTORY_METHOD, OpHistoryService, historyItems, parseAlignedSnapshots } from './core/opHistory';
@@ -933,6 +934,60 @@ export function activate(context: vscode.ExtensionContext): void {
       })(),
     ),
     vscode.commands.registerCommand(COMMANDS.restartServer, () => restartServer(output)),
+    vscode.commands.registerCommand(COMMANDS.launchKernel, (argument: unknown) =>
+      run(async () => {
+        // From a "Launch" lens: its kernel; from the palette: the one typed.
+        let target = parseLaunchTarget(argument);
+        if (target === undefined) {
+          const uri = vscode.window.activeTextEditor?.document.uri.toString();
+          const kernel = await vscode.window.showInputBox({
+            prompt: 'The kernel to launch, as @module::@entry',
+            value: context.workspaceState.get<string>('executor.launch.kernel') ?? '',
+          });
+          target = parseLaunchTarget({ uri, kernel });
+          if (target === undefined) {
+            return;
+          }
+        }
+        await context.workspaceState.update('executor.launch.kernel', target.kernel);
+        const address = await vscode.window.showInputBox({
+          prompt: `The executor for ${target.kernel} (empty: its target's catalyst.dispatch address, mapped by EXECUTOR_ADDRESS_MAP)`,
+          value: context.workspaceState.get<string>('executor.launch.address') ?? '',
+        });
+        if (address === undefined) {
+          return;
+        }
+        const inputs = await vscode.window.showInputBox({
+          prompt: `The inputs of ${target.kernel}: a JSON array, one value per argument (empty: 1, 2, 3, ...)`,
+          value: context.workspaceState.get<string>(`executor.launch.inputs.${target.kernel}`) ?? '',
+        });
+        if (inputs === undefined) {
+          return;
+        }
+        const params = launchParams(target, address, inputs);
+        if (typeof params === 'string') {
+          throw new Error(params);
+        }
+        await context.workspaceState.update('executor.launch.address', address);
+        await context.workspaceState.update(`executor.launch.inputs.${target.kernel}`, inputs);
+        const client = await runningClient(`the launch of ${target.kernel}`);
+        const reply = await vscode.window.withProgress(
+          { location: vscode.ProgressLocation.Notification, title: `Launching ${target.kernel} (debug build)` },
+          () => client.sendRequest(LAUNCH_METHOD, params),
+        );
+        const result = parseLaunchResult(reply);
+        if (result === undefined) {
+          throw new Error(`executor-lsp-server answered ${LAUNCH_METHOD} with ${JSON.stringify(reply)}`);
+        }
+        output.info(describeLaunch(result));
+        if (result.ok) {
+          void vscode.window.showInformationMessage(describeLaunch(result));
+        } else {
+          // A crash in the document is also a diagnostic at its line.
+          offerFixes(output, vscode.window.showErrorMessage(describeLaunch(result).split('\n')[0] ?? '', 'Show Log'));
+        }
+      })(),
+    ),
     rerunDiagnostics,
     vscode.workspace.onDidCloseTextDocument((doc) => {
       if (doc.uri.scheme === SNAPSHOT_SCHEME) {

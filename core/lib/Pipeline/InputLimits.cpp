@@ -1,5 +1,5 @@
 //===- InputLimits.cpp - what the tools agree to parse ----------*- C++ -*-===//
-#include "Pipeline/InputLimits.h"
+#include "ExecutorStudio/Pipeline/InputLimits.h"
 
 #include "llvm/Support/thread.h"
 

@@ -7,7 +7,7 @@
 // follows.
 //
 //===----------------------------------------------------------------------===//
-#include "Pipeline/OpHistory.h"
+#include "ExecutorStudio/Pipeline/OpHistory.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallString.h"

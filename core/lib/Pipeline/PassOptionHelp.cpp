@@ -1,5 +1,5 @@
 //===- PassOptionHelp.cpp - what a pass's options are -----------*- C++ -*-===//
-#include "Pipeline/PassOptionHelp.h"
+#include "ExecutorStudio/Pipeline/PassOptionHelp.h"
 
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassManager.h"

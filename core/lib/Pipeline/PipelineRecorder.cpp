@@ -1,6 +1,6 @@
 //===- PipelineRecorder.cpp - the IR after every pass -----------*- C++ -*-===//
-#include "Pipeline/PipelineRecorder.h"
-#include "Pipeline/PassOptionHelp.h"
+#include "ExecutorStudio/Pipeline/PipelineRecorder.h"
+#include "ExecutorStudio/Pipeline/PassOptionHelp.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"

@@ -1,5 +1,5 @@
 //===- SequenceMatch.cpp - the common subsequence of two sequences --------===//
-#include "Pipeline/SequenceMatch.h"
+#include "ExecutorStudio/Pipeline/SequenceMatch.h"
 
 #include <algorithm>
 #include <cstddef>

@@ -12,8 +12,8 @@
 // same way. The right text is then rewritten in place: only names change.
 //
 //===----------------------------------------------------------------------===//
-#include "Pipeline/StructuralDiff.h"
-#include "Pipeline/SequenceMatch.h"
+#include "ExecutorStudio/Pipeline/StructuralDiff.h"
+#include "ExecutorStudio/Pipeline/SequenceMatch.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/AsmParser/AsmParserState.h"

@@ -1,19 +1,27 @@
 //===- PipelineRecorderText.cpp - record a pipeline on text -----*- C++ -*-===//
 //
 // The text entry point of the recorder: it parses with every dialect and
-// pass that executor-opt registers, so it lives with the registration.
+// pass that executor-opt registers, so it lives with the registration; so
+// does the recording worker's side (RecordingWorker.h), which records text.
 //
 //===----------------------------------------------------------------------===//
-#include "Pipeline/InputLimits.h"
-#include "Pipeline/PipelineRecorder.h"
-#include "Registration/Registration.h"
+#include "ExecutorStudio/Pipeline/InputLimits.h"
+#include "ExecutorStudio/Pipeline/PipelineRecorder.h"
+#include "ExecutorStudio/Pipeline/RecordingWorker.h"
+#include "ExecutorStudio/Registration/TextEntryPoints.h"
+#include "ExecutorStudio/Registration/Registration.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/thread.h"
+
+#include <csignal>
+#include <cstdlib>
 
 using namespace mlir;
 using namespace executor_studio;
@@ -134,4 +142,55 @@ Recording executor_studio::recordPipelineFrom(StringRef text,
   for (Snapshot &snapshot : recording.snapshots)
     snapshot.index += recording.firstStep;
   return recording;
+}
+
+//===----------------------------------------------------------------------===//
+// The recording worker's side (RecordingWorker.h)
+//===----------------------------------------------------------------------===//
+
+int executor_studio::runRecordWorker(StringRef requestPath,
+                                     StringRef resultPath) {
+  auto input = llvm::MemoryBuffer::getFile(requestPath);
+  if (!input) {
+    llvm::errs() << "cannot read " << requestPath << ": "
+                 << input.getError().message() << "\n";
+    return 1;
+  }
+  llvm::Expected<llvm::json::Value> parsed =
+      llvm::json::parse((*input)->getBuffer());
+  RecordRequest request;
+  llvm::json::Path::Root root("request");
+  if (!parsed || !fromJSON(*parsed, request, root)) {
+    llvm::errs() << "invalid request " << requestPath << ": "
+                 << (parsed ? llvm::toString(root.getError())
+                            : llvm::toString(parsed.takeError()))
+                 << "\n";
+    return 1;
+  }
+  // Only for the tests of what a front end does when a pass crashes.
+  if (const char *crash = std::getenv("EXECUTOR_RECORD_WORKER_TEST_CRASH");
+      crash && *crash)
+    std::raise(SIGSEGV);
+  Recording recording =
+      request.rerunAfter
+          ? recordPipelineFrom(request.text, request.bufferName,
+                               request.options, *request.rerunAfter)
+          : recordPipeline(request.text, request.bufferName, request.options);
+  std::error_code ec;
+  llvm::raw_fd_ostream os(resultPath, ec);
+  if (ec) {
+    llvm::errs() << "cannot write " << resultPath << ": " << ec.message()
+                 << "\n";
+    return 1;
+  }
+  os << toJSON(recording, request.irSnapshots);
+  os.close();
+  return os.has_error() ? 1 : 0;
+}
+
+std::optional<int> executor_studio::runRecordWorkerIfAsked(int argc,
+                                                           char **argv) {
+  if (argc != 4 || StringRef(argv[1]) != "--record-worker")
+    return std::nullopt;
+  return runRecordWorker(argv[2], argv[3]);
 }

@@ -1,14 +1,15 @@
 //===- Registration.cpp - everything the front ends register ----*- C++ -*-===//
-#include "Registration/Registration.h"
+#include "ExecutorStudio/Registration/Registration.h"
 
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include "Catalyst/IR/CatalystOps.h"
-#include "Executor/IR/ExecutorDialect.h"
-#include "Executor/IR/ExecutorOps.h"
-#include "Transforms/Passes.h"
+#include "ExecutorStudio/Catalyst/IR/CatalystOps.h"
+#include "ExecutorStudio/Conversion/Passes.h"
+#include "ExecutorStudio/Executor/IR/ExecutorDialect.h"
+#include "ExecutorStudio/Executor/IR/ExecutorOps.h"
+#include "ExecutorStudio/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -63,6 +64,7 @@ void executor_studio::registerAllDialects(mlir::DialectRegistry &registry) {
 void executor_studio::registerAllPasses() {
   using namespace mlir;
   catalyst::registerExecutorStudioPasses();
+  catalyst::registerExecutorStudioConversionPasses();
   catalyst::registerExecutorStudioPipelines();
   registerTransformsPasses();
   bufferization::registerBufferizationPasses();

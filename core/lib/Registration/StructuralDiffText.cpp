@@ -4,9 +4,10 @@
 // executor-opt registers, so it lives with the registration.
 //
 //===----------------------------------------------------------------------===//
-#include "Pipeline/InputLimits.h"
-#include "Pipeline/StructuralDiff.h"
-#include "Registration/Registration.h"
+#include "ExecutorStudio/Pipeline/InputLimits.h"
+#include "ExecutorStudio/Registration/TextEntryPoints.h"
+#include "ExecutorStudio/Pipeline/StructuralDiff.h"
+#include "ExecutorStudio/Registration/Registration.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"

@@ -1,9 +1,10 @@
 //===- CrossCompileTargets.cpp - one object per catalyst.target -*- C++ -*-===//
-#include "Catalyst/IR/CatalystAttributes.h"
-#include "Catalyst/IR/CatalystOps.h"
-#include "Pipeline/PipelineRecorder.h"
+#include "ExecutorStudio/Catalyst/IR/CatalystAttributes.h"
+#include "ExecutorStudio/Catalyst/IR/CatalystOps.h"
+#include "ExecutorStudio/Pipeline/PipelineRecorder.h"
+#include "DebugVariables.h"
 #include "PyfaceWrappers.h"
-#include "Transforms/Passes.h"
+#include "ExecutorStudio/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -35,7 +36,7 @@
 
 namespace catalyst {
 #define GEN_PASS_DEF_CROSSCOMPILETARGETSPASS
-#include "Transforms/Passes.h.inc"
+#include "ExecutorStudio/Transforms/Passes.h.inc"
 } // namespace catalyst
 
 using namespace mlir;
@@ -428,6 +429,10 @@ LogicalResult CrossCompileTargetsPass::compile(Target &target,
                          [&](raw_ostream &os) { clone->print(os); })))
       return failure();
   }
+  // The functions' arguments as written, for their debug variables.
+  FunctionArguments arguments;
+  if (target.debug)
+    arguments = collectFunctionArguments(*clone);
   if (failed(lowerToLLVMDialect(target, *clone)))
     return failure();
   // (addPyfaceWrappers reports what is missing, at the target.)
@@ -446,12 +451,16 @@ LogicalResult CrossCompileTargetsPass::compile(Target &target,
       fn.setLinkage(LLVM::Linkage::Internal);
   // Recorded with locations (print loc): the target's LLVM IR and assembly
   // get a line table too, so that an op's history follows it down to them
-  // (Pipeline/OpHistory.h).
+  // (ExecutorStudio/Pipeline/OpHistory.h).
   const executor_studio::RecordOptions *nested =
       executor_studio::nestedRecordingOptions();
   bool lineTable = nested && nested->printDebugInfo;
-  if ((target.debug || lineTable) && failed(addDebugScopes(target, *clone)))
-    return failure();
+  if (target.debug || lineTable) {
+    if (failed(addDebugScopes(target, *clone)))
+      return failure();
+    if (target.debug)
+      addArgumentVariables(*clone, arguments, /*inMemory=*/optLevel == 0);
+  }
   return emitObject(target, *clone, objectPath);
 }
 

@@ -1,9 +1,9 @@
 //===- DispatchExecutorTargets.cpp - launch_kernel -> executor --*- C++ -*-===//
-#include "Catalyst/IR/CatalystAttributes.h"
-#include "Catalyst/IR/CatalystOps.h"
-#include "Executor/IR/ExecutorOps.h"
-#include "Transforms/LaunchRules.h"
-#include "Transforms/Passes.h"
+#include "ExecutorStudio/Catalyst/IR/CatalystAttributes.h"
+#include "ExecutorStudio/Catalyst/IR/CatalystOps.h"
+#include "ExecutorStudio/Executor/IR/ExecutorOps.h"
+#include "ExecutorStudio/Transforms/LaunchRules.h"
+#include "ExecutorStudio/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -14,7 +14,7 @@
 
 namespace catalyst {
 #define GEN_PASS_DEF_DISPATCHEXECUTORTARGETSPASS
-#include "Transforms/Passes.h.inc"
+#include "ExecutorStudio/Transforms/Passes.h.inc"
 } // namespace catalyst
 
 using namespace mlir;

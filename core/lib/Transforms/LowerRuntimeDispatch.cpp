@@ -1,8 +1,8 @@
 //===- LowerRuntimeDispatch.cpp - runtime_call -> executor.call -*- C++ -*-===//
-#include "Catalyst/IR/CatalystAttributes.h"
-#include "Catalyst/IR/CatalystOps.h"
-#include "Executor/IR/ExecutorOps.h"
-#include "Transforms/Passes.h"
+#include "ExecutorStudio/Catalyst/IR/CatalystAttributes.h"
+#include "ExecutorStudio/Catalyst/IR/CatalystOps.h"
+#include "ExecutorStudio/Executor/IR/ExecutorOps.h"
+#include "ExecutorStudio/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -15,7 +15,7 @@
 
 namespace catalyst {
 #define GEN_PASS_DEF_LOWERRUNTIMEDISPATCHPASS
-#include "Transforms/Passes.h.inc"
+#include "ExecutorStudio/Transforms/Passes.h.inc"
 } // namespace catalyst
 
 using namespace mlir;

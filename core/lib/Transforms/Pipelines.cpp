@@ -1,6 +1,6 @@
 //===- Pipelines.cpp - the default pipeline and its stages ------*- C++ -*-===//
-#include "Transforms/Passes.h"
-#include "Pipeline/PassOptionHelp.h"
+#include "ExecutorStudio/Transforms/Passes.h"
+#include "ExecutorStudio/Pipeline/PassOptionHelp.h"
 
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassOptions.h"

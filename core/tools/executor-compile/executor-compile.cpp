@@ -9,13 +9,17 @@
 // entry is the host function --entry (default: main).
 //
 //===----------------------------------------------------------------------===//
-#include "Pipeline/InputLimits.h"
-#include "Pipeline/PassOptionHelp.h"
-#include "Pipeline/PipelineRecorder.h"
-#include "Registration/Registration.h"
-#include "Transforms/Passes.h"
-#include "Catalyst/IR/CatalystAttributes.h"
+#include "ExecutorStudio/Pipeline/InputLimits.h"
+#include "ExecutorStudio/Pipeline/PassOptionHelp.h"
+#include "ExecutorStudio/Registration/TextEntryPoints.h"
+#include "ExecutorStudio/Pipeline/PipelineRecorder.h"
+#include "ExecutorStudio/Registration/Registration.h"
+#include "ExecutorStudio/Transforms/Passes.h"
+#include "ExecutorStudio/Catalyst/IR/CatalystAttributes.h"
 
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/AsmParser/AsmParserState.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -700,6 +704,38 @@ Exit link(ModuleOp module, const std::string &objectPath,
   return std::nullopt;
 }
 
+/// Parses the input. With -g, functions' arguments keep their names as
+/// written (a NameLoc on each), for their debug variables (gdb's `info
+/// args`): the parser's own state has them.
+static OwningOpRef<ModuleOp> parseInput(llvm::SourceMgr &sourceMgr,
+                                       MLIRContext &ctx) {
+  if (!debugInfo)
+    return parseSourceFile<ModuleOp>(sourceMgr, &ctx);
+  ParserConfig config(&ctx);
+  AsmParserState state;
+  Block block;
+  if (failed(parseAsmSourceFile(sourceMgr, &block, config, &state)))
+    return nullptr;
+  for (const AsmParserState::BlockDefinition &def : state.getBlockDefs()) {
+    if (!def.block->isEntryBlock() ||
+        !isa_and_nonnull<func::FuncOp>(def.block->getParentOp()))
+      continue;
+    for (auto [arg, argDef] : llvm::zip(def.block->getArguments(), def.arguments)) {
+      StringRef name(argDef.loc.Start.getPointer(),
+                     argDef.loc.End.getPointer() - argDef.loc.Start.getPointer());
+      name = name.take_front(name.find_first_of("#:"));
+      if (name.consume_front("%") && !name.empty() &&
+          !llvm::all_of(name, llvm::isDigit))
+        arg.setLoc(NameLoc::get(StringAttr::get(&ctx, name), arg.getLoc()));
+    }
+  }
+  unsigned id = sourceMgr.getMainFileID();
+  Location fileLoc = FileLineColLoc::get(
+      &ctx, sourceMgr.getMemoryBuffer(id)->getBufferIdentifier(), 0, 0);
+  return detail::constructContainerOpForParserIfNecessary<ModuleOp>(
+      &block, &ctx, fileLoc);
+}
+
 /// The driver: options, then parse / record / write (MLIR, LLVM IR, the
 /// host object) / link.
 int compileMain(int argc, char **argv) {
@@ -731,7 +767,7 @@ int compileMain(int argc, char **argv) {
   if (Exit exit = readInput(sourceMgr))
     return *exit;
   SourceMgrDiagnosticHandler sourceDiagnostics(sourceMgr, &ctx);
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &ctx);
+  OwningOpRef<ModuleOp> module = parseInput(sourceMgr, ctx);
   if (!module)
     return 1;
 

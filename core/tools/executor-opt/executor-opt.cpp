@@ -6,9 +6,9 @@
 // deep, not a stack overflow) and runs on a thread with a large stack.
 //
 //===----------------------------------------------------------------------===//
-#include "Pipeline/InputLimits.h"
-#include "Pipeline/PassOptionHelp.h"
-#include "Registration/Registration.h"
+#include "ExecutorStudio/Pipeline/InputLimits.h"
+#include "ExecutorStudio/Pipeline/PassOptionHelp.h"
+#include "ExecutorStudio/Registration/Registration.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"

@@ -19,10 +19,10 @@
 #include <thread>
 #include <unistd.h>
 
-using executor_runtime::ExecutorClient;
-using executor_runtime::HostMemRef;
-using executor_runtime::LocalExecutor;
-using executor_runtime::ResultSpec;
+using executor_studio::runtime::ExecutorClient;
+using executor_studio::runtime::HostMemRef;
+using executor_studio::runtime::LocalExecutor;
+using executor_studio::runtime::ResultSpec;
 
 namespace executor_studio::gui {
 
@@ -36,7 +36,7 @@ double millisecondsSince(Clock::time_point start) {
 /// `err`'s text, and whether it ended the session (Errors.h: lost, closed,
 /// or closed after a time-out).
 std::string describe(llvm::Error err, bool &sessionLost) {
-  sessionLost = executor_runtime::endsSession(err);
+  sessionLost = executor_studio::runtime::endsSession(err);
   return llvm::toString(std::move(err));
 }
 
@@ -45,8 +45,8 @@ std::vector<CrashFrameRow> crashFramesOf(llvm::Error &err) {
   std::vector<CrashFrameRow> rows;
   err = llvm::handleErrors(
       std::move(err),
-      [&](std::unique_ptr<executor_runtime::KernelCrashed> crashed) -> llvm::Error {
-        for (const executor_runtime::CrashFrame &f : crashed->frames) {
+      [&](std::unique_ptr<executor_studio::runtime::KernelCrashed> crashed) -> llvm::Error {
+        for (const executor_studio::runtime::CrashFrame &f : crashed->frames) {
           CrashFrameRow row;
           row.text = f.describe();
           row.file = f.file;
@@ -292,7 +292,7 @@ struct ExecutorModel::Worker {
   void connect(uint64_t epoch, const std::string &address) {
     closeClient(epoch, " (reconnecting)");
     log(epoch, "connecting to " + address);
-    executor_runtime::ClientOptions clientOptions;
+    executor_studio::runtime::ClientOptions clientOptions;
     clientOptions.connectTimeout = options.connectTimeout;
     clientOptions.handshakeTimeout = options.handshakeTimeout;
     Clock::time_point start = Clock::now();
@@ -313,8 +313,8 @@ struct ExecutorModel::Worker {
     e.kind = Event::Kind::Connected;
     e.text = address;
     e.latencyMs = millisecondsSince(start);
-    e.kindName = executor_runtime::executorKindName(client->executorKind());
-    e.kindSummary = executor_runtime::executorKindSummary(client->executorKind());
+    e.kindName = executor_studio::runtime::executorKindName(client->executorKind());
+    e.kindSummary = executor_studio::runtime::executorKindSummary(client->executorKind());
     e.triple = client->executorTriple();
     e.pid = client->sessionPid();
     std::string summary = e.kindSummary + ", " + e.triple;

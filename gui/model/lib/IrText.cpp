@@ -1,7 +1,7 @@
 //===- IrText.cpp - printed IR as lines -----------------------------------===//
 #include "StudioModel/IrText.h"
 
-#include "Support/MlirLexer.h"
+#include "ExecutorStudio/Support/MlirLexer.h"
 
 #include <algorithm>
 #include <cctype>

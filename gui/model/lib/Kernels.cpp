@@ -6,11 +6,11 @@
 //===----------------------------------------------------------------------===//
 #include "StudioModel/Kernels.h"
 #include "ParseDocument.h"
-#include "Catalyst/IR/CatalystAttributes.h"
-#include "Catalyst/IR/CatalystOps.h"
-#include "Catalyst/IR/TargetTripleEdit.h"
-#include "Registration/Registration.h"
-#include "Transforms/LaunchRules.h"
+#include "ExecutorStudio/Catalyst/IR/CatalystAttributes.h"
+#include "ExecutorStudio/Catalyst/IR/CatalystOps.h"
+#include "ExecutorStudio/Catalyst/IR/TargetTripleEdit.h"
+#include "ExecutorStudio/Registration/Registration.h"
+#include "ExecutorStudio/Transforms/LaunchRules.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinOps.h"

@@ -1,7 +1,7 @@
 //===- LineDiff.cpp - a line diff between two snapshots -------------------===//
 #include "StudioModel/LineDiff.h"
 
-#include "Pipeline/SequenceMatch.h"
+#include "ExecutorStudio/Pipeline/SequenceMatch.h"
 
 #include <algorithm>
 #include <string_view>

@@ -1,9 +1,9 @@
 //===- PipelineModel.cpp - the pass stepper and its diff ------------------===//
 #include "StudioModel/PipelineModel.h"
 
-#include "Pipeline/OpHistory.h"
-
-#include "Pipeline/StructuralDiff.h"
+#include "ExecutorStudio/Pipeline/OpHistory.h"
+#include "ExecutorStudio/Registration/TextEntryPoints.h"
+#include "ExecutorStudio/Pipeline/StructuralDiff.h"
 
 #include <algorithm>
 

@@ -1,9 +1,9 @@
 //===- Retarget.cpp - a document with a target compiled for another triple ===//
 #include "StudioModel/Retarget.h"
 #include "ParseDocument.h"
-#include "Catalyst/IR/CatalystAttributes.h"
-#include "Catalyst/IR/TargetTripleEdit.h"
-#include "Registration/Registration.h"
+#include "ExecutorStudio/Catalyst/IR/CatalystAttributes.h"
+#include "ExecutorStudio/Catalyst/IR/TargetTripleEdit.h"
+#include "ExecutorStudio/Registration/Registration.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"

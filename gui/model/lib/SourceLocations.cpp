@@ -3,7 +3,7 @@
 
 #include "StudioModel/IrText.h"
 
-#include "Support/MlirLexer.h"
+#include "ExecutorStudio/Support/MlirLexer.h"
 
 #include <cctype>
 #include <filesystem>

@@ -2,9 +2,14 @@
 #include "StudioModel/Studio.h"
 #include "StudioModel/Retarget.h"
 
-#include "Pipeline/PassOptionHelp.h"
-#include "Pipeline/PipelineRecorder.h"
-#include "Transforms/Passes.h"
+#include "ExecutorStudio/Pipeline/PassOptionHelp.h"
+#include "ExecutorStudio/Pipeline/PipelineRecorder.h"
+#include "ExecutorStudio/Pipeline/RecordingWorker.h"
+#include "ExecutorStudio/Registration/Registration.h"
+#include "ExecutorStudio/Registration/TextEntryPoints.h"
+#include "ExecutorStudio/Transforms/Passes.h"
+
+#include "llvm/Support/FileSystem.h"
 
 #include <nlohmann/json.hpp>
 
@@ -71,6 +76,9 @@ struct Studio::RecordedRun {
   std::shared_ptr<const std::string> text;
   /// A re-run whose text lists no kernels keeps the ones it has.
   bool keepKernels = false;
+  /// Why the recording worker gave no recording (it crashed, timed out);
+  /// the studio then keeps what it shows.
+  std::string failure;
 };
 
 struct Studio::Recorder {
@@ -96,9 +104,14 @@ struct Studio::Recorder {
   std::optional<Result> result;
   bool running = false, stopping = false;
   uint64_t lastId = 0;
+  /// The recording worker (RecordingWorker.h) and how long it may take.
+  const std::string workerExecutable;
+  const std::chrono::milliseconds timeout;
   std::thread thread;
 
-  Recorder() : thread([this] { run(); }) {}
+  Recorder(std::string workerExecutable, std::chrono::milliseconds timeout)
+      : workerExecutable(std::move(workerExecutable)), timeout(timeout),
+        thread([this] { run(); }) {}
   ~Recorder() {
     {
       std::lock_guard<std::mutex> lock(mutex);
@@ -149,6 +162,8 @@ struct Studio::Recorder {
         running = true;
       }
       Result r = execute(job);
+      if (r.failure == "cancelled")
+        r = Result(); // a newer job replaced it
       {
         std::lock_guard<std::mutex> lock(mutex);
         // Only the newest recording matters.
@@ -160,7 +175,39 @@ struct Studio::Recorder {
     }
   }
 
-  static Result execute(const Job &job) {
+  /// A newer job waits (it replaces the one running) or the studio closes.
+  bool superseded() {
+    std::lock_guard<std::mutex> lock(mutex);
+    return stopping || pending.has_value();
+  }
+
+  /// Records in the worker; false with `r.failure` set when it gave no
+  /// recording.
+  bool record(const Job &job, const RecordOptions &options,
+              std::optional<int> rerunAfter, Recording &recording, Result &r) {
+    RecordRequest request;
+    request.text = *job.text;
+    request.bufferName = job.name;
+    request.options = options;
+    request.rerunAfter = rerunAfter;
+    WorkerRecording run = recordInWorker(request, workerExecutable, timeout,
+                                         [this] { return superseded(); });
+    switch (run.status) {
+    case WorkerRecording::Status::Finished:
+      recording = std::move(run.recording);
+      return true;
+    case WorkerRecording::Status::Cancelled:
+      r.failure = "cancelled";
+      return false;
+    case WorkerRecording::Status::TimedOut:
+    case WorkerRecording::Status::Failed:
+      r.failure = "the pipeline worker failed (" + run.error + ")";
+      return false;
+    }
+    return false;
+  }
+
+  Result execute(const Job &job) {
     Result r;
     r.id = job.id;
     r.pipeline = job.pipeline;
@@ -173,11 +220,13 @@ struct Studio::Recorder {
     // Each target's own lowering, down to its assembly, under
     // cross-compile-targets in the pass list.
     options.recordNested = true;
+    // Every changed snapshot is shown: the worker prints each at once.
+    options.deferText = false;
     r.rerunAfter = job.rerunAfter;
     r.text = job.text;
     if (job.rerunAfter >= -1) {
-      r.recording =
-          recordPipelineFrom(*job.text, job.name, options, job.rerunAfter);
+      if (!record(job, options, job.rerunAfter, r.recording, r))
+        return r;
       r.milliseconds =
           std::chrono::duration<double, std::milli>(Clock::now() - start).count();
       if (!r.recording.inputIR) {
@@ -196,7 +245,8 @@ struct Studio::Recorder {
       }
       return r;
     }
-    r.recording = recordPipeline(*job.text, job.name, options);
+    if (!record(job, options, std::nullopt, r.recording, r))
+      return r;
     r.milliseconds =
         std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 
@@ -218,9 +268,11 @@ struct Studio::Recorder {
       RecordOptions build;
       build.pipeline = Studio::defaultPipeline(job.workspace, job.debug);
       build.recordIR = false;
-      Recording built = recordPipeline(*job.text, job.name, build);
+      Recording built;
+      Result buildRun;
+      bool finished = record(job, build, std::nullopt, built, buildRun);
       objects = job.workspace;
-      r.kernelNote = built.succeeded
+      r.kernelNote = finished && built.succeeded
                          ? "objects built with the default pipeline (this "
                            "pipeline does not run cross-compile-targets)"
                          : "the default pipeline failed to build the objects";
@@ -235,9 +287,18 @@ struct Studio::Recorder {
 //===----------------------------------------------------------------------===//
 
 Studio::Studio(StudioOptions options)
-    : opts(std::move(options)),
+    : opts(std::move(options)), recovery(opts.recoveryDir),
       exec(std::make_unique<ExecutorModel>(opts.executor)),
-      recorder(std::make_unique<Recorder>()), lastDiskCheck(Clock::now()) {
+      recorder(std::make_unique<Recorder>(
+          opts.workerExecutable.empty()
+              ? llvm::sys::fs::getMainExecutable(nullptr, nullptr)
+              : opts.workerExecutable,
+          opts.recordTimeout)),
+      lastDiskCheck(Clock::now()) {
+  // The recordings are made in a worker process, but the pipeline's steps
+  // are read here too (remainingPipeline): its passes must be registered.
+  static std::once_flag registered;
+  std::call_once(registered, [] { registerAllPasses(); });
   root = opts.workspaceRoot;
   if (root.empty()) {
     const char *tmp = std::getenv("TMPDIR");
@@ -293,6 +354,7 @@ bool Studio::open(const std::string &path) {
   setStatus("opened " + path, false);
   freshlyOpened = true;
   startRecording();
+  findRecoveredEdit();
   return true;
 }
 
@@ -301,6 +363,53 @@ void Studio::openText(std::string name, std::string text) {
   stepper.setSource(doc.shared(), doc.name());
   freshlyOpened = true;
   startRecording();
+  findRecoveredEdit();
+}
+
+std::string Studio::recoveryKey() const {
+  if (!doc.hasFile())
+    return doc.name();
+  std::error_code ec;
+  std::filesystem::path absolute = std::filesystem::absolute(doc.path(), ec);
+  return ec ? doc.path() : absolute.lexically_normal().string();
+}
+
+void Studio::findRecoveredEdit() {
+  std::string error;
+  recovered = recovery.load(recoveryKey(), error);
+  if (!error.empty())
+    setStatus("no edit recovered: " + error, true);
+}
+
+bool Studio::restoreRecoveredEdit() {
+  if (!recovered)
+    return false;
+  if (lastPipeline.empty()) {
+    setStatus("the kept edit is restored once the document is recorded", true);
+    return false;
+  }
+  if (recovered->pass >= static_cast<int>(stepper.passCount()) ||
+      stepper.isNested(recovered->pass)) {
+    setStatus("the kept edit is of pass " + std::to_string(recovered->pass + 1) +
+                  ", which this recording does not have",
+              true);
+    return false;
+  }
+  RecoveredEdit edit = std::move(*recovered);
+  recovered.reset();
+  rerunFrom(edit.pass, std::move(edit.text));
+  setStatus("restoring the edit of pass " + std::to_string(edit.pass + 1) + " kept at " +
+                edit.savedAt + "...",
+            false);
+  return true;
+}
+
+void Studio::discardRecoveredEdit() {
+  if (!recovered)
+    return;
+  recovered.reset();
+  recovery.remove(recoveryKey());
+  setStatus("discarded the kept edit", false);
 }
 
 bool Studio::reload() {
@@ -324,21 +433,17 @@ void Studio::setPipelineText(std::string text) {
     startRecording();
 }
 
-void Studio::setPrintLocations(bool on) {
-  if (on == withLocations)
+void Studio::setRecordingOption(bool &option, bool on) {
+  if (on == option)
     return;
-  withLocations = on;
+  option = on;
   if (doc.isOpen())
     startRecording();
 }
 
-void Studio::setDebugBuild(bool on) {
-  if (on == withDebugInfo)
-    return;
-  withDebugInfo = on;
-  if (doc.isOpen())
-    startRecording();
-}
+void Studio::setPrintLocations(bool on) { setRecordingOption(withLocations, on); }
+
+void Studio::setDebugBuild(bool on) { setRecordingOption(withDebugInfo, on); }
 
 void Studio::record() {
   if (doc.isOpen())
@@ -388,6 +493,11 @@ void Studio::rerunFrom(int pass, std::string text) {
     setStatus("no pass " + std::to_string(pass + 1) + " to re-run after", true);
     return;
   }
+  // Kept on disk before the worker sees it: nothing the user typed is lost
+  // to a crash (Recovery.h).
+  std::string keepError;
+  recovered.reset();
+  recovery.save({recoveryKey(), pass, text, customPipeline, ""}, keepError);
   Recorder::Job job;
   job.text = std::make_shared<const std::string>(std::move(text));
   job.name = doc.name() + " (edited after pass " + std::to_string(pass + 1) + ")";
@@ -418,7 +528,9 @@ void Studio::rerunFrom(int pass, std::string text) {
   std::error_code ec;
   std::filesystem::create_directories(job.workspace, ec);
   recorder->submit(std::move(job));
-  setStatus("re-running the passes after pass " + std::to_string(pass + 1) + "...", false);
+  setStatus("re-running the passes after pass " + std::to_string(pass + 1) + "..." +
+                (keepError.empty() ? "" : " (the edit is not kept: " + keepError + ")"),
+            !keepError.empty());
 }
 
 std::string Studio::otherTripleNote(size_t kernel) const {
@@ -473,6 +585,7 @@ bool Studio::revertEdit() {
   stepper.setEditDiagnostics({}, -1);
   ++editGen;
   ++recordingGen;
+  recovery.remove(recoveryKey());
   setStatus("reverted the edit: the recording of " + doc.name(), false);
   return true;
 }
@@ -532,6 +645,8 @@ void Studio::applyRecording() {
   std::optional<RecordedRun> run = recorder->take();
   if (!run)
     return;
+  if (!run->failure.empty())
+    return applyFailure(*run);
   if (run->rerunAfter >= -1) {
     if (!applyRerun(*run))
       return;
@@ -540,6 +655,21 @@ void Studio::applyRecording() {
   }
   updateKernels(*run);
   reportRecording(*run);
+}
+
+void Studio::applyFailure(const RecordedRun &run) {
+  // What the studio shows stays; an edit stays in its editor, with the
+  // failure listed under it.
+  if (run.rerunAfter >= -1) {
+    RecordedDiagnostic failure;
+    failure.message = run.failure;
+    editErrs = {failure};
+    stepper.setEditDiagnostics(editErrs, run.rerunAfter);
+    ++editGen;
+  }
+  setStatus(run.failure + (run.rerunAfter >= -1 ? "; the edit is kept"
+                                                : "; the recording shown is the last one"),
+            true);
 }
 
 bool Studio::applyRerun(RecordedRun &run) {

@@ -143,6 +143,36 @@ void drawEditBar(Studio &studio, StudioView::State &state) {
   }
 }
 
+void drawRecoveryBanner(Studio &studio, StudioView::State &state) {
+  const RecoveredEdit *kept = studio.recoveredEdit();
+  if (!kept)
+    return;
+  ImGui::TextColored(colors::warning(), "An edit of pass %d was kept at %s UTC (the studio "
+                                        "closed or its recorder crashed before it was reverted).",
+                     kept->pass + 1, kept->savedAt.c_str());
+  ImGui::SameLine();
+  // It re-runs on the document's recording, once there is one.
+  ImGui::BeginDisabled(studio.recordedPipeline().empty() || studio.recordingInProgress());
+  if (ImGui::Button("Restore")) {
+    int pass = kept->pass;
+    std::string text = kept->text;
+    if (studio.restoreRecoveredEdit()) {
+      // The editor shows it, as after Ctrl+Enter.
+      state.editing = true;
+      state.editPass = pass;
+      state.editBuffer = std::move(text);
+      state.seenEditGen = studio.editGeneration();
+      state.rerunPending = true;
+    }
+  }
+  state.probe("restore-edit");
+  ImGui::EndDisabled();
+  ImGui::SameLine();
+  if (ImGui::Button("Discard"))
+    studio.discardRecoveredEdit();
+  state.probe("discard-edit");
+}
+
 void drawEditor(Studio &studio, StudioView::State &state) {
   // A re-run that came back: leave the editor when it applied.
   if (state.rerunPending && studio.editGeneration() != state.seenEditGen &&

@@ -373,11 +373,9 @@ void drawInputs(Studio &studio, StudioView::State &state) {
   }
 }
 
-/// The launches: latency, a table of each launch with its results, which
-/// open the inspector.
-void drawLaunches(Studio &studio, StudioView::State &state) {
-  ExecutorModel &executor = studio.executor();
-  ImGui::Separator();
+/// The launches' title, its clear button, and the latency of those done:
+/// median and last, and a plot over the session.
+void drawLatency(ExecutorModel &executor, StudioView::State &state) {
   const std::vector<LaunchRecord> &launches = executor.launches();
   std::vector<double> latencies;
   for (const LaunchRecord &r : launches)
@@ -404,6 +402,124 @@ void drawLaunches(Studio &studio, StudioView::State &state) {
                      ImVec2(ImGui::GetContentRegionAvail().x, ImGui::GetFontSize() * 3));
     state.probe("latency-plot");
   }
+}
+
+/// A launch's status cell.
+void drawLaunchStatus(const LaunchRecord &r) {
+  switch (r.status) {
+  case LaunchRecord::Status::Queued:
+    ImGui::TextColored(colors::dim(), "queued");
+    break;
+  case LaunchRecord::Status::Running:
+    ImGui::TextColored(colors::changed(), "running");
+    break;
+  case LaunchRecord::Status::Done:
+    ImGui::TextColored(colors::ok(), "done");
+    break;
+  case LaunchRecord::Status::Failed:
+    ImGui::TextColored(colors::error(), "failed");
+    break;
+  }
+}
+
+/// A launch's time cell, with what it took in its tooltip.
+void drawLaunchTime(const LaunchRecord &r) {
+  if (r.status != LaunchRecord::Status::Done && r.status != LaunchRecord::Status::Failed)
+    return;
+  ImGui::Text("%.3f", r.latencyMs);
+  if (ImGui::IsItemHovered()) {
+    ImGui::BeginTooltip();
+    ImGui::Text("launch round trip %.3f ms", r.latencyMs);
+    if (r.shipMs > 0)
+      ImGui::Text("object shipped first in %.3f ms", r.shipMs);
+    ImGui::Text("inputs: %s", r.inputsSummary.empty() ? "none" : r.inputsSummary.c_str());
+    ImGui::EndTooltip();
+  }
+}
+
+/// A failed launch's results cell: its error (a crash's first line; its
+/// frames are above the table).
+void drawLaunchError(const LaunchRecord &r) {
+  const std::string &error = r.error;
+  std::string shown = r.crashFrames.empty() ? error : error.substr(0, error.find('\n'));
+  ImGui::PushStyleColor(ImGuiCol_Text, colors::error());
+  ImGui::TextWrapped("%s", shown.c_str());
+  ImGui::PopStyleColor();
+  if (!r.crashFrames.empty())
+    ImGui::TextColored(colors::dim(), "%zu frames: see the backtrace above",
+                       r.crashFrames.size());
+}
+
+/// A launch's results cell: buttons that open the inspector on each input
+/// and result (wrapping inside the cell), then each result's values.
+void drawLaunchResults(StudioView::State &state, const LaunchRecord &r, bool newest) {
+  ImGui::PushID(static_cast<int>(r.id));
+  float cellRight = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
+  bool firstButton = true;
+  auto button = [&](bool input, size_t i) {
+    std::string label = (input ? "in" : "out") + std::to_string(i);
+    float width = ImGui::CalcTextSize(label.c_str()).x + 2 * ImGui::GetStyle().FramePadding.x;
+    if (!firstButton &&
+        ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + width <= cellRight)
+      ImGui::SameLine();
+    firstButton = false;
+    if (ImGui::SmallButton(label.c_str()))
+      inspect(state, r.id, input, static_cast<int>(i));
+    if (newest)
+      state.probe((input ? "inspect-in-" : "inspect-out-") + std::to_string(i));
+  };
+  for (size_t i = 0; i < r.inputs.size(); ++i)
+    button(true, i);
+  for (size_t i = 0; i < r.results.size(); ++i)
+    button(false, i);
+  ImGui::PopID();
+  if (r.results.empty())
+    ImGui::TextColored(colors::dim(), "no results");
+  for (size_t i = 0; i < r.results.size(); ++i) {
+    const ElementType &element =
+        i < r.resultTypes.size() ? r.resultTypes[i].element : ElementType();
+    std::string values = formatValues(r.results[i], element, 16);
+    ImGui::TextUnformatted(values.c_str());
+    if (ImGui::IsItemHovered()) {
+      ImGui::BeginTooltip();
+      ImGui::Text("result %zu: %s, shape %s", i,
+                  i < r.resultTypes.size() ? r.resultTypes[i].type.c_str() : "?",
+                  formatShape(r.results[i].sizes).c_str());
+      ImGui::PushTextWrapPos(ImGui::GetFontSize() * 50);
+      ImGui::TextUnformatted(formatValues(r.results[i], element, 512).c_str());
+      ImGui::PopTextWrapPos();
+      ImGui::EndTooltip();
+    }
+  }
+}
+
+/// One row of the launch table.
+void drawLaunchRow(StudioView::State &state, const LaunchRecord &r, bool newest) {
+  ImGui::TableNextRow();
+  ImGui::TableSetColumnIndex(0);
+  ImGui::Text("%llu", static_cast<unsigned long long>(r.id));
+  ImGui::TableSetColumnIndex(1);
+  std::string label = r.label + (r.async ? " (async)" : "");
+  ImGui::TextUnformatted(label.c_str());
+  helpTooltip(label.c_str());
+  ImGui::TableSetColumnIndex(2);
+  drawLaunchStatus(r);
+  ImGui::TableSetColumnIndex(3);
+  drawLaunchTime(r);
+  ImGui::TableSetColumnIndex(4);
+  if (r.status == LaunchRecord::Status::Failed)
+    drawLaunchError(r);
+  else if (r.status == LaunchRecord::Status::Done)
+    drawLaunchResults(state, r, newest);
+}
+
+/// The launches: latency, the newest one's crash frames, and a table of
+/// each launch (newest first) with its results, which open the inspector.
+void drawLaunches(Studio &studio, StudioView::State &state) {
+  ExecutorModel &executor = studio.executor();
+  ImGui::Separator();
+  drawLatency(executor, state);
+  const std::vector<LaunchRecord> &launches = executor.launches();
   // The newest launch crashed: its backtrace, each kernel frame of this
   // document a link to its line in the IR view's source.
   if (!launches.empty() && !launches.back().crashFrames.empty())
@@ -413,113 +529,24 @@ void drawLaunches(Studio &studio, StudioView::State &state) {
   float tableHeight = std::max(ImGui::GetTextLineHeightWithSpacing() * 4,
                                ImGui::GetContentRegionAvail().y - logHeight -
                                    ImGui::GetTextLineHeightWithSpacing() * 1.5f);
-  if (ImGui::BeginTable("##launches", 5,
-                        ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
-                            ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit |
-                            ImGuiTableFlags_Resizable,
-                        ImVec2(0, tableHeight))) {
-    ImGui::TableSetupScrollFreeze(0, 1);
-    ImGui::TableSetupColumn("#");
-    // The kernel's name and the results share the width; the buttons that
-    // open the inspector wrap inside their column.
-    ImGui::TableSetupColumn("kernel", ImGuiTableColumnFlags_WidthStretch, 0.8f);
-    ImGui::TableSetupColumn("status");
-    ImGui::TableSetupColumn("ms");
-    ImGui::TableSetupColumn("results", ImGuiTableColumnFlags_WidthStretch, 1.0f);
-    ImGui::TableHeadersRow();
-    for (auto it = launches.rbegin(); it != launches.rend(); ++it) {
-      const LaunchRecord &r = *it;
-      ImGui::TableNextRow();
-      ImGui::TableSetColumnIndex(0);
-      ImGui::Text("%llu", static_cast<unsigned long long>(r.id));
-      ImGui::TableSetColumnIndex(1);
-      std::string label = r.label + (r.async ? " (async)" : "");
-      ImGui::TextUnformatted(label.c_str());
-      helpTooltip(label.c_str());
-      ImGui::TableSetColumnIndex(2);
-      switch (r.status) {
-      case LaunchRecord::Status::Queued:
-        ImGui::TextColored(colors::dim(), "queued");
-        break;
-      case LaunchRecord::Status::Running:
-        ImGui::TextColored(colors::changed(), "running");
-        break;
-      case LaunchRecord::Status::Done:
-        ImGui::TextColored(colors::ok(), "done");
-        break;
-      case LaunchRecord::Status::Failed:
-        ImGui::TextColored(colors::error(), "failed");
-        break;
-      }
-      ImGui::TableSetColumnIndex(3);
-      if (r.status == LaunchRecord::Status::Done || r.status == LaunchRecord::Status::Failed) {
-        ImGui::Text("%.3f", r.latencyMs);
-        if (ImGui::IsItemHovered()) {
-          ImGui::BeginTooltip();
-          ImGui::Text("launch round trip %.3f ms", r.latencyMs);
-          if (r.shipMs > 0)
-            ImGui::Text("object shipped first in %.3f ms", r.shipMs);
-          ImGui::Text("inputs: %s", r.inputsSummary.empty() ? "none" : r.inputsSummary.c_str());
-          ImGui::EndTooltip();
-        }
-      }
-      ImGui::TableSetColumnIndex(4);
-      if (r.status == LaunchRecord::Status::Failed) {
-        // A crash: its first line here; its frames above the table.
-        const std::string &error = r.error;
-        std::string shown =
-            r.crashFrames.empty() ? error : error.substr(0, error.find('\n'));
-        ImGui::PushStyleColor(ImGuiCol_Text, colors::error());
-        ImGui::TextWrapped("%s", shown.c_str());
-        ImGui::PopStyleColor();
-        if (!r.crashFrames.empty())
-          ImGui::TextColored(colors::dim(), "%zu frames: see the backtrace above",
-                             r.crashFrames.size());
-      } else if (r.status == LaunchRecord::Status::Done) {
-        // Buttons that open the inspector on each input and result.
-        bool newest = &r == &launches.back();
-        ImGui::PushID(static_cast<int>(r.id));
-        float cellRight = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
-        bool firstButton = true;
-        auto button = [&](bool input, size_t i) {
-          std::string label = (input ? "in" : "out") + std::to_string(i);
-          float width = ImGui::CalcTextSize(label.c_str()).x + 2 * ImGui::GetStyle().FramePadding.x;
-          if (!firstButton &&
-              ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + width <= cellRight)
-            ImGui::SameLine();
-          firstButton = false;
-          if (ImGui::SmallButton(label.c_str()))
-            inspect(state, r.id, input, static_cast<int>(i));
-          if (newest)
-            state.probe((input ? "inspect-in-" : "inspect-out-") + std::to_string(i));
-        };
-        for (size_t i = 0; i < r.inputs.size(); ++i)
-          button(true, i);
-        for (size_t i = 0; i < r.results.size(); ++i)
-          button(false, i);
-        ImGui::PopID();
-        if (r.results.empty())
-          ImGui::TextColored(colors::dim(), "no results");
-        for (size_t i = 0; i < r.results.size(); ++i) {
-          const ElementType &element = i < r.resultTypes.size() ? r.resultTypes[i].element
-                                                                : ElementType();
-          std::string values = formatValues(r.results[i], element, 16);
-          ImGui::TextUnformatted(values.c_str());
-          if (ImGui::IsItemHovered()) {
-            ImGui::BeginTooltip();
-            ImGui::Text("result %zu: %s, shape %s", i,
-                        i < r.resultTypes.size() ? r.resultTypes[i].type.c_str() : "?",
-                        formatShape(r.results[i].sizes).c_str());
-            ImGui::PushTextWrapPos(ImGui::GetFontSize() * 50);
-            ImGui::TextUnformatted(formatValues(r.results[i], element, 512).c_str());
-            ImGui::PopTextWrapPos();
-            ImGui::EndTooltip();
-          }
-        }
-      }
-    }
-    ImGui::EndTable();
-  }
+  if (!ImGui::BeginTable("##launches", 5,
+                         ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
+                             ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit |
+                             ImGuiTableFlags_Resizable,
+                         ImVec2(0, tableHeight)))
+    return;
+  ImGui::TableSetupScrollFreeze(0, 1);
+  ImGui::TableSetupColumn("#");
+  // The kernel's name and the results share the width; the buttons that
+  // open the inspector wrap inside their column.
+  ImGui::TableSetupColumn("kernel", ImGuiTableColumnFlags_WidthStretch, 0.8f);
+  ImGui::TableSetupColumn("status");
+  ImGui::TableSetupColumn("ms");
+  ImGui::TableSetupColumn("results", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+  ImGui::TableHeadersRow();
+  for (auto it = launches.rbegin(); it != launches.rend(); ++it)
+    drawLaunchRow(state, *it, &*it == &launches.back());
+  ImGui::EndTable();
 }
 
 /// The log, the server's lines included.

@@ -131,6 +131,9 @@ void drawSourceFile(StudioView::State &state);
 void beginEdit(Studio &studio, StudioView::State &state, int pass);
 /// The IR view's edit controls (edit, re-run, revert, save) on one row.
 void drawEditBar(Studio &studio, StudioView::State &state);
+/// The edit an earlier session kept (Studio::recoveredEdit): Restore or
+/// Discard. Draws nothing when there is none.
+void drawRecoveryBanner(Studio &studio, StudioView::State &state);
 /// The editor in place of the IR rows, with the edit's errors at their lines.
 void drawEditor(Studio &studio, StudioView::State &state);
 

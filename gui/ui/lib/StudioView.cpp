@@ -314,6 +314,7 @@ void StudioView::draw() {
                    ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoSavedSettings |
                    ImGuiWindowFlags_NoBringToFrontOnFocus);
   drawToolbar(studio, *state);
+  drawRecoveryBanner(studio, *state);
 
   ImVec2 avail = ImGui::GetContentRegionAvail();
   float status = ImGui::GetFrameHeightWithSpacing() + 4;

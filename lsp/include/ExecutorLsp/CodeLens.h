@@ -35,8 +35,10 @@ void getPreviewLenses(const TextFile &file, std::vector<PreviewLens> &lenses);
 /// first nested pipeline) first runs: its snapshot index.
 llvm::StringMap<unsigned> getDefaultPassIndices();
 
-/// The lenses of `file` as LSP `CodeLens[]`, each with the command's
-/// argument `{uri, chunk, pass, passIndex?}`.
+/// The lenses of `file` as LSP `CodeLens[]`: the previews, each with the
+/// command's argument `{uri, chunk, pass, passIndex?}`, then a "Launch"
+/// lens on each kernel of a dispatched target (`executor.launchKernel`,
+/// argument `{uri, kernel}`: the client asks `executor/launch`).
 llvm::json::Array
 getCodeLenses(const TextFile &file,
               const llvm::StringMap<unsigned> &defaultPassIndices);

@@ -8,7 +8,7 @@
 #ifndef EXECUTORLSP_DOCUMENTLIMITS_H
 #define EXECUTORLSP_DOCUMENTLIMITS_H
 
-#include "Pipeline/InputLimits.h"
+#include "ExecutorStudio/Pipeline/InputLimits.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <cstddef>

@@ -1,10 +1,13 @@
 //===- PipelineJobs.h - pipeline runs in worker processes -------*- C++ -*-===//
 //
 // Schedules and cancels the language server's pipeline runs: a preview
-// (`executor/pipelinePreview`), a re-run on edited IR (`executor/rerunFrom`)
-// and the pipeline's own diagnostics after an edit. Each runs in a worker
-// process (PipelineWorker.h) on a thread of its own; an edit, a close, a
-// `$/cancelRequest`, a time-out or the server's exit kills it at once.
+// (`executor/pipelinePreview`), a re-run on edited IR (`executor/rerunFrom`),
+// the pipeline's own diagnostics after an edit, and the compile of a launch
+// from the editor (`executor/launch`, Launch.h). Each runs on a thread of
+// its own, each chunk in a recording worker process (core's
+// RecordingWorker.h: `executor-lsp-server --record-worker`; the result as
+// PipelineResults.h writes it); an edit, a close, a `$/cancelRequest`, a
+// time-out or the server's exit kills it at once.
 //
 //===----------------------------------------------------------------------===//
 #ifndef EXECUTORLSP_PIPELINEJOBS_H
@@ -27,18 +30,21 @@
 namespace executor_studio {
 namespace lsp {
 class TextFile;
+struct LaunchSpec;
 struct PipelinePreviewParams;
 struct RerunFromParams;
 struct ServerOptions;
 
 class PipelineJobs {
 public:
-  enum class Kind { Preview, Diagnostics };
+  enum class Kind { Preview, Diagnostics, Launch };
 
-  /// Publishes the pipeline's diagnostics of `uri` at `version` unless the
-  /// document moved on or `isCancelled()` (asked under the caller's lock).
+  /// Publishes the diagnostics of `uri` at `version` that a job of `kind`
+  /// found (the pipeline's, or a launch's crash) unless the document moved
+  /// on or `isCancelled()` (asked under the caller's lock).
   using PublishFn =
-      std::function<void(const llvm::lsp::URIForFile &uri, int64_t version,
+      std::function<void(Kind kind, const llvm::lsp::URIForFile &uri,
+                         int64_t version,
                          llvm::function_ref<bool()> isCancelled,
                          std::vector<llvm::lsp::Diagnostic> diagnostics)>;
 
@@ -58,12 +64,17 @@ public:
                   std::string requestKey,
                   llvm::lsp::Callback<llvm::json::Value> reply);
   /// Starts a question about the recording of `file` (`executor/opHistory`,
-  /// `executor/alignedSnapshots`): `query` is the worker's (PipelineWorker.h),
+  /// `executor/alignedSnapshots`): `query` is one of OpHistory.h,
   /// `what` names the request in errors.
   void startQuery(const TextFile &file, const PipelinePreviewParams &params,
-                  std::string query, llvm::StringRef what,
+                  llvm::json::Object query, llvm::StringRef what,
                   std::string requestKey,
                   llvm::lsp::Callback<llvm::json::Value> reply);
+  /// Starts `executor/launch` of `spec` (found in `file`): the pipeline with
+  /// debug info in a worker, then the launch (Launch.h).
+  void startLaunch(const TextFile &file, const LaunchSpec &spec,
+                   std::string requestKey,
+                   llvm::lsp::Callback<llvm::json::Value> reply);
   /// Runs the pipeline on `file` for its diagnostics once the typing pauses
   /// (when enabled, and the text is valid and mentions our dialects).
   void startDiagnostics(const TextFile &file);
@@ -82,6 +93,7 @@ private:
              Input input, std::string requestKey,
              llvm::lsp::Callback<llvm::json::Value> reply);
   void run(Job &job, const Input &input);
+  void runLaunchJob(Job &job, const Input &input);
   void reap();
 
   const ServerOptions &options;

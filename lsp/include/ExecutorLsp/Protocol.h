@@ -21,6 +21,22 @@
 namespace executor_studio {
 namespace lsp {
 
+/// `executor/launch` parameters: launch `kernel` (`@module::@entry`) of
+/// the document at `uri`, compiled with debug info, on the executor at
+/// `address` (the target's `catalyst.dispatch` address when absent; mapped
+/// through the server's EXECUTOR_ADDRESS_MAP).
+struct LaunchParams {
+  llvm::lsp::URIForFile uri;
+  std::string kernel;
+  std::optional<std::string> address;
+  /// One value per argument: a memref's elements (a flat or nested array,
+  /// row-major), a scalar's number; 1, 2, 3, ... when absent.
+  std::optional<llvm::json::Array> inputs;
+};
+
+bool fromJSON(const llvm::json::Value &value, LaunchParams &result,
+              llvm::json::Path path);
+
 /// Parameters taken as they come.
 struct RawParams {
   llvm::json::Value value = nullptr;
@@ -149,6 +165,8 @@ bool fromJSON(const llvm::json::Value &value, ConvertBytecodeParams &result,
 
 /// The command a preview lens runs in the client.
 constexpr llvm::StringRef kShowPreviewCommand = "executor.showPipelinePreview";
+/// The client's command behind the "Launch" lens (`executor/launch`).
+constexpr llvm::StringRef kLaunchCommand = "executor.launchKernel";
 
 /// An LSP error answer.
 llvm::Error makeError(llvm::lsp::ErrorCode code, const llvm::Twine &message);

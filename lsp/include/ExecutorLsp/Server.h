@@ -38,7 +38,8 @@ struct ServerOptions {
   /// Threads that verify isolated regions in parallel (0: one per core, 1:
   /// none besides the message thread).
   unsigned verifyThreads = 0;
-  /// The executable that runs pipelines (`--pipeline-worker`): this one.
+  /// The executable that records pipelines (`--record-worker`,
+  /// RecordingWorker.h): this one.
   std::string workerExecutable;
 };
 

@@ -21,7 +21,7 @@
 #include <string>
 #include <string_view>
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 
 /// The prefix of a Unix socket's address.
 inline constexpr std::string_view kUnixAddressPrefix = "unix:";
@@ -118,6 +118,6 @@ inline std::string parseAddress(std::string_view address,
   return "";
 }
 
-} // namespace executor_runtime
+} // namespace executor_studio::runtime
 
 #endif // EXECUTORRUNTIME_ADDRESS_H

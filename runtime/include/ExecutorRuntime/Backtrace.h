@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 
 /// One frame of a crash report.
 struct CrashFrame {
@@ -55,6 +55,6 @@ std::vector<CrashFrame> parseCrashFrames(llvm::StringRef report);
 /// when a kernel frame has no line; "" for no frames.
 std::string formatBacktrace(llvm::ArrayRef<CrashFrame> frames);
 
-} // namespace executor_runtime
+} // namespace executor_studio::runtime
 
 #endif // EXECUTORRUNTIME_BACKTRACE_H

@@ -26,7 +26,7 @@
 #include <chrono>
 #include <string>
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 
 /// An error of the session with the executor at `address`.
 class ExecutorError : public llvm::ErrorInfo<ExecutorError> {
@@ -113,6 +113,6 @@ bool endsSession(const llvm::Error &err);
 bool parseCrashReport(llvm::StringRef report, std::string &kernel,
                       int &signal);
 
-} // namespace executor_runtime
+} // namespace executor_studio::runtime
 
 #endif // EXECUTORRUNTIME_ERRORS_H

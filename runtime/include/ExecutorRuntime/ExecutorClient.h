@@ -1,11 +1,12 @@
 //===- ExecutorClient.h - one session with an executor ----------*- C++ -*-===//
 //
 // The C++ client the C ABI (__catalyst__executor__*) and executor-studio
-// share. One ExecutorClient is one ORC SimpleRemoteEPC session over TCP, or
-// over a Unix socket for `unix:PATH` addresses (UnixSocket.h), with an
-// executor: objects are linked with JITLink into the executor's memory,
-// one JITDylib per object. At open the client reads the executor's
-// bootstrap symbols and picks how it launches (executorKind()):
+// share. One ExecutorClient is one ORC SimpleRemoteEPC session over TCP,
+// TLS, or a Unix socket for `unix:PATH` addresses (connectTransport,
+// Connect.h), with an executor: objects are linked with JITLink into the
+// executor's memory, one JITDylib per object. At open the client reads the executor's
+// bootstrap symbols and picks how it launches, once: a launch protocol
+// (runtime/lib/LaunchProtocol.h; executorKind() says which):
 //  - executor-server: this project's services, a launch is one round trip,
 //    sent as a direct call of the transport (TcpTransport.h) that the
 //    calling thread answers itself; on a Unix socket large buffers cross in
@@ -37,7 +38,8 @@ class ExecutorProcessControl;
 class ExecutorAddr;
 } // namespace llvm::orc
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
+class Stream;
 
 /// A dense row-major memref on the host: shape, element size and bytes.
 struct HostMemRef {
@@ -122,6 +124,16 @@ public:
   /// session. Errors name the address.
   static llvm::Expected<std::unique_ptr<ExecutorClient>>
   open(const std::string &address, ClientOptions options = {});
+  /// Starts the ORC executor `executor` (a program that takes the
+  /// session's descriptors as `filedescs=IN,OUT`, such as LLVM's
+  /// llvm-jitlink-executor; `args` go before that) as a child of this
+  /// process, over a socket pair, and starts a session with it. Being its
+  /// parent, the client learns how it ended when the session is lost: a
+  /// kernel that kills it with a signal is a KernelCrashed naming the
+  /// kernel and the signal (such executors report no backtrace), and the
+  /// executor is stopped when the session closes. sessionPid() is its PID.
+  static llvm::Expected<std::unique_ptr<ExecutorClient>>
+  spawn(const std::string &executor, const std::vector<std::string> &args = {});
   ~ExecutorClient();
 
   /// The address as written by the caller, and as connected to.
@@ -225,12 +237,16 @@ public:
 
 private:
   explicit ExecutorClient(std::unique_ptr<Impl> impl);
+  /// The ORC session over `stream` (open and spawn connect it).
+  static llvm::Expected<std::unique_ptr<ExecutorClient>>
+  startSession(std::unique_ptr<Impl> impl, std::unique_ptr<Stream> stream,
+               bool sameHost);
   std::unique_ptr<Impl> impl;
 };
 
 /// `_catalyst_pyface_<entry>` unless `entry` has the prefix already.
 std::string pyfaceName(const std::string &entry);
 
-} // namespace executor_runtime
+} // namespace executor_studio::runtime
 
 #endif // EXECUTORRUNTIME_EXECUTORCLIENT_H

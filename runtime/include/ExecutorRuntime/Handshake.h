@@ -32,7 +32,7 @@
 #include <memory>
 #include <string>
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 class TlsStream;
 
 inline constexpr const char kGreetingPrefix[] = "EXECUTOR-";
@@ -111,6 +111,6 @@ struct ClientSecurity {
 bool clientHandshake(int fd, const ClientSecurity &security,
                      std::unique_ptr<TlsStream> &tls, std::string &error);
 
-} // namespace executor_runtime
+} // namespace executor_studio::runtime
 
 #endif // EXECUTORRUNTIME_HANDSHAKE_H

@@ -19,7 +19,7 @@ namespace executor_studio {
 class Subprocess;
 } // namespace executor_studio
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 
 class LocalExecutor {
 public:
@@ -63,6 +63,6 @@ private:
   std::string socketPath; // removed when the server is stopped or killed
 };
 
-} // namespace executor_runtime
+} // namespace executor_studio::runtime
 
 #endif // EXECUTORRUNTIME_LOCALEXECUTOR_H

@@ -14,7 +14,7 @@
 #include <cstdint>
 #include <string>
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 
 /// Buffers this large cross a Unix socket in shared memory (the client's
 /// arena, the executor's arena, the kernel heap); smaller ones are copied
@@ -57,6 +57,6 @@ private:
   uint64_t made = 0;
 };
 
-} // namespace executor_runtime
+} // namespace executor_studio::runtime
 
 #endif // EXECUTORRUNTIME_SHAREDMEMORY_H

@@ -7,8 +7,9 @@
 #include <mutex>
 #include <string>
 #include <sys/socket.h>
+#include <vector>
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 
 /// `host:port` split; IPv6 hosts come in brackets. Returns false (and sets
 /// `error`) when `address` is not of that form, or when the port is not a
@@ -64,6 +65,16 @@ union OneDescriptorControl {
 /// Makes `message` carry `fd` (SCM_RIGHTS), its control data in `control`.
 void attachDescriptor(msghdr &message, OneDescriptorControl &control, int fd);
 
-} // namespace executor_runtime
+/// The most descriptors receiveDescriptors takes from one message.
+constexpr size_t kMaxReceivedDescriptors = 8;
+/// recvmsg() of up to `size` bytes on `socket` into `into` (`flags` besides
+/// MSG_CMSG_CLOEXEC), appending the descriptors passed with them
+/// (SCM_RIGHTS) to `passed`: at most `maxDescriptors` (up to
+/// kMaxReceivedDescriptors) a message; the kernel closes any beyond.
+/// Returns what recvmsg returns.
+ssize_t receiveDescriptors(int socket, char *into, size_t size, int flags,
+                           size_t maxDescriptors, std::vector<int> &passed);
+
+} // namespace executor_studio::runtime
 
 #endif // EXECUTORRUNTIME_SOCKET_H

@@ -23,7 +23,7 @@
 #include <sys/types.h>
 #include <sys/uio.h>
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 class TlsStream;
 
 class Stream {
@@ -64,6 +64,6 @@ std::unique_ptr<Stream> socketStream(int fd);
 std::unique_ptr<Stream> unixStream(int fd);
 std::unique_ptr<Stream> tlsStream(std::unique_ptr<TlsStream> tls);
 
-} // namespace executor_runtime
+} // namespace executor_studio::runtime
 
 #endif // EXECUTORRUNTIME_STREAM_H

@@ -44,6 +44,7 @@
 #include "ExecutorRuntime/SharedMemory.h"
 #include "ExecutorRuntime/Stream.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ExecutionEngine/Orc/Shared/SimpleRemoteEPCUtils.h"
 
@@ -61,7 +62,7 @@
 #include <thread>
 #include <vector>
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 
 /// A direct call that had no reply within its time limit (callDirect): the
 /// connection is closed then.
@@ -240,7 +241,8 @@ private:
     bool done = false;
     llvm::orc::shared::WrapperFunctionBuffer reply;
   };
-  std::map<uint64_t, DirectSlot *> pending;
+  /// By sequence number (inline: a few calls in flight allocate nothing).
+  llvm::SmallDenseMap<uint64_t, DirectSlot *, 8> pending;
   uint64_t nextDirect = 1;
   std::vector<std::thread> threads;
   /// The direct call the reading thread runs, if any (the executor's side).
@@ -259,6 +261,6 @@ private:
   int offeredFd = -1;
 };
 
-} // namespace executor_runtime
+} // namespace executor_studio::runtime
 
 #endif // EXECUTORRUNTIME_TCPTRANSPORT_H

@@ -40,7 +40,7 @@
 typedef struct ssl_ctx_st SSL_CTX;
 typedef struct ssl_st SSL;
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 
 /// The server's certificate chain and private key, loaded once.
 class TlsServerContext {
@@ -149,6 +149,6 @@ private:
   std::string error;
 };
 
-} // namespace executor_runtime
+} // namespace executor_studio::runtime
 
 #endif // EXECUTORRUNTIME_TLSSTREAM_H

@@ -14,7 +14,7 @@
 #include <chrono>
 #include <string>
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 
 /// Whether `address` is `unix:PATH`; `path` gets PATH.
 bool isUnixAddress(const std::string &address, std::string *path = nullptr);
@@ -30,6 +30,6 @@ int connectUnix(const std::string &path, std::chrono::milliseconds timeout,
 /// socket, is refused. -1 with `error` saying why.
 int listenUnix(const std::string &path, unsigned mode, std::string &error);
 
-} // namespace executor_runtime
+} // namespace executor_studio::runtime
 
 #endif // EXECUTORRUNTIME_UNIXSOCKET_H

@@ -26,6 +26,9 @@
 #ifndef EXECUTORRUNTIME_WIRE_H
 #define EXECUTORRUNTIME_WIRE_H
 
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/CheckedArithmetic.h"
 
 #include <algorithm>
@@ -39,7 +42,7 @@
 
 #include <sys/uio.h>
 
-namespace executor_runtime {
+namespace executor_studio::runtime {
 
 inline constexpr uint64_t kReplyOk = 0;
 inline constexpr uint64_t kReplyError = 1;
@@ -68,16 +71,6 @@ inline constexpr const char *kNoteWrapperName = "__executor_studio_note";
 inline constexpr const char *kLaunchAsyncWrapperName =
     "__executor_studio_launch_async";
 inline constexpr const char *kAwaitWrapperName = "__executor_studio_await";
-/// The primitives of the multi-round-trip launch (allocate, write, invoke,
-/// read back, free): what the benchmarks compare the one-trip launch with.
-/// alloc: u64 size -> u64 address (zeroed; 0 when out of memory);
-/// free: u64 address -> (), only of an address alloc returned (any other,
-/// or a second free, is refused with an error reply);
-/// invoke: u64 pyface, u64 results, u64 args -> ().
-inline constexpr const char *kAllocWrapperName = "__executor_studio_alloc";
-inline constexpr const char *kFreeWrapperName = "__executor_studio_free";
-inline constexpr const char *kInvokeWrapperName = "__executor_studio_invoke";
-
 /// Assets (send_binary format 1): u32 name length, the name, then the
 /// bytes (the rest of the request) -> (). The executor stores them as the
 /// file `name` in the session's asset directory (assetNameProblem says
@@ -375,12 +368,14 @@ struct LaunchRequest {
   std::vector<std::vector<int64_t>> inWords;
   /// The kernel's argument array: one descriptor per input (a scalar's
   /// value).
-  std::vector<void *> args;
-  std::set<const void *> inputData;
+  /// (Small vectors and sets: a launch of a few memrefs allocates none.)
+  llvm::SmallVector<void *, 8> args;
+  llvm::SmallPtrSet<const void *, 8> inputData;
+  llvm::SmallVector<uint32_t, 8> inElt, outElt;
   /// Ranks as the request has them (kScalarRank set for a scalar).
-  std::vector<uint32_t> inElt, outRank, outElt;
+  std::vector<uint32_t> outRank;
   /// Where each result is in the kernel's results struct.
-  std::vector<size_t> outAt;
+  llvm::SmallVector<size_t, 8> outAt;
   /// The bytes the results struct takes.
   size_t resultBytes = 0;
 };
@@ -395,7 +390,7 @@ inline std::string parseLaunchRequest(const char *data, size_t size,
   if (!readLaunchHeader(r, request.header))
     return "malformed launch request";
   uint32_t nin = request.header.numInputs, nout = request.header.numOutputs;
-  std::vector<const char *> scalars;
+  llvm::SmallVector<const char *, 8> scalars;
   for (uint32_t i = 0; i < nin; ++i) {
     uint32_t rank = 0, eltSize = 0;
     if (!r.get(rank) || !r.get(eltSize))
@@ -404,7 +399,7 @@ inline std::string parseLaunchRequest(const char *data, size_t size,
     rank &= ~kScalarRank;
     if (rank > 64 || (scalar && (rank != 0 || !isScalarSize(eltSize))))
       return "malformed launch request (input " + std::to_string(i) + ")";
-    std::vector<int64_t> sizes(rank);
+    llvm::SmallVector<int64_t, 8> sizes(rank);
     for (auto &s : sizes)
       if (!r.get(s))
         return "malformed launch request (input shape)";
@@ -483,11 +478,12 @@ inline std::string checkResultView(const DescriptorView &view,
   bool empty = false;
   for (int64_t d = 0; d < view.rank; ++d) {
     int64_t size = view.size(d), stride = view.stride(d);
-    std::string which = "dimension " + std::to_string(d);
+    // Named only on an error (no allocation per dimension otherwise).
+    auto which = [d] { return "dimension " + std::to_string(d); };
     if (size < 0)
-      return which + " has size " + std::to_string(size);
+      return which() + " has size " + std::to_string(size);
     if (stride < 0)
-      return which + " has stride " + std::to_string(stride);
+      return which() + " has stride " + std::to_string(stride);
     if (size == 0) {
       empty = true;
       continue;
@@ -497,7 +493,7 @@ inline std::string checkResultView(const DescriptorView &view,
     auto reached = step ? llvm::checkedAddUnsigned<uint64_t>(last, *step)
                         : std::nullopt;
     if (!product || !reached || *product > uint64_t(INT64_MAX))
-      return which + " of size " + std::to_string(size) + " and stride " +
+      return which() + " of size " + std::to_string(size) + " and stride " +
              std::to_string(stride) + " overflows the element count";
     count = *product;
     last = *reached;
@@ -546,8 +542,8 @@ struct ReplyMemRef {
 /// follow them. "" or what is wrong.
 inline std::string readLaunchReply(const char *data, size_t size,
                                    const char *arena, size_t arenaSize,
-                                   const std::vector<int64_t> &ranks,
-                                   const std::vector<int64_t> &eltSizes,
+                                   llvm::ArrayRef<int64_t> ranks,
+                                   llvm::ArrayRef<int64_t> eltSizes,
                                    std::vector<ReplyMemRef> &results) {
   Reader r(data, size);
   uint64_t status = kReplyError;
@@ -556,11 +552,12 @@ inline std::string readLaunchReply(const char *data, size_t size,
   results.assign(ranks.size(), {});
   for (size_t i = 0; i < ranks.size(); ++i) {
     uint32_t rank = 0, eltSize = 0;
-    std::string which = "result " + std::to_string(i);
+    // Named only on an error (no allocation per result otherwise).
+    auto which = [i] { return "result " + std::to_string(i); };
     if (!r.get(rank) || !r.get(eltSize))
-      return which + " is cut short";
+      return which() + " is cut short";
     if (int64_t(rank) != ranks[i] || int64_t(eltSize) != eltSizes[i])
-      return which + " has " + describeRank(rank, eltSize) + ", not " +
+      return which() + " has " + describeRank(rank, eltSize) + ", not " +
              (uint32_t(ranks[i]) & kScalarRank ? "" : "the ") +
              describeRank(uint32_t(ranks[i]), uint64_t(eltSizes[i])) +
              " asked for";
@@ -569,13 +566,13 @@ inline std::string readLaunchReply(const char *data, size_t size,
     out.sizes.resize(rank);
     for (auto &s : out.sizes)
       if (!r.get(s))
-        return which + "'s shape is cut short";
+        return which() + "'s shape is cut short";
     uint64_t needed = 0;
     if (!(out.data = readData(r, out.bytes, arena, arenaSize)))
-      return which + "'s data lies outside the reply and the shared memory";
+      return which() + "'s data lies outside the reply and the shared memory";
     if (!denseBytes(out.sizes.data(), rank, eltSize, needed) ||
         needed != out.bytes)
-      return which + " has " + std::to_string(out.bytes) +
+      return which() + " has " + std::to_string(out.bytes) +
              " bytes of data, not what its shape needs";
   }
   if (!r.done())
@@ -601,8 +598,7 @@ class GatherMessage {
 public:
   /// Metadata bytes.
   void put(const void *p, size_t n) {
-    meta.insert(meta.end(), static_cast<const char *>(p),
-                static_cast<const char *>(p) + n);
+    meta.append(static_cast<const char *>(p), static_cast<const char *>(p) + n);
     offset += n;
   }
   void put32(uint32_t v) { put(&v, 4); }
@@ -633,8 +629,8 @@ public:
     return staged.back().get();
   }
   /// The pieces of the message, in order, for sendmsg.
-  std::vector<iovec> parts() {
-    std::vector<iovec> result;
+  llvm::SmallVector<iovec, 8> parts() {
+    llvm::SmallVector<iovec, 8> result;
     size_t at = 0;
     for (auto &[until, data] : pieces) {
       result.push_back({meta.data() + at, until - at});
@@ -648,13 +644,15 @@ public:
   size_t size() const { return meta.size() + dataBytes; }
 
 private:
-  std::vector<char> meta;
+  // Inline storage: a launch's request or reply of a few memrefs allocates
+  // nothing here.
+  llvm::SmallVector<char, 256> meta;
   /// Data after meta[0..first).
-  std::vector<std::pair<size_t, iovec>> pieces;
+  llvm::SmallVector<std::pair<size_t, iovec>, 4> pieces;
   std::vector<std::unique_ptr<char[]>> staged;
   size_t offset = 0, dataBytes = 0;
 };
 
-} // namespace executor_runtime
+} // namespace executor_studio::runtime
 
 #endif // EXECUTORRUNTIME_WIRE_H

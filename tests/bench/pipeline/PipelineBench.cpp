@@ -18,9 +18,10 @@
 //      pipeline and program (goal: not slower).
 //
 //===----------------------------------------------------------------------===//
-#include "Pipeline/PipelineRecorder.h"
-#include "Registration/Registration.h"
-#include "Transforms/Passes.h"
+#include "ExecutorStudio/Registration/TextEntryPoints.h"
+#include "ExecutorStudio/Pipeline/PipelineRecorder.h"
+#include "ExecutorStudio/Registration/Registration.h"
+#include "ExecutorStudio/Transforms/Passes.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"

@@ -11,7 +11,7 @@
 #include <cstdio>
 #include <vector>
 
-using namespace executor_runtime;
+using namespace executor_studio::runtime;
 using Clock = std::chrono::steady_clock;
 
 namespace {

@@ -4,6 +4,7 @@
 //                          [--each-round]   (prints each latency round)
 //   executor-runtime-bench --executor ADDRESS   (latency and bandwidth
 //       against a running executor of any kind or architecture: AnyExecutor.h)
+//   executor-runtime-bench --debug-kernels   (only the rows of 5.)
 //   executor-runtime-bench --profile tcp|unix|tls
 //       (only launches of that kind for 5 s, pinned to one core: for
 //       perf record -a to show where a launch's time goes)
@@ -33,7 +34,12 @@
 //   3. the session process's resident memory over 10,000 launches;
 //   4. scale: launches/s of 8 client threads on one session and on 8
 //      sessions against 1 thread; 1,000 objects of one kernel each shipped
-//      to one session (time per send_binary, memory per object).
+//      to one session (time per send_binary, memory per object);
+//   5. kernels with debug info: the same MLIR kernel compiled with
+//      cross-compile-targets{debug=true} (executor-compile -g) and without,
+//      each on a session of its own, launched in interleaved rounds pinned
+//      to one core (goal: no cost, <= 1.05x), and the send_binary that
+//      links it (where debug objects are registered with the debugger).
 // Prints every figure with its reference, its goal and whether it holds;
 // --json writes them.
 //
@@ -44,6 +50,9 @@
 #include "ExecutorRuntime/Wire.h"
 #include "AnyExecutor.h"
 #include "ExternalExecutor.h"
+#include "RunTool.h"
+
+#include "llvm/Support/FileSystem.h"
 
 #include "llvm/ExecutionEngine/Orc/ExecutorProcessControl.h"
 #include "llvm/ExecutionEngine/Orc/MemoryAccess.h"
@@ -69,13 +78,15 @@
 #include <unistd.h>
 #include <vector>
 
-using namespace executor_runtime;
+using namespace executor_studio::runtime;
 using Clock = std::chrono::steady_clock;
 
 namespace {
 const std::string kServer = EXECUTOR_SERVER_PATH;
 const std::string kObject = KERNELS_A_OBJECT;
 const std::string kObjectB = KERNELS_B_OBJECT;
+const std::string kPlainKernel = PLAIN_KERNEL_OBJECT;
+const std::string kDebugKernel = DEBUG_KERNEL_OBJECT;
 
 [[noreturn]] void fail(const std::string &message) {
   std::fprintf(stderr, "executor-runtime-bench: %s\n", message.c_str());
@@ -289,25 +300,27 @@ void launchMultiRoundTrip(ExecutorClient &client, uint64_t pyface,
   using namespace llvm::orc;
   auto &epc = client.processControl();
   // The calls wait the way launches do (ExecutorClient::callAddress), so
-  // the comparison is of round trips, not of waiting strategies.
-  auto call = [&](uint64_t fn, std::vector<uint64_t> words) {
+  // the comparison is of round trips, not of waiting strategies. Catalyst's
+  // services (CatalystServices.h): SPS arguments of u64 words; alloc's reply
+  // is the address, free's and invoke's are empty.
+  auto call = [&](uint64_t fn, std::vector<uint64_t> words,
+                  size_t replyBytes) {
     auto reply = check(
         client.callAddress(fn, llvm::ArrayRef<char>(
                                    reinterpret_cast<const char *>(words.data()),
                                    words.size() * 8)),
-        "executor primitive");
-    uint64_t status = kReplyError, result = 0;
-    if (reply.size() >= 8)
-      std::memcpy(&status, reply.data(), 8);
-    if (status != kReplyOk)
-      fail("executor primitive failed");
-    if (reply.size() >= 16)
-      std::memcpy(&result, reply.data() + 8, 8);
+        "executor service");
+    uint64_t result = 0;
+    if (reply.size() != replyBytes)
+      fail("executor service replied with " + std::to_string(reply.size()) +
+           " bytes, not " + std::to_string(replyBytes));
+    if (replyBytes == 8)
+      std::memcpy(&result, reply.data(), 8);
     return result;
   };
   // Block: data (32) | input descriptor (40) | args (8) | result descriptor (40)
   const uint64_t dataBytes = input.size() * 8, block = dataBytes + 40 + 8 + 40;
-  uint64_t base = call(allocFn, {block});
+  uint64_t base = call(allocFn, {block}, 8);
   std::vector<char> image(block);
   int64_t desc[5] = {static_cast<int64_t>(base), static_cast<int64_t>(base), 0,
                      static_cast<int64_t>(input.size()), 1};
@@ -319,7 +332,7 @@ void launchMultiRoundTrip(ExecutorClient &client, uint64_t pyface,
   check(epc.getMemoryAccess().writeBuffers(
             {tpctypes::BufferWrite(ExecutorAddr(base), image)}),
         "write");
-  call(invokeFn, {pyface, resultAddr, argsAddr});
+  call(invokeFn, {pyface, 2, resultAddr, argsAddr}, 0);
   auto result = check(epc.getMemoryAccess().readBuffers(
                           {ExecutorAddrRange(ExecutorAddr(resultAddr), 40)}),
                       "read descriptor");
@@ -334,9 +347,75 @@ void launchMultiRoundTrip(ExecutorClient &client, uint64_t pyface,
   // The block the kernel allocated for its result is the kernel's: free
   // takes only what alloc returned (a wild free is refused), so it stays,
   // as with Catalyst's client, which frees only what it allocated.
-  call(freeFn, {base});
+  call(freeFn, {base}, 0);
 }
 } // namespace
+
+/// 5. The same kernel with and without debug info, on sessions of their own
+/// at `address` (a new pair each round), pinned to CPU 0 with the client:
+/// the median launch latency of each, the per-round ratio, and the time of
+/// the send_binary that links each object.
+struct DebugKernelFigures {
+  double plainUs, debugUs, plainShipMs, debugShipMs;
+  Spread ratio;
+};
+DebugKernelFigures debugKernelLatency(LocalExecutor &server, int iterations,
+                                      int rounds) {
+  std::vector<HostMemRef> in = {HostMemRef::of<double>({4}, {1, 2, 3, 4})};
+  auto launches = [&](ExecutorClient &client, const std::string &object) {
+    std::vector<double> samples;
+    for (int i = 0; i < iterations; ++i) {
+      auto start = Clock::now();
+      auto out = check(client.launch("twice", object, in, {{1, 8}}), "launch");
+      samples.push_back(micros(start));
+      if (out[0].as<double>()[3] != 8)
+        fail("wrong launch result of the debug-info kernel");
+    }
+    return median(samples);
+  };
+  std::vector<double> plain, debug, ratios, plainShip, debugShip;
+  pinThread(0, 0);
+  for (int r = 0; r < rounds; ++r) {
+    auto p = check(ExecutorClient::open(server.address()), "open");
+    auto d = check(ExecutorClient::open(server.address()), "open");
+    for (pid_t session : server.sessionProcesses())
+      pinProcess(session, 0);
+    auto start = Clock::now();
+    check(p->sendBinary(kPlainKernel), "send_binary of the plain kernel");
+    plainShip.push_back(micros(start) / 1000);
+    start = Clock::now();
+    check(d->sendBinary(kDebugKernel), "send_binary of the -g kernel");
+    debugShip.push_back(micros(start) / 1000);
+    launches(*p, kPlainKernel); // warm both
+    launches(*d, kDebugKernel);
+    double a = launches(*p, kPlainKernel), b = launches(*d, kDebugKernel);
+    plain.push_back(a);
+    debug.push_back(b);
+    ratios.push_back(b / a);
+    check(p->close(), "close");
+    check(d->close(), "close");
+  }
+  return {median(plain), median(debug), median(plainShip), median(debugShip),
+          spread(ratios)};
+}
+
+void printDebugKernelFigures(const DebugKernelFigures &f, int iterations,
+                             int rounds) {
+  std::printf("kernels with debug info (the same MLIR kernel, memref<4xf64> in "
+              "and out, a session each, %d rounds of %d launches, one core):\n",
+              rounds, iterations);
+  std::printf("  launch, kernel without debug info %7.1f us   (reference)\n",
+              f.plainUs);
+  std::printf("  launch, kernel built with -g      %7.1f us   %.2fx [%.2f-%.2f] "
+              "(goal <= 1.05x: %s)\n",
+              f.debugUs, f.ratio.median, f.ratio.low, f.ratio.high,
+              verdict(f.ratio.median <= 1.05));
+  std::printf("  send_binary, without debug info   %7.2f ms   (reference)\n",
+              f.plainShipMs);
+  std::printf("  send_binary, with -g              %7.2f ms   %.2fx (linking "
+              "registers it with the debugger, once)\n",
+              f.debugShipMs, f.debugShipMs / f.plainShipMs);
+}
 
 /// The median latency of a memref<4xf64> launch on a new session at
 /// `address`; `kind` gets the kind the client negotiated.
@@ -577,7 +656,7 @@ double openSslPingPongMicros(OpenSslPingPong &p, int iterations) {
 int main(int argc, char **argv) {
   std::string jsonPath;
   int iterations = 300, rounds = 15;
-  bool eachRound = false;
+  bool eachRound = false, debugKernelsOnly = false;
   std::string profileKind, executorAddress;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
@@ -593,13 +672,22 @@ int main(int argc, char **argv) {
       profileKind = argv[++i];
     else if (arg == "--executor" && i + 1 < argc)
       executorAddress = argv[++i];
+    else if (arg == "--debug-kernels")
+      debugKernelsOnly = true;
     else
       fail("usage: executor-runtime-bench [--json FILE] [--iterations N] "
            "[--rounds R] [--each-round] [--profile tcp|unix|tls] "
-           "[--executor ADDRESS]");
+           "[--executor ADDRESS] [--debug-kernels]");
   }
   if (!executorAddress.empty())
     return benchAnyExecutor(executorAddress, iterations, rounds);
+  if (debugKernelsOnly) {
+    LocalExecutor server;
+    check(server.start(kServer, {"--log=sessions"}, "/dev/null"), "start server");
+    printDebugKernelFigures(debugKernelLatency(server, iterations, rounds),
+                            iterations, rounds);
+    return 0;
+  }
   std::map<std::string, double> figures;
   // Launches move large memrefs through buffers that live for one call:
   // this program keeps them in the heap for reuse (the runtime library
@@ -620,9 +708,7 @@ int main(int argc, char **argv) {
   // TLS 1.3 with a token, on loopback (certificates as the README makes
   // them; the token is checked once, at connect).
   std::string certs = "/tmp/executor-runtime-bench-" + std::to_string(getpid());
-  if (std::system((std::string(MAKE_EXECUTOR_CERTS) + " " + certs +
-                   " 127.0.0.1 >/dev/null")
-                      .c_str()) != 0)
+  if (!executor_test::makeExecutorCerts(certs, {"127.0.0.1"}))
     fail("make-executor-certs.sh failed");
   std::ofstream(certs + "/token") << "executor-runtime-bench-token-0123\n";
   chmod((certs + "/token").c_str(), 0600);
@@ -643,7 +729,7 @@ int main(int argc, char **argv) {
   auto [requestBytes, replyBytes] = launchWireBytes(*client, 200);
   OpenSslPingPong openSsl =
       startOpenSslPingPong(certs, requestBytes, replyBytes);
-  std::system(("rm -rf " + certs).c_str());
+  llvm::sys::fs::remove_directories(certs);
   std::string tlsSession = secure->tlsDescription();
 
   // 1. Latency, interleaved in rounds, in two placements: client and
@@ -734,9 +820,9 @@ int main(int argc, char **argv) {
   waitpid(openSsl.peer, nullptr, 0);
 
   uint64_t pyface = check(client->entryAddress("k", kObject), "entry");
-  uint64_t allocFn = check(client->bootstrapSymbol(kAllocWrapperName), "alloc");
-  uint64_t freeFn = check(client->bootstrapSymbol(kFreeWrapperName), "free");
-  uint64_t invokeFn = check(client->bootstrapSymbol(kInvokeWrapperName), "invoke");
+  uint64_t allocFn = check(client->bootstrapSymbol("catalyst_remote_alloc"), "alloc");
+  uint64_t freeFn = check(client->bootstrapSymbol("catalyst_remote_free"), "free");
+  uint64_t invokeFn = check(client->bootstrapSymbol("catalyst_remote_invoke"), "invoke");
   std::vector<double> input = {1, 2, 3, 4}, output, multiSamples;
   for (int i = 0; i < iterations; ++i) {
     auto start = Clock::now();
@@ -841,6 +927,7 @@ int main(int argc, char **argv) {
     fail("llvm-jitlink-executor did not listen on " + jitlink.address);
   double onOrc = kindLatency(jitlink.address, iterations, orcKind);
   jitlink.stop();
+  DebugKernelFigures debugKernels = debugKernelLatency(server, iterations, rounds);
 
   // 5. Scale: threads on one session and on their own sessions.
   const int perThread = std::max(1000, 4 * iterations);
@@ -1031,6 +1118,7 @@ int main(int argc, char **argv) {
               executorKindName(catalystKind), onCatalyst, onCatalyst / onServer);
   std::printf("  %-17s on llvm-jitlink-executor               %8.1f us   %.1fx\n",
               executorKindName(orcKind), onOrc, onOrc / onServer);
+  printDebugKernelFigures(debugKernels, iterations, rounds);
   std::printf("bandwidth, 64 MiB (%d rounds, each launch against raw "
               "loopback TCP moving the same bytes memory to memory in the same "
               "round; median [min-max]):\n",
@@ -1103,6 +1191,11 @@ int main(int argc, char **argv) {
     figures["launch_us_executor_server"] = onServer;
     figures["launch_us_catalyst_services"] = onCatalyst;
     figures["launch_us_llvm_jitlink_executor"] = onOrc;
+    figures["launch_us_kernel_plain"] = debugKernels.plainUs;
+    figures["launch_us_kernel_debug"] = debugKernels.debugUs;
+    figures["launch_debug_vs_plain"] = debugKernels.ratio.median;
+    figures["send_binary_ms_kernel_plain"] = debugKernels.plainShipMs;
+    figures["send_binary_ms_kernel_debug"] = debugKernels.debugShipMs;
     figures["launches_per_s_1_thread"] = rate1;
     figures["launches_per_s_8_threads_1_session"] = rateShared;
     figures["launches_per_s_8_threads_8_sessions"] = rateOwn;

@@ -301,3 +301,171 @@ void _catalyst_pyface_forbidden(void *results, void *args) {
             WIFEXITED(status) && WEXITSTATUS(status) == 7;
   *y = (Memref1D){data, data, 0, 6, 1};
 }
+
+/* Kernels for the session sandbox tests (issue 22, item 2). */
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+
+static double *results1(Memref1D *y, int n) {
+  double *data = calloc((size_t)n, sizeof(double));
+  *y = (Memref1D){data, data, 0, n, 1};
+  return data;
+}
+
+/* detach: forks a process that leaves the session's process tree (a second
+ * fork, a session of its own, SIGTERM and SIGHUP ignored) and sleeps for
+ * ever, named "exorphan<x[0]>" (what a test looks for in the host's /proc);
+ * y = [1] once it runs. */
+void _catalyst_pyface_detach(void *results, void *args) {
+  Memref1D *x = ((Memref1D **)args)[0];
+  double *data = results1((Memref1D *)results, 1);
+  char name[16];
+  snprintf(name, sizeof(name), "exorphan%d", (int)x->aligned[x->offset]);
+  int ready[2];
+  if (pipe(ready) != 0)
+    return;
+  pid_t child = fork();
+  if (child == 0) {
+    setsid();
+    if (fork() != 0)
+      _exit(0);
+    signal(SIGTERM, SIG_IGN);
+    signal(SIGHUP, SIG_IGN);
+    prctl(PR_SET_NAME, name, 0, 0, 0);
+    (void)!write(ready[1], "r", 1);
+    for (;;)
+      pause();
+  }
+  close(ready[1]);
+  char c;
+  data[0] = child > 0 && read(ready[0], &c, 1) == 1;
+  close(ready[0]);
+  if (child > 0)
+    waitpid(child, NULL, 0);
+}
+
+/* fork_bomb: forks up to x[0] children that wait, until fork fails;
+ * y = [the children forked, the errno of the fork that failed (0: none)];
+ * the children are ended and reaped before it returns. */
+void _catalyst_pyface_fork_bomb(void *results, void *args) {
+  Memref1D *x = ((Memref1D **)args)[0];
+  double *data = results1((Memref1D *)results, 2);
+  int wanted = (int)x->aligned[x->offset];
+  pid_t *children = calloc((size_t)wanted + 1, sizeof(pid_t));
+  int count = 0;
+  while (count < wanted) {
+    pid_t child = fork();
+    if (child == 0) {
+      for (;;)
+        pause();
+    }
+    if (child < 0) {
+      data[1] = errno;
+      break;
+    }
+    children[count++] = child;
+  }
+  data[0] = count;
+  for (int i = 0; i < count; ++i) {
+    kill(children[i], SIGKILL);
+    waitpid(children[i], NULL, 0);
+  }
+  free(children);
+}
+
+/* shm_hog: y = [1] when x[0] bytes of MAP_SHARED | MAP_ANONYMOUS memory
+ * could be mapped and every page written, else [0]. */
+void _catalyst_pyface_shm_hog(void *results, void *args) {
+  Memref1D *x = ((Memref1D **)args)[0];
+  double *data = results1((Memref1D *)results, 1);
+  size_t bytes = (size_t)x->aligned[x->offset];
+  char *block = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+                     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  if (block == MAP_FAILED)
+    return;
+  for (size_t at = 0; at < bytes; at += 4096)
+    block[at] = 1;
+  data[0] = 1;
+  munmap(block, bytes);
+}
+
+/* mark_tmp: creates /tmp/executor-mark-<x[0]>; y = [1] when it could. */
+void _catalyst_pyface_mark_tmp(void *results, void *args) {
+  Memref1D *x = ((Memref1D **)args)[0];
+  double *data = results1((Memref1D *)results, 1);
+  char path[64];
+  snprintf(path, sizeof(path), "/tmp/executor-mark-%d",
+           (int)x->aligned[x->offset]);
+  int fd = open(path, O_WRONLY | O_CREAT, 0600);
+  data[0] = fd >= 0;
+  if (fd >= 0)
+    close(fd);
+}
+
+/* trespass: what another session can reach of session A, given A's PID as
+ * the host sees it (x[0]) and the mark A made in its /tmp (x[1]):
+ * y = [asset directories of other sessions it sees next to its own, files
+ * in them it could open for reading, files it overwrote ("pwned"),
+ * 1 if kill(A, SIGKILL) succeeded, processes it sees in /proc,
+ * 1 if A's /tmp mark is visible]. */
+void _catalyst_pyface_trespass(void *results, void *args) {
+  Memref1D *x = ((Memref1D **)args)[0];
+  double *data = results1((Memref1D *)results, 6);
+  pid_t victim = (pid_t)x->aligned[x->offset];
+  int mark = (int)x->aligned[x->offset + x->stride];
+  const char *own = getenv("EXECUTOR_ASSET_DIR");
+  if (own) {
+    char root[4096];
+    snprintf(root, sizeof(root), "%s", own);
+    char *slash = strrchr(root, '/');
+    const char *ownName = slash ? slash + 1 : root;
+    char ownCopy[256];
+    snprintf(ownCopy, sizeof(ownCopy), "%s", ownName);
+    if (slash)
+      *slash = 0;
+    DIR *dir = opendir(root);
+    struct dirent *entry;
+    while (dir && (entry = readdir(dir))) {
+      if (strncmp(entry->d_name, "executor-assets-", 16) != 0 ||
+          strcmp(entry->d_name, ownCopy) == 0)
+        continue;
+      data[0] += 1;
+      char other[4400];
+      snprintf(other, sizeof(other), "%s/%s", root, entry->d_name);
+      DIR *inner = opendir(other);
+      struct dirent *file;
+      while (inner && (file = readdir(inner))) {
+        if (file->d_name[0] == '.')
+          continue;
+        char path[4700];
+        snprintf(path, sizeof(path), "%s/%s", other, file->d_name);
+        int fd = open(path, O_RDONLY);
+        if (fd >= 0) {
+          data[1] += 1;
+          close(fd);
+        }
+        fd = open(path, O_WRONLY);
+        if (fd >= 0) {
+          data[2] += pwrite(fd, "pwned", 5, 0) == 5;
+          close(fd);
+        }
+      }
+      if (inner)
+        closedir(inner);
+    }
+    if (dir)
+      closedir(dir);
+  }
+  data[3] = kill(victim, SIGKILL) == 0;
+  DIR *proc = opendir("/proc");
+  struct dirent *entry;
+  while (proc && (entry = readdir(proc)))
+    if (entry->d_name[0] >= '0' && entry->d_name[0] <= '9')
+      data[4] += 1;
+  if (proc)
+    closedir(proc);
+  char path[64];
+  snprintf(path, sizeof(path), "/tmp/executor-mark-%d", mark);
+  data[5] = access(path, F_OK) == 0;
+}

@@ -78,7 +78,7 @@ std::string readFile(const std::string &path) {
 
 std::string closedPort() {
   std::string address;
-  int fd = executor_runtime::bindLoopback(/*listen=*/false, address);
+  int fd = executor_studio::runtime::bindLoopback(/*listen=*/false, address);
   close(fd);
   return address;
 }
@@ -248,7 +248,7 @@ TEST(ExecutorModel, LaunchesOnAStockOrcExecutorAndSaysWhatItIs) {
 }
 
 TEST(ExecutorModel, ConnectsToAnExecutorItDidNotStartAndDisconnects) {
-  executor_runtime::LocalExecutor server;
+  executor_studio::runtime::LocalExecutor server;
   llvm::Error err = server.start(EXECUTOR_SERVER_PATH);
   ASSERT_FALSE(static_cast<bool>(err)) << llvm::toString(std::move(err));
   std::string address = server.address();
@@ -301,7 +301,7 @@ TEST(ExecutorModel, AListenerThatNeverAnswersTimesOut) {
   // Accepts (the kernel's backlog does) and never speaks: the handshake
   // would wait forever; the model gives up and stays usable.
   std::string address;
-  int fd = executor_runtime::bindLoopback(/*listen=*/true, address);
+  int fd = executor_studio::runtime::bindLoopback(/*listen=*/true, address);
   ASSERT_GE(fd, 0);
   ExecutorOptions o = options();
   o.connectTimeout = 500ms;

@@ -1,5 +1,6 @@
 //===- PipelineModelTest.cpp - stepping, diff, filters, search ------------===//
 #include "StudioModel/PipelineModel.h"
+#include "ExecutorStudio/Registration/TextEntryPoints.h"
 #include "StudioModel/Studio.h"
 
 #include <gtest/gtest.h>

@@ -5,7 +5,8 @@
 // edit and reproduce the run from the saved file.
 //
 //===----------------------------------------------------------------------===//
-#include "Pipeline/PipelineRecorder.h"
+#include "ExecutorStudio/Registration/TextEntryPoints.h"
+#include "ExecutorStudio/Pipeline/PipelineRecorder.h"
 #include "StudioModel/Studio.h"
 
 #include "llvm/Support/Program.h"
@@ -290,5 +291,108 @@ TEST(Rerun, AQuotedWorkspaceOfACustomPipelineIsReplacedToo) {
   EXPECT_EQ(studio.kernels()[scale].object.rfind(studio.workspace(), 0), 0u)
       << studio.kernels()[scale].object;
   EXPECT_TRUE(std::filesystem::exists(studio.kernels()[scale].object));
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Rerun, ACrashingWorkerLeavesTheRecordingAndTheEdit) {
+  Studio studio(options());
+  studio.setPipelineText(kPipeline);
+  studio.openText("f.mlir", kProgram);
+  ASSERT_TRUE(studio.waitForRecording(60s));
+  ASSERT_TRUE(studio.passes().recording().succeeded);
+  size_t snapshots = studio.passes().recording().snapshots.size();
+  std::string after1 = *studio.passes().irAt(0);
+
+  // The recorder crashes in its worker (this test program, started with
+  // --record-worker): an error, and nothing the studio shows is lost.
+  ::setenv("EXECUTOR_RECORD_WORKER_TEST_CRASH", "1", 1);
+  std::string edit = replaced(after1, "arith.muli", "arith.addi");
+  studio.rerunFrom(0, edit);
+  bool idle = studio.waitForRecording(60s);
+  ::unsetenv("EXECUTOR_RECORD_WORKER_TEST_CRASH");
+  ASSERT_TRUE(idle);
+  EXPECT_TRUE(studio.statusIsError());
+  EXPECT_NE(studio.status().find("the pipeline worker failed (killed by signal"),
+            std::string::npos)
+      << studio.status();
+  EXPECT_NE(studio.status().find("the edit is kept"), std::string::npos) << studio.status();
+  ASSERT_EQ(studio.editErrors().size(), 1u);
+  EXPECT_NE(studio.editErrors()[0].message.find("killed by signal"), std::string::npos);
+  EXPECT_FALSE(studio.hasEdit());
+  EXPECT_EQ(studio.passes().recording().snapshots.size(), snapshots);
+  EXPECT_EQ(*studio.passes().irAt(0), after1);
+
+  // The same edit runs once the worker does not crash.
+  studio.rerunFrom(0, edit);
+  ASSERT_TRUE(studio.waitForRecording(60s));
+  EXPECT_TRUE(studio.hasEdit()) << studio.status();
+  EXPECT_EQ(studio.editedText(), edit);
+
+  // A recording of the document that crashes keeps what is shown too.
+  ::setenv("EXECUTOR_RECORD_WORKER_TEST_CRASH", "1", 1);
+  studio.record();
+  idle = studio.waitForRecording(60s);
+  ::unsetenv("EXECUTOR_RECORD_WORKER_TEST_CRASH");
+  ASSERT_TRUE(idle);
+  EXPECT_TRUE(studio.statusIsError());
+  EXPECT_NE(studio.status().find("killed by signal"), std::string::npos) << studio.status();
+  EXPECT_TRUE(studio.hasEdit());
+  EXPECT_EQ(studio.passes().recording().snapshots.size(), snapshots);
+}
+
+TEST(Rerun, AnEditIsKeptUntilRevertedAndOfferedToTheNextStudio) {
+  std::string dir = ::testing::TempDir() + "/recovery-" + std::to_string(::getpid());
+  std::filesystem::remove_all(dir);
+  StudioOptions o = options();
+  o.recoveryDir = dir;
+  std::string edit;
+  {
+    Studio studio(o);
+    studio.setPipelineText(kPipeline);
+    studio.openText("f.mlir", kProgram);
+    ASSERT_TRUE(studio.waitForRecording(60s));
+    EXPECT_EQ(studio.recoveredEdit(), nullptr);
+    edit = replaced(*studio.passes().irAt(0), "arith.muli", "arith.addi");
+    studio.rerunFrom(0, edit);
+    ASSERT_TRUE(studio.waitForRecording(60s));
+    ASSERT_TRUE(studio.hasEdit());
+  } // closed with the edit applied
+
+  RecoveryStore store(dir);
+  std::string error;
+  std::optional<RecoveredEdit> kept = store.load("f.mlir", error);
+  ASSERT_TRUE(kept) << error;
+  EXPECT_EQ(kept->pass, 0);
+  EXPECT_EQ(kept->text, edit);
+  EXPECT_EQ(kept->pipeline, kPipeline);
+  EXPECT_FALSE(store.load("g.mlir", error));
+  EXPECT_TRUE(error.empty()) << error;
+
+  Studio next(o);
+  next.setPipelineText(kPipeline);
+  next.openText("f.mlir", kProgram);
+  ASSERT_NE(next.recoveredEdit(), nullptr);
+  EXPECT_EQ(next.recoveredEdit()->text, edit);
+  ASSERT_TRUE(next.waitForRecording(60s));
+  EXPECT_FALSE(next.hasEdit());
+  ASSERT_TRUE(next.restoreRecoveredEdit());
+  EXPECT_EQ(next.recoveredEdit(), nullptr);
+  ASSERT_TRUE(next.waitForRecording(60s));
+  EXPECT_TRUE(next.hasEdit());
+  EXPECT_EQ(next.editedText(), edit);
+  EXPECT_EQ(next.editedPass(), 0);
+  // Reverting drops it for good.
+  ASSERT_TRUE(next.revertEdit());
+  EXPECT_FALSE(store.load("f.mlir", error));
+
+  // A file that is not a recovery file is named, not trusted.
+  std::ofstream(store.pathFor("f.mlir")) << "{\"document\": 3}";
+  Studio broken(o);
+  broken.openText("f.mlir", kProgram);
+  EXPECT_EQ(broken.recoveredEdit(), nullptr);
+  EXPECT_TRUE(broken.statusIsError());
+  EXPECT_NE(broken.status().find("is not a recovery file"), std::string::npos)
+      << broken.status();
+  ASSERT_TRUE(broken.waitForRecording(60s));
   std::filesystem::remove_all(dir);
 }

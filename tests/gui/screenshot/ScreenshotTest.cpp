@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "VirtualDisplay.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Program.h"
 
 #include <stb_image.h>
@@ -59,16 +60,43 @@ protected:
     std::filesystem::create_directories(dir);
   }
 
-  Result studio(const std::string &args) {
+  /// This process's environment with `set` (NAME=VALUE) instead of the
+  /// variables of those names and without the variables named in `unset`.
+  static std::vector<std::string> environment(const std::vector<std::string> &set,
+                                              const std::vector<std::string> &unset = {}) {
+    std::vector<std::string> all = set;
+    for (char **variable = environ; *variable; ++variable) {
+      llvm::StringRef name = llvm::StringRef(*variable).split('=').first;
+      auto named = [&](llvm::StringRef entry) { return entry.split('=').first == name; };
+      if (llvm::none_of(set, named) && !llvm::is_contained(unset, name))
+        all.push_back(*variable);
+    }
+    return all;
+  }
+
+  /// Runs executor-studio with `args` in `env`, its standard output and
+  /// error into one file, for at most five minutes.
+  Result run(const std::vector<std::string> &args, const std::vector<std::string> &env) {
     std::string out = dir + "/output.txt";
-    std::string command = "DISPLAY=" + display->display() +
-                          " LIBGL_ALWAYS_SOFTWARE=1 XDG_CONFIG_HOME='" + dir + "/config' '" +
-                          EXECUTOR_STUDIO_PATH "' " + args + " > '" + out + "' 2>&1";
-    int status = std::system(command.c_str());
-    Result run;
-    run.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    run.output = readFile(out);
-    return run;
+    std::filesystem::remove(out); // ExecuteAndWait does not truncate it
+    std::vector<llvm::StringRef> argv = {"executor-studio"};
+    argv.insert(argv.end(), args.begin(), args.end());
+    std::vector<llvm::StringRef> envp(env.begin(), env.end());
+    std::optional<llvm::StringRef> redirects[] = {llvm::StringRef(""), llvm::StringRef(out),
+                                                  llvm::StringRef(out)};
+    std::string error;
+    Result result;
+    result.exitCode = llvm::sys::ExecuteAndWait(EXECUTOR_STUDIO_PATH, argv, envp, redirects,
+                                                /*SecondsToWait=*/300, /*MemoryLimit=*/0, &error);
+    result.output = readFile(out) + error;
+    return result;
+  }
+
+  /// executor-studio on the virtual display.
+  Result studio(const std::vector<std::string> &args) {
+    return run(args, environment({"DISPLAY=" + display->display(), "LIBGL_ALWAYS_SOFTWARE=1",
+                                  "XDG_CONFIG_HOME=" + dir + "/config",
+                                  "XDG_STATE_HOME=" + dir + "/state"}));
   }
 
   /// Checks the picture is a drawn window, not an empty frame.
@@ -110,8 +138,7 @@ std::string Screenshot::startError;
 
 TEST_F(Screenshot, PipelineDiff) {
   std::string png = dir + "/diff.png";
-  Result run = studio("'" SAMPLES_DIR "/cross-compile-dispatch.mlir' --screenshot '" + png +
-                   "' --pass 3");
+  Result run = studio({SAMPLES_DIR "/cross-compile-dispatch.mlir", "--screenshot", png, "--pass", "3"});
   ASSERT_EQ(run.exitCode, 0) << run.output;
   EXPECT_NE(run.output.find("passes"), std::string::npos) << run.output;
   expectWindow(png);
@@ -119,8 +146,8 @@ TEST_F(Screenshot, PipelineDiff) {
 
 TEST_F(Screenshot, ExecutorPanelAfterALaunch) {
   std::string png = dir + "/launch.png";
-  Result run = studio("'" SAMPLES_DIR "/cross-compile-dispatch.mlir' --screenshot '" + png +
-                   "' --launch compute::square --inputs '[[1, 2, 3, 4]]'");
+  Result run = studio({SAMPLES_DIR "/cross-compile-dispatch.mlir", "--screenshot", png, "--launch",
+                       "compute::square", "--inputs", "[[1, 2, 3, 4]]"});
   ASSERT_EQ(run.exitCode, 0) << run.output;
   EXPECT_NE(run.output.find("@compute::@square: done"), std::string::npos) << run.output;
   EXPECT_NE(run.output.find("[1, 4, 9, 16]"), std::string::npos) << run.output;
@@ -129,7 +156,7 @@ TEST_F(Screenshot, ExecutorPanelAfterALaunch) {
 
 TEST_F(Screenshot, ADocumentThatDoesNotParse) {
   std::string png = dir + "/bad.png";
-  Result run = studio("'" BAD_INPUT "' --screenshot '" + png + "'");
+  Result run = studio({BAD_INPUT, "--screenshot", png});
   ASSERT_EQ(run.exitCode, 0) << run.output;
   EXPECT_NE(run.output.find("does not parse"), std::string::npos) << run.output;
   expectWindow(png);
@@ -137,7 +164,7 @@ TEST_F(Screenshot, ADocumentThatDoesNotParse) {
 
 TEST_F(Screenshot, ACrashingKernelStillGivesAPicture) {
   std::string png = dir + "/crash.png";
-  Result run = studio("'" CRASH_INPUT "' --screenshot '" + png + "' --launch crash");
+  Result run = studio({CRASH_INPUT, "--screenshot", png, "--launch", "crash"});
   EXPECT_EQ(run.exitCode, 3) << run.output;
   EXPECT_NE(run.output.find("lost the session"), std::string::npos) << run.output;
   expectWindow(png);
@@ -145,8 +172,7 @@ TEST_F(Screenshot, ACrashingKernelStillGivesAPicture) {
 
 TEST_F(Screenshot, ACrashInADebugBuildShowsItsFrames) {
   std::string png = dir + "/crash-frames.png";
-  Result run = studio("'" CRASH_INPUT "' --screenshot '" + png +
-                      "' --debug-build --launch crash");
+  Result run = studio({CRASH_INPUT, "--screenshot", png, "--debug-build", "--launch", "crash"});
   EXPECT_EQ(run.exitCode, 3) << run.output;
   // The launch table's frames: the kernel at its .mlir line.
   EXPECT_NE(run.output.find("#0 crash at "), std::string::npos) << run.output;
@@ -155,12 +181,12 @@ TEST_F(Screenshot, ACrashInADebugBuildShowsItsFrames) {
 }
 
 TEST_F(Screenshot, BadArgumentsAreRefused) {
-  EXPECT_EQ(studio("--pass 0").exitCode, 2);
-  EXPECT_EQ(studio("--launch square").exitCode, 2);
-  Result help = studio("--help");
+  EXPECT_EQ(studio({"--pass", "0"}).exitCode, 2);
+  EXPECT_EQ(studio({"--launch", "square"}).exitCode, 2);
+  Result help = studio({"--help"});
   EXPECT_EQ(help.exitCode, 0);
   EXPECT_NE(help.output.find("--screenshot"), std::string::npos);
-  Result missing = studio("/no/such/file.mlir --screenshot '" + dir + "/x.png'");
+  Result missing = studio({"/no/such/file.mlir", "--screenshot", dir + "/x.png"});
   EXPECT_EQ(missing.exitCode, 1);
   EXPECT_NE(missing.output.find("/no/such/file.mlir"), std::string::npos) << missing.output;
 }
@@ -168,15 +194,9 @@ TEST_F(Screenshot, BadArgumentsAreRefused) {
 TEST_F(Screenshot, TheWindowSavesItsLayoutWhenItIsClosed) {
   // The interactive window, ended by SIGTERM as by closing it.
   std::string config = dir + "/config";
-  std::vector<std::string> environment = {"DISPLAY=" + display->display(),
-                                          "XDG_CONFIG_HOME=" + config,
-                                          "LIBGL_ALWAYS_SOFTWARE=1"};
-  for (char **variable = environ; *variable; ++variable) {
-    llvm::StringRef name = llvm::StringRef(*variable).split('=').first;
-    if (name != "DISPLAY" && name != "XDG_CONFIG_HOME" && name != "LIBGL_ALWAYS_SOFTWARE")
-      environment.push_back(*variable);
-  }
-  std::vector<llvm::StringRef> env(environment.begin(), environment.end());
+  std::vector<std::string> variables = environment(
+      {"DISPLAY=" + display->display(), "XDG_CONFIG_HOME=" + config, "LIBGL_ALWAYS_SOFTWARE=1"});
+  std::vector<llvm::StringRef> env(variables.begin(), variables.end());
   std::string error;
   llvm::sys::ProcessInfo studio = llvm::sys::ExecuteNoWait(
       EXECUTOR_STUDIO_PATH,
@@ -211,14 +231,13 @@ TEST_F(Screenshot, TheWindowSavesItsLayoutWhenItIsClosed) {
 
 TEST_F(Screenshot, ArgumentsThatCannotApplyWriteNoPicture) {
   std::string png = dir + "/none.png";
-  Result pass = studio("'" SAMPLES_DIR "/cross-compile-dispatch.mlir' --screenshot '" + png +
-                       "' --pass 999");
+  Result pass = studio({SAMPLES_DIR "/cross-compile-dispatch.mlir", "--screenshot", png, "--pass", "999"});
   EXPECT_EQ(pass.exitCode, 2) << pass.output;
   EXPECT_NE(pass.output.find("--pass 999: the recording has"), std::string::npos)
       << pass.output;
   EXPECT_FALSE(std::ifstream(png).good());
-  Result inputs = studio("'" SAMPLES_DIR "/cross-compile-dispatch.mlir' --screenshot '" + png +
-                         "' --launch square --inputs '[[1, 2, 3, 4], [5]]'");
+  Result inputs = studio({SAMPLES_DIR "/cross-compile-dispatch.mlir", "--screenshot", png, "--launch",
+                            "square", "--inputs", "[[1, 2, 3, 4], [5]]"});
   EXPECT_EQ(inputs.exitCode, 2) << inputs.output;
   EXPECT_NE(inputs.output.find("takes 1 argument(s), --inputs gives 2"), std::string::npos)
       << inputs.output;
@@ -230,8 +249,8 @@ TEST_F(Screenshot, SettingsApplyInScreenshotMode) {
   std::ofstream(settings) << "{\"window\": {\"width\": 1024, \"height\": 640},"
                              " \"view\": {\"mode\": \"unified\"}}\n";
   std::string png = dir + "/settings.png";
-  Result run = studio("'" SAMPLES_DIR "/cross-compile-dispatch.mlir' --screenshot '" + png +
-                      "' --settings '" + settings + "'");
+  Result run = studio({SAMPLES_DIR "/cross-compile-dispatch.mlir", "--screenshot", png, "--settings",
+                       settings});
   ASSERT_EQ(run.exitCode, 0) << run.output;
   int w = 0, h = 0, channels = 0;
   unsigned char *pixels = stbi_load(png.c_str(), &w, &h, &channels, 4);
@@ -244,13 +263,13 @@ TEST_F(Screenshot, SettingsApplyInScreenshotMode) {
 TEST_F(Screenshot, AKernelsOwnAssemblyByName) {
   // The AArch64 kernel's assembly, a nested step of cross-compile-targets.
   std::string png = dir + "/asm.png";
-  Result run = studio("'" ARM_INPUT "' --screenshot '" + png + "' --pass arm/asm");
+  Result run = studio({ARM_INPUT, "--screenshot", png, "--pass", "arm/asm"});
   ASSERT_EQ(run.exitCode, 0) << run.output;
   expectWindow(png);
-  Result full = studio("'" ARM_INPUT "' --screenshot '" + png +
-                       "' --pass cross-compile-targets/arm/convert-func-to-llvm");
+  Result full = studio({ARM_INPUT, "--screenshot", png, "--pass",
+                        "cross-compile-targets/arm/convert-func-to-llvm"});
   EXPECT_EQ(full.exitCode, 0) << full.output;
-  Result none = studio("'" ARM_INPUT "' --screenshot '" + png + "' --pass arm/no-such-step");
+  Result none = studio({ARM_INPUT, "--screenshot", png, "--pass", "arm/no-such-step"});
   EXPECT_EQ(none.exitCode, 2) << none.output;
   EXPECT_NE(none.output.find("--pass arm/no-such-step: the recording has no pass"),
             std::string::npos)
@@ -259,18 +278,11 @@ TEST_F(Screenshot, AKernelsOwnAssemblyByName) {
 
 TEST_F(Screenshot, PrintDiffWritesTheDiffOfAPassWithoutAWindow) {
   // No DISPLAY needed: the diff goes to stdout.
-  std::string out = dir + "/diff.txt";
-  auto printDiff = [&](const std::string &args) {
-    Result run;
-    int status = std::system(("env -u DISPLAY '" EXECUTOR_STUDIO_PATH "' " + args + " > '" +
-                              out + "' 2>&1")
-                                 .c_str());
-    run.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    run.output = readFile(out);
-    return run;
+  auto printDiff = [&](const std::vector<std::string> &args) {
+    return run(args, environment({}, {"DISPLAY"}));
   };
   // A host pass by number (as the pass list numbers it) and by name.
-  Result dispatch = printDiff("--print-diff 4 '" ARM_INPUT "'");
+  Result dispatch = printDiff({"--print-diff", "4", ARM_INPUT});
   ASSERT_EQ(dispatch.exitCode, 0) << dispatch.output;
   EXPECT_EQ(dispatch.output.rfind("--- 3: cross-compile-targets\n+++ 4: dispatch-executor-targets\n", 0),
             0u)
@@ -288,7 +300,7 @@ TEST_F(Screenshot, PrintDiffWritesTheDiffOfAPassWithoutAWindow) {
   EXPECT_NE(dispatch.output.find("\n     return %0 : memref<4xf64>\n"), std::string::npos)
       << dispatch.output;
   // The line diff: the texts as printed.
-  Result byName = printDiff("--print-diff dispatch-executor-targets --line-diff '" ARM_INPUT "'");
+  Result byName = printDiff({"--print-diff", "dispatch-executor-targets", "--line-diff", ARM_INPUT});
   EXPECT_EQ(byName.exitCode, 0) << byName.output;
   EXPECT_EQ(byName.output.rfind("--- 3: cross-compile-targets\n", 0), 0u) << byName.output;
   EXPECT_NE(byName.output.find("\n+    %0 = executor.open(\"10.0.0.9:4711\")"),
@@ -298,7 +310,7 @@ TEST_F(Screenshot, PrintDiffWritesTheDiffOfAPassWithoutAWindow) {
       << byName.output;
 
   // A target's own step: its assembly, after its optimised LLVM IR.
-  Result assembly = printDiff("--print-diff arm/asm '" ARM_INPUT "'");
+  Result assembly = printDiff({"--print-diff", "arm/asm", ARM_INPUT});
   ASSERT_EQ(assembly.exitCode, 0) << assembly.output;
   EXPECT_NE(assembly.output.find("+++ "), std::string::npos);
   EXPECT_NE(assembly.output.find(": cross-compile-targets/arm/asm\n"), std::string::npos)
@@ -307,15 +319,71 @@ TEST_F(Screenshot, PrintDiffWritesTheDiffOfAPassWithoutAWindow) {
   // (tabs expanded to columns of 8, as the studio draws them)
   EXPECT_NE(assembly.output.find("\n+        fadd    v"), std::string::npos) << assembly.output;
   Result lowered =
-      printDiff("--print-diff cross-compile-targets/arm/convert-func-to-llvm '" ARM_INPUT "'");
+      printDiff({"--print-diff", "cross-compile-targets/arm/convert-func-to-llvm", ARM_INPUT});
   ASSERT_EQ(lowered.exitCode, 0) << lowered.output;
   EXPECT_NE(lowered.output.find("-  func.func @twice"), std::string::npos) << lowered.output;
   EXPECT_NE(lowered.output.find("+  llvm.func @twice"), std::string::npos) << lowered.output;
 
-  Result unknown = printDiff("--print-diff nosuch '" ARM_INPUT "'");
+  Result unknown = printDiff({"--print-diff", "nosuch", ARM_INPUT});
   EXPECT_EQ(unknown.exitCode, 2);
   EXPECT_NE(unknown.output.find("the recording has no pass nosuch"), std::string::npos)
       << unknown.output;
-  EXPECT_EQ(printDiff("--line-diff '" ARM_INPUT "'").exitCode, 2);
-  EXPECT_EQ(printDiff("--print-diff 4").exitCode, 2);
+  EXPECT_EQ(printDiff({"--line-diff", ARM_INPUT}).exitCode, 2);
+  EXPECT_EQ(printDiff({"--print-diff", "4"}).exitCode, 2);
+}
+
+TEST_F(Screenshot, AKeptEditIsOfferedAndRestoredAtTheNextStart) {
+  std::string input = dir + "/program.mlir", edit = dir + "/edit.mlir";
+  std::ofstream(input) << "func.func @f(%a: i32) -> i32 {\n"
+                          "  %b = arith.addi %a, %a : i32\n"
+                          "  %c = arith.addi %a, %a : i32\n"
+                          "  %d = arith.muli %b, %c : i32\n"
+                          "  return %d : i32\n}\n";
+  // The IR after cse, edited: a subtraction instead.
+  std::ofstream(edit) << "module {\n  func.func @f(%arg0: i32) -> i32 {\n"
+                         "    %0 = arith.subi %arg0, %arg0 : i32\n"
+                         "    %1 = arith.muli %0, %0 : i32\n"
+                         "    return %1 : i32\n  }\n}\n";
+  std::string png = dir + "/recovery.png";
+  const std::string pipeline = "builtin.module(cse,canonicalize)";
+  Result edited = studio({input, "--pipeline", pipeline, "--screenshot", png, "--pass", "1",
+                          "--edit", edit});
+  ASSERT_EQ(edited.exitCode, 0) << edited.output;
+  // Kept in $XDG_STATE_HOME/executor-studio/recovery, readable by the user only.
+  std::vector<std::filesystem::path> kept;
+  for (const auto &entry :
+       std::filesystem::directory_iterator(dir + "/state/executor-studio/recovery"))
+    kept.push_back(entry.path());
+  ASSERT_EQ(kept.size(), 1u);
+  EXPECT_NE(readFile(kept[0]).find("arith.subi %arg0, %arg0"), std::string::npos);
+  EXPECT_EQ(std::filesystem::status(kept[0]).permissions() & std::filesystem::perms::all,
+            std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+
+  // The next start offers it...
+  Result offered = studio({input, "--pipeline", pipeline, "--screenshot", png});
+  ASSERT_EQ(offered.exitCode, 0) << offered.output;
+  std::string document = std::filesystem::path(input).lexically_normal().string();
+  EXPECT_NE(offered.output.find("an edit of pass 1 of " + document + " was kept at "),
+            std::string::npos)
+      << offered.output;
+  EXPECT_NE(offered.output.find("--restore-edit restores it"), std::string::npos);
+  expectWindow(png);
+  // ... and restores it: the passes after it re-run on the edit.
+  Result restored =
+      studio({input, "--pipeline", pipeline, "--screenshot", png, "--restore-edit"});
+  ASSERT_EQ(restored.exitCode, 0) << restored.output;
+  EXPECT_NE(restored.output.find("restored the edit of pass 1: re-ran 1 passes after the "
+                                 "edit of pass 1"),
+            std::string::npos)
+      << restored.output;
+  expectWindow(png);
+
+  // Nothing kept for another document.
+  std::string other = dir + "/other.mlir";
+  std::ofstream(other) << "module {}\n";
+  Result none = studio({other, "--screenshot", png, "--restore-edit"});
+  EXPECT_EQ(none.exitCode, 2) << none.output;
+  EXPECT_NE(none.output.find("--restore-edit: no edit of " + other + " is kept in"),
+            std::string::npos)
+      << none.output;
 }

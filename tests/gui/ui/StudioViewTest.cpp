@@ -231,7 +231,7 @@ TEST_F(NullFrames, UnreachableExecutorShowsAnErrorAndFramesKeepComing) {
   // A listener that never answers: the session handshake waits for its
   // time-out on the worker thread while frames keep coming.
   std::string address;
-  int fd = executor_runtime::bindLoopback(/*listen=*/true, address);
+  int fd = executor_studio::runtime::bindLoopback(/*listen=*/true, address);
   ASSERT_GE(fd, 0);
   auto start = std::chrono::steady_clock::now();
   studio->executor().connect(address);

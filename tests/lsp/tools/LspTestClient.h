@@ -8,7 +8,7 @@
 #ifndef EXECUTORLSP_TESTS_LSPTESTCLIENT_H
 #define EXECUTORLSP_TESTS_LSPTESTCLIENT_H
 
-#include "Support/Subprocess.h"
+#include "ExecutorStudio/Support/Subprocess.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/JSON.h"

@@ -1,5 +1,5 @@
 // The names and shapes shared with executor-lsp-server (lsp/lib/Server.cpp,
-// lsp/lib/PipelineWorker.cpp). No VS Code API here.
+// lsp/lib/PipelineResults.cpp). No VS Code API here.
 
 /** The server's request for the recorder's snapshots of one document chunk. */
 export const PIPELINE_PREVIEW_METHOD = 'executor/pipelinePreview';
@@ -22,6 +22,8 @@ export const COMMANDS = {
   rerunFromPass: 'executor.rerunFromPass',
   showOpHistory: 'executor.showOpHistory',
   restartServer: 'executor.restartServer',
+  /** The server's "Launch" lenses run it (`executor/launch`, core/launch.ts). */
+  launchKernel: 'executor.launchKernel',
 } as const;
 
 /** The language id and the scheme of the read-only preview documents. */

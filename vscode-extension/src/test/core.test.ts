@@ -23,7 +23,7 @@ import { OutputTail, RestartPolicy, describeServerExit, transportArgs } from '..
 import { extensionRoot } from './support/paths';
 import { DEFAULT_SETTINGS, RESTART_SETTINGS, SETTING_KEYS, readSettings, serverLaunch } from '../core/settings';
 
-/** A reply shaped like lsp/lib/PipelineWorker.cpp writes it. */
+/** A reply shaped like lsp/lib/PipelineResults.cpp writes it. */
 function sampleReply(): Record<string, unknown> {
   const diagnostic = {
     range: { start: { line: 4, character: 2 }, end: { line: 4, character: 9 } },
@@ -673,7 +673,7 @@ describe('a target\'s own steps in the preview', () => {
   });
 });
 
-/** An op history shaped like lsp/lib/PipelineWorker.cpp writes it. */
+/** An op history shaped like lsp/lib/OpHistory.cpp writes it. */
 function historyReply(): Record<string, unknown> {
   const range = (line: number, start: number, end: number): Record<string, unknown> => ({ start: { line, character: start }, end: { line, character: end } });
   return {

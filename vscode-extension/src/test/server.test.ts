@@ -19,6 +19,7 @@ import { pathToFileURL } from 'node:url';
 import type { Diagnostic } from 'vscode-languageserver-protocol/node';
 
 import { conversionOutput, decodeBytecode } from '../core/bytecode';
+import { LAUNCH_METHOD, describeLaunch, launchParams, parseLaunchResult, parseLaunchTarget } from '../core/launch';
 import { chunkAtLine } from '../core/chunks';
 import { ServerLifecycle } from '../core/lifecycle';
 import type { AlignedSnapshots } from '../core/opHistory';
@@ -352,7 +353,8 @@ describe('executor-lsp-server, spoken to as the extension does', { timeout: TIME
     const uri = uriOf(file);
     const text = fs.readFileSync(file, 'utf8');
     await session.open(uri, text);
-    const lenses = (await session.codeLenses(uri)) ?? [];
+    // The kernels' "Launch" lenses are the launch suite's (below).
+    const lenses = ((await session.codeLenses(uri)) ?? []).filter((l) => l.command?.command !== COMMANDS.launchKernel);
     assert.ok(lenses.length >= 4, `lenses: ${JSON.stringify(lenses)}`);
     const lines = text.split('\n');
     for (const lens of lenses) {
@@ -664,5 +666,107 @@ describe('the server process, as the extension starts and watches it', { timeout
     assert.ok(said.length > 0, error.message);
     const message = describeServerExit({ path: serverPath, code: 2, signal: null, uptimeMs: Date.now() - started, stderr: said });
     assert.match(message, /exited with code 2 as it started: ".*--socket is not supported: the server speaks LSP on stdin and stdout only/);
+  });
+});
+
+// The "Launch" lens and the launch it runs (Executor: Launch Kernel), against
+// a real executor-server beside the server binary: a kernel that crashes is
+// reported with its frames, and as a diagnostic at its .mlir line.
+const executorServer = serverPath === '' ? '' : path.join(path.dirname(serverPath), 'executor-server');
+const crashFile = path.join(path.dirname(extensionRoot()), 'tests', 'e2e', 'Inputs', 'crash.mlir');
+const launchSkip =
+  serverSkip !== false
+    ? serverSkip
+    : !fs.existsSync(executorServer)
+      ? `no executor-server beside ${serverPath}: the launch tests are skipped`
+      : !fs.existsSync(crashFile)
+        ? `no ${crashFile}: the launch tests are skipped`
+        : false;
+
+/** executor-server on a free loopback port; its address once it listens. */
+async function startExecutor(): Promise<{ address: string; stop: () => void }> {
+  const child = spawn(executorServer, ['--bind', '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const address = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => { reject(new Error(`executor-server did not listen within 10 s: ${out}`)); }, 10000);
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
+      out += chunk;
+      const match = /^listening on (\S+)$/m.exec(out);
+      if (match?.[1] !== undefined) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`executor-server exited with ${String(code)}: ${out}`));
+    });
+  });
+  return { address, stop: () => { child.kill('SIGTERM'); } };
+}
+
+describe('Executor: Launch Kernel (debug build)', { timeout: TIMEOUT * 2 }, () => {
+  it('launches the lens\'s kernel, and a crash is a diagnostic at its .mlir line', { skip: launchSkip, timeout: TIMEOUT * 2 }, async () => {
+    const executor = await startExecutor();
+    const session = await ServerSession.start(serverPath, serverLaunch(DEFAULT_SETTINGS), EXTENSION_ARGS);
+    try {
+      const uri = scratchUri('crash.mlir');
+      const text = fs.readFileSync(crashFile, 'utf8');
+      const faultLine = text.split('\n').findIndex((l) => l.includes('// FAULT'));
+      await session.open(uri, text);
+      const lenses = (await session.codeLenses(uri)) ?? [];
+      const lens = lenses.find((l) => l.command?.command === COMMANDS.launchKernel);
+      assert.ok(lens, JSON.stringify(lenses));
+      const target = parseLaunchTarget(lens.command?.arguments?.[0]);
+      assert.deepEqual(target, { uri, kernel: '@kernels::@oob' });
+
+      // In bounds (x = 1, 2, 3, 4: y[1] = 1), on the address the user gave.
+      const good = launchParams(target, executor.address, '');
+      assert.ok(typeof good !== 'string');
+      const done = parseLaunchResult(await session.request(LAUNCH_METHOD, good));
+      assert.ok(done?.ok, JSON.stringify(done));
+      const values = (done.results?.[0] as { values: unknown[] }).values;
+      assert.equal(values[1], 1);
+      assert.match(describeLaunch(done), new RegExp(`^@kernels::@oob on ${executor.address}: `));
+
+      // x[0] = 1e12: the store faults.
+      const bad = launchParams(target, executor.address, '[[1e12, 0, 0, 0]]');
+      assert.ok(typeof bad !== 'string');
+      const crashed = parseLaunchResult(await session.request(LAUNCH_METHOD, bad));
+      assert.ok(crashed && !crashed.ok, JSON.stringify(crashed));
+      assert.equal(crashed.signal, 11);
+      assert.match(crashed.error ?? '', /kernel oob crashed with signal 11 \(Segmentation fault\)/);
+      const innermost = (crashed.frames ?? [])[0];
+      assert.ok(innermost, JSON.stringify(crashed));
+      assert.equal(innermost.line, faultLine + 1);
+      assert.ok(innermost.inKernel);
+      assert.match(describeLaunch(crashed), /failed: .*crashed with signal 11/);
+      const diagnostics = await session.waitForDiagnostics(uri, (d) => d.some((x) => x.source === 'executor-launch'));
+      const diagnostic = diagnostics.find((x) => x.source === 'executor-launch');
+      assert.ok(diagnostic);
+      assert.equal(diagnostic.severity, 1);
+      assert.equal(diagnostic.range.start.line, faultLine);
+      assert.match(messageText(diagnostic), /^kernel oob crashed with signal 11 \(Segmentation fault\) here/);
+      assert.ok((diagnostic.relatedInformation ?? []).some((r) => r.message.includes('_mlir_ciface_oob at ')));
+
+      // An edit takes it away.
+      await session.change(uri, text, 2);
+      const after = await session.waitForDiagnostics(uri, (_d, version) => version === 2);
+      assert.ok(!after.some((x) => x.source === 'executor-launch'), JSON.stringify(after));
+      await session.close(uri);
+
+      // What the command refuses before it asks.
+      const notJson = launchParams(target, '', '{');
+      assert.ok(typeof notJson === 'string');
+      assert.match(notJson, /not JSON/);
+      const notArray = launchParams(target, '', '{"a": 1}');
+      assert.ok(typeof notArray === 'string');
+      assert.match(notArray, /must be a JSON array/);
+      assert.equal(parseLaunchTarget({ uri, kernel: 'oob' }), undefined);
+    } finally {
+      assert.equal(await session.stop(), 0);
+      executor.stop();
+    }
   });
 });

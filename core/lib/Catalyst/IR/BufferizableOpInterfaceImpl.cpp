@@ -10,7 +10,7 @@
 // to the operands, and number_original_arg records where the inputs end.
 //
 //===----------------------------------------------------------------------===//
-#include "Catalyst/IR/CatalystOps.h"
+#include "ExecutorStudio/Catalyst/IR/CatalystOps.h"
 
 #include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"

@@ -1,5 +1,5 @@
 //===- CatalystAttributes.cpp - typed access to catalyst.* attrs -*- C++ -*-===//
-#include "Catalyst/IR/CatalystAttributes.h"
+#include "ExecutorStudio/Catalyst/IR/CatalystAttributes.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/SmallString.h"

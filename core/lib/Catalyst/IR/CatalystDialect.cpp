@@ -1,8 +1,8 @@
 //===- CatalystDialect.cpp - the catalyst subset ----------------*- C++ -*-===//
-#include "Catalyst/IR/CatalystDialect.h"
-#include "Catalyst/IR/CatalystAttributes.h"
-#include "Catalyst/IR/CatalystOps.h"
-#include "Executor/IR/ExecutorOps.h"
+#include "ExecutorStudio/Catalyst/IR/CatalystDialect.h"
+#include "ExecutorStudio/Catalyst/IR/CatalystAttributes.h"
+#include "ExecutorStudio/Catalyst/IR/CatalystOps.h"
+#include "ExecutorStudio/Executor/IR/ExecutorOps.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Builders.h"
@@ -11,12 +11,12 @@
 using namespace mlir;
 using namespace catalyst;
 
-#include "Catalyst/IR/CatalystDialect.cpp.inc"
+#include "ExecutorStudio/Catalyst/IR/CatalystDialect.cpp.inc"
 
 void CatalystDialect::initialize() {
   addOperations<
 #define GET_OP_LIST
-#include "Catalyst/IR/CatalystOps.cpp.inc"
+#include "ExecutorStudio/Catalyst/IR/CatalystOps.cpp.inc"
       >();
 }
 

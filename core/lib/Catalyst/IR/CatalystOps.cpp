@@ -1,7 +1,7 @@
 //===- CatalystOps.cpp - catalyst subset operations -------------*- C++ -*-===//
-#include "Catalyst/IR/CatalystOps.h"
-#include "Catalyst/IR/CatalystAttributes.h"
-#include "Executor/IR/ExecutorOps.h"
+#include "ExecutorStudio/Catalyst/IR/CatalystOps.h"
+#include "ExecutorStudio/Catalyst/IR/CatalystAttributes.h"
+#include "ExecutorStudio/Executor/IR/ExecutorOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMTypes.h"
@@ -304,4 +304,4 @@ void CustomCallOp::getEffects(
 }
 
 #define GET_OP_CLASSES
-#include "Catalyst/IR/CatalystOps.cpp.inc"
+#include "ExecutorStudio/Catalyst/IR/CatalystOps.cpp.inc"

@@ -1,6 +1,6 @@
 //===- TargetTripleEdit.cpp - set catalyst.target.triple in the source ----===//
-#include "Catalyst/IR/TargetTripleEdit.h"
-#include "Catalyst/IR/CatalystAttributes.h"
+#include "ExecutorStudio/Catalyst/IR/TargetTripleEdit.h"
+#include "ExecutorStudio/Catalyst/IR/CatalystAttributes.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"

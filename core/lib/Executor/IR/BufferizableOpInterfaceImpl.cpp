@@ -11,7 +11,7 @@
 // aliases.
 //
 //===----------------------------------------------------------------------===//
-#include "Executor/IR/ExecutorOps.h"
+#include "ExecutorStudio/Executor/IR/ExecutorOps.h"
 
 #include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"

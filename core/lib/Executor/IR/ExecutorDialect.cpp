@@ -1,6 +1,6 @@
 //===- ExecutorDialect.cpp - executor dialect -------------------*- C++ -*-===//
-#include "Executor/IR/ExecutorDialect.h"
-#include "Executor/IR/ExecutorOps.h"
+#include "ExecutorStudio/Executor/IR/ExecutorDialect.h"
+#include "ExecutorStudio/Executor/IR/ExecutorOps.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -9,18 +9,18 @@
 using namespace mlir;
 using namespace catalyst::executor;
 
-#include "Executor/IR/ExecutorDialect.cpp.inc"
+#include "ExecutorStudio/Executor/IR/ExecutorDialect.cpp.inc"
 
 #define GET_TYPEDEF_CLASSES
-#include "Executor/IR/ExecutorTypes.cpp.inc"
+#include "ExecutorStudio/Executor/IR/ExecutorTypes.cpp.inc"
 
 void ExecutorDialect::initialize() {
   addTypes<
 #define GET_TYPEDEF_LIST
-#include "Executor/IR/ExecutorTypes.cpp.inc"
+#include "ExecutorStudio/Executor/IR/ExecutorTypes.cpp.inc"
       >();
   addOperations<
 #define GET_OP_LIST
-#include "Executor/IR/ExecutorOps.cpp.inc"
+#include "ExecutorStudio/Executor/IR/ExecutorOps.cpp.inc"
       >();
 }

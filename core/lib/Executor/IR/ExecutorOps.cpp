@@ -1,5 +1,5 @@
 //===- ExecutorOps.cpp - executor dialect operations ------------*- C++ -*-===//
-#include "Executor/IR/ExecutorOps.h"
+#include "ExecutorStudio/Executor/IR/ExecutorOps.h"
 #include "ExecutorRuntime/Address.h"
 
 #include "mlir/IR/Builders.h"
@@ -10,7 +10,7 @@ using namespace mlir;
 using namespace catalyst::executor;
 
 std::string catalyst::executor::validateAddress(llvm::StringRef address) {
-  return executor_runtime::parseAddress(
+  return executor_studio::runtime::parseAddress(
       std::string_view(address.data(), address.size()));
 }
 
@@ -100,4 +100,4 @@ LogicalResult CallOp::verify() {
 }
 
 #define GET_OP_CLASSES
-#include "Executor/IR/ExecutorOps.cpp.inc"
+#include "ExecutorStudio/Executor/IR/ExecutorOps.cpp.inc"

@@ -9,7 +9,7 @@
 #ifndef STUDIOMODEL_PIPELINEMODEL_H
 #define STUDIOMODEL_PIPELINEMODEL_H
 
-#include "Pipeline/PipelineRecorder.h"
+#include "ExecutorStudio/Pipeline/PipelineRecorder.h"
 #include "StudioModel/IrText.h"
 #include "StudioModel/LineDiff.h"
 #include "StudioModel/SourceLocations.h"

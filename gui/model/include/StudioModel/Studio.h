@@ -1,7 +1,8 @@
 //===- Studio.h - everything executor-studio knows --------------*- C++ -*-===//
 //
-// The document, its recording (made on a worker thread by the pipeline
-// recorder), the pass stepper, the kernels its targets expose, their input
+// The document, its recording (made by the pipeline recorder in a worker
+// process, RecordingWorker.h, watched by a thread: a pass that crashes
+// leaves an error and everything shown, edits included, as it was), the pass stepper, the kernels its targets expose, their input
 // editors, and the executor panel. The UI calls update() once a frame and
 // draws what it finds here.
 //
@@ -13,10 +14,12 @@
 #include "StudioModel/ExecutorModel.h"
 #include "StudioModel/Kernels.h"
 #include "StudioModel/PipelineModel.h"
+#include "StudioModel/Recovery.h"
 
 #include <chrono>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,6 +30,15 @@ struct StudioOptions {
   /// Where the recordings' workspaces go (empty: a temporary directory,
   /// removed with the studio).
   std::string workspaceRoot;
+  /// The executable that records in a worker process (`EXE --record-worker
+  /// ...`, RecordingWorker.h; its main() calls runRecordWorkerIfAsked);
+  /// empty: the running program.
+  std::string workerExecutable;
+  /// How long a recording may take before its worker is killed.
+  std::chrono::milliseconds recordTimeout{std::chrono::minutes(5)};
+  /// Where edits are kept until they are reverted (Recovery.h; the app
+  /// passes RecoveryStore::defaultDir()); empty: nowhere.
+  std::string recoveryDir;
 };
 
 class Studio {
@@ -109,6 +121,21 @@ public:
   /// Writes reproducerText() to `path`.
   bool saveEdit(const std::string &path, std::string &error);
 
+  //===--- Edits kept from an earlier session (Recovery.h) ------------------===//
+  /// The edit of this document that an earlier session kept (rerunFrom
+  /// keeps each edit before it runs; revertEdit drops it), found when the
+  /// document was opened; null when there is none or it was restored or
+  /// discarded.
+  const RecoveredEdit *recoveredEdit() const {
+    return recovered ? &*recovered : nullptr;
+  }
+  /// Re-runs the kept edit (rerunFrom) once the document's recording is
+  /// there; false (see status()) when it is not yet, or the pass is not in
+  /// the recording.
+  bool restoreRecoveredEdit();
+  /// Forgets the kept edit and removes its file.
+  void discardRecoveredEdit();
+
   //===--- Kernels ---------------------------------------------------------===//
   const std::vector<Kernel> &kernels() const { return kernelList; }
   /// Why no kernels could be listed (the document does not parse), or how
@@ -159,6 +186,8 @@ public:
 
 private:
   void startRecording();
+  /// Sets a flag the recording depends on; records again when it changed.
+  void setRecordingOption(bool &option, bool on);
   /// Takes a finished recording, if any: applyRerun or applyDocumentRun,
   /// then updateKernels and reportRecording.
   void applyRecording();
@@ -167,13 +196,21 @@ private:
   bool applyRerun(RecordedRun &run);
   /// A recording of the document; it drops the edit.
   void applyDocumentRun(RecordedRun &run);
+  /// The worker gave no recording: say why, keep what is shown.
+  void applyFailure(const RecordedRun &run);
   /// The run's kernels, keeping the selection and the inputs typed.
   void updateKernels(RecordedRun &run);
   /// The status line for the recording.
   void reportRecording(const RecordedRun &run);
   void setStatus(std::string text, bool error);
+  /// The key of the document's recovery file: its path, or its name.
+  std::string recoveryKey() const;
+  /// Looks for a kept edit of the document just opened.
+  void findRecoveredEdit();
 
   StudioOptions opts;
+  RecoveryStore recovery;
+  std::optional<RecoveredEdit> recovered;
   Document doc;
   PipelineModel stepper;
   std::unique_ptr<ExecutorModel> exec;

@@ -9,6 +9,8 @@
 // The runtime declarations, with the C ABI of Catalyst's ExecutorCAPI.h
 // (size_t is i64).
 // The strings.
+// A launch and an await store their .mlir place in the program's weak
+// __executor_studio_call_site first, for the runtime's error message.
 
 func.func @session_ops() {
   %s = executor.open("127.0.0.1:4711") : !executor.session

@@ -14,10 +14,11 @@
 // GLOBALS-DAG: {{^}}  llvm.mlir.global private constant @{{.+}}("127.0.0.1:4711\00")
 
 // The call's description, for its reply check.
-// GLOBALS-DAG: {{^}}  llvm.mlir.global private constant @{{.+}}("executor.call(\22square\22) at {{.*}}strings.mlir:[[#@LINE+40]]:3\00")
+// GLOBALS-DAG: {{^}}  llvm.mlir.global private constant @{{.+}}("executor.call(\22square\22) at {{.*}}strings.mlir:[[#@LINE+44]]:3\00")
 
-// Five distinct strings of the ops, the call's description and the two
-// messages of the reply check: eight in all.
+// Five distinct strings of the ops, the call's description, the two
+// messages of the reply check and the places of the launch and the await
+// (for the runtime's error message): ten in all.
 
 // Every use of a string takes the address of its one global.
 // The symbol of a call is not prefixed: a string of its own.

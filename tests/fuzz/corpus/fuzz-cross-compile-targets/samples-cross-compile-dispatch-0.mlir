@@ -10,12 +10,12 @@
 //   - @local::@sum lives in a target module without catalyst.dispatch:
 //     cross-compile-targets compiles it too, turns its launch into a
 //     func.call and lists its object in catalyst.object_files for the linker.
-// It prints squares = [1, 4, 9, 16], scaled = [0.5, 2, 4.5, 8] and
-// sum = [15].
-//
-// Kernels are written on memrefs (bufferized form), each allocating the
-// buffer it returns.
-//
+// It prints [1, 4, 9, 16], [0.5, 2, 4.5, 8] and [15], labelled by the demo:
+//   result: @compute::@square, on the executor
+//   result: @compute::@scale, on the executor
+//   result: @local::@sum, linked into the host
+// Kernels work on memrefs (bufferized form), each allocating its result.
+// runnable:
 //   executor-opt cross-compile-dispatch.mlir \
 //     --cross-compile-targets=workspace=/tmp/ws --dispatch-executor-targets
 

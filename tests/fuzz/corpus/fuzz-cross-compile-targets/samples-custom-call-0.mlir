@@ -12,10 +12,17 @@
 // turns the custom_call into destination-passing style (the result becomes
 // an output buffer after number_original_arg = 1), and
 // dispatch-executor-targets turns it into executor.call on the session that
-// runs @compute:
+// runs @compute (bufferized as the default pipeline does it: across
+// function boundaries, identity layouts):
 //
-//   executor-opt custom-call.mlir --one-shot-bufferize \
+// runnable:
+//   executor-opt custom-call.mlir \
+//     --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" \
 //     --cross-compile-targets=workspace=/tmp/ws --dispatch-executor-targets
+//
+// scripts/demo.sh labels the results:
+//   result: @compute::@square, on the executor
+//   result: sample_moments (mean, variance), a library call on the executor
 
 module @host {
   func.func private @printMemrefF64(memref<*xf64>) attributes {llvm.emit_c_interface}

@@ -9,11 +9,16 @@
 // dispatch-executor-targets opens the session, ships the object in setup()
 // and turns the launch into executor.launch.
 //
-// catalyst.object_file is relative here, so the program looks for
-// precompiled.o in its working directory:
+// catalyst.object_file is relative here, so executor-compile looks for
+// precompiled.o in its working directory and embeds it in the program (with
+// --no-embed-objects the program looks there at run time):
 //
-//   executor-compile precompiled-dispatch.mlir -o prog
-//   cd build/samples && EXECUTOR_ADDRESS_MAP=ADDR:PORT=127.0.0.1:PORT ./prog
+// runnable: from the repository, with an executor at 127.0.0.1:PORT
+//   cd build/samples && executor-compile ../../samples/precompiled-dispatch.mlir -o prog
+//   EXECUTOR_ADDRESS_MAP=ADDR:PORT=127.0.0.1:PORT ./prog
+//
+// scripts/demo.sh labels the result:
+//   result: @prebuilt::@cube, the object from a C compiler
 
 module @host {
   func.func private @printMemrefF64(memref<*xf64>) attributes {llvm.emit_c_interface}

@@ -1,4 +1,4 @@
 
-module @m attributes {catalyst.target = {triple = 1}} {
+module @m attributes {catalyst.target = {debug = "yes"}} {
 }
 

@@ -1,4 +1,4 @@
 
-module @m attributes {catalyst.target = {pipeline = ["canonicalize"]}} {
+module @m attributes {catalyst.target = {triple = 1}} {
 }
 

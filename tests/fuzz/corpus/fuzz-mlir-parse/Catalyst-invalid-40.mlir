@@ -1,4 +1,4 @@
 
-module @m attributes {catalyst.target = {triple = ""}} {
+module @m attributes {catalyst.target = {pipeline = ["canonicalize"]}} {
 }
 

@@ -1,4 +1,4 @@
 
-module @m attributes {catalyst.target = {triple = "x86_64-unknown-linux-gnu", pipeline = ""}} {
+module @m attributes {catalyst.target = {triple = ""}} {
 }
 

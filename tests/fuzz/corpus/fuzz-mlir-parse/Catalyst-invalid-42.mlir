@@ -1,9 +1,4 @@
 
-//===----------------------------------------------------------------------===//
-// catalyst.dispatch
-//===----------------------------------------------------------------------===//
-
-func.func @f() attributes {catalyst.dispatch = {address = "127.0.0.1:4711"}} {
-  return
+module @m attributes {catalyst.target = {triple = "x86_64-unknown-linux-gnu", pipeline = ""}} {
 }
 

@@ -1,4 +1,9 @@
 
-module @m attributes {catalyst.target = {}, catalyst.dispatch = "127.0.0.1:4711"} {
+//===----------------------------------------------------------------------===//
+// catalyst.dispatch
+//===----------------------------------------------------------------------===//
+
+func.func @f() attributes {catalyst.dispatch = {address = "127.0.0.1:4711"}} {
+  return
 }
 

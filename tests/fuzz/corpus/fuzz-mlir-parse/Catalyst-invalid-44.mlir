@@ -1,4 +1,4 @@
 
-module @m attributes {catalyst.target = {}, catalyst.dispatch = {}} {
+module @m attributes {catalyst.target = {}, catalyst.dispatch = "127.0.0.1:4711"} {
 }
 

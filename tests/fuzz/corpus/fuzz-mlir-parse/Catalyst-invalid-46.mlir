@@ -1,4 +1,4 @@
 
-module @m attributes {catalyst.target = {}, catalyst.dispatch = {address = ""}} {
+module @m attributes {catalyst.target = {}, catalyst.dispatch = {address = 4711}} {
 }
 

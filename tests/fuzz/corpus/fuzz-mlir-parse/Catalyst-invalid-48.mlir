@@ -1,4 +1,4 @@
 
-module @m attributes {catalyst.target = {}, catalyst.dispatch = {address = "127.0.0.1:70000"}} {
+module @m attributes {catalyst.target = {}, catalyst.dispatch = {address = "::1:4711"}} {
 }
 

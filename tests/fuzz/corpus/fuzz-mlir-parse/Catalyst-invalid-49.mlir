@@ -1,8 +1,4 @@
 
-module {
-  // expected-error @+1 {{'func.func' op carries 'catalyst.object_file', which belongs on a nested builtin.module only}}
-  func.func @f() attributes {catalyst.object_file = "/tmp/f.o"} {
-    return
-  }
+module @m attributes {catalyst.target = {}, catalyst.dispatch = {address = "127.0.0.1:70000"}} {
 }
 

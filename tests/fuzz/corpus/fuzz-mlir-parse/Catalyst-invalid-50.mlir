@@ -1,8 +1,8 @@
 
-//===----------------------------------------------------------------------===//
-// catalyst.object_file / catalyst.object_files
-//===----------------------------------------------------------------------===//
-
-module @m attributes {catalyst.target = {}, catalyst.object_file = 1} {
+module {
+  // expected-error @+1 {{'func.func' op carries 'catalyst.object_file', which belongs on a nested builtin.module only}}
+  func.func @f() attributes {catalyst.object_file = "/tmp/f.o"} {
+    return
+  }
 }
 

@@ -1,4 +1,8 @@
 
-module attributes {catalyst.object_files = "/tmp/a.o"} {
+//===----------------------------------------------------------------------===//
+// catalyst.object_file / catalyst.object_files
+//===----------------------------------------------------------------------===//
+
+module @m attributes {catalyst.target = {}, catalyst.object_file = 1} {
 }
 

@@ -1,4 +1,4 @@
 
-module attributes {catalyst.object_files = ["/tmp/a.o", 1]} {
+module attributes {catalyst.object_files = "/tmp/a.o"} {
 }
 

@@ -1,10 +1,16 @@
 
-func.func @callee() {
-  return
+//===----------------------------------------------------------------------===//
+// catalyst.nonblocking
+//===----------------------------------------------------------------------===//
+
+module @mod attributes {catalyst.target = {}} {
+  func.func @warmup() {
+    return
+  }
 }
-func.func @nonblocking_on_call() {
-  // expected-error @+1 {{'func.call' op carries 'catalyst.nonblocking', which belongs on a catalyst.launch_kernel only}}
-  func.call @callee() {catalyst.nonblocking} : () -> ()
+func.func @nonblocking_not_unit() {
+  // expected-error @+1 {{'catalyst.launch_kernel' op 'catalyst.nonblocking' must be a unit attribute}}
+  catalyst.launch_kernel @mod::@warmup() {catalyst.nonblocking = true} : () -> ()
   return
 }
 

@@ -1,11 +1,10 @@
 
-//===----------------------------------------------------------------------===//
-// catalyst.custom_call
-//===----------------------------------------------------------------------===//
-
-func.func @custom_call_empty_name() {
-  // expected-error @+1 {{'catalyst.custom_call' op call_target_name is empty; name the function to call}}
-  catalyst.custom_call fn("") () : () -> ()
+func.func @callee() {
+  return
+}
+func.func @nonblocking_on_call() {
+  // expected-error @+1 {{'func.call' op carries 'catalyst.nonblocking', which belongs on a catalyst.launch_kernel only}}
+  func.call @callee() {catalyst.nonblocking} : () -> ()
   return
 }
 

@@ -1,7 +1,11 @@
 
-func.func @custom_call_too_many_inputs(%m: memref<4xf64>) {
-  // expected-error @+1 {{'catalyst.custom_call' op number_original_arg = 2 must lie in [0, 1] (the number of operands)}}
-  catalyst.custom_call fn("f") (%m) {number_original_arg = 2 : i32} : (memref<4xf64>) -> ()
+//===----------------------------------------------------------------------===//
+// catalyst.custom_call
+//===----------------------------------------------------------------------===//
+
+func.func @custom_call_empty_name() {
+  // expected-error @+1 {{'catalyst.custom_call' op call_target_name is empty; name the function to call}}
+  catalyst.custom_call fn("") () : () -> ()
   return
 }
 

@@ -1,7 +1,7 @@
 
-func.func @custom_call_dispatch_not_a_string() {
-  // expected-error @+1 {{'catalyst.custom_call' op backend_config dispatch must be a string, "host:port" or "" for the program's only executor, not 4711 : i64}}
-  catalyst.custom_call fn("f") () {backend_config = {dispatch = 4711}} : () -> ()
+func.func @custom_call_negative_inputs(%m: memref<4xf64>) {
+  // expected-error @+1 {{'catalyst.custom_call' op number_original_arg = -1 must lie in [0, 1]}}
+  catalyst.custom_call fn("f") (%m) {number_original_arg = -1 : i32} : (memref<4xf64>) -> ()
   return
 }
 

@@ -1,6 +1,7 @@
 
-func.func @custom_call_backend_config_not_a_dictionary() {
-  // expected-error @+1 {{'catalyst.custom_call' op attribute 'backend_config' failed to satisfy constraint: dictionary of named attribute values}}
-  catalyst.custom_call fn("f") () {backend_config = "dispatch"} : () -> ()
+func.func @custom_call_dispatch_no_port() {
+  // expected-error @+1 {{'catalyst.custom_call' op backend_config dispatch address "localhost" has no port; write it as host:port (or write "" for the program's single executor)}}
+  catalyst.custom_call fn("f") () {backend_config = {dispatch = "localhost"}} : () -> ()
   return
 }
+

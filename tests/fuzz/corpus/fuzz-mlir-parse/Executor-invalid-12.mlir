@@ -1,7 +1,7 @@
 
-func.func @empty_host() {
-  // expected-error @+1 {{'executor.open' op address ":4711" has an empty host; write it as host:port}}
-  %s = executor.open(":4711") : !executor.session
+func.func @unix_without_path() {
+  // expected-error @+1 {{'executor.open' op address "unix:" has no socket path; write it as unix:PATH, e.g. "unix:/run/user/1000/executor.sock"}}
+  %s = executor.open("unix:") : !executor.session
   return
 }
 

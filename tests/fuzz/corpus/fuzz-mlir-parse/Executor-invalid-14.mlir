@@ -1,11 +1,7 @@
 
-//===----------------------------------------------------------------------===//
-// executor.send_binary
-//===----------------------------------------------------------------------===//
-
-func.func @empty_binary_path(%s: !executor.session) {
-  // expected-error @+1 {{'executor.send_binary' op binary_path is empty; give the path of the object file to ship (cross-compile-targets records it as catalyst.object_file)}}
-  executor.send_binary %s("") : !executor.session
+func.func @empty_bracketed_host() {
+  // expected-error @+1 {{'executor.open' op address "[]:4711" has an empty host; write it as host:port}}
+  %s = executor.open("[]:4711") : !executor.session
   return
 }
 

@@ -1,11 +1,7 @@
 
-//===----------------------------------------------------------------------===//
-// executor.launch / executor.launch_async
-//===----------------------------------------------------------------------===//
-
-func.func @launch_empty_callee(%s: !executor.session) {
-  // expected-error @+1 {{'executor.launch' op kernel_callee is empty; name the entry function of the target module}}
-  executor.launch %s("", "/tmp/a.o")() : !executor.session, () -> ()
+func.func @format_i64(%s: !executor.session) {
+  // expected-error @+1 {{'executor.send_binary' op attribute 'format' failed to satisfy constraint: 32-bit signless integer attribute}}
+  executor.send_binary %s("/tmp/a.o") {format = 0 : i64} : !executor.session
   return
 }
 

@@ -1,7 +1,11 @@
 
-func.func @launch_empty_object(%s: !executor.session, %x: memref<4xf64>) {
-  // expected-error @+1 {{'executor.launch' op object is empty; give the path of the object file shipped with executor.send_binary}}
-  executor.launch %s("square", "")(%x) : !executor.session, (memref<4xf64>) -> ()
+//===----------------------------------------------------------------------===//
+// executor.launch / executor.launch_async
+//===----------------------------------------------------------------------===//
+
+func.func @launch_empty_callee(%s: !executor.session) {
+  // expected-error @+1 {{'executor.launch' op kernel_callee is empty; name the entry function of the target module}}
+  executor.launch %s("", "/tmp/a.o")() : !executor.session, () -> ()
   return
 }
 

@@ -1,7 +1,7 @@
 
-func.func @launch_async_empty_callee(%s: !executor.session) {
-  // expected-error @+1 {{'executor.launch_async' op kernel_callee is empty; name the entry function of the target module}}
-  %t = executor.launch_async %s("", "/tmp/a.o") : !executor.session -> !executor.token
+func.func @launch_empty_object(%s: !executor.session, %x: memref<4xf64>) {
+  // expected-error @+1 {{'executor.launch' op object is empty; give the path of the object file shipped with executor.send_binary}}
+  executor.launch %s("square", "")(%x) : !executor.session, (memref<4xf64>) -> ()
   return
 }
 

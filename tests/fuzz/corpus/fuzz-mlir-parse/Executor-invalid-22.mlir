@@ -1,11 +1,7 @@
 
-//===----------------------------------------------------------------------===//
-// executor.call
-//===----------------------------------------------------------------------===//
-
-func.func @call_empty_symbol(%s: !executor.session, %a: tensor<4xf64>) {
-  // expected-error @+1 {{'executor.call' op symbol is empty; name the function to invoke on the executor}}
-  executor.call %s("")(%a) : !executor.session, (tensor<4xf64>) -> ()
+func.func @launch_async_empty_object(%s: !executor.session) {
+  // expected-error @+1 {{'executor.launch_async' op object is empty; give the path of the object file shipped with executor.send_binary}}
+  %t = executor.launch_async %s("warmup", "") : !executor.session -> !executor.token
   return
 }
 

@@ -1,7 +1,7 @@
 
-func.func @call_memref_result(%s: !executor.session, %a: tensor<4xf64>) {
-  // expected-error @+1 {{'executor.call' op result #0 must be variadic of ranked tensor of any type values, but got 'memref<4xf64>'}}
-  %r = executor.call %s("f")(%a) : !executor.session, (tensor<4xf64>) -> memref<4xf64>
+func.func @launch_tensor_result(%s: !executor.session, %x: memref<4xf64>) {
+  // expected-error @+1 {{'executor.launch' op result #0 must be variadic of memref of any type values, but got 'tensor<4xf64>'}}
+  %r = executor.launch %s("square", "/tmp/a.o")(%x) : !executor.session, (memref<4xf64>) -> tensor<4xf64>
   return
 }
 

@@ -1,7 +1,7 @@
 
-func.func @await_session(%s: !executor.session) {
-  // expected-error @+1 {{'executor.await' op operand #0 must be A handle to one launch that has not finished yet., but got '!executor.session'}}
-  "executor.await"(%s) : (!executor.session) -> ()
+func.func @call_scalar_operand(%s: !executor.session, %a: f64) {
+  // expected-error @+1 {{'executor.call' op operand #1 must be variadic of ranked tensor of any type values or memref of any type values, but got 'f64'}}
+  executor.call %s("f")(%a) : !executor.session, (f64) -> ()
   return
 }
 

@@ -1,7 +1,7 @@
 
-func.func @close_token(%t: !executor.token) {
-  // expected-error @+1 {{'executor.close' op operand #0 must be A handle to an open executor session., but got '!executor.token'}}
-  "executor.close"(%t) : (!executor.token) -> ()
+func.func @await_session(%s: !executor.session) {
+  // expected-error @+1 {{'executor.await' op operand #0 must be A handle to one launch that has not finished yet., but got '!executor.session'}}
+  "executor.await"(%s) : (!executor.session) -> ()
   return
 }
 

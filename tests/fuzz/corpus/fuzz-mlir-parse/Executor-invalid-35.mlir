@@ -1,7 +1,7 @@
 
-func.func @i32_session(%c: i32) {
-  // expected-error @+1 {{'executor.send_binary' op operand #0 must be A handle to an open executor session., but got 'i32'}}
-  "executor.send_binary"(%c) <{binary_path = "/tmp/a.o"}> : (i32) -> ()
+func.func @close_token(%t: !executor.token) {
+  // expected-error @+1 {{'executor.close' op operand #0 must be A handle to an open executor session., but got '!executor.token'}}
+  "executor.close"(%t) : (!executor.token) -> ()
   return
 }
 

@@ -1,9 +1,7 @@
 
-// In the custom form the type of the session operand is checked while
-// parsing.
-func.func @i32_session_custom(%c: i32) {
-  // expected-error @+1 {{custom op 'executor.close' invalid kind of type specified: expected executor.session, but found 'i32'}}
-  executor.close %c : i32
+func.func @i32_session(%c: i32) {
+  // expected-error @+1 {{'executor.send_binary' op operand #0 must be A handle to an open executor session., but got 'i32'}}
+  "executor.send_binary"(%c) <{binary_path = "/tmp/a.o"}> : (i32) -> ()
   return
 }
 

@@ -1,7 +1,9 @@
 
-func.func @open_returns_i64() {
-  // expected-error @+1 {{'executor.open' op result #0 must be A handle to an open executor session., but got 'i64'}}
-  %s = "executor.open"() <{address = "127.0.0.1:4711"}> : () -> i64
+// In the custom form the type of the session operand is checked while
+// parsing.
+func.func @i32_session_custom(%c: i32) {
+  // expected-error @+1 {{custom op 'executor.close' invalid kind of type specified: expected executor.session, but found 'i32'}}
+  executor.close %c : i32
   return
 }
 

@@ -1,7 +1,7 @@
 
-func.func @launch_async_returns_session(%s: !executor.session) {
-  // expected-error @+1 {{'executor.launch_async' op result #0 must be A handle to one launch that has not finished yet., but got '!executor.session'}}
-  %t = "executor.launch_async"(%s) <{kernel_callee = "k", object = "/tmp/a.o"}> : (!executor.session) -> !executor.session
+func.func @open_returns_i64() {
+  // expected-error @+1 {{'executor.open' op result #0 must be A handle to an open executor session., but got 'i64'}}
+  %s = "executor.open"() <{address = "127.0.0.1:4711"}> : () -> i64
   return
 }
 

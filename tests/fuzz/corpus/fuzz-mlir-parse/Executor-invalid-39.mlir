@@ -1,11 +1,7 @@
 
-//===----------------------------------------------------------------------===//
-// Missing or mistyped inherent attributes (generic form)
-//===----------------------------------------------------------------------===//
-
-func.func @open_missing_address() {
-  // expected-error @+1 {{'executor.open' op requires attribute 'address'}}
-  %s = "executor.open"() : () -> !executor.session
+func.func @launch_async_returns_session(%s: !executor.session) {
+  // expected-error @+1 {{'executor.launch_async' op result #0 must be A handle to one launch that has not finished yet., but got '!executor.session'}}
+  %t = "executor.launch_async"(%s) <{kernel_callee = "k", object = "/tmp/a.o"}> : (!executor.session) -> !executor.session
   return
 }
 

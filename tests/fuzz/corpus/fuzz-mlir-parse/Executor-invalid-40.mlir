@@ -1,7 +1,11 @@
 
-func.func @launch_missing_object(%s: !executor.session) {
-  // expected-error @+1 {{'executor.launch' op requires attribute 'object'}}
-  "executor.launch"(%s) <{kernel_callee = "k"}> : (!executor.session) -> ()
+//===----------------------------------------------------------------------===//
+// Missing or mistyped inherent attributes (generic form)
+//===----------------------------------------------------------------------===//
+
+func.func @open_missing_address() {
+  // expected-error @+1 {{'executor.open' op requires attribute 'address'}}
+  %s = "executor.open"() : () -> !executor.session
   return
 }
 

@@ -19,7 +19,12 @@
 // runs first and one-shot-bufferize turns its executor.call into the
 // destination-passing form.
 //
+// runnable:
 //   executor-opt runtime-call.mlir --lower-runtime-dispatch
+//
+// scripts/demo.sh labels the results:
+//   result: the count sample_histogram returned (on the executor)
+//   result: the histogram, normalised by @compute::@normalize
 
 module @host {
   func.func private @printMemrefF64(memref<*xf64>) attributes {llvm.emit_c_interface}

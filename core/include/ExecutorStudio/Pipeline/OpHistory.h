@@ -1,0 +1,92 @@
+//===- OpHistory.h - where an op went, pass by pass -------------*- C++ -*-===//
+//
+// An op is followed through a recording by the source places its location
+// names: in MLIR the `loc(...)` of each line (file-line-column locations,
+// also inside fused, named and call-site ones, `#locN` aliases resolved), in
+// a target's LLVM IR the `!dbg` DILocation of each instruction (its line,
+// column and its scope's file, and the places it was inlined at), in its
+// assembly the `.loc` directive each instruction follows (`.file` names the
+// file). The studio's op history, `executor-studio --history` and the
+// language server's `executor/opHistory` all use this. Snapshots must be
+// recorded with their locations (RecordOptions::printDebugInfo, which also
+// gives a target's LLVM IR and assembly their line table). Text only: no
+// MLIR types here.
+//
+//===----------------------------------------------------------------------===//
+#ifndef EXECUTORSTUDIO_PIPELINE_OPHISTORY_H
+#define EXECUTORSTUDIO_PIPELINE_OPHISTORY_H
+
+#include "ExecutorStudio/Pipeline/PipelineRecorder.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace executor_studio {
+
+/// A place in a source file; `line` and `column` are 1-based. Column 0 is
+/// any column (a function's line in a line table has none).
+struct SourcePlace {
+  std::string file;
+  unsigned line = 0, column = 0;
+
+  friend bool operator==(const SourcePlace &a, const SourcePlace &b) {
+    return a.file == b.file && a.line == b.line && a.column == b.column;
+  }
+};
+
+/// Whether `a` and `b` name the same place: the same line and column (0
+/// matches any), in the same file, or one file's path ends with the other's
+/// (a line table holds absolute paths where the IR has the name it was
+/// given).
+bool samePlace(const SourcePlace &a, const SourcePlace &b);
+
+/// The places each line of one snapshot's text names, indexed once.
+/// `text` must outlive it.
+class SnapshotPlaces {
+public:
+  SnapshotPlaces(llvm::StringRef text, SnapshotKind kind);
+  ~SnapshotPlaces();
+  SnapshotPlaces(SnapshotPlaces &&) noexcept;
+  SnapshotPlaces &operator=(SnapshotPlaces &&) noexcept;
+
+  /// Lines of the text.
+  size_t size() const;
+  /// Line `line` (0-based) as it is in the text.
+  llvm::StringRef line(size_t line) const;
+  /// The places line `line` (0-based) names, in order, each once; none past
+  /// the end, for a location alias's own line, or for a line that holds no
+  /// code (a label, a directive, metadata).
+  std::vector<SourcePlace> placesOfLine(size_t line) const;
+  /// The lines (0-based, in order) that name one of `places`.
+  std::vector<unsigned> linesOf(llvm::ArrayRef<SourcePlace> places) const;
+
+private:
+  struct Index;
+  std::unique_ptr<Index> index;
+};
+
+/// One step of an op's history.
+struct OpHistoryStep {
+  /// The snapshot; null for the input.
+  const Snapshot *snapshot = nullptr;
+  /// For a target's own step (Snapshot::nested), the step it is recorded in.
+  const Snapshot *parent = nullptr;
+  /// The lines (0-based) of its text that name one of the places.
+  std::vector<unsigned> lines;
+};
+
+/// Where the ops that name one of `places` are in each snapshot of
+/// `recording`: the input, then every step, each followed by its nested
+/// steps (those only where the op is: a kernel's op, not every op of the
+/// host). A step where none is left is listed with no lines. Snapshots
+/// without text are left out.
+std::vector<OpHistoryStep> opHistory(const Recording &recording,
+                                     llvm::ArrayRef<SourcePlace> places);
+
+} // namespace executor_studio
+
+#endif // EXECUTORSTUDIO_PIPELINE_OPHISTORY_H

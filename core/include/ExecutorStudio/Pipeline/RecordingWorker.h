@@ -1,0 +1,88 @@
+//===- RecordingWorker.h - a recording made in a child process --*- C++ -*-===//
+//
+// The one way front ends record a pipeline off their own process: the
+// language server's previews and the studio's recordings run in a worker
+// process (`EXE --record-worker REQUEST RESULT`, a hidden mode of the
+// executable that starts it: its main() calls runRecordWorkerIfAsked,
+// Registration/TextEntryPoints.h), so a pass that crashes takes only the worker
+// down, and a time-out or a cancellation kills it at once.
+//
+// The request and the recording cross as JSON files (toJSON/fromJSON below
+// round-trip a Recording: snapshots, the nested steps of each target with
+// their LLVM IR and assembly, diagnostics, timings, changed marks; a
+// snapshot that changed nothing shares its predecessor's text on both
+// sides, so IRText::sameAs holds after the trip).
+//
+//===----------------------------------------------------------------------===//
+#ifndef EXECUTORSTUDIO_PIPELINE_RECORDINGWORKER_H
+#define EXECUTORSTUDIO_PIPELINE_RECORDINGWORKER_H
+
+#include "ExecutorStudio/Pipeline/PipelineRecorder.h"
+
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/Support/JSON.h"
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace executor_studio {
+
+/// What the worker records.
+struct RecordRequest {
+  /// The program (parsed with every dialect of executor-opt) and its name in
+  /// diagnostics.
+  std::string text;
+  std::string bufferName;
+  RecordOptions options;
+  /// Re-run the steps after this one on `text` (recordPipelineFrom); none:
+  /// record the whole pipeline (recordPipeline).
+  std::optional<int> rerunAfter;
+  /// Which snapshots' text the worker sends back (indices, -1 for the input;
+  /// the nested steps of a snapshot sent come with it); none: every text.
+  /// With RecordOptions::deferText only those are printed.
+  std::optional<std::vector<int>> irSnapshots;
+};
+
+/// How a run in the worker ended.
+struct WorkerRecording {
+  enum class Status { Finished, Cancelled, TimedOut, Failed };
+  Status status = Status::Failed;
+  Recording recording;
+  /// Failed: why (the worker's exit, e.g. "killed by signal SIGSEGV", and
+  /// the first lines it wrote on stderr, where MLIR names a crashing pass).
+  std::string error;
+};
+
+/// Records `request` in a worker process: `workerExecutable --record-worker
+/// REQUEST RESULT`. Kills it when `cancelled` (asked every few
+/// milliseconds) says so or after `timeout`.
+WorkerRecording recordInWorker(const RecordRequest &request,
+                               llvm::StringRef workerExecutable,
+                               std::chrono::milliseconds timeout,
+                               llvm::function_ref<bool()> cancelled = nullptr);
+
+/// The worker's side, runRecordWorker and runRecordWorkerIfAsked, records
+/// text: it is declared in ExecutorStudio/Registration/TextEntryPoints.h.
+
+llvm::json::Value toJSON(const RecordedDiagnostic &diagnostic);
+bool fromJSON(const llvm::json::Value &value, RecordedDiagnostic &diagnostic,
+              llvm::json::Path path);
+llvm::json::Value toJSON(const RecordOptions &options);
+bool fromJSON(const llvm::json::Value &value, RecordOptions &options,
+              llvm::json::Path path);
+llvm::json::Value toJSON(const RecordRequest &request);
+bool fromJSON(const llvm::json::Value &value, RecordRequest &request,
+              llvm::json::Path path);
+/// Every text of the recording.
+llvm::json::Value toJSON(const Recording &recording);
+/// The texts of the snapshots in `irSnapshots` only (RecordRequest).
+llvm::json::Value toJSON(const Recording &recording,
+                         const std::optional<std::vector<int>> &irSnapshots);
+bool fromJSON(const llvm::json::Value &value, Recording &recording,
+              llvm::json::Path path);
+
+} // namespace executor_studio
+
+#endif // EXECUTORSTUDIO_PIPELINE_RECORDINGWORKER_H

@@ -1,0 +1,52 @@
+//===- StructuralDiff.h - the same names for the same values ----*- C++ -*-===//
+//
+// A line diff of two printed snapshots shows a whole loop as removed and
+// re-added when one inserted op renumbered `%5` to `%6`. The structural diff
+// parses both snapshots, matches their operations as llvm-diff matches
+// instructions (by location when both have one, then by structure and
+// operands, then by kind), and renames the right side's values and blocks to
+// the names of what they match on the left. A line diff of the results then
+// shows only the lines a pass inserted, rewrote or removed. The texts stay
+// valid MLIR with the names the printer or the user gave: only names change,
+// each unique in its scope. Plain data here: no MLIR types but the context.
+//
+//===----------------------------------------------------------------------===//
+#ifndef EXECUTORSTUDIO_PIPELINE_STRUCTURALDIFF_H
+#define EXECUTORSTUDIO_PIPELINE_STRUCTURALDIFF_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstddef>
+#include <string>
+
+namespace mlir {
+class MLIRContext;
+} // namespace mlir
+
+namespace executor_studio {
+
+/// Two snapshots whose values and blocks are named alike where they match.
+struct AlignedSnapshots {
+  /// The left text as given.
+  std::string left;
+  /// The right text, its matched values and blocks carrying their left
+  /// counterparts' names, the others their own (or a fresh one where that
+  /// is taken).
+  std::string right;
+  /// Operations on each side, and how many of them matched.
+  size_t leftOps = 0, rightOps = 0, matchedOps = 0;
+  /// Value and block names the right text changed.
+  size_t renamed = 0;
+};
+
+/// Parses `left` and `right` (MLIR as the recorder prints it, or as a user
+/// edited it) into `context` and aligns their names. Fails with the side,
+/// line and message when a text does not parse.
+llvm::Expected<AlignedSnapshots> alignSnapshots(mlir::MLIRContext &context,
+                                                llvm::StringRef left,
+                                                llvm::StringRef right);
+
+} // namespace executor_studio
+
+#endif // EXECUTORSTUDIO_PIPELINE_STRUCTURALDIFF_H

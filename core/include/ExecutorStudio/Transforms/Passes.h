@@ -1,0 +1,68 @@
+//===- Passes.h - Executor Studio passes ------------------------*- C++ -*-===//
+#ifndef EXECUTORSTUDIO_TRANSFORMS_PASSES_H
+#define EXECUTORSTUDIO_TRANSFORMS_PASSES_H
+
+#include "mlir/Pass/Pass.h"
+
+#include <memory>
+#include <string>
+
+namespace mlir {
+class OpPassManager;
+namespace arith {
+class ArithDialect;
+} // namespace arith
+namespace tensor {
+class TensorDialect;
+} // namespace tensor
+namespace func {
+class FuncDialect;
+} // namespace func
+namespace LLVM {
+class LLVMDialect;
+} // namespace LLVM
+} // namespace mlir
+
+namespace catalyst {
+namespace executor {
+class ExecutorDialect;
+} // namespace executor
+
+#define GEN_PASS_DECL
+#define GEN_PASS_REGISTRATION
+#include "ExecutorStudio/Transforms/Passes.h.inc"
+
+/// Options of the default pipeline (`executor-default-pipeline`).
+struct DefaultPipelineOptions {
+  /// Where cross-compile-targets writes the target objects.
+  std::string workspace;
+  /// Forwarded to cross-compile-targets.
+  std::string saveIrAfterEach;
+  /// cross-compile-targets' `debug` and `opt-level`.
+  bool debug = false;
+  unsigned optLevel = 2;
+};
+
+/// lower-runtime-dispatch, one-shot-bufferize, cross-compile-targets,
+/// dispatch-executor-targets, convert-executor-to-llvm and the standard
+/// lowering of the host to the LLVM dialect.
+void buildDefaultPipeline(mlir::OpPassManager &pm,
+                          const DefaultPipelineOptions &options);
+/// The same pipeline as text, as `--pass-pipeline` takes it.
+std::string getDefaultPipelineText(const DefaultPipelineOptions &options);
+/// A pass option's value as pipeline text writes it: in double quotes when
+/// it holds a space, a comma, a brace or `=`.
+std::string quotePassOption(llvm::StringRef value);
+/// The stage cross-compile-targets runs on a target module with no
+/// `pipeline` of its own: bufferization and the lowering to LLVM.
+std::string getDefaultTargetPipelineText();
+/// The standard lowering of a bufferized module to the LLVM dialect.
+void buildLowerToLLVMPipeline(mlir::OpPassManager &pm);
+
+/// Registers `executor-default-pipeline`, `executor-target-pipeline` and
+/// `executor-lower-to-llvm` for --pass-pipeline.
+void registerExecutorStudioPipelines();
+
+} // namespace catalyst
+
+#endif // EXECUTORSTUDIO_TRANSFORMS_PASSES_H

@@ -1,0 +1,473 @@
+//===- RecordingWorker.cpp - a recording made in a child process ----------===//
+#include "ExecutorStudio/Pipeline/RecordingWorker.h"
+
+#include "ExecutorStudio/Support/Subprocess.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <csignal>
+#include <thread>
+
+using namespace executor_studio;
+namespace json = llvm::json;
+using llvm::StringRef;
+
+//===----------------------------------------------------------------------===//
+// JSON
+//===----------------------------------------------------------------------===//
+
+namespace {
+constexpr const char *kSeverityNames[] = {"error", "warning", "remark", "note"};
+constexpr const char *kKindNames[] = {"mlir", "llvm", "asm"};
+
+template <typename Enum, size_t N>
+bool enumFromJSON(const json::Value &value, Enum &result,
+                  const char *const (&names)[N], json::Path path) {
+  std::optional<StringRef> text = value.getAsString();
+  if (text)
+    for (size_t i = 0; i < N; ++i)
+      if (*text == names[i]) {
+        result = static_cast<Enum>(i);
+        return true;
+      }
+  path.report("not one of the names expected");
+  return false;
+}
+
+/// Writes the IR of a list of snapshots: "ir" where it is sent and differs
+/// from the one before, "sameIR" where it is the one before's (sent).
+struct TextWriter {
+  IRText previous;
+  bool previousSent = false;
+
+  void write(json::Object &object, const IRText &ir, bool send) {
+    if (!ir || !send) {
+      previous = ir;
+      previousSent = false;
+      return;
+    }
+    if (previousSent && ir.sameAs(previous))
+      object["sameIR"] = true;
+    else
+      object["ir"] = *ir;
+    previous = ir;
+    previousSent = true;
+  }
+};
+
+/// Reads what TextWriter wrote.
+struct TextReader {
+  IRText previous;
+
+  bool read(const json::Object &object, IRText &ir, json::Path path) {
+    if (std::optional<bool> same = object.getBoolean("sameIR"); same && *same) {
+      if (!previous) {
+        path.field("sameIR").report("no text before it to share");
+        return false;
+      }
+      ir = previous;
+    } else if (const json::Value *text = object.get("ir")) {
+      std::optional<StringRef> string = text->getAsString();
+      if (!string) {
+        path.field("ir").report("expected a string");
+        return false;
+      }
+      ir = IRText(std::make_shared<const std::string>(string->str()));
+    } else {
+      ir = nullptr;
+    }
+    previous = ir;
+    return true;
+  }
+};
+
+json::Value snapshotToJSON(const Snapshot &snapshot, TextWriter &texts,
+                           bool send) {
+  json::Object object{
+      {"index", static_cast<int64_t>(snapshot.index)},
+      {"pass", snapshot.pass},
+      {"options", snapshot.options},
+      {"anchor", snapshot.anchor},
+      {"changed", snapshot.changed},
+      {"failed", snapshot.failed},
+      {"edited", snapshot.edited},
+      {"milliseconds", snapshot.milliseconds},
+      {"kind", kKindNames[static_cast<int>(snapshot.kind)]},
+      {"target", snapshot.target},
+  };
+  texts.write(object, snapshot.ir, send);
+  json::Array diagnostics;
+  for (const RecordedDiagnostic &diag : snapshot.diagnostics)
+    diagnostics.push_back(toJSON(diag));
+  object["diagnostics"] = std::move(diagnostics);
+  if (!snapshot.nested.empty()) {
+    TextWriter nestedTexts;
+    json::Array nested;
+    const Snapshot *before = nullptr;
+    for (const Snapshot &step : snapshot.nested) {
+      // Each target's steps share texts within the target only.
+      if (before && before->target != step.target)
+        nestedTexts = TextWriter();
+      nested.push_back(snapshotToJSON(step, nestedTexts, send));
+      before = &step;
+    }
+    object["nested"] = std::move(nested);
+  }
+  return object;
+}
+
+bool snapshotFromJSON(const json::Value &value, Snapshot &snapshot,
+                      TextReader &texts, json::Path path) {
+  json::ObjectMapper o(value, path);
+  int64_t index = 0;
+  if (!o || !o.map("index", index) || !o.map("pass", snapshot.pass) ||
+      !o.map("options", snapshot.options) || !o.map("anchor", snapshot.anchor) ||
+      !o.map("changed", snapshot.changed) || !o.map("failed", snapshot.failed) ||
+      !o.map("edited", snapshot.edited) ||
+      !o.map("milliseconds", snapshot.milliseconds) ||
+      !o.map("target", snapshot.target) ||
+      !o.map("diagnostics", snapshot.diagnostics))
+    return false;
+  if (index < 0 || index > (int64_t(1) << 30)) {
+    path.field("index").report("out of range");
+    return false;
+  }
+  snapshot.index = static_cast<unsigned>(index);
+  const json::Object *object = value.getAsObject();
+  const json::Value *kind = object->get("kind");
+  if (!kind || !enumFromJSON(*kind, snapshot.kind, kKindNames, path.field("kind")))
+    return false;
+  if (!texts.read(*object, snapshot.ir, path))
+    return false;
+  if (const json::Value *nested = object->get("nested")) {
+    const json::Array *steps = nested->getAsArray();
+    if (!steps) {
+      path.field("nested").report("expected an array");
+      return false;
+    }
+    TextReader nestedTexts;
+    for (auto [i, step] : llvm::enumerate(*steps)) {
+      Snapshot &added = snapshot.nested.emplace_back();
+      if (!snapshotFromJSON(step, added, nestedTexts, path.field("nested").index(i)))
+        return false;
+      if (i > 0 && snapshot.nested[i - 1].target != added.target) {
+        // A new target: its first step shares nothing (as written).
+        if (std::optional<bool> same = step.getAsObject()->getBoolean("sameIR");
+            same && *same) {
+          path.field("nested").index(i).report("shares a text across targets");
+          return false;
+        }
+      }
+    }
+  }
+  return true;
+}
+} // namespace
+
+json::Value executor_studio::toJSON(const RecordedDiagnostic &diag) {
+  json::Object object{
+      {"severity", kSeverityNames[static_cast<int>(diag.severity)]},
+      {"message", diag.message},
+      {"file", diag.file},
+      {"line", static_cast<int64_t>(diag.line)},
+      {"column", static_cast<int64_t>(diag.column)},
+      {"pass", diag.pass},
+  };
+  if (!diag.notes.empty()) {
+    json::Array notes;
+    for (const RecordedDiagnostic &note : diag.notes)
+      notes.push_back(toJSON(note));
+    object["notes"] = std::move(notes);
+  }
+  return object;
+}
+
+bool executor_studio::fromJSON(const json::Value &value,
+                               RecordedDiagnostic &diag, json::Path path) {
+  json::ObjectMapper o(value, path);
+  int64_t line = 0, column = 0;
+  if (!o || !o.map("message", diag.message) || !o.map("file", diag.file) ||
+      !o.map("line", line) || !o.map("column", column) ||
+      !o.map("pass", diag.pass) || !o.mapOptional("notes", diag.notes))
+    return false;
+  if (line < 0 || column < 0 || line > UINT32_MAX || column > UINT32_MAX) {
+    path.report("line or column out of range");
+    return false;
+  }
+  diag.line = static_cast<unsigned>(line);
+  diag.column = static_cast<unsigned>(column);
+  const json::Value *severity = value.getAsObject()->get("severity");
+  return severity && enumFromJSON(*severity, diag.severity, kSeverityNames,
+                                  path.field("severity"));
+}
+
+json::Value executor_studio::toJSON(const RecordOptions &options) {
+  return json::Object{
+      {"pipeline", options.pipeline},
+      {"recordIR", options.recordIR},
+      {"deferText", options.deferText},
+      {"printGenericForm", options.printGenericForm},
+      {"printDebugInfo", options.printDebugInfo},
+      {"allowUnregisteredDialects", options.allowUnregisteredDialects},
+      {"recordNested", options.recordNested},
+  };
+}
+
+bool executor_studio::fromJSON(const json::Value &value, RecordOptions &options,
+                               json::Path path) {
+  json::ObjectMapper o(value, path);
+  return o && o.map("pipeline", options.pipeline) &&
+         o.map("recordIR", options.recordIR) &&
+         o.map("deferText", options.deferText) &&
+         o.map("printGenericForm", options.printGenericForm) &&
+         o.map("printDebugInfo", options.printDebugInfo) &&
+         o.map("allowUnregisteredDialects", options.allowUnregisteredDialects) &&
+         o.map("recordNested", options.recordNested);
+}
+
+json::Value executor_studio::toJSON(const RecordRequest &request) {
+  json::Object object{{"text", request.text},
+                      {"bufferName", request.bufferName},
+                      {"options", toJSON(request.options)}};
+  if (request.rerunAfter)
+    object["rerunAfter"] = *request.rerunAfter;
+  if (request.irSnapshots)
+    object["irSnapshots"] = *request.irSnapshots;
+  return object;
+}
+
+bool executor_studio::fromJSON(const json::Value &value, RecordRequest &request,
+                               json::Path path) {
+  json::ObjectMapper o(value, path);
+  return o && o.map("text", request.text) &&
+         o.map("bufferName", request.bufferName) &&
+         o.map("options", request.options) &&
+         o.mapOptional("rerunAfter", request.rerunAfter) &&
+         o.mapOptional("irSnapshots", request.irSnapshots);
+}
+
+json::Value executor_studio::toJSON(const Recording &recording) {
+  return toJSON(recording, std::nullopt);
+}
+
+json::Value
+executor_studio::toJSON(const Recording &recording,
+                        const std::optional<std::vector<int>> &irSnapshots) {
+  auto send = [&](int snapshot) {
+    return !irSnapshots || llvm::is_contained(*irSnapshots, snapshot);
+  };
+  json::Object object{
+      {"succeeded", recording.succeeded},
+      {"totalMilliseconds", recording.totalMilliseconds},
+      {"firstStep", static_cast<int64_t>(recording.firstStep)},
+  };
+  TextWriter texts;
+  texts.write(object, recording.inputIR, send(-1));
+  json::Array diagnostics;
+  for (const RecordedDiagnostic &diag : recording.diagnostics)
+    diagnostics.push_back(toJSON(diag));
+  object["diagnostics"] = std::move(diagnostics);
+  json::Array snapshots;
+  for (const Snapshot &snapshot : recording.snapshots)
+    snapshots.push_back(
+        snapshotToJSON(snapshot, texts, send(static_cast<int>(snapshot.index))));
+  object["snapshots"] = std::move(snapshots);
+  // The output: the last snapshot's text (or the input's) when it is that,
+  // else its own when every text is sent.
+  if (recording.outputIR) {
+    if (texts.previousSent && recording.outputIR.sameAs(texts.previous))
+      object["output"] = "last";
+    else if (!irSnapshots)
+      object["outputIR"] = *recording.outputIR;
+  }
+  return object;
+}
+
+bool executor_studio::fromJSON(const json::Value &value, Recording &recording,
+                               json::Path path) {
+  json::ObjectMapper o(value, path);
+  int64_t firstStep = 0;
+  if (!o || !o.map("succeeded", recording.succeeded) ||
+      !o.map("totalMilliseconds", recording.totalMilliseconds) ||
+      !o.map("firstStep", firstStep) ||
+      !o.map("diagnostics", recording.diagnostics))
+    return false;
+  if (firstStep < 0 || firstStep > (int64_t(1) << 30)) {
+    path.field("firstStep").report("out of range");
+    return false;
+  }
+  recording.firstStep = static_cast<unsigned>(firstStep);
+  const json::Object *object = value.getAsObject();
+  TextReader texts;
+  if (!texts.read(*object, recording.inputIR, path))
+    return false;
+  const json::Array *snapshots = object->getArray("snapshots");
+  if (!snapshots) {
+    path.field("snapshots").report("expected an array");
+    return false;
+  }
+  recording.snapshots.reserve(snapshots->size());
+  for (auto [i, snapshot] : llvm::enumerate(*snapshots))
+    if (!snapshotFromJSON(snapshot, recording.snapshots.emplace_back(), texts,
+                          path.field("snapshots").index(i)))
+      return false;
+  if (std::optional<StringRef> output = object->getString("output");
+      output && *output == "last") {
+    recording.outputIR = texts.previous;
+  } else if (std::optional<StringRef> text = object->getString("outputIR")) {
+    recording.outputIR = IRText(std::make_shared<const std::string>(text->str()));
+  }
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// The worker process
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The worker's files, in a temporary directory removed with it.
+struct WorkerFiles {
+  llvm::SmallString<128> dir;
+  std::string request, result, errors;
+
+  ~WorkerFiles() {
+    if (!dir.empty())
+      llvm::sys::fs::remove_directories(dir, /*IgnoreErrors=*/true);
+  }
+
+  llvm::Error create(const RecordRequest &recordRequest) {
+    if (std::error_code ec =
+            llvm::sys::fs::createUniqueDirectory("executor-record", dir)) {
+      dir.clear();
+      return llvm::createStringError("cannot create a temporary directory: " +
+                                     ec.message());
+    }
+    auto path = [&](StringRef name) {
+      llvm::SmallString<128> result(dir);
+      llvm::sys::path::append(result, name);
+      return std::string(result);
+    };
+    request = path("request.json");
+    result = path("result.json");
+    errors = path("stderr.txt");
+    std::error_code ec;
+    llvm::raw_fd_ostream os(request, ec);
+    if (!ec) {
+      os << toJSON(recordRequest);
+      os.close();
+      if (os.has_error())
+        ec = os.error();
+    }
+    if (ec)
+      return llvm::createStringError("cannot write " + request + ": " +
+                                     ec.message());
+    return llvm::Error::success();
+  }
+};
+
+/// Why the worker failed: its exit and what it said on stderr (without the
+/// crash report's boilerplate; its stack trace names the pass when MLIR's
+/// crash recovery does).
+std::string describeFailure(const Subprocess &process, StringRef errorsPath) {
+  std::string message = process.exitDescription();
+  if (auto errors = llvm::MemoryBuffer::getFile(errorsPath)) {
+    llvm::SmallVector<StringRef> lines;
+    (*errors)->getBuffer().split(lines, '\n', -1, /*KeepEmpty=*/false);
+    unsigned kept = 0;
+    for (StringRef line : lines) {
+      StringRef trimmed = line.trim();
+      if (trimmed.starts_with("PLEASE submit") ||
+          trimmed.starts_with("Stack dump") || trimmed.starts_with("#") ||
+          trimmed.contains("Program arguments:"))
+        continue;
+      if (++kept > 8)
+        break;
+      message += "; " + trimmed.str();
+    }
+  }
+  return message;
+}
+
+/// The recording the worker wrote, within what a front end should take.
+llvm::Expected<Recording> readResult(StringRef path) {
+  // Every pass of a huge program can be too much to hold.
+  constexpr uint64_t kMaxResultBytes = uint64_t(512) << 20;
+  uint64_t size = 0;
+  if (!llvm::sys::fs::file_size(path, size) && size > kMaxResultBytes)
+    return llvm::createStringError(
+        llvm::formatv("the recording is {0} MB, more than a front end should "
+                      "take: ask for less IR",
+                      size >> 20)
+            .str());
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  if (!buffer)
+    return llvm::createStringError("the worker wrote no recording");
+  llvm::Expected<json::Value> parsed = json::parse((*buffer)->getBuffer());
+  if (!parsed)
+    return llvm::createStringError("the worker wrote invalid JSON: " +
+                                   llvm::toString(parsed.takeError()));
+  Recording recording;
+  json::Path::Root root("recording");
+  if (!fromJSON(*parsed, recording, root))
+    return llvm::createStringError("the worker wrote an invalid recording: " +
+                                   llvm::toString(root.getError()));
+  return recording;
+}
+} // namespace
+
+WorkerRecording executor_studio::recordInWorker(
+    const RecordRequest &request, StringRef workerExecutable,
+    std::chrono::milliseconds timeout, llvm::function_ref<bool()> cancelled) {
+  WorkerRecording outcome;
+  WorkerFiles files;
+  if (llvm::Error error = files.create(request)) {
+    outcome.error = llvm::toString(std::move(error));
+    return outcome;
+  }
+  Subprocess process;
+  SubprocessOptions options;
+  options.out = Redirect::null();
+  options.err = Redirect::file(files.errors);
+  // Never outlive the front end (it kills the worker on a time-out or a
+  // cancellation, but it may itself be killed).
+  options.parentDeathSignal = SIGKILL;
+  if (llvm::Error error = process.start({workerExecutable.str(), "--record-worker",
+                                         files.request, files.result},
+                                        options)) {
+    outcome.error = llvm::toString(std::move(error));
+    return outcome;
+  }
+  auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (!process.poll()) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    if (cancelled && cancelled()) {
+      process.kill();
+      outcome.status = WorkerRecording::Status::Cancelled;
+      return outcome;
+    }
+    if (std::chrono::steady_clock::now() >= deadline) {
+      process.kill();
+      outcome.status = WorkerRecording::Status::TimedOut;
+      outcome.error = llvm::formatv("timed out after {0} ms", timeout.count()).str();
+      return outcome;
+    }
+  }
+  if (process.exitCode() != 0) {
+    outcome.error = describeFailure(process, files.errors);
+    return outcome;
+  }
+  llvm::Expected<Recording> recording = readResult(files.result);
+  if (!recording) {
+    outcome.error = llvm::toString(recording.takeError());
+    return outcome;
+  }
+  outcome.recording = std::move(*recording);
+  outcome.status = WorkerRecording::Status::Finished;
+  return outcome;
+}

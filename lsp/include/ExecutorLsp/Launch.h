@@ -1,0 +1,65 @@
+//===- Launch.h - executor/launch: a kernel run from the editor -*- C++ -*-===//
+//
+// `executor/launch` runs one kernel of the document on an executor: the
+// server compiles the document's chunk with the default pipeline and debug
+// info (in a pipeline worker, PipelineJobs.h), ships the kernel's object
+// and launches it with the request's inputs. A kernel that crashes on
+// executor-server comes back with its backtrace (Backtrace.h): the server
+// publishes an error diagnostic at the faulting .mlir line of the document
+// (the signal and the kernel; the other frames as related information),
+// until the document changes.
+//
+//===----------------------------------------------------------------------===//
+#ifndef EXECUTORLSP_LAUNCH_H
+#define EXECUTORLSP_LAUNCH_H
+
+#include "llvm/Support/Error.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/LSP/Protocol.h"
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace executor_studio {
+namespace lsp {
+class TextFile;
+struct LaunchParams;
+
+/// What to launch, found in the document.
+struct LaunchSpec {
+  std::string kernel; ///< `@module::@entry`
+  std::string module; ///< the target's name (its object's)
+  std::string entry;
+  unsigned chunk = 0, lineOffset = 0;
+  std::string address;
+  /// An argument or result: a memref (its static sizes) or a scalar.
+  struct Value {
+    std::vector<int64_t> sizes;
+    bool scalar = false;
+    /// 'f' (float), 'i' (integer or index).
+    char kind = 'f';
+    unsigned bytes = 8;
+    /// The argument's elements (inputs).
+    std::vector<double> elements;
+  };
+  std::vector<Value> inputs, results;
+};
+
+/// The launch `params` asks for in `file`, or why it cannot be run.
+llvm::Expected<LaunchSpec> findLaunch(const TextFile &file,
+                                      const LaunchParams &params);
+
+/// Launches `spec` with the objects the pipeline wrote to `workspace`;
+/// the result is `{kernel, address, ok, results?, error?, signal?,
+/// frames?}`. A crash with frames in the document adds its diagnostic.
+llvm::json::Value runLaunch(const LaunchSpec &spec, llvm::StringRef workspace,
+                            const llvm::lsp::URIForFile &uri,
+                            std::chrono::milliseconds timeout,
+                            std::vector<llvm::lsp::Diagnostic> &diagnostics);
+
+} // namespace lsp
+} // namespace executor_studio
+
+#endif // EXECUTORLSP_LAUNCH_H

@@ -1,0 +1,48 @@
+//===- OpHistory.h - questions about a chunk's recording --------*- C++ -*-===//
+//
+// `executor/opHistory` and `executor/alignedSnapshots` record a chunk as a
+// preview does (a recording worker, PipelineJobs), with every text and each
+// target's nested steps, and for a history with locations
+// (RecordOptions::printDebugInfo, which also gives a target's LLVM IR and
+// assembly a line table); the server then answers from the recording:
+// an op's steps (core's opHistory, ExecutorStudio/Pipeline/OpHistory.h) or
+// two snapshots aligned by the structural diff (alignSnapshots).
+//
+// A query is JSON:
+//   {"kind": "history", "places": [{"file", "line", "column"}]} or
+//   {"kind": "history", "snapshot": "3", "line": 12, "previewLine"?},
+//     with "withIR" for the texts;
+//   {"kind": "align", "left": "2", "right": "3", "lineDiff": false}.
+// Its answer is one chunk's object, or one with "error" (and
+// "invalidParams" when the request named what is not there).
+//
+//===----------------------------------------------------------------------===//
+#ifndef EXECUTORLSP_OPHISTORY_H
+#define EXECUTORLSP_OPHISTORY_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/JSON.h"
+
+namespace executor_studio {
+struct Recording;
+struct RecordOptions;
+namespace lsp {
+struct PipelineResultOptions;
+
+/// Sets what the recording needs for `query` (locations for a history;
+/// every text printed; nested steps).
+void setQueryRecordOptions(const llvm::json::Object &query,
+                           RecordOptions &options);
+
+/// The answer to `query` about the recording of chunk `index` (`text`, at
+/// line `lineOffset` of the document).
+llvm::json::Object chunkQueryToJSON(const Recording &recording,
+                                    const llvm::json::Object &query,
+                                    llvm::StringRef text, unsigned lineOffset,
+                                    unsigned index,
+                                    const PipelineResultOptions &options);
+
+} // namespace lsp
+} // namespace executor_studio
+
+#endif // EXECUTORLSP_OPHISTORY_H

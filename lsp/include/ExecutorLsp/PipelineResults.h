@@ -1,0 +1,75 @@
+//===- PipelineResults.h - a recording as the preview's JSON ----*- C++ -*-===//
+//
+// Previews and the passes' own diagnostics run the executor pipeline in a
+// recording worker (core's RecordingWorker.h; PipelineJobs schedules them);
+// this turns each chunk's recording into the JSON the server answers with:
+//   {"chunk", "lineOffset", "pipeline", "succeeded", "totalMilliseconds",
+//    "input"?, "diagnostics",
+//    "snapshots": [{"index", "number", "pass", "options", "anchor",
+//                   "changed", "failed", "milliseconds", "ir"?,
+//                   "diagnostics", "nested"?}]}
+// where diagnostics are LSP diagnostics of the document (with "pass"). Which
+// IR it holds depends on the request: every snapshot's "ir" where it differs
+// from the previous snapshot's (or the input's, for the first), none (the
+// recorder then prints nothing, which is much faster), or the IR of chosen
+// snapshots (-1: the input).
+//
+// A re-run (`executor/rerunFrom`) takes the edited IR after one snapshot as
+// its input (one program, not split) and records the steps after it
+// (recordPipelineFrom): its one chunk has "lineOffset" 0 (its diagnostics
+// are at lines of the edited text), snapshot indices of the whole pipeline,
+// and also "editedSnapshot", "firstStep" and "remainingPipeline" (the steps
+// it ran, for executor-opt --pass-pipeline).
+//
+//===----------------------------------------------------------------------===//
+#ifndef EXECUTORLSP_PIPELINERESULTS_H
+#define EXECUTORLSP_PIPELINERESULTS_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/JSON.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace executor_studio {
+struct Recording;
+namespace lsp {
+
+/// What a chunk's JSON holds, and where its diagnostics are.
+struct PipelineResultOptions {
+  /// The document's URI, for the diagnostics' locations, and the buffer
+  /// name the recorder parsed the chunk under.
+  std::string uri;
+  std::string bufferName;
+  /// The textual pipeline recorded.
+  std::string pipeline;
+  /// Which IR the result holds.
+  enum class IRMode { Changes, None, Selected };
+  IRMode irMode = IRMode::Changes;
+  /// For IRMode::Selected: snapshot indices, -1 for the input.
+  std::vector<int> irSnapshots;
+  /// A re-run after this snapshot.
+  std::optional<int> rerunAfter;
+
+  /// Parses the request's "ir": "changes", "none" or snapshot indices
+  /// ("-1,3").
+  void setIR(llvm::StringRef ir);
+};
+
+/// The JSON of chunk `index` (`text`, at line `lineOffset` of the document).
+llvm::json::Object chunkResultToJSON(const Recording &recording,
+                                     llvm::StringRef text, unsigned lineOffset,
+                                     unsigned index,
+                                     const PipelineResultOptions &options);
+
+/// The recording's own diagnostics (the parser's, the passes') as LSP
+/// diagnostics of the document, for chunk `text` at line `lineOffset`.
+llvm::json::Array diagnosticsToJSON(const Recording &recording,
+                                    llvm::StringRef text, unsigned lineOffset,
+                                    const PipelineResultOptions &options);
+
+} // namespace lsp
+} // namespace executor_studio
+
+#endif // EXECUTORLSP_PIPELINERESULTS_H

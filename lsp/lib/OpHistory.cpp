@@ -1,0 +1,267 @@
+//===- OpHistory.cpp - questions about a chunk's recording ----------------===//
+#include "ExecutorLsp/OpHistory.h"
+
+#include "ExecutorLsp/PipelineResults.h"
+
+#include "ExecutorStudio/Pipeline/OpHistory.h"
+#include "ExecutorStudio/Pipeline/PipelineRecorder.h"
+#include "ExecutorStudio/Pipeline/StructuralDiff.h"
+#include "ExecutorStudio/Registration/TextEntryPoints.h"
+
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/LSP/Protocol.h"
+
+#include <optional>
+
+using namespace executor_studio;
+using namespace executor_studio::lsp;
+namespace proto = llvm::lsp;
+namespace json = llvm::json;
+
+namespace {
+/// A snapshot of `recording` by reference: `-1` the input, a number the
+/// snapshot with that index, else a name (findSnapshot).
+struct SnapshotRef {
+  IRText ir;
+  SnapshotKind kind = SnapshotKind::MLIR;
+  std::string name;
+};
+std::optional<SnapshotRef> resolveSnapshot(const Recording &recording,
+                                           llvm::StringRef ref) {
+  int index;
+  if (!ref.getAsInteger(10, index)) {
+    if (index == -1)
+      return SnapshotRef{recording.inputIR, SnapshotKind::MLIR, "input"};
+    for (const Snapshot &snapshot : recording.snapshots)
+      if (static_cast<int>(snapshot.index) == index)
+        return SnapshotRef{snapshot.ir, snapshot.kind, snapshot.pass};
+    return std::nullopt;
+  }
+  const Snapshot *found = findSnapshot(recording, ref);
+  if (!found)
+    return std::nullopt;
+  std::string name = found->pass;
+  for (const Snapshot &parent : recording.snapshots)
+    for (const Snapshot &nested : parent.nested)
+      if (&nested == found)
+        name = parent.pass + "/" + nested.pass;
+  return SnapshotRef{found->ir, found->kind, name};
+}
+
+/// The snapshots a recording has, for an error that names a wrong one.
+std::string describeSnapshots(const Recording &recording) {
+  return llvm::formatv("the pipeline has {0} steps, numbered from 0 (-1 is "
+                       "the input; a target's own steps by name, as "
+                       "`cross-compile-targets/TARGET/STEP`)",
+                       recording.snapshots.size())
+      .str();
+}
+
+json::Object errorResult(json::Object result, std::string error,
+                         bool invalidParams) {
+  result["error"] = std::move(error);
+  result["invalidParams"] = invalidParams;
+  return result;
+}
+
+/// `executor/opHistory`: the recording's steps where the op is.
+json::Object historyToJSON(const Recording &recording,
+                           const json::Object &query, json::Object result,
+                           json::Array diagnostics) {
+  std::vector<SourcePlace> places;
+  std::string error;
+  if (const json::Array *list = query.getArray("places")) {
+    for (const json::Value &value : *list) {
+      const json::Object *place = value.getAsObject();
+      if (!place)
+        continue;
+      SourcePlace p;
+      p.file = place->getString("file").value_or("").str();
+      p.line = static_cast<unsigned>(place->getInteger("line").value_or(0));
+      p.column = static_cast<unsigned>(place->getInteger("column").value_or(0));
+      places.push_back(std::move(p));
+    }
+  } else {
+    std::string ref = query.getString("snapshot").value_or("").str();
+    int64_t line = query.getInteger("line").value_or(-1);
+    const int64_t asked = line;
+    std::optional<SnapshotRef> snapshot = resolveSnapshot(recording, ref);
+    if (!recording.inputIR) {
+      error = "the document did not parse: no snapshot to follow an op in";
+    } else if (!snapshot || !snapshot->ir) {
+      error = "there is no snapshot " + ref + ": " + describeSnapshots(recording);
+    } else {
+      SnapshotPlaces text(*snapshot->ir, snapshot->kind);
+      // A line of the snapshot as the preview prints it: the same lines
+      // but for the location aliases (`#loc3 = loc(...)`) this one has.
+      if (query.getBoolean("previewLine").value_or(false) &&
+          snapshot->kind == SnapshotKind::MLIR && line >= 0) {
+        int64_t shown = -1;
+        size_t at = 0;
+        for (; at < text.size(); ++at) {
+          llvm::StringRef t = text.line(at);
+          if (t.starts_with("#") && t.contains(" = loc("))
+            continue;
+          if (++shown == line)
+            break;
+        }
+        line = static_cast<int64_t>(at);
+      }
+      if (line < 0 || static_cast<size_t>(line) >= text.size())
+        error = llvm::formatv("line {0} is past the end of {1} ({2} lines)",
+                              asked, snapshot->name, text.size())
+                    .str();
+      else if ((places = text.placesOfLine(static_cast<size_t>(line))).empty())
+        error = llvm::formatv("line {0} of {1} names no location: `{2}`", asked,
+                              snapshot->name,
+                              text.line(static_cast<size_t>(line)).trim())
+                    .str();
+    }
+  }
+  if (!error.empty())
+    return errorResult(std::move(result), std::move(error),
+                       static_cast<bool>(recording.inputIR));
+  bool withIR = query.getBoolean("withIR").value_or(false);
+  result["diagnostics"] = std::move(diagnostics);
+  json::Array placesJSON;
+  for (const SourcePlace &place : places)
+    placesJSON.push_back(json::Object{
+        {"file", place.file},
+        {"line", static_cast<int64_t>(place.line)},
+        {"column", static_cast<int64_t>(place.column)}});
+  result["places"] = std::move(placesJSON);
+  json::Array steps;
+  for (const OpHistoryStep &step : opHistory(recording, places)) {
+    const Snapshot *snapshot = step.snapshot;
+    const IRText &ir = snapshot ? snapshot->ir : recording.inputIR;
+    SnapshotKind kind = snapshot ? snapshot->kind : SnapshotKind::MLIR;
+    json::Object out;
+    if (!snapshot) {
+      out["name"] = "input";
+      out["index"] = -1;
+      out["number"] = 0;
+    } else if (step.parent) {
+      out["name"] = step.parent->pass + "/" + snapshot->pass;
+      out["pass"] = snapshot->pass;
+      out["target"] = snapshot->target;
+      out["parent"] = static_cast<int64_t>(step.parent->index);
+      out["number"] = static_cast<int64_t>(snapshot->index);
+    } else {
+      out["name"] = snapshot->pass;
+      out["pass"] = snapshot->pass;
+      out["index"] = static_cast<int64_t>(snapshot->index);
+      out["number"] = static_cast<int64_t>(snapshot->index + 1);
+    }
+    out["kind"] = snapshotKindName(kind);
+    if (snapshot)
+      out["changed"] = snapshot->changed;
+    SnapshotPlaces text(*ir, kind);
+    json::Array lines, ranges, texts;
+    for (unsigned line : step.lines) {
+      lines.push_back(static_cast<int64_t>(line));
+      // LSP ranges of the lines, from their first non-blank character.
+      llvm::StringRef t = text.line(line);
+      size_t start = t.size() - t.ltrim().size();
+      ranges.push_back(json::Value(proto::Range(
+          proto::Position(line, static_cast<int>(start)),
+          proto::Position(line, static_cast<int>(t.rtrim().size())))));
+      texts.push_back(t.trim());
+    }
+    out["lines"] = std::move(lines);
+    out["ranges"] = std::move(ranges);
+    out["texts"] = std::move(texts);
+    if (withIR && !step.lines.empty())
+      out["ir"] = *ir;
+    steps.push_back(std::move(out));
+  }
+  result["steps"] = std::move(steps);
+  return result;
+}
+
+/// `executor/alignedSnapshots`: two snapshots' texts, aligned by the
+/// structural diff when both are MLIR (and a line diff was not asked for).
+json::Object alignedToJSON(const Recording &recording,
+                           const json::Object &query, json::Object result,
+                           json::Array diagnostics) {
+  std::string leftRef = query.getString("left").value_or("").str();
+  std::string rightRef = query.getString("right").value_or("").str();
+  bool lineDiff = query.getBoolean("lineDiff").value_or(false);
+  if (!recording.inputIR) {
+    result["error"] = "the document did not parse: no snapshots to compare";
+    return result;
+  }
+  std::optional<SnapshotRef> left = resolveSnapshot(recording, leftRef);
+  std::optional<SnapshotRef> right = resolveSnapshot(recording, rightRef);
+  for (auto [ref, found] : {std::make_pair(&leftRef, &left),
+                            std::make_pair(&rightRef, &right)})
+    if (!*found || !(*found)->ir)
+      return errorResult(std::move(result),
+                         "there is no snapshot " + *ref + ": " +
+                             describeSnapshots(recording),
+                         /*invalidParams=*/true);
+  std::string leftText = *left->ir, rightText = *right->ir;
+  std::string mode = "line";
+  std::string why;
+  std::optional<AlignedSnapshots> aligned;
+  if (lineDiff) {
+    why = "a line diff was asked for";
+  } else if (left->kind != SnapshotKind::MLIR ||
+             right->kind != SnapshotKind::MLIR) {
+    why = "LLVM IR and assembly are compared line by line";
+  } else if (llvm::Expected<AlignedSnapshots> found =
+                 alignSnapshots(leftText, rightText)) {
+    aligned = std::move(*found);
+    mode = "structural";
+  } else {
+    why = llvm::toString(found.takeError());
+  }
+  result["mode"] = mode;
+  if (!why.empty())
+    result["why"] = why;
+  auto side = [&](const SnapshotRef &ref, const std::string &text) {
+    return json::Object{{"name", ref.name},
+                        {"kind", snapshotKindName(ref.kind)},
+                        {"text", text}};
+  };
+  result["left"] = side(*left, aligned ? aligned->left : leftText);
+  result["right"] = side(*right, aligned ? aligned->right : rightText);
+  if (aligned) {
+    result["leftOps"] = static_cast<int64_t>(aligned->leftOps);
+    result["rightOps"] = static_cast<int64_t>(aligned->rightOps);
+    result["matchedOps"] = static_cast<int64_t>(aligned->matchedOps);
+    result["renamed"] = static_cast<int64_t>(aligned->renamed);
+  }
+  result["diagnostics"] = std::move(diagnostics);
+  return result;
+}
+} // namespace
+
+void executor_studio::lsp::setQueryRecordOptions(const json::Object &query,
+                                                 RecordOptions &options) {
+  options.recordIR = true;
+  options.recordNested = true;
+  if (query.getString("kind") == "history") {
+    // Ops are followed by their locations, into each target's line table;
+    // every text is searched.
+    options.printDebugInfo = true;
+    options.deferText = false;
+  }
+}
+
+json::Object executor_studio::lsp::chunkQueryToJSON(
+    const Recording &recording, const json::Object &query, llvm::StringRef text,
+    unsigned lineOffset, unsigned index, const PipelineResultOptions &options) {
+  json::Object result{
+      {"chunk", static_cast<int64_t>(index)},
+      {"lineOffset", static_cast<int64_t>(lineOffset)},
+      {"pipeline", options.pipeline},
+      {"succeeded", recording.succeeded},
+  };
+  json::Array diagnostics =
+      diagnosticsToJSON(recording, text, lineOffset, options);
+  if (query.getString("kind") == "history")
+    return historyToJSON(recording, query, std::move(result),
+                         std::move(diagnostics));
+  return alignedToJSON(recording, query, std::move(result),
+                       std::move(diagnostics));
+}

@@ -1,0 +1,225 @@
+//===- PipelineResults.cpp - a recording as the preview's JSON ------------===//
+#include "ExecutorLsp/PipelineResults.h"
+
+#include "ExecutorLsp/SourceRanges.h"
+
+#include "ExecutorStudio/Pipeline/PipelineRecorder.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/LSP/Protocol.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+
+using namespace executor_studio;
+using namespace executor_studio::lsp;
+namespace proto = llvm::lsp;
+namespace json = llvm::json;
+using IRMode = PipelineResultOptions::IRMode;
+
+namespace {
+/// Converts the recorder's diagnostics to LSP diagnostics of one chunk.
+class DiagnosticConverter {
+public:
+  /// `file` is the buffer name the recorder parsed `text` under.
+  DiagnosticConverter(llvm::StringRef text, unsigned lineOffset,
+                      const std::string &uri, const std::string &file)
+      : lineOffset(lineOffset), uri(uri), file(file) {
+    sourceMgr.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBuffer(text, file),
+                                 llvm::SMLoc());
+    buffer = text;
+  }
+
+  llvm::json::Object convert(const RecordedDiagnostic &diag) {
+    llvm::json::Object result{
+        {"range", getRange(diag)},
+        {"severity", static_cast<int64_t>(getSeverity(diag.severity))},
+        {"message", diag.message},
+        {"source", diag.pass.empty() ? "mlir" : "executor-pipeline"},
+    };
+    if (!diag.pass.empty())
+      result["pass"] = diag.pass;
+    llvm::json::Array related;
+    for (const RecordedDiagnostic &note : diag.notes) {
+      // The op dump MLIR attaches to pass errors says nothing the range
+      // does not.
+      if (llvm::StringRef(note.message).starts_with("see current operation"))
+        continue;
+      related.push_back(llvm::json::Object{
+          {"location",
+           llvm::json::Object{{"uri", uri}, {"range", getRange(note)}}},
+          {"message", note.message}});
+    }
+    if (!related.empty())
+      result["relatedInformation"] = std::move(related);
+    return result;
+  }
+
+private:
+  static proto::DiagnosticSeverity
+  getSeverity(RecordedDiagnostic::Severity severity) {
+    switch (severity) {
+    case RecordedDiagnostic::Severity::Error:
+      return proto::DiagnosticSeverity::Error;
+    case RecordedDiagnostic::Severity::Warning:
+      return proto::DiagnosticSeverity::Warning;
+    case RecordedDiagnostic::Severity::Remark:
+    case RecordedDiagnostic::Severity::Note:
+      return proto::DiagnosticSeverity::Information;
+    }
+    return proto::DiagnosticSeverity::Error;
+  }
+
+  llvm::json::Value getRange(const RecordedDiagnostic &diag) {
+    proto::Range range{proto::Position(lineOffset)};
+    if (diag.file == file && diag.line > 0) {
+      llvm::SMLoc loc = findLocForLineAndColumn(
+          sourceMgr, diag.line - 1, diag.column > 0 ? diag.column - 1 : 0);
+      if (loc.isValid()) {
+        llvm::SMRange token = getTokenRange(buffer, loc);
+        range = proto::Range(sourceMgr, token);
+        range.start.line += lineOffset;
+        range.end.line += lineOffset;
+      }
+    }
+    return llvm::json::Value(range);
+  }
+
+  llvm::SourceMgr sourceMgr;
+  llvm::StringRef buffer;
+  unsigned lineOffset;
+  std::string uri;
+  std::string file;
+};
+
+/// The steps recorded inside `parent` (each target's own pipeline inside
+/// cross-compile-targets): `name` is the parent's pass and the step's
+/// (`cross-compile-targets/compute/convert-func-to-llvm`), `number` counts
+/// within the target from its extracted module (0), as executor-compile
+/// names the files in ir/TARGET/. With `withIR`, the text of each step that
+/// differs from the one before it in its target.
+json::Array nestedToJSON(const Snapshot &parent, DiagnosticConverter &converter,
+                         bool withIR) {
+  json::Array nested;
+  const Snapshot *before = nullptr;
+  for (const Snapshot &step : parent.nested) {
+    json::Object object{
+        {"number", static_cast<int64_t>(step.index)},
+        {"name", parent.pass + "/" + step.pass},
+        {"pass", step.pass},
+        {"target", step.target},
+        {"anchor", step.anchor},
+        {"kind", snapshotKindName(step.kind)},
+        {"changed", step.changed},
+        {"failed", step.failed},
+        {"milliseconds", step.milliseconds},
+    };
+    bool sameAsBefore =
+        before && before->target == step.target && step.ir.sameAs(before->ir);
+    if (withIR && step.ir && !sameAsBefore)
+      object["ir"] = *step.ir;
+    json::Array diagnostics;
+    for (const RecordedDiagnostic &diag : step.diagnostics)
+      diagnostics.push_back(converter.convert(diag));
+    object["diagnostics"] = std::move(diagnostics);
+    nested.push_back(std::move(object));
+    before = &step;
+  }
+  return nested;
+}
+} // namespace
+
+void executor_studio::lsp::PipelineResultOptions::setIR(llvm::StringRef ir) {
+  irSnapshots.clear();
+  if (ir == "changes") {
+    irMode = IRMode::Changes;
+    return;
+  }
+  if (ir == "none") {
+    irMode = IRMode::None;
+    return;
+  }
+  irMode = IRMode::Selected;
+  llvm::SmallVector<llvm::StringRef> indices;
+  ir.split(indices, ',', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef index : indices) {
+    int value = 0;
+    if (!index.trim().getAsInteger(10, value))
+      irSnapshots.push_back(value);
+  }
+}
+
+json::Object executor_studio::lsp::chunkResultToJSON(
+    const Recording &recording, llvm::StringRef text, unsigned lineOffset,
+    unsigned index, const PipelineResultOptions &options) {
+  auto selected = [&](int snapshot) {
+    return options.irMode == IRMode::Selected &&
+           llvm::is_contained(options.irSnapshots, snapshot);
+  };
+  DiagnosticConverter converter(text, lineOffset, options.uri,
+                                options.bufferName);
+  auto convertAll = [&](const std::vector<RecordedDiagnostic> &list) {
+    json::Array diagnostics;
+    for (const RecordedDiagnostic &diag : list)
+      diagnostics.push_back(converter.convert(diag));
+    return diagnostics;
+  };
+  json::Object result{
+      {"chunk", static_cast<int64_t>(index)},
+      {"lineOffset", static_cast<int64_t>(lineOffset)},
+      {"pipeline", options.pipeline},
+  };
+  if (options.rerunAfter) {
+    result["editedSnapshot"] = static_cast<int64_t>(*options.rerunAfter);
+    result["firstStep"] = static_cast<int64_t>(*options.rerunAfter + 1);
+    if (auto rest = remainingPipeline(options.pipeline, *options.rerunAfter))
+      result["remainingPipeline"] = *rest;
+    else
+      llvm::consumeError(rest.takeError());
+  }
+  result["succeeded"] = recording.succeeded;
+  result["totalMilliseconds"] = recording.totalMilliseconds;
+  if (recording.inputIR && (options.irMode == IRMode::Changes || selected(-1)))
+    result["input"] = *recording.inputIR;
+  result["diagnostics"] = convertAll(recording.diagnostics);
+  json::Array snapshots;
+  IRText previous = recording.inputIR;
+  for (const Snapshot &snapshot : recording.snapshots) {
+    json::Object object{
+        {"index", static_cast<int64_t>(snapshot.index)},
+        // As the studio shows it and executor-compile names its file.
+        {"number", static_cast<int64_t>(snapshot.index + 1)},
+        {"pass", snapshot.pass},
+        {"options", snapshot.options},
+        {"anchor", snapshot.anchor},
+        {"changed", snapshot.changed},
+        {"failed", snapshot.failed},
+        {"milliseconds", snapshot.milliseconds},
+    };
+    if (snapshot.ir &&
+        ((options.irMode == IRMode::Changes && !snapshot.ir.sameAs(previous)) ||
+         selected(snapshot.index)))
+      object["ir"] = *snapshot.ir;
+    object["diagnostics"] = convertAll(snapshot.diagnostics);
+    if (!snapshot.nested.empty())
+      object["nested"] = nestedToJSON(
+          snapshot, converter,
+          options.irMode == IRMode::Changes || selected(snapshot.index));
+    snapshots.push_back(std::move(object));
+    if (snapshot.ir)
+      previous = snapshot.ir;
+  }
+  result["snapshots"] = std::move(snapshots);
+  return result;
+}
+
+json::Array executor_studio::lsp::diagnosticsToJSON(
+    const Recording &recording, llvm::StringRef text, unsigned lineOffset,
+    const PipelineResultOptions &options) {
+  DiagnosticConverter converter(text, lineOffset, options.uri,
+                                options.bufferName);
+  json::Array diagnostics;
+  for (const RecordedDiagnostic &diag : recording.diagnostics)
+    diagnostics.push_back(converter.convert(diag));
+  return diagnostics;
+}
