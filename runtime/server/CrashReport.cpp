@@ -338,8 +338,14 @@ void waitForDebugger(const std::string &kernel) {
            ": " + debuggerHint(sessionHostPid()));
   for (int waited = 0; waited < 600 * 20 && !debuggerAttached(); ++waited)
     usleep(50 * 1000);
-  logEvent(debuggerAttached() ? "a debugger is attached"
-                              : "no debugger came; launching");
+  bool attached = debuggerAttached();
+  // The tracer shows on the process as soon as gdb has attached to its
+  // first thread; this thread may still run until gdb has attached to it
+  // and set its breakpoints (a few milliseconds, longer on a loaded
+  // machine): give it a second before the kernel runs.
+  if (attached)
+    usleep(1000 * 1000);
+  logEvent(attached ? "a debugger is attached" : "no debugger came; launching");
 }
 } // namespace
 
