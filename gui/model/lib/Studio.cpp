@@ -578,12 +578,7 @@ bool Studio::revertEdit() {
   lastPipeline = std::move(original->pipeline);
   if (kernelIndex >= static_cast<int>(kernelList.size()))
     kernelIndex = kernelList.empty() ? -1 : 0;
-  original.reset();
-  editPass = -2;
-  editApplied = false;
-  editErrs.clear();
-  stepper.setEditDiagnostics({}, -1);
-  ++editGen;
+  dropEdit();
   ++recordingGen;
   recovery.remove(recoveryKey());
   setStatus("reverted the edit: the recording of " + doc.name(), false);
@@ -722,20 +717,23 @@ bool Studio::applyRerun(RecordedRun &run) {
   return true;
 }
 
+void Studio::dropEdit() {
+  original.reset();
+  editPass = -2;
+  editApplied = false;
+  editErrs.clear();
+  stepper.setEditDiagnostics({}, -1);
+  ++editGen;
+}
+
 void Studio::applyDocumentRun(RecordedRun &run) {
   stepper.setRecording(std::move(run.recording));
   lastPipeline = run.pipeline;
   currentWorkspace = run.workspace;
   ++recordingGen;
   // A recording of the document drops the edit.
-  if (original || editPass >= -1 || !editErrs.empty()) {
-    original.reset();
-    editPass = -2;
-    editApplied = false;
-    editErrs.clear();
-    stepper.setEditDiagnostics({}, -1);
-    ++editGen;
-  }
+  if (original || editPass >= -1 || !editErrs.empty())
+    dropEdit();
   // A pipeline that fails opens at the failing pass, its error line in
   // view; a document that does not parse opens at its first error.
   const Recording &now = stepper.recording();

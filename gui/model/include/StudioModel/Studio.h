@@ -195,6 +195,8 @@ private:
   /// the recording kept) when the edit does not parse.
   bool applyRerun(RecordedRun &run);
   /// A recording of the document; it drops the edit.
+  /// Forgets the edit of a pass: its text, its errors, the original recording.
+  void dropEdit();
   void applyDocumentRun(RecordedRun &run);
   /// The worker gave no recording: say why, keep what is shown.
   void applyFailure(const RecordedRun &run);
