@@ -47,7 +47,7 @@ template <typename FillFn> Message buildMessage(FillFn fill) {
 void writeRequestHeader(Writer &w, ExecutorAddr entry,
                         const std::string &kernel, uint32_t nin,
                         uint32_t nout) {
-  writeLaunchHeader(w, {entry.getValue(), nin, nout, kernel});
+  writeLaunchHeader(w, entry.getValue(), nin, nout, kernel);
 }
 
 class OneTripProtocol final : public LaunchProtocol {
@@ -291,20 +291,20 @@ Expected<std::vector<HostMemRef>> OneTripProtocol::launch(
                           outputElementSizes, scalarInputs);
   if (!reply)
     return reply.takeError();
-  std::vector<ReplyMemRef> placed;
+  SmallVector<ReplyMemRef, 4> placed;
   std::string problem =
       readLaunchReply(reply->reply.data(), reply->reply.size(), reply->shared,
                       reply->sharedSize, ranks, outputElementSizes, placed);
   if (!problem.empty())
     return session.malformed("launch of " + kernel, problem);
-  std::vector<HostMemRef> outputs;
+  // What the caller gets: its own copy of each result.
+  std::vector<HostMemRef> outputs(ranks.size());
   for (size_t i = 0; i < ranks.size(); ++i) {
-    HostMemRef out;
-    out.sizes = placed[i].sizes;
+    HostMemRef &out = outputs[i];
+    out.sizes.assign(placed[i].sizes.begin(), placed[i].sizes.end());
     out.elementSize = outputElementSizes[i];
     out.bytes.assign(placed[i].data, placed[i].data + placed[i].bytes);
     out.scalar = scalarOutputs[i];
-    outputs.push_back(std::move(out));
   }
   return outputs;
 }
@@ -327,7 +327,7 @@ Error OneTripProtocol::launchDescriptors(ExecutorAddr entry,
   // transport; its data is 16-byte aligned in it), so the program frees it
   // with the descriptor's allocated pointer and the bulk of the data is not
   // copied again. The other outputs are copied out.
-  std::vector<ReplyMemRef> placed;
+  SmallVector<ReplyMemRef, 4> placed;
   std::string problem =
       readLaunchReply(reply->data(), reply->size(), launched->shared,
                       launched->sharedSize, outRanks, outputElementSizes,

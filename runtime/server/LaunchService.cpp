@@ -110,7 +110,8 @@ namespace {
 /// One launch: the request parsed into descriptors, then the kernel's
 /// results.
 struct Launch : LaunchRequest {
-  std::vector<int64_t> results;
+  /// The kernel's results struct (on the stack for a few results).
+  llvm::SmallVector<int64_t, 32> results;
   llvm::SmallVector<DescriptorView, 4> views;
 
   /// Reads the request (input data stays where it is: in the request, or in

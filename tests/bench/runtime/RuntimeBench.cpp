@@ -1090,7 +1090,7 @@ int main(int argc, char **argv) {
     size_t passed = 0;
     auto start = Clock::now();
     for (int i = 0; i < kChecks; ++i) {
-      std::vector<ReplyMemRef> placed;
+      llvm::SmallVector<ReplyMemRef, 4> placed;
       passed += readLaunchReply(reply.data(), reply.size(), nullptr, 0, ranks,
                                 elts, placed)
                     .empty();
