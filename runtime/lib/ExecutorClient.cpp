@@ -339,8 +339,8 @@ ExecutorClient::launch(const std::string &entryName, const std::string &object,
   }
   if (!impl->open)
     return impl->closed();
-  return impl->protocol->launch(address, kernel, views, inSizes, outRanks,
-                                outSizes, scalarIn, scalarOut);
+  return impl->protocol->launch(
+      {address, kernel, views, inSizes, outRanks, outSizes, scalarIn, scalarOut});
 }
 
 Error ExecutorClient::launchDescriptors(const std::string &entryName,
@@ -375,9 +375,14 @@ Error ExecutorClient::launchDescriptorsAt(uint64_t entryAddress,
                                           ArrayRef<int64_t> outputElementSizes) {
   if (!impl->open)
     return impl->closed();
+  SmallVector<int64_t, 8> outputRanks;
+  for (const DescriptorView &out : outputs)
+    outputRanks.push_back(out.rank);
+  std::string kernel = kernelName(entry);
   return impl->protocol->launchDescriptors(
-      ExecutorAddr(entryAddress), kernelName(entry), inputs, inputElementSizes,
-      outputs, outputElementSizes);
+      {ExecutorAddr(entryAddress), kernel, inputs, inputElementSizes,
+       outputRanks, outputElementSizes},
+      outputs);
 }
 
 Expected<uint64_t> ExecutorClient::launchAsync(const std::string &entryName,
