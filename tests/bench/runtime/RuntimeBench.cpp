@@ -924,7 +924,7 @@ int main(int argc, char **argv) {
   catalystServices.stop();
   executor_test::JitlinkExecutor jitlink;
   if (!jitlink.start())
-    fail("llvm-jitlink-executor did not listen on " + jitlink.address);
+    fail("llvm-jitlink-executor did not start on " + jitlink.address);
   double onOrc = kindLatency(jitlink.address, iterations, orcKind);
   jitlink.stop();
   DebugKernelFigures debugKernels = debugKernelLatency(server, iterations, rounds);
