@@ -51,7 +51,6 @@
 
 using namespace executor_studio;
 using namespace executor_studio::lsp;
-namespace proto = llvm::lsp;
 namespace json = llvm::json;
 using llvm::Expected;
 using llvm::StringRef;
@@ -93,7 +92,7 @@ public:
                   proto::Callback<std::nullptr_t> reply);
   void onInvalidMessage(const RawParams &params,
                         proto::Callback<json::Value> reply);
-  void onCancelRequest(const CancelParams &params);
+  void onCancelRequest(const RawParams &params);
 
   // Documents.
   void onDidOpen(const proto::DidOpenTextDocumentParams &params);
@@ -411,8 +410,14 @@ void Server::onInvalidMessage(const RawParams &params,
   reply(makeError(static_cast<proto::ErrorCode>(code), message));
 }
 
-void Server::onCancelRequest(const CancelParams &params) {
-  jobs->cancelRequest(getRequestKey(params.id));
+void Server::onCancelRequest(const RawParams &params) {
+  const json::Object *object = params.value.getAsObject();
+  const json::Value *id = object ? object->get("id") : nullptr;
+  if (!id || (id->kind() != json::Value::String &&
+              id->kind() != json::Value::Number))
+    return proto::Logger::error("$/cancelRequest: expected the id of a "
+                                "request (a string or a number)");
+  jobs->cancelRequest(getRequestKey(*id));
 }
 
 //===----------------------------------------------------------------------===//
