@@ -1,6 +1,12 @@
 //===- PipelineRecorderTest.cpp - the pipeline recorder -------------------===//
 #include "ExecutorStudio/Registration/TextEntryPoints.h"
 #include "ExecutorStudio/Pipeline/PipelineRecorder.h"
+#include "ExecutorStudio/Registration/Registration.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
 
 #include "TargetPrograms.h"
 
@@ -10,6 +16,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstdio>
 #include <thread>
 
@@ -259,6 +266,45 @@ TEST(PipelineRecorder, SnapshotTextIsPrintedOnFirstUse) {
   EXPECT_EQ(lazy.outputIR, lazy.snapshots.back().ir);
   std::shared_ptr<const std::string> asShared = lazy.outputIR;
   EXPECT_EQ(asShared.get(), lazy.snapshots.back().ir.get());
+}
+
+TEST(PipelineRecorder, DroppedCopiesAreDestroyedOffTheDroppingThread) {
+  // The copies of a deferred recording keep their context's owner alive:
+  // when the recording is dropped they are destroyed on the recorder's own
+  // thread, and the owner goes with the last of them, there, once
+  // waitForDroppedCopies has returned; the texts were right until then.
+  // The text entry registers the passes, once.
+  ASSERT_TRUE(recordPipeline(kFolding, "test.mlir", options("builtin.module(cse)")).succeeded);
+  mlir::DialectRegistry registry;
+  registerAllDialects(registry);
+  std::atomic<bool> released{false};
+  std::thread::id releasedOn;
+  std::string printed;
+  {
+    auto context = std::shared_ptr<mlir::MLIRContext>(
+        new mlir::MLIRContext(registry, mlir::MLIRContext::Threading::DISABLED),
+        [&](mlir::MLIRContext *ctx) {
+          releasedOn = std::this_thread::get_id();
+          delete ctx;
+          released = true;
+        });
+    mlir::OwningOpRef<mlir::ModuleOp> module =
+        mlir::parseSourceString<mlir::ModuleOp>(kFolding, context.get());
+    ASSERT_TRUE(module);
+    Recording lazy = recordPipeline(module->getOperation(),
+                                    options("builtin.module(cse,canonicalize)"),
+                                    context);
+    ASSERT_TRUE(lazy.succeeded);
+    module = nullptr; // the recording's copies are all that is left
+    context = nullptr;
+    EXPECT_FALSE(released);
+    printed = *lazy.snapshots.back().ir; // drops that step's copy
+    EXPECT_FALSE(released);              // the others still need it
+  }
+  waitForDroppedCopies();
+  EXPECT_TRUE(released);
+  EXPECT_NE(releasedOn, std::this_thread::get_id());
+  EXPECT_NE(printed.find("arith.muli"), std::string::npos) << printed;
 }
 
 TEST(PipelineRecorder, DeferredTextsNeedNoCopyOfTheInputOrTheLastStep) {

@@ -204,3 +204,53 @@ TEST(RecordingWorker, ACrashTimeOutOrCancellationEndsTheWorker) {
   EXPECT_EQ(missing.status, WorkerRecording::Status::Failed);
   EXPECT_NE(missing.error.find("/no/such/worker"), std::string::npos) << missing.error;
 }
+
+TEST(RecordingWorker, AlignsTwoSnapshotsInAWorkerAsInThisProcess) {
+  // dispatch-executor-targets' input and output: the same alignment as
+  // alignSnapshots gives here, counts included.
+  RecordRequest request;
+  request.text = sample("cross-compile-dispatch.mlir");
+  request.bufferName = "cross-compile-dispatch.mlir";
+  Workspace workspace;
+  request.options.pipeline =
+      "builtin.module(cross-compile-targets{workspace=" + workspace.path.str().str() +
+      "},dispatch-executor-targets)";
+  Recording here = recordPipeline(request.text, request.bufferName, request.options);
+  ASSERT_TRUE(here.succeeded);
+  ASSERT_EQ(here.snapshots.size(), 2u);
+  const std::string &left = *here.snapshots[0].ir, &right = *here.snapshots[1].ir;
+  llvm::Expected<AlignedSnapshots> local = alignSnapshots(left, right);
+  ASSERT_TRUE(static_cast<bool>(local)) << llvm::toString(local.takeError());
+  llvm::Expected<AlignedSnapshots> remote = alignInWorker(left, right, self(), 60s);
+  ASSERT_TRUE(static_cast<bool>(remote)) << llvm::toString(remote.takeError());
+  EXPECT_EQ(remote->left, local->left);
+  EXPECT_EQ(remote->right, local->right);
+  EXPECT_EQ(remote->leftOps, local->leftOps);
+  EXPECT_EQ(remote->rightOps, local->rightOps);
+  EXPECT_EQ(remote->matchedOps, local->matchedOps);
+  EXPECT_EQ(remote->renamed, local->renamed);
+  EXPECT_GT(remote->matchedOps, 0u);
+
+  // A text that does not parse: the parser's reason, as alignSnapshots says it.
+  llvm::Expected<AlignedSnapshots> broken =
+      alignInWorker(left, "func.func @f( {", self(), 60s);
+  ASSERT_FALSE(static_cast<bool>(broken));
+  std::string why = llvm::toString(broken.takeError());
+  llvm::Expected<AlignedSnapshots> brokenHere = alignSnapshots(left, "func.func @f( {");
+  ASSERT_FALSE(static_cast<bool>(brokenHere));
+  EXPECT_EQ(why, llvm::toString(brokenHere.takeError()));
+
+  // A worker that crashes, is cancelled or takes too long: an error, not a crash here.
+  ::setenv("EXECUTOR_RECORD_WORKER_TEST_CRASH", "1", 1);
+  llvm::Expected<AlignedSnapshots> crashed = alignInWorker(left, right, self(), 60s);
+  ::unsetenv("EXECUTOR_RECORD_WORKER_TEST_CRASH");
+  ASSERT_FALSE(static_cast<bool>(crashed));
+  EXPECT_NE(llvm::toString(crashed.takeError()).find("killed by signal"), std::string::npos);
+  llvm::Expected<AlignedSnapshots> cancelled =
+      alignInWorker(left, right, self(), 60s, [] { return true; });
+  ASSERT_FALSE(static_cast<bool>(cancelled));
+  EXPECT_NE(llvm::toString(cancelled.takeError()).find("cancelled"), std::string::npos);
+  llvm::Expected<AlignedSnapshots> late = alignInWorker(left, right, self(), 0ms);
+  ASSERT_FALSE(static_cast<bool>(late));
+  EXPECT_NE(llvm::toString(late.takeError()).find("timed out"), std::string::npos);
+}
