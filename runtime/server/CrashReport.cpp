@@ -44,7 +44,11 @@ int64_t steadyNanoseconds() {
   clock_gettime(CLOCK_MONOTONIC, &now);
   return static_cast<int64_t>(now.tv_sec) * 1000000000 + now.tv_nsec;
 }
+/// Hangups begun: each ends the process after it, so this only grows. The
+/// transport outlives any that began (stopCrashReports waits for them).
+std::atomic<int> hangupsBegun{0};
 void sendHangup(const char *message, size_t size) {
+  ++hangupsBegun;
   if (TcpTransport *transport = reportTo.load())
     transport->sendHangupFromSignalHandler(message, size);
 }
@@ -255,14 +259,35 @@ void installCrashReports(TcpTransport *transport) {
   // What the handler needs later, prepared now: the libraries' code, and
   // the unwinder (loaded on first use).
   recordLoadedCode();
-  void *warmUp[2];
-  (void)backtrace(warmUp, 2);
+  prepareUnwinder();
   struct sigaction sa{};
   sa.sa_sigaction = onFatalSignal;
   sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER | SA_RESETHAND;
   sigemptyset(&sa.sa_mask);
   for (int sig : kFatalSignals)
     sigaction(sig, &sa, nullptr);
+}
+
+void prepareUnwinder() {
+  // The first backtrace loads libgcc_s (dlopen: malloc); each lookup of an
+  // address in none of the sorted tables sorts every table registered since
+  // the last (malloc again). This thread's frames are in none of the
+  // kernels' tables.
+  void *frames[64];
+  (void)backtrace(frames, 64);
+}
+
+void stopCrashReports() {
+  reportTo.store(nullptr);
+  // A hangup that began before (a crash on a kernel thread, the watchdog)
+  // still sends on the transport, and then ends the process: wait for that
+  // (its sends take at most 2 s for the lock and 1 s to write) instead of
+  // freeing the transport under it.
+  for (int waited = 0; hangupsBegun.load() != 0; ++waited) {
+    if (waited == 200) // 10 s
+      _exit(4);
+    usleep(50 * 1000);
+  }
 }
 
 void endSessionWithError(const std::string &message) {

@@ -244,6 +244,10 @@ int serveSession(std::unique_ptr<Stream> stream, uint64_t memoryLimit, const std
   }
   installCrashReports(transport);
   Error err = (*server)->waitForDisconnect();
+  // The transport goes with `server`: first the watchdog, whose hangups
+  // send on it, and the crash reports.
+  stopSessionWatchdog();
+  stopCrashReports();
   if (publishCatalyst)
     stopCatalystRuntime();
   if (err) {
