@@ -1,6 +1,7 @@
 //===- CrashReport.cpp - a crashing kernel's last words -------------------===//
 #include "CrashReport.h"
 #include "LaunchService.h"
+#include "Limits.h"
 #include "ExecutorRuntime/TcpTransport.h"
 #include "ExecutorRuntime/Wire.h"
 #include "LogText.h"
@@ -16,6 +17,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <semaphore.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -52,6 +54,68 @@ void sendHangup(const char *message, size_t size) {
   if (TcpTransport *transport = reportTo.load())
     transport->sendHangupFromSignalHandler(message, size);
 }
+/// The crash report's sender, a thread of its own: over TLS a message is
+/// encrypted by OpenSSL, which allocates, so the signal handler does not
+/// send it itself (a kernel that crashed inside malloc would hang there;
+/// found by TSan). The handler leaves the report in `crashReport`, wakes
+/// the sender (sem_post, async-signal-safe) and waits (at most 4 s: the
+/// send takes at most 2 s for the lock and 1 s to write) until it is sent.
+sem_t reporterWake;
+pthread_t reporterThread;
+std::atomic<bool> reporterRunning{false}, reporterQuit{false};
+std::atomic<bool> crashReportClaimed{false}, crashReportSent{false};
+char crashReport[kMaxCrashReportSize];
+size_t crashReportSize = 0;
+
+void runReporter() {
+  while (true) {
+    if (sem_wait(&reporterWake) != 0)
+      continue; // EINTR
+    if (reporterQuit.load())
+      return;
+    if (TcpTransport *transport = reportTo.load())
+      transport->sendHangupFromSignalHandler(crashReport, crashReportSize);
+    crashReportSent.store(true);
+  }
+}
+
+void startReporter() {
+  if (sem_init(&reporterWake, 0, 0) != 0)
+    return;
+  std::string error;
+  if (startThread(runReporter, error, &reporterThread))
+    reporterRunning = true;
+  // else: the handler sends itself (plaintext needs no allocation).
+}
+
+void stopReporter() {
+  if (!reporterRunning.exchange(false))
+    return;
+  reporterQuit.store(true);
+  sem_post(&reporterWake);
+  pthread_join(reporterThread, nullptr);
+}
+
+/// From the signal handler: the report goes out through the sender.
+void sendCrashReport(const char *message, size_t size) {
+  ++hangupsBegun;
+  if (!reporterRunning.load()) {
+    if (TcpTransport *transport = reportTo.load())
+      transport->sendHangupFromSignalHandler(message, size);
+    return;
+  }
+  // Two threads crashing at once: the first one's report goes.
+  if (crashReportClaimed.exchange(true))
+    return;
+  crashReportSize = std::min(size, sizeof(crashReport));
+  std::memcpy(crashReport, message, crashReportSize);
+  sem_post(&reporterWake);
+  for (int waited = 0; waited < 400 && !crashReportSent.load(); ++waited) {
+    timespec step{0, 10 * 1000 * 1000};
+    nanosleep(&step, nullptr);
+  }
+}
+
 /// The kernel each thread runs ("" outside kernels). Fixed-size, so the
 /// signal handler reads it without allocating.
 thread_local char runningKernel[256];
@@ -222,7 +286,7 @@ void onFatalSignal(int sig, siginfo_t *, void *context) {
   append(message, sizeof(message), at, ")");
   size_t firstLine = at;
   appendBacktrace(message, sizeof(message), at, context);
-  sendHangup(message, at);
+  sendCrashReport(message, at);
   // The log: the report's first line, then a line a frame, each under the
   // session's prefix.
   char line[700];
@@ -260,6 +324,7 @@ void installCrashReports(TcpTransport *transport) {
   // the unwinder (loaded on first use).
   recordLoadedCode();
   prepareUnwinder();
+  startReporter();
   struct sigaction sa{};
   sa.sa_sigaction = onFatalSignal;
   sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER | SA_RESETHAND;
@@ -288,20 +353,27 @@ void stopCrashReports() {
       _exit(4);
     usleep(50 * 1000);
   }
+  stopReporter();
+}
+
+void exitSession(int status) {
+  ++hangupsBegun; // the transport stays until the process ends
+  if (TcpTransport *transport = reportTo.load())
+    transport->detachThreadsAtExit();
+  std::fflush(nullptr);
+  _exit(status);
 }
 
 void endSessionWithError(const std::string &message) {
   logEvent("error: " + message + "; ending the session");
   sendHangup(message.data(), message.size());
-  std::fflush(nullptr);
-  _exit(4);
+  exitSession(4);
 }
 
 void endSessionShuttingDown() {
   logEvent("stopped: the server is shutting down");
   sendHangup(kShuttingDownMessage, std::strlen(kShuttingDownMessage));
-  std::fflush(nullptr);
-  _exit(0);
+  exitSession(0);
 }
 
 KernelThreadStack::KernelThreadStack() {

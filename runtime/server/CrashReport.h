@@ -32,6 +32,10 @@ void stopCrashReports();
 /// Ends the session because its server stops: the client hears
 /// kShuttingDownMessage (Wire.h).
 [[noreturn]] void endSessionShuttingDown();
+/// Ends the session process now with `status`, its transport in use (what
+/// endSession* do after their hangup): the transport's threads are
+/// detached, as the process ends with them.
+[[noreturn]] void exitSession(int status);
 
 /// Gives the calling thread an alternate signal stack while it lives, so a
 /// kernel that overflows its stack is reported too. Every thread that runs

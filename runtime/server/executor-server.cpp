@@ -141,8 +141,7 @@ public:
                (longestRunningKernel(kernel, ran) ? "kernel " + kernel
                                                   : std::string("a call")) +
                " still runs: ending the session");
-      std::fflush(nullptr);
-      _exit(0);
+      exitSession(0);
     }
     exited.wait(lock, [&] { return workers == 0; });
   }
