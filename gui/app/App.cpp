@@ -409,13 +409,13 @@ int printDiff(const AppOptions &options) {
 }
 } // namespace
 
-int runApp(const AppOptions &options) {
-  using namespace std::chrono_literals;
-  if (!options.printDiff.empty())
-    return printDiff(options);
-  bool headless = !options.screenshot.empty();
-  std::string settingsPath =
-      options.settingsPath.empty() ? Settings::defaultPath() : options.settingsPath;
+namespace {
+using namespace std::chrono_literals;
+
+/// The settings the run uses: the user's (or --settings'), the defaults for
+/// a screenshot without --settings, and what --view and --history ask for.
+Settings loadSettings(const AppOptions &options, const std::string &settingsPath,
+                      bool headless) {
   std::string settingsError;
   Settings settings = Settings::load(settingsPath, &settingsError);
   if (!settingsError.empty())
@@ -433,6 +433,194 @@ int runApp(const AppOptions &options) {
     settings.viewMode = options.view;
   if (options.historyLine)
     settings.printLocations = true; // an op is followed by its location
+  return settings;
+}
+
+/// The document to open: FILE, else (in the window) the last one. Whether
+/// the run goes on (a screenshot needs its file).
+bool openDocument(Studio &studio, const AppOptions &options, Settings &settings, bool headless,
+                  std::string &file) {
+  file = options.file;
+  if (file.empty() && !headless && !settings.lastFile.empty()) {
+    struct stat st {};
+    if (::stat(settings.lastFile.c_str(), &st) == 0)
+      file = settings.lastFile;
+  }
+  if (file.empty())
+    return true;
+  if (!studio.open(file)) {
+    std::fprintf(stderr, "executor-studio: %s\n", studio.status().c_str());
+    return !headless;
+  }
+  if (!headless)
+    settings.lastFile = studio.document().path();
+  return true;
+}
+
+/// --pass N or --pass NAME; an exit code when it names no pass.
+std::optional<int> selectPass(Studio &studio, const AppOptions &options) {
+  std::string error;
+  if (!options.passName.empty()) {
+    std::optional<int> position = namedPosition(studio.passes(), options.passName, error);
+    if (!position) {
+      std::fprintf(stderr, "executor-studio: --pass %s: %s\n", options.passName.c_str(),
+                   error.c_str());
+      return 2;
+    }
+    studio.passes().select(*position);
+  }
+  if (options.pass > 0) {
+    if (options.pass > static_cast<int>(studio.passes().passCount())) {
+      std::fprintf(stderr, "executor-studio: --pass %d: the recording has %zu passes\n",
+                   options.pass, studio.passes().passCount());
+      return 2;
+    }
+    studio.passes().select(options.pass - 1);
+  }
+  return std::nullopt;
+}
+
+/// --edit FILE: the IR after --pass N replaced and the rest re-run; an exit
+/// code when FILE cannot be read.
+std::optional<int> applyEditFile(Studio &studio, StudioView &view, const AppOptions &options) {
+  std::ifstream in(options.editFile);
+  if (!in) {
+    std::fprintf(stderr, "executor-studio: --edit: cannot read %s\n", options.editFile.c_str());
+    return 1;
+  }
+  std::stringstream text;
+  text << in.rdbuf();
+  view.editAndRerun(options.pass - 1, text.str());
+  studio.waitForRecording(300s);
+  if (!studio.editErrors().empty()) {
+    const RecordedDiagnostic &d = studio.editErrors()[0];
+    std::fprintf(stderr, "executor-studio: --edit %s:%u:%u: %s\n", options.editFile.c_str(),
+                 d.line, d.column, d.message.c_str());
+  }
+  studio.passes().select(
+      std::min<int>(options.pass, static_cast<int>(studio.passes().passCount()) - 1));
+  return std::nullopt;
+}
+
+/// The kept edit: said to be there, or (--restore-edit) restored and
+/// re-run; an exit code when there is none to restore or it cannot be.
+std::optional<int> offerKeptEdit(Studio &studio, const AppOptions &options,
+                                 const std::string &file) {
+  if (const RecoveredEdit *kept = studio.recoveredEdit(); kept && !options.restoreEdit)
+    std::fprintf(stderr,
+                 "executor-studio: an edit of pass %d of %s was kept at %s UTC: "
+                 "--restore-edit restores it\n",
+                 kept->pass + 1, kept->document.c_str(), kept->savedAt.c_str());
+  if (!options.restoreEdit)
+    return std::nullopt;
+  const RecoveredEdit *kept = studio.recoveredEdit();
+  if (!kept) {
+    std::fprintf(stderr, "executor-studio: --restore-edit: no edit of %s is kept in %s\n",
+                 file.c_str(), RecoveryStore::defaultDir().c_str());
+    return 2;
+  }
+  int pass = kept->pass;
+  if (!studio.restoreRecoveredEdit()) {
+    std::fprintf(stderr, "executor-studio: --restore-edit: %s\n", studio.status().c_str());
+    return 2;
+  }
+  studio.waitForRecording(300s);
+  std::printf("restored the edit of pass %d: %s\n", pass + 1, studio.status().c_str());
+  studio.passes().select(
+      std::min<int>(pass + 1, static_cast<int>(studio.passes().passCount()) - 1));
+  return std::nullopt;
+}
+
+/// --screenshot: the recording, what the options ask for (a pass, an edit,
+/// the kept edit, a search, an op's history, a launch), a few frames, the
+/// PNG. The exit code.
+int runHeadless(Studio &studio, StudioView &view, GlWindow &window, const AppOptions &options,
+                const std::string &file) {
+  studio.waitForRecording(300s);
+  if (std::optional<int> exit = selectPass(studio, options))
+    return *exit;
+  if (!options.editFile.empty())
+    if (std::optional<int> exit = applyEditFile(studio, view, options))
+      return *exit;
+  if (std::optional<int> exit = offerKeptEdit(studio, options, file))
+    return *exit;
+  if (!options.search.empty())
+    view.setSearch(options.search);
+  if (options.historyLine && !view.openOpHistory(kInputPosition, options.historyLine)) {
+    std::fprintf(stderr, "executor-studio: --history %u: that line of the input names no "
+                         "location\n",
+                 options.historyLine);
+    return 2;
+  }
+  bool launched = true;
+  if (!options.launch.empty()) {
+    // Arguments that cannot be launched: no picture, the reason.
+    int kernel = studio.findKernel(options.launch);
+    std::string error;
+    if (kernel >= 0 && !options.inputs.empty() &&
+        !studio.setInputsFromJson(static_cast<size_t>(kernel), options.inputs, error)) {
+      std::fprintf(stderr, "executor-studio: --inputs: %s\n", error.c_str());
+      return 2;
+    }
+    launched = launchForScreenshot(studio, options);
+    if (launched && options.inspect && !studio.executor().launches().empty())
+      view.openInspector(studio.executor().launches().back().id, false, 0);
+  }
+  std::vector<unsigned char> rgba;
+  int w = 0, h = 0;
+  int frames = std::max(3, options.frames);
+  for (int i = 0; i < frames; ++i) {
+    window.waitEvents(0);
+    window.beginFrame();
+    view.draw();
+    window.endFrame(i + 1 == frames ? &rgba : nullptr, &w, &h);
+  }
+  std::string error;
+  if (!writePng(options.screenshot, w, h, rgba, error)) {
+    std::fprintf(stderr, "executor-studio: %s\n", error.c_str());
+    return 1;
+  }
+  std::printf("wrote %s (%dx%d): %s\n", options.screenshot.c_str(), w, h,
+              studio.status().c_str());
+  return launched ? 0 : 3;
+}
+
+/// The window until it is closed (or SIGINT, SIGTERM, SIGHUP); then its
+/// place, size and document are saved in the settings.
+int runWindow(Studio &studio, StudioView &view, GlWindow &window, Settings &settings,
+              const std::string &settingsPath) {
+  std::string shownTitle;
+  for (int sig : {SIGINT, SIGTERM, SIGHUP})
+    std::signal(sig, requestStop);
+  while (!window.shouldClose() && !stopRequested) {
+    bool busy = studio.recordingInProgress() || studio.executor().busy();
+    window.waitEvents(busy ? 0.0 : 0.1);
+    window.beginFrame();
+    view.draw();
+    window.endFrame();
+    if (title(studio) != shownTitle) {
+      shownTitle = title(studio);
+      window.setTitle(shownTitle);
+    }
+  }
+  window.position(settings.windowX, settings.windowY);
+  window.size(settings.windowWidth, settings.windowHeight);
+  if (studio.document().hasFile())
+    settings.lastFile = studio.document().path();
+  std::string error;
+  if (!settings.save(settingsPath, &error))
+    std::fprintf(stderr, "executor-studio: %s\n", error.c_str());
+  return 0;
+}
+} // namespace
+
+int runApp(const AppOptions &options) {
+  if (!options.printDiff.empty())
+    return printDiff(options);
+  bool headless = !options.screenshot.empty();
+  std::string settingsPath =
+      options.settingsPath.empty() ? Settings::defaultPath() : options.settingsPath;
+  Settings settings = loadSettings(options, settingsPath, headless);
   bool fixedSize = headless && options.settingsPath.empty();
   int width = options.width ? options.width : fixedSize ? 1600 : settings.windowWidth;
   int height = options.height ? options.height : fixedSize ? 960 : settings.windowHeight;
@@ -466,145 +654,14 @@ int runApp(const AppOptions &options) {
     studio.setPipelineText(options.pipeline);
   else if (!headless)
     studio.setPipelineText(settings.pipeline);
-  std::string file = options.file;
-  if (file.empty() && !headless && !settings.lastFile.empty()) {
-    struct stat st {};
-    if (::stat(settings.lastFile.c_str(), &st) == 0)
-      file = settings.lastFile;
-  }
-  if (!file.empty()) {
-    if (!studio.open(file)) {
-      std::fprintf(stderr, "executor-studio: %s\n", studio.status().c_str());
-      if (headless)
-        return 1;
-    } else if (!headless) {
-      settings.lastFile = studio.document().path();
-    }
-  }
+  std::string file;
+  if (!openDocument(studio, options, settings, headless, file))
+    return 1;
   StudioView view(studio, settings);
   view.setLaunchKey(GLFW_KEY_F5);
-
-  if (headless) {
-    studio.waitForRecording(300s);
-    if (!options.passName.empty()) {
-      std::optional<int> position = namedPosition(studio.passes(), options.passName, error);
-      if (!position) {
-        std::fprintf(stderr, "executor-studio: --pass %s: %s\n", options.passName.c_str(),
-                     error.c_str());
-        return 2;
-      }
-      studio.passes().select(*position);
-    }
-    if (options.pass > 0) {
-      if (options.pass > static_cast<int>(studio.passes().passCount())) {
-        std::fprintf(stderr, "executor-studio: --pass %d: the recording has %zu passes\n",
-                     options.pass, studio.passes().passCount());
-        return 2;
-      }
-      studio.passes().select(options.pass - 1);
-    }
-    if (!options.editFile.empty()) {
-      std::ifstream in(options.editFile);
-      if (!in) {
-        std::fprintf(stderr, "executor-studio: --edit: cannot read %s\n",
-                     options.editFile.c_str());
-        return 1;
-      }
-      std::stringstream text;
-      text << in.rdbuf();
-      view.editAndRerun(options.pass - 1, text.str());
-      studio.waitForRecording(300s);
-      if (!studio.editErrors().empty()) {
-        const RecordedDiagnostic &d = studio.editErrors()[0];
-        std::fprintf(stderr, "executor-studio: --edit %s:%u:%u: %s\n",
-                     options.editFile.c_str(), d.line, d.column, d.message.c_str());
-      }
-      studio.passes().select(std::min<int>(options.pass,
-                                           static_cast<int>(studio.passes().passCount()) - 1));
-    }
-    if (const RecoveredEdit *kept = studio.recoveredEdit(); kept && !options.restoreEdit)
-      std::fprintf(stderr,
-                   "executor-studio: an edit of pass %d of %s was kept at %s UTC: "
-                   "--restore-edit restores it\n",
-                   kept->pass + 1, kept->document.c_str(), kept->savedAt.c_str());
-    if (options.restoreEdit) {
-      const RecoveredEdit *kept = studio.recoveredEdit();
-      if (!kept) {
-        std::fprintf(stderr, "executor-studio: --restore-edit: no edit of %s is kept in %s\n",
-                     file.c_str(), RecoveryStore::defaultDir().c_str());
-        return 2;
-      }
-      int pass = kept->pass;
-      if (!studio.restoreRecoveredEdit()) {
-        std::fprintf(stderr, "executor-studio: --restore-edit: %s\n", studio.status().c_str());
-        return 2;
-      }
-      studio.waitForRecording(300s);
-      std::printf("restored the edit of pass %d: %s\n", pass + 1, studio.status().c_str());
-      studio.passes().select(std::min<int>(pass + 1,
-                                           static_cast<int>(studio.passes().passCount()) - 1));
-    }
-    if (!options.search.empty())
-      view.setSearch(options.search);
-    if (options.historyLine && !view.openOpHistory(kInputPosition, options.historyLine)) {
-      std::fprintf(stderr, "executor-studio: --history %u: that line of the input names no "
-                           "location\n",
-                   options.historyLine);
-      return 2;
-    }
-    bool launched = true;
-    if (!options.launch.empty()) {
-      // Arguments that cannot be launched: no picture, the reason.
-      int kernel = studio.findKernel(options.launch);
-      std::string error;
-      if (kernel >= 0 && !options.inputs.empty() &&
-          !studio.setInputsFromJson(static_cast<size_t>(kernel), options.inputs, error)) {
-        std::fprintf(stderr, "executor-studio: --inputs: %s\n", error.c_str());
-        return 2;
-      }
-      launched = launchForScreenshot(studio, options);
-      if (launched && options.inspect && !studio.executor().launches().empty())
-        view.openInspector(studio.executor().launches().back().id, false, 0);
-    }
-    std::vector<unsigned char> rgba;
-    int w = 0, h = 0;
-    int frames = std::max(3, options.frames);
-    for (int i = 0; i < frames; ++i) {
-      window->waitEvents(0);
-      window->beginFrame();
-      view.draw();
-      window->endFrame(i + 1 == frames ? &rgba : nullptr, &w, &h);
-    }
-    if (!writePng(options.screenshot, w, h, rgba, error)) {
-      std::fprintf(stderr, "executor-studio: %s\n", error.c_str());
-      return 1;
-    }
-    std::printf("wrote %s (%dx%d): %s\n", options.screenshot.c_str(), w, h,
-                studio.status().c_str());
-    return launched ? 0 : 3;
-  }
-
-  std::string shownTitle;
-  for (int sig : {SIGINT, SIGTERM, SIGHUP})
-    std::signal(sig, requestStop);
-  while (!window->shouldClose() && !stopRequested) {
-    bool busy = studio.recordingInProgress() || studio.executor().busy();
-    window->waitEvents(busy ? 0.0 : 0.1);
-    window->beginFrame();
-    view.draw();
-    window->endFrame();
-    if (title(studio) != shownTitle) {
-      shownTitle = title(studio);
-      window->setTitle(shownTitle);
-    }
-  }
-  window->position(settings.windowX, settings.windowY);
-  window->size(settings.windowWidth, settings.windowHeight);
-  if (studio.document().hasFile())
-    settings.lastFile = studio.document().path();
-  if (!settings.save(settingsPath, &error))
-    std::fprintf(stderr, "executor-studio: %s\n", error.c_str());
-  return 0;
+  if (headless)
+    return runHeadless(studio, view, *window, options, file);
+  return runWindow(studio, view, *window, settings, settingsPath);
 }
 
 } // namespace executor_studio::gui

@@ -153,6 +153,13 @@ struct CrossCompileTargetsPass
   void runOnOperation() override;
 
 private:
+  // The phases of runOnOperation.
+  LogicalResult collectTargets(ModuleOp root, SmallVectorImpl<Target> &targets);
+  LogicalResult checkWorkspace(ArrayRef<Target> targets);
+  LogicalResult collectEntryPoints(ModuleOp root, MutableArrayRef<Target> targets);
+  LogicalResult startManifest(ModuleOp root, ArrayRef<Target> targets);
+  LogicalResult compileAndPlace(Target &target, StringRef absoluteWorkspace);
+
   LogicalResult compile(Target &target, StringRef objectPath);
   LogicalResult lowerToLLVMDialect(Target &target, ModuleOp clone);
   LogicalResult addDebugScopes(Target &target, ModuleOp clone);
@@ -528,14 +535,12 @@ LogicalResult CrossCompileTargetsPass::linkLocally(Target &target,
   return success();
 }
 
-void CrossCompileTargetsPass::runOnOperation() {
-  ModuleOp root = getOperation();
-  if (optLevel > 3) {
-    emitError(root.getLoc(), "cross-compile-targets opt-level=")
-        << optLevel.getValue() << " is not an optimisation level; give 0, 1, 2 or 3";
-    return signalPassFailure();
-  }
-  SmallVector<Target> targets;
+/// The catalyst.target modules of `root`, each with its name, triple and
+/// debug flag; an error for a name that is no file name, a name twice, or
+/// a local target for another machine.
+LogicalResult
+CrossCompileTargetsPass::collectTargets(ModuleOp root,
+                                        SmallVectorImpl<Target> &targets) {
   llvm::StringMap<ModuleOp> byName;
   bool failed = false;
   for (auto module : root.getOps<ModuleOp>()) {
@@ -578,26 +583,36 @@ void CrossCompileTargetsPass::runOnOperation() {
     }
     targets.push_back(std::move(target));
   }
-  if (failed)
-    return signalPassFailure();
-  if (targets.empty())
-    return;
-  if (workspace.empty()) {
-    // At the first target, not the root: the message is about it, and the
-    // diagnostic then does not print the whole program.
-    InFlightDiagnostic diag =
-        emitError(targets.front().module.getLoc(),
-                  "Missing `workspace` option for target cross-compilation: ")
-        << "target @" << targets.front().name
-        << " needs a directory for its object; pass "
-           "cross-compile-targets{workspace=DIR}";
-    if (targets.size() > 1)
-      diag.attachNote() << targets.size() - 1
-                        << " more catalyst.target module(s) need it too";
-    return signalPassFailure();
-  }
+  return failure(failed);
+}
 
-  // Entry points: the functions host launch_kernels name.
+/// Targets need the `workspace` option.
+LogicalResult
+CrossCompileTargetsPass::checkWorkspace(ArrayRef<Target> targets) {
+  if (!workspace.empty())
+    return success();
+  // At the first target, not the root: the message is about it, and the
+  // diagnostic then does not print the whole program.
+  ModuleOp first = targets.front().module;
+  InFlightDiagnostic diag =
+      emitError(first.getLoc(),
+                "Missing `workspace` option for target cross-compilation: ")
+      << "target @" << targets.front().name
+      << " needs a directory for its object; pass "
+         "cross-compile-targets{workspace=DIR}";
+  if (targets.size() > 1)
+    diag.attachNote() << targets.size() - 1
+                      << " more catalyst.target module(s) need it too";
+  return failure();
+}
+
+/// Each target's entry points (the functions the host's launch_kernels
+/// name) and launches; an error for a launch of a function the target
+/// does not define.
+LogicalResult
+CrossCompileTargetsPass::collectEntryPoints(ModuleOp root,
+                                            MutableArrayRef<Target> targets) {
+  bool failed = false;
   root.walk([&](LaunchKernelOp launch) {
     for (Target &target : targets) {
       if (launch.getCallee().getRootReference().getValue() != target.name ||
@@ -618,59 +633,80 @@ void CrossCompileTargetsPass::runOnOperation() {
       target.entries.push_back({entry.str(), func.getFunctionType()});
     }
   });
-  if (failed)
-    return signalPassFailure();
+  return failure(failed);
+}
 
-  // Each run writes the manifest anew: {workspace}/{root}.objects.
+/// Each run writes the linker manifest anew, {workspace}/{root}.objects,
+/// when a target is linked locally.
+LogicalResult CrossCompileTargetsPass::startManifest(ModuleOp root,
+                                                     ArrayRef<Target> targets) {
   localEntries.clear();
   std::string rootName =
       root.getSymName() ? root.getSymName()->str() : std::string("module");
   if (std::string problem = fileNameProblem(rootName); !problem.empty()) {
-    emitError(root.getLoc(), "module name \"")
-        << escaped(rootName) << "\" " << problem
-        << ": it names the linker manifest " << "NAME.objects"
-        << " in the workspace, so it must be a plain file name; rename the "
-           "module";
-    return signalPassFailure();
+    return emitError(root.getLoc(), "module name \"")
+           << escaped(rootName) << "\" " << problem
+           << ": it names the linker manifest " << "NAME.objects"
+           << " in the workspace, so it must be a plain file name; rename the "
+              "module";
   }
   SmallString<256> manifest(workspace);
   llvm::sys::path::append(manifest, rootName + ".objects");
   manifestPath = manifest.str().str();
-  if (llvm::any_of(targets, [](const Target &t) { return !t.dispatched; })) {
-    if (std::error_code ec = llvm::sys::fs::create_directories(workspace)) {
-      root.emitOpError("cannot create workspace ")
-          << workspace << ": " << ec.message()
-          << " (is the workspace writable?)";
-      return signalPassFailure();
-    }
-    std::error_code ec;
-    llvm::raw_fd_ostream os(manifestPath, ec, llvm::sys::fs::OF_None);
-    if (ec) {
-      root.emitOpError("cannot write ")
-          << manifestPath << ": " << ec.message()
-          << " (is the workspace writable?)";
-      return signalPassFailure();
-    }
-  }
+  if (llvm::none_of(targets, [](const Target &t) { return !t.dispatched; }))
+    return success();
+  if (std::error_code ec = llvm::sys::fs::create_directories(workspace))
+    return root.emitOpError("cannot create workspace ")
+           << workspace << ": " << ec.message()
+           << " (is the workspace writable?)";
+  std::error_code ec;
+  llvm::raw_fd_ostream os(manifestPath, ec, llvm::sys::fs::OF_None);
+  if (ec)
+    return root.emitOpError("cannot write ")
+           << manifestPath << ": " << ec.message()
+           << " (is the workspace writable?)";
+  return success();
+}
 
+/// Compiles `target` to its object in the workspace; a dispatched target
+/// then keeps declarations and the object's path, a local one is linked.
+LogicalResult
+CrossCompileTargetsPass::compileAndPlace(Target &target,
+                                         StringRef absoluteWorkspace) {
+  std::string objectPath =
+      catalyst::getTargetObjectPath(absoluteWorkspace, target.name);
+  StringRef dir = llvm::sys::path::parent_path(objectPath);
+  if (std::error_code ec = llvm::sys::fs::create_directories(dir))
+    return target.module.emitOpError("cannot create ")
+           << dir << ": " << ec.message() << " (is the workspace writable?)";
+  if (mlir::failed(compile(target, objectPath)))
+    return failure();
+  if (!target.dispatched)
+    return linkLocally(target, objectPath);
+  setObjectFile(target.module, objectPath);
+  reduceToDeclarations(target);
+  return success();
+}
+
+void CrossCompileTargetsPass::runOnOperation() {
+  ModuleOp root = getOperation();
+  if (optLevel > 3) {
+    emitError(root.getLoc(), "cross-compile-targets opt-level=")
+        << optLevel.getValue() << " is not an optimisation level; give 0, 1, 2 or 3";
+    return signalPassFailure();
+  }
+  SmallVector<Target> targets;
+  if (mlir::failed(collectTargets(root, targets)))
+    return signalPassFailure();
+  if (targets.empty())
+    return;
+  if (mlir::failed(checkWorkspace(targets)) ||
+      mlir::failed(collectEntryPoints(root, targets)) ||
+      mlir::failed(startManifest(root, targets)))
+    return signalPassFailure();
   SmallString<256> absoluteWorkspace(workspace);
   llvm::sys::fs::make_absolute(absoluteWorkspace);
-  for (Target &target : targets) {
-    std::string objectPath =
-        catalyst::getTargetObjectPath(absoluteWorkspace, target.name);
-    StringRef dir = llvm::sys::path::parent_path(objectPath);
-    if (std::error_code ec = llvm::sys::fs::create_directories(dir)) {
-      target.module.emitOpError("cannot create ")
-          << dir << ": " << ec.message() << " (is the workspace writable?)";
+  for (Target &target : targets)
+    if (mlir::failed(compileAndPlace(target, absoluteWorkspace)))
       return signalPassFailure();
-    }
-    if (mlir::failed(compile(target, objectPath)))
-      return signalPassFailure();
-    if (target.dispatched) {
-      setObjectFile(target.module, objectPath);
-      reduceToDeclarations(target);
-    } else if (mlir::failed(linkLocally(target, objectPath))) {
-      return signalPassFailure();
-    }
-  }
 }

@@ -152,27 +152,21 @@ void inspect(StudioView::State &state, uint64_t id, bool input, int index) {
   state.inspectSlice.clear();
 }
 
-void drawInspector(Studio &studio, StudioView::State &state) {
-  if (state.inspectLaunch == 0)
-    return;
-  const LaunchRecord *r = studio.executor().findLaunch(state.inspectLaunch);
-  const std::vector<MemRefData> *buffers =
-      r ? (state.inspectInput ? &r->inputs : &r->results) : nullptr;
-  const std::vector<ShapedArg> *types =
-      r ? (state.inspectInput ? &r->inputTypes : &r->resultTypes) : nullptr;
-  if (!buffers || state.inspectIndex >= static_cast<int>(buffers->size())) {
-    state.inspectLaunch = 0;
-    state.inspectSummary.clear();
-    return;
+namespace {
+/// The matrix the inspector shows: the last two dimensions of a buffer at
+/// `offset` (a row for rank 1).
+struct ValueSlice {
+  const MemRefData &data;
+  const ElementType &element;
+  int64_t offset = 0, rows = 1, cols = 1;
+  double at(int64_t i, int64_t j) const {
+    return valueAt(data, element, offset + i * cols + j);
   }
-  const MemRefData &data = (*buffers)[state.inspectIndex];
-  ShapedArg type = state.inspectIndex < static_cast<int>(types->size())
-                       ? (*types)[state.inspectIndex]
-                       : ShapedArg();
-  const ElementType &element = type.element;
+};
 
-  // Over the IR view, beside the executor panel (whose launch table and
-  // inputs stay in sight).
+/// Over the IR view, beside the executor panel (whose launch table and
+/// inputs stay in sight).
+void placeInspectorWindow(const StudioView::State &state) {
   const ImGuiViewport *viewport = ImGui::GetMainViewport();
   float executorWidth = state.settings ? state.settings->executorWidth : 440;
   float margin = ImGui::GetFontSize();
@@ -184,21 +178,12 @@ void drawInspector(Studio &studio, StudioView::State &state) {
   ImGui::SetNextWindowPos(ImVec2(viewport->WorkPos.x + margin + room / 2,
                                  viewport->WorkPos.y + viewport->WorkSize.y * 0.5f),
                           ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
-  bool open = true;
-  char title[160];
-  std::snprintf(title, sizeof(title), "Inspector: #%llu %s %s %d###inspector",
-                static_cast<unsigned long long>(r->id), r->label.c_str(),
-                state.inspectInput ? "input" : "result", state.inspectIndex);
-  if (!ImGui::Begin(title, &open, ImGuiWindowFlags_NoSavedSettings)) {
-    ImGui::End();
-    return;
-  }
-  state.probe("inspector");
-  state.inspectMin = ImGui::GetWindowPos();
-  state.inspectMax = ImVec2(state.inspectMin.x + ImGui::GetWindowWidth(),
-                            state.inspectMin.y + ImGui::GetWindowHeight());
-  state.inspectHover.clear();
-  ValueStats stats = valueStats(data, element);
+}
+
+/// The type, the shape, "Copy as JSON" and the min, max, mean and NaN count.
+void drawValueSummary(StudioView::State &state, const ShapedArg &type, const MemRefData &data,
+                      const ValueStats &stats) {
+  const ElementType &element = type.element;
   char summary[256];
   std::snprintf(summary, sizeof(summary), "%s, shape %s, min %s max %s mean %.6g, %zu NaN",
                 type.type.empty() ? "?" : type.type.c_str(), formatShape(data.sizes).c_str(),
@@ -227,17 +212,14 @@ void drawInspector(Studio &studio, StudioView::State &state) {
     }
     ImGui::EndTable();
   }
+}
 
+/// Higher ranks: a slider for each leading index; the last two dimensions
+/// are shown. The slice they pick.
+ValueSlice pickSlice(StudioView::State &state, const MemRefData &data,
+                     const ElementType &element) {
   size_t rank = data.sizes.size();
-  if (rank == 0) {
-    ImGui::Text("value %s", number(valueAt(data, element, 0), element).c_str());
-    ImGui::End();
-    if (!open)
-      state.inspectLaunch = 0;
-    return;
-  }
-  // Higher ranks: pick the leading indices; the last two are shown.
-  int64_t offset = 0;
+  ValueSlice slice{data, element};
   size_t leading = rank > 2 ? rank - 2 : 0;
   state.inspectSlice.resize(leading, 0);
   int64_t stride = 1;
@@ -255,72 +237,73 @@ void drawInspector(Studio &studio, StudioView::State &state) {
     int64_t flat = 0;
     for (size_t d = 0; d < leading; ++d)
       flat = flat * data.sizes[d] + state.inspectSlice[d];
-    offset = flat * stride;
+    slice.offset = flat * stride;
     ImGui::TextColored(colors::dim(), "slice");
   }
-  int64_t rows = rank == 1 ? 1 : data.sizes[rank - 2];
-  int64_t cols = data.sizes[rank - 1];
-  auto at = [&](int64_t i, int64_t j) { return valueAt(data, element, offset + i * cols + j); };
+  slice.rows = rank == 1 ? 1 : data.sizes[rank - 2];
+  slice.cols = data.sizes[rank - 1];
+  return slice;
+}
 
-  if (rank == 1) {
-    std::vector<double> line(static_cast<size_t>(cols));
-    for (int64_t j = 0; j < cols; ++j)
-      line[j] = at(0, j);
-    linePlot(state, line, stats.min, stats.max, element);
-  } else {
-    // The heatmap: one cell per element, as large as fits beside its scale.
-    float scaleWidth = ImGui::GetFontSize() * 1.3f +
-                       std::max(ImGui::CalcTextSize(number(stats.min, element).c_str()).x,
-                                ImGui::CalcTextSize(number(stats.max, element).c_str()).x) +
-                       ImGui::GetFontSize() * 2;
-    float availW = std::max(ImGui::GetContentRegionAvail().x - scaleWidth, ImGui::GetFontSize());
-    float availH = std::max(ImGui::GetFontSize() * 6, ImGui::GetContentRegionAvail().y * 0.5f);
-    float cell = std::clamp(std::min(availW / static_cast<float>(cols),
-                                     availH / static_cast<float>(rows)),
-                            1.0f, ImGui::GetFontSize() * 4);
-    ImVec2 origin = ImGui::GetCursorScreenPos();
-    ImDrawList *draw = ImGui::GetWindowDrawList();
-    double span = stats.max - stats.min;
-    for (int64_t i = 0; i < rows; ++i)
-      for (int64_t j = 0; j < cols; ++j) {
-        double v = at(i, j);
-        ImU32 color = std::isnan(v) ? IM_COL32(255, 0, 255, 255)
-                                    : ramp(span > 0 ? static_cast<float>((v - stats.min) / span)
-                                                    : 0.5f);
-        ImVec2 a(origin.x + j * cell, origin.y + i * cell);
-        draw->AddRectFilled(a, ImVec2(a.x + cell - (cell > 4 ? 1 : 0),
-                                      a.y + cell - (cell > 4 ? 1 : 0)),
-                            color);
-        if (cell >= ImGui::GetFontSize() * 2.2f) {
-          std::string text = number(v, element);
-          ImVec2 size = ImGui::CalcTextSize(text.c_str());
-          if (size.x < cell - 2)
-            draw->AddText(ImVec2(a.x + (cell - size.x) / 2, a.y + (cell - size.y) / 2),
-                          v - stats.min > span * 0.6 ? IM_COL32(20, 20, 30, 255)
-                                                     : IM_COL32(240, 240, 240, 255),
-                          text.c_str());
-        }
-      }
-    colourScale(ImVec2(origin.x + cell * cols + ImGui::GetFontSize() * 0.8f, origin.y),
-                std::max(cell * rows, ImGui::GetFontSize() * 3), stats.min, stats.max, element);
-    ImGui::InvisibleButton("##heatmap",
-                           ImVec2(cell * cols, std::max(cell * rows, ImGui::GetFontSize() * 3)));
-    state.probe("heatmap");
-    if (ImGui::IsItemHovered()) {
-      ImVec2 m = ImGui::GetIO().MousePos;
-      int64_t j = static_cast<int64_t>((m.x - origin.x) / cell);
-      int64_t i = static_cast<int64_t>((m.y - origin.y) / cell);
-      if (i >= 0 && i < rows && j >= 0 && j < cols) {
-        char hover[128];
-        std::snprintf(hover, sizeof(hover), "[%lld, %lld] = %s", static_cast<long long>(i),
-                      static_cast<long long>(j), number(at(i, j), element).c_str());
-        state.inspectHover = hover;
-        ImGui::SetTooltip("%s", hover);
+/// The heatmap: one cell per element, as large as fits beside its scale;
+/// the element under the mouse in a tooltip.
+void drawHeatmap(StudioView::State &state, const ValueSlice &slice, const ValueStats &stats) {
+  const ElementType &element = slice.element;
+  int64_t rows = slice.rows, cols = slice.cols;
+  float scaleWidth = ImGui::GetFontSize() * 1.3f +
+                     std::max(ImGui::CalcTextSize(number(stats.min, element).c_str()).x,
+                              ImGui::CalcTextSize(number(stats.max, element).c_str()).x) +
+                     ImGui::GetFontSize() * 2;
+  float availW = std::max(ImGui::GetContentRegionAvail().x - scaleWidth, ImGui::GetFontSize());
+  float availH = std::max(ImGui::GetFontSize() * 6, ImGui::GetContentRegionAvail().y * 0.5f);
+  float cell = std::clamp(std::min(availW / static_cast<float>(cols),
+                                   availH / static_cast<float>(rows)),
+                          1.0f, ImGui::GetFontSize() * 4);
+  ImVec2 origin = ImGui::GetCursorScreenPos();
+  ImDrawList *draw = ImGui::GetWindowDrawList();
+  double span = stats.max - stats.min;
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j < cols; ++j) {
+      double v = slice.at(i, j);
+      ImU32 color = std::isnan(v) ? IM_COL32(255, 0, 255, 255)
+                                  : ramp(span > 0 ? static_cast<float>((v - stats.min) / span)
+                                                  : 0.5f);
+      ImVec2 a(origin.x + j * cell, origin.y + i * cell);
+      draw->AddRectFilled(a, ImVec2(a.x + cell - (cell > 4 ? 1 : 0),
+                                    a.y + cell - (cell > 4 ? 1 : 0)),
+                          color);
+      if (cell >= ImGui::GetFontSize() * 2.2f) {
+        std::string text = number(v, element);
+        ImVec2 size = ImGui::CalcTextSize(text.c_str());
+        if (size.x < cell - 2)
+          draw->AddText(ImVec2(a.x + (cell - size.x) / 2, a.y + (cell - size.y) / 2),
+                        v - stats.min > span * 0.6 ? IM_COL32(20, 20, 30, 255)
+                                                   : IM_COL32(240, 240, 240, 255),
+                        text.c_str());
       }
     }
+  colourScale(ImVec2(origin.x + cell * cols + ImGui::GetFontSize() * 0.8f, origin.y),
+              std::max(cell * rows, ImGui::GetFontSize() * 3), stats.min, stats.max, element);
+  ImGui::InvisibleButton("##heatmap",
+                         ImVec2(cell * cols, std::max(cell * rows, ImGui::GetFontSize() * 3)));
+  state.probe("heatmap");
+  if (ImGui::IsItemHovered()) {
+    ImVec2 m = ImGui::GetIO().MousePos;
+    int64_t j = static_cast<int64_t>((m.x - origin.x) / cell);
+    int64_t i = static_cast<int64_t>((m.y - origin.y) / cell);
+    if (i >= 0 && i < rows && j >= 0 && j < cols) {
+      char hover[128];
+      std::snprintf(hover, sizeof(hover), "[%lld, %lld] = %s", static_cast<long long>(i),
+                    static_cast<long long>(j), number(slice.at(i, j), element).c_str());
+      state.inspectHover = hover;
+      ImGui::SetTooltip("%s", hover);
+    }
   }
+}
 
-  // The table: rows x columns (Dear ImGui tables take up to 64 columns).
+/// The table: rows x columns (Dear ImGui tables take up to 64 columns).
+void drawValueTable(const ValueSlice &slice) {
+  int64_t cols = slice.cols;
   int64_t shownCols = std::min<int64_t>(cols, 63);
   if (shownCols < cols)
     ImGui::TextColored(colors::dim(), "first %lld of %lld columns (copy as JSON for all)",
@@ -335,7 +318,7 @@ void drawInspector(Studio &studio, StudioView::State &state) {
       ImGui::TableSetupColumn(std::to_string(j).c_str());
     ImGui::TableHeadersRow();
     ImGuiListClipper clipper;
-    clipper.Begin(static_cast<int>(rows));
+    clipper.Begin(static_cast<int>(slice.rows));
     while (clipper.Step())
       for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
         ImGui::TableNextRow();
@@ -343,11 +326,68 @@ void drawInspector(Studio &studio, StudioView::State &state) {
         ImGui::TextColored(colors::dim(), "%d", i);
         for (int64_t j = 0; j < shownCols; ++j) {
           ImGui::TableSetColumnIndex(static_cast<int>(j) + 1);
-          ImGui::TextUnformatted(number(at(i, j), element).c_str());
+          ImGui::TextUnformatted(number(slice.at(i, j), slice.element).c_str());
         }
       }
     ImGui::EndTable();
   }
+}
+} // namespace
+
+void drawInspector(Studio &studio, StudioView::State &state) {
+  if (state.inspectLaunch == 0)
+    return;
+  const LaunchRecord *r = studio.executor().findLaunch(state.inspectLaunch);
+  const std::vector<MemRefData> *buffers =
+      r ? (state.inspectInput ? &r->inputs : &r->results) : nullptr;
+  const std::vector<ShapedArg> *types =
+      r ? (state.inspectInput ? &r->inputTypes : &r->resultTypes) : nullptr;
+  if (!buffers || state.inspectIndex >= static_cast<int>(buffers->size())) {
+    state.inspectLaunch = 0;
+    state.inspectSummary.clear();
+    return;
+  }
+  const MemRefData &data = (*buffers)[state.inspectIndex];
+  ShapedArg type = state.inspectIndex < static_cast<int>(types->size())
+                       ? (*types)[state.inspectIndex]
+                       : ShapedArg();
+  const ElementType &element = type.element;
+
+  placeInspectorWindow(state);
+  bool open = true;
+  char title[160];
+  std::snprintf(title, sizeof(title), "Inspector: #%llu %s %s %d###inspector",
+                static_cast<unsigned long long>(r->id), r->label.c_str(),
+                state.inspectInput ? "input" : "result", state.inspectIndex);
+  if (!ImGui::Begin(title, &open, ImGuiWindowFlags_NoSavedSettings)) {
+    ImGui::End();
+    return;
+  }
+  state.probe("inspector");
+  state.inspectMin = ImGui::GetWindowPos();
+  state.inspectMax = ImVec2(state.inspectMin.x + ImGui::GetWindowWidth(),
+                            state.inspectMin.y + ImGui::GetWindowHeight());
+  state.inspectHover.clear();
+  ValueStats stats = valueStats(data, element);
+  drawValueSummary(state, type, data, stats);
+
+  if (data.sizes.empty()) {
+    ImGui::Text("value %s", number(valueAt(data, element, 0), element).c_str());
+    ImGui::End();
+    if (!open)
+      state.inspectLaunch = 0;
+    return;
+  }
+  ValueSlice slice = pickSlice(state, data, element);
+  if (data.sizes.size() == 1) {
+    std::vector<double> line(static_cast<size_t>(slice.cols));
+    for (int64_t j = 0; j < slice.cols; ++j)
+      line[j] = slice.at(0, j);
+    linePlot(state, line, stats.min, stats.max, element);
+  } else {
+    drawHeatmap(state, slice, stats);
+  }
+  drawValueTable(slice);
   ImGui::End();
   if (!open) {
     state.inspectLaunch = 0;
