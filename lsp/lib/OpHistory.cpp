@@ -1,6 +1,7 @@
 //===- OpHistory.cpp - questions about a chunk's recording ----------------===//
 #include "ExecutorLsp/OpHistory.h"
 
+#include "ExecutorLsp/Forward.h"
 #include "ExecutorLsp/PipelineResults.h"
 
 #include "ExecutorStudio/Pipeline/OpHistory.h"
@@ -14,7 +15,6 @@
 
 using namespace executor_studio;
 using namespace executor_studio::lsp;
-namespace proto = llvm::lsp;
 namespace json = llvm::json;
 
 namespace {

@@ -30,7 +30,6 @@
 
 using namespace executor_studio;
 using namespace executor_studio::lsp;
-namespace proto = llvm::lsp;
 namespace json = llvm::json;
 using llvm::Expected;
 using llvm::StringRef;

@@ -126,6 +126,14 @@ void TcpTransport::sendHangupFromSignalHandler(const char *message,
   stream->writeFromSignalHandler(packet, kHeaderSize + body);
 }
 
+void TcpTransport::detachThreadsAtExit() {
+  std::lock_guard<std::mutex> lock(mutex);
+  for (std::thread &t : threads)
+    if (t.joinable())
+      t.detach();
+  threads.clear();
+}
+
 TcpTransport::~TcpTransport() {
   disconnect();
   std::vector<std::thread> all;
@@ -149,15 +157,26 @@ TcpTransport::~TcpTransport() {
 
 Error TcpTransport::start() {
   buffer.resize(kReadBuffer);
-  std::lock_guard<std::mutex> lock(mutex);
-  started = true;
-  if (options.executorSide) {
-    threads.emplace_back([this] { serveReads(); });
-    threads.emplace_back([this] { watchInlineCalls(); });
-  }
-  else
+  // The executor's side reads once its Setup message is out (sendMessage):
+  // ORC's SimpleRemoteEPCServer::Create starts the transport before it
+  // makes its services, and a reader that saw the client go at once shut
+  // them down while they were being made (found by TSan:
+  // SimpleExecutorDylibManager::shutdown against its constructor).
+  if (!options.executorSide) {
+    std::lock_guard<std::mutex> lock(mutex);
+    started = true;
     threads.emplace_back([this] { clientListen(); });
+  }
   return Error::success();
+}
+
+void TcpTransport::startReading() {
+  std::lock_guard<std::mutex> lock(mutex);
+  if (started)
+    return;
+  started = true;
+  threads.emplace_back([this] { serveReads(); });
+  threads.emplace_back([this] { watchInlineCalls(); });
 }
 
 Error TcpTransport::sendFrame(uint64_t opcode, uint64_t seq, uint64_t tag,
@@ -170,8 +189,8 @@ Error TcpTransport::sendFrame(uint64_t opcode, uint64_t seq, uint64_t tag,
   support::endian::write64le(header + 8, opcode);
   support::endian::write64le(header + 16, seq);
   support::endian::write64le(header + 24, tag);
-  std::vector<iovec> iov;
-  iov.reserve(parts.size() + 1);
+  // (On the stack for a message of a few pieces: a launch's.)
+  SmallVector<iovec, 16> iov;
   iov.push_back({header, kHeaderSize});
   for (const iovec &part : parts)
     if (part.iov_len)
@@ -191,6 +210,8 @@ Error TcpTransport::sendMessage(SimpleRemoteEPCOpcode opcode, uint64_t seqNo,
   // connection ended and reports it. (An error here makes ORC's
   // SimpleRemoteEPCServer::Create destroy the server while the reader is in
   // its handleDisconnect: a crash, when a client's first bytes are bad.)
+  if (opcode == SimpleRemoteEPCOpcode::Setup && options.executorSide)
+    startReading();
   if (err && opcode == SimpleRemoteEPCOpcode::Setup) {
     consumeError(std::move(err));
     return Error::success();
@@ -245,9 +266,14 @@ TcpTransport::callDirect(uint64_t function, uint32_t flags,
     }
     return make_error<DirectCallTimeout>(timeout);
   }
-  std::lock_guard<std::mutex> lock(mutex);
-  pending.erase(seq);
-  if (!slot.done || slot.reply.getOutOfBandError())
+  // A reply took the slot out of `pending` (dispatch) before waitUntil saw
+  // it done; without one it is still there.
+  if (!slot.done) {
+    std::lock_guard<std::mutex> lock(mutex);
+    pending.erase(seq);
+    return transportError("the session's connection is closed");
+  }
+  if (slot.reply.getOutOfBandError())
     return transportError("the session's connection is closed");
   return std::move(slot.reply);
 }
@@ -302,7 +328,9 @@ bool TcpTransport::waitReadable(int ms) {
 
 bool TcpTransport::waitUntil(function_ref<bool()> ready,
                              std::chrono::milliseconds timeout) {
-  auto deadline = std::chrono::steady_clock::now() + timeout;
+  // (The clock only for a time limit: a launch without one reads none.)
+  auto deadline = timeout.count() ? std::chrono::steady_clock::now() + timeout
+                                  : std::chrono::steady_clock::time_point();
   auto left = [&] {
     auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
         deadline - std::chrono::steady_clock::now());
@@ -429,6 +457,7 @@ bool TcpTransport::dispatch(Message &m, Error &err) {
       if (it != pending.end()) {
         it->second->reply = std::move(m.body);
         it->second->done = true;
+        pending.erase(it);
       }
     });
     return true;

@@ -69,8 +69,7 @@ void serveDirect(TcpTransport &transport, uint64_t seq, uint64_t, uint32_t,
                          peer.size(), parsed)
           .empty())
     for (size_t i = 0; i < parsed.args.size(); ++i) {
-      DescriptorView view{parsed.args[i],
-                          static_cast<int64_t>(parsed.inWords[i].size() - 3) / 2};
+      DescriptorView view = parsed.inputView(i);
       const volatile char *first = view.aligned();
       uint64_t bytes = uint64_t(view.numElements()) * parsed.inElt[i];
       for (uint64_t b = 0; b < bytes; ++b)
@@ -139,6 +138,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     ::close(sv[1]);
     return 0;
   }
+  // As executor-server's ORC server: its Setup message (unread here), then
+  // the transport reads.
+  if (Error err = (*transport)->sendMessage(SimpleRemoteEPCOpcode::Setup, 0,
+                                            ExecutorAddr(), {}))
+    consumeError(std::move(err));
 #ifdef FUZZ_SHARED_MEMORY
   // Chunks: u8 memfd pages (0: none; the high bit: unsealed), u16 length,
   // then the bytes.

@@ -7,6 +7,8 @@
 #include "ExecutorStudio/Pipeline/RecordingWorker.h"
 #include "ExecutorStudio/Registration/TextEntryPoints.h"
 
+#include "TargetPrograms.h"
+
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 
@@ -26,11 +28,7 @@ std::string sample(const char *name) {
   return buffer ? (*buffer)->getBuffer().str() : "";
 }
 
-struct Workspace {
-  Workspace() { EXPECT_FALSE(llvm::sys::fs::createUniqueDirectory("worker", path)); }
-  ~Workspace() { llvm::sys::fs::remove_directories(path); }
-  llvm::SmallString<128> path;
-};
+using executor_test::Workspace;
 
 /// Every field of `a` and `b` (texts compared as text), recursively.
 void expectSameSnapshots(const std::vector<Snapshot> &a, const std::vector<Snapshot> &b) {
@@ -75,7 +73,7 @@ Recording roundTrip(const Recording &recording) {
 } // namespace
 
 TEST(RecordingWorker, JsonRoundTripKeepsNestedStepsTextsAndSharing) {
-  Workspace ws;
+  Workspace ws("worker");
   RecordOptions options;
   options.pipeline = "builtin.module(executor-default-pipeline{workspace=" +
                      ws.path.str().str() + "})";

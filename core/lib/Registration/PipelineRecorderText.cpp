@@ -148,17 +148,6 @@ Recording executor_studio::recordPipelineFrom(StringRef text,
 // The recording worker's side (RecordingWorker.h)
 //===----------------------------------------------------------------------===//
 
-namespace {
-/// The worker's answer to RecordRequest::alignWith: the alignment, or why
-/// there is none (where a text does not parse).
-llvm::json::Value alignmentToJSON(StringRef left, StringRef right) {
-  llvm::Expected<AlignedSnapshots> aligned = alignSnapshots(left, right);
-  if (!aligned)
-    return llvm::json::Object{{"error", llvm::toString(aligned.takeError())}};
-  return llvm::json::Object{{"aligned", toJSON(*aligned)}};
-}
-} // namespace
-
 int executor_studio::runRecordWorker(StringRef requestPath,
                                      StringRef resultPath) {
   auto input = llvm::MemoryBuffer::getFile(requestPath);
@@ -180,11 +169,31 @@ int executor_studio::runRecordWorker(StringRef requestPath,
   }
   // Only for the tests of what a front end does when a pass crashes.
   if (const char *crash = std::getenv("EXECUTOR_RECORD_WORKER_TEST_CRASH");
-      crash && *crash)
+      crash && *crash) {
+    // Dies of the signal as a crashing pass does, also where a sanitizer's
+    // handler would make it an exit status.
+    std::signal(SIGSEGV, SIG_DFL);
     std::raise(SIGSEGV);
+  }
+  if (request.alignWith) {
+    llvm::Expected<AlignedSnapshots> aligned =
+        alignSnapshots(request.text, *request.alignWith);
+    llvm::json::Value result =
+        aligned ? llvm::json::Object{{"aligned", toJSON(*aligned)}}
+                : llvm::json::Object{{"error", llvm::toString(aligned.takeError())}};
+    std::error_code ec;
+    llvm::raw_fd_ostream os(resultPath, ec);
+    if (ec) {
+      llvm::errs() << "cannot write " << resultPath << ": " << ec.message()
+                   << "\n";
+      return 1;
+    }
+    os << result;
+    os.close();
+    return os.has_error() ? 1 : 0;
+  }
   Recording recording =
-      request.alignWith ? Recording() // it aligns two texts instead (below)
-      : request.rerunAfter
+      request.rerunAfter
           ? recordPipelineFrom(request.text, request.bufferName,
                                request.options, *request.rerunAfter)
           : recordPipeline(request.text, request.bufferName, request.options);
@@ -195,8 +204,7 @@ int executor_studio::runRecordWorker(StringRef requestPath,
                  << "\n";
     return 1;
   }
-  os << (request.alignWith ? alignmentToJSON(request.text, *request.alignWith)
-                           : toJSON(recording, request.irSnapshots));
+  os << toJSON(recording, request.irSnapshots);
   os.close();
   return os.has_error() ? 1 : 0;
 }
