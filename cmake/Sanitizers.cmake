@@ -39,3 +39,10 @@ if(EXECUTOR_STUDIO_FUZZ)
   # Coverage for libFuzzer in every library the targets link.
   add_compile_options(-fsanitize=fuzzer-no-link)
 endif()
+
+# A sanitizer build runs its tests 2 to 15 times slower (TSan the most):
+# each GoogleTest test's time limit is this many times the plain build's.
+set(EXECUTOR_STUDIO_TEST_TIME_SCALE 1)
+if(EXECUTOR_STUDIO_SANITIZE)
+  set(EXECUTOR_STUDIO_TEST_TIME_SCALE 4)
+endif()

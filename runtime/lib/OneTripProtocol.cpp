@@ -263,8 +263,13 @@ OneTripProtocol::launchCall(const LaunchCall &call) {
     if (Error err = session.replyStatus(*reply, "launch of " + kernel))
       return std::move(err);
   result.reply = std::move(*reply);
-  result.shared = transport->peerArena().data();
-  result.sharedSize = transport->peerArena().size();
+  // Only the call that holds this side's arena may have its results in
+  // the peer's (kDirectMayShareReply); meanwhile another thread's reading
+  // may adopt a new peer arena for that call (found by TSan).
+  if (result.arena.owns_lock()) {
+    result.shared = transport->peerArena().data();
+    result.sharedSize = transport->peerArena().size();
+  }
   return std::move(result);
 }
 

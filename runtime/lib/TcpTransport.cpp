@@ -126,6 +126,14 @@ void TcpTransport::sendHangupFromSignalHandler(const char *message,
   stream->writeFromSignalHandler(packet, kHeaderSize + body);
 }
 
+void TcpTransport::detachThreadsAtExit() {
+  std::lock_guard<std::mutex> lock(mutex);
+  for (std::thread &t : threads)
+    if (t.joinable())
+      t.detach();
+  threads.clear();
+}
+
 TcpTransport::~TcpTransport() {
   disconnect();
   std::vector<std::thread> all;
@@ -149,15 +157,26 @@ TcpTransport::~TcpTransport() {
 
 Error TcpTransport::start() {
   buffer.resize(kReadBuffer);
-  std::lock_guard<std::mutex> lock(mutex);
-  started = true;
-  if (options.executorSide) {
-    threads.emplace_back([this] { serveReads(); });
-    threads.emplace_back([this] { watchInlineCalls(); });
-  }
-  else
+  // The executor's side reads once its Setup message is out (sendMessage):
+  // ORC's SimpleRemoteEPCServer::Create starts the transport before it
+  // makes its services, and a reader that saw the client go at once shut
+  // them down while they were being made (found by TSan:
+  // SimpleExecutorDylibManager::shutdown against its constructor).
+  if (!options.executorSide) {
+    std::lock_guard<std::mutex> lock(mutex);
+    started = true;
     threads.emplace_back([this] { clientListen(); });
+  }
   return Error::success();
+}
+
+void TcpTransport::startReading() {
+  std::lock_guard<std::mutex> lock(mutex);
+  if (started)
+    return;
+  started = true;
+  threads.emplace_back([this] { serveReads(); });
+  threads.emplace_back([this] { watchInlineCalls(); });
 }
 
 Error TcpTransport::sendFrame(uint64_t opcode, uint64_t seq, uint64_t tag,
@@ -191,6 +210,8 @@ Error TcpTransport::sendMessage(SimpleRemoteEPCOpcode opcode, uint64_t seqNo,
   // connection ended and reports it. (An error here makes ORC's
   // SimpleRemoteEPCServer::Create destroy the server while the reader is in
   // its handleDisconnect: a crash, when a client's first bytes are bad.)
+  if (opcode == SimpleRemoteEPCOpcode::Setup && options.executorSide)
+    startReading();
   if (err && opcode == SimpleRemoteEPCOpcode::Setup) {
     consumeError(std::move(err));
     return Error::success();

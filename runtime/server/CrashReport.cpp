@@ -1,6 +1,7 @@
 //===- CrashReport.cpp - a crashing kernel's last words -------------------===//
 #include "CrashReport.h"
 #include "LaunchService.h"
+#include "Limits.h"
 #include "ExecutorRuntime/TcpTransport.h"
 #include "ExecutorRuntime/Wire.h"
 #include "LogText.h"
@@ -16,6 +17,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <semaphore.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -44,10 +46,76 @@ int64_t steadyNanoseconds() {
   clock_gettime(CLOCK_MONOTONIC, &now);
   return static_cast<int64_t>(now.tv_sec) * 1000000000 + now.tv_nsec;
 }
+/// Hangups begun: each ends the process after it, so this only grows. The
+/// transport outlives any that began (stopCrashReports waits for them).
+std::atomic<int> hangupsBegun{0};
 void sendHangup(const char *message, size_t size) {
+  ++hangupsBegun;
   if (TcpTransport *transport = reportTo.load())
     transport->sendHangupFromSignalHandler(message, size);
 }
+/// The crash report's sender, a thread of its own: over TLS a message is
+/// encrypted by OpenSSL, which allocates, so the signal handler does not
+/// send it itself (a kernel that crashed inside malloc would hang there;
+/// found by TSan). The handler leaves the report in `crashReport`, wakes
+/// the sender (sem_post, async-signal-safe) and waits (at most 4 s: the
+/// send takes at most 2 s for the lock and 1 s to write) until it is sent.
+sem_t reporterWake;
+pthread_t reporterThread;
+std::atomic<bool> reporterRunning{false}, reporterQuit{false};
+std::atomic<bool> crashReportClaimed{false}, crashReportSent{false};
+char crashReport[kMaxCrashReportSize];
+size_t crashReportSize = 0;
+
+void runReporter() {
+  while (true) {
+    if (sem_wait(&reporterWake) != 0)
+      continue; // EINTR
+    if (reporterQuit.load())
+      return;
+    if (TcpTransport *transport = reportTo.load())
+      transport->sendHangupFromSignalHandler(crashReport, crashReportSize);
+    crashReportSent.store(true);
+  }
+}
+
+void startReporter() {
+  if (sem_init(&reporterWake, 0, 0) != 0)
+    return;
+  std::string error;
+  if (startThread(runReporter, error, &reporterThread))
+    reporterRunning = true;
+  // else: the handler sends itself (plaintext needs no allocation).
+}
+
+void stopReporter() {
+  if (!reporterRunning.exchange(false))
+    return;
+  reporterQuit.store(true);
+  sem_post(&reporterWake);
+  pthread_join(reporterThread, nullptr);
+}
+
+/// From the signal handler: the report goes out through the sender.
+void sendCrashReport(const char *message, size_t size) {
+  ++hangupsBegun;
+  if (!reporterRunning.load()) {
+    if (TcpTransport *transport = reportTo.load())
+      transport->sendHangupFromSignalHandler(message, size);
+    return;
+  }
+  // Two threads crashing at once: the first one's report goes.
+  if (crashReportClaimed.exchange(true))
+    return;
+  crashReportSize = std::min(size, sizeof(crashReport));
+  std::memcpy(crashReport, message, crashReportSize);
+  sem_post(&reporterWake);
+  for (int waited = 0; waited < 400 && !crashReportSent.load(); ++waited) {
+    timespec step{0, 10 * 1000 * 1000};
+    nanosleep(&step, nullptr);
+  }
+}
+
 /// The kernel each thread runs ("" outside kernels). Fixed-size, so the
 /// signal handler reads it without allocating.
 thread_local char runningKernel[256];
@@ -218,7 +286,7 @@ void onFatalSignal(int sig, siginfo_t *, void *context) {
   append(message, sizeof(message), at, ")");
   size_t firstLine = at;
   appendBacktrace(message, sizeof(message), at, context);
-  sendHangup(message, at);
+  sendCrashReport(message, at);
   // The log: the report's first line, then a line a frame, each under the
   // session's prefix.
   char line[700];
@@ -255,8 +323,8 @@ void installCrashReports(TcpTransport *transport) {
   // What the handler needs later, prepared now: the libraries' code, and
   // the unwinder (loaded on first use).
   recordLoadedCode();
-  void *warmUp[2];
-  (void)backtrace(warmUp, 2);
+  prepareUnwinder();
+  startReporter();
   struct sigaction sa{};
   sa.sa_sigaction = onFatalSignal;
   sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER | SA_RESETHAND;
@@ -265,18 +333,47 @@ void installCrashReports(TcpTransport *transport) {
     sigaction(sig, &sa, nullptr);
 }
 
+void prepareUnwinder() {
+  // The first backtrace loads libgcc_s (dlopen: malloc); each lookup of an
+  // address in none of the sorted tables sorts every table registered since
+  // the last (malloc again). This thread's frames are in none of the
+  // kernels' tables.
+  void *frames[64];
+  (void)backtrace(frames, 64);
+}
+
+void stopCrashReports() {
+  reportTo.store(nullptr);
+  // A hangup that began before (a crash on a kernel thread, the watchdog)
+  // still sends on the transport, and then ends the process: wait for that
+  // (its sends take at most 2 s for the lock and 1 s to write) instead of
+  // freeing the transport under it.
+  for (int waited = 0; hangupsBegun.load() != 0; ++waited) {
+    if (waited == 200) // 10 s
+      _exit(4);
+    usleep(50 * 1000);
+  }
+  stopReporter();
+}
+
+void exitSession(int status) {
+  ++hangupsBegun; // the transport stays until the process ends
+  if (TcpTransport *transport = reportTo.load())
+    transport->detachThreadsAtExit();
+  std::fflush(nullptr);
+  _exit(status);
+}
+
 void endSessionWithError(const std::string &message) {
   logEvent("error: " + message + "; ending the session");
   sendHangup(message.data(), message.size());
-  std::fflush(nullptr);
-  _exit(4);
+  exitSession(4);
 }
 
 void endSessionShuttingDown() {
   logEvent("stopped: the server is shutting down");
   sendHangup(kShuttingDownMessage, std::strlen(kShuttingDownMessage));
-  std::fflush(nullptr);
-  _exit(0);
+  exitSession(0);
 }
 
 KernelThreadStack::KernelThreadStack() {

@@ -19,12 +19,23 @@ class TcpTransport;
 /// In a session process: reports fatal signals (SIGSEGV, SIGBUS, SIGFPE,
 /// SIGILL, SIGABRT, SIGTRAP) over `transport`.
 void installCrashReports(TcpTransport *transport);
+/// Walks the unwinder once from here (outside any signal handler), so that
+/// unwind tables registered since are sorted now: the crash report's walk
+/// then allocates nothing. After each registration of a kernel's tables.
+void prepareUnwinder();
+/// Before `transport` goes: hangups (crash reports, endSession*) no longer
+/// use it; one already under way ends the process first.
+void stopCrashReports();
 /// Ends the session now: tells the client `message` (an ORC Hangup with
 /// that error), logs it and exits the session process.
 [[noreturn]] void endSessionWithError(const std::string &message);
 /// Ends the session because its server stops: the client hears
 /// kShuttingDownMessage (Wire.h).
 [[noreturn]] void endSessionShuttingDown();
+/// Ends the session process now with `status`, its transport in use (what
+/// endSession* do after their hangup): the transport's threads are
+/// detached, as the process ends with them.
+[[noreturn]] void exitSession(int status);
 
 /// Gives the calling thread an alternate signal stack while it lives, so a
 /// kernel that overflows its stack is reported too. Every thread that runs

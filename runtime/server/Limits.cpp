@@ -159,7 +159,8 @@ std::string limitSessionProcesses(unsigned count) {
   return "";
 }
 
-bool startThread(std::function<void()> body, std::string &error) {
+bool startThread(std::function<void()> body, std::string &error,
+                 pthread_t *joinable) {
   auto *work = new std::function<void()>(std::move(body));
   pthread_t thread;
   int rc = pthread_create(
@@ -176,7 +177,10 @@ bool startThread(std::function<void()> body, std::string &error) {
     error = std::string("cannot start a thread: ") + std::strerror(rc);
     return false;
   }
-  pthread_detach(thread);
+  if (joinable)
+    *joinable = thread;
+  else
+    pthread_detach(thread);
   return true;
 }
 
@@ -184,7 +188,10 @@ namespace {
 std::atomic<bool> sessionStarted{false};
 std::atomic<bool> stopRequested{false};
 std::atomic<int> callsInFlight{0};
-
+/// The session watchdog: joined by stopSessionWatchdog.
+std::atomic<bool> watchdogStopping{false};
+pthread_t watchdogThread;
+bool watchdogRunning = false;
 } // namespace
 
 std::string formatDuration(std::chrono::milliseconds value) {
@@ -205,10 +212,12 @@ bool startSessionWatchdog(const SessionLimits &limits,
                           std::string &error) {
   std::chrono::milliseconds handshake = limits.handshakeTimeout;
   std::chrono::milliseconds launchTime = limits.launchTime;
-  return startThread(
+  watchdogRunning = startThread(
       [=] {
-        while (true) {
+        while (!watchdogStopping.load()) {
           std::this_thread::sleep_for(std::chrono::milliseconds(50));
+          if (watchdogStopping.load())
+            return;
           if (!sessionStarted.load(std::memory_order_relaxed) &&
               std::chrono::steady_clock::now() > deadline) {
             logEvent("ended: no session started within " + formatDuration(handshake) +
@@ -230,7 +239,18 @@ bool startSessionWatchdog(const SessionLimits &limits,
                                 "stopped");
         }
       },
-      error);
+      error, &watchdogThread);
+  return watchdogRunning;
+}
+
+void stopSessionWatchdog() {
+  if (!watchdogRunning)
+    return;
+  watchdogStopping.store(true);
+  // At most one 50 ms sleep and one check; a check that ends the session
+  // ends this process with it.
+  pthread_join(watchdogThread, nullptr);
+  watchdogRunning = false;
 }
 
 } // namespace executor_studio::runtime

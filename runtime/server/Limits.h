@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <pthread.h>
 #include <string>
 
 namespace executor_studio::runtime {
@@ -65,9 +66,11 @@ constexpr uint64_t kAddressSpaceHeadroom = uint64_t(1) << 30;
 /// per session), never above the hard limit it has. "" or the problem.
 std::string limitSessionProcesses(unsigned count);
 
-/// Starts a detached thread; false with `error` when the system has none to
-/// give (an nproc limit), where std::thread would abort the process.
-bool startThread(std::function<void()> body, std::string &error);
+/// Starts a thread, detached unless `joinable` is given (then it holds the
+/// thread to join); false with `error` when the system has none to give (an
+/// nproc limit), where std::thread would abort the process.
+bool startThread(std::function<void()> body, std::string &error,
+                 pthread_t *joinable = nullptr);
 
 /// In a session process: a thread that ends the session when no ORC call
 /// has come by `deadline` (markSessionStarted), and when a kernel runs
@@ -76,6 +79,10 @@ bool startThread(std::function<void()> body, std::string &error);
 bool startSessionWatchdog(const SessionLimits &limits,
                           std::chrono::steady_clock::time_point deadline,
                           std::string &error);
+/// Stops the watchdog and joins it: called before the session's transport
+/// goes, which the watchdog's hangups (endSessionShuttingDown,
+/// endSessionWithError) send on.
+void stopSessionWatchdog();
 /// The client's first ORC call has come: the handshake is over.
 void markSessionStarted();
 

@@ -141,8 +141,7 @@ public:
                (longestRunningKernel(kernel, ran) ? "kernel " + kernel
                                                   : std::string("a call")) +
                " still runs: ending the session");
-      std::fflush(nullptr);
-      _exit(0);
+      exitSession(0);
     }
     exited.wait(lock, [&] { return workers == 0; });
   }
@@ -246,6 +245,10 @@ int serveSession(std::unique_ptr<Stream> stream, uint64_t memoryLimit, const std
   }
   installCrashReports(transport);
   Error err = (*server)->waitForDisconnect();
+  // The transport goes with `server`: first the watchdog, whose hangups
+  // send on it, and the crash reports.
+  stopSessionWatchdog();
+  stopCrashReports();
   if (publishCatalyst)
     stopCatalystRuntime();
   if (err) {

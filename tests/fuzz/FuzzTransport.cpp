@@ -138,6 +138,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     ::close(sv[1]);
     return 0;
   }
+  // As executor-server's ORC server: its Setup message (unread here), then
+  // the transport reads.
+  if (Error err = (*transport)->sendMessage(SimpleRemoteEPCOpcode::Setup, 0,
+                                            ExecutorAddr(), {}))
+    consumeError(std::move(err));
 #ifdef FUZZ_SHARED_MEMORY
   // Chunks: u8 memfd pages (0: none; the high bit: unsealed), u16 length,
   // then the bytes.

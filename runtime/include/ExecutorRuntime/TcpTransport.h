@@ -140,6 +140,9 @@ public:
   /// take the bytes). Later sends from other threads wait for ever, so
   /// nothing follows it on the wire.
   void sendHangupFromSignalHandler(const char *message, size_t size);
+  /// The process ends now (_exit) with this transport in use: its threads
+  /// are detached, as nothing will join them.
+  void detachThreadsAtExit();
 
   llvm::Error start() override;
   llvm::Error sendMessage(llvm::orc::SimpleRemoteEPCOpcode opcode,
@@ -217,6 +220,8 @@ private:
   void clientListen();
   void serveReads();
   void watchInlineCalls();
+  /// The executor side's readers, once its Setup message is out.
+  void startReading();
 
   llvm::orc::SimpleRemoteEPCTransportClient &client;
   std::unique_ptr<Stream> stream;

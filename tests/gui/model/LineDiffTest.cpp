@@ -147,7 +147,14 @@ TEST(LineDiff, HundredThousandLinesDiffQuickly) {
   // 101 rewrites (one falls in the erased range) and 100 erased lines.
   EXPECT_LE(d.removed, 201u);
   EXPECT_GE(d.removed, 200u);
+#if defined(__SANITIZE_THREAD__)
+  // Under ThreadSanitizer every memory access goes through its shadow
+  // checks (5 to 15 times slower): the bound would measure TSan, not the
+  // diff. The result is still checked above.
+  (void)ms;
+#else
   EXPECT_LT(ms, 2000.0);
+#endif
   std::vector<DiffRow> rows = sideBySideRows(d);
   EXPECT_GE(rows.size(), b.size());
 }
