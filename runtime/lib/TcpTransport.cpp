@@ -344,12 +344,16 @@ bool TcpTransport::waitUntil(function_ref<bool()> ready,
       // Nobody reads: read for everyone until our answer is in.
       roleTaken = true;
       lock.unlock();
-      // With a time limit, wait for the socket only until it passes.
+      // With a time limit, wait for the socket only until it passes, and
+      // only when a read would block (a reply already there costs no poll).
       bool more = true;
-      if (timeout.count() && !waitReadable(left()))
+      int got = timeout.count() ? readAndDispatch(/*poll=*/true) : 0;
+      if (got != 0)
+        more = got > 0;
+      else if (timeout.count() && !waitReadable(left()))
         timedOut = true;
       else
-        more = readAndDispatch(false);
+        more = readAndDispatch(false) > 0;
       bool leftover = end > begin;
       lock.lock();
       roleTaken = false;
@@ -509,20 +513,20 @@ bool TcpTransport::dispatch(Message &m, Error &err) {
   return *action != SimpleRemoteEPCTransportClient::EndSession;
 }
 
-bool TcpTransport::readAndDispatch(bool poll) {
+int TcpTransport::readAndDispatch(bool poll) {
   Message m;
   Error err = Error::success();
   int got = readOne(m, poll, err);
   if (got == 0)
-    return true;
+    return 0;
   if (got > 0 && (m.opcode & 0xff) == kDirectCall) {
     err = peerMalformed("a direct call reached the client");
     got = -1;
   }
   if (got > 0 && dispatch(m, err))
-    return true;
+    return 1;
   finish(std::move(err));
-  return false;
+  return -1;
 }
 
 void TcpTransport::finish(Error err) {
@@ -589,7 +593,7 @@ void TcpTransport::clientListen() {
       roleTaken = true;
       lock.unlock();
     }
-    bool more = readAndDispatch(true);
+    bool more = readAndDispatch(true) >= 0;
     lock.lock();
     roleTaken = false;
     if (waiters)

@@ -24,6 +24,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <thread>
@@ -73,8 +74,12 @@ private:
     // threads: the child only accepts, moves the connection and execs).
     std::string descriptors = "filedescs=0,1";
     char *argv[] = {jitlinkExecutor.data(), descriptors.data(), nullptr};
+    pid_t parent = ::getpid();
     child = ::fork();
     if (child == 0) {
+      // It ends with this process, whatever way that ends.
+      if (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || ::getppid() != parent)
+        _exit(127);
       int connection = ::accept(listener, nullptr, nullptr);
       if (connection < 0 || ::dup2(connection, 0) < 0 ||
           ::dup2(connection, 1) < 0)

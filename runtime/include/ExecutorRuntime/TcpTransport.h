@@ -212,9 +212,10 @@ private:
   llvm::Error peerMalformed(const llvm::Twine &message);
   /// Handles a message that is not a direct call; false at the session's end.
   bool dispatch(Message &m, llvm::Error &err);
-  /// Reads and handles one message (the caller holds the role); false at
-  /// the end.
-  bool readAndDispatch(bool poll);
+  /// Reads and handles one message (the caller holds the role): 1 when it
+  /// did, 0 when nothing was there (only with `poll`: nothing is waited
+  /// for), -1 at the end.
+  int readAndDispatch(bool poll);
   void finish(llvm::Error err);
   void clientListen();
   void serveReads();
