@@ -30,10 +30,16 @@ case $sanitize in
 esac
 
 bash "$root/scripts/setup.sh"
-# The benchmarks measure, they do not test: not built here.
-EXECUTOR_STUDIO_BUILD_DIR=$build \
-EXECUTOR_STUDIO_CMAKE_ARGS="-DEXECUTOR_STUDIO_SANITIZE=$sanitize -DEXECUTOR_STUDIO_ENABLE_BENCH=OFF" \
-  bash "$root/scripts/build.sh"
+# The benchmarks measure, they do not test: not built here. The ASan build
+# holds the fuzz targets too (scripts/lib/asan-build.sh).
+if [ "$sanitize" = thread ]; then
+  EXECUTOR_STUDIO_BUILD_DIR=$build \
+  EXECUTOR_STUDIO_CMAKE_ARGS="-DEXECUTOR_STUDIO_SANITIZE=$sanitize -DEXECUTOR_STUDIO_ENABLE_BENCH=OFF" \
+    bash "$root/scripts/build.sh"
+else
+  source "$root/scripts/lib/asan-build.sh"
+  asan_build "$root" "$build"
+fi
 
 # Every report fails the test that triggered it; symbolized stacks. Two
 # ASan options make room for LLVM's own (uninstrumented) code:
