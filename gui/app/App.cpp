@@ -168,68 +168,79 @@ std::string oneLine(const std::string &text, const std::string &program) {
 
 bool parseArguments(int argc, char **argv, AppOptions &options, std::string &message) {
   namespace cl = llvm::cl;
+  // What the options set (their defaults are AppOptions'); copied to
+  // `options` once they are checked.
+  static AppOptions parsed;
   static cl::OptionCategory window("Window");
   static cl::OptionCategory headless("Headless (under Xvfb with Mesa)");
-  static cl::opt<std::string> file(cl::Positional, cl::desc("[FILE.mlir]"), cl::cat(window));
-  static cl::opt<std::string> pipeline(
-      "pipeline", cl::value_desc("TEXT"), cl::cat(window),
+  static cl::opt<std::string, true> file(cl::Positional, cl::location(parsed.file),
+                                         cl::desc("[FILE.mlir]"), cl::cat(window));
+  static cl::opt<std::string, true> pipeline(
+      "pipeline", cl::location(parsed.pipeline), cl::value_desc("TEXT"), cl::cat(window),
       cl::desc("record TEXT (builtin.module(cse,canonicalize)) instead of the default pipeline"));
-  static cl::opt<std::string> settings(
-      "settings", cl::value_desc("FILE"), cl::cat(window),
+  static cl::opt<std::string, true> settings(
+      "settings", cl::location(parsed.settingsPath), cl::value_desc("FILE"), cl::cat(window),
       cl::desc("window and layout settings (default "
                "$XDG_CONFIG_HOME/executor-studio/settings.json)"));
-  static cl::opt<bool> debugBuild(
-      "debug-build", cl::cat(window),
+  static cl::opt<bool, true> debugBuild(
+      "debug-build", cl::location(parsed.debugBuild), cl::cat(window),
       cl::desc("compile the kernels with debug info (the \"debug build\" toggle): a crash "
                "names the .mlir line of each kernel frame"));
   static cl::opt<std::string> size("size", cl::value_desc("WxH"), cl::cat(window),
                                    cl::desc("the window size"));
-  static cl::opt<std::string> screenshot(
-      "screenshot", cl::value_desc("OUT.png"), cl::cat(headless),
+  static cl::opt<std::string, true> screenshot(
+      "screenshot", cl::location(parsed.screenshot), cl::value_desc("OUT.png"),
+      cl::cat(headless),
       cl::desc("render a few frames, write them as a PNG and exit"));
   static cl::opt<std::string> pass(
       "pass", cl::value_desc("N|NAME"), cl::cat(headless),
       cl::desc("select pass N (1-based, as the pass list numbers them) or by name: cse, "
                "compute/asm (a target's own step)"));
-  static cl::opt<std::string> view("view", cl::value_desc("MODE"), cl::cat(headless),
-                                   cl::desc("side-by-side, unified or source"));
-  static cl::opt<std::string> search("search", cl::value_desc("TEXT"), cl::cat(headless),
-                                     cl::desc("search the IR view for TEXT"));
-  static cl::opt<unsigned> history(
-      "history", cl::value_desc("LINE"), cl::cat(headless),
+  static cl::opt<std::string, true> view("view", cl::location(parsed.view),
+                                         cl::value_desc("MODE"), cl::cat(headless),
+                                         cl::desc("side-by-side, unified or source"));
+  static cl::opt<std::string, true> search("search", cl::location(parsed.search),
+                                           cl::value_desc("TEXT"), cl::cat(headless),
+                                           cl::desc("search the IR view for TEXT"));
+  static cl::opt<unsigned, true> history(
+      "history", cl::location(parsed.historyLine), cl::value_desc("LINE"), cl::cat(headless),
       cl::desc("follow the op at LINE of the input as printed through every pass (its op "
                "history; records with locations)"));
-  static cl::opt<std::string> edit(
-      "edit", cl::value_desc("FILE"), cl::cat(headless),
+  static cl::opt<std::string, true> edit(
+      "edit", cl::location(parsed.editFile), cl::value_desc("FILE"), cl::cat(headless),
       cl::desc("replace the IR after --pass N with FILE and re-run the passes after it "
                "(shows the edited re-run)"));
-  static cl::opt<bool> restoreEdit(
-      "restore-edit", cl::cat(headless),
+  static cl::opt<bool, true> restoreEdit(
+      "restore-edit", cl::location(parsed.restoreEdit), cl::cat(headless),
       cl::desc("restore the edit of FILE that an earlier session kept (in "
                "$XDG_STATE_HOME/executor-studio/recovery; the window offers it) and re-run "
                "the passes after it"));
-  static cl::opt<bool> inspect("inspect", cl::cat(headless),
-                               cl::desc("open the result inspector on --launch's first result"));
-  static cl::opt<std::string> launch(
-      "launch", cl::value_desc("ENTRY"), cl::cat(headless),
+  static cl::opt<bool, true> inspect(
+      "inspect", cl::location(parsed.inspect), cl::cat(headless),
+      cl::desc("open the result inspector on --launch's first result"));
+  static cl::opt<std::string, true> launch(
+      "launch", cl::location(parsed.launch), cl::value_desc("ENTRY"), cl::cat(headless),
       cl::desc("launch kernel ENTRY (square, compute::square or @compute::@square) before the "
                "screenshot"));
-  static cl::opt<std::string> inputs(
-      "inputs", cl::value_desc("JSON"), cl::cat(headless),
+  static cl::opt<std::string, true> inputs(
+      "inputs", cl::location(parsed.inputs), cl::value_desc("JSON"), cl::cat(headless),
       cl::desc("its inputs: a JSON array, one entry per argument, each an array, a number or "
                "a pattern ({\"iota\": 1})"));
-  static cl::opt<std::string> executor(
-      "executor", cl::value_desc("HOST:PORT"), cl::cat(headless),
+  static cl::opt<std::string, true> executor(
+      "executor", cl::location(parsed.executor), cl::value_desc("HOST:PORT"),
+      cl::cat(headless),
       cl::desc("the executor for --launch (default: start a local one)"));
-  static cl::opt<int> frames("frames", cl::value_desc("N"), cl::init(4), cl::cat(headless),
-                             cl::desc("frames to render before the screenshot"));
+  static cl::opt<int, true> frames("frames", cl::location(parsed.frames), cl::value_desc("N"),
+                                   cl::cat(headless),
+                                   cl::desc("frames to render before the screenshot"));
   static cl::OptionCategory noWindow("Without a window");
-  static cl::opt<std::string> printDiff(
-      "print-diff", cl::value_desc("PASS"), cl::cat(noWindow),
+  static cl::opt<std::string, true> printDiff(
+      "print-diff", cl::location(parsed.printDiff), cl::value_desc("PASS"), cl::cat(noWindow),
       cl::desc("write the diff the studio shows for PASS (a number or a name, as --pass) to "
                "stdout and exit"));
-  static cl::opt<bool> lineDiff("line-diff", cl::cat(noWindow),
-                                cl::desc("with --print-diff: the plain line diff"));
+  static cl::opt<bool, true> lineDiff("line-diff", cl::location(parsed.lineDiff),
+                                      cl::cat(noWindow),
+                                      cl::desc("with --print-diff: the plain line diff"));
   static cl::opt<bool> shortHelp("h", cl::Hidden, cl::desc("the same as --help"));
 
   cl::ResetAllOptionOccurrences();
@@ -252,11 +263,7 @@ bool parseArguments(int argc, char **argv, AppOptions &options, std::string &mes
     message = problem + " (see --help)";
     return false;
   };
-  options.file = file;
-  options.debugBuild = debugBuild;
-  options.pipeline = pipeline;
-  options.settingsPath = settings;
-  options.screenshot = screenshot;
+  options = parsed;
   if (pass.getNumOccurrences()) {
     const std::string &text = pass;
     bool number = !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
@@ -269,20 +276,8 @@ bool parseArguments(int argc, char **argv, AppOptions &options, std::string &mes
     if (options.pass < 1 && options.passName.empty())
       return refuse("--pass takes a pass number from 1 or a pass name");
   }
-  options.printDiff = printDiff;
-  options.lineDiff = lineDiff;
-  options.view = view;
   if (view.getNumOccurrences() && !viewModeNamed(options.view))
     return refuse("--view takes side-by-side, unified or source");
-  options.search = search;
-  options.historyLine = history;
-  options.editFile = edit;
-  options.restoreEdit = restoreEdit;
-  options.inspect = inspect;
-  options.launch = launch;
-  options.inputs = inputs;
-  options.executor = executor;
-  options.frames = frames;
   if (size.getNumOccurrences() && !parseSize(size, options.width, options.height))
     return refuse("--size takes WxH (at least 320x240)");
   if (!options.inputs.empty() && options.launch.empty())

@@ -8,7 +8,6 @@
 
 using namespace mlir;
 using namespace executor_studio::lsp;
-namespace proto = llvm::lsp;
 
 namespace {
 /// The alias whose definition or use holds `loc`, with the range hovered.

@@ -20,7 +20,6 @@
 
 using namespace mlir;
 using namespace executor_studio::lsp;
-namespace proto = llvm::lsp;
 
 static llvm::Error makeError(const llvm::Twine &message) {
   return llvm::make_error<proto::LSPError>(message.str(),

@@ -12,7 +12,6 @@
 
 using namespace mlir;
 using namespace executor_studio::lsp;
-namespace proto = llvm::lsp;
 using llvm::StringRef;
 
 namespace {

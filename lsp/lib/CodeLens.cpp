@@ -19,7 +19,6 @@
 
 using namespace mlir;
 using namespace executor_studio::lsp;
-namespace proto = llvm::lsp;
 namespace json = llvm::json;
 
 void executor_studio::lsp::getPreviewLenses(const TextFile &file,

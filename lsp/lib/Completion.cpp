@@ -19,7 +19,6 @@
 using namespace mlir;
 using namespace executor_studio;
 using namespace executor_studio::lsp;
-namespace proto = llvm::lsp;
 
 namespace {
 /// The discardable attributes of the catalyst dialect that the passes read.

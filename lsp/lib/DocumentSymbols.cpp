@@ -12,7 +12,6 @@
 
 using namespace mlir;
 using namespace executor_studio::lsp;
-namespace proto = llvm::lsp;
 namespace json = llvm::json;
 
 namespace {

@@ -22,7 +22,6 @@
 using namespace mlir;
 using namespace executor_studio;
 using namespace executor_studio::lsp;
-namespace proto = llvm::lsp;
 using llvm::StringRef;
 
 namespace {

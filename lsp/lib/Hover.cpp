@@ -18,7 +18,6 @@
 
 using namespace mlir;
 using namespace executor_studio::lsp;
-namespace proto = llvm::lsp;
 
 namespace {
 /// The result a `%name#N` location points at within its group.

@@ -19,7 +19,6 @@
 using namespace mlir;
 using namespace executor_studio;
 using namespace executor_studio::lsp;
-namespace proto = llvm::lsp;
 
 namespace {
 /// Whether `module` is where launches go: a target, or dispatched.

@@ -20,7 +20,6 @@
 
 using namespace mlir;
 using namespace executor_studio::lsp;
-namespace proto = llvm::lsp;
 namespace json = llvm::json;
 using executor_studio::runtime::CrashFrame;
 using executor_studio::runtime::HostMemRef;

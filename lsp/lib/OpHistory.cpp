@@ -1,12 +1,12 @@
 //===- OpHistory.cpp - questions about a chunk's recording ----------------===//
 #include "ExecutorLsp/OpHistory.h"
 
+#include "ExecutorLsp/Forward.h"
 #include "ExecutorLsp/PipelineResults.h"
 
 #include "ExecutorStudio/Pipeline/OpHistory.h"
 #include "ExecutorStudio/Pipeline/PipelineRecorder.h"
 #include "ExecutorStudio/Pipeline/StructuralDiff.h"
-#include "ExecutorStudio/Registration/TextEntryPoints.h"
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/LSP/Protocol.h"
@@ -15,7 +15,6 @@
 
 using namespace executor_studio;
 using namespace executor_studio::lsp;
-namespace proto = llvm::lsp;
 namespace json = llvm::json;
 
 namespace {
@@ -182,7 +181,7 @@ json::Object historyToJSON(const Recording &recording,
 /// structural diff when both are MLIR (and a line diff was not asked for).
 json::Object alignedToJSON(const Recording &recording,
                            const json::Object &query, json::Object result,
-                           json::Array diagnostics) {
+                           json::Array diagnostics, SnapshotAligner align) {
   std::string leftRef = query.getString("left").value_or("").str();
   std::string rightRef = query.getString("right").value_or("").str();
   bool lineDiff = query.getBoolean("lineDiff").value_or(false);
@@ -209,7 +208,7 @@ json::Object alignedToJSON(const Recording &recording,
              right->kind != SnapshotKind::MLIR) {
     why = "LLVM IR and assembly are compared line by line";
   } else if (llvm::Expected<AlignedSnapshots> found =
-                 alignSnapshots(leftText, rightText)) {
+                 align(leftText, rightText)) {
     aligned = std::move(*found);
     mode = "structural";
   } else {
@@ -250,7 +249,8 @@ void executor_studio::lsp::setQueryRecordOptions(const json::Object &query,
 
 json::Object executor_studio::lsp::chunkQueryToJSON(
     const Recording &recording, const json::Object &query, llvm::StringRef text,
-    unsigned lineOffset, unsigned index, const PipelineResultOptions &options) {
+    unsigned lineOffset, unsigned index, const PipelineResultOptions &options,
+    SnapshotAligner align) {
   json::Object result{
       {"chunk", static_cast<int64_t>(index)},
       {"lineOffset", static_cast<int64_t>(lineOffset)},
@@ -263,5 +263,5 @@ json::Object executor_studio::lsp::chunkQueryToJSON(
     return historyToJSON(recording, query, std::move(result),
                          std::move(diagnostics));
   return alignedToJSON(recording, query, std::move(result),
-                       std::move(diagnostics));
+                       std::move(diagnostics), align);
 }

@@ -30,7 +30,6 @@
 
 using namespace executor_studio;
 using namespace executor_studio::lsp;
-namespace proto = llvm::lsp;
 namespace json = llvm::json;
 using llvm::Expected;
 using llvm::StringRef;
@@ -318,10 +317,18 @@ runWorker(const ServerOptions &options, PipelineJobs::Job &job,
     case WorkerRecording::Status::Finished:
       break;
     }
+    // Two texts are aligned in a worker too: the parser runs there.
+    auto align = [&](StringRef left, StringRef right) {
+      auto rest = std::chrono::duration_cast<std::chrono::milliseconds>(
+          deadline - std::chrono::steady_clock::now());
+      return alignInWorker(left, right, options.workerExecutable,
+                           std::max(rest, std::chrono::milliseconds(0)),
+                           [&] { return job.isCancelled(); });
+    };
     if (jobInput.query)
       results.push_back(chunkQueryToJSON(run.recording, *jobInput.query,
                                          request.text, chunk.lineOffset,
-                                         chunk.index, result));
+                                         chunk.index, result, align));
     else
       results.push_back(chunkResultToJSON(run.recording, request.text,
                                           chunk.lineOffset, chunk.index,

@@ -1,6 +1,7 @@
 //===- PipelineResults.cpp - a recording as the preview's JSON ------------===//
 #include "ExecutorLsp/PipelineResults.h"
 
+#include "ExecutorLsp/Forward.h"
 #include "ExecutorLsp/SourceRanges.h"
 
 #include "ExecutorStudio/Pipeline/PipelineRecorder.h"
@@ -13,7 +14,6 @@
 
 using namespace executor_studio;
 using namespace executor_studio::lsp;
-namespace proto = llvm::lsp;
 namespace json = llvm::json;
 using IRMode = PipelineResultOptions::IRMode;
 

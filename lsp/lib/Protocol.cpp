@@ -4,7 +4,6 @@
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace executor_studio::lsp;
-namespace proto = llvm::lsp;
 namespace json = llvm::json;
 using llvm::StringRef;
 
@@ -142,22 +141,6 @@ bool executor_studio::lsp::fromJSON(const json::Value &value,
   }
   if (std::optional<bool> lineDiff = object->getBoolean("lineDiff"))
     result.lineDiff = *lineDiff;
-  return true;
-}
-
-bool executor_studio::lsp::fromJSON(const json::Value &value,
-                                    CancelParams &result, json::Path path) {
-  json::ObjectMapper o(value, path);
-  if (!o)
-    return false;
-  const json::Object *object = value.getAsObject();
-  const json::Value *id = object->get("id");
-  if (!id || (id->kind() != json::Value::String &&
-              id->kind() != json::Value::Number)) {
-    path.field("id").report("expected a string or a number");
-    return false;
-  }
-  result.id = *id;
   return true;
 }
 

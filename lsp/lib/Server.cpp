@@ -32,6 +32,7 @@
 #include "ExecutorStudio/Registration/Registration.h"
 
 #include "mlir/IR/DialectRegistry.h"
+#include "llvm/ADT/FunctionExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -44,11 +45,12 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
+#include <memory>
 #include <mutex>
+#include <vector>
 
 using namespace executor_studio;
 using namespace executor_studio::lsp;
-namespace proto = llvm::lsp;
 namespace json = llvm::json;
 using llvm::Expected;
 using llvm::StringRef;
@@ -58,6 +60,25 @@ using llvm::StringRef;
 //===----------------------------------------------------------------------===//
 
 namespace {
+struct RouteBase {
+  virtual ~RouteBase() = default;
+};
+
+/// A request handler that is a function: MessageHandler binds member
+/// functions only.
+template <typename Param, typename Result> class Route final : public RouteBase {
+public:
+  using Function =
+      llvm::unique_function<void(const Param &, proto::Callback<Result>)>;
+  explicit Route(Function function) : function(std::move(function)) {}
+  void handle(const Param &params, proto::Callback<Result> reply) {
+    function(params, std::move(reply));
+  }
+
+private:
+  Function function;
+};
+
 class Server {
 public:
   Server(CheckedInput &input, const ServerOptions &options);
@@ -71,54 +92,59 @@ public:
                   proto::Callback<std::nullptr_t> reply);
   void onInvalidMessage(const RawParams &params,
                         proto::Callback<json::Value> reply);
-  void onCancelRequest(const CancelParams &params);
+  void onCancelRequest(const RawParams &params);
 
   // Documents.
   void onDidOpen(const proto::DidOpenTextDocumentParams &params);
   void onDidChange(const proto::DidChangeTextDocumentParams &params);
   void onDidClose(const proto::DidCloseTextDocumentParams &params);
 
-  // Queries.
-  void onDefinition(const proto::TextDocumentPositionParams &params,
-                    proto::Callback<std::vector<proto::Location>> reply);
-  void onReferences(const proto::ReferenceParams &params,
-                    proto::Callback<std::vector<proto::Location>> reply);
-  void onHover(const proto::TextDocumentPositionParams &params,
-               proto::Callback<std::optional<proto::Hover>> reply);
-  void onDocumentSymbol(const proto::DocumentSymbolParams &params,
-                        proto::Callback<json::Value> reply);
-  void onCompletion(const proto::CompletionParams &params,
-                    proto::Callback<proto::CompletionList> reply);
-  void onCodeLens(const DocumentParams &params,
-                  proto::Callback<json::Value> reply);
-  void onPipelinePreview(const PipelinePreviewParams &params,
-                         proto::Callback<json::Value> reply);
-  void onRerunFrom(const RerunFromParams &params,
-                   proto::Callback<json::Value> reply);
-  void onOpHistory(const OpHistoryParams &params,
-                   proto::Callback<json::Value> reply);
-  void onAlignedSnapshots(const AlignedSnapshotsParams &params,
-                          proto::Callback<json::Value> reply);
-  void onLaunch(const LaunchParams &params, proto::Callback<json::Value> reply);
-  void onCodeAction(const proto::CodeActionParams &params,
-                    proto::Callback<json::Value> reply);
-  void onPrepareRename(const proto::TextDocumentPositionParams &params,
-                       proto::Callback<json::Value> reply);
-  void onRename(const RenameParams &params, proto::Callback<json::Value> reply);
-  void onSemanticTokens(const DocumentParams &params,
-                        proto::Callback<json::Value> reply);
-  void onSemanticTokensRange(const DocumentRangeParams &params,
-                             proto::Callback<json::Value> reply);
-  void onFoldingRange(const DocumentParams &params,
-                      proto::Callback<json::Value> reply);
-  void onFormatting(const FormattingParams &params,
-                    proto::Callback<json::Value> reply);
-  void onInlayHint(const proto::InlayHintsParams &params,
-                   proto::Callback<json::Value> reply);
+  // Requests about one open document (bindDocument()).
+  template <typename Param, typename Result = json::Value>
+  using DocumentMethod = void(TextFile &file, const Param &params,
+                              proto::Callback<Result> reply);
+  using Locations = std::vector<proto::Location>;
+  DocumentMethod<proto::TextDocumentPositionParams, Locations> onDefinition;
+  DocumentMethod<proto::ReferenceParams, Locations> onReferences;
+  DocumentMethod<proto::TextDocumentPositionParams, std::optional<proto::Hover>>
+      onHover;
+  DocumentMethod<proto::DocumentSymbolParams> onDocumentSymbol;
+  DocumentMethod<proto::CompletionParams, proto::CompletionList> onCompletion;
+  DocumentMethod<DocumentParams> onCodeLens, onSemanticTokens, onFoldingRange;
+  DocumentMethod<PipelinePreviewParams> onPipelinePreview;
+  DocumentMethod<RerunFromParams> onRerunFrom;
+  DocumentMethod<OpHistoryParams> onOpHistory;
+  DocumentMethod<AlignedSnapshotsParams> onAlignedSnapshots;
+  DocumentMethod<LaunchParams> onLaunch;
+  DocumentMethod<proto::CodeActionParams> onCodeAction;
+  DocumentMethod<proto::TextDocumentPositionParams> onPrepareRename;
+  DocumentMethod<RenameParams> onRename;
+  DocumentMethod<DocumentRangeParams> onSemanticTokensRange;
+  DocumentMethod<FormattingParams> onFormatting;
+  DocumentMethod<proto::InlayHintsParams> onInlayHint;
+  DocumentMethod<ConvertBytecodeParams> onConvertToBytecode;
+  // (Of a file on disk, open or not.)
   void onConvertFromBytecode(const ConvertBytecodeParams &params,
                              proto::Callback<json::Value> reply);
-  void onConvertToBytecode(const ConvertBytecodeParams &params,
-                           proto::Callback<json::Value> reply);
+
+  template <typename Param, typename Result>
+  using DocumentHandler = DocumentMethod<Param, Result> Server::*;
+  /// Binds `method` to `handler`, called with the open document the request
+  /// names (documentURI()); a request about a document that is not open
+  /// fails, naming it.
+  template <typename Param, typename Result>
+  void bindDocument(proto::MessageHandler &messages, llvm::StringLiteral method,
+                    DocumentHandler<Param, Result> handler) {
+    bindDocument(messages, method, handler, std::optional<Result>());
+  }
+  /// The same; a request about a document that is not open is answered
+  /// `closed` (an empty answer).
+  template <typename Param, typename Result>
+  void bindDocument(proto::MessageHandler &messages, llvm::StringLiteral method,
+                    DocumentHandler<Param, Result> handler, Result closed) {
+    bindDocument(messages, method, handler,
+                 std::optional<Result>(std::move(closed)));
+  }
 
   bool wasShutdownRequested() const { return shutdownRequested; }
 
@@ -126,6 +152,11 @@ public:
       publishDiagnostics;
 
 private:
+  template <typename Param, typename Result>
+  void bindDocument(proto::MessageHandler &messages, llvm::StringLiteral method,
+                    DocumentHandler<Param, Result> handler,
+                    std::optional<Result> closed);
+
   TextFile *getFile(const proto::URIForFile &uri) {
     auto it = files.find(uri.file());
     return it == files.end() ? nullptr : it->second.get();
@@ -178,7 +209,53 @@ private:
   /// The pipeline runs (destroyed first: their threads publish through
   /// this server).
   std::unique_ptr<PipelineJobs> jobs;
+  /// What bindDocument() binds the methods to.
+  std::vector<std::unique_ptr<RouteBase>> routes;
 };
+
+/// The document a request is about.
+template <typename Param>
+const proto::URIForFile &documentURI(const Param &params) {
+  return params.textDocument.uri;
+}
+const proto::URIForFile &documentURI(const PipelinePreviewParams &params) {
+  return params.uri;
+}
+const proto::URIForFile &documentURI(const LaunchParams &params) {
+  return params.uri;
+}
+const proto::URIForFile &documentURI(const ConvertBytecodeParams &params) {
+  return params.uri;
+}
+const proto::URIForFile &documentURI(const RerunFromParams &params) {
+  return params.preview.uri;
+}
+const proto::URIForFile &documentURI(const OpHistoryParams &params) {
+  return params.preview.uri;
+}
+const proto::URIForFile &documentURI(const AlignedSnapshotsParams &params) {
+  return params.preview.uri;
+}
+
+template <typename Param, typename Result>
+void Server::bindDocument(proto::MessageHandler &messages,
+                          llvm::StringLiteral method,
+                          DocumentHandler<Param, Result> handler,
+                          std::optional<Result> closed) {
+  auto route = std::make_unique<Route<Param, Result>>(
+      [this, handler, closed = std::move(closed)](
+          const Param &params, proto::Callback<Result> reply) {
+        const proto::URIForFile &uri = documentURI(params);
+        if (TextFile *file = getFile(uri))
+          return (this->*handler)(*file, params, std::move(reply));
+        if (closed)
+          return reply(*closed);
+        reply(makeError(proto::ErrorCode::RequestFailed,
+                        "no open document " + uri.uri()));
+      });
+  messages.method(method, route.get(), &Route<Param, Result>::handle);
+  routes.push_back(std::move(route));
+}
 } // namespace
 
 Server::Server(CheckedInput &input, const ServerOptions &options)
@@ -333,8 +410,14 @@ void Server::onInvalidMessage(const RawParams &params,
   reply(makeError(static_cast<proto::ErrorCode>(code), message));
 }
 
-void Server::onCancelRequest(const CancelParams &params) {
-  jobs->cancelRequest(getRequestKey(params.id));
+void Server::onCancelRequest(const RawParams &params) {
+  const json::Object *object = params.value.getAsObject();
+  const json::Value *id = object ? object->get("id") : nullptr;
+  if (!id || (id->kind() != json::Value::String &&
+              id->kind() != json::Value::Number))
+    return proto::Logger::error("$/cancelRequest: expected the id of a "
+                                "request (a string or a number)");
+  jobs->cancelRequest(getRequestKey(*id));
 }
 
 //===----------------------------------------------------------------------===//
@@ -442,87 +525,70 @@ void Server::onDidClose(const proto::DidCloseTextDocumentParams &params) {
 // Navigation and documentation (Hover.h, XRefs.h, DocumentSymbols.h,
 // Completion.h, CodeLens.h)
 
-void Server::onDefinition(const proto::TextDocumentPositionParams &params,
+void Server::onDefinition(TextFile &file,
+                          const proto::TextDocumentPositionParams &params,
                           proto::Callback<std::vector<proto::Location>> reply) {
   std::vector<proto::Location> locations;
-  if (TextFile *file = getFile(params.textDocument.uri))
-    findDefinitions(*file, params.position, workspaceRoot, locations);
+  findDefinitions(file, params.position, workspaceRoot, locations);
   reply(std::move(locations));
 }
 
-void Server::onReferences(const proto::ReferenceParams &params,
+void Server::onReferences(TextFile &file, const proto::ReferenceParams &params,
                           proto::Callback<std::vector<proto::Location>> reply) {
   std::vector<proto::Location> locations;
-  if (TextFile *file = getFile(params.textDocument.uri))
-    findReferences(*file, params.position, params.context.includeDeclaration,
-                   locations);
+  findReferences(file, params.position, params.context.includeDeclaration,
+                 locations);
   reply(std::move(locations));
 }
 
-void Server::onHover(const proto::TextDocumentPositionParams &params,
+void Server::onHover(TextFile &file,
+                     const proto::TextDocumentPositionParams &params,
                      proto::Callback<std::optional<proto::Hover>> reply) {
-  TextFile *file = getFile(params.textDocument.uri);
-  reply(file ? findHover(*file, params.position) : std::nullopt);
+  reply(findHover(file, params.position));
 }
 
-void Server::onDocumentSymbol(const proto::DocumentSymbolParams &params,
+void Server::onDocumentSymbol(TextFile &file, const proto::DocumentSymbolParams &,
                               proto::Callback<json::Value> reply) {
   std::vector<proto::DocumentSymbol> symbols;
-  TextFile *file = getFile(params.textDocument.uri);
-  if (file)
-    findDocumentSymbols(*file, symbols);
-  if (!hierarchicalDocumentSymbols && file)
-    return reply(flattenDocumentSymbols(symbols, file->getURI()));
+  findDocumentSymbols(file, symbols);
+  if (!hierarchicalDocumentSymbols)
+    return reply(flattenDocumentSymbols(symbols, file.getURI()));
   reply(json::Value(std::move(symbols)));
 }
 
-void Server::onCompletion(const proto::CompletionParams &params,
+void Server::onCompletion(TextFile &file, const proto::CompletionParams &params,
                           proto::Callback<proto::CompletionList> reply) {
-  TextFile *file = getFile(params.textDocument.uri);
-  reply(file ? getCodeCompletion(*file, params.position)
-             : proto::CompletionList());
+  reply(getCodeCompletion(file, params.position));
 }
 
-void Server::onCodeLens(const DocumentParams &params,
+void Server::onCodeLens(TextFile &file, const DocumentParams &,
                         proto::Callback<json::Value> reply) {
-  TextFile *file = getFile(params.textDocument.uri);
-  reply(file ? getCodeLenses(*file, defaultPassIndices) : json::Array());
+  reply(getCodeLenses(file, defaultPassIndices));
 }
 
 //===----------------------------------------------------------------------===//
 // Pipeline runs (PipelineJobs.h)
 
-void Server::onPipelinePreview(const PipelinePreviewParams &params,
+void Server::onPipelinePreview(TextFile &file,
+                               const PipelinePreviewParams &params,
                                proto::Callback<json::Value> reply) {
-  TextFile *file = getFile(params.uri);
-  if (!file)
-    return reply(makeError(proto::ErrorCode::RequestFailed,
-                           "no open document " + params.uri.uri()));
-  jobs->startPreview(*file, params, getLastRequestKey(), std::move(reply));
+  jobs->startPreview(file, params, getLastRequestKey(), std::move(reply));
 }
 
-void Server::onRerunFrom(const RerunFromParams &params,
+void Server::onRerunFrom(TextFile &file, const RerunFromParams &params,
                          proto::Callback<json::Value> reply) {
-  TextFile *file = getFile(params.preview.uri);
-  if (!file)
-    return reply(makeError(proto::ErrorCode::RequestFailed,
-                           "no open document " + params.preview.uri.uri()));
-  jobs->startRerun(*file, params, getLastRequestKey(), std::move(reply));
+  jobs->startRerun(file, params, getLastRequestKey(), std::move(reply));
 }
 
-void Server::onOpHistory(const OpHistoryParams &params,
+void Server::onOpHistory(TextFile &file, const OpHistoryParams &params,
                          proto::Callback<json::Value> reply) {
-  TextFile *file = getFile(params.preview.uri);
-  if (!file)
-    return reply(makeError(proto::ErrorCode::RequestFailed,
-                           "no open document " + params.preview.uri.uri()));
   json::Object query{{"kind", "history"}, {"withIR", params.ir}};
   PipelinePreviewParams preview = params.preview;
   if (params.position) {
     // The op at the position, in the chunk that holds it.
     const proto::Position &pos = *params.position;
     const ParsedChunk *chunk = nullptr;
-    for (const auto &candidate : file->getChunks())
+    for (const auto &candidate : file.getChunks())
       if (static_cast<int64_t>(candidate->lineOffset) <= pos.line)
         chunk = candidate.get();
     if (!chunk || !chunk->hasParserState())
@@ -546,42 +612,34 @@ void Server::onOpHistory(const OpHistoryParams &params,
     query["line"] = *params.line;
     query["previewLine"] = params.previewLine;
   }
-  jobs->startQuery(*file, preview, std::move(query), "op history",
+  jobs->startQuery(file, preview, std::move(query), "op history",
                    getLastRequestKey(), std::move(reply));
 }
 
-void Server::onAlignedSnapshots(const AlignedSnapshotsParams &params,
+void Server::onAlignedSnapshots(TextFile &file,
+                                const AlignedSnapshotsParams &params,
                                 proto::Callback<json::Value> reply) {
-  TextFile *file = getFile(params.preview.uri);
-  if (!file)
-    return reply(makeError(proto::ErrorCode::RequestFailed,
-                           "no open document " + params.preview.uri.uri()));
   json::Object query{{"kind", "align"},
                      {"left", params.left},
                      {"right", params.right},
                      {"lineDiff", params.lineDiff}};
-  jobs->startQuery(*file, params.preview, std::move(query), "structural diff",
+  jobs->startQuery(file, params.preview, std::move(query), "structural diff",
                    getLastRequestKey(), std::move(reply));
 }
 
-void Server::onLaunch(const LaunchParams &params,
+void Server::onLaunch(TextFile &file, const LaunchParams &params,
                       proto::Callback<json::Value> reply) {
-  TextFile *file = getFile(params.uri);
-  if (!file)
-    return reply(makeError(proto::ErrorCode::RequestFailed,
-                           "no open document " + params.uri.uri()));
-  llvm::Expected<LaunchSpec> spec = findLaunch(*file, params);
+  llvm::Expected<LaunchSpec> spec = findLaunch(file, params);
   if (!spec)
     return reply(spec.takeError());
-  jobs->startLaunch(*file, *spec, getLastRequestKey(), std::move(reply));
+  jobs->startLaunch(file, *spec, getLastRequestKey(), std::move(reply));
 }
 
 //===----------------------------------------------------------------------===//
 // Editing features (one file each in lsp/lib)
 
-void Server::onCodeAction(const proto::CodeActionParams &params,
+void Server::onCodeAction(TextFile &file, const proto::CodeActionParams &params,
                           proto::Callback<json::Value> reply) {
-  TextFile *file = getFile(params.textDocument.uri);
   auto wanted = [&](StringRef kind) {
     if (params.context.only.empty())
       return true;
@@ -591,23 +649,22 @@ void Server::onCodeAction(const proto::CodeActionParams &params,
   };
   // (The JSON borrows the actions' URIs: they live until the reply is out.)
   std::vector<proto::CodeAction> actions;
-  if (file && wanted(proto::CodeAction::kQuickFix))
-    getCodeActions(*file, params.context.diagnostics, actions);
+  if (wanted(proto::CodeAction::kQuickFix))
+    getCodeActions(file, params.context.diagnostics, actions);
   // Refactorings where no quick fix is asked about (or when asked for).
-  if (file && wanted(kTargetTripleActionKind) &&
+  if (wanted(kTargetTripleActionKind) &&
       (!params.context.only.empty() || params.context.diagnostics.empty()))
-    getTargetTripleActions(*file, params.range, actions);
+    getTargetTripleActions(file, params.range, actions);
   json::Array result;
   for (const proto::CodeAction &action : actions)
     result.push_back(toJSON(action));
   reply(json::Value(std::move(result)));
 }
 
-void Server::onPrepareRename(const proto::TextDocumentPositionParams &params,
+void Server::onPrepareRename(TextFile &file,
+                             const proto::TextDocumentPositionParams &params,
                              proto::Callback<json::Value> reply) {
-  TextFile *file = getFile(params.textDocument.uri);
-  std::optional<RenameTarget> target =
-      file ? prepareRename(*file, params.position) : std::nullopt;
+  std::optional<RenameTarget> target = prepareRename(file, params.position);
   if (!target)
     return reply(nullptr);
   proto::Range range(proto::Position(target->line, target->startColumn),
@@ -615,14 +672,9 @@ void Server::onPrepareRename(const proto::TextDocumentPositionParams &params,
   reply(json::Object{{"range", range}, {"placeholder", target->name}});
 }
 
-void Server::onRename(const RenameParams &params,
+void Server::onRename(TextFile &file, const RenameParams &params,
                       proto::Callback<json::Value> reply) {
-  TextFile *file = getFile(params.textDocument.uri);
-  if (!file)
-    return reply(
-        makeError(proto::ErrorCode::RequestFailed,
-                  "no open document " + params.textDocument.uri.uri()));
-  auto edits = rename(*file, params.position, params.newName);
+  auto edits = rename(file, params.position, params.newName);
   if (!edits)
     return reply(edits.takeError());
   proto::WorkspaceEdit edit;
@@ -630,56 +682,47 @@ void Server::onRename(const RenameParams &params,
   reply(toJSON(edit));
 }
 
-void Server::onSemanticTokens(const DocumentParams &params,
+void Server::onSemanticTokens(TextFile &file, const DocumentParams &,
                               proto::Callback<json::Value> reply) {
   std::vector<uint32_t> data;
-  if (TextFile *file = getFile(params.textDocument.uri))
-    getSemanticTokens(*file, data);
+  getSemanticTokens(file, data);
   reply(json::Object{{"data", json::Array(data)}});
 }
 
-void Server::onSemanticTokensRange(const DocumentRangeParams &params,
+void Server::onSemanticTokensRange(TextFile &file,
+                                   const DocumentRangeParams &params,
                                    proto::Callback<json::Value> reply) {
   std::vector<uint32_t> data;
-  if (TextFile *file = getFile(params.textDocument.uri)) {
-    LineSpan span;
-    span.firstLine = std::max<int64_t>(params.range.start.line, 0);
-    span.lastLine = std::max<int64_t>(params.range.end.line, 0);
-    getSemanticTokens(*file, data, span);
-  }
+  LineSpan span;
+  span.firstLine = std::max<int64_t>(params.range.start.line, 0);
+  span.lastLine = std::max<int64_t>(params.range.end.line, 0);
+  getSemanticTokens(file, data, span);
   reply(json::Object{{"data", json::Array(data)}});
 }
 
-void Server::onFoldingRange(const DocumentParams &params,
+void Server::onFoldingRange(TextFile &file, const DocumentParams &,
                             proto::Callback<json::Value> reply) {
+  std::vector<FoldingRange> ranges;
+  getFoldingRanges(file, ranges);
   json::Array result;
-  if (TextFile *file = getFile(params.textDocument.uri)) {
-    std::vector<FoldingRange> ranges;
-    getFoldingRanges(*file, ranges);
-    for (const FoldingRange &range : ranges)
-      result.push_back(json::Object{
-          {"startLine", static_cast<int64_t>(range.startLine)},
-          {"endLine", static_cast<int64_t>(range.endLine)},
-          {"kind", range.kind},
-      });
-  }
+  for (const FoldingRange &range : ranges)
+    result.push_back(json::Object{
+        {"startLine", static_cast<int64_t>(range.startLine)},
+        {"endLine", static_cast<int64_t>(range.endLine)},
+        {"kind", range.kind},
+    });
   reply(json::Value(std::move(result)));
 }
 
-void Server::onFormatting(const FormattingParams &params,
+void Server::onFormatting(TextFile &file, const FormattingParams &params,
                           proto::Callback<json::Value> reply) {
-  TextFile *file = getFile(params.textDocument.uri);
-  if (!file)
-    return reply(
-        makeError(proto::ErrorCode::RequestFailed,
-                  "no open document " + params.textDocument.uri.uri()));
   FormatOptions formatOptions;
   formatOptions.dropComments =
       params.dropComments.value_or(formatDropsComments);
   // The parser and the printer recurse once per nesting level.
   std::optional<Expected<std::vector<proto::TextEdit>>> edits;
   runOnParserStack(
-      [&] { edits.emplace(formatDocument(*file, formatOptions)); });
+      [&] { edits.emplace(formatDocument(file, formatOptions)); });
   if (!*edits)
     return reply(edits->takeError());
   json::Array result;
@@ -688,21 +731,19 @@ void Server::onFormatting(const FormattingParams &params,
   reply(json::Value(std::move(result)));
 }
 
-void Server::onInlayHint(const proto::InlayHintsParams &params,
+void Server::onInlayHint(TextFile &file, const proto::InlayHintsParams &params,
                          proto::Callback<json::Value> reply) {
+  std::vector<LaunchHint> hints;
+  getLaunchHints(file, std::max<int64_t>(params.range.start.line, 0),
+                 std::max<int64_t>(params.range.end.line, 0), hints);
   json::Array result;
-  if (TextFile *file = getFile(params.textDocument.uri)) {
-    std::vector<LaunchHint> hints;
-    getLaunchHints(*file, std::max<int64_t>(params.range.start.line, 0),
-                   std::max<int64_t>(params.range.end.line, 0), hints);
-    for (const LaunchHint &hint : hints)
-      result.push_back(json::Object{
-          {"position", proto::Position(hint.line, hint.column)},
-          {"label", hint.label},
-          {"tooltip", hint.tooltip},
-          {"paddingLeft", true},
-      });
-  }
+  for (const LaunchHint &hint : hints)
+    result.push_back(json::Object{
+        {"position", proto::Position(hint.line, hint.column)},
+        {"label", hint.label},
+        {"tooltip", hint.tooltip},
+        {"paddingLeft", true},
+    });
   reply(json::Value(std::move(result)));
 }
 
@@ -719,13 +760,9 @@ void Server::onConvertFromBytecode(const ConvertBytecodeParams &params,
   reply(json::Object{{"output", std::move(**text)}});
 }
 
-void Server::onConvertToBytecode(const ConvertBytecodeParams &params,
+void Server::onConvertToBytecode(TextFile &file, const ConvertBytecodeParams &,
                                  proto::Callback<json::Value> reply) {
-  TextFile *file = getFile(params.uri);
-  if (!file)
-    return reply(makeError(proto::ErrorCode::RequestFailed,
-                           "no open document " + params.uri.uri()));
-  Expected<std::string> bytecode = convertToBytecode(*file);
+  Expected<std::string> bytecode = convertToBytecode(file);
   if (!bytecode)
     return reply(bytecode.takeError());
   reply(json::Object{{"output", std::move(*bytecode)}});
@@ -761,36 +798,48 @@ bool executor_studio::lsp::runServer(std::FILE *in, llvm::raw_ostream &out,
                          &Server::onDidChange);
     handler.notification("textDocument/didClose", &server, &Server::onDidClose);
 
-    handler.method("textDocument/definition", &server, &Server::onDefinition);
-    handler.method("textDocument/references", &server, &Server::onReferences);
-    handler.method("textDocument/hover", &server, &Server::onHover);
-    handler.method("textDocument/documentSymbol", &server,
-                   &Server::onDocumentSymbol);
-    handler.method("textDocument/completion", &server, &Server::onCompletion);
-    handler.method("textDocument/codeLens", &server, &Server::onCodeLens);
-    handler.method("executor/pipelinePreview", &server,
-                   &Server::onPipelinePreview);
-    handler.method("executor/rerunFrom", &server, &Server::onRerunFrom);
-    handler.method("executor/opHistory", &server, &Server::onOpHistory);
-    handler.method("executor/alignedSnapshots", &server,
-                   &Server::onAlignedSnapshots);
-    handler.method("executor/launch", &server, &Server::onLaunch);
-    handler.method("textDocument/codeAction", &server, &Server::onCodeAction);
-    handler.method("textDocument/prepareRename", &server,
-                   &Server::onPrepareRename);
-    handler.method("textDocument/rename", &server, &Server::onRename);
-    handler.method("textDocument/semanticTokens/full", &server,
-                   &Server::onSemanticTokens);
-    handler.method("textDocument/semanticTokens/range", &server,
-                   &Server::onSemanticTokensRange);
-    handler.method("textDocument/foldingRange", &server,
-                   &Server::onFoldingRange);
-    handler.method("textDocument/formatting", &server, &Server::onFormatting);
-    handler.method("textDocument/inlayHint", &server, &Server::onInlayHint);
+    // Requests about a document that is not open: an empty answer for a
+    // query, an error for what would change or run it.
+    server.bindDocument(handler, "textDocument/definition",
+                        &Server::onDefinition, Server::Locations());
+    server.bindDocument(handler, "textDocument/references",
+                        &Server::onReferences, Server::Locations());
+    server.bindDocument(handler, "textDocument/hover", &Server::onHover,
+                        std::optional<proto::Hover>());
+    server.bindDocument(handler, "textDocument/documentSymbol",
+                        &Server::onDocumentSymbol, json::Value(json::Array()));
+    server.bindDocument(handler, "textDocument/completion",
+                        &Server::onCompletion, proto::CompletionList());
+    server.bindDocument(handler, "textDocument/codeLens", &Server::onCodeLens,
+                        json::Value(json::Array()));
+    server.bindDocument(handler, "textDocument/codeAction",
+                        &Server::onCodeAction, json::Value(json::Array()));
+    server.bindDocument(handler, "textDocument/prepareRename",
+                        &Server::onPrepareRename, json::Value(nullptr));
+    json::Value noTokens = json::Object{{"data", json::Array()}};
+    server.bindDocument(handler, "textDocument/semanticTokens/full",
+                        &Server::onSemanticTokens, noTokens);
+    server.bindDocument(handler, "textDocument/semanticTokens/range",
+                        &Server::onSemanticTokensRange, noTokens);
+    server.bindDocument(handler, "textDocument/foldingRange",
+                        &Server::onFoldingRange, json::Value(json::Array()));
+    server.bindDocument(handler, "textDocument/inlayHint",
+                        &Server::onInlayHint, json::Value(json::Array()));
+
+    server.bindDocument(handler, "textDocument/rename", &Server::onRename);
+    server.bindDocument(handler, "textDocument/formatting",
+                        &Server::onFormatting);
+    server.bindDocument(handler, "executor/pipelinePreview",
+                        &Server::onPipelinePreview);
+    server.bindDocument(handler, "executor/rerunFrom", &Server::onRerunFrom);
+    server.bindDocument(handler, "executor/opHistory", &Server::onOpHistory);
+    server.bindDocument(handler, "executor/alignedSnapshots",
+                        &Server::onAlignedSnapshots);
+    server.bindDocument(handler, "executor/launch", &Server::onLaunch);
+    server.bindDocument(handler, "mlir/convertToBytecode",
+                        &Server::onConvertToBytecode);
     handler.method("mlir/convertFromBytecode", &server,
                    &Server::onConvertFromBytecode);
-    handler.method("mlir/convertToBytecode", &server,
-                   &Server::onConvertToBytecode);
 
     server.publishDiagnostics =
         handler.outgoingNotification<proto::PublishDiagnosticsParams>(

@@ -15,7 +15,6 @@
 
 using namespace mlir;
 using namespace executor_studio::lsp;
-namespace proto = llvm::lsp;
 
 namespace {
 /// A 1-based line or column as a 0-based LSP one (0 stays 0); none when it

@@ -14,7 +14,6 @@
 
 using namespace mlir;
 using namespace executor_studio::lsp;
-namespace proto = llvm::lsp;
 
 void executor_studio::lsp::getTargetTripleActions(
     const TextFile &file, const proto::Range &range,

@@ -27,7 +27,6 @@
 
 using namespace mlir;
 using namespace executor_studio::lsp;
-namespace proto = llvm::lsp;
 
 //===----------------------------------------------------------------------===//
 // Chunk

@@ -19,7 +19,6 @@
 
 using namespace mlir;
 using namespace executor_studio::lsp;
-namespace proto = llvm::lsp;
 using llvm::StringRef;
 
 namespace {

@@ -11,7 +11,6 @@
 
 using namespace mlir;
 using namespace executor_studio::lsp;
-namespace proto = llvm::lsp;
 
 namespace {
 void getLocationsOf(const ParsedChunk &chunk, const proto::URIForFile &uri,

@@ -34,6 +34,9 @@ namespace es = executor_studio::lsp;
 namespace {
 cl::OptionCategory serverCategory("executor-lsp-server options");
 
+/// What the options below set (their defaults are ServerOptions').
+es::ServerOptions serverOptions;
+
 cl::opt<bool> litTest(
     "lit-test",
     cl::desc("Test mode: messages delimited by '// -----' lines, indented "
@@ -50,28 +53,31 @@ cl::opt<lsp::Logger::Level> logLevel(
     cl::cat(serverCategory));
 cl::opt<bool> prettyOutput("pretty", cl::desc("Indent the JSON output"),
                            cl::cat(serverCategory));
-cl::opt<bool> allowUnregisteredDialects(
+cl::opt<bool, true> allowUnregisteredDialects(
     "allow-unregistered-dialect",
+    cl::location(serverOptions.allowUnregisteredDialects),
     cl::desc("Let ops of dialects that are not registered through (their "
              "files still get navigation)"),
     cl::cat(serverCategory));
-cl::opt<bool> pipelineDiagnostics(
-    "pipeline-diagnostics",
+cl::opt<bool, true> pipelineDiagnostics(
+    "pipeline-diagnostics", cl::location(serverOptions.pipelineDiagnostics),
     cl::desc("Run the default pipeline after each change and publish the "
              "errors of the pass that fails"),
-    cl::init(true), cl::cat(serverCategory));
-cl::opt<unsigned> pipelineDiagnosticsDelay(
-    "pipeline-diagnostics-delay-ms",
-    cl::desc("How long to wait after a change before that run"), cl::init(300),
     cl::cat(serverCategory));
-cl::opt<unsigned>
-    pipelineDiagnosticsTimeout("pipeline-diagnostics-timeout-ms",
-                               cl::desc("How long that run may take"),
-                               cl::init(20000), cl::cat(serverCategory));
-cl::opt<unsigned>
+cl::opt<unsigned, true> pipelineDiagnosticsDelay(
+    "pipeline-diagnostics-delay-ms",
+    cl::location(serverOptions.pipelineDiagnosticsDelayMs),
+    cl::desc("How long to wait after a change before that run"),
+    cl::cat(serverCategory));
+cl::opt<unsigned, true> pipelineDiagnosticsTimeout(
+    "pipeline-diagnostics-timeout-ms",
+    cl::location(serverOptions.pipelineDiagnosticsTimeoutMs),
+    cl::desc("How long that run may take"), cl::cat(serverCategory));
+cl::opt<unsigned, true>
     previewTimeout("preview-timeout-ms",
+                   cl::location(serverOptions.previewTimeoutMs),
                    cl::desc("How long an executor/pipelinePreview may take"),
-                   cl::init(30000), cl::cat(serverCategory));
+                   cl::cat(serverCategory));
 
 // What language clients pass (vscode-languageclient: `--stdio` for
 // TransportKind.stdio, and `--clientProcessId=N`). stdin/stdout is the only
@@ -88,10 +94,10 @@ cl::opt<std::string> nodeIpcTransport("node-ipc", cl::Hidden,
 cl::opt<std::string> pipeTransport("pipe", cl::Hidden);
 cl::opt<std::string> socketTransport("socket", cl::Hidden);
 
-cl::opt<unsigned> verifyThreads(
-    "verify-threads",
+cl::opt<unsigned, true> verifyThreads(
+    "verify-threads", cl::location(serverOptions.verifyThreads),
     cl::desc("Threads that verify in parallel (0: one per core, 1: none)"),
-    cl::init(0), cl::cat(serverCategory));
+    cl::cat(serverCategory));
 
 /// The first transport option other than stdio that was given, or "".
 StringRef unsupportedTransport() {
@@ -180,20 +186,13 @@ int main(int argc, char **argv) {
     lsp::URIForFile::registerSupportedScheme("test");
   sys::ChangeStdinToBinary();
 
-  es::ServerOptions options;
-  options.allowUnregisteredDialects = allowUnregisteredDialects;
-  options.pipelineDiagnostics = pipelineDiagnostics;
-  options.pipelineDiagnosticsDelayMs = pipelineDiagnosticsDelay;
-  options.pipelineDiagnosticsTimeoutMs = pipelineDiagnosticsTimeout;
-  options.previewTimeoutMs = previewTimeout;
-  options.verifyThreads = verifyThreads;
-  options.workerExecutable =
+  serverOptions.workerExecutable =
       sys::fs::getMainExecutable(argv[0], reinterpret_cast<void *>(&main));
 
   es::TransportOptions transport;
   transport.delimitedInput = litTest;
   transport.prettyOutput = litTest || prettyOutput;
-  bool shutdown = es::runServer(stdin, llvm::outs(), transport, options);
+  bool shutdown = es::runServer(stdin, llvm::outs(), transport, serverOptions);
   // LSP: exit code 0 only when `shutdown` came before `exit`.
   return shutdown ? 0 : 1;
 }

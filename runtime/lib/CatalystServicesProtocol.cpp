@@ -57,18 +57,16 @@ CatalystServicesProtocol::allocateRemote(uint64_t size, const std::string &what)
 
 
 Expected<std::vector<CatalystServicesProtocol::RemoteOutput>>
-CatalystServicesProtocol::launchRemote(ExecutorAddr entry, const std::string &kernel,
-                                   ArrayRef<DescriptorView> inputs,
-                                   ArrayRef<int64_t> inputElementSizes,
-                                   ArrayRef<int64_t> outputRanks,
-                                   ArrayRef<int64_t> outputElementSizes,
-                                   ArrayRef<bool> scalarInputs,
-                                   ArrayRef<bool> scalarOutputs) {
-  std::string what = "launch of " + kernel;
+CatalystServicesProtocol::launchRemote(const LaunchCall &call) {
+  std::string what = "launch of " + call.kernel;
   if (!session.open)
     return session.closed();
-  auto scalarIn = [&](size_t i) { return i < scalarInputs.size() && scalarInputs[i]; };
-  auto scalarOut = [&](size_t i) { return i < scalarOutputs.size() && scalarOutputs[i]; };
+  ArrayRef<DescriptorView> inputs = call.inputs;
+  ArrayRef<int64_t> inputElementSizes = call.inputElementSizes,
+                    outputRanks = call.outputRanks,
+                    outputElementSizes = call.outputElementSizes;
+  auto scalarIn = [&](size_t i) { return call.scalarInput(i); };
+  auto scalarOut = [&](size_t i) { return call.scalarOutput(i); };
   // The block: per input a descriptor and its data (dense, 16-aligned; a
   // scalar's data is its value), the argument array, then the results as
   // the wrapper writes them (a C struct of descriptors and scalars).
@@ -135,7 +133,7 @@ CatalystServicesProtocol::launchRemote(ExecutorAddr entry, const std::string &ke
   std::vector<char> request =
       encodeSPS<shared::SPSExecutorAddr,
              shared::SPSSequence<shared::SPSExecutorAddr>>(
-          entry, std::vector<ExecutorAddr>{results, arguments});
+          call.entry, std::vector<ExecutorAddr>{results, arguments});
   auto invoked = session.callRemote(remoteInvoke, request, what);
   if (!invoked)
     return invoked.takeError();
@@ -247,14 +245,9 @@ CatalystServicesProtocol::launchRemote(ExecutorAddr entry, const std::string &ke
   return outputs;
 }
 
-Expected<std::vector<HostMemRef>> CatalystServicesProtocol::launch(
-    ExecutorAddr entry, const std::string &kernel,
-    ArrayRef<DescriptorView> inputs, ArrayRef<int64_t> inputElementSizes,
-    ArrayRef<int64_t> outputRanks, ArrayRef<int64_t> outputElementSizes,
-    ArrayRef<bool> scalarInputs, ArrayRef<bool> scalarOutputs) {
-  auto remote = launchRemote(entry, kernel, inputs, inputElementSizes,
-                             outputRanks, outputElementSizes, scalarInputs,
-                             scalarOutputs);
+Expected<std::vector<HostMemRef>>
+CatalystServicesProtocol::launch(const LaunchCall &call) {
+  auto remote = launchRemote(call);
   if (!remote)
     return remote.takeError();
   std::vector<HostMemRef> outputs;
@@ -262,9 +255,9 @@ Expected<std::vector<HostMemRef>> CatalystServicesProtocol::launch(
     RemoteOutput &out = (*remote)[i];
     HostMemRef m;
     m.sizes = out.sizes;
-    m.elementSize = outputElementSizes[i];
+    m.elementSize = call.outputElementSizes[i];
     m.bytes.assign(out.data, out.data + out.bytes);
-    m.scalar = scalarOutputs[i];
+    m.scalar = call.scalarOutput(i);
     std::free(out.data);
     outputs.push_back(std::move(m));
   }
@@ -272,14 +265,8 @@ Expected<std::vector<HostMemRef>> CatalystServicesProtocol::launch(
 }
 
 Error CatalystServicesProtocol::launchDescriptors(
-    ExecutorAddr entry, const std::string &kernel,
-    ArrayRef<DescriptorView> inputs, ArrayRef<int64_t> inputElementSizes,
-    ArrayRef<DescriptorView> outputs, ArrayRef<int64_t> outputElementSizes) {
-  std::vector<int64_t> outRanks;
-  for (const DescriptorView &out : outputs)
-    outRanks.push_back(out.rank);
-  auto remote = launchRemote(entry, kernel, inputs, inputElementSizes,
-                             outRanks, outputElementSizes);
+    const LaunchCall &call, ArrayRef<DescriptorView> outputs) {
+  auto remote = launchRemote(call);
   if (!remote)
     return remote.takeError();
   for (size_t i = 0; i < outputs.size(); ++i) {

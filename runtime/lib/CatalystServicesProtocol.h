@@ -35,19 +35,9 @@ public:
   ExecutorKind kind() const override { return ExecutorKind::CatalystExecutor; }
   llvm::Error attach() override;
   llvm::Expected<std::vector<HostMemRef>>
-  launch(llvm::orc::ExecutorAddr entry, const std::string &kernel,
-         llvm::ArrayRef<DescriptorView> inputs,
-         llvm::ArrayRef<int64_t> inputElementSizes,
-         llvm::ArrayRef<int64_t> outputRanks,
-         llvm::ArrayRef<int64_t> outputElementSizes,
-         llvm::ArrayRef<bool> scalarInputs,
-         llvm::ArrayRef<bool> scalarOutputs) override;
-  llvm::Error launchDescriptors(llvm::orc::ExecutorAddr entry,
-                                const std::string &kernel,
-                                llvm::ArrayRef<DescriptorView> inputs,
-                                llvm::ArrayRef<int64_t> inputElementSizes,
-                                llvm::ArrayRef<DescriptorView> outputs,
-                                llvm::ArrayRef<int64_t> outputElementSizes) override;
+  launch(const LaunchCall &call) override;
+  llvm::Error launchDescriptors(const LaunchCall &call,
+                                llvm::ArrayRef<DescriptorView> outputs) override;
   /// The invoke call, not waited for: the executor runs each wrapper call
   /// on a thread of its own; the ticket is the client's own.
   llvm::Expected<uint64_t> launchAsync(llvm::orc::ExecutorAddr entry,
@@ -69,17 +59,9 @@ private:
     char *data = nullptr; // malloc'ed, the caller's
     uint64_t bytes = 0;
   };
-  /// The launch itself; scalars (`scalarInputs`, `scalarOutputs`; empty:
-  /// none) go by pointer to their value, as the kernel's wrapper takes
-  /// them, not as descriptors.
-  llvm::Expected<std::vector<RemoteOutput>>
-  launchRemote(llvm::orc::ExecutorAddr entry, const std::string &kernel,
-               llvm::ArrayRef<DescriptorView> inputs,
-               llvm::ArrayRef<int64_t> inputElementSizes,
-               llvm::ArrayRef<int64_t> outputRanks,
-               llvm::ArrayRef<int64_t> outputElementSizes,
-               llvm::ArrayRef<bool> scalarInputs = {},
-               llvm::ArrayRef<bool> scalarOutputs = {});
+  /// The launch itself; scalars go by pointer to their value, as the
+  /// kernel's wrapper takes them, not as descriptors.
+  llvm::Expected<std::vector<RemoteOutput>> launchRemote(const LaunchCall &call);
   /// Zeroed executor memory of `size` bytes.
   llvm::Expected<llvm::orc::ExecutorAddr> allocateRemote(uint64_t size,
                                                          const std::string &what);

@@ -15,7 +15,10 @@ using namespace llvm::orc;
 
 namespace executor_studio::runtime {
 
-ExecutorClient::Impl::Impl() = default;
+ExecutorClient::Impl::Impl() : id([] {
+  static std::atomic<uint64_t> sessions{0};
+  return ++sessions;
+}()) {}
 ExecutorClient::Impl::~Impl() = default;
 
 std::string ExecutorClient::Impl::timeLimitMessage() const {

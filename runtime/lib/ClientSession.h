@@ -49,6 +49,10 @@ struct ExecutorClient::Impl {
   Impl();
   ~Impl();
 
+  /// This session among all of this process's (never reused): what a
+  /// thread's cache of the entry it launched last is keyed by.
+  const uint64_t id;
+
   /// The executor, when this client started it (spawn): how it ended is
   /// known when the session is lost. Declared first: it outlives the
   /// session, whose end lets it exit.

@@ -272,20 +272,34 @@ Expected<std::vector<HostMemRef>>
 ExecutorClient::launch(const std::string &entryName, const std::string &object,
                        const std::vector<HostMemRef> &inputs,
                        const std::vector<ResultSpec> &results) {
-  // The wrapper's name, in a buffer this thread keeps (a launch allocates
-  // nothing for it after the first).
-  static thread_local std::string entry;
-  static const char prefix[] = "_catalyst_pyface_";
-  if (entryName.compare(0, sizeof(prefix) - 1, prefix) == 0)
-    entry.assign(entryName);
-  else
-    entry.assign(prefix).append(entryName);
-  auto address = impl->findEntry(entry, object);
-  if (!address)
-    return address.takeError();
+  // The entry this thread launched last, on which session: the same kernel
+  // again is found with two string compares (no lookup, no lock, no name
+  // built). A session's entries never change once found (findEntry).
+  struct LastEntry {
+    uint64_t session = 0;
+    std::string name, object, kernel;
+    ExecutorAddr address;
+  };
+  static thread_local LastEntry last;
+  if (last.session != impl->id || last.name != entryName ||
+      last.object != object) {
+    std::string entry = pyfaceName(entryName);
+    auto address = impl->findEntry(entry, object);
+    if (!address)
+      return address.takeError();
+    last.session = impl->id;
+    last.name = entryName;
+    last.object = object;
+    last.kernel = kernelName(entry);
+    last.address = *address;
+  }
+  // The wrapper's name, for messages only.
+  auto entry = [&] { return pyfaceName(entryName); };
+  const std::string &kernel = last.kernel;
+  ExecutorAddr address = last.address;
   for (const HostMemRef &in : inputs)
     if (static_cast<int64_t>(in.bytes.size()) != in.numElements() * in.elementSize)
-      return impl->error("input of " + entry + " has " +
+      return impl->error("input of " + entry() + " has " +
                          std::to_string(in.bytes.size()) +
                          " bytes, not the " +
                          std::to_string(in.numElements() * in.elementSize) +
@@ -303,7 +317,7 @@ ExecutorClient::launch(const std::string &entryName, const std::string &object,
   size_t wordsAt = 0;
   for (size_t i = 0; i < inputs.size(); ++i) {
     if (inputs[i].scalar && !inputs[i].sizes.empty())
-      return impl->error("scalar input " + std::to_string(i) + " of " + entry +
+      return impl->error("scalar input " + std::to_string(i) + " of " + entry() +
                          " has a shape");
     int64_t rank = static_cast<int64_t>(inputs[i].sizes.size());
     DescriptorView view{words.data() + wordsAt, rank};
@@ -317,7 +331,7 @@ ExecutorClient::launch(const std::string &entryName, const std::string &object,
   for (const ResultSpec &spec : results) {
     int64_t size = spec.elementSize;
     if (spec.scalar && (size <= 0 || size > 8 || (size & (size - 1))))
-      return impl->error("a scalar result of " + entry + " of " +
+      return impl->error("a scalar result of " + entry() + " of " +
                          std::to_string(size) + " bytes (1, 2, 4 or 8)");
     outRanks.push_back(spec.scalar ? 0 : spec.rank);
     outSizes.push_back(size);
@@ -325,8 +339,8 @@ ExecutorClient::launch(const std::string &entryName, const std::string &object,
   }
   if (!impl->open)
     return impl->closed();
-  return impl->protocol->launch(*address, kernelName(entry), views, inSizes,
-                                outRanks, outSizes, scalarIn, scalarOut);
+  return impl->protocol->launch(
+      {address, kernel, views, inSizes, outRanks, outSizes, scalarIn, scalarOut});
 }
 
 Error ExecutorClient::launchDescriptors(const std::string &entryName,
@@ -361,9 +375,14 @@ Error ExecutorClient::launchDescriptorsAt(uint64_t entryAddress,
                                           ArrayRef<int64_t> outputElementSizes) {
   if (!impl->open)
     return impl->closed();
+  SmallVector<int64_t, 8> outputRanks;
+  for (const DescriptorView &out : outputs)
+    outputRanks.push_back(out.rank);
+  std::string kernel = kernelName(entry);
   return impl->protocol->launchDescriptors(
-      ExecutorAddr(entryAddress), kernelName(entry), inputs, inputElementSizes,
-      outputs, outputElementSizes);
+      {ExecutorAddr(entryAddress), kernel, inputs, inputElementSizes,
+       outputRanks, outputElementSizes},
+      outputs);
 }
 
 Expected<uint64_t> ExecutorClient::launchAsync(const std::string &entryName,

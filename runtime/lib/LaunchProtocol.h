@@ -32,6 +32,29 @@
 
 namespace executor_studio::runtime {
 
+/// One launch, as every protocol takes it: the kernel at `entry` (`kernel`
+/// names it in errors) on `inputs` (a scalar's by pointer to its value,
+/// where `scalarInputs` says so), for results of `outputRanks` and
+/// `outputElementSizes` (a scalar's, of rank 0, where `scalarOutputs` says
+/// so). Empty scalar lists: no scalars.
+struct LaunchCall {
+  llvm::orc::ExecutorAddr entry;
+  const std::string &kernel;
+  llvm::ArrayRef<DescriptorView> inputs;
+  llvm::ArrayRef<int64_t> inputElementSizes;
+  llvm::ArrayRef<int64_t> outputRanks;
+  llvm::ArrayRef<int64_t> outputElementSizes;
+  llvm::ArrayRef<bool> scalarInputs = {};
+  llvm::ArrayRef<bool> scalarOutputs = {};
+
+  bool scalarInput(size_t i) const {
+    return i < scalarInputs.size() && scalarInputs[i];
+  }
+  bool scalarOutput(size_t i) const {
+    return i < scalarOutputs.size() && scalarOutputs[i];
+  }
+};
+
 class LaunchProtocol {
 public:
   explicit LaunchProtocol(ExecutorClient::Impl &session) : session(session) {}
@@ -43,25 +66,14 @@ public:
   /// services). An error ends the open.
   virtual llvm::Error attach() { return llvm::Error::success(); }
 
-  /// Runs the kernel at `entry` (`kernel` names it in errors) on `inputs`
-  /// (scalars by `scalarInputs`) and returns its results: of `outputRanks`
-  /// and `outputElementSizes` (a scalar's by `scalarOutputs`, rank 0).
+  /// Runs `call` and returns its results.
   virtual llvm::Expected<std::vector<HostMemRef>>
-  launch(llvm::orc::ExecutorAddr entry, const std::string &kernel,
-         llvm::ArrayRef<DescriptorView> inputs,
-         llvm::ArrayRef<int64_t> inputElementSizes,
-         llvm::ArrayRef<int64_t> outputRanks,
-         llvm::ArrayRef<int64_t> outputElementSizes,
-         llvm::ArrayRef<bool> scalarInputs,
-         llvm::ArrayRef<bool> scalarOutputs) = 0;
-  /// The same on MLIR memref descriptors (no scalars): each output
-  /// descriptor is filled with fresh malloc'ed memory the caller owns.
-  virtual llvm::Error
-  launchDescriptors(llvm::orc::ExecutorAddr entry, const std::string &kernel,
-                    llvm::ArrayRef<DescriptorView> inputs,
-                    llvm::ArrayRef<int64_t> inputElementSizes,
-                    llvm::ArrayRef<DescriptorView> outputs,
-                    llvm::ArrayRef<int64_t> outputElementSizes) = 0;
+  launch(const LaunchCall &call) = 0;
+  /// The same on MLIR memref descriptors (no scalars; the call's output
+  /// ranks are theirs): each of `outputs` is filled with fresh malloc'ed
+  /// memory the caller owns.
+  virtual llvm::Error launchDescriptors(const LaunchCall &call,
+                                        llvm::ArrayRef<DescriptorView> outputs) = 0;
   /// Starts a `() -> ()` entry; await waits for the ticket it returns.
   virtual llvm::Expected<uint64_t> launchAsync(llvm::orc::ExecutorAddr entry,
                                                const std::string &kernel) = 0;

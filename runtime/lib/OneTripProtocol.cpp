@@ -47,7 +47,7 @@ template <typename FillFn> Message buildMessage(FillFn fill) {
 void writeRequestHeader(Writer &w, ExecutorAddr entry,
                         const std::string &kernel, uint32_t nin,
                         uint32_t nout) {
-  writeLaunchHeader(w, {entry.getValue(), nin, nout, kernel});
+  writeLaunchHeader(w, entry.getValue(), nin, nout, kernel);
 }
 
 class OneTripProtocol final : public LaunchProtocol {
@@ -65,16 +65,9 @@ public:
 
   ExecutorKind kind() const override { return ExecutorKind::ExecutorServer; }
   Error attach() override;
-  Expected<std::vector<HostMemRef>>
-  launch(ExecutorAddr entry, const std::string &kernel,
-         ArrayRef<DescriptorView> inputs, ArrayRef<int64_t> inputElementSizes,
-         ArrayRef<int64_t> outputRanks, ArrayRef<int64_t> outputElementSizes,
-         ArrayRef<bool> scalarInputs, ArrayRef<bool> scalarOutputs) override;
-  Error launchDescriptors(ExecutorAddr entry, const std::string &kernel,
-                          ArrayRef<DescriptorView> inputs,
-                          ArrayRef<int64_t> inputElementSizes,
-                          ArrayRef<DescriptorView> outputs,
-                          ArrayRef<int64_t> outputElementSizes) override;
+  Expected<std::vector<HostMemRef>> launch(const LaunchCall &call) override;
+  Error launchDescriptors(const LaunchCall &call,
+                          ArrayRef<DescriptorView> outputs) override;
   Expected<uint64_t> launchAsync(ExecutorAddr entry,
                                  const std::string &kernel) override;
   Error await(uint64_t token) override;
@@ -90,15 +83,10 @@ private:
     const char *shared = nullptr;
     size_t sharedSize = 0;
   };
-  /// One launch: a direct call, or the ORC wrapper call. Scalars
-  /// (`scalarInputs`; empty: none) go as kScalarRank inputs; a scalar
-  /// result's rank is kScalarRank in `outputRanks`.
-  Expected<LaunchReply> launchCall(ExecutorAddr entry, const std::string &kernel,
-                                   ArrayRef<DescriptorView> inputs,
-                                   ArrayRef<int64_t> inputElementSizes,
-                                   ArrayRef<int64_t> outputRanks,
-                                   ArrayRef<int64_t> outputElementSizes,
-                                   ArrayRef<bool> scalarInputs = {});
+  /// One launch: a direct call, or the ORC wrapper call. Scalar inputs go
+  /// as kScalarRank inputs; a scalar result's rank is kScalarRank in the
+  /// call's output ranks (the wire's).
+  Expected<LaunchReply> launchCall(const LaunchCall &call);
   /// Calls one of the server's wrapper functions; returns the reply (whose
   /// status says ok) or the error it reports, naming `what`.
   Expected<shared::WrapperFunctionBuffer>
@@ -156,16 +144,19 @@ Error OneTripProtocol::attach() {
   return Error::success();
 }
 
-Expected<OneTripProtocol::LaunchReply> OneTripProtocol::launchCall(
-    ExecutorAddr entry, const std::string &kernel,
-    ArrayRef<DescriptorView> inputs, ArrayRef<int64_t> inputElementSizes,
-    ArrayRef<int64_t> outputRanks, ArrayRef<int64_t> outputElementSizes,
-    ArrayRef<bool> scalarInputs) {
+Expected<OneTripProtocol::LaunchReply>
+OneTripProtocol::launchCall(const LaunchCall &call) {
   LaunchReply result;
+  ExecutorAddr entry = call.entry;
+  const std::string &kernel = call.kernel;
+  ArrayRef<DescriptorView> inputs = call.inputs;
+  ArrayRef<int64_t> inputElementSizes = call.inputElementSizes,
+                    outputRanks = call.outputRanks,
+                    outputElementSizes = call.outputElementSizes;
   // An input's rank word (a scalar's says so).
   auto rankWord = [&](size_t i) {
-    bool scalar = i < scalarInputs.size() && scalarInputs[i];
-    return static_cast<uint32_t>(inputs[i].rank) | (scalar ? kScalarRank : 0);
+    return static_cast<uint32_t>(inputs[i].rank) |
+           (call.scalarInput(i) ? kScalarRank : 0);
   };
   if (!direct) {
     Message request = buildMessage([&](Writer &w) {
@@ -282,49 +273,41 @@ Expected<OneTripProtocol::LaunchReply> OneTripProtocol::launchCall(
   return std::move(result);
 }
 
-Expected<std::vector<HostMemRef>> OneTripProtocol::launch(
-    ExecutorAddr entry, const std::string &kernel,
-    ArrayRef<DescriptorView> inputs, ArrayRef<int64_t> inputElementSizes,
-    ArrayRef<int64_t> outputRanks, ArrayRef<int64_t> outputElementSizes,
-    ArrayRef<bool> scalarInputs, ArrayRef<bool> scalarOutputs) {
+Expected<std::vector<HostMemRef>>
+OneTripProtocol::launch(const LaunchCall &call) {
   // Scalars included: a scalar result's rank word says so.
-  SmallVector<int64_t, 8> ranks(outputRanks.begin(), outputRanks.end());
+  SmallVector<int64_t, 8> ranks(call.outputRanks.begin(),
+                                call.outputRanks.end());
   for (size_t i = 0; i < ranks.size(); ++i)
-    if (scalarOutputs[i])
+    if (call.scalarOutput(i))
       ranks[i] = kScalarRank;
-  auto reply = launchCall(entry, kernel, inputs, inputElementSizes, ranks,
-                          outputElementSizes, scalarInputs);
+  LaunchCall wire = call;
+  wire.outputRanks = ranks;
+  auto reply = launchCall(wire);
   if (!reply)
     return reply.takeError();
-  std::vector<ReplyMemRef> placed;
+  ArrayRef<int64_t> outputElementSizes = call.outputElementSizes;
+  SmallVector<ReplyMemRef, 4> placed;
   std::string problem =
       readLaunchReply(reply->reply.data(), reply->reply.size(), reply->shared,
                       reply->sharedSize, ranks, outputElementSizes, placed);
   if (!problem.empty())
-    return session.malformed("launch of " + kernel, problem);
-  std::vector<HostMemRef> outputs;
+    return session.malformed("launch of " + call.kernel, problem);
+  // What the caller gets: its own copy of each result.
+  std::vector<HostMemRef> outputs(ranks.size());
   for (size_t i = 0; i < ranks.size(); ++i) {
-    HostMemRef out;
-    out.sizes = placed[i].sizes;
+    HostMemRef &out = outputs[i];
+    out.sizes.assign(placed[i].sizes.begin(), placed[i].sizes.end());
     out.elementSize = outputElementSizes[i];
     out.bytes.assign(placed[i].data, placed[i].data + placed[i].bytes);
-    out.scalar = scalarOutputs[i];
-    outputs.push_back(std::move(out));
+    out.scalar = call.scalarOutput(i);
   }
   return outputs;
 }
 
-Error OneTripProtocol::launchDescriptors(ExecutorAddr entry,
-                                         const std::string &kernel,
-                                         ArrayRef<DescriptorView> inputs,
-                                         ArrayRef<int64_t> inputElementSizes,
-                                         ArrayRef<DescriptorView> outputs,
-                                         ArrayRef<int64_t> outputElementSizes) {
-  SmallVector<int64_t, 8> outRanks;
-  for (const DescriptorView &out : outputs)
-    outRanks.push_back(out.rank);
-  auto launched = launchCall(entry, kernel, inputs, inputElementSizes,
-                             outRanks, outputElementSizes);
+Error OneTripProtocol::launchDescriptors(const LaunchCall &call,
+                                         ArrayRef<DescriptorView> outputs) {
+  auto launched = launchCall(call);
   if (!launched)
     return launched.takeError();
   shared::WrapperFunctionBuffer *reply = &launched->reply;
@@ -332,13 +315,13 @@ Error OneTripProtocol::launchDescriptors(ExecutorAddr entry,
   // transport; its data is 16-byte aligned in it), so the program frees it
   // with the descriptor's allocated pointer and the bulk of the data is not
   // copied again. The other outputs are copied out.
-  std::vector<ReplyMemRef> placed;
+  SmallVector<ReplyMemRef, 4> placed;
   std::string problem =
       readLaunchReply(reply->data(), reply->size(), launched->shared,
-                      launched->sharedSize, outRanks, outputElementSizes,
-                      placed);
+                      launched->sharedSize, call.outputRanks,
+                      call.outputElementSizes, placed);
   if (!problem.empty())
-    return session.malformed("launch of " + kernel, problem);
+    return session.malformed("launch of " + call.kernel, problem);
   size_t largest = 0;
   bool inReplyLargest = false;
   for (size_t i = 0; i < outputs.size(); ++i) {

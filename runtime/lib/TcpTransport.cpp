@@ -189,8 +189,8 @@ Error TcpTransport::sendFrame(uint64_t opcode, uint64_t seq, uint64_t tag,
   support::endian::write64le(header + 8, opcode);
   support::endian::write64le(header + 16, seq);
   support::endian::write64le(header + 24, tag);
-  std::vector<iovec> iov;
-  iov.reserve(parts.size() + 1);
+  // (On the stack for a message of a few pieces: a launch's.)
+  SmallVector<iovec, 16> iov;
   iov.push_back({header, kHeaderSize});
   for (const iovec &part : parts)
     if (part.iov_len)
@@ -266,9 +266,14 @@ TcpTransport::callDirect(uint64_t function, uint32_t flags,
     }
     return make_error<DirectCallTimeout>(timeout);
   }
-  std::lock_guard<std::mutex> lock(mutex);
-  pending.erase(seq);
-  if (!slot.done || slot.reply.getOutOfBandError())
+  // A reply took the slot out of `pending` (dispatch) before waitUntil saw
+  // it done; without one it is still there.
+  if (!slot.done) {
+    std::lock_guard<std::mutex> lock(mutex);
+    pending.erase(seq);
+    return transportError("the session's connection is closed");
+  }
+  if (slot.reply.getOutOfBandError())
     return transportError("the session's connection is closed");
   return std::move(slot.reply);
 }
@@ -323,7 +328,9 @@ bool TcpTransport::waitReadable(int ms) {
 
 bool TcpTransport::waitUntil(function_ref<bool()> ready,
                              std::chrono::milliseconds timeout) {
-  auto deadline = std::chrono::steady_clock::now() + timeout;
+  // (The clock only for a time limit: a launch without one reads none.)
+  auto deadline = timeout.count() ? std::chrono::steady_clock::now() + timeout
+                                  : std::chrono::steady_clock::time_point();
   auto left = [&] {
     auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
         deadline - std::chrono::steady_clock::now());
@@ -450,6 +457,7 @@ bool TcpTransport::dispatch(Message &m, Error &err) {
       if (it != pending.end()) {
         it->second->reply = std::move(m.body);
         it->second->done = true;
+        pending.erase(it);
       }
     });
     return true;

@@ -227,9 +227,10 @@ extern "C" CWrapperFunctionBuffer executorStudioStoreAsset(const char *data,
   return replyEmpty();
 }
 
-void addAssetService(llvm::StringMap<llvm::orc::ExecutorAddr> &symbols) {
-  symbols[kStoreAssetWrapperName] =
-      llvm::orc::ExecutorAddr::fromPtr(&executorStudioStoreAsset);
+std::unique_ptr<Service> makeAssetService() {
+  return std::make_unique<Service>(std::vector<Service::Symbol>{
+      Service::wrapperSymbol(kStoreAssetWrapperName, &executorStudioStoreAsset),
+  });
 }
 
 } // namespace executor_studio::runtime

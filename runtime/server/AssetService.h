@@ -2,9 +2,7 @@
 #ifndef EXECUTORSERVER_ASSETSERVICE_H
 #define EXECUTORSERVER_ASSETSERVICE_H
 
-#include "llvm/ADT/StringMap.h"
-#include "llvm/ExecutionEngine/Orc/Shared/ExecutorAddress.h"
-#include "llvm/ExecutionEngine/Orc/Shared/WrapperFunctionUtils.h"
+#include "Service.h"
 
 #include <string>
 
@@ -29,11 +27,8 @@ void enterAssetDirectory(const std::string &directory, const std::string &why);
 std::string storeAsset(const std::string &name, const char *content,
                        size_t bytes);
 
-/// Publishes the asset service's bootstrap symbol (kStoreAssetWrapperName).
-void addAssetService(llvm::StringMap<llvm::orc::ExecutorAddr> &symbols);
-
-extern "C" llvm::orc::shared::CWrapperFunctionBuffer
-executorStudioStoreAsset(const char *data, size_t size);
+/// The asset service: __executor_studio_store_asset (kStoreAssetWrapperName).
+std::unique_ptr<Service> makeAssetService();
 } // namespace executor_studio::runtime
 
 #endif // EXECUTORSERVER_ASSETSERVICE_H

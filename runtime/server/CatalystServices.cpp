@@ -225,13 +225,14 @@ extern "C" CWrapperFunctionBuffer catalystRemoteStoreAsset(const char *data,
       .release();
 }
 
-void addCatalystServices(StringMap<ExecutorAddr> &symbols) {
-  symbols["catalyst_remote_alloc"] = ExecutorAddr::fromPtr(&catalystRemoteAlloc);
-  symbols["catalyst_remote_free"] = ExecutorAddr::fromPtr(&catalystRemoteFree);
-  symbols["catalyst_remote_invoke"] =
-      ExecutorAddr::fromPtr(&catalystRemoteInvoke);
-  symbols["catalyst_remote_store_asset"] =
-      ExecutorAddr::fromPtr(&catalystRemoteStoreAsset);
+std::unique_ptr<Service> makeCatalystServices() {
+  return std::make_unique<Service>(std::vector<Service::Symbol>{
+      Service::wrapperSymbol("catalyst_remote_alloc", &catalystRemoteAlloc),
+      Service::wrapperSymbol("catalyst_remote_free", &catalystRemoteFree),
+      Service::wrapperSymbol("catalyst_remote_invoke", &catalystRemoteInvoke),
+      Service::wrapperSymbol("catalyst_remote_store_asset",
+                             &catalystRemoteStoreAsset),
+  });
 }
 
 void startCatalystRuntime() {

@@ -23,29 +23,18 @@
 #ifndef EXECUTORSERVER_CATALYSTSERVICES_H
 #define EXECUTORSERVER_CATALYSTSERVICES_H
 
-#include "llvm/ADT/StringMap.h"
-#include "llvm/ExecutionEngine/Orc/Shared/ExecutorAddress.h"
-#include "llvm/ExecutionEngine/Orc/Shared/WrapperFunctionUtils.h"
+#include "Service.h"
 
 namespace executor_studio::runtime {
 
-/// Adds the four services to a session's bootstrap symbols.
-void addCatalystServices(llvm::StringMap<llvm::orc::ExecutorAddr> &symbols);
+/// The four services, under Catalyst's names.
+std::unique_ptr<Service> makeCatalystServices();
 
 /// Calls `__catalyst__rt__initialize(nullptr)` / `__catalyst__rt__finalize()`
 /// when a plugin defines them, as catalyst-executor does for every session
 /// (kernels compiled by Catalyst may use its runtime's context).
 void startCatalystRuntime();
 void stopCatalystRuntime();
-
-extern "C" llvm::orc::shared::CWrapperFunctionBuffer
-catalystRemoteAlloc(const char *data, size_t size);
-extern "C" llvm::orc::shared::CWrapperFunctionBuffer
-catalystRemoteFree(const char *data, size_t size);
-extern "C" llvm::orc::shared::CWrapperFunctionBuffer
-catalystRemoteInvoke(const char *data, size_t size);
-extern "C" llvm::orc::shared::CWrapperFunctionBuffer
-catalystRemoteStoreAsset(const char *data, size_t size);
 
 } // namespace executor_studio::runtime
 

@@ -28,15 +28,17 @@ extern "C" void __register_frame(void *begin) {
 
 namespace executor_studio::runtime {
 
-void addDebugSupportSymbols(llvm::StringMap<llvm::orc::ExecutorAddr> &symbols) {
+std::unique_ptr<Service> makeDebugSupportService() {
   using llvm::orc::ExecutorAddr;
   namespace rt = llvm::orc::rt;
-  symbols[rt::RegisterEHFrameSectionAllocActionName] =
-      ExecutorAddr::fromPtr(&llvm_orc_registerEHFrameSectionAllocAction);
-  symbols[rt::DeregisterEHFrameSectionAllocActionName] =
-      ExecutorAddr::fromPtr(&llvm_orc_deregisterEHFrameSectionAllocAction);
-  symbols[rt::RegisterJITLoaderGDBAllocActionName] =
-      ExecutorAddr::fromPtr(&llvm_orc_registerJITLoaderGDBAllocAction);
+  return std::make_unique<Service>(std::vector<Service::Symbol>{
+      {rt::RegisterEHFrameSectionAllocActionName,
+       ExecutorAddr::fromPtr(&llvm_orc_registerEHFrameSectionAllocAction)},
+      {rt::DeregisterEHFrameSectionAllocActionName,
+       ExecutorAddr::fromPtr(&llvm_orc_deregisterEHFrameSectionAllocAction)},
+      {rt::RegisterJITLoaderGDBAllocActionName,
+       ExecutorAddr::fromPtr(&llvm_orc_registerJITLoaderGDBAllocAction)},
+  });
 }
 
 } // namespace executor_studio::runtime

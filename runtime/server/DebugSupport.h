@@ -10,15 +10,14 @@
 #ifndef EXECUTORSERVER_DEBUGSUPPORT_H
 #define EXECUTORSERVER_DEBUGSUPPORT_H
 
-#include "llvm/ADT/StringMap.h"
-#include "llvm/ExecutionEngine/Orc/Shared/ExecutorAddress.h"
+#include "Service.h"
 
 namespace executor_studio::runtime {
 
-/// Publishes the unwind-table and GDB JIT registration actions as
-/// bootstrap symbols (the names ORC's EHFrameRegistrationPlugin and
-/// ELFDebugObjectPlugin look for).
-void addDebugSupportSymbols(llvm::StringMap<llvm::orc::ExecutorAddr> &symbols);
+/// The unwind-table and GDB JIT registration actions as a service (under
+/// the names ORC's EHFrameRegistrationPlugin and ELFDebugObjectPlugin look
+/// for).
+std::unique_ptr<Service> makeDebugSupportService();
 
 } // namespace executor_studio::runtime
 

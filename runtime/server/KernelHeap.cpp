@@ -190,7 +190,7 @@ extern "C" int kernelPosixMemalign(void **out, size_t alignment,
   return posix_memalign(out, alignment, size);
 }
 
-void addKernelHeap(llvm::StringMap<llvm::orc::ExecutorAddr> &symbols) {
+std::unique_ptr<Service> makeKernelHeapService() {
   void *allocators[] = {reinterpret_cast<void *>(&kernelMalloc),
                         reinterpret_cast<void *>(&kernelFree),
                         reinterpret_cast<void *>(&kernelCalloc),
@@ -198,9 +198,11 @@ void addKernelHeap(llvm::StringMap<llvm::orc::ExecutorAddr> &symbols) {
                         reinterpret_cast<void *>(&kernelAlignedAlloc),
                         reinterpret_cast<void *>(&kernelPosixMemalign)};
   static_assert(std::size(allocators) == std::size(kKernelAllocators));
+  std::vector<Service::Symbol> symbols;
   for (size_t i = 0; i < std::size(allocators); ++i)
-    symbols[kKernelAllocators[i][1]] =
-        llvm::orc::ExecutorAddr::fromPtr(allocators[i]);
+    symbols.push_back({kKernelAllocators[i][1],
+                       llvm::orc::ExecutorAddr::fromPtr(allocators[i])});
+  return std::make_unique<Service>(std::move(symbols));
 }
 
 } // namespace executor_studio::runtime

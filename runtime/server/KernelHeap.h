@@ -11,8 +11,7 @@
 #ifndef EXECUTORSERVER_KERNELHEAP_H
 #define EXECUTORSERVER_KERNELHEAP_H
 
-#include "llvm/ADT/StringMap.h"
-#include "llvm/ExecutionEngine/Orc/Shared/ExecutorAddress.h"
+#include "Service.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -25,9 +24,10 @@ namespace executor_studio::runtime {
 /// it --max-session-memory. False with `error` when shared memory is
 /// refused.
 bool startKernelHeap(uint64_t limit, std::string &error);
-/// Publishes the heap's allocation functions under their bootstrap names
-/// (kKernelAllocators, Wire.h), for the client to link kernels against.
-void addKernelHeap(llvm::StringMap<llvm::orc::ExecutorAddr> &symbols);
+/// The heap as a service: its allocation functions under their bootstrap
+/// names (kKernelAllocators, Wire.h), for the client to link kernels
+/// against.
+std::unique_ptr<Service> makeKernelHeapService();
 /// The heap's memfd, size and start (-1, 0, null when not started).
 int kernelHeapFd();
 size_t kernelHeapSize();

@@ -110,7 +110,8 @@ namespace {
 /// One launch: the request parsed into descriptors, then the kernel's
 /// results.
 struct Launch : LaunchRequest {
-  std::vector<int64_t> results;
+  /// The kernel's results struct (on the stack for a few results).
+  llvm::SmallVector<int64_t, 32> results;
   llvm::SmallVector<DescriptorView, 4> views;
 
   /// Reads the request (input data stays where it is: in the request, or in
@@ -431,16 +432,17 @@ void serveDirectCall(TcpTransport &transport, uint64_t seq, uint64_t function,
   replyDirectBuffer(transport, seq, fn(request.data(), request.size()));
 }
 
-void addLaunchService(llvm::StringMap<llvm::orc::ExecutorAddr> &symbols) {
-  using llvm::orc::ExecutorAddr;
-  symbols[kLaunchWrapperName] = ExecutorAddr::fromPtr(&executorStudioLaunch);
-  symbols[kNoteWrapperName] = ExecutorAddr::fromPtr(&executorStudioNote);
-  symbols[kLaunchAsyncWrapperName] =
-      ExecutorAddr::fromPtr(&executorStudioLaunchAsync);
-  symbols[kAwaitWrapperName] = ExecutorAddr::fromPtr(&executorStudioAwait);
-  // Launches (and any wrapper call) may come as direct calls, served by
-  // serveDirectCall.
-  symbols[kDirectCallsSymbol] = ExecutorAddr::fromPtr(&serveDirectCall);
+std::unique_ptr<Service> makeLaunchService() {
+  return std::make_unique<Service>(std::vector<Service::Symbol>{
+      Service::wrapperSymbol(kLaunchWrapperName, &executorStudioLaunch),
+      Service::wrapperSymbol(kNoteWrapperName, &executorStudioNote),
+      Service::wrapperSymbol(kLaunchAsyncWrapperName,
+                             &executorStudioLaunchAsync),
+      Service::wrapperSymbol(kAwaitWrapperName, &executorStudioAwait),
+      // Launches (and any wrapper call) may come as direct calls, served by
+      // serveDirectCall.
+      {kDirectCallsSymbol, llvm::orc::ExecutorAddr::fromPtr(&serveDirectCall)},
+  });
 }
 
 } // namespace executor_studio::runtime

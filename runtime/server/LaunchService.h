@@ -2,8 +2,8 @@
 #ifndef EXECUTORSERVER_LAUNCHSERVICE_H
 #define EXECUTORSERVER_LAUNCHSERVICE_H
 
-#include "llvm/ADT/StringMap.h"
-#include "llvm/ExecutionEngine/Orc/Shared/ExecutorAddress.h"
+#include "Service.h"
+
 #include "llvm/ExecutionEngine/Orc/Shared/WrapperFunctionUtils.h"
 
 #include <atomic>
@@ -28,10 +28,9 @@ std::string entryAt(uint64_t address);
 llvm::orc::shared::CWrapperFunctionBuffer replyEmpty();
 llvm::orc::shared::CWrapperFunctionBuffer failWith(const std::string &message);
 
-/// Publishes the launch service's bootstrap symbols (Wire.h): the one-trip
-/// launch (also as direct calls, kDirectCallsSymbol), notes, launch_async
-/// and await.
-void addLaunchService(llvm::StringMap<llvm::orc::ExecutorAddr> &symbols);
+/// The launch service (Wire.h): the one-trip launch (also as direct calls,
+/// kDirectCallsSymbol), notes, launch_async and await.
+std::unique_ptr<Service> makeLaunchService();
 
 /// Serves a direct call (TcpTransport.h) on the thread that read it: a
 /// launch gathers its reply from the kernel's results (or hands them over in
@@ -39,15 +38,6 @@ void addLaunchService(llvm::StringMap<llvm::orc::ExecutorAddr> &symbols);
 void serveDirectCall(TcpTransport &transport, uint64_t seq, uint64_t function,
                      uint32_t flags,
                      llvm::orc::shared::WrapperFunctionBuffer request);
-
-extern "C" llvm::orc::shared::CWrapperFunctionBuffer
-executorStudioLaunch(const char *data, size_t size);
-extern "C" llvm::orc::shared::CWrapperFunctionBuffer
-executorStudioNote(const char *data, size_t size);
-extern "C" llvm::orc::shared::CWrapperFunctionBuffer
-executorStudioLaunchAsync(const char *data, size_t size);
-extern "C" llvm::orc::shared::CWrapperFunctionBuffer
-executorStudioAwait(const char *data, size_t size);
 } // namespace executor_studio::runtime
 
 #endif // EXECUTORSERVER_LAUNCHSERVICE_H

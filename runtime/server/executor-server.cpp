@@ -217,19 +217,21 @@ int serveSession(std::unique_ptr<Stream> stream, uint64_t memoryLimit, const std
   auto setup = [&](SimpleRemoteEPCServer::Setup &s) -> Error {
         s.setDispatcher(std::make_unique<PoolDispatcher>());
         s.bootstrapSymbols() = SimpleRemoteEPCServer::defaultBootstrapSymbols();
-        addDebugSupportSymbols(s.bootstrapSymbols());
         s.bootstrapSymbols()[kSessionPidSymbol] =
             ExecutorAddr(static_cast<uint64_t>(sessionHostPid()));
-        // Each service publishes its own bootstrap symbols.
+        // The session's services (Service.h): each publishes its own
+        // bootstrap symbols when the server asks it.
+        auto &services = s.services();
+        services.push_back(makeDebugSupportService());
         if (publishOurs) {
-          addLaunchService(s.bootstrapSymbols());
-          addAssetService(s.bootstrapSymbols());
+          services.push_back(makeLaunchService());
+          services.push_back(makeAssetService());
           if (kernelHeap)
-            addKernelHeap(s.bootstrapSymbols());
+            services.push_back(makeKernelHeapService());
         }
         if (publishCatalyst)
-          addCatalystServices(s.bootstrapSymbols());
-        s.services().push_back(
+          services.push_back(makeCatalystServices());
+        services.push_back(
             std::make_unique<rt_bootstrap::SimpleExecutorMemoryManager>());
         return Error::success();
       };

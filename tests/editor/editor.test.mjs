@@ -536,12 +536,82 @@ describe('Executor Studio in VS Code (code-server 4.100.3)', { timeout: STEP_TIM
     await shot('code-lens-opened-pass');
   });
 
-  step('compares a pass with the one before it', async () => {
+  step('compares a pass with the one before it, structurally', async () => {
     await runCommand('Executor: Compare with Previous Pass');
     const diff = page.locator('.editor-group-container.active .monaco-diff-editor').first();
     await diff.waitFor({ state: 'visible', timeout: 30_000 });
-    await page.locator('.tab.active', { hasText: '↔' }).first().waitFor({ state: 'visible' });
+    // The server's structural diff (executor/alignedSnapshots), not the line diff.
+    const tab = page.locator('.tab.active', { hasText: '↔' }).first();
+    await tab.waitFor({ state: 'visible' });
+    assert.match(await tab.innerText(), /dispatch-executor-targets.*· structural/s);
+    // The aligned texts (side by side, or inline in a narrow group): the
+    // launches the pass rewrote.
+    const shown = await waitFor('the texts of the diff', async () => {
+      const t = (await diff.locator('.view-lines').allInnerTexts()).join('\n').replace(/\u00a0/g, ' ');
+      return t.includes('module @host') && t.includes('executor.launch') ? t : undefined;
+    });
+    assert.match(shown, /catalyst\.launch_kernel|executor\.open/);
     await shot('compare-with-previous-pass');
+  });
+
+  step('follows an op through every pass down to its assembly (Show This Op after Each Pass)', async () => {
+    await runCommand('View: Close All Editor Groups');
+    await clearNotifications();
+    await openFile('cross-compile-dispatch.mlir');
+    const text = fs.readFileSync(path.join(workspace, 'cross-compile-dispatch.mlir'), 'utf8').split('\n');
+    // The kernel's own op: @compute::@square's arith.mulf.
+    const line = text.findIndex((l) => l.includes('%sq = arith.mulf'));
+    assert.ok(line >= 0);
+    await goTo(line + 1, text[line].indexOf('arith.mulf') + 1);
+    await runCommand('Executor: Show This Op after Each Pass');
+    const title = await waitFor("the op's history", async () => {
+      const t = await page.locator('.quick-input-widget .quick-input-title').first().innerText();
+      return t.includes('after each pass') ? t : undefined;
+    }, 60_000);
+    assert.match(title, /cross-compile-dispatch\.mlir: .* after each pass \(in \d+ of \d+ snapshots\)/);
+    const rows = (await page.locator('.quick-input-list .monaco-list-row').allInnerTexts()).map((r) => r.replace(/\u00a0/g, ' '));
+    const all = rows.join('\n');
+    // The input, where it is; the kernel's own steps, nested under cross-compile-targets.
+    assert.ok(rows[0].includes('input') && rows[0].includes('arith.mulf'), all);
+    assert.match(all, /compute\/extracted/);
+    await shot('op-history-list');
+    // Its assembly, found by the .loc lines that survive to it.
+    await page.locator('.quick-input-widget input').fill('compute/asm');
+    const asmRow = page.locator('.quick-input-list .monaco-list-row', { hasText: 'compute/asm' }).first();
+    await asmRow.waitFor({ state: 'visible' });
+    const asmText = (await asmRow.innerText()).replace(/\u00a0/g, ' ');
+    assert.match(asmText, /lines? \d+.* · assembly/s, asmText);
+    await page.keyboard.press('Enter');
+    await page.locator('.tab.active', { hasText: 'compute_asm' }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    // The assembly, scrolled to the op's first line, which is selected.
+    const asm = await waitFor('the assembly with the op selected', async () => {
+      const t = (await activeEditorText()).replace(/\u00a0/g, ' ');
+      const selected = await page.locator('.editor-group-container.active .monaco-editor .selected-text').count();
+      return t.includes('.loc') && selected > 0 ? t : undefined;
+    });
+    assert.match(asm, /mul/);
+    await shot('op-history-asm');
+
+    // From a pass of the preview: the host's launch, followed to what
+    // dispatch-executor-targets made of it.
+    await runCommand('View: Close All Editor Groups');
+    await openFile('cross-compile-dispatch.mlir');
+    const launch = text.findIndex((l) => l.includes('catalyst.launch_kernel @compute::@square'));
+    await goTo(launch + 1, text[launch].indexOf('catalyst.launch_kernel') + 1);
+    await runCommand('Executor: Show This Op after Each Pass');
+    await waitFor("the launch's history", async () =>
+      (await page.locator('.quick-input-widget .quick-input-title').first().innerText()).includes('after each pass'),
+    60_000);
+    await page.locator('.quick-input-widget input').fill('dispatch-executor-targets');
+    const dispatchRow = page.locator('.quick-input-list .monaco-list-row', { hasText: 'dispatch-executor-targets' }).first();
+    await dispatchRow.waitFor({ state: 'visible' });
+    assert.match((await dispatchRow.innerText()).replace(/\u00a0/g, ' '), /executor\.launch/);
+    await page.keyboard.press('Enter');
+    await page.locator('.tab.active', { hasText: 'dispatch-executor-targets' }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    await waitFor('the launch after dispatch-executor-targets', async () =>
+      (await activeEditorText()).replace(/\u00a0/g, ' ').includes('executor.launch'),
+    );
+    await shot('op-history-pass');
   });
 
   step('says so when the server dies, restarts it, and the preview works on the new one', async () => {

@@ -30,7 +30,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   std::memset(arena.get(), 'a', arenaSize);
   std::unique_ptr<char[]> reply(new char[size - skip]);
   std::memcpy(reply.get(), data + skip, size - skip);
-  std::vector<ReplyMemRef> results;
+  llvm::SmallVector<ReplyMemRef, 4> results;
   if (!readLaunchReply(reply.get(), size - skip,
                        arenaSize ? arena.get() : nullptr, arenaSize, ranks,
                        eltSizes, results)

@@ -27,8 +27,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return 0;
   unsigned sum = 0;
   for (size_t i = 0; i < parsed.args.size(); ++i) {
-    DescriptorView view{parsed.args[i],
-                        static_cast<int64_t>(parsed.inWords[i].size() - 3) / 2};
+    DescriptorView view = parsed.inputView(i);
     const volatile char *first = view.aligned() + view.offset();
     uint64_t bytes = uint64_t(view.numElements()) * parsed.inElt[i];
     for (uint64_t b = 0; b < bytes; ++b)

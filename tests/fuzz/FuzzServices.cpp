@@ -28,13 +28,18 @@ using namespace llvm::orc::shared;
 
 namespace {
 std::string directory;
+/// The services as a session has them (Service.h).
+std::unique_ptr<Service> launches, assets, catalyst;
 
-/// Calls `service` on the argument bytes and frees its reply.
-WrapperFunctionBuffer call(CWrapperFunctionBuffer (*service)(const char *,
-                                                             size_t),
+/// Calls the wrapper function `name` of `service` on the argument bytes
+/// and frees its reply.
+WrapperFunctionBuffer call(const Service &service, const char *name,
                            const uint8_t *data, size_t size) {
+  ServiceFunction function = service.wrapper(name);
+  if (!function)
+    std::abort(); // the harness names a service that is not there
   return WrapperFunctionBuffer(
-      service(reinterpret_cast<const char *>(data), size));
+      function(reinterpret_cast<const char *>(data), size));
 }
 
 #ifdef FUZZ_CATALYST
@@ -47,8 +52,9 @@ void freeReturned(const WrapperFunctionBuffer &reply) {
   if (reply.getOutOfBandError() || reply.size() != sizeof(address))
     return;
   std::memcpy(&address, reply.data(), sizeof(address));
-  WrapperFunctionBuffer freed(catalystRemoteFree(
-      reinterpret_cast<const char *>(&address), sizeof(address)));
+  WrapperFunctionBuffer freed =
+      call(*catalyst, "catalyst_remote_free",
+           reinterpret_cast<const uint8_t *>(&address), sizeof(address));
   if (freed.getOutOfBandError())
     std::abort(); // what alloc returned must free
 }
@@ -70,6 +76,9 @@ extern "C" int LLVMFuzzerInitialize(int *, char ***) {
       std::filesystem::temp_directory_path().string(), error);
   enterAssetDirectory(directory, error);
   logLaunches = false;
+  launches = makeLaunchService();
+  assets = makeAssetService();
+  catalyst = makeCatalystServices();
   return 0;
 }
 
@@ -82,23 +91,23 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 #ifndef FUZZ_CATALYST
   switch (which % 3) {
   case 0:
-    call(executorStudioStoreAsset, data, size);
+    call(*assets, kStoreAssetWrapperName, data, size);
     break;
   case 1:
-    call(executorStudioNote, data, size);
+    call(*launches, kNoteWrapperName, data, size);
     break;
   case 2:
-    call(executorStudioAwait, data, size);
+    call(*launches, kAwaitWrapperName, data, size);
     break;
   }
 #else
   switch (which % 2) {
   case 0:
     if (!tooLarge(data, size))
-      freeReturned(call(catalystRemoteAlloc, data, size));
+      freeReturned(call(*catalyst, "catalyst_remote_alloc", data, size));
     break;
   case 1:
-    call(catalystRemoteStoreAsset, data, size);
+    call(*catalyst, "catalyst_remote_store_asset", data, size);
     break;
   }
 #endif

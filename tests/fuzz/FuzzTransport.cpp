@@ -69,8 +69,7 @@ void serveDirect(TcpTransport &transport, uint64_t seq, uint64_t, uint32_t,
                          peer.size(), parsed)
           .empty())
     for (size_t i = 0; i < parsed.args.size(); ++i) {
-      DescriptorView view{parsed.args[i],
-                          static_cast<int64_t>(parsed.inWords[i].size() - 3) / 2};
+      DescriptorView view = parsed.inputView(i);
       const volatile char *first = view.aligned();
       uint64_t bytes = uint64_t(view.numElements()) * parsed.inElt[i];
       for (uint64_t b = 0; b < bytes; ++b)

@@ -2,9 +2,9 @@
 #include "ExecutorStudio/Pipeline/OpHistory.h"
 #include "ExecutorStudio/Registration/TextEntryPoints.h"
 
+#include "TargetPrograms.h"
+
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/ADT/SmallString.h"
-#include "llvm/Support/FileSystem.h"
 
 #include <gtest/gtest.h>
 
@@ -128,44 +128,17 @@ k:
 }
 
 namespace {
-constexpr const char *kKernel = R"mlir(module @prog {
-  func.func @main(%x: memref<4xf64>) -> memref<4xf64> {
-    %a = catalyst.launch_kernel @arm::@twice(%x) : (memref<4xf64>) -> memref<4xf64>
-    %b = catalyst.launch_kernel @local::@same(%a) : (memref<4xf64>) -> memref<4xf64>
-    return %b : memref<4xf64>
-  }
-  module @arm attributes {catalyst.target = {triple = "aarch64-unknown-linux-gnu"}, catalyst.dispatch = {address = "10.0.0.9:4711"}} {
-    func.func @twice(%x: memref<4xf64>) -> memref<4xf64> {
-      %c0 = arith.constant 0 : index
-      %c1 = arith.constant 1 : index
-      %c4 = arith.constant 4 : index
-      %y = memref.alloc() : memref<4xf64>
-      scf.for %i = %c0 to %c4 step %c1 {
-        %v = memref.load %x[%i] : memref<4xf64>
-        %s = arith.mulf %v, %v : f64
-        memref.store %s, %y[%i] : memref<4xf64>
-      }
-      return %y : memref<4xf64>
-    }
-  }
-  module @local attributes {catalyst.target = {}} {
-    func.func @same(%x: memref<4xf64>) -> memref<4xf64> {
-      return %x : memref<4xf64>
-    }
-  }
-}
-)mlir";
+/// The mulf of @twice is at line 15, column 14.
+const std::string kKernel = executor_test::twoTargetProgram("arith.mulf");
 } // namespace
 
 TEST(OpHistory, FollowsAKernelsOpDownToItsLlvmIrAndAssembly) {
-  llvm::SmallString<128> ws;
-  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("history", ws));
+  executor_test::Workspace ws("history");
   RecordOptions o;
-  o.pipeline = "builtin.module(cross-compile-targets{workspace=" + ws.str().str() + "},cse)";
+  o.pipeline = ws.crossCompilePipeline(",cse");
   o.recordNested = true;
   o.printDebugInfo = true;
   Recording r = recordPipeline(kKernel, "hist.mlir", o);
-  llvm::sys::fs::remove_directories(ws);
   ASSERT_TRUE(r.succeeded);
 
   // The mulf: line 15, column 14 of the input (its name).
@@ -206,13 +179,11 @@ TEST(OpHistory, FollowsAKernelsOpDownToItsLlvmIrAndAssembly) {
 }
 
 TEST(OpHistory, WithoutLocationsTheKernelsLlvmIrHasNoLineTable) {
-  llvm::SmallString<128> ws;
-  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("history", ws));
+  executor_test::Workspace ws("history");
   RecordOptions o;
-  o.pipeline = "builtin.module(cross-compile-targets{workspace=" + ws.str().str() + "})";
+  o.pipeline = ws.crossCompilePipeline();
   o.recordNested = true;
   Recording r = recordPipeline(kKernel, "hist.mlir", o);
-  llvm::sys::fs::remove_directories(ws);
   ASSERT_TRUE(r.succeeded);
   const Snapshot *ll = findSnapshot(r, "arm/llvm");
   ASSERT_TRUE(ll && ll->ir);

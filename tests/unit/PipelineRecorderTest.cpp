@@ -1,6 +1,14 @@
 //===- PipelineRecorderTest.cpp - the pipeline recorder -------------------===//
 #include "ExecutorStudio/Registration/TextEntryPoints.h"
 #include "ExecutorStudio/Pipeline/PipelineRecorder.h"
+#include "ExecutorStudio/Registration/Registration.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+
+#include "TargetPrograms.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -8,6 +16,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstdio>
 #include <thread>
 
@@ -257,6 +266,45 @@ TEST(PipelineRecorder, SnapshotTextIsPrintedOnFirstUse) {
   EXPECT_EQ(lazy.outputIR, lazy.snapshots.back().ir);
   std::shared_ptr<const std::string> asShared = lazy.outputIR;
   EXPECT_EQ(asShared.get(), lazy.snapshots.back().ir.get());
+}
+
+TEST(PipelineRecorder, DroppedCopiesAreDestroyedOffTheDroppingThread) {
+  // The copies of a deferred recording keep their context's owner alive:
+  // when the recording is dropped they are destroyed on the recorder's own
+  // thread, and the owner goes with the last of them, there, once
+  // waitForDroppedCopies has returned; the texts were right until then.
+  // The text entry registers the passes, once.
+  ASSERT_TRUE(recordPipeline(kFolding, "test.mlir", options("builtin.module(cse)")).succeeded);
+  mlir::DialectRegistry registry;
+  registerAllDialects(registry);
+  std::atomic<bool> released{false};
+  std::thread::id releasedOn;
+  std::string printed;
+  {
+    auto context = std::shared_ptr<mlir::MLIRContext>(
+        new mlir::MLIRContext(registry, mlir::MLIRContext::Threading::DISABLED),
+        [&](mlir::MLIRContext *ctx) {
+          releasedOn = std::this_thread::get_id();
+          delete ctx;
+          released = true;
+        });
+    mlir::OwningOpRef<mlir::ModuleOp> module =
+        mlir::parseSourceString<mlir::ModuleOp>(kFolding, context.get());
+    ASSERT_TRUE(module);
+    Recording lazy = recordPipeline(module->getOperation(),
+                                    options("builtin.module(cse,canonicalize)"),
+                                    context);
+    ASSERT_TRUE(lazy.succeeded);
+    module = nullptr; // the recording's copies are all that is left
+    context = nullptr;
+    EXPECT_FALSE(released);
+    printed = *lazy.snapshots.back().ir; // drops that step's copy
+    EXPECT_FALSE(released);              // the others still need it
+  }
+  waitForDroppedCopies();
+  EXPECT_TRUE(released);
+  EXPECT_NE(releasedOn, std::this_thread::get_id());
+  EXPECT_NE(printed.find("arith.muli"), std::string::npos) << printed;
 }
 
 TEST(PipelineRecorder, DeferredTextsNeedNoCopyOfTheInputOrTheLastStep) {
@@ -549,42 +597,8 @@ TEST(PipelineRecorder, SameAsComparesSnapshotsWithoutPrintingThem) {
 namespace {
 /// A host with a dispatched AArch64 target and a local one (for the host's
 /// triple): cross-compile-targets lowers both on their own.
-constexpr const char *kTwoTargets = R"mlir(
-module @prog {
-  func.func @main(%x: memref<4xf64>) -> memref<4xf64> {
-    %a = catalyst.launch_kernel @arm::@twice(%x) : (memref<4xf64>) -> memref<4xf64>
-    %b = catalyst.launch_kernel @local::@same(%a) : (memref<4xf64>) -> memref<4xf64>
-    return %b : memref<4xf64>
-  }
-  module @arm attributes {catalyst.target = {triple = "aarch64-unknown-linux-gnu"}, catalyst.dispatch = {address = "10.0.0.9:4711"}} {
-    func.func @twice(%x: memref<4xf64>) -> memref<4xf64> {
-      %c0 = arith.constant 0 : index
-      %c1 = arith.constant 1 : index
-      %c4 = arith.constant 4 : index
-      %y = memref.alloc() : memref<4xf64>
-      scf.for %i = %c0 to %c4 step %c1 {
-        %v = memref.load %x[%i] : memref<4xf64>
-        %s = arith.addf %v, %v : f64
-        memref.store %s, %y[%i] : memref<4xf64>
-      }
-      return %y : memref<4xf64>
-    }
-  }
-  module @local attributes {catalyst.target = {}} {
-    func.func @same(%x: memref<4xf64>) -> memref<4xf64> {
-      return %x : memref<4xf64>
-    }
-  }
-}
-)mlir";
-
-struct Workspace {
-  Workspace() {
-    EXPECT_FALSE(llvm::sys::fs::createUniqueDirectory("nested", path));
-  }
-  ~Workspace() { llvm::sys::fs::remove_directories(path); }
-  llvm::SmallString<128> path;
-};
+const std::string kTwoTargets = executor_test::twoTargetProgram("arith.addf");
+using executor_test::Workspace;
 
 std::vector<std::string> stepsOf(const Snapshot &s, llvm::StringRef target) {
   std::vector<std::string> steps;
@@ -596,9 +610,8 @@ std::vector<std::string> stepsOf(const Snapshot &s, llvm::StringRef target) {
 } // namespace
 
 TEST(PipelineRecorderNested, RecordsEachTargetDownToItsAssembly) {
-  Workspace ws;
-  RecordOptions o = options("builtin.module(cross-compile-targets{workspace=" +
-                            ws.path.str().str() + "},cse)");
+  Workspace ws("nested");
+  RecordOptions o = options(ws.crossCompilePipeline(",cse"));
   o.recordNested = true;
   Recording r = recordPipeline(kTwoTargets, "two.mlir", o);
   ASSERT_TRUE(r.succeeded);
@@ -667,9 +680,8 @@ TEST(PipelineRecorderNested, RecordsEachTargetDownToItsAssembly) {
 }
 
 TEST(PipelineRecorderNested, OffByDefaultAndWithoutIR) {
-  Workspace ws;
-  RecordOptions o = options("builtin.module(cross-compile-targets{workspace=" +
-                            ws.path.str().str() + "})");
+  Workspace ws("nested");
+  RecordOptions o = options(ws.crossCompilePipeline());
   Recording plain = recordPipeline(kTwoTargets, "two.mlir", o);
   ASSERT_TRUE(plain.succeeded);
   EXPECT_TRUE(plain.snapshots[0].nested.empty());
@@ -694,9 +706,8 @@ TEST(PipelineRecorderNested, FindsSnapshotsByNumberAndName) {
 }
 
 TEST(PipelineRecorderNested, WritesEachTargetsStepsInItsOwnDirectory) {
-  Workspace ws;
-  RecordOptions o = options("builtin.module(cross-compile-targets{workspace=" +
-                            ws.path.str().str() + "})");
+  Workspace ws("nested");
+  RecordOptions o = options(ws.crossCompilePipeline());
   o.recordNested = true;
   Recording r = recordPipeline(kTwoTargets, "two.mlir", o);
   ASSERT_TRUE(r.succeeded);

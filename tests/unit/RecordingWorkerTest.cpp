@@ -7,6 +7,8 @@
 #include "ExecutorStudio/Pipeline/RecordingWorker.h"
 #include "ExecutorStudio/Registration/TextEntryPoints.h"
 
+#include "TargetPrograms.h"
+
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 
@@ -26,11 +28,7 @@ std::string sample(const char *name) {
   return buffer ? (*buffer)->getBuffer().str() : "";
 }
 
-struct Workspace {
-  Workspace() { EXPECT_FALSE(llvm::sys::fs::createUniqueDirectory("worker", path)); }
-  ~Workspace() { llvm::sys::fs::remove_directories(path); }
-  llvm::SmallString<128> path;
-};
+using executor_test::Workspace;
 
 /// Every field of `a` and `b` (texts compared as text), recursively.
 void expectSameSnapshots(const std::vector<Snapshot> &a, const std::vector<Snapshot> &b) {
@@ -75,7 +73,7 @@ Recording roundTrip(const Recording &recording) {
 } // namespace
 
 TEST(RecordingWorker, JsonRoundTripKeepsNestedStepsTextsAndSharing) {
-  Workspace ws;
+  Workspace ws("worker");
   RecordOptions options;
   options.pipeline = "builtin.module(executor-default-pipeline{workspace=" +
                      ws.path.str().str() + "})";
@@ -205,4 +203,54 @@ TEST(RecordingWorker, ACrashTimeOutOrCancellationEndsTheWorker) {
   WorkerRecording missing = recordInWorker(request, "/no/such/worker", 60s);
   EXPECT_EQ(missing.status, WorkerRecording::Status::Failed);
   EXPECT_NE(missing.error.find("/no/such/worker"), std::string::npos) << missing.error;
+}
+
+TEST(RecordingWorker, AlignsTwoSnapshotsInAWorkerAsInThisProcess) {
+  // dispatch-executor-targets' input and output: the same alignment as
+  // alignSnapshots gives here, counts included.
+  RecordRequest request;
+  request.text = sample("cross-compile-dispatch.mlir");
+  request.bufferName = "cross-compile-dispatch.mlir";
+  Workspace workspace;
+  request.options.pipeline =
+      "builtin.module(cross-compile-targets{workspace=" + workspace.path.str().str() +
+      "},dispatch-executor-targets)";
+  Recording here = recordPipeline(request.text, request.bufferName, request.options);
+  ASSERT_TRUE(here.succeeded);
+  ASSERT_EQ(here.snapshots.size(), 2u);
+  const std::string &left = *here.snapshots[0].ir, &right = *here.snapshots[1].ir;
+  llvm::Expected<AlignedSnapshots> local = alignSnapshots(left, right);
+  ASSERT_TRUE(static_cast<bool>(local)) << llvm::toString(local.takeError());
+  llvm::Expected<AlignedSnapshots> remote = alignInWorker(left, right, self(), 60s);
+  ASSERT_TRUE(static_cast<bool>(remote)) << llvm::toString(remote.takeError());
+  EXPECT_EQ(remote->left, local->left);
+  EXPECT_EQ(remote->right, local->right);
+  EXPECT_EQ(remote->leftOps, local->leftOps);
+  EXPECT_EQ(remote->rightOps, local->rightOps);
+  EXPECT_EQ(remote->matchedOps, local->matchedOps);
+  EXPECT_EQ(remote->renamed, local->renamed);
+  EXPECT_GT(remote->matchedOps, 0u);
+
+  // A text that does not parse: the parser's reason, as alignSnapshots says it.
+  llvm::Expected<AlignedSnapshots> broken =
+      alignInWorker(left, "func.func @f( {", self(), 60s);
+  ASSERT_FALSE(static_cast<bool>(broken));
+  std::string why = llvm::toString(broken.takeError());
+  llvm::Expected<AlignedSnapshots> brokenHere = alignSnapshots(left, "func.func @f( {");
+  ASSERT_FALSE(static_cast<bool>(brokenHere));
+  EXPECT_EQ(why, llvm::toString(brokenHere.takeError()));
+
+  // A worker that crashes, is cancelled or takes too long: an error, not a crash here.
+  ::setenv("EXECUTOR_RECORD_WORKER_TEST_CRASH", "1", 1);
+  llvm::Expected<AlignedSnapshots> crashed = alignInWorker(left, right, self(), 60s);
+  ::unsetenv("EXECUTOR_RECORD_WORKER_TEST_CRASH");
+  ASSERT_FALSE(static_cast<bool>(crashed));
+  EXPECT_NE(llvm::toString(crashed.takeError()).find("killed by signal"), std::string::npos);
+  llvm::Expected<AlignedSnapshots> cancelled =
+      alignInWorker(left, right, self(), 60s, [] { return true; });
+  ASSERT_FALSE(static_cast<bool>(cancelled));
+  EXPECT_NE(llvm::toString(cancelled.takeError()).find("cancelled"), std::string::npos);
+  llvm::Expected<AlignedSnapshots> late = alignInWorker(left, right, self(), 0ms);
+  ASSERT_FALSE(static_cast<bool>(late));
+  EXPECT_NE(llvm::toString(late.takeError()).find("timed out"), std::string::npos);
 }

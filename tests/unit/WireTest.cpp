@@ -68,7 +68,7 @@ std::string parse(const Bytes &b) {
 }
 
 std::string read(const Bytes &b) {
-  std::vector<ReplyMemRef> results;
+  llvm::SmallVector<ReplyMemRef, 4> results;
   return readLaunchReply(b.data.data(), b.data.size(), nullptr, 0, {1}, {8},
                          results);
 }
@@ -82,7 +82,8 @@ TEST(Wire, ARequestWhoseDataFitsItsShapeIsRead) {
   DescriptorView view{r.args[0], 2};
   EXPECT_EQ(view.size(0), 2);
   EXPECT_EQ(view.size(1), 3);
-  EXPECT_EQ(r.outRank, std::vector<uint32_t>{1});
+  EXPECT_EQ(std::vector<uint32_t>(r.outRank.begin(), r.outRank.end()),
+            std::vector<uint32_t>{1});
 }
 
 // The kernel reads an input by its shape: data shorter than the shape (the
@@ -114,12 +115,14 @@ TEST(Wire, ARequestForMoreResultsThanItDescribesIsRefused) {
 
 TEST(Wire, AReplyOfTheResultsAskedForIsRead) {
   Bytes b = reply(1, 8, {4}, 32);
-  std::vector<ReplyMemRef> results;
+  llvm::SmallVector<ReplyMemRef, 4> results;
   ASSERT_EQ(readLaunchReply(b.data.data(), b.data.size(), nullptr, 0, {1}, {8},
                             results),
             "");
   ASSERT_EQ(results.size(), 1u);
-  EXPECT_EQ(results[0].sizes, std::vector<int64_t>{4});
+  EXPECT_EQ(std::vector<int64_t>(results[0].sizes.begin(),
+                                 results[0].sizes.end()),
+            std::vector<int64_t>{4});
   EXPECT_EQ(results[0].bytes, 32u);
 }
 

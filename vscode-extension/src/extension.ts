@@ -403,17 +403,39 @@ function pickHistoryStep(histories: OpHistoryService, run: HistoryRun): Promise<
   if (active !== undefined) {
     pick.activeItems = [active];
   }
+  return runQuickPick(pick, (chosen) => openHistoryStep(histories, run, chosen.step));
+}
+
+/**
+ * Shows `pick`: the item accepted runs `onAccept`, an item's button
+ * `onButton`, each after the pick is hidden; a failure is shown as an error.
+ * Resolves when the pick is gone and its action is done.
+ */
+function runQuickPick<T extends vscode.QuickPickItem>(
+  pick: vscode.QuickPick<T>,
+  onAccept: (chosen: T) => Promise<void>,
+  onButton?: (event: vscode.QuickPickItemButtonEvent<T>) => Promise<void>,
+): Promise<void> {
   return new Promise((resolve) => {
+    const run = (action: Promise<void>): void => {
+      action.then(resolve, (error: unknown) => {
+        void vscode.window.showErrorMessage(`Executor Studio: ${errorMessage(error)}`);
+        resolve();
+      });
+    };
     pick.onDidAccept(() => {
       const chosen = pick.selectedItems[0];
       pick.hide();
       if (chosen !== undefined) {
-        openHistoryStep(histories, run, chosen.step).then(resolve, (error: unknown) => {
-          void vscode.window.showErrorMessage(`Executor Studio: ${errorMessage(error)}`);
-          resolve();
-        });
+        run(onAccept(chosen));
       }
     });
+    if (onButton !== undefined) {
+      pick.onDidTriggerItemButton((event) => {
+        pick.hide();
+        run(onButton(event));
+      });
+    }
     pick.onDidHide(() => {
       pick.dispose();
       resolve();
@@ -522,33 +544,13 @@ function pickPass(previews: PipelinePreviewService, run: PreviewRun): Promise<vo
     item.buttons = pass.parent !== undefined ? [COMPARE_BUTTON] : pass.position >= 0 ? [COMPARE_BUTTON, EDIT_BUTTON] : [EDIT_BUTTON];
     return item;
   });
-  return new Promise((resolve) => {
-    pick.onDidAccept(() => {
-      const chosen = pick.selectedItems[0];
-      pick.hide();
-      if (chosen !== undefined) {
-        openPass(previews, run, chosen.pass.position).then(resolve, (error: unknown) => {
-          void vscode.window.showErrorMessage(`Executor Studio: ${errorMessage(error)}`);
-          resolve();
-        });
-      }
-    });
-    pick.onDidTriggerItemButton((event) => {
-      pick.hide();
-      const action = event.button === EDIT_BUTTON
-        ? editPass
-        : (p: PipelinePreviewService, r: PreviewRun, position: number) => comparePass(p, r, position, alignedContext);
-      action(previews, run, event.item.pass.position).then(resolve, (error: unknown) => {
-        void vscode.window.showErrorMessage(`Executor Studio: ${errorMessage(error)}`);
-        resolve();
-      });
-    });
-    pick.onDidHide(() => {
-      pick.dispose();
-      resolve();
-    });
-    pick.show();
-  });
+  return runQuickPick(
+    pick,
+    (chosen) => openPass(previews, run, chosen.pass.position),
+    (event) => event.button === EDIT_BUTTON
+      ? editPass(previews, run, event.item.pass.position)
+      : comparePass(previews, run, event.item.pass.position, alignedContext),
+  );
 }
 
 async function showPipelinePreview(previews: PipelinePreviewService, argument: unknown): Promise<void> {

@@ -79,7 +79,7 @@ void addOnce(std::vector<SourcePlace> &out, SourcePlace place) {
 /// `#name = loc(...)` lines of a text, by name.
 using AliasMap = llvm::StringMap<StringRef>;
 
-void collectMlir(StringRef line, const AliasMap &aliases, int depth,
+void collectMlir(StringRef line, LocationAliasLookup lookupAlias, int depth,
                  llvm::StringMap<bool> &seen, std::vector<SourcePlace> &out) {
   // Inside `loc(`...`)` only: the rest of the line is the op.
   size_t at = 0;
@@ -116,9 +116,8 @@ void collectMlir(StringRef line, const AliasMap &aliases, int depth,
         i = end;
         if (depth > 16 || !seen.try_emplace(alias, true).second)
           continue;
-        auto found = aliases.find(alias);
-        if (found != aliases.end())
-          collectMlir(found->second, aliases, depth + 1, seen, out);
+        if (std::optional<StringRef> location = lookupAlias(alias))
+          collectMlir(*location, lookupAlias, depth + 1, seen, out);
         continue;
       }
       if (c == '(')
@@ -404,6 +403,14 @@ StringRef SnapshotPlaces::line(size_t line) const {
   return line < index->lines.size() ? index->lines[line] : StringRef();
 }
 
+std::vector<SourcePlace>
+executor_studio::findMlirPlaces(StringRef line, LocationAliasLookup lookupAlias) {
+  std::vector<SourcePlace> out;
+  llvm::StringMap<bool> seen;
+  collectMlir(line, lookupAlias, 0, seen, out);
+  return out;
+}
+
 std::vector<SourcePlace> SnapshotPlaces::placesOfLine(size_t line) const {
   std::vector<SourcePlace> out;
   if (line >= index->lines.size())
@@ -413,8 +420,13 @@ std::vector<SourcePlace> SnapshotPlaces::placesOfLine(size_t line) const {
   case SnapshotKind::MLIR: {
     if (index->isAlias[line] || !text.contains("loc("))
       break;
-    llvm::StringMap<bool> seen;
-    collectMlir(text, index->aliases, 0, seen, out);
+    const AliasMap &aliases = index->aliases;
+    out = findMlirPlaces(text, [&](StringRef alias) -> std::optional<StringRef> {
+      auto found = aliases.find(alias);
+      if (found == aliases.end())
+        return std::nullopt;
+      return found->second;
+    });
     break;
   }
   case SnapshotKind::LLVMIR: {

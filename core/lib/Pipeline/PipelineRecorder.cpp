@@ -1,9 +1,11 @@
 //===- PipelineRecorder.cpp - the IR after every pass -----------*- C++ -*-===//
 #include "ExecutorStudio/Pipeline/PipelineRecorder.h"
+#include "ExecutorStudio/Pipeline/InputLimits.h"
 #include "ExecutorStudio/Pipeline/PassOptionHelp.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OperationSupport.h"
@@ -16,14 +18,18 @@
 #include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/thread.h"
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <mutex>
+#include <optional>
 #include <unordered_map>
 
 using namespace mlir;
@@ -95,16 +101,105 @@ private:
   uint64_t value = 0;
 };
 
-/// A copy of one op of the root's body, shared by the snapshots in which
-/// it did not change.
-struct OpCopy {
+/// Destroys the copies of the IR that snapshots no longer need on a thread
+/// of its own, so that dropping a recording (a front end drops the last one
+/// when the next arrives) or printing a deferred text, which drops its copy,
+/// does not wait for a free() per op: destroying the copies is about a
+/// third of what recording the IR costs. A copy is a detached op: destroying
+/// it touches its own ops and the allocator, nothing that a thread still
+/// using the context shares (the context never frees attributes or types).
+/// Each queued copy keeps the owner of its context alive until it is gone.
+class CopyReaper {
+public:
+  static CopyReaper &get() {
+    static CopyReaper reaper;
+    return reaper;
+  }
+
+  void destroy(Operation *op, std::shared_ptr<void> owner) {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      if (!stopping) {
+        if (!thread)
+          // Destroying recurses once per nesting level, as parsing does.
+          thread.emplace(std::optional<unsigned>(kParserStackBytes),
+                         [this] { run(); });
+        queue.push_back({op, std::move(owner)});
+        wake.notify_one();
+        return;
+      }
+    }
+    op->destroy(); // at exit: here, before `owner` lets the context go
+  }
+
+  void waitUntilIdle() {
+    std::unique_lock<std::mutex> lock(mutex);
+    idle.wait(lock, [&] { return queue.empty() && !busy; });
+  }
+
+  ~CopyReaper() {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      stopping = true;
+      wake.notify_one();
+    }
+    if (thread)
+      thread->join(); // after the queue is empty
+  }
+
+private:
+  struct Dropped {
+    Operation *op;
+    std::shared_ptr<void> owner;
+  };
+
+  void run() {
+    std::unique_lock<std::mutex> lock(mutex);
+    for (;;) {
+      wake.wait(lock, [&] { return stopping || !queue.empty(); });
+      if (queue.empty())
+        return; // stopping, and all is destroyed
+      std::vector<Dropped> batch = std::move(queue);
+      queue.clear();
+      busy = true;
+      lock.unlock();
+      for (Dropped &dropped : batch) {
+        dropped.op->destroy();
+        dropped.owner.reset(); // may destroy the context: after its ops
+      }
+      batch.clear();
+      lock.lock();
+      busy = false;
+      if (queue.empty())
+        idle.notify_all();
+    }
+  }
+
+  std::mutex mutex;
+  std::condition_variable wake, idle;
+  std::vector<Dropped> queue;
+  bool busy = false, stopping = false;
+  std::optional<llvm::thread> thread;
+};
+
+/// A copy of the IR (a whole root, one op of its body, or a root without
+/// its body), destroyed by the CopyReaper when the last snapshot that
+/// needs it is gone.
+struct IRCopy {
   std::shared_ptr<void> owner;
   Operation *op = nullptr;
-  ~OpCopy() {
+  IRCopy() = default;
+  IRCopy(const IRCopy &) = delete;
+  IRCopy &operator=(const IRCopy &) = delete;
+  ~IRCopy() {
     if (op)
-      op->destroy(); // before `owner` lets the context go
+      CopyReaper::get().destroy(op, std::move(owner));
   }
 };
+
+/// A copy of one op of the root's body, shared by the snapshots in which
+/// it did not change.
+using OpCopy = IRCopy;
 
 /// The ops of the root's body by fingerprint, as the last snapshot copied
 /// them.
@@ -240,22 +335,40 @@ std::string printIR(Operation *op, const RecordOptions &options,
 
 /// The text of `op` now, or (RecordOptions::deferText) a copy of it printed
 /// when the text is first asked for. `owner` keeps the context alive.
+/// The maps a recording clones its copies with, one per symbol (and one
+/// for ops without): cloning a function of 10,000 ops grows its maps to
+/// hundreds of kilobytes, which a new map would allocate, and the system
+/// hand out as fresh zeroed pages, again for every copy; the next copy of
+/// the same function reuses them (IRMapping::clear keeps the buckets of a
+/// map about as full as before).
+class CloneMappings {
+public:
+  Operation *copyOf(Operation *op) {
+    StringRef symbol;
+    if (auto name = op->getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName()))
+      symbol = name.getValue();
+    IRMapping &mapping = mappings[symbol];
+    mapping.clear();
+    return op->clone(mapping);
+  }
+
+private:
+  llvm::StringMap<IRMapping> mappings;
+};
+
+Operation *copyOf(Operation *op, CloneMappings *mappings) {
+  return mappings ? mappings->copyOf(op) : op->clone();
+}
+
 IRText snapshotText(Operation *op, const RecordOptions &options, bool verified,
-                    const std::shared_ptr<void> &owner) {
+                    const std::shared_ptr<void> &owner,
+                    CloneMappings *mappings = nullptr) {
   if (!options.deferText)
     return IRText(
         std::make_shared<const std::string>(printIR(op, options, verified)));
-  struct Copy {
-    std::shared_ptr<void> owner;
-    Operation *op = nullptr;
-    ~Copy() {
-      if (op)
-        op->destroy(); // before `owner` lets the context go
-    }
-  };
-  auto copy = std::make_shared<Copy>();
+  auto copy = std::make_shared<IRCopy>();
   copy->owner = owner;
-  copy->op = op->clone();
+  copy->op = copyOf(op, mappings);
   RecordOptions printing;
   printing.printGenericForm = options.printGenericForm;
   printing.printDebugInfo = options.printDebugInfo;
@@ -273,20 +386,16 @@ IRText snapshotText(Operation *op, const RecordOptions &options, bool verified,
 IRText sharedSnapshotText(Operation *root,
                           const std::vector<std::pair<Operation *, uint64_t>> &children,
                           const RecordOptions &options, const std::shared_ptr<void> &owner,
-                          const SharedCopies &previous, SharedCopies &current) {
+                          const SharedCopies &previous, SharedCopies &current,
+                          CloneMappings &mappings) {
   struct Copy {
-    std::shared_ptr<void> owner;
-    Operation *skeleton = nullptr; // the root with an empty body
+    IRCopy skeleton; // the root with an empty body
     std::vector<std::shared_ptr<OpCopy>> ops;
-    ~Copy() {
-      ops.clear();
-      if (skeleton)
-        skeleton->destroy();
-    }
   };
   auto copy = std::make_shared<Copy>();
-  copy->owner = owner;
-  copy->skeleton = root->clone(Operation::CloneOptions::all().cloneRegions(false));
+  copy->skeleton.owner = owner;
+  copy->skeleton.op =
+      root->clone(Operation::CloneOptions::all().cloneRegions(false));
   current.clear();
   for (auto [op, fingerprint] : children) {
     std::shared_ptr<OpCopy> &shared = current[fingerprint];
@@ -297,7 +406,7 @@ IRText sharedSnapshotText(Operation *root,
       } else {
         shared = std::make_shared<OpCopy>();
         shared->owner = owner;
-        shared->op = op->clone();
+        shared->op = mappings.copyOf(op);
       }
     }
     copy->ops.push_back(shared);
@@ -307,14 +416,14 @@ IRText sharedSnapshotText(Operation *root,
   printing.printDebugInfo = options.printDebugInfo;
   return IRText::deferred([copy, printing] {
     // The root again, its body cloned from the shared copies.
-    Operation *whole = copy->skeleton->clone(
+    Operation *whole = copy->skeleton.op->clone(
         Operation::CloneOptions::all().cloneRegions(false));
     Block *body = new Block();
     whole->getRegion(0).push_back(body);
     for (const std::shared_ptr<OpCopy> &op : copy->ops)
       body->push_back(op->op->clone());
     std::string text = printIR(whole, printing, /*verified=*/true);
-    whole->destroy();
+    CopyReaper::get().destroy(whole, copy->skeleton.owner);
     return text;
   });
 }
@@ -440,10 +549,11 @@ private:
     } else if ((snapshot.changed || !last) && opByOp) {
       SharedCopies current;
       last = sharedSnapshotText(root, children, options, contextOwner,
-                                lastCopies, current);
+                                lastCopies, current, cloneMappings);
       lastCopies = std::move(current);
     } else if (snapshot.changed || !last) {
-      last = snapshotText(root, options, /*verified=*/!failed, contextOwner);
+      last = snapshotText(root, options, /*verified=*/!failed, contextOwner,
+                          &cloneMappings);
       lastCopies.clear();
     }
     snapshot.ir = last;
@@ -460,6 +570,8 @@ private:
   IRFingerPrint lastFingerprint;
   /// The body's ops as the last shared snapshot copied them.
   SharedCopies lastCopies;
+  /// The maps this recording's copies are cloned with.
+  CloneMappings cloneMappings;
   std::vector<std::pair<size_t, Clock::time_point>> running;
 };
 
@@ -480,6 +592,10 @@ private:
 };
 
 } // namespace
+
+void executor_studio::waitForDroppedCopies() {
+  CopyReaper::get().waitUntilIdle();
+}
 
 const RecordOptions *executor_studio::nestedRecordingOptions() {
   return nestingRecorder ? &nestingRecorder->getOptions() : nullptr;

@@ -239,6 +239,8 @@ json::Value executor_studio::toJSON(const RecordRequest &request) {
     object["rerunAfter"] = *request.rerunAfter;
   if (request.irSnapshots)
     object["irSnapshots"] = *request.irSnapshots;
+  if (request.alignWith)
+    object["alignWith"] = *request.alignWith;
   return object;
 }
 
@@ -249,7 +251,37 @@ bool executor_studio::fromJSON(const json::Value &value, RecordRequest &request,
          o.map("bufferName", request.bufferName) &&
          o.map("options", request.options) &&
          o.mapOptional("rerunAfter", request.rerunAfter) &&
-         o.mapOptional("irSnapshots", request.irSnapshots);
+         o.mapOptional("irSnapshots", request.irSnapshots) &&
+         o.mapOptional("alignWith", request.alignWith);
+}
+
+json::Value executor_studio::toJSON(const AlignedSnapshots &aligned) {
+  return json::Object{{"left", aligned.left},
+                      {"right", aligned.right},
+                      {"leftOps", static_cast<int64_t>(aligned.leftOps)},
+                      {"rightOps", static_cast<int64_t>(aligned.rightOps)},
+                      {"matchedOps", static_cast<int64_t>(aligned.matchedOps)},
+                      {"renamed", static_cast<int64_t>(aligned.renamed)}};
+}
+
+bool executor_studio::fromJSON(const json::Value &value,
+                               AlignedSnapshots &aligned, json::Path path) {
+  json::ObjectMapper o(value, path);
+  int64_t leftOps = 0, rightOps = 0, matchedOps = 0, renamed = 0;
+  if (!(o && o.map("left", aligned.left) && o.map("right", aligned.right) &&
+        o.map("leftOps", leftOps) && o.map("rightOps", rightOps) &&
+        o.map("matchedOps", matchedOps) && o.map("renamed", renamed)))
+    return false;
+  for (int64_t count : {leftOps, rightOps, matchedOps, renamed})
+    if (count < 0) {
+      path.report("a count is negative");
+      return false;
+    }
+  aligned.leftOps = leftOps;
+  aligned.rightOps = rightOps;
+  aligned.matchedOps = matchedOps;
+  aligned.renamed = renamed;
+  return true;
 }
 
 json::Value executor_studio::toJSON(const Recording &recording) {
@@ -421,15 +453,14 @@ llvm::Expected<Recording> readResult(StringRef path) {
 }
 } // namespace
 
-WorkerRecording executor_studio::recordInWorker(
-    const RecordRequest &request, StringRef workerExecutable,
-    std::chrono::milliseconds timeout, llvm::function_ref<bool()> cancelled) {
+namespace {
+/// Runs `workerExecutable --record-worker` on `files` until it ends, is
+/// cancelled or times out; Finished means it exited with 0 and its result
+/// is in `files.result`.
+WorkerRecording runWorker(const WorkerFiles &files, StringRef workerExecutable,
+                          std::chrono::milliseconds timeout,
+                          llvm::function_ref<bool()> cancelled) {
   WorkerRecording outcome;
-  WorkerFiles files;
-  if (llvm::Error error = files.create(request)) {
-    outcome.error = llvm::toString(std::move(error));
-    return outcome;
-  }
   Subprocess process;
   SubprocessOptions options;
   options.out = Redirect::null();
@@ -462,12 +493,83 @@ WorkerRecording executor_studio::recordInWorker(
     outcome.error = describeFailure(process, files.errors);
     return outcome;
   }
+  outcome.status = WorkerRecording::Status::Finished;
+  return outcome;
+}
+} // namespace
+
+WorkerRecording executor_studio::recordInWorker(
+    const RecordRequest &request, StringRef workerExecutable,
+    std::chrono::milliseconds timeout, llvm::function_ref<bool()> cancelled) {
+  WorkerRecording outcome;
+  WorkerFiles files;
+  if (llvm::Error error = files.create(request)) {
+    outcome.error = llvm::toString(std::move(error));
+    return outcome;
+  }
+  outcome = runWorker(files, workerExecutable, timeout, cancelled);
+  if (outcome.status != WorkerRecording::Status::Finished)
+    return outcome;
   llvm::Expected<Recording> recording = readResult(files.result);
   if (!recording) {
+    outcome.status = WorkerRecording::Status::Failed;
     outcome.error = llvm::toString(recording.takeError());
     return outcome;
   }
   outcome.recording = std::move(*recording);
-  outcome.status = WorkerRecording::Status::Finished;
   return outcome;
+}
+
+llvm::Expected<AlignedSnapshots>
+executor_studio::alignInWorker(StringRef left, StringRef right,
+                               StringRef workerExecutable,
+                               std::chrono::milliseconds timeout,
+                               llvm::function_ref<bool()> cancelled) {
+  RecordRequest request;
+  request.text = left.str();
+  request.bufferName = "left";
+  request.alignWith = right.str();
+  WorkerFiles files;
+  if (llvm::Error error = files.create(request))
+    return error;
+  WorkerRecording run = runWorker(files, workerExecutable, timeout, cancelled);
+  switch (run.status) {
+  case WorkerRecording::Status::Cancelled:
+    return llvm::createStringError("the alignment was cancelled");
+  case WorkerRecording::Status::TimedOut:
+  case WorkerRecording::Status::Failed:
+    return llvm::createStringError("the worker that aligns the texts failed (" +
+                                   run.error + ")");
+  case WorkerRecording::Status::Finished:
+    break;
+  }
+  // Both texts, renamed: at most a little more than what was sent.
+  uint64_t size = 0, limit = 2 * (left.size() + right.size()) + (1u << 20);
+  if (!llvm::sys::fs::file_size(files.result, size) && size > limit)
+    return llvm::createStringError(
+        llvm::formatv("the worker's alignment is {0} bytes, more than the "
+                      "{1} bytes its texts can take",
+                      size, limit)
+            .str());
+  auto buffer = llvm::MemoryBuffer::getFile(files.result);
+  if (!buffer)
+    return llvm::createStringError("the worker wrote no alignment");
+  llvm::Expected<json::Value> parsed = json::parse((*buffer)->getBuffer());
+  if (!parsed)
+    return llvm::createStringError("the worker wrote invalid JSON: " +
+                                   llvm::toString(parsed.takeError()));
+  const json::Object *object = parsed->getAsObject();
+  if (object)
+    if (std::optional<StringRef> error = object->getString("error"))
+      return llvm::createStringError(*error);
+  AlignedSnapshots aligned;
+  json::Path::Root root("alignment");
+  json::Path path(root);
+  if (!object || !object->get("aligned") ||
+      !fromJSON(*object->get("aligned"), aligned, path.field("aligned")))
+    return llvm::createStringError(
+        "the worker wrote an invalid alignment: " +
+        (object && object->get("aligned") ? llvm::toString(root.getError())
+                                          : std::string("no \"aligned\"")));
+  return aligned;
 }

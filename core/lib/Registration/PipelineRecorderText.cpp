@@ -175,6 +175,23 @@ int executor_studio::runRecordWorker(StringRef requestPath,
     std::signal(SIGSEGV, SIG_DFL);
     std::raise(SIGSEGV);
   }
+  if (request.alignWith) {
+    llvm::Expected<AlignedSnapshots> aligned =
+        alignSnapshots(request.text, *request.alignWith);
+    llvm::json::Value result =
+        aligned ? llvm::json::Object{{"aligned", toJSON(*aligned)}}
+                : llvm::json::Object{{"error", llvm::toString(aligned.takeError())}};
+    std::error_code ec;
+    llvm::raw_fd_ostream os(resultPath, ec);
+    if (ec) {
+      llvm::errs() << "cannot write " << resultPath << ": " << ec.message()
+                   << "\n";
+      return 1;
+    }
+    os << result;
+    os.close();
+    return os.has_error() ? 1 : 0;
+  }
   Recording recording =
       request.rerunAfter
           ? recordPipelineFrom(request.text, request.bufferName,

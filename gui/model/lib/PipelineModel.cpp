@@ -181,9 +181,7 @@ PipelineModel::opHistory(const std::vector<SourceLocation> &locations) {
     return steps;
   // Core's mechanism (Pipeline/OpHistory.h), as executor/opHistory uses it:
   // MLIR's loc(...), a target's LLVM IR `!dbg` and its assembly's `.loc`.
-  std::vector<SourcePlace> places;
-  for (const SourceLocation &loc : locations)
-    places.push_back({loc.file, loc.line, loc.column});
+  const std::vector<SourcePlace> &places = locations;
   std::vector<int> positions = {kInputPosition};
   positions.insert(positions.end(), order.begin(), order.end());
   for (int position : positions) {

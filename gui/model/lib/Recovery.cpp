@@ -32,7 +32,19 @@ std::string now() {
   std::strftime(text, sizeof(text), "%Y-%m-%d %H:%M:%S", &utc);
   return text;
 }
+
+/// `dir` as it is shown and joined: `/tmp//a/` is `/tmp/a`.
+std::string normalDir(const std::string &dir) {
+  if (dir.empty())
+    return dir;
+  std::string normal = std::filesystem::path(dir).lexically_normal().string();
+  while (normal.size() > 1 && normal.back() == '/')
+    normal.pop_back();
+  return normal;
+}
 } // namespace
+
+RecoveryStore::RecoveryStore(const std::string &dir) : dir(normalDir(dir)) {}
 
 std::string RecoveryStore::defaultDir() {
   std::string base;
@@ -42,7 +54,7 @@ std::string RecoveryStore::defaultDir() {
     base = std::string(home) + "/.local/state";
   else
     return "";
-  return base + "/executor-studio/recovery";
+  return normalDir(base + "/executor-studio/recovery");
 }
 
 std::string RecoveryStore::pathFor(const std::string &document) const {

@@ -787,14 +787,21 @@ void Studio::updateKernels(RecordedRun &run) {
   }
 }
 
+namespace {
+/// "1 pass", "3 passes".
+std::string passCount(size_t count) {
+  return std::to_string(count) + (count == 1 ? " pass" : " passes");
+}
+} // namespace
+
 void Studio::reportRecording(const RecordedRun &run) {
   const Recording &rec = stepper.recording();
   char text[256];
   if (editApplied && run.rerunAfter >= -1) {
-    std::snprintf(text, sizeof(text),
-                  "re-ran %zu passes after the edit of pass %d in %.1f ms%s",
-                  rec.snapshots.size() - (run.rerunAfter + 1), run.rerunAfter + 1,
-                  run.milliseconds, rec.succeeded ? "" : "; the pipeline failed");
+    std::snprintf(text, sizeof(text), "re-ran %s after the edit of pass %d in %.1f ms%s",
+                  passCount(rec.snapshots.size() - (run.rerunAfter + 1)).c_str(),
+                  run.rerunAfter + 1, run.milliseconds,
+                  rec.succeeded ? "" : "; the pipeline failed");
     setStatus(text, !rec.succeeded);
   } else if (!rec.inputIR) {
     std::snprintf(text, sizeof(text), "%s does not parse: %zu error(s)",
@@ -802,14 +809,13 @@ void Studio::reportRecording(const RecordedRun &run) {
     setStatus(text, true);
   } else if (!rec.succeeded) {
     std::snprintf(text, sizeof(text),
-                  "%zu passes recorded in %.1f ms; the pipeline failed: %zu "
-                  "error(s)",
-                  rec.snapshots.size(), rec.totalMilliseconds,
+                  "%s recorded in %.1f ms; the pipeline failed: %zu error(s)",
+                  passCount(rec.snapshots.size()).c_str(), rec.totalMilliseconds,
                   stepper.errorCount());
     setStatus(text, true);
   } else {
-    std::snprintf(text, sizeof(text), "%zu passes (%zu changed) in %.1f ms",
-                  rec.snapshots.size(), stepper.changedCount(),
+    std::snprintf(text, sizeof(text), "%s (%zu changed) in %.1f ms",
+                  passCount(rec.snapshots.size()).c_str(), stepper.changedCount(),
                   rec.totalMilliseconds);
     setStatus(text, false);
   }

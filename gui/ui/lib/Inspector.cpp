@@ -357,8 +357,14 @@ void drawInspector(Studio &studio, StudioView::State &state) {
 
 void openOpHistory(Studio &studio, StudioView::State &state,
                    std::vector<SourceLocation> locations, std::string label) {
-  state.history = studio.passes().opHistory(locations);
+  PipelineModel &m = studio.passes();
+  state.history = m.opHistory(locations);
   state.historyLocations = std::move(locations);
+  // The IR view shows where the op is in the snapshot selected now.
+  for (const PipelineModel::HistoryStep &step : state.history)
+    if (step.position == m.selected() && !step.lines.empty())
+      if (std::optional<size_t> row = m.rowOfRightLine(step.lines.front()))
+        m.requestScroll(*row);
   size_t start = label.find_first_not_of(' ');
   state.historyLabel = start == std::string::npos ? label : label.substr(start);
 }
@@ -367,10 +373,13 @@ void drawOpHistory(Studio &studio, StudioView::State &state) {
   if (state.historyLocations.empty())
     return;
   PipelineModel &m = studio.passes();
+  // Over the executor panel, at the right: the IR view, where the op's
+  // lines are marked, stays in sight (at 1024x640 too).
   const ImGuiViewport *viewport = ImGui::GetMainViewport();
-  ImGui::SetNextWindowSize(ImVec2(ImGui::GetFontSize() * 30, viewport->WorkSize.y * 0.5f),
-                           ImGuiCond_Appearing);
-  ImGui::SetNextWindowPos(ImVec2(viewport->WorkPos.x + viewport->WorkSize.x * 0.25f,
+  float width = std::min(ImGui::GetFontSize() * 30, viewport->WorkSize.x * 0.3f);
+  ImGui::SetNextWindowSize(ImVec2(width, viewport->WorkSize.y * 0.5f), ImGuiCond_Appearing);
+  ImGui::SetNextWindowPos(ImVec2(viewport->WorkPos.x + viewport->WorkSize.x - width -
+                                     ImGui::GetFontSize() * 0.5f,
                                  viewport->WorkPos.y + viewport->WorkSize.y * 0.3f),
                           ImGuiCond_Appearing);
   bool open = true;

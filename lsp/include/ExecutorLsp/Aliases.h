@@ -8,33 +8,29 @@
 #ifndef EXECUTORLSP_ALIASES_H
 #define EXECUTORLSP_ALIASES_H
 
-#include "llvm/Support/LSP/Protocol.h"
+#include "ExecutorLsp/Forward.h"
 
 #include <optional>
 #include <vector>
 
 namespace executor_studio {
 namespace lsp {
-struct ParsedChunk;
 
 /// When `pos` is on an alias (its definition or a use): appends where it is
 /// defined and returns true.
-bool findAliasDefinition(const ParsedChunk &chunk,
-                         const llvm::lsp::URIForFile &uri,
-                         const llvm::lsp::Position &pos,
-                         std::vector<llvm::lsp::Location> &locations);
+bool findAliasDefinition(const ParsedChunk &chunk, const proto::URIForFile &uri,
+                         const proto::Position &pos,
+                         std::vector<proto::Location> &locations);
 
 /// When `pos` is on an alias: appends its definition (with
 /// `includeDeclaration`) and every use, and returns true.
-bool findAliasReferences(const ParsedChunk &chunk,
-                         const llvm::lsp::URIForFile &uri,
-                         const llvm::lsp::Position &pos,
-                         bool includeDeclaration,
-                         std::vector<llvm::lsp::Location> &references);
+bool findAliasReferences(const ParsedChunk &chunk, const proto::URIForFile &uri,
+                         const proto::Position &pos, bool includeDeclaration,
+                         std::vector<proto::Location> &references);
 
 /// The alias at `pos` and its value (`Attribute Alias: ...`).
-std::optional<llvm::lsp::Hover> findAliasHover(const ParsedChunk &chunk,
-                                               const llvm::lsp::Position &pos);
+std::optional<proto::Hover> findAliasHover(const ParsedChunk &chunk,
+                                           const proto::Position &pos);
 
 } // namespace lsp
 } // namespace executor_studio

@@ -8,6 +8,8 @@
 #ifndef EXECUTORLSP_BYTECODE_H
 #define EXECUTORLSP_BYTECODE_H
 
+#include "ExecutorLsp/Forward.h"
+
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -19,7 +21,6 @@ class DialectRegistry;
 
 namespace executor_studio {
 namespace lsp {
-class TextFile;
 
 /// The text of the bytecode (or textual) file at `path`, printed with its
 /// locations (`loc(...)`) so that saving it again loses nothing. It must

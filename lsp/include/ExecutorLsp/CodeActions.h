@@ -2,20 +2,14 @@
 #ifndef EXECUTORLSP_CODEACTIONS_H
 #define EXECUTORLSP_CODEACTIONS_H
 
+#include "ExecutorLsp/Forward.h"
+
 #include "llvm/ADT/ArrayRef.h"
 
 #include <vector>
 
-namespace llvm {
-namespace lsp {
-struct CodeAction;
-struct Diagnostic;
-} // namespace lsp
-} // namespace llvm
-
 namespace executor_studio {
 namespace lsp {
-class TextFile;
 
 /// Quick fixes for `diagnostics` (those the client shows in the range it
 /// asks about): the verifier fix-its of the op each one is attached to

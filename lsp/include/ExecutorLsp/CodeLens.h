@@ -9,6 +9,8 @@
 #ifndef EXECUTORLSP_CODELENS_H
 #define EXECUTORLSP_CODELENS_H
 
+#include "ExecutorLsp/Forward.h"
+
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/JSON.h"
 
@@ -17,7 +19,6 @@
 
 namespace executor_studio {
 namespace lsp {
-class TextFile;
 
 /// What a code lens offers: a pipeline preview of one chunk, opened at the
 /// first snapshot of `pass`.

@@ -9,16 +9,10 @@
 #ifndef EXECUTORLSP_COMPLETION_H
 #define EXECUTORLSP_COMPLETION_H
 
-namespace llvm {
-namespace lsp {
-struct CompletionList;
-struct Position;
-} // namespace lsp
-} // namespace llvm
+#include "ExecutorLsp/Forward.h"
 
 namespace executor_studio {
 namespace lsp {
-class TextFile;
 
 llvm::lsp::CompletionList getCodeCompletion(const TextFile &file,
                                             const llvm::lsp::Position &pos);

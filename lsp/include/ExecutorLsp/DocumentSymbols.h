@@ -2,6 +2,8 @@
 #ifndef EXECUTORLSP_DOCUMENTSYMBOLS_H
 #define EXECUTORLSP_DOCUMENTSYMBOLS_H
 
+#include "ExecutorLsp/Forward.h"
+
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/LSP/Protocol.h"
 
@@ -9,7 +11,6 @@
 
 namespace executor_studio {
 namespace lsp {
-class TextFile;
 
 /// The outline of `file`: modules (target modules with where they run),
 /// functions with their types, other symbols and symbol tables; one

@@ -2,12 +2,13 @@
 #ifndef EXECUTORLSP_FOLDINGRANGES_H
 #define EXECUTORLSP_FOLDINGRANGES_H
 
+#include "ExecutorLsp/Forward.h"
+
 #include <string>
 #include <vector>
 
 namespace executor_studio {
 namespace lsp {
-class TextFile;
 
 struct FoldingRange {
   /// 0-based lines of the file: the first stays visible, the lines after it

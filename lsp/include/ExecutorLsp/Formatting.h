@@ -2,19 +2,14 @@
 #ifndef EXECUTORLSP_FORMATTING_H
 #define EXECUTORLSP_FORMATTING_H
 
+#include "ExecutorLsp/Forward.h"
+
 #include "llvm/Support/Error.h"
 
 #include <vector>
 
-namespace llvm {
-namespace lsp {
-struct TextEdit;
-} // namespace lsp
-} // namespace llvm
-
 namespace executor_studio {
 namespace lsp {
-class TextFile;
 
 struct FormatOptions {
   /// MLIR's printer keeps no comments. Without this, a document with

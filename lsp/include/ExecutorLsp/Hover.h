@@ -9,18 +9,12 @@
 #ifndef EXECUTORLSP_HOVER_H
 #define EXECUTORLSP_HOVER_H
 
-#include <optional>
+#include "ExecutorLsp/Forward.h"
 
-namespace llvm {
-namespace lsp {
-struct Hover;
-struct Position;
-} // namespace lsp
-} // namespace llvm
+#include <optional>
 
 namespace executor_studio {
 namespace lsp {
-class TextFile;
 
 std::optional<llvm::lsp::Hover> findHover(const TextFile &file,
                                           const llvm::lsp::Position &pos);

@@ -2,12 +2,13 @@
 #ifndef EXECUTORLSP_INLAYHINTS_H
 #define EXECUTORLSP_INLAYHINTS_H
 
+#include "ExecutorLsp/Forward.h"
+
 #include <string>
 #include <vector>
 
 namespace executor_studio {
 namespace lsp {
-class TextFile;
 
 struct LaunchHint {
   /// Where it shows: right after the launch (0-based line, byte column).

@@ -11,6 +11,8 @@
 #ifndef EXECUTORLSP_KERNELS_H
 #define EXECUTORLSP_KERNELS_H
 
+#include "ExecutorLsp/Forward.h"
+
 #include "ExecutorLsp/VerifierFixIts.h"
 
 #include "llvm/Support/LSP/Protocol.h"
@@ -34,7 +36,6 @@ class raw_ostream;
 
 namespace executor_studio {
 namespace lsp {
-struct ParsedChunk;
 
 /// When the text before `loc` is `@module::@prefix` (a callee being typed):
 /// appends the functions of the module `@module` of the chunk, each with its

@@ -13,6 +13,8 @@
 #ifndef EXECUTORLSP_LAUNCH_H
 #define EXECUTORLSP_LAUNCH_H
 
+#include "ExecutorLsp/Forward.h"
+
 #include "llvm/Support/Error.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/LSP/Protocol.h"
@@ -24,7 +26,7 @@
 
 namespace executor_studio {
 namespace lsp {
-class TextFile;
+
 struct LaunchParams;
 
 /// What to launch, found in the document.

@@ -6,7 +6,8 @@
 // (RecordOptions::printDebugInfo, which also gives a target's LLVM IR and
 // assembly a line table); the server then answers from the recording:
 // an op's steps (core's opHistory, ExecutorStudio/Pipeline/OpHistory.h) or
-// two snapshots aligned by the structural diff (alignSnapshots).
+// two snapshots aligned by the structural diff (alignSnapshots, which
+// parses both texts: in a worker too, alignInWorker).
 //
 // A query is JSON:
 //   {"kind": "history", "places": [{"file", "line", "column"}]} or
@@ -20,10 +21,13 @@
 #ifndef EXECUTORLSP_OPHISTORY_H
 #define EXECUTORLSP_OPHISTORY_H
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
 #include "llvm/Support/JSON.h"
 
 namespace executor_studio {
+struct AlignedSnapshots;
 struct Recording;
 struct RecordOptions;
 namespace lsp {
@@ -34,13 +38,18 @@ struct PipelineResultOptions;
 void setQueryRecordOptions(const llvm::json::Object &query,
                            RecordOptions &options);
 
+/// Aligns two snapshots' texts (alignSnapshots, or alignInWorker).
+using SnapshotAligner = llvm::function_ref<llvm::Expected<AlignedSnapshots>(
+    llvm::StringRef left, llvm::StringRef right)>;
+
 /// The answer to `query` about the recording of chunk `index` (`text`, at
-/// line `lineOffset` of the document).
+/// line `lineOffset` of the document); `align` aligns two texts.
 llvm::json::Object chunkQueryToJSON(const Recording &recording,
                                     const llvm::json::Object &query,
                                     llvm::StringRef text, unsigned lineOffset,
                                     unsigned index,
-                                    const PipelineResultOptions &options);
+                                    const PipelineResultOptions &options,
+                                    SnapshotAligner align);
 
 } // namespace lsp
 } // namespace executor_studio

@@ -13,6 +13,8 @@
 #ifndef EXECUTORLSP_PIPELINEJOBS_H
 #define EXECUTORLSP_PIPELINEJOBS_H
 
+#include "ExecutorLsp/Forward.h"
+
 #include "llvm/ADT/FunctionExtras.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"

@@ -10,6 +10,8 @@
 #ifndef EXECUTORLSP_PROTOCOL_H
 #define EXECUTORLSP_PROTOCOL_H
 
+#include "ExecutorLsp/Forward.h"
+
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/JSON.h"
@@ -37,7 +39,8 @@ struct LaunchParams {
 bool fromJSON(const llvm::json::Value &value, LaunchParams &result,
               llvm::json::Path path);
 
-/// Parameters taken as they come.
+/// Parameters taken as they come (`initialize`, `$/cancelRequest`, the
+/// answer to an invalid message).
 struct RawParams {
   llvm::json::Value value = nullptr;
 };
@@ -107,14 +110,6 @@ struct AlignedSnapshotsParams {
 };
 
 bool fromJSON(const llvm::json::Value &value, AlignedSnapshotsParams &result,
-              llvm::json::Path path);
-
-/// `$/cancelRequest` parameters.
-struct CancelParams {
-  llvm::json::Value id = nullptr;
-};
-
-bool fromJSON(const llvm::json::Value &value, CancelParams &result,
               llvm::json::Path path);
 
 /// `textDocument/rename` parameters.

@@ -2,23 +2,16 @@
 #ifndef EXECUTORLSP_RENAME_H
 #define EXECUTORLSP_RENAME_H
 
+#include "ExecutorLsp/Forward.h"
+
 #include "llvm/Support/Error.h"
 
 #include <optional>
 #include <string>
 #include <vector>
 
-namespace llvm {
-namespace lsp {
-struct Position;
-struct Range;
-struct TextEdit;
-} // namespace lsp
-} // namespace llvm
-
 namespace executor_studio {
 namespace lsp {
-class TextFile;
 
 struct RenameTarget {
   /// The name under the cursor, its sigil included (`%x`, `^bb1`, `@f`).

@@ -2,6 +2,8 @@
 #ifndef EXECUTORLSP_SEMANTICTOKENS_H
 #define EXECUTORLSP_SEMANTICTOKENS_H
 
+#include "ExecutorLsp/Forward.h"
+
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
@@ -11,7 +13,6 @@
 
 namespace executor_studio {
 namespace lsp {
-class TextFile;
 
 /// The legend: token types and modifiers, by index.
 llvm::ArrayRef<llvm::StringLiteral> getSemanticTokenTypes();

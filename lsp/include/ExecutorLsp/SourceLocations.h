@@ -9,17 +9,25 @@
 #ifndef EXECUTORLSP_SOURCELOCATIONS_H
 #define EXECUTORLSP_SOURCELOCATIONS_H
 
+#include "ExecutorLsp/Forward.h"
+
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/JSON.h"
-#include "llvm/Support/LSP/Protocol.h"
 
 #include <string>
-
 #include <vector>
 
 namespace executor_studio {
 namespace lsp {
-struct ParsedChunk;
+
+/// The op at `pos` for `executor/opHistory`: the innermost op whose text
+/// holds `pos`, else the first that starts on its line. Appends each file,
+/// line and column its location names, the parser's place of the op in the
+/// document included (at chunk lines, as the pipeline worker parses the
+/// chunk), as `{"file", "line", "column"}` (1-based); returns the op's name,
+/// or an empty string when no op is there.
+std::string findOpPlaces(const ParsedChunk &chunk, const proto::Position &pos,
+                         llvm::json::Array &places);
 
 /// When `pos` is on an op's name: appends each file, line and column its
 /// location names (each once, in the order of the location), with the
@@ -28,21 +36,10 @@ struct ParsedChunk;
 /// directory when that is empty. A line or column that does not fit an LSP
 /// position is left out, and so is a location in the document itself (the
 /// parser's location of the op).
-void findSourceLocations(const ParsedChunk &chunk,
-                         const llvm::lsp::URIForFile &uri,
-                         const llvm::lsp::Position &pos,
+void findSourceLocations(const ParsedChunk &chunk, const proto::URIForFile &uri,
+                         const proto::Position &pos,
                          llvm::StringRef rootDirectory,
-                         std::vector<llvm::lsp::Location> &locations);
-
-/// The op at `pos` for `executor/opHistory`: the innermost op whose text
-/// holds `pos`, else the first that starts on its line. Appends each file,
-/// line and column its location names, the parser's place of the op in the
-/// document included (at chunk lines, as the pipeline worker parses the
-/// chunk), as `{"file", "line", "column"}` (1-based); returns the op's name,
-/// or an empty string when no op is there.
-std::string findOpPlaces(const ParsedChunk &chunk,
-                         const llvm::lsp::Position &pos,
-                         llvm::json::Array &places);
+                         std::vector<proto::Location> &locations);
 
 } // namespace lsp
 } // namespace executor_studio

@@ -2,18 +2,12 @@
 #ifndef EXECUTORLSP_TARGETTRIPLEACTIONS_H
 #define EXECUTORLSP_TARGETTRIPLEACTIONS_H
 
-#include <vector>
+#include "ExecutorLsp/Forward.h"
 
-namespace llvm {
-namespace lsp {
-struct CodeAction;
-struct Range;
-} // namespace lsp
-} // namespace llvm
+#include <vector>
 
 namespace executor_studio {
 namespace lsp {
-class TextFile;
 
 /// The code action kind of these actions.
 inline constexpr const char *kTargetTripleActionKind = "refactor.rewrite";

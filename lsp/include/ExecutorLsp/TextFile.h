@@ -11,6 +11,8 @@
 #ifndef EXECUTORLSP_TEXTFILE_H
 #define EXECUTORLSP_TEXTFILE_H
 
+#include "ExecutorLsp/Forward.h"
+
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
@@ -26,17 +28,10 @@ class MLIRContext;
 
 namespace llvm {
 class ThreadPoolInterface;
-namespace lsp {
-class URIForFile;
-struct Diagnostic;
-struct Position;
-} // namespace lsp
 } // namespace llvm
 
 namespace executor_studio {
 namespace lsp {
-
-struct ParsedChunk;
 
 struct TextFileOptions {
   /// Let ops of dialects that are not registered through the parser.

@@ -10,14 +10,10 @@
 #ifndef EXECUTORLSP_VERIFIERFIXITS_H
 #define EXECUTORLSP_VERIFIERFIXITS_H
 
+#include "ExecutorLsp/Forward.h"
+
 #include <string>
 #include <vector>
-
-namespace llvm {
-namespace lsp {
-struct TextEdit;
-} // namespace lsp
-} // namespace llvm
 
 namespace mlir {
 class Operation;
@@ -25,7 +21,6 @@ class Operation;
 
 namespace executor_studio {
 namespace lsp {
-struct ParsedChunk;
 
 struct FixIt {
   std::string title;

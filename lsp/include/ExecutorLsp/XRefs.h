@@ -8,20 +8,14 @@
 #ifndef EXECUTORLSP_XREFS_H
 #define EXECUTORLSP_XREFS_H
 
+#include "ExecutorLsp/Forward.h"
+
 #include "llvm/ADT/StringRef.h"
 
 #include <vector>
 
-namespace llvm {
-namespace lsp {
-struct Location;
-struct Position;
-} // namespace lsp
-} // namespace llvm
-
 namespace executor_studio {
 namespace lsp {
-class TextFile;
 
 /// Where what is at `pos` is defined; for an op, also the source locations
 /// it carries (relative file names resolved against `workspaceRoot`).

@@ -29,7 +29,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
-#include "llvm/Support/CheckedArithmetic.h"
+#include "llvm/ADT/StringRef.h"
 
 #include <algorithm>
 #include <cstddef>
@@ -310,15 +310,20 @@ struct LaunchHeader {
   std::string name;
 };
 
-inline void writeLaunchHeader(Writer &w, const LaunchHeader &header) {
+inline void writeLaunchHeader(Writer &w, uint64_t pyface, uint32_t numInputs,
+                              uint32_t numOutputs, llvm::StringRef name) {
   w.put<uint64_t>(kLaunchMagic);
-  w.put<uint64_t>(header.pyface);
-  w.put<uint32_t>(header.numInputs);
-  w.put<uint32_t>(header.numOutputs);
-  size_t length = std::min(header.name.size(), kMaxKernelNameLength);
+  w.put<uint64_t>(pyface);
+  w.put<uint32_t>(numInputs);
+  w.put<uint32_t>(numOutputs);
+  size_t length = std::min(name.size(), kMaxKernelNameLength);
   w.put<uint32_t>(static_cast<uint32_t>(length));
   if (char *dst = w.reserve(length))
-    std::memcpy(dst, header.name.data(), length);
+    std::memcpy(dst, name.data(), length);
+}
+inline void writeLaunchHeader(Writer &w, const LaunchHeader &header) {
+  writeLaunchHeader(w, header.pyface, header.numInputs, header.numOutputs,
+                    header.name);
 }
 
 /// False when the request does not start with a launch header.
@@ -363,21 +368,31 @@ inline bool denseBytes(const int64_t *sizes, size_t rank, uint64_t eltSize,
 /// A launch request as the executor reads it: a dense descriptor over each
 /// input's data (which stays in the request, or in the client's shared
 /// arena), and the rank and element size of each result.
+/// (Small vectors and sets throughout: a launch of a few memrefs allocates
+/// nothing for its request.)
 struct LaunchRequest {
   LaunchHeader header;
-  std::vector<std::vector<int64_t>> inWords;
+  /// The inputs' descriptors, one after the other: input i's starts at
+  /// inAt[i] and is of rank inRank[i] (a scalar's is of rank 0).
+  llvm::SmallVector<int64_t, 48> inWords;
+  llvm::SmallVector<size_t, 8> inAt;
+  llvm::SmallVector<uint32_t, 8> inRank;
   /// The kernel's argument array: one descriptor per input (a scalar's
   /// value).
-  /// (Small vectors and sets: a launch of a few memrefs allocates none.)
   llvm::SmallVector<void *, 8> args;
   llvm::SmallPtrSet<const void *, 8> inputData;
   llvm::SmallVector<uint32_t, 8> inElt, outElt;
   /// Ranks as the request has them (kScalarRank set for a scalar).
-  std::vector<uint32_t> outRank;
+  llvm::SmallVector<uint32_t, 8> outRank;
   /// Where each result is in the kernel's results struct.
   llvm::SmallVector<size_t, 8> outAt;
   /// The bytes the results struct takes.
   size_t resultBytes = 0;
+
+  /// Input i's dense descriptor over its data (a scalar's too).
+  DescriptorView inputView(size_t i) {
+    return {inWords.data() + inAt[i], inRank[i]};
+  }
 };
 
 /// Reads a launch request (`arena`: the client's shared arena of
@@ -399,29 +414,31 @@ inline std::string parseLaunchRequest(const char *data, size_t size,
     rank &= ~kScalarRank;
     if (rank > 64 || (scalar && (rank != 0 || !isScalarSize(eltSize))))
       return "malformed launch request (input " + std::to_string(i) + ")";
-    llvm::SmallVector<int64_t, 8> sizes(rank);
-    for (auto &s : sizes)
-      if (!r.get(s))
+    int64_t sizes[64];
+    for (uint32_t d = 0; d < rank; ++d)
+      if (!r.get(sizes[d]))
         return "malformed launch request (input shape)";
     uint64_t bytes = 0, needed = 0;
     const char *payload = readData(r, bytes, arena, arenaSize);
     if (!payload)
       return "malformed launch request (input data)";
-    if (!denseBytes(sizes.data(), rank, eltSize, needed) || needed != bytes)
+    if (!denseBytes(sizes, rank, eltSize, needed) || needed != bytes)
       return "malformed launch request (input " + std::to_string(i) +
              " has " + std::to_string(bytes) +
              " bytes of data, not what its shape needs)";
-    request.inWords.emplace_back(3 + 2 * rank, 0);
-    DescriptorView view{request.inWords.back().data(), rank};
-    view.setDense(const_cast<char *>(payload), sizes.data());
+    size_t at = request.inWords.size();
+    request.inWords.resize(at + DescriptorView::bytesFor(rank) / 8, 0);
+    request.inAt.push_back(at);
+    request.inRank.push_back(rank);
+    request.inputView(i).setDense(const_cast<char *>(payload), sizes);
     request.inputData.insert(payload);
     request.inElt.push_back(eltSize);
     scalars.push_back(scalar ? payload : nullptr);
   }
-  for (size_t i = 0; i < request.inWords.size(); ++i)
+  // (The descriptors are where they stay only now.)
+  for (uint32_t i = 0; i < nin; ++i)
     request.args.push_back(scalars[i] ? const_cast<char *>(scalars[i])
-                                      : static_cast<void *>(
-                                            request.inWords[i].data()));
+                                      : request.inputView(i).base);
   // Each result takes 8 bytes of the request: a count beyond them is
   // malformed (and must not size what is allocated for them).
   if (nout > r.remaining() / 8)
@@ -474,6 +491,13 @@ struct ResultReach {
 /// executor sends). "" or what is wrong.
 inline std::string checkResultView(const DescriptorView &view,
                                    uint64_t eltSize, ResultReach &reach) {
+  // (The compiler's overflow checks: one instruction each, on every launch.)
+  auto mul = [](uint64_t a, uint64_t b, uint64_t &r) {
+    return !__builtin_mul_overflow(a, b, &r);
+  };
+  auto add = [](uint64_t a, uint64_t b, uint64_t &r) {
+    return !__builtin_add_overflow(a, b, &r);
+  };
   uint64_t count = 1, last = 0;
   bool empty = false;
   for (int64_t d = 0; d < view.rank; ++d) {
@@ -488,15 +512,14 @@ inline std::string checkResultView(const DescriptorView &view,
       empty = true;
       continue;
     }
-    auto product = llvm::checkedMulUnsigned<uint64_t>(count, size);
-    auto step = llvm::checkedMulUnsigned<uint64_t>(size - 1, stride);
-    auto reached = step ? llvm::checkedAddUnsigned<uint64_t>(last, *step)
-                        : std::nullopt;
-    if (!product || !reached || *product > uint64_t(INT64_MAX))
+    uint64_t product = 0, step = 0, reached = 0;
+    if (!mul(count, uint64_t(size), product) ||
+        !mul(uint64_t(size - 1), uint64_t(stride), step) ||
+        !add(last, step, reached) || product > uint64_t(INT64_MAX))
       return which() + " of size " + std::to_string(size) + " and stride " +
              std::to_string(stride) + " overflows the element count";
-    count = *product;
-    last = *reached;
+    count = product;
+    last = reached;
   }
   if (view.offset() < 0)
     return "its offset is " + std::to_string(view.offset());
@@ -504,34 +527,30 @@ inline std::string checkResultView(const DescriptorView &view,
   if (empty)
     return "";
   // The elements it reaches: the last one's index + 1.
-  auto extent = llvm::checkedAddUnsigned<uint64_t>(last, 1);
-  auto dense = llvm::checkedMulUnsigned<uint64_t>(count, eltSize);
-  auto read = extent ? llvm::checkedMulUnsigned<uint64_t>(*extent, eltSize)
-                     : std::nullopt;
-  auto skip = llvm::checkedMulUnsigned<uint64_t>(view.offset(), eltSize);
-  auto start = skip ? llvm::checkedAddUnsigned<uint64_t>(
-                          reinterpret_cast<uint64_t>(view.aligned()), *skip)
-                    : std::nullopt;
-  if (!dense || !read || !start || *dense > uint64_t(INT64_MAX) ||
-      *read > uint64_t(INT64_MAX) ||
-      !llvm::checkedAddUnsigned<uint64_t>(*start, *read))
+  uint64_t extent = 0, dense = 0, read = 0, skip = 0, start = 0, end = 0;
+  if (!add(last, 1, extent) || !mul(count, eltSize, dense) ||
+      !mul(extent, eltSize, read) ||
+      !mul(uint64_t(view.offset()), eltSize, skip) ||
+      !add(reinterpret_cast<uint64_t>(view.aligned()), skip, start) ||
+      dense > uint64_t(INT64_MAX) || read > uint64_t(INT64_MAX) ||
+      !add(start, read, end))
     return "its " + std::to_string(count) + " elements of " +
            std::to_string(eltSize) + " bytes at offset " +
            std::to_string(view.offset()) + " overflow the address space";
-  if (count > *extent)
+  if (count > extent)
     return "its " + std::to_string(count) +
            " elements overlap (its strides reach only " +
-           std::to_string(*extent) + ")";
-  reach.start = *start;
-  reach.readBytes = *read;
-  reach.denseBytes = *dense;
+           std::to_string(extent) + ")";
+  reach.start = start;
+  reach.readBytes = read;
+  reach.denseBytes = dense;
   return "";
 }
 
 /// One memref of a launch reply: its shape and where its dense data lies
 /// (in the reply, or in the executor's shared arena).
 struct ReplyMemRef {
-  std::vector<int64_t> sizes;
+  llvm::SmallVector<int64_t, 4> sizes;
   const char *data = nullptr;
   uint64_t bytes = 0;
 };
@@ -539,12 +558,13 @@ struct ReplyMemRef {
 /// Reads a launch reply (its status word first) for results of `ranks` and
 /// `eltSizes` (the request's): each result must have the rank and element
 /// size asked for and exactly the bytes its shape needs, and nothing may
-/// follow them. "" or what is wrong.
+/// follow them. "" or what is wrong. (A SmallVector of a few results: a
+/// reply of a few memrefs of low rank is read without an allocation.)
 inline std::string readLaunchReply(const char *data, size_t size,
                                    const char *arena, size_t arenaSize,
                                    llvm::ArrayRef<int64_t> ranks,
                                    llvm::ArrayRef<int64_t> eltSizes,
-                                   std::vector<ReplyMemRef> &results) {
+                                   llvm::SmallVectorImpl<ReplyMemRef> &results) {
   Reader r(data, size);
   uint64_t status = kReplyError;
   if (!r.get(status) || status != kReplyOk)

@@ -277,6 +277,45 @@ void pinProcess(pid_t pid, int cpu) {
   closedir(tasks);
 }
 
+/// `pid` and every process under it. A session listed by
+/// LocalExecutor::sessionProcesses is its keeper when sessions run in PID
+/// namespaces of their own: the session that runs the kernels is the
+/// keeper's child (and what its kernels start is under that).
+std::vector<pid_t> processTree(pid_t pid) {
+  std::vector<pid_t> all = {pid};
+  for (size_t i = 0; i < all.size(); ++i) {
+    std::string tasks = "/proc/" + std::to_string(all[i]) + "/task";
+    DIR *dir = opendir(tasks.c_str());
+    if (!dir)
+      continue;
+    while (dirent *entry = readdir(dir)) {
+      if (entry->d_name[0] == '.')
+        continue;
+      std::ifstream in(tasks + "/" + entry->d_name + "/children");
+      pid_t child;
+      while (in >> child)
+        all.push_back(child);
+    }
+    closedir(dir);
+  }
+  return all;
+}
+
+/// The process that runs the kernels of the session `listed` (its keeper's
+/// child, or itself when it has no keeper).
+pid_t kernelProcess(pid_t listed) {
+  std::vector<pid_t> tree = processTree(listed);
+  return tree.size() > 1 ? tree[1] : tree[0];
+}
+
+/// Pins every process of the sessions of `server` (keepers, sessions and
+/// what their kernels started), every thread of each.
+void pinSessions(const LocalExecutor &server, int cpu) {
+  for (pid_t listed : server.sessionProcesses())
+    for (pid_t p : processTree(listed))
+      pinProcess(p, cpu);
+}
+
 long residentKiB(pid_t pid) {
   std::ifstream in("/proc/" + std::to_string(pid) + "/status");
   std::string key;
@@ -378,8 +417,7 @@ DebugKernelFigures debugKernelLatency(LocalExecutor &server, int iterations,
   for (int r = 0; r < rounds; ++r) {
     auto p = check(ExecutorClient::open(server.address()), "open");
     auto d = check(ExecutorClient::open(server.address()), "open");
-    for (pid_t session : server.sessionProcesses())
-      pinProcess(session, 0);
+    pinSessions(server, 0);
     auto start = Clock::now();
     check(p->sendBinary(kPlainKernel), "send_binary of the plain kernel");
     plainShip.push_back(micros(start) / 1000);
@@ -750,13 +788,13 @@ int main(int argc, char **argv) {
   std::vector<Placement> placements = {{"one core (client and executor on CPU 0)", 0}};
   if (cores > 1)
     placements.push_back({"two cores (client on CPU 0, executor on CPU 1)", 1});
+  // (Every process of each session: the one that runs the kernels is under
+  // its keeper.)
   std::vector<pid_t> peers = {echo, unixEcho, openSsl.peer};
-  for (pid_t p : server.sessionProcesses())
-    peers.push_back(p);
-  for (pid_t p : unixServer.sessionProcesses())
-    peers.push_back(p);
-  for (pid_t p : tlsServer.sessionProcesses())
-    peers.push_back(p);
+  for (LocalExecutor *s : {&server, &unixServer, &tlsServer})
+    for (pid_t listed : s->sessionProcesses())
+      for (pid_t p : processTree(listed))
+        peers.push_back(p);
   if (!profileKind.empty()) {
     // Only launches of one kind, everything on CPU 0, for 5 s: for a
     // profiler (perf record -a) to see where a launch's time goes.
@@ -903,7 +941,7 @@ int main(int argc, char **argv) {
 
   // 3. Memory over 10,000 launches.
   std::vector<pid_t> sessions = server.sessionProcesses();
-  pid_t session = sessions.empty() ? -1 : sessions.front();
+  pid_t session = sessions.empty() ? -1 : kernelProcess(sessions.front());
   long before = residentKiB(session);
   {
     std::vector<HostMemRef> in = {HostMemRef::of<double>({4}, {1, 2, 3, 4})};
@@ -924,7 +962,7 @@ int main(int argc, char **argv) {
   catalystServices.stop();
   executor_test::JitlinkExecutor jitlink;
   if (!jitlink.start())
-    fail("llvm-jitlink-executor did not listen on " + jitlink.address);
+    fail("llvm-jitlink-executor did not start on " + jitlink.address);
   double onOrc = kindLatency(jitlink.address, iterations, orcKind);
   jitlink.stop();
   DebugKernelFigures debugKernels = debugKernelLatency(server, iterations, rounds);
@@ -958,7 +996,7 @@ int main(int argc, char **argv) {
   pid_t objectSession = -1;
   for (pid_t p : server.sessionProcesses())
     if (std::find(sessions.begin(), sessions.end(), p) == sessions.end())
-      objectSession = p; // the newest
+      objectSession = kernelProcess(p); // the newest
   long sessionBefore = residentKiB(objectSession), selfBefore = residentKiB(getpid());
   const int kObjects = 1000;
   std::vector<double> sendMillis;
@@ -1090,7 +1128,7 @@ int main(int argc, char **argv) {
     size_t passed = 0;
     auto start = Clock::now();
     for (int i = 0; i < kChecks; ++i) {
-      std::vector<ReplyMemRef> placed;
+      llvm::SmallVector<ReplyMemRef, 4> placed;
       passed += readLaunchReply(reply.data(), reply.size(), nullptr, 0, ranks,
                                 elts, placed)
                     .empty();

@@ -142,6 +142,19 @@ TEST(Rerun, EditAtAPassRerunsTheRestRevertsAndReproduces) {
   EXPECT_FALSE(studio.saveEdit(saved, error));
 }
 
+TEST(Rerun, OneRerunPassIsCountedInTheSingular) {
+  Studio studio(options());
+  studio.setPipelineText(kPipeline);
+  studio.openText("f.mlir", kProgram);
+  ASSERT_TRUE(studio.waitForRecording(60s));
+  // An edit after the second pass re-runs the third only.
+  studio.rerunFrom(1, replaced(*studio.passes().irAt(1), "arith.muli", "arith.addi"));
+  ASSERT_TRUE(studio.waitForRecording(60s));
+  ASSERT_TRUE(studio.hasEdit()) << studio.status();
+  EXPECT_NE(studio.status().find("re-ran 1 pass after the edit of pass 2"), std::string::npos)
+      << studio.status();
+}
+
 TEST(Rerun, AnEditThatDoesNotParseShowsItsLineAndKeepsTheRecording) {
   Studio studio(options());
   studio.setPipelineText(kPipeline);
@@ -340,6 +353,22 @@ TEST(Rerun, ACrashingWorkerLeavesTheRecordingAndTheEdit) {
   EXPECT_EQ(studio.passes().recording().snapshots.size(), snapshots);
 }
 
+TEST(Rerun, ARecoveryDirIsNamedWithoutDoubleOrTrailingSlashes) {
+  RecoveryStore store("/tmp//state/executor-studio//recovery/");
+  std::string path = store.pathFor("f.mlir");
+  EXPECT_EQ(path.rfind("/tmp/state/executor-studio/recovery/", 0), 0u) << path;
+  EXPECT_EQ(path.find("//"), std::string::npos) << path;
+
+  const char *saved = std::getenv("XDG_STATE_HOME");
+  std::string before = saved ? saved : "";
+  ::setenv("XDG_STATE_HOME", "/tmp/state/", 1);
+  EXPECT_EQ(RecoveryStore::defaultDir(), "/tmp/state/executor-studio/recovery");
+  if (saved)
+    ::setenv("XDG_STATE_HOME", before.c_str(), 1);
+  else
+    ::unsetenv("XDG_STATE_HOME");
+}
+
 TEST(Rerun, AnEditIsKeptUntilRevertedAndOfferedToTheNextStudio) {
   std::string dir = ::testing::TempDir() + "/recovery-" + std::to_string(::getpid());
   std::filesystem::remove_all(dir);
@@ -393,6 +422,8 @@ TEST(Rerun, AnEditIsKeptUntilRevertedAndOfferedToTheNextStudio) {
   EXPECT_TRUE(broken.statusIsError());
   EXPECT_NE(broken.status().find("is not a recovery file"), std::string::npos)
       << broken.status();
+  // (The test's directory is `TempDir()` + "/...": the file is named once.)
+  EXPECT_EQ(broken.status().find("//"), std::string::npos) << broken.status();
   ASSERT_TRUE(broken.waitForRecording(60s));
   std::filesystem::remove_all(dir);
 }

@@ -1,6 +1,8 @@
 //===- StudioTest.cpp - document, recording, kernels, launches ------------===//
 #include "StudioModel/Studio.h"
 
+#include "TargetPrograms.h"
+
 #include <chrono>
 #include <cstring>
 #include <filesystem>
@@ -235,7 +237,7 @@ TEST(Studio, LocationsArePrintedOnRequestAndTheDiffHidesThem) {
 
 TEST(Studio, LaunchesKernelsWithScalarArgumentsAndResults) {
   // A local target's @scale(f64, memref) and a kernel returning an f64.
-  const char *text = R"mlir(
+  std::string text = R"mlir(
 module @host {
   func.func @main(%x: memref<4xf64>) -> (memref<4xf64>, f64) {
     %two = arith.constant 2.0 : f64
@@ -244,19 +246,9 @@ module @host {
     return %y, %s : memref<4xf64>, f64
   }
   module @local attributes {catalyst.target = {}} {
-    func.func @scale(%a: f64, %x: memref<4xf64>) -> memref<4xf64> {
-      %c0 = arith.constant 0 : index
-      %c1 = arith.constant 1 : index
-      %c4 = arith.constant 4 : index
-      %y = memref.alloc() : memref<4xf64>
-      scf.for %i = %c0 to %c4 step %c1 {
-        %v = memref.load %x[%i] : memref<4xf64>
-        %s = arith.mulf %v, %a : f64
-        memref.store %s, %y[%i] : memref<4xf64>
-      }
-      return %y : memref<4xf64>
-    }
-    func.func @total(%x: memref<4xf64>, %bias: f64) -> f64 {
+)mlir" +
+                     executor_test::mapKernel("scale", "arith.mulf", "%a", "%a: f64, ") +
+                     R"mlir(    func.func @total(%x: memref<4xf64>, %bias: f64) -> f64 {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c4 = arith.constant 4 : index

@@ -372,7 +372,7 @@ TEST_F(Screenshot, AKeptEditIsOfferedAndRestoredAtTheNextStart) {
   Result restored =
       studio({input, "--pipeline", pipeline, "--screenshot", png, "--restore-edit"});
   ASSERT_EQ(restored.exitCode, 0) << restored.output;
-  EXPECT_NE(restored.output.find("restored the edit of pass 1: re-ran 1 passes after the "
+  EXPECT_NE(restored.output.find("restored the edit of pass 1: re-ran 1 pass after the "
                                  "edit of pass 1"),
             std::string::npos)
       << restored.output;

@@ -19,9 +19,11 @@
 #include "ExecutorStudio/Pipeline/PipelineRecorder.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -43,6 +45,18 @@ struct SourcePlace {
 /// (a line table holds absolute paths where the IR has the name it was
 /// given).
 bool samePlace(const SourcePlace &a, const SourcePlace &b);
+
+/// The `loc(...)` a location alias (`#loc3`) stands for; none when the text
+/// defines no such alias.
+using LocationAliasLookup =
+    llvm::function_ref<std::optional<llvm::StringRef>(llvm::StringRef alias)>;
+
+/// The places a line of MLIR names in its `loc(...)`: file-line-column
+/// locations, also inside fused, named and call-site ones, in order, each
+/// once; a `#locN` alias is resolved through `lookupAlias` (each once, 16
+/// deep at most). Text outside `loc(...)` is the op's and is not read.
+std::vector<SourcePlace> findMlirPlaces(llvm::StringRef line,
+                                        LocationAliasLookup lookupAlias);
 
 /// The places each line of one snapshot's text names, indexed once.
 /// `text` must outlive it.

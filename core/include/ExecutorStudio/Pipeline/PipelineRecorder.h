@@ -192,6 +192,12 @@ struct ParsedInput {
 Recording recordPipeline(mlir::Operation *op, const RecordOptions &options,
                          std::shared_ptr<void> contextOwner, const ParsedInput &parsed);
 
+/// Waits until the copies of the IR that dropped snapshots held are
+/// destroyed: that happens on a thread of its own, so that dropping a
+/// recording or printing a deferred text does not wait for it. For
+/// benchmarks, which time it apart, and tests.
+void waitForDroppedCopies();
+
 /// The steps of a textual pipeline as recordPipeline records them (one per
 /// pass on the anchor; consecutive nested pipelines, which the pass manager
 /// merges, as one), each as a pipeline element. `anchor` is the op the

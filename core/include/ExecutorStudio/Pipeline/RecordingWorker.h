@@ -18,6 +18,7 @@
 #define EXECUTORSTUDIO_PIPELINE_RECORDINGWORKER_H
 
 #include "ExecutorStudio/Pipeline/PipelineRecorder.h"
+#include "ExecutorStudio/Pipeline/StructuralDiff.h"
 
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/JSON.h"
@@ -43,6 +44,9 @@ struct RecordRequest {
   /// the nested steps of a snapshot sent come with it); none: every text.
   /// With RecordOptions::deferText only those are printed.
   std::optional<std::vector<int>> irSnapshots;
+  /// Instead of recording: align `text` (the left side) with this text (the
+  /// right side) by the structural diff (alignSnapshots), which parses both.
+  std::optional<std::string> alignWith;
 };
 
 /// How a run in the worker ended.
@@ -63,6 +67,15 @@ WorkerRecording recordInWorker(const RecordRequest &request,
                                std::chrono::milliseconds timeout,
                                llvm::function_ref<bool()> cancelled = nullptr);
 
+/// alignSnapshots(left, right) in a worker process (RecordRequest::alignWith),
+/// so that a text that crashes the parser takes only the worker down. Fails
+/// with the reason the texts could not be aligned (where a text does not
+/// parse), or how the worker failed, was cancelled or timed out.
+llvm::Expected<AlignedSnapshots>
+alignInWorker(llvm::StringRef left, llvm::StringRef right,
+              llvm::StringRef workerExecutable, std::chrono::milliseconds timeout,
+              llvm::function_ref<bool()> cancelled = nullptr);
+
 /// The worker's side, runRecordWorker and runRecordWorkerIfAsked, records
 /// text: it is declared in ExecutorStudio/Registration/TextEntryPoints.h.
 
@@ -81,6 +94,9 @@ llvm::json::Value toJSON(const Recording &recording);
 llvm::json::Value toJSON(const Recording &recording,
                          const std::optional<std::vector<int>> &irSnapshots);
 bool fromJSON(const llvm::json::Value &value, Recording &recording,
+              llvm::json::Path path);
+llvm::json::Value toJSON(const AlignedSnapshots &aligned);
+bool fromJSON(const llvm::json::Value &value, AlignedSnapshots &aligned,
               llvm::json::Path path);
 
 } // namespace executor_studio

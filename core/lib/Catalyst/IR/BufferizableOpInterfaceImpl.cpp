@@ -22,6 +22,34 @@ using namespace mlir::bufferization;
 using namespace catalyst;
 
 namespace {
+/// The operands of a call with its tensor inputs bufferized: a non-tensor
+/// input (not a `TensorT`) as it is, a tensor input's buffer as `fit` makes
+/// it what the callee takes (a failure `fit` reports fails all).
+template <typename TensorT>
+FailureOr<SmallVector<Value>> bufferizeInputs(
+    ValueRange inputs, RewriterBase &rewriter,
+    const BufferizationOptions &options, BufferizationState &state,
+    llvm::function_ref<FailureOr<Value>(Value input, TensorT type,
+                                        Value buffer)>
+        fit) {
+  SmallVector<Value> operands;
+  for (Value in : inputs) {
+    auto tensorType = dyn_cast<TensorT>(in.getType());
+    if (!tensorType) {
+      operands.push_back(in);
+      continue;
+    }
+    FailureOr<Value> buffer = getBuffer(rewriter, in, options, state);
+    if (failed(buffer))
+      return failure();
+    FailureOr<Value> operand = fit(in, tensorType, *buffer);
+    if (failed(operand))
+      return failure();
+    operands.push_back(*operand);
+  }
+  return operands;
+}
+
 /// A call into code bufferization cannot see: it reads every tensor operand,
 /// writes them when `writesOperands`, and its tensor results are new
 /// buffers that alias nothing.
@@ -59,36 +87,29 @@ struct LaunchKernelBufferization
                           const BufferizationOptions &options,
                           BufferizationState &state) const {
     auto launch = cast<LaunchKernelOp>(op);
-    SmallVector<Value> operands;
-    for (Value in : launch.getInputs()) {
-      auto tensorType = dyn_cast<TensorType>(in.getType());
-      if (!tensorType) {
-        operands.push_back(in);
-        continue;
-      }
-      FailureOr<Value> buffer = getBuffer(rewriter, in, options, state);
-      if (failed(buffer))
-        return failure();
-      // The callee was bufferized with identity layouts: cast to match.
+    auto fit = [&](Value in, TensorType tensorType,
+                   Value operand) -> FailureOr<Value> {
+      // The callee was bufferized with identity layouts: copy to match.
       Type wanted = getMemRefTypeWithStaticIdentityLayout(tensorType);
-      Value operand = *buffer;
-      if (operand.getType() != wanted) {
-        FailureOr<Value> copy = allocateTensorForShapedValue(
-            rewriter, launch.getLoc(), in, options, state, /*copy=*/true);
-        if (failed(copy))
-          return failure();
-        FailureOr<Value> copyBuffer =
-            getBuffer(rewriter, *copy, options, state);
-        if (failed(copyBuffer))
-          return failure();
-        operand = *copyBuffer;
-        if (operand.getType() != wanted)
-          return launch.emitOpError("cannot pass a buffer of type ")
-                 << operand.getType() << " where the kernel expects "
-                 << wanted;
-      }
-      operands.push_back(operand);
-    }
+      if (operand.getType() == wanted)
+        return operand;
+      FailureOr<Value> copy = allocateTensorForShapedValue(
+          rewriter, launch.getLoc(), in, options, state, /*copy=*/true);
+      if (failed(copy))
+        return failure();
+      FailureOr<Value> copyBuffer = getBuffer(rewriter, *copy, options, state);
+      if (failed(copyBuffer))
+        return failure();
+      if (copyBuffer->getType() != wanted)
+        return launch.emitOpError("cannot pass a buffer of type ")
+               << copyBuffer->getType() << " where the kernel expects "
+               << wanted;
+      return *copyBuffer;
+    };
+    FailureOr<SmallVector<Value>> operands = bufferizeInputs<TensorType>(
+        launch.getInputs(), rewriter, options, state, fit);
+    if (failed(operands))
+      return failure();
     SmallVector<Type> resultTypes;
     for (Type type : launch.getResultTypes()) {
       if (auto tensorType = dyn_cast<TensorType>(type))
@@ -97,7 +118,7 @@ struct LaunchKernelBufferization
         resultTypes.push_back(type);
     }
     auto newLaunch = LaunchKernelOp::create(
-        rewriter, launch.getLoc(), resultTypes, launch.getCallee(), operands);
+        rewriter, launch.getLoc(), resultTypes, launch.getCallee(), *operands);
     newLaunch->setDiscardableAttrs(launch->getDiscardableAttrDictionary());
     replaceOpWithBufferizedValues(rewriter, op, newLaunch.getResults());
     return success();
@@ -118,35 +139,29 @@ struct CustomCallBufferization
           "has tensor operands or results and number_original_arg; only the "
           "tensor form without number_original_arg can be bufferized");
     Location loc = call.getLoc();
-    SmallVector<Value> operands;
-    for (Value in : call.getInputs()) {
-      auto tensorType = dyn_cast<RankedTensorType>(in.getType());
-      if (!tensorType) {
-        operands.push_back(in);
-        continue;
-      }
-      FailureOr<Value> buffer = getBuffer(rewriter, in, options, state);
-      if (failed(buffer))
-        return failure();
+    auto fit = [&](Value, RankedTensorType tensorType,
+                   Value operand) -> FailureOr<Value> {
       // The callee reads contiguous data: copy a strided view.
-      auto contiguous = MemRefType::get(tensorType.getShape(),
-                                        tensorType.getElementType());
-      Value operand = *buffer;
-      if (cast<MemRefType>(operand.getType()).getLayout().isIdentity()) {
-        operands.push_back(operand);
-        continue;
-      }
+      if (cast<MemRefType>(operand.getType()).getLayout().isIdentity())
+        return operand;
       if (!tensorType.hasStaticShape())
         return call.emitOpError("operand of type ")
                << tensorType
                << " is a strided view of dynamic shape; the callee needs a "
                   "contiguous buffer";
+      auto contiguous = MemRefType::get(tensorType.getShape(),
+                                        tensorType.getElementType());
       FailureOr<Value> copy = options.createAlloc(rewriter, loc, contiguous, {});
       if (failed(copy) ||
           failed(options.createMemCpy(rewriter, loc, operand, *copy)))
         return failure();
-      operands.push_back(*copy);
-    }
+      return *copy;
+    };
+    FailureOr<SmallVector<Value>> inputs = bufferizeInputs<RankedTensorType>(
+        call.getInputs(), rewriter, options, state, fit);
+    if (failed(inputs))
+      return failure();
+    SmallVector<Value> operands = std::move(*inputs);
     int32_t numInputs = static_cast<int32_t>(operands.size());
     SmallVector<Value> replacements;
     for (Value result : call.getResults()) {

@@ -22,6 +22,8 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/xxhash.h"
 
+#include <functional>
+
 namespace catalyst {
 #define GEN_PASS_DEF_CONVERTEXECUTORTOLLVMPASS
 #include "ExecutorStudio/Conversion/Passes.h.inc"
@@ -228,33 +230,39 @@ struct ExecutorPattern : public ConvertOpToLLVMPattern<OpT> {
   }
 };
 
-struct OpenLowering : public ExecutorPattern<OpenOp> {
-  using ExecutorPattern::ExecutorPattern;
+/// An op that lowers to one call of the runtime function `function`, with
+/// the arguments `arguments` builds (the op's converted operands without
+/// it); the op's result is the call's, and an op without results drops the
+/// call's (`int64_t close(int64_t)`'s 0). `marksCallSite`: a failure the
+/// call reports names the op's place (markCallSite).
+template <typename OpT>
+struct RuntimeCallLowering : public ExecutorPattern<OpT> {
+  using Adaptor = typename OpT::Adaptor;
+  using Arguments = std::function<SmallVector<Value>(
+      OpT, Adaptor, ConversionPatternRewriter &)>;
+  RuntimeCallLowering(const LLVMTypeConverter &converter, StringRef function,
+                      Arguments arguments = nullptr, bool marksCallSite = false)
+      : ExecutorPattern<OpT>(converter), function(function.str()),
+        arguments(std::move(arguments)), marksCallSite(marksCallSite) {}
   LogicalResult
-  matchAndRewrite(OpenOp op, OpAdaptor adaptor,
+  matchAndRewrite(OpT op, Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto fn = runtime(rewriter, op, "__catalyst__executor__open");
-    Value address = getString(rewriter, op, op.getAddress());
-    rewriter.replaceOpWithNewOp<LLVM::CallOp>(op, fn, ValueRange{address});
+    auto fn = this->runtime(rewriter, op, function);
+    SmallVector<Value> values = arguments ? arguments(op, adaptor, rewriter)
+                                          : SmallVector<Value>(
+                                                adaptor.getOperands());
+    if (marksCallSite)
+      markCallSite(rewriter, op);
+    auto call = LLVM::CallOp::create(rewriter, op.getLoc(), fn, values);
+    if (op->getNumResults() == 0)
+      rewriter.eraseOp(op);
+    else
+      rewriter.replaceOp(op, call.getResults());
     return success();
   }
-};
-
-struct SendBinaryLowering : public ExecutorPattern<SendBinaryOp> {
-  using ExecutorPattern::ExecutorPattern;
-  LogicalResult
-  matchAndRewrite(SendBinaryOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    auto fn = runtime(rewriter, op, "__catalyst__executor__send_binary");
-    Value path = getString(rewriter, op, op.getBinaryPath());
-    Value format = LLVM::ConstantOp::create(
-        rewriter, op.getLoc(), i32(),
-        rewriter.getI32IntegerAttr(static_cast<int32_t>(op.getFormat())));
-    LLVM::CallOp::create(rewriter, op.getLoc(), fn,
-                         ValueRange{adaptor.getSession(), path, format});
-    rewriter.eraseOp(op);
-    return success();
-  }
+  std::string function;
+  Arguments arguments;
+  bool marksCallSite;
 };
 
 struct LaunchLowering : public ExecutorPattern<LaunchOp> {
@@ -333,41 +341,6 @@ struct LaunchLowering : public ExecutorPattern<LaunchOp> {
     rewriter.replaceOp(op, results);
     return success();
   }
-};
-
-struct LaunchAsyncLowering : public ExecutorPattern<LaunchAsyncOp> {
-  using ExecutorPattern::ExecutorPattern;
-  LogicalResult
-  matchAndRewrite(LaunchAsyncOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    auto fn = runtime(rewriter, op, "__catalyst__executor__launch_async");
-    Value entry = getString(
-        rewriter, op, ("_catalyst_pyface_" + op.getKernelCallee()).str());
-    Value object = getString(rewriter, op, op.getObject());
-    rewriter.replaceOpWithNewOp<LLVM::CallOp>(
-        op, fn, ValueRange{adaptor.getSession(), entry, object});
-    return success();
-  }
-};
-
-/// executor.await (`void await(int64_t token)`) and executor.close
-/// (`int64_t close(int64_t session)`, whose 0 is dropped).
-template <typename OpT>
-struct HandleCallLowering : public ExecutorPattern<OpT> {
-  HandleCallLowering(const LLVMTypeConverter &converter, StringRef function)
-      : ExecutorPattern<OpT>(converter), function(function.str()) {}
-  LogicalResult
-  matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    auto fn = this->runtime(rewriter, op, function);
-    // An await reports its launch's failure.
-    if (std::is_same_v<OpT, AwaitOp>)
-      markCallSite(rewriter, op);
-    LLVM::CallOp::create(rewriter, op.getLoc(), fn, adaptor.getOperands());
-    rewriter.eraseOp(op);
-    return success();
-  }
-  std::string function;
 };
 
 struct CallLowering : public ExecutorPattern<CallOp> {
@@ -481,6 +454,41 @@ struct CallLowering : public ExecutorPattern<CallOp> {
     return success();
   }
 };
+
+/// The ops that are one call of the runtime (RuntimeCallLowering).
+void populateRuntimeCallPatterns(const LLVMTypeConverter &converter,
+                                 RewritePatternSet &patterns) {
+  using Rewriter = ConversionPatternRewriter;
+  patterns.add<RuntimeCallLowering<OpenOp>>(
+      converter, "__catalyst__executor__open",
+      [](OpenOp op, OpenOp::Adaptor, Rewriter &rewriter) -> SmallVector<Value> {
+        return {getString(rewriter, op, op.getAddress())};
+      });
+  patterns.add<RuntimeCallLowering<SendBinaryOp>>(
+      converter, "__catalyst__executor__send_binary",
+      [](SendBinaryOp op, SendBinaryOp::Adaptor adaptor,
+         Rewriter &rewriter) -> SmallVector<Value> {
+        Value path = getString(rewriter, op, op.getBinaryPath());
+        Value format = LLVM::ConstantOp::create(
+            rewriter, op.getLoc(), rewriter.getI32Type(),
+            rewriter.getI32IntegerAttr(static_cast<int32_t>(op.getFormat())));
+        return {adaptor.getSession(), path, format};
+      });
+  patterns.add<RuntimeCallLowering<LaunchAsyncOp>>(
+      converter, "__catalyst__executor__launch_async",
+      [](LaunchAsyncOp op, LaunchAsyncOp::Adaptor adaptor,
+         Rewriter &rewriter) -> SmallVector<Value> {
+        Value entry = getString(
+            rewriter, op, ("_catalyst_pyface_" + op.getKernelCallee()).str());
+        Value object = getString(rewriter, op, op.getObject());
+        return {adaptor.getSession(), entry, object};
+      });
+  // An await reports its launch's failure.
+  patterns.add<RuntimeCallLowering<AwaitOp>>(
+      converter, "__catalyst__executor__await", nullptr, /*marksCallSite=*/true);
+  patterns.add<RuntimeCallLowering<CloseOp>>(converter,
+                                             "__catalyst__executor__close");
+}
 
 /// Gives kCheckReplyName (declared by CallLowering) its body:
 ///
@@ -677,12 +685,8 @@ struct ConvertExecutorToLLVMPass
     converter.addConversion(
         [](TokenType type) { return IntegerType::get(type.getContext(), 64); });
     RewritePatternSet patterns(ctx);
-    patterns.add<OpenLowering, SendBinaryLowering, LaunchLowering,
-                 LaunchAsyncLowering, CallLowering>(converter);
-    patterns.add<HandleCallLowering<AwaitOp>>(converter,
-                                              "__catalyst__executor__await");
-    patterns.add<HandleCallLowering<CloseOp>>(converter,
-                                              "__catalyst__executor__close");
+    patterns.add<LaunchLowering, CallLowering>(converter);
+    populateRuntimeCallPatterns(converter, patterns);
     LLVMConversionTarget target(*ctx);
     target.addIllegalDialect<ExecutorDialect>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });

@@ -31,8 +31,9 @@ struct RecoveredEdit {
 
 class RecoveryStore {
 public:
-  /// Keeps files in `dir`; an empty `dir` keeps nothing.
-  explicit RecoveryStore(std::string dir = "") : dir(std::move(dir)) {}
+  /// Keeps files in `dir` (its name made normal: no `//`, no trailing `/`);
+  /// an empty `dir` keeps nothing.
+  explicit RecoveryStore(const std::string &dir = "");
   /// $XDG_STATE_HOME/executor-studio/recovery, else
   /// $HOME/.local/state/executor-studio/recovery.
   static std::string defaultDir();

@@ -4,12 +4,15 @@
 // `loc(...)`: Catalyst's IR carries the Python line of every op, so the IR
 // view can go from an op back to the program. File-line-column locations
 // count, also inside fused, named and call-site ones, and `#locN` aliases
-// are looked up in the alias lines of the same text. Plain strings only: no
-// MLIR here.
+// are looked up in the alias lines of the same text. The parser is core's
+// (Pipeline/OpHistory.h, as the op history uses it); text only: no MLIR
+// here.
 //
 //===----------------------------------------------------------------------===//
 #ifndef STUDIOMODEL_SOURCELOCATIONS_H
 #define STUDIOMODEL_SOURCELOCATIONS_H
+
+#include "ExecutorStudio/Pipeline/OpHistory.h"
 
 #include <optional>
 #include <string>
@@ -19,15 +22,8 @@
 namespace executor_studio::gui {
 class TextLines;
 
-/// A place in a source file; `line` and `column` are 1-based (0: unknown).
-struct SourceLocation {
-  std::string file;
-  unsigned line = 0, column = 0;
-
-  bool operator==(const SourceLocation &o) const {
-    return file == o.file && line == o.line && column == o.column;
-  }
-};
+/// A place in a source file; `line` and `column` are 1-based.
+using SourceLocation = executor_studio::SourcePlace;
 
 /// Each `"file":line:column` that `line` names in its `loc(...)`, in order,
 /// each once; a `#locN` alias is resolved from the `#locN = loc(...)` line
