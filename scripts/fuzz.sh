@@ -1,25 +1,25 @@
 #!/usr/bin/env bash
 # scripts/fuzz.sh [SECONDS] [TARGET...]: builds the libFuzzer targets of
-# tests/fuzz (-fsanitize=fuzzer,address,undefined) in build-fuzz/ (ccache,
+# tests/fuzz (-fsanitize=fuzzer,address,undefined) in build-asan/, the
+# folder of the suite's ASan+UBSan run (scripts/lib/asan-build.sh; ccache,
 # scripts/build.sh's machine-wide lock) and runs each for SECONDS (default
 # 60), one after the other at nice 19, on a working copy of its seed corpus
-# (tests/fuzz/corpus/TARGET, kept in build-fuzz/fuzz/corpus/ across runs),
+# (tests/fuzz/corpus/TARGET, kept in build-asan/fuzz/corpus/ across runs),
 # with its dictionary. Prints one row per target: executions, executions per
 # second, coverage (libFuzzer's features), and crashes. Exits 1 when any
 # target crashed, leak or time-out included; the reproducer stays in
-# build-fuzz/fuzz/crashes/ (run it: build-fuzz/bin/TARGET FILE).
+# build-asan/fuzz/crashes/ (run it: build-asan/bin/TARGET FILE).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${1:-60}
 shift || true
-build=${EXECUTOR_STUDIO_FUZZ_BUILD_DIR:-$root/build-fuzz}
+build=${EXECUTOR_STUDIO_FUZZ_BUILD_DIR:-$root/build-asan}
 
 # FUZZ_NO_BUILD=1 runs the targets as they are built.
 if [ -z "${FUZZ_NO_BUILD:-}" ]; then
   bash "$root/scripts/setup.sh" >/dev/null
-  EXECUTOR_STUDIO_BUILD_DIR=$build \
-  EXECUTOR_STUDIO_CMAKE_ARGS="-DEXECUTOR_STUDIO_FUZZ=ON -DEXECUTOR_STUDIO_ENABLE_GUI=OFF -DEXECUTOR_STUDIO_ENABLE_TESTS=OFF -DEXECUTOR_STUDIO_ENABLE_BENCH=OFF" \
-    bash "$root/scripts/build.sh" executor-fuzzers
+  source "$root/scripts/lib/asan-build.sh"
+  asan_build "$root" "$build" executor-fuzzers
 fi
 
 targets=("$@")

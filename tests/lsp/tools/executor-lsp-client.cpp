@@ -33,6 +33,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "LspTestClient.h"
+#include "SanitizerSlowdown.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
@@ -52,9 +53,10 @@ cl::opt<std::string> scriptPath(cl::Positional, cl::desc("<script>"),
                                 cl::Required);
 cl::list<std::string> serverCommand(cl::ConsumeAfter,
                                     cl::desc("<server> [server options]"));
+// A minute (ten under TSan: the server's pipeline runs that much slower).
 cl::opt<unsigned> timeoutMs("timeout-ms",
                             cl::desc("How long to wait for one answer"),
-                            cl::init(60000));
+                            cl::init(60000 * executor_test::kSanitizerSlowdown));
 cl::opt<std::string>
     textDir("text-dir",
             cl::desc("Where relative CLIENT-TEXT paths are (default: the "
