@@ -6,18 +6,18 @@
 #include <vector>
 
 namespace executor_studio::gui {
+namespace {
 
-void drawPassList(Studio &studio, StudioView::State &state) {
+/// "Passes", the recording's summary, the filter and "hide unchanged".
+void drawHeader(Studio &studio, StudioView::State &state) {
   PipelineModel &passes = studio.passes();
-  const Recording &rec = passes.recording();
-
   ImGui::TextColored(colors::accent(), "Passes");
   ImGui::SameLine();
   if (studio.recordingInProgress()) {
     ImGui::TextColored(colors::warning(), "recording...");
   } else if (passes.hasRecording()) {
     ImGui::TextColored(colors::dim(), "%zu, %zu changed, %.1f ms", passes.passCount(),
-                       passes.changedCount(), rec.totalMilliseconds);
+                       passes.changedCount(), passes.recording().totalMilliseconds);
   }
 
   ImGui::SetNextItemWidth(-FLT_MIN);
@@ -28,37 +28,41 @@ void drawPassList(Studio &studio, StudioView::State &state) {
     passes.setHideUnchanged(hide);
     state.settings->hideUnchanged = hide;
   }
-  bool opColumn = !passes.irFilter().empty();
-  if (passes.passCount() >= 2) {
-    // Time per pass as bars, in pipeline order.
-    std::vector<float> times;
-    float slowestMs = 0;
-    for (size_t i = 0; i < passes.passCount(); ++i) {
-      times.push_back(static_cast<float>(passes.pass(i).milliseconds));
-      slowestMs = std::max(slowestMs, times.back());
-    }
-    // The caption above the bars (ImGui's overlay would sit on them).
-    ImGui::TextColored(colors::dim(), "ms per pass, max %.1f", slowestMs);
-    ImGui::PlotHistogram("##passtimes", times.data(), static_cast<int>(times.size()), 0, nullptr,
-                         0.0f, slowestMs * 1.05f,
-                         ImVec2(ImGui::GetContentRegionAvail().x, ImGui::GetFontSize() * 2.6f));
-    state.probe("pass-times");
-    if (ImGui::IsItemHovered()) {
-      float x = (ImGui::GetIO().MousePos.x - ImGui::GetItemRectMin().x) /
-                std::max(1.0f, ImGui::GetItemRectSize().x);
-      int i = std::clamp(static_cast<int>(x * times.size()), 0,
-                         static_cast<int>(times.size()) - 1);
-      if (ImGui::IsMouseClicked(0))
-        passes.select(i);
-    }
-  }
+}
 
+/// The time of each pass as bars, in pipeline order; a click selects one.
+void drawTimeBars(PipelineModel &passes, StudioView::State &state) {
+  if (passes.passCount() < 2)
+    return;
+  std::vector<float> times;
+  float slowestMs = 0;
+  for (size_t i = 0; i < passes.passCount(); ++i) {
+    times.push_back(static_cast<float>(passes.pass(i).milliseconds));
+    slowestMs = std::max(slowestMs, times.back());
+  }
+  // The caption above the bars (ImGui's overlay would sit on them).
+  ImGui::TextColored(colors::dim(), "ms per pass, max %.1f", slowestMs);
+  ImGui::PlotHistogram("##passtimes", times.data(), static_cast<int>(times.size()), 0, nullptr,
+                       0.0f, slowestMs * 1.05f,
+                       ImVec2(ImGui::GetContentRegionAvail().x, ImGui::GetFontSize() * 2.6f));
+  state.probe("pass-times");
+  if (ImGui::IsItemHovered()) {
+    float x = (ImGui::GetIO().MousePos.x - ImGui::GetItemRectMin().x) /
+              std::max(1.0f, ImGui::GetItemRectSize().x);
+    int i = std::clamp(static_cast<int>(x * times.size()), 0,
+                       static_cast<int>(times.size()) - 1);
+    if (ImGui::IsMouseClicked(0))
+      passes.select(i);
+  }
+}
+
+/// The table and its columns (an "ops" column while the IR is filtered).
+bool beginTable(bool opColumn) {
   ImGuiTableFlags flags = ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg |
                           ImGuiTableFlags_BordersInnerV |
                           ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_Resizable;
-  int columns = opColumn ? 5 : 4;
-  if (!ImGui::BeginTable("##passes", columns, flags, ImVec2(0, 0)))
-    return;
+  if (!ImGui::BeginTable("##passes", opColumn ? 5 : 4, flags, ImVec2(0, 0)))
+    return false;
   ImGui::TableSetupScrollFreeze(0, 1);
   ImGui::TableSetupColumn("", ImGuiTableColumnFlags_NoResize);
   ImGui::TableSetupColumn("#");
@@ -67,12 +71,11 @@ void drawPassList(Studio &studio, StudioView::State &state) {
   if (opColumn)
     ImGui::TableSetupColumn("ops");
   ImGui::TableHeadersRow();
+  return true;
+}
 
-  double slowest = 0;
-  for (size_t i = 0; i < passes.entryCount(); ++i)
-    slowest = std::max(slowest, passes.pass(i).milliseconds);
-
-  // The input, to compare from.
+/// The input's row, to compare from.
+void drawInputRow(PipelineModel &passes, bool opColumn) {
   ImGui::TableNextRow();
   ImGui::TableSetColumnIndex(0);
   marker(colors::dim());
@@ -84,93 +87,129 @@ void drawPassList(Studio &studio, StudioView::State &state) {
     ImGui::TableSetColumnIndex(4);
     ImGui::Text("%zu", passes.filterCount(kInputPosition));
   }
+}
 
-  int selected = passes.selected();
-  for (int position : passes.listOrder()) {
-    size_t i = static_cast<size_t>(position);
-    if (!passes.passShown(i))
-      continue;
-    const Snapshot &s = passes.pass(i);
-    bool nested = passes.isNested(position);
-    bool parent = passes.hasNested(position);
-    ImGui::TableNextRow();
-    ImGui::PushID(static_cast<int>(i));
-    ImGui::TableSetColumnIndex(0);
-    ImVec4 color = s.failed ? colors::error()
-                   : s.edited  ? colors::warning()
-                   : s.changed ? colors::changed()
-                               : ImVec4(0.32f, 0.34f, 0.38f, 1);
-    marker(color);
-    ImGui::TableSetColumnIndex(1);
-    // A nested step's number is its number within its target (its file's
-    // in executor-compile's ir/TARGET/).
-    if (nested)
-      ImGui::TextColored(colors::dim(), "  %u", passes.number(position));
-    else
-      ImGui::Text("%u", passes.number(position));
-    ImGui::TableSetColumnIndex(2);
-    bool isSelected = static_cast<int>(i) == selected;
-    if (!s.changed && !s.failed)
-      ImGui::PushStyleColor(ImGuiCol_Text, colors::dim());
-    // Each target's own steps hang under cross-compile-targets, collapsed
-    // until it is clicked.
-    std::string label = nested ? "    " + s.pass
-                        : parent ? (passes.expanded(position) ? "[-] " : "[+] ") + s.pass
-                                 : s.pass;
-    if (s.kind != SnapshotKind::MLIR)
-      label += "  (" + s.anchor + ")";
-    if (s.anchor.rfind("func.func", 0) == 0 || s.anchor.rfind("llvm.func", 0) == 0)
-      label += "  (" + s.anchor.substr(s.anchor.find('@') == std::string::npos
-                                           ? 0
-                                           : s.anchor.find('@')) + ")";
-    if (!s.diagnostics.empty())
-      label += "  [" + std::to_string(s.diagnostics.size()) + " diag]";
-    if (s.edited)
-      label += "  [edited]";
-    if (ImGui::Selectable(label.c_str(), isSelected,
-                          ImGuiSelectableFlags_SpanAllColumns |
-                              ImGuiSelectableFlags_AllowItemOverlap)) {
-      // A click on the selected step with nested steps folds them.
-      if (parent)
-        passes.setExpanded(position, !(isSelected && passes.expanded(position)));
-      passes.select(static_cast<int>(i));
-    }
-    if (!s.changed && !s.failed)
-      ImGui::PopStyleColor();
-    if (ImGui::IsItemHovered()) {
-      ImGui::BeginTooltip();
-      ImGui::TextUnformatted(s.options.c_str());
-      ImGui::TextColored(colors::dim(), "on %s", s.anchor.c_str());
-      ImGui::Text("%s, %.3f ms", s.failed ? "failed" : s.changed ? "changed the IR" : "unchanged",
-                  s.milliseconds);
-      ImGui::EndTooltip();
-    }
-    if (isSelected && state.scrollPassList) {
-      ImGui::SetScrollHereY(0.5f);
-      state.scrollPassList = false;
-    }
-    ImGui::TableSetColumnIndex(3);
-    // The time, with a bar relative to the slowest pass.
-    ImVec2 p = ImGui::GetCursorScreenPos();
-    float width = ImGui::GetContentRegionAvail().x;
-    float fraction = slowest > 0 ? static_cast<float>(s.milliseconds / slowest) : 0;
-    ImGui::GetWindowDrawList()->AddRectFilled(
-        ImVec2(p.x, p.y + 2), ImVec2(p.x + width * fraction, p.y + ImGui::GetTextLineHeight() - 1),
-        IM_COL32(70, 110, 170, 110), 2);
-    char ms[32];
-    std::snprintf(ms, sizeof(ms), s.milliseconds < 10 ? "%.2f" : "%.1f", s.milliseconds);
-    ImGui::TextUnformatted(ms);
-    if (opColumn) {
-      ImGui::TableSetColumnIndex(4);
-      size_t before = passes.filterCount(passes.previousOf(position));
-      size_t after = passes.filterCount(static_cast<int>(i));
-      if (before != after)
-        ImGui::TextColored(colors::changed(), "%zu>%zu", before, after);
-      else
-        ImGui::TextColored(colors::dim(), "%zu", after);
-    }
-    ImGui::PopID();
+/// A step's name in the list: indented when nested, a fold mark when it has
+/// nested steps, then what it ran on and its marks.
+std::string rowLabel(const PipelineModel &passes, const Snapshot &s, int position) {
+  // Each target's own steps hang under cross-compile-targets, collapsed
+  // until it is clicked.
+  std::string label = passes.isNested(position) ? "    " + s.pass
+                      : passes.hasNested(position)
+                          ? (passes.expanded(position) ? "[-] " : "[+] ") + s.pass
+                          : s.pass;
+  if (s.kind != SnapshotKind::MLIR)
+    label += "  (" + s.anchor + ")";
+  if (s.anchor.rfind("func.func", 0) == 0 || s.anchor.rfind("llvm.func", 0) == 0)
+    label += "  (" + s.anchor.substr(s.anchor.find('@') == std::string::npos
+                                         ? 0
+                                         : s.anchor.find('@')) + ")";
+  if (!s.diagnostics.empty())
+    label += "  [" + std::to_string(s.diagnostics.size()) + " diag]";
+  if (s.edited)
+    label += "  [edited]";
+  return label;
+}
+
+/// The step's name, selectable (a click on a selected parent folds its
+/// nested steps), with its options and outcome as a tooltip.
+void drawNameCell(PipelineModel &passes, StudioView::State &state, const Snapshot &s,
+                  int position, bool isSelected) {
+  if (!s.changed && !s.failed)
+    ImGui::PushStyleColor(ImGuiCol_Text, colors::dim());
+  std::string label = rowLabel(passes, s, position);
+  if (ImGui::Selectable(label.c_str(), isSelected,
+                        ImGuiSelectableFlags_SpanAllColumns |
+                            ImGuiSelectableFlags_AllowItemOverlap)) {
+    if (passes.hasNested(position))
+      passes.setExpanded(position, !(isSelected && passes.expanded(position)));
+    passes.select(position);
   }
+  if (!s.changed && !s.failed)
+    ImGui::PopStyleColor();
+  if (ImGui::IsItemHovered()) {
+    ImGui::BeginTooltip();
+    ImGui::TextUnformatted(s.options.c_str());
+    ImGui::TextColored(colors::dim(), "on %s", s.anchor.c_str());
+    ImGui::Text("%s, %.3f ms", s.failed ? "failed" : s.changed ? "changed the IR" : "unchanged",
+                s.milliseconds);
+    ImGui::EndTooltip();
+  }
+  if (isSelected && state.scrollPassList) {
+    ImGui::SetScrollHereY(0.5f);
+    state.scrollPassList = false;
+  }
+}
+
+/// The time, with a bar relative to the slowest pass.
+void drawTimeCell(const Snapshot &s, double slowest) {
+  ImVec2 p = ImGui::GetCursorScreenPos();
+  float width = ImGui::GetContentRegionAvail().x;
+  float fraction = slowest > 0 ? static_cast<float>(s.milliseconds / slowest) : 0;
+  ImGui::GetWindowDrawList()->AddRectFilled(
+      ImVec2(p.x, p.y + 2), ImVec2(p.x + width * fraction, p.y + ImGui::GetTextLineHeight() - 1),
+      IM_COL32(70, 110, 170, 110), 2);
+  char ms[32];
+  std::snprintf(ms, sizeof(ms), s.milliseconds < 10 ? "%.2f" : "%.1f", s.milliseconds);
+  ImGui::TextUnformatted(ms);
+}
+
+/// How many ops the IR filter finds before and after the step.
+void drawOpCountCell(PipelineModel &passes, int position) {
+  size_t before = passes.filterCount(passes.previousOf(position));
+  size_t after = passes.filterCount(position);
+  if (before != after)
+    ImGui::TextColored(colors::changed(), "%zu>%zu", before, after);
+  else
+    ImGui::TextColored(colors::dim(), "%zu", after);
+}
+
+/// One step's row: its mark, number, name, time and (filtered) op count.
+void drawStepRow(PipelineModel &passes, StudioView::State &state, int position,
+                 double slowest, bool opColumn) {
+  const Snapshot &s = passes.pass(static_cast<size_t>(position));
+  ImGui::TableNextRow();
+  ImGui::PushID(position);
+  ImGui::TableSetColumnIndex(0);
+  marker(s.failed ? colors::error()
+         : s.edited  ? colors::warning()
+         : s.changed ? colors::changed()
+                     : ImVec4(0.32f, 0.34f, 0.38f, 1));
+  ImGui::TableSetColumnIndex(1);
+  // A nested step's number is its number within its target (its file's
+  // in executor-compile's ir/TARGET/).
+  if (passes.isNested(position))
+    ImGui::TextColored(colors::dim(), "  %u", passes.number(position));
+  else
+    ImGui::Text("%u", passes.number(position));
+  ImGui::TableSetColumnIndex(2);
+  drawNameCell(passes, state, s, position, position == passes.selected());
+  ImGui::TableSetColumnIndex(3);
+  drawTimeCell(s, slowest);
+  if (opColumn) {
+    ImGui::TableSetColumnIndex(4);
+    drawOpCountCell(passes, position);
+  }
+  ImGui::PopID();
+}
+
+} // namespace
+
+void drawPassList(Studio &studio, StudioView::State &state) {
+  PipelineModel &passes = studio.passes();
+  drawHeader(studio, state);
+  drawTimeBars(passes, state);
+
+  bool opColumn = !passes.irFilter().empty();
+  if (!beginTable(opColumn))
+    return;
+  double slowest = 0;
+  for (size_t i = 0; i < passes.entryCount(); ++i)
+    slowest = std::max(slowest, passes.pass(i).milliseconds);
+  drawInputRow(passes, opColumn);
+  for (int position : passes.listOrder())
+    if (passes.passShown(static_cast<size_t>(position)))
+      drawStepRow(passes, state, position, slowest, opColumn);
   ImGui::EndTable();
 }
 
