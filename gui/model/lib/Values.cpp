@@ -257,6 +257,181 @@ ElementType elementTypeNamed(std::string_view name) {
   return t;
 }
 
+namespace {
+/// The shape of a number or a pattern without "shape": the argument's, which
+/// must then be static.
+bool argumentShape(const ShapedArg &arg, std::vector<int64_t> &shape,
+                   std::string &error) {
+  if (!arg.hasStaticShape()) {
+    error = arg.type + " has dynamic sizes: give \"shape\": " +
+            shapeText(arg.shape) + " with numbers for the ?s";
+    return false;
+  }
+  shape = arg.shape;
+  return true;
+}
+
+/// A nested JSON list: its shape from its nesting, its leaves in order.
+bool listValues(const ShapedArg &arg, const json &j, std::vector<int64_t> &shape,
+                std::vector<double> &values, std::string &error) {
+  std::vector<const json *> leaves;
+  if (!flatten(j, 0, shape, leaves, error) || !fits(arg, shape, error))
+    return false;
+  values.reserve(leaves.size());
+  for (const json *leaf : leaves)
+    values.push_back(leaf->is_boolean() ? (leaf->get<bool>() ? 1.0 : 0.0)
+                                        : leaf->get<double>());
+  return true;
+}
+
+/// A number or a boolean: every element of the argument's shape.
+bool scalarValues(const ShapedArg &arg, const json &j, std::vector<int64_t> &shape,
+                  std::vector<double> &values, std::string &error) {
+  if (!argumentShape(arg, shape, error) || !fits(arg, shape, error))
+    return false;
+  double v = j.is_boolean() ? (j.get<bool>() ? 1.0 : 0.0) : j.get<double>();
+  values.assign(static_cast<size_t>(arg.staticElements()), v);
+  return true;
+}
+
+/// A pattern's "shape", or the argument's when it has none.
+bool patternShape(const ShapedArg &arg, const json &j, std::vector<int64_t> &shape,
+                  std::string &error) {
+  if (!j.contains("shape"))
+    return argumentShape(arg, shape, error);
+  const json &s = j["shape"];
+  if (!s.is_array()) {
+    error = "\"shape\" must be a list of sizes";
+    return false;
+  }
+  for (const json &d : s) {
+    if (!d.is_number_integer()) {
+      error = "\"shape\" must be a list of integer sizes";
+      return false;
+    }
+    shape.push_back(d.get<int64_t>());
+  }
+  return true;
+}
+
+/// The pattern's key `what` as a number.
+bool patternNumber(const json &v, const char *what, double &out, std::string &error) {
+  if (!v.is_number()) {
+    error = std::string("\"") + what + "\" must be a number";
+    return false;
+  }
+  out = v.get<double>();
+  return true;
+}
+
+/// The pattern's key `what` as [from, to].
+bool patternRange(const json &v, const char *what, double &from, double &to,
+                  std::string &error) {
+  if (!v.is_array() || v.size() != 2 || !v[0].is_number() || !v[1].is_number()) {
+    error = std::string("\"") + what + "\" must be [from, to]";
+    return false;
+  }
+  from = v[0].get<double>();
+  to = v[1].get<double>();
+  return true;
+}
+
+/// {"random": [lo, hi], "seed": N}: uniform values, whole numbers for an
+/// integer element type.
+bool randomValues(const ShapedArg &arg, const json &j, std::vector<double> &values,
+                  std::string &error) {
+  double lo, hi;
+  if (!patternRange(j["random"], "random", lo, hi, error))
+    return false;
+  uint64_t seed = 1;
+  if (j.contains("seed")) {
+    if (!j["seed"].is_number_integer()) {
+      error = "\"seed\" must be an integer";
+      return false;
+    }
+    seed = j["seed"].get<uint64_t>();
+  }
+  std::mt19937_64 generator(seed);
+  bool integral = arg.element.kind != ElementType::Kind::Float;
+  for (double &v : values) {
+    if (integral) {
+      std::uniform_int_distribution<int64_t> d(static_cast<int64_t>(std::ceil(lo)),
+                                               static_cast<int64_t>(std::floor(hi)));
+      v = static_cast<double>(d(generator));
+    } else {
+      std::uniform_real_distribution<double> d(lo, hi);
+      v = d(generator);
+    }
+  }
+  return true;
+}
+
+/// The values of a fill, iota, linspace or random pattern.
+bool generateValues(const ShapedArg &arg, const json &j, std::vector<double> &values,
+                    std::string &error) {
+  if (j.contains("fill")) {
+    double v;
+    if (!patternNumber(j["fill"], "fill", v, error))
+      return false;
+    std::fill(values.begin(), values.end(), v);
+    return true;
+  }
+  if (j.contains("iota")) {
+    double start, step = 1;
+    if (!patternNumber(j["iota"], "iota", start, error) ||
+        (j.contains("step") && !patternNumber(j["step"], "step", step, error)))
+      return false;
+    for (size_t i = 0; i < values.size(); ++i)
+      values[i] = start + step * static_cast<double>(i);
+    return true;
+  }
+  if (j.contains("linspace")) {
+    double from, to;
+    if (!patternRange(j["linspace"], "linspace", from, to, error))
+      return false;
+    for (size_t i = 0; i < values.size(); ++i)
+      values[i] = values.size() == 1
+                      ? from
+                      : from + (to - from) * static_cast<double>(i) /
+                                   static_cast<double>(values.size() - 1);
+    return true;
+  }
+  if (j.contains("random"))
+    return randomValues(arg, j, values, error);
+  error = "a pattern needs one of \"fill\", \"iota\", \"linspace\" "
+          "or \"random\"";
+  return false;
+}
+
+/// Every key of a pattern is one it knows.
+bool checkPatternKeys(const json &j, std::string &error) {
+  static const char *known[] = {"fill", "iota", "step", "linspace",
+                                "random", "seed", "shape"};
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    bool ok = false;
+    for (const char *k : known)
+      ok |= it.key() == k;
+    if (!ok) {
+      error = "unknown pattern key \"" + it.key() + "\"";
+      return false;
+    }
+  }
+  return true;
+}
+
+/// A pattern object: its shape, then its values.
+bool patternValues(const ShapedArg &arg, const json &j, std::vector<int64_t> &shape,
+                   std::vector<double> &values, std::string &error) {
+  if (!patternShape(arg, j, shape, error) || !fits(arg, shape, error))
+    return false;
+  int64_t n = 1;
+  for (int64_t s : shape)
+    n *= s;
+  values.resize(static_cast<size_t>(n));
+  return generateValues(arg, j, values, error) && checkPatternKeys(j, error);
+}
+} // namespace
+
 ParsedInput parseInput(const ShapedArg &arg, std::string_view text) {
   ParsedInput result;
   if (!arg.supported) {
@@ -273,140 +448,18 @@ ParsedInput parseInput(const ShapedArg &arg, std::string_view text) {
 
   std::vector<int64_t> shape;
   std::vector<double> values;
-  auto requireStaticShape = [&]() -> bool {
-    if (!arg.hasStaticShape()) {
-      result.error = arg.type + " has dynamic sizes: give \"shape\": " +
-                     shapeText(arg.shape) + " with numbers for the ?s";
-      return false;
-    }
-    shape = arg.shape;
-    return true;
-  };
-
-  if (j.is_array()) {
-    std::vector<const json *> leaves;
-    if (!flatten(j, 0, shape, leaves, result.error))
-      return result;
-    if (!fits(arg, shape, result.error))
-      return result;
-    values.reserve(leaves.size());
-    for (const json *leaf : leaves)
-      values.push_back(leaf->is_boolean() ? (leaf->get<bool>() ? 1.0 : 0.0)
-                                          : leaf->get<double>());
-  } else if (j.is_number() || j.is_boolean()) {
-    if (!requireStaticShape() || !fits(arg, shape, result.error))
-      return result;
-    double v = j.is_boolean() ? (j.get<bool>() ? 1.0 : 0.0) : j.get<double>();
-    values.assign(static_cast<size_t>(arg.staticElements()), v);
-  } else if (j.is_object()) {
-    if (j.contains("shape")) {
-      const json &s = j["shape"];
-      if (!s.is_array()) {
-        result.error = "\"shape\" must be a list of sizes";
-        return result;
-      }
-      for (const json &d : s) {
-        if (!d.is_number_integer()) {
-          result.error = "\"shape\" must be a list of integer sizes";
-          return result;
-        }
-        shape.push_back(d.get<int64_t>());
-      }
-    } else if (!requireStaticShape()) {
-      return result;
-    }
-    if (!fits(arg, shape, result.error))
-      return result;
-    int64_t n = 1;
-    for (int64_t s : shape)
-      n *= s;
-    values.resize(static_cast<size_t>(n));
-    auto number = [&](const json &v, const char *what, double &out) {
-      if (!v.is_number()) {
-        result.error = std::string("\"") + what + "\" must be a number";
-        return false;
-      }
-      out = v.get<double>();
-      return true;
-    };
-    auto pair = [&](const json &v, const char *what, double &a, double &b) {
-      if (!v.is_array() || v.size() != 2 || !v[0].is_number() ||
-          !v[1].is_number()) {
-        result.error = std::string("\"") + what + "\" must be [from, to]";
-        return false;
-      }
-      a = v[0].get<double>();
-      b = v[1].get<double>();
-      return true;
-    };
-    if (j.contains("fill")) {
-      double v;
-      if (!number(j["fill"], "fill", v))
-        return result;
-      std::fill(values.begin(), values.end(), v);
-    } else if (j.contains("iota")) {
-      double start, step = 1;
-      if (!number(j["iota"], "iota", start))
-        return result;
-      if (j.contains("step") && !number(j["step"], "step", step))
-        return result;
-      for (size_t i = 0; i < values.size(); ++i)
-        values[i] = start + step * static_cast<double>(i);
-    } else if (j.contains("linspace")) {
-      double from, to;
-      if (!pair(j["linspace"], "linspace", from, to))
-        return result;
-      for (size_t i = 0; i < values.size(); ++i)
-        values[i] = values.size() == 1
-                        ? from
-                        : from + (to - from) * static_cast<double>(i) /
-                                     static_cast<double>(values.size() - 1);
-    } else if (j.contains("random")) {
-      double lo, hi;
-      if (!pair(j["random"], "random", lo, hi))
-        return result;
-      uint64_t seed = 1;
-      if (j.contains("seed")) {
-        if (!j["seed"].is_number_integer()) {
-          result.error = "\"seed\" must be an integer";
-          return result;
-        }
-        seed = j["seed"].get<uint64_t>();
-      }
-      std::mt19937_64 generator(seed);
-      bool integral = arg.element.kind != ElementType::Kind::Float;
-      for (double &v : values) {
-        if (integral) {
-          std::uniform_int_distribution<int64_t> d(
-              static_cast<int64_t>(std::ceil(lo)),
-              static_cast<int64_t>(std::floor(hi)));
-          v = static_cast<double>(d(generator));
-        } else {
-          std::uniform_real_distribution<double> d(lo, hi);
-          v = d(generator);
-        }
-      }
-    } else {
-      result.error = "a pattern needs one of \"fill\", \"iota\", \"linspace\" "
-                     "or \"random\"";
-      return result;
-    }
-    for (auto it = j.begin(); it != j.end(); ++it) {
-      static const char *known[] = {"fill", "iota", "step", "linspace",
-                                    "random", "seed", "shape"};
-      bool ok = false;
-      for (const char *k : known)
-        ok |= it.key() == k;
-      if (!ok) {
-        result.error = "unknown pattern key \"" + it.key() + "\"";
-        return result;
-      }
-    }
-  } else {
+  bool read = false;
+  if (j.is_array())
+    read = listValues(arg, j, shape, values, result.error);
+  else if (j.is_number() || j.is_boolean())
+    read = scalarValues(arg, j, shape, values, result.error);
+  else if (j.is_object())
+    read = patternValues(arg, j, shape, values, result.error);
+  else
     result.error = "give a JSON array, a number or a pattern object "
                    "({\"fill\": 1}, {\"iota\": 0}, {\"random\": [0, 1]})";
+  if (!read)
     return result;
-  }
 
   result.data.sizes = shape;
   result.data.elementSize = arg.element.size;
