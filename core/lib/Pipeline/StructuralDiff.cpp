@@ -353,22 +353,36 @@ std::optional<unsigned long> numberOf(llvm::StringRef name) {
   return n;
 }
 
-/// Names `units` of the right side: the matched ones their left names, the
-/// others their own or, where that is taken in their scope (or names
-/// something else on the left), a fresh one.
-size_t assignNames(Side &left, Side &right, Matcher &matcher, std::vector<NameUnit> &units) {
-  // Left names by left definition, and the names used in each left scope.
-  llvm::DenseMap<const AsmParserState::SMDefinition *, llvm::StringRef> leftNames;
-  llvm::DenseMap<const void *, llvm::StringSet<>> leftScopes;
-  std::vector<NameUnit> leftUnits = nameUnits(left);
-  for (const NameUnit &unit : leftUnits) {
-    leftNames[unit.definition] = left.textOf(unit.definition->loc);
-    leftScopes[unit.scope].insert(unit.name);
+/// The names of the left side: by definition, and the names used in each
+/// left scope.
+struct LeftNames {
+  llvm::DenseMap<const AsmParserState::SMDefinition *, llvm::StringRef> byDefinition;
+  llvm::DenseMap<const void *, llvm::StringSet<>> byScope;
+};
+
+LeftNames leftNamesOf(Side &left) {
+  LeftNames names;
+  for (const NameUnit &unit : nameUnits(left)) {
+    names.byDefinition[unit.definition] = left.textOf(unit.definition->loc);
+    names.byScope[unit.scope].insert(unit.name);
   }
-  // The left counterpart of each right unit.
+  return names;
+}
+
+/// Sets each right unit's `wanted` name: the left name of what it matches
+/// (an op's result group of the same size, a block's argument or label).
+void wantLeftNames(Side &left, Side &right, Matcher &matcher, const LeftNames &names,
+                   std::vector<NameUnit> &units) {
   llvm::DenseMap<const AsmParserState::SMDefinition *, size_t> unitOf;
   for (size_t i = 0; i < units.size(); ++i)
     unitOf[units[i].definition] = i;
+  auto want = [&](const AsmParserState::SMDefinition *mine,
+                  const AsmParserState::SMDefinition *theirs) {
+    auto it = unitOf.find(mine);
+    auto name = names.byDefinition.find(theirs);
+    if (it != unitOf.end() && name != names.byDefinition.end())
+      units[it->second].wanted = name->second.str();
+  };
   for (const AsmParserState::OperationDefinition &def : right.state.getOpDefs()) {
     auto match = matcher.opsRL.find(def.op);
     if (match == matcher.opsRL.end())
@@ -382,13 +396,9 @@ size_t assignNames(Side &left, Side &right, Matcher &matcher, std::vector<NameUn
       if (!mine || !theirs || mine->second != theirs->second)
         continue;
       Value first = def.op->getResult(def.resultGroups[g].startIndex);
-      auto mapped = matcher.valuesRL.find(first);
-      if (mapped == matcher.valuesRL.end())
+      if (matcher.valuesRL.find(first) == matcher.valuesRL.end())
         continue;
-      auto it = unitOf.find(mine->first);
-      auto name = leftNames.find(theirs->first);
-      if (it != unitOf.end() && name != leftNames.end())
-        units[it->second].wanted = name->second.str();
+      want(mine->first, theirs->first);
     }
   }
   for (const AsmParserState::BlockDefinition &def : right.state.getBlockDefs()) {
@@ -402,35 +412,65 @@ size_t assignNames(Side &left, Side &right, Matcher &matcher, std::vector<NameUn
       auto mapped = matcher.valuesRL.find(def.block->getArgument(a));
       if (mapped == matcher.valuesRL.end() || mapped->second != match->second->getArgument(a))
         continue;
-      auto it = unitOf.find(&def.arguments[a]);
-      auto name = leftNames.find(&leftDef->arguments[a]);
-      if (it != unitOf.end() && name != leftNames.end())
-        units[it->second].wanted = name->second.str();
+      want(&def.arguments[a], &leftDef->arguments[a]);
     }
-    auto it = unitOf.find(&def.definition);
-    auto name = leftNames.find(&leftDef->definition);
-    if (it != unitOf.end() && name != leftNames.end())
-      units[it->second].wanted = name->second.str();
+    want(&def.definition, &leftDef->definition);
   }
+}
 
-  // The left scope that a right scope matches (noScope: none).
-  static const char noScopeObject = 0;
-  const void *noScope = &noScopeObject;
-  auto leftScope = [&](const NameUnit &unit) -> const void * {
-    if (!unit.scope)
-      return nullptr;
-    if (unit.isBlock) {
-      auto *region = static_cast<Region *>(const_cast<void *>(unit.scope));
-      auto op = matcher.opsRL.find(region->getParentOp());
-      if (op == matcher.opsRL.end() ||
-          op->second->getNumRegions() <= region->getRegionNumber())
-        return noScope;
-      return &op->second->getRegion(region->getRegionNumber());
-    }
-    auto op = matcher.opsRL.find(static_cast<Operation *>(const_cast<void *>(unit.scope)));
-    return op == matcher.opsRL.end() ? noScope : static_cast<const void *>(op->second);
+/// The left scope that a right unit's scope matches: null for no scope,
+/// `noScope` when its scope matches none.
+const void *leftScopeOf(const NameUnit &unit, Matcher &matcher, const void *noScope) {
+  if (!unit.scope)
+    return nullptr;
+  if (unit.isBlock) {
+    auto *region = static_cast<Region *>(const_cast<void *>(unit.scope));
+    auto op = matcher.opsRL.find(region->getParentOp());
+    if (op == matcher.opsRL.end() ||
+        op->second->getNumRegions() <= region->getRegionNumber())
+      return noScope;
+    return &op->second->getRegion(region->getRegionNumber());
+  }
+  auto op = matcher.opsRL.find(static_cast<Operation *>(const_cast<void *>(unit.scope)));
+  return op == matcher.opsRL.end() ? noScope : static_cast<const void *>(op->second);
+}
+
+/// `name`, or where `taken` says it is used, a fresh one: past the highest
+/// number used for a `%N`, else `%foo_1` / `^bb3_1`.
+std::string freshName(const std::string &name, const llvm::StringSet<> &mine,
+                      const llvm::StringSet<> *theirs) {
+  auto taken = [&](llvm::StringRef candidate) {
+    return mine.contains(candidate) || (theirs && theirs->contains(candidate));
   };
+  if (!taken(name))
+    return name;
+  if (numberOf(name)) {
+    unsigned long n = 0;
+    auto bump = [&](const llvm::StringSet<> &set) {
+      for (const auto &entry : set)
+        if (std::optional<unsigned long> k = numberOf(entry.getKey()))
+          n = std::max(n, *k + 1);
+    };
+    bump(mine);
+    if (theirs)
+      bump(*theirs);
+    return "%" + std::to_string(n);
+  }
+  for (unsigned k = 1;; ++k) {
+    std::string candidate = name + "_" + std::to_string(k);
+    if (!taken(candidate))
+      return candidate;
+  }
+}
 
+/// Names `units` of the right side: the matched ones their left names, the
+/// others their own or, where that is taken in their scope (or names
+/// something else on the left), a fresh one.
+size_t assignNames(Side &left, Side &right, Matcher &matcher, std::vector<NameUnit> &units) {
+  LeftNames names = leftNamesOf(left);
+  wantLeftNames(left, right, matcher, names, units);
+
+  static const char noScopeObject = 0;
   llvm::DenseMap<const void *, llvm::StringSet<>> used;
   std::vector<std::optional<std::string>> chosen(units.size());
   // The matched first, so that their names are theirs.
@@ -440,39 +480,10 @@ size_t assignNames(Side &left, Side &right, Matcher &matcher, std::vector<NameUn
   for (size_t i = 0; i < units.size(); ++i) {
     if (chosen[i])
       continue;
-    NameUnit &unit = units[i];
-    llvm::StringSet<> &mine = used[unit.scope];
-    const llvm::StringSet<> *theirs = nullptr;
-    auto found = leftScopes.find(leftScope(unit));
-    if (found != leftScopes.end())
-      theirs = &found->second;
-    auto taken = [&](llvm::StringRef name) {
-      return mine.contains(name) || (theirs && theirs->contains(name));
-    };
-    std::string name = unit.name;
-    if (taken(name)) {
-      if (numberOf(name)) {
-        unsigned long n = 0;
-        auto bump = [&](const llvm::StringSet<> &set) {
-          for (const auto &entry : set)
-            if (std::optional<unsigned long> k = numberOf(entry.getKey()))
-              n = std::max(n, *k + 1);
-        };
-        bump(mine);
-        if (theirs)
-          bump(*theirs);
-        name = "%" + std::to_string(n);
-      } else {
-        // `%foo` -> `%foo_1`; `^bb3` -> `^bb3_1`.
-        for (unsigned k = 1;; ++k) {
-          std::string candidate = unit.name + "_" + std::to_string(k);
-          if (!taken(candidate)) {
-            name = candidate;
-            break;
-          }
-        }
-      }
-    }
+    llvm::StringSet<> &mine = used[units[i].scope];
+    auto found = names.byScope.find(leftScopeOf(units[i], matcher, &noScopeObject));
+    std::string name = freshName(units[i].name, mine,
+                                 found != names.byScope.end() ? &found->second : nullptr);
     mine.insert(name);
     chosen[i] = name;
   }
