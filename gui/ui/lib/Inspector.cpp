@@ -54,7 +54,7 @@ void linePlot(StudioView::State &state, const std::vector<double> &values, doubl
     double v = lo + (hi - lo) * t / kTicks;
     valueLabels.push_back(number(v, element.kind == ElementType::Kind::Float
                                         ? element
-                                        : ElementType{ElementType::Kind::Float}));
+                                        : elementTypeNamed("f64")));
     labelWidth = std::max(labelWidth, ImGui::CalcTextSize(valueLabels.back().c_str()).x);
   }
   ImVec2 a(origin.x + labelWidth + font * 0.6f, origin.y + font * 0.5f);
@@ -131,7 +131,7 @@ void colourScale(ImVec2 at, float height, double lo, double hi, const ElementTyp
   draw->AddRect(at, ImVec2(at.x + barWidth, at.y + height), IM_COL32(150, 155, 170, 255));
   ElementType shown = element.kind == ElementType::Kind::Float
                           ? element
-                          : ElementType{ElementType::Kind::Float};
+                          : elementTypeNamed("f64");
   const double marks[3] = {hi, (lo + hi) / 2, lo};
   for (int k = 0; k < 3; ++k) {
     float y = at.y + height * k / 2;
@@ -201,7 +201,7 @@ void drawValueSummary(StudioView::State &state, const ShapedArg &type, const Mem
     ImGui::TableNextRow();
     const char *names[4] = {"min", "max", "mean", "NaN"};
     std::string values[4] = {number(stats.min, element), number(stats.max, element),
-                             number(stats.mean, ElementType{ElementType::Kind::Float}),
+                             number(stats.mean, elementTypeNamed("f64")),
                              std::to_string(stats.nans)};
     for (int c = 0; c < 4; ++c) {
       ImGui::TableSetColumnIndex(c);

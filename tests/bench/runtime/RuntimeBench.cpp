@@ -785,9 +785,15 @@ int main(int argc, char **argv) {
     std::vector<double> pings, unixPings, launches, unixLaunches, tlsLaunches,
         ratios, unixRatios, tlsRatios, tlsFloors, tlsFloorRatios;
   };
-  std::vector<Placement> placements = {{"one core (client and executor on CPU 0)", 0}};
+  auto placement = [](const char *name, int peerCpu) {
+    Placement p;
+    p.name = name;
+    p.peerCpu = peerCpu;
+    return p;
+  };
+  std::vector<Placement> placements = {placement("one core (client and executor on CPU 0)", 0)};
   if (cores > 1)
-    placements.push_back({"two cores (client on CPU 0, executor on CPU 1)", 1});
+    placements.push_back(placement("two cores (client on CPU 0, executor on CPU 1)", 1));
   // (Every process of each session: the one that runs the kernels is under
   // its keeper.)
   std::vector<pid_t> peers = {echo, unixEcho, openSsl.peer};
