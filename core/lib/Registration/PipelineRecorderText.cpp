@@ -148,6 +148,21 @@ Recording executor_studio::recordPipelineFrom(StringRef text,
 // The recording worker's side (RecordingWorker.h)
 //===----------------------------------------------------------------------===//
 
+/// Writes the worker's answer to `resultPath`: 0, or 1 with why on stderr.
+static int writeWorkerResult(StringRef resultPath,
+                             const llvm::json::Value &result) {
+  std::error_code ec;
+  llvm::raw_fd_ostream os(resultPath, ec);
+  if (ec) {
+    llvm::errs() << "cannot write " << resultPath << ": " << ec.message()
+                 << "\n";
+    return 1;
+  }
+  os << result;
+  os.close();
+  return os.has_error() ? 1 : 0;
+}
+
 int executor_studio::runRecordWorker(StringRef requestPath,
                                      StringRef resultPath) {
   auto input = llvm::MemoryBuffer::getFile(requestPath);
@@ -178,35 +193,17 @@ int executor_studio::runRecordWorker(StringRef requestPath,
   if (request.alignWith) {
     llvm::Expected<AlignedSnapshots> aligned =
         alignSnapshots(request.text, *request.alignWith);
-    llvm::json::Value result =
+    return writeWorkerResult(
+        resultPath,
         aligned ? llvm::json::Object{{"aligned", toJSON(*aligned)}}
-                : llvm::json::Object{{"error", llvm::toString(aligned.takeError())}};
-    std::error_code ec;
-    llvm::raw_fd_ostream os(resultPath, ec);
-    if (ec) {
-      llvm::errs() << "cannot write " << resultPath << ": " << ec.message()
-                   << "\n";
-      return 1;
-    }
-    os << result;
-    os.close();
-    return os.has_error() ? 1 : 0;
+                : llvm::json::Object{{"error", llvm::toString(aligned.takeError())}});
   }
   Recording recording =
       request.rerunAfter
           ? recordPipelineFrom(request.text, request.bufferName,
                                request.options, *request.rerunAfter)
           : recordPipeline(request.text, request.bufferName, request.options);
-  std::error_code ec;
-  llvm::raw_fd_ostream os(resultPath, ec);
-  if (ec) {
-    llvm::errs() << "cannot write " << resultPath << ": " << ec.message()
-                 << "\n";
-    return 1;
-  }
-  os << toJSON(recording, request.irSnapshots);
-  os.close();
-  return os.has_error() ? 1 : 0;
+  return writeWorkerResult(resultPath, toJSON(recording, request.irSnapshots));
 }
 
 std::optional<int> executor_studio::runRecordWorkerIfAsked(int argc,
