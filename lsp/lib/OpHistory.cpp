@@ -164,7 +164,7 @@ json::Object historyToJSON(const Recording &recording,
       ranges.push_back(json::Value(proto::Range(
           proto::Position(line, static_cast<int>(start)),
           proto::Position(line, static_cast<int>(t.rtrim().size())))));
-      texts.push_back(t.trim());
+      texts.push_back(t.trim().str()); // a copy: `text` ends with this step
     }
     out["lines"] = std::move(lines);
     out["ranges"] = std::move(ranges);
