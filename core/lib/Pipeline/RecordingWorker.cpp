@@ -426,24 +426,37 @@ std::string describeFailure(const Subprocess &process, StringRef errorsPath) {
   return message;
 }
 
-/// The recording the worker wrote, within what a front end should take.
-llvm::Expected<Recording> readResult(StringRef path) {
-  // Every pass of a huge program can be too much to hold.
-  constexpr uint64_t kMaxResultBytes = uint64_t(512) << 20;
+/// The JSON the worker wrote to `path` (its `what`); a file of more than
+/// `maxBytes` is refused unread, `tooLarge` saying why.
+llvm::Expected<json::Value>
+readWorkerJSON(StringRef path, StringRef what, uint64_t maxBytes,
+               llvm::function_ref<std::string(uint64_t)> tooLarge) {
   uint64_t size = 0;
-  if (!llvm::sys::fs::file_size(path, size) && size > kMaxResultBytes)
-    return llvm::createStringError(
-        llvm::formatv("the recording is {0} MB, more than a front end should "
-                      "take: ask for less IR",
-                      size >> 20)
-            .str());
+  if (!llvm::sys::fs::file_size(path, size) && size > maxBytes)
+    return llvm::createStringError(tooLarge(size));
   auto buffer = llvm::MemoryBuffer::getFile(path);
   if (!buffer)
-    return llvm::createStringError("the worker wrote no recording");
+    return llvm::createStringError("the worker wrote no " + what.str());
   llvm::Expected<json::Value> parsed = json::parse((*buffer)->getBuffer());
   if (!parsed)
     return llvm::createStringError("the worker wrote invalid JSON: " +
                                    llvm::toString(parsed.takeError()));
+  return parsed;
+}
+
+/// The recording the worker wrote, within what a front end should take.
+llvm::Expected<Recording> readResult(StringRef path) {
+  // Every pass of a huge program can be too much to hold.
+  constexpr uint64_t kMaxResultBytes = uint64_t(512) << 20;
+  llvm::Expected<json::Value> parsed =
+      readWorkerJSON(path, "recording", kMaxResultBytes, [](uint64_t size) {
+        return llvm::formatv("the recording is {0} MB, more than a front end "
+                             "should take: ask for less IR",
+                             size >> 20)
+            .str();
+      });
+  if (!parsed)
+    return parsed.takeError();
   Recording recording;
   json::Path::Root root("recording");
   if (!fromJSON(*parsed, recording, root))
@@ -544,20 +557,16 @@ executor_studio::alignInWorker(StringRef left, StringRef right,
     break;
   }
   // Both texts, renamed: at most a little more than what was sent.
-  uint64_t size = 0, limit = 2 * (left.size() + right.size()) + (1u << 20);
-  if (!llvm::sys::fs::file_size(files.result, size) && size > limit)
-    return llvm::createStringError(
-        llvm::formatv("the worker's alignment is {0} bytes, more than the "
-                      "{1} bytes its texts can take",
-                      size, limit)
-            .str());
-  auto buffer = llvm::MemoryBuffer::getFile(files.result);
-  if (!buffer)
-    return llvm::createStringError("the worker wrote no alignment");
-  llvm::Expected<json::Value> parsed = json::parse((*buffer)->getBuffer());
+  uint64_t limit = 2 * (left.size() + right.size()) + (1u << 20);
+  llvm::Expected<json::Value> parsed =
+      readWorkerJSON(files.result, "alignment", limit, [&](uint64_t size) {
+        return llvm::formatv("the worker's alignment is {0} bytes, more than "
+                             "the {1} bytes its texts can take",
+                             size, limit)
+            .str();
+      });
   if (!parsed)
-    return llvm::createStringError("the worker wrote invalid JSON: " +
-                                   llvm::toString(parsed.takeError()));
+    return parsed.takeError();
   const json::Object *object = parsed->getAsObject();
   if (object)
     if (std::optional<StringRef> error = object->getString("error"))
