@@ -456,7 +456,13 @@ int TcpTransport::readOne(Message &m, bool poll, Error &err) {
 bool TcpTransport::dispatch(Message &m, Error &err) {
   uint64_t kind = m.opcode & 0xff;
   if (kind == kDirectReply) {
+    // Only a number this side issued names a call (and never one of the
+    // map's own empty and tombstone keys, which a peer could otherwise send).
+    bool issued = false;
     complete([&] {
+      issued = m.seq != 0 && m.seq < nextDirect;
+      if (!issued)
+        return;
       auto it = pending.find(m.seq);
       if (it != pending.end()) {
         it->second->reply = std::move(m.body);
@@ -464,6 +470,11 @@ bool TcpTransport::dispatch(Message &m, Error &err) {
         pending.erase(it);
       }
     });
+    if (!issued) {
+      err = peerMalformed("a reply to call " + Twine(m.seq) +
+                          ", which was never made");
+      return false;
+    }
     return true;
   }
   if (kind == kShareArena) {

@@ -445,6 +445,30 @@ TEST_F(HostileExecutorTest, SharedMemoryIsMeasuredAndSealedBeforeUse) {
   }
 }
 
+// Found by fuzz-direct-call and fuzz-shared-memory (issue 27): a reply whose
+// sequence number was the pending-call map's empty key (~0) found that empty
+// slot and wrote through its uninitialised pointer. A reply names a call
+// this side made, or it ends the session.
+TEST_F(HostileExecutorTest, AReplyToACallNeverMadeEndsTheSession) {
+  startServer("tcp");
+  for (uint64_t seq : {~uint64_t(0), ~uint64_t(0) - 1, uint64_t(0),
+                       uint64_t(1) << 40}) {
+    SCOPED_TRACE(seq);
+    RewritingProxy proxy(server.address(), /*overUnix=*/false,
+                         [&](Frame &f, std::vector<Frame> &) {
+                           if ((f.opcode & 0xff) == kDirectReplyOpcode)
+                             f.seq = seq;
+                         });
+    auto client = open(proxy.address);
+    ASSERT_TRUE(client);
+    auto out = client->launch("square", kObjectA, {vec({1, 2, 3, 4})}, {{1, 8}});
+    expectMalformed(out.takeError(), proxy.address, "square",
+                    "a reply to call " + std::to_string(seq) +
+                        ", which was never made");
+    expectClosed(*client);
+  }
+}
+
 // The C ABI's path (launchDescriptorsAt): the caller's result descriptor is
 // not touched by a reply that lies.
 TEST_F(HostileExecutorTest, ALyingReplyLeavesTheCallersDescriptorsAlone) {

@@ -40,6 +40,10 @@ using namespace executor_studio;
 
 namespace {
 
+/// A hash as a DenseMap key: never the map's empty (~0) or tombstone (~0 - 1)
+/// key, which a hash could otherwise be.
+uint64_t mapKey(uint64_t hash) { return hash & ~(uint64_t(1) << 63); }
+
 /// One parsed side.
 struct Side {
   llvm::StringRef text;
@@ -204,7 +208,7 @@ private:
           result.push_back(next++); // matches nothing
           continue;
         }
-        auto [it, inserted] = ids.try_emplace(*k, next);
+        auto [it, inserted] = ids.try_emplace(mapKey(*k), next);
         if (inserted)
           ++next;
         result.push_back(it->second);
@@ -264,7 +268,7 @@ private:
           if (!block->empty())
             h = llvm::hash_combine(h, block->back().getName().getAsOpaquePointer());
           uint32_t id = static_cast<uint32_t>(ids.size());
-          result.push_back(ids.try_emplace(static_cast<uint64_t>(h), id).first->second);
+          result.push_back(ids.try_emplace(mapKey(h), id).first->second);
         }
         return result;
       };
