@@ -174,7 +174,7 @@ struct CatalystStyleSession {
     if (!address)
       return address.takeError();
     std::vector<ExecutorAddr> allocated;
-    auto cleanup = make_scope_exit([&] {
+    auto cleanup = llvm::scope_exit([&] {
       for (ExecutorAddr a : allocated)
         release(a);
     });

@@ -7,6 +7,7 @@
 #include "ExecutorRuntime/Socket.h"
 #include "ExecutorRuntime/ExecutorClient.h"
 #include "ExecutorRuntime/LocalExecutor.h"
+#include "TestFiles.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -23,17 +24,12 @@
 
 using namespace executor_studio::runtime;
 
+using executor_test::readFile;
+
 namespace {
 const std::string kServer = EXECUTOR_SERVER_PATH;
 const std::string kObjectA = KERNELS_A_OBJECT;
 const std::string kObjectB = KERNELS_B_OBJECT;
-
-std::string readFile(const std::string &path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 class ExecutorClientTest : public ::testing::Test {
 protected:

@@ -11,6 +11,7 @@
 #include "ExecutorRuntime/ExecutorClient.h"
 #include "ExecutorRuntime/LocalExecutor.h"
 #include "ExecutorRuntime/Wire.h"
+#include "TestFiles.h"
 
 #include "llvm/Support/FileSystem.h"
 
@@ -26,17 +27,12 @@
 using namespace executor_studio::runtime;
 namespace fs = std::filesystem;
 
+using executor_test::readFile;
+
 namespace {
 const std::string kServer = EXECUTOR_SERVER_PATH;
 const std::string kObjectA = KERNELS_A_OBJECT;
 #define KERNELS_ASSETS_OBJECT ASSETS_OBJECT
-
-std::string readFile(const std::string &path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 /// Little-endian words, as Wire.h lays them out.
 template <typename T> void put(std::vector<char> &out, T value) {

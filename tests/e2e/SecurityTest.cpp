@@ -12,6 +12,7 @@
 #include "ExecutorRuntime/Socket.h"
 #include "RunTool.h"
 #include "SanitizerSlowdown.h"
+#include "TestFiles.h"
 
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FileSystem.h"
@@ -45,17 +46,12 @@
 using namespace executor_studio::runtime;
 using Clock = std::chrono::steady_clock;
 
+using executor_test::readFile;
+
 namespace {
 const std::string kServer = EXECUTOR_SERVER_PATH;
 const std::string kObjectA = KERNELS_A_OBJECT;
 const std::string kToken = "0123456789abcdef-a-test-token";
-
-std::string readFile(const std::string &path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 /// This process's: ctest runs each test in a process of its own, several at
 /// once, and each makes its own certificates (one shared directory would
@@ -654,7 +650,7 @@ TEST_F(SecurityTest, NoProcessOrThreadToSpareIsARefusalNotAnAbort) {
     std::string wrapper = nprocWrapper(n, dir);
     ASSERT_FALSE(wrapper.empty()) << "cannot copy executor-server to " << dir;
     auto removeDir =
-        llvm::make_scope_exit([&] { llvm::sys::fs::remove_directories(dir); });
+        llvm::scope_exit([&] { llvm::sys::fs::remove_directories(dir); });
     startServer({"--no-token"}, wrapper);
     auto client = open();
     ASSERT_FALSE(static_cast<bool>(client));

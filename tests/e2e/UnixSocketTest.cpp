@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "ExecutorRuntime/ExecutorClient.h"
 #include "ExecutorRuntime/LocalExecutor.h"
+#include "TestFiles.h"
 
 #include "llvm/Support/FileSystem.h"
 
@@ -24,16 +25,11 @@
 
 using namespace executor_studio::runtime;
 
+using executor_test::readFile;
+
 namespace {
 const std::string kServer = EXECUTOR_SERVER_PATH;
 const std::string kObjectA = KERNELS_A_OBJECT;
-
-std::string readFile(const std::string &path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 class UnixSocketTest : public ::testing::Test {
 protected:
@@ -124,7 +120,7 @@ TEST_F(UnixSocketTest, KernelsRunAndLargeBuffersGoThroughSharedMemory) {
     twice.insert(twice.end(), head.begin(), head.end());
     EXPECT_EQ((*grown)[0].as<double>(), twice);
   }
-  (*client)->close();
+  EXPECT_FALSE(static_cast<bool>((*client)->close()));
   server.stop();
   std::string text = readFile(log);
   EXPECT_NE(text.find("(unix:" + server.address().substr(5)), std::string::npos)

@@ -93,6 +93,28 @@ TEST(OpHistory, LlvmIrInstructionsNameTheirDebugLocations) {
   EXPECT_TRUE(places.linesOf({{"other.mlir", 5, 10}}).empty());
 }
 
+// Node numbers are text: the two largest are the index's own empty and
+// tombstone keys, which name no node (before, inserting one corrupted the
+// index); the largest a node can have still works.
+TEST(OpHistory, MetadataNumberedAsTheIndexsSentinelsNamesNothing) {
+  const char *text = R"(define void @k(ptr %0) {
+  %2 = load double, ptr %0, align 8, !dbg !4294967295
+  %3 = load double, ptr %0, align 8, !dbg !4294967294
+  %4 = load double, ptr %0, align 8, !dbg !4294967293
+  ret void
+}
+!4294967295 = !DILocation(line: 5, column: 10, scope: !4294967292)
+!4294967294 = !DILocation(line: 6, column: 10, scope: !4294967292)
+!4294967293 = !DILocation(line: 7, column: 10, scope: !4294967292)
+!4294967292 = distinct !DISubprogram(name: "k", scope: !4294967291, file: !4294967291, line: 4, scopeLine: 4)
+!4294967291 = !DIFile(filename: "k.mlir", directory: "/w")
+)";
+  SnapshotPlaces places(text, SnapshotKind::LLVMIR);
+  EXPECT_TRUE(places.placesOfLine(1).empty());
+  EXPECT_TRUE(places.placesOfLine(2).empty());
+  EXPECT_EQ(places.placesOfLine(3), (std::vector<SourcePlace>{{"/w/k.mlir", 7, 10}}));
+}
+
 TEST(OpHistory, AssemblyInstructionsFollowTheirLocDirective) {
   const char *text = R"(	.text
 	.file	"k"

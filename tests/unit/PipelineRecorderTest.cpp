@@ -9,6 +9,7 @@
 #include "mlir/Parser/Parser.h"
 
 #include "TargetPrograms.h"
+#include "TestFiles.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -22,17 +23,9 @@
 
 using namespace executor_studio;
 
-namespace {
-constexpr const char *kFolding = R"mlir(
-func.func @f(%a: i32) -> i32 {
-  %c0 = arith.constant 0 : i32
-  %b = arith.addi %a, %c0 : i32
-  %c = arith.addi %a, %c0 : i32
-  %d = arith.muli %b, %c : i32
-  return %d : i32
-}
-)mlir";
+using executor_test::kFoldingProgram;
 
+namespace {
 RecordOptions options(std::string pipeline) {
   RecordOptions o;
   o.pipeline = std::move(pipeline);
@@ -41,7 +34,7 @@ RecordOptions options(std::string pipeline) {
 } // namespace
 
 TEST(PipelineRecorder, OneSnapshotPerPass) {
-  Recording r = recordPipeline(kFolding, "test.mlir",
+  Recording r = recordPipeline(kFoldingProgram, "test.mlir",
                                options("builtin.module(cse,canonicalize,cse)"));
   ASSERT_TRUE(r.succeeded);
   ASSERT_EQ(r.snapshots.size(), 3u);
@@ -56,7 +49,7 @@ TEST(PipelineRecorder, OneSnapshotPerPass) {
 }
 
 TEST(PipelineRecorder, TracksChangesAndSharesUnchangedIR) {
-  Recording r = recordPipeline(kFolding, "test.mlir",
+  Recording r = recordPipeline(kFoldingProgram, "test.mlir",
                                options("builtin.module(cse,canonicalize,cse)"));
   ASSERT_TRUE(r.succeeded);
   // cse merges %b and %c; canonicalize folds the add of zero; the second cse
@@ -80,7 +73,7 @@ TEST(PipelineRecorder, TracksChangesAndSharesUnchangedIR) {
 }
 
 TEST(PipelineRecorder, AcceptsUnanchoredPipelinesAndOptions) {
-  Recording r = recordPipeline(kFolding, "test.mlir",
+  Recording r = recordPipeline(kFoldingProgram, "test.mlir",
                                options("canonicalize{max-iterations=3}"));
   ASSERT_TRUE(r.succeeded);
   ASSERT_EQ(r.snapshots.size(), 1u);
@@ -129,8 +122,8 @@ TEST(PipelineRecorder, ParseErrorsComeBackAsDiagnostics) {
 // dialects and passes crashed on: tests/fuzz, parse errors in inputs such as
 // `mmrref.allocD`, reading whatever followed libFuzzer's input in the heap).
 TEST(PipelineRecorder, ATextSliceIsParsedAloneNotWhatFollowsIt) {
-  std::string buffer = std::string(kFolding) + "this is not MLIR {{{";
-  llvm::StringRef slice(buffer.data(), std::string(kFolding).size());
+  std::string buffer = std::string(kFoldingProgram) + "this is not MLIR {{{";
+  llvm::StringRef slice(buffer.data(), std::string(kFoldingProgram).size());
   Recording r = recordPipeline(slice, "slice.mlir", options("builtin.module(cse)"));
   EXPECT_TRUE(r.succeeded);
   for (const RecordedDiagnostic &d : r.diagnostics)
@@ -233,7 +226,7 @@ module attributes {test.name = "three"} {
 // once, whichever thread asks; it is the same text as printing at once.
 TEST(PipelineRecorder, SnapshotTextIsPrintedOnFirstUse) {
   RecordOptions deferred = options("builtin.module(cse,canonicalize,cse)");
-  Recording lazy = recordPipeline(kFolding, "test.mlir", deferred);
+  Recording lazy = recordPipeline(kFoldingProgram, "test.mlir", deferred);
   ASSERT_TRUE(lazy.succeeded);
   ASSERT_EQ(lazy.snapshots.size(), 3u);
   for (const Snapshot &s : lazy.snapshots)
@@ -242,7 +235,7 @@ TEST(PipelineRecorder, SnapshotTextIsPrintedOnFirstUse) {
 
   RecordOptions now = deferred;
   now.deferText = false;
-  Recording eager = recordPipeline(kFolding, "test.mlir", now);
+  Recording eager = recordPipeline(kFoldingProgram, "test.mlir", now);
   for (const Snapshot &s : eager.snapshots)
     EXPECT_TRUE(s.ir.isMade());
 
@@ -274,7 +267,7 @@ TEST(PipelineRecorder, DroppedCopiesAreDestroyedOffTheDroppingThread) {
   // thread, and the owner goes with the last of them, there, once
   // waitForDroppedCopies has returned; the texts were right until then.
   // The text entry registers the passes, once.
-  ASSERT_TRUE(recordPipeline(kFolding, "test.mlir", options("builtin.module(cse)")).succeeded);
+  ASSERT_TRUE(recordPipeline(kFoldingProgram, "test.mlir", options("builtin.module(cse)")).succeeded);
   mlir::DialectRegistry registry;
   registerAllDialects(registry);
   std::atomic<bool> released{false};
@@ -289,7 +282,7 @@ TEST(PipelineRecorder, DroppedCopiesAreDestroyedOffTheDroppingThread) {
           released = true;
         });
     mlir::OwningOpRef<mlir::ModuleOp> module =
-        mlir::parseSourceString<mlir::ModuleOp>(kFolding, context.get());
+        mlir::parseSourceString<mlir::ModuleOp>(kFoldingProgram, context.get());
     ASSERT_TRUE(module);
     Recording lazy = recordPipeline(module->getOperation(),
                                     options("builtin.module(cse,canonicalize)"),
@@ -314,12 +307,12 @@ TEST(PipelineRecorder, DeferredTextsNeedNoCopyOfTheInputOrTheLastStep) {
   for (bool debugInfo : {false, true}) {
     RecordOptions deferred = options("builtin.module(cse,canonicalize)");
     deferred.printDebugInfo = debugInfo;
-    Recording lazy = recordPipeline(kFolding, "test.mlir", deferred);
+    Recording lazy = recordPipeline(kFoldingProgram, "test.mlir", deferred);
     ASSERT_TRUE(lazy.succeeded);
     ASSERT_TRUE(lazy.snapshots.back().changed);
     RecordOptions now = deferred;
     now.deferText = false;
-    Recording eager = recordPipeline(kFolding, "test.mlir", now);
+    Recording eager = recordPipeline(kFoldingProgram, "test.mlir", now);
     std::string input, output;
     std::thread other([&] {
       input = *lazy.inputIR;
@@ -345,7 +338,7 @@ TEST(PipelineRecorder, VerifierErrorsComeBackAsDiagnostics) {
 
 TEST(PipelineRecorder, InvalidPipelineIsReported) {
   Recording r =
-      recordPipeline(kFolding, "test.mlir", options("no-such-pass"));
+      recordPipeline(kFoldingProgram, "test.mlir", options("no-such-pass"));
   EXPECT_FALSE(r.succeeded);
   ASSERT_EQ(r.diagnostics.size(), 1u);
   EXPECT_NE(r.diagnostics[0].message.find("no-such-pass"), std::string::npos);
@@ -355,7 +348,7 @@ TEST(PipelineRecorder, MisspelledPassesAndPipelineOptionsGetASuggestion) {
   // The text entry (studio, language server) says what executor-opt and
   // executor-compile say: the nearest pass or pipeline, the nearest option
   // of a pipeline as of a pass.
-  Recording pass = recordPipeline(kFolding, "test.mlir",
+  Recording pass = recordPipeline(kFoldingProgram, "test.mlir",
                                   options("builtin.module(canonicalze)"));
   ASSERT_EQ(pass.diagnostics.size(), 1u);
   EXPECT_NE(pass.diagnostics[0].message.find(
@@ -364,7 +357,7 @@ TEST(PipelineRecorder, MisspelledPassesAndPipelineOptionsGetASuggestion) {
             std::string::npos)
       << pass.diagnostics[0].message;
   Recording pipeline = recordPipeline(
-      kFolding, "test.mlir",
+      kFoldingProgram, "test.mlir",
       options("builtin.module(executor-default-pipeline{worksp=/tmp/w})"));
   ASSERT_EQ(pipeline.diagnostics.size(), 1u);
   EXPECT_NE(pipeline.diagnostics[0].message.find(
@@ -408,7 +401,7 @@ module {
 TEST(PipelineRecorder, WithoutIRRecordsOnlyTimingAndChanges) {
   RecordOptions o = options("builtin.module(cse)");
   o.recordIR = false;
-  Recording r = recordPipeline(kFolding, "test.mlir", o);
+  Recording r = recordPipeline(kFoldingProgram, "test.mlir", o);
   ASSERT_TRUE(r.succeeded);
   ASSERT_EQ(r.snapshots.size(), 1u);
   EXPECT_TRUE(r.snapshots[0].changed);
@@ -416,7 +409,7 @@ TEST(PipelineRecorder, WithoutIRRecordsOnlyTimingAndChanges) {
 }
 
 TEST(PipelineRecorder, WritesSnapshotsByMode) {
-  Recording r = recordPipeline(kFolding, "test.mlir",
+  Recording r = recordPipeline(kFoldingProgram, "test.mlir",
                                options("builtin.module(cse,canonicalize,cse)"));
   ASSERT_TRUE(r.succeeded);
   llvm::SmallString<128> dir;
@@ -456,7 +449,7 @@ TEST(PipelineRecorder, WritesSnapshotsByMode) {
 
 TEST(PipelineRecorderFrom, RerunOnTheRecordedIRGivesTheSameOutput) {
   RecordOptions o = options("builtin.module(cse,canonicalize,cse)");
-  Recording whole = recordPipeline(kFolding, "test.mlir", o);
+  Recording whole = recordPipeline(kFoldingProgram, "test.mlir", o);
   ASSERT_TRUE(whole.succeeded);
   Recording rest =
       recordPipelineFrom(*whole.snapshots[0].ir, "edited.mlir", o, 0);
@@ -508,7 +501,7 @@ TEST(PipelineRecorderFrom, AnEditThatDoesNotParseNamesItsLine) {
 
 TEST(PipelineRecorderFrom, AfterTheLastStepRunsNothing) {
   RecordOptions o = options("cse,canonicalize");
-  Recording rest = recordPipelineFrom(kFolding, "t.mlir", o, 1);
+  Recording rest = recordPipelineFrom(kFoldingProgram, "t.mlir", o, 1);
   ASSERT_TRUE(rest.succeeded);
   EXPECT_TRUE(rest.snapshots.empty());
   EXPECT_EQ(rest.outputIR, rest.inputIR);
@@ -516,7 +509,7 @@ TEST(PipelineRecorderFrom, AfterTheLastStepRunsNothing) {
 
 TEST(PipelineRecorderFrom, AStepOutOfRangeIsADiagnostic) {
   Recording rest =
-      recordPipelineFrom(kFolding, "t.mlir", options("cse,canonicalize"), 2);
+      recordPipelineFrom(kFoldingProgram, "t.mlir", options("cse,canonicalize"), 2);
   EXPECT_FALSE(rest.succeeded);
   ASSERT_EQ(rest.diagnostics.size(), 1u);
   EXPECT_NE(rest.diagnostics[0].message.find("no step 2"), std::string::npos)
@@ -529,7 +522,7 @@ TEST(PipelineRecorderFrom, StepsMatchTheRecordedSnapshots) {
   std::string pipeline = "builtin.module(func.func(cse),func.func(canonicalize),"
                          "cse,canonicalize{max-iterations=3})";
   // (The text entry registers the passes that pipelineSteps parses.)
-  Recording whole = recordPipeline(kFolding, "t.mlir", options(pipeline));
+  Recording whole = recordPipeline(kFoldingProgram, "t.mlir", options(pipeline));
   ASSERT_TRUE(whole.succeeded);
   auto steps = pipelineSteps(pipeline);
   ASSERT_TRUE(static_cast<bool>(steps)) << llvm::toString(steps.takeError());
@@ -546,7 +539,7 @@ TEST(PipelineRecorderFrom, StepsMatchTheRecordedSnapshots) {
 
 TEST(PipelineRecorderFrom, SpliceMarksTheEditedSnapshot) {
   RecordOptions o = options("builtin.module(cse,canonicalize,cse)");
-  Recording whole = recordPipeline(kFolding, "test.mlir", o);
+  Recording whole = recordPipeline(kFoldingProgram, "test.mlir", o);
   auto text = std::make_shared<const std::string>(*whole.snapshots[0].ir);
   Recording rest = recordPipelineFrom(*text, "edited.mlir", o, 0);
   Recording spliced = spliceRecording(whole, 0, text, std::move(rest));
@@ -561,7 +554,7 @@ TEST(PipelineRecorderFrom, SpliceMarksTheEditedSnapshot) {
 
 TEST(PipelineRecorderFrom, AnEditedInputDropsTheOldInputsDiagnostics) {
   RecordOptions o = options("builtin.module(cse)");
-  Recording whole = recordPipeline(kFolding, "test.mlir", o);
+  Recording whole = recordPipeline(kFoldingProgram, "test.mlir", o);
   RecordedDiagnostic old;
   old.severity = RecordedDiagnostic::Severity::Warning;
   old.message = "about the old input";
@@ -583,7 +576,7 @@ TEST(PipelineRecorderFrom, AnEditedInputDropsTheOldInputsDiagnostics) {
 TEST(PipelineRecorder, SameAsComparesSnapshotsWithoutPrintingThem) {
   // The last cse finds nothing left to do: its snapshot shares the text of
   // the one before, and saying so prints neither.
-  Recording r = recordPipeline(kFolding, "test.mlir",
+  Recording r = recordPipeline(kFoldingProgram, "test.mlir",
                                options("builtin.module(cse,canonicalize,cse)"));
   ASSERT_EQ(r.snapshots.size(), 3u);
   ASSERT_FALSE(r.snapshots[2].changed);
@@ -693,7 +686,7 @@ TEST(PipelineRecorderNested, OffByDefaultAndWithoutIR) {
 }
 
 TEST(PipelineRecorderNested, FindsSnapshotsByNumberAndName) {
-  Recording r = recordPipeline(kFolding, "test.mlir",
+  Recording r = recordPipeline(kFoldingProgram, "test.mlir",
                                options("builtin.module(cse,canonicalize,cse)"));
   ASSERT_EQ(r.snapshots.size(), 3u);
   EXPECT_EQ(findSnapshot(r, "1"), &r.snapshots[0]);

@@ -173,6 +173,10 @@ std::optional<unsigned> metadataId(StringRef ref) {
   unsigned id;
   if (!ref.consume_front("!") || ref.getAsInteger(10, id))
     return std::nullopt;
+  // The two largest are the index's empty and tombstone keys (DenseMap);
+  // LLVM never numbers that many nodes.
+  if (id >= llvm::DenseMapInfo<unsigned>::getTombstoneKey())
+    return std::nullopt;
   return id;
 }
 

@@ -9,6 +9,7 @@
 
 #include "ExecutorRuntime/LocalExecutor.h"
 #include "ExternalExecutor.h"
+#include "TestFiles.h"
 
 #include <arpa/inet.h>
 #include <chrono>
@@ -22,6 +23,8 @@
 
 using namespace executor_studio::gui;
 using namespace std::chrono_literals;
+
+using executor_test::readFile;
 
 namespace {
 ExecutorOptions options() {
@@ -67,13 +70,6 @@ std::vector<double> doubles(const MemRefData &d) {
   std::vector<double> v(d.bytes.size() / 8);
   std::memcpy(v.data(), d.bytes.data(), d.bytes.size());
   return v;
-}
-
-std::string readFile(const std::string &path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
 }
 
 std::string closedPort() {

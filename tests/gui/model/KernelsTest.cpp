@@ -1,5 +1,6 @@
 //===- KernelsTest.cpp - the kernels a document launches ------------------===//
 #include "StudioModel/Kernels.h"
+#include "TestFiles.h"
 
 #include <fstream>
 #include <gtest/gtest.h>
@@ -7,14 +8,7 @@
 
 using namespace executor_studio::gui;
 
-namespace {
-std::string readFile(const std::string &path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-} // namespace
+using executor_test::readFile;
 
 TEST(Kernels, FindsTheLaunchedEntriesOfTheTargets) {
   std::string sample = readFile(SAMPLES_DIR "/cross-compile-dispatch.mlir");

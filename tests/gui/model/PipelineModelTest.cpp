@@ -4,6 +4,7 @@
 #include "StudioModel/Studio.h"
 
 #include "TargetPrograms.h"
+#include "TestFiles.h"
 
 #include <gtest/gtest.h>
 
@@ -14,16 +15,9 @@
 using namespace executor_studio;
 using namespace executor_studio::gui;
 
-namespace {
-constexpr const char *kFolding = R"mlir(func.func @f(%a: i32) -> i32 {
-  %c0 = arith.constant 0 : i32
-  %b = arith.addi %a, %c0 : i32
-  %c = arith.addi %a, %c0 : i32
-  %d = arith.muli %b, %c : i32
-  return %d : i32
-}
-)mlir";
+using executor_test::kFoldingProgram;
 
+namespace {
 Recording record(const std::string &text, const std::string &pipeline) {
   RecordOptions options;
   options.pipeline = pipeline;
@@ -33,8 +27,8 @@ Recording record(const std::string &text, const std::string &pipeline) {
 /// cse (changes), canonicalize (changes), cse (nothing left), canonicalize.
 PipelineModel stepper() {
   PipelineModel m;
-  m.setSource(std::make_shared<const std::string>(kFolding), "test.mlir");
-  m.setRecording(record(kFolding, "builtin.module(cse,canonicalize,cse,canonicalize)"));
+  m.setSource(std::make_shared<const std::string>(kFoldingProgram), "test.mlir");
+  m.setRecording(record(kFoldingProgram, "builtin.module(cse,canonicalize,cse,canonicalize)"));
   return m;
 }
 
@@ -230,9 +224,9 @@ TEST(PipelineModel, PassDiagnosticsNameTheirSnapshot) {
 TEST(PipelineModel, KeepsTheSelectionAcrossRecordings) {
   PipelineModel m = stepper();
   m.select(2);
-  m.setRecording(record(kFolding, "builtin.module(cse,canonicalize,cse,canonicalize)"));
+  m.setRecording(record(kFoldingProgram, "builtin.module(cse,canonicalize,cse,canonicalize)"));
   EXPECT_EQ(m.selected(), 2);
-  m.setRecording(record(kFolding, "builtin.module(cse)"));
+  m.setRecording(record(kFoldingProgram, "builtin.module(cse)"));
   EXPECT_EQ(m.selected(), 0);
 }
 
@@ -381,7 +375,7 @@ TEST(PipelineModel, AnOpsHistoryFollowsItsLocationThroughEverySnapshot) {
   options.pipeline = "builtin.module(cse,canonicalize,cse,canonicalize)";
   options.printDebugInfo = true;
   PipelineModel m;
-  m.setRecording(recordPipeline(kFolding, "test.mlir", options));
+  m.setRecording(recordPipeline(kFoldingProgram, "test.mlir", options));
   ASSERT_TRUE(m.recording().succeeded);
   // The muli of line 5 lives on in every snapshot; the second addi (line 4)
   // is gone after cse, which keeps the first.

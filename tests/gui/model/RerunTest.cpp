@@ -8,6 +8,7 @@
 #include "ExecutorStudio/Registration/TextEntryPoints.h"
 #include "ExecutorStudio/Pipeline/PipelineRecorder.h"
 #include "StudioModel/Studio.h"
+#include "TestFiles.h"
 
 #include "llvm/Support/Program.h"
 
@@ -24,18 +25,14 @@ using namespace executor_studio;
 using namespace executor_studio::gui;
 using namespace std::chrono_literals;
 
+using executor_test::kFoldingProgram;
+using executor_test::readFile;
+
 namespace {
 StudioOptions options() {
   StudioOptions o;
   o.executor.serverPath = EXECUTOR_SERVER_PATH;
   return o;
-}
-
-std::string readFile(const std::string &path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
 }
 
 std::string replaced(std::string text, const std::string &from, const std::string &to) {
@@ -63,21 +60,13 @@ std::string executorOpt(const std::string &file, const std::string &pipeline, in
   return readFile(out);
 }
 
-constexpr const char *kProgram = R"mlir(func.func @f(%a: i32) -> i32 {
-  %c0 = arith.constant 0 : i32
-  %b = arith.addi %a, %c0 : i32
-  %c = arith.addi %a, %c0 : i32
-  %d = arith.muli %b, %c : i32
-  return %d : i32
-}
-)mlir";
 constexpr const char *kPipeline = "builtin.module(cse,canonicalize,cse)";
 } // namespace
 
 TEST(Rerun, EditAtAPassRerunsTheRestRevertsAndReproduces) {
   Studio studio(options());
   studio.setPipelineText(kPipeline);
-  studio.openText("f.mlir", kProgram);
+  studio.openText("f.mlir", kFoldingProgram);
   ASSERT_TRUE(studio.waitForRecording(60s));
   PipelineModel &passes = studio.passes();
   ASSERT_EQ(passes.passCount(), 3u);
@@ -145,7 +134,7 @@ TEST(Rerun, EditAtAPassRerunsTheRestRevertsAndReproduces) {
 TEST(Rerun, OneRerunPassIsCountedInTheSingular) {
   Studio studio(options());
   studio.setPipelineText(kPipeline);
-  studio.openText("f.mlir", kProgram);
+  studio.openText("f.mlir", kFoldingProgram);
   ASSERT_TRUE(studio.waitForRecording(60s));
   // An edit after the second pass re-runs the third only.
   studio.rerunFrom(1, replaced(*studio.passes().irAt(1), "arith.muli", "arith.addi"));
@@ -158,7 +147,7 @@ TEST(Rerun, OneRerunPassIsCountedInTheSingular) {
 TEST(Rerun, AnEditThatDoesNotParseShowsItsLineAndKeepsTheRecording) {
   Studio studio(options());
   studio.setPipelineText(kPipeline);
-  studio.openText("f.mlir", kProgram);
+  studio.openText("f.mlir", kFoldingProgram);
   ASSERT_TRUE(studio.waitForRecording(60s));
   std::string output = *studio.passes().recording().outputIR;
   std::string broken = replaced(*studio.passes().pass(1).ir, "return %", "return %nope, %");
@@ -202,7 +191,7 @@ TEST(Rerun, AnEditThatDoesNotParseShowsItsLineAndKeepsTheRecording) {
 TEST(Rerun, AFailingRerunOpensAtTheFailingPass) {
   Studio studio(options());
   studio.setPipelineText("builtin.module(cse,dispatch-executor-targets)");
-  studio.openText("f.mlir", kProgram);
+  studio.openText("f.mlir", kFoldingProgram);
   ASSERT_TRUE(studio.waitForRecording(60s));
   ASSERT_TRUE(studio.passes().recording().succeeded);
   // A dispatched target without an object: dispatch-executor-targets fails.
@@ -310,7 +299,7 @@ TEST(Rerun, AQuotedWorkspaceOfACustomPipelineIsReplacedToo) {
 TEST(Rerun, ACrashingWorkerLeavesTheRecordingAndTheEdit) {
   Studio studio(options());
   studio.setPipelineText(kPipeline);
-  studio.openText("f.mlir", kProgram);
+  studio.openText("f.mlir", kFoldingProgram);
   ASSERT_TRUE(studio.waitForRecording(60s));
   ASSERT_TRUE(studio.passes().recording().succeeded);
   size_t snapshots = studio.passes().recording().snapshots.size();
@@ -378,7 +367,7 @@ TEST(Rerun, AnEditIsKeptUntilRevertedAndOfferedToTheNextStudio) {
   {
     Studio studio(o);
     studio.setPipelineText(kPipeline);
-    studio.openText("f.mlir", kProgram);
+    studio.openText("f.mlir", kFoldingProgram);
     ASSERT_TRUE(studio.waitForRecording(60s));
     EXPECT_EQ(studio.recoveredEdit(), nullptr);
     edit = replaced(*studio.passes().irAt(0), "arith.muli", "arith.addi");
@@ -399,7 +388,7 @@ TEST(Rerun, AnEditIsKeptUntilRevertedAndOfferedToTheNextStudio) {
 
   Studio next(o);
   next.setPipelineText(kPipeline);
-  next.openText("f.mlir", kProgram);
+  next.openText("f.mlir", kFoldingProgram);
   ASSERT_NE(next.recoveredEdit(), nullptr);
   EXPECT_EQ(next.recoveredEdit()->text, edit);
   ASSERT_TRUE(next.waitForRecording(60s));
@@ -417,7 +406,7 @@ TEST(Rerun, AnEditIsKeptUntilRevertedAndOfferedToTheNextStudio) {
   // A file that is not a recovery file is named, not trusted.
   std::ofstream(store.pathFor("f.mlir")) << "{\"document\": 3}";
   Studio broken(o);
-  broken.openText("f.mlir", kProgram);
+  broken.openText("f.mlir", kFoldingProgram);
   EXPECT_EQ(broken.recoveredEdit(), nullptr);
   EXPECT_TRUE(broken.statusIsError());
   EXPECT_NE(broken.status().find("is not a recovery file"), std::string::npos)
