@@ -596,14 +596,14 @@ void Server::onOpHistory(TextFile &file, const OpHistoryParams &params,
           proto::ErrorCode::RequestFailed,
           llvm::formatv("line {0} is in a chunk that does not parse: no op "
                         "to follow",
-                        pos.line + 1)));
+                        int64_t(pos.line) + 1)));
     json::Array places;
     std::string op = findOpPlaces(*chunk, pos, places);
     if (op.empty())
       return reply(makeError(
           proto::ErrorCode::InvalidParams,
           llvm::formatv("there is no op at line {0}, character {1}",
-                        pos.line + 1, pos.character + 1)));
+                        int64_t(pos.line) + 1, int64_t(pos.character) + 1)));
     query["places"] = std::move(places);
     query["op"] = op;
     preview.chunk = chunk->index;

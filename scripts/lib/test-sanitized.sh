@@ -63,11 +63,8 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1:suppres
 export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1:allocator_may_return_null=1:suppressions=$supp/tsan.supp}
 # Under TSan every byte has 4 of shadow: the language server's memory budget
 # test (a 50,000-line document in 600 MiB) measures TSan, not the server.
-# And under TSan the server never answers op-history.test's
-# executor/opHistory (it sits idle, waiting for input; not analysed yet:
-# README, "Testing under sanitizers, and fuzzing").
 if [ "$sanitize" = thread ]; then
-  export LIT_FILTER_OUT=${LIT_FILTER_OUT:-large-document|op-history}
+  export LIT_FILTER_OUT=${LIT_FILTER_OUT:-large-document}
 fi
 export ASAN_SYMBOLIZER_PATH=${ASAN_SYMBOLIZER_PATH:-/usr/lib/llvm-22/bin/llvm-symbolizer}
 export TSAN_SYMBOLIZER_PATH=$ASAN_SYMBOLIZER_PATH UBSAN_SYMBOLIZER_PATH=$ASAN_SYMBOLIZER_PATH
