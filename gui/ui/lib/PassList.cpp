@@ -219,6 +219,7 @@ void drawStepRow(PipelineModel &passes, StudioView::State &state, int position,
   if (shown.time) {
     ImGui::TableSetColumnIndex(3);
     drawTimeCell(s, slowest);
+    state.probe("pass-ms-" + std::to_string(position));
   }
   if (shown.ops) {
     ImGui::TableSetColumnIndex(4);
