@@ -272,6 +272,38 @@ std::string PipelineModel::positionName(int position) const {
   return std::to_string(position + 1) + ": " + entry.snapshot->pass;
 }
 
+std::string PipelineModel::shortName(int position) const {
+  if (position == kInputPosition)
+    return "input";
+  if (position < 0 || position >= static_cast<int>(entryCount()))
+    return "none";
+  return entries[position].snapshot->pass;
+}
+
+StepLabel PipelineModel::listLabel(int position) const {
+  StepLabel label;
+  label.name = shortName(position);
+  if (position < 0 || position >= static_cast<int>(entryCount()))
+    return label;
+  // Each target's own steps hang under cross-compile-targets, folded
+  // until it is opened.
+  label.prefix = isNested(position) ? "  "
+                 : hasNested(position) ? (expanded(position) ? "[-] " : "[+] ")
+                                       : "";
+  const Snapshot &s = *entries[position].snapshot;
+  if (s.kind != SnapshotKind::MLIR)
+    label.detail = "  (" + s.anchor + ")";
+  if (s.anchor.rfind("func.func", 0) == 0 || s.anchor.rfind("llvm.func", 0) == 0) {
+    size_t at = s.anchor.find('@');
+    label.detail += "  (" + s.anchor.substr(at == std::string::npos ? 0 : at) + ")";
+  }
+  if (!s.diagnostics.empty())
+    label.marks += "  [" + std::to_string(s.diagnostics.size()) + " diag]";
+  if (s.edited)
+    label.marks += "  [edited]";
+  return label;
+}
+
 void PipelineModel::setSource(std::shared_ptr<const std::string> text,
                               std::string name) {
   source = std::move(text);

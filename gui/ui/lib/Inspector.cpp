@@ -409,6 +409,57 @@ void openOpHistory(Studio &studio, StudioView::State &state,
   state.historyLabel = start == std::string::npos ? label : label.substr(start);
 }
 
+namespace {
+/// A snapshot of the history by its short name (a target's own step
+/// indented under its parent, `compute/asm`), fitted to its column; the
+/// full name in a tooltip; a click selects it.
+void drawHistoryStep(PipelineModel &m, StudioView::State &state,
+                     const PipelineModel::HistoryStep &step, size_t i) {
+  StepLabel parts;
+  parts.prefix = m.isNested(step.position) ? "  " : "";
+  parts.name = m.shortName(step.position);
+  float room = ImGui::GetContentRegionAvail().x;
+  std::string label = fitLabel(parts, room);
+  if (ImGui::Selectable(label.c_str(), step.position == m.selected(),
+                        ImGuiSelectableFlags_SpanAllColumns) &&
+      step.position != kInputPosition) {
+    m.select(step.position);
+    if (!step.lines.empty())
+      if (std::optional<size_t> row = m.rowOfRightLine(step.lines.front()))
+        m.requestScroll(*row);
+  }
+  state.probeText("history-" + std::to_string(i), label, room);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("%s", m.positionName(step.position).c_str());
+}
+
+/// The op's lines in a snapshot, as many as fit and how many more.
+void drawHistoryLines(const PipelineModel::HistoryStep &step) {
+  if (step.lines.empty()) {
+    ImGui::TextColored(colors::dim(), "gone");
+    return;
+  }
+  float room = ImGui::GetContentRegionAvail().x;
+  size_t count = step.lines.size();
+  std::string list = std::to_string(step.lines[0]), all = list;
+  for (size_t k = 1; k < count; ++k)
+    all += ", " + std::to_string(step.lines[k]);
+  size_t shown = 1;
+  for (; shown < count; ++shown) {
+    std::string longer = list + ", " + std::to_string(step.lines[shown]);
+    std::string more = shown + 1 < count ? " +" + std::to_string(count - shown - 1) : "";
+    if (ImGui::CalcTextSize((longer + more).c_str()).x > room)
+      break;
+    list = std::move(longer);
+  }
+  if (shown < count)
+    list += " +" + std::to_string(count - shown);
+  ImGui::TextUnformatted(list.c_str());
+  if (shown < step.lines.size() && ImGui::IsItemHovered())
+    ImGui::SetTooltip("lines %s", all.c_str());
+}
+} // namespace
+
 void drawOpHistory(Studio &studio, StudioView::State &state) {
   if (state.historyLocations.empty())
     return;
@@ -416,7 +467,10 @@ void drawOpHistory(Studio &studio, StudioView::State &state) {
   // Over the executor panel, at the right: the IR view, where the op's
   // lines are marked, stays in sight (at 1024x640 too).
   const ImGuiViewport *viewport = ImGui::GetMainViewport();
-  float width = std::min(ImGui::GetFontSize() * 30, viewport->WorkSize.x * 0.3f);
+  // Wide enough for a target's own step's name beside its lines
+  // (`compute/convert-func-to-llvm` whole at 1024x640).
+  float width = std::min(ImGui::GetFontSize() * 30,
+                         std::max(viewport->WorkSize.x * 0.3f, ImGui::GetFontSize() * 24));
   ImGui::SetNextWindowSize(ImVec2(width, viewport->WorkSize.y * 0.5f), ImGuiCond_Appearing);
   ImGui::SetNextWindowPos(ImVec2(viewport->WorkPos.x + viewport->WorkSize.x - width -
                                      ImGui::GetFontSize() * 0.5f,
@@ -438,36 +492,18 @@ void drawOpHistory(Studio &studio, StudioView::State &state) {
                         ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY |
                             ImGuiTableFlags_BordersInnerV)) {
     ImGui::TableSetupScrollFreeze(0, 1);
-    ImGui::TableSetupColumn("snapshot", ImGuiTableColumnFlags_WidthStretch, 1.0f);
-    ImGui::TableSetupColumn("lines", ImGuiTableColumnFlags_WidthStretch, 0.6f);
+    ImGui::TableSetupColumn("snapshot", ImGuiTableColumnFlags_WidthStretch);
+    ImGui::TableSetupColumn("lines", ImGuiTableColumnFlags_WidthFixed, characterWidth() * 9);
     ImGui::TableHeadersRow();
     for (size_t i = 0; i < state.history.size(); ++i) {
       const PipelineModel::HistoryStep &step = state.history[i];
       ImGui::TableNextRow();
       ImGui::TableSetColumnIndex(0);
       ImGui::PushID(static_cast<int>(i));
-      bool here = step.position == m.selected();
-      if (ImGui::Selectable(m.positionName(step.position).c_str(), here,
-                            ImGuiSelectableFlags_SpanAllColumns) &&
-          step.position != kInputPosition) {
-        m.select(step.position);
-        if (!step.lines.empty())
-          if (std::optional<size_t> row = m.rowOfRightLine(step.lines.front()))
-            m.requestScroll(*row);
-      }
-      state.probe("history-" + std::to_string(i));
+      drawHistoryStep(m, state, step, i);
       ImGui::PopID();
       ImGui::TableSetColumnIndex(1);
-      if (step.lines.empty()) {
-        ImGui::TextColored(colors::dim(), "gone");
-      } else {
-        std::string list;
-        for (size_t k = 0; k < step.lines.size() && k < 6; ++k)
-          list += (k ? ", " : "") + std::to_string(step.lines[k]);
-        if (step.lines.size() > 6)
-          list += ", ... (" + std::to_string(step.lines.size()) + ")";
-        ImGui::TextUnformatted(list.c_str());
-      }
+      drawHistoryLines(step);
     }
     ImGui::EndTable();
   }

@@ -104,11 +104,17 @@ struct StudioView::State {
     bool enabled = true;
     /// Its right edge, as drawn (clipped by its window).
     float right = 0;
+    /// The text it drew (a name fitted to its column) and the width the
+    /// column had for it, in pixels.
+    std::string text;
+    float room = 0;
   };
   std::map<std::string, Probe> probes;
 
   /// Remembers where the last item was drawn as `name`.
   void probe(const std::string &name, bool enabled = true);
+  /// The same, with the text it drew in `room` pixels.
+  void probeText(const std::string &name, std::string text, float room);
 };
 
 void drawPassList(Studio &studio, StudioView::State &state);
@@ -140,6 +146,10 @@ void drawEditor(Studio &studio, StudioView::State &state);
 /// ImGui::InputText on a std::string (grows as needed).
 bool inputString(const char *label, std::string &value,
                  ImGuiInputTextFlags flags = 0, const char *hint = nullptr);
+/// The width of a character of the studio's (monospaced) font.
+float characterWidth();
+/// `label` (StepLabel::fit) in at most `room` pixels.
+std::string fitLabel(const StepLabel &label, float room);
 /// A small coloured square, as in the pass list.
 void marker(ImVec4 color);
 /// Text with a tooltip of its full form when it is cut.

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <string>
 #include <vector>
 
 namespace executor_studio::gui {
@@ -56,68 +57,90 @@ void drawTimeBars(PipelineModel &passes, StudioView::State &state) {
   }
 }
 
-/// The table and its columns (an "ops" column while the IR is filtered).
-bool beginTable(bool opColumn) {
+/// Which of the pass list's columns are shown: the name keeps at least
+/// kNameMinChars characters, and the others are shown while there is room
+/// left beside it (the op counts while the IR is filtered, then the time,
+/// then the number; the name's tooltip gives them all).
+constexpr float kNameMinChars = 16;
+struct Columns {
+  bool number = true, time = true, ops = false;
+  /// The widest number's width (a nested step's number is dim, not
+  /// indented: its name is).
+  float numberWidth = 0;
+};
+
+Columns chooseColumns(const PipelineModel &passes, bool opColumn) {
+  const ImGuiStyle &style = ImGui::GetStyle();
+  float pad = style.CellPadding.x * 2 + 1;
+  float charW = characterWidth();
+  float room = ImGui::GetContentRegionAvail().x - style.ScrollbarSize -
+               (ImGui::GetTextLineHeight() * 0.55f + pad) - (charW * kNameMinChars + pad);
+  Columns shown;
+  unsigned widest = 0;
+  for (size_t i = 0; i < passes.entryCount(); ++i)
+    widest = std::max(widest, passes.number(static_cast<int>(i)));
+  shown.numberWidth = charW * static_cast<float>(std::to_string(widest).size());
+  auto take = [&](float width) {
+    if (room < width + pad)
+      return false;
+    room -= width + pad;
+    return true;
+  };
+  shown.ops = opColumn && take(charW * 7);
+  shown.time = take(ImGui::GetFontSize() * 3.2f);
+  shown.number = take(shown.numberWidth);
+  return shown;
+}
+
+/// The table and its columns; those `shown` leaves out are disabled.
+bool beginTable(const Columns &shown) {
   ImGuiTableFlags flags = ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg |
                           ImGuiTableFlags_BordersInnerV |
                           ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_Resizable;
-  if (!ImGui::BeginTable("##passes", opColumn ? 5 : 4, flags, ImVec2(0, 0)))
+  if (!ImGui::BeginTable("##passes", 5, flags, ImVec2(0, 0)))
     return false;
+  auto unless = [](bool on) { return on ? 0 : ImGuiTableColumnFlags_Disabled; };
   ImGui::TableSetupScrollFreeze(0, 1);
   ImGui::TableSetupColumn("", ImGuiTableColumnFlags_NoResize);
-  ImGui::TableSetupColumn("#");
-  ImGui::TableSetupColumn("pass", ImGuiTableColumnFlags_WidthStretch);
-  ImGui::TableSetupColumn("ms", ImGuiTableColumnFlags_WidthFixed, ImGui::GetFontSize() * 3.2f);
-  if (opColumn)
-    ImGui::TableSetupColumn("ops");
+  ImGui::TableSetupColumn("#", ImGuiTableColumnFlags_WidthFixed | unless(shown.number),
+                          shown.numberWidth);
+  ImGui::TableSetupColumn("pass", ImGuiTableColumnFlags_WidthStretch |
+                                      ImGuiTableColumnFlags_NoHide);
+  ImGui::TableSetupColumn("ms", ImGuiTableColumnFlags_WidthFixed | unless(shown.time),
+                          ImGui::GetFontSize() * 3.2f);
+  ImGui::TableSetupColumn("ops", ImGuiTableColumnFlags_WidthFixed | unless(shown.ops),
+                          characterWidth() * 7);
   ImGui::TableHeadersRow();
   return true;
 }
 
 /// The input's row, to compare from.
-void drawInputRow(PipelineModel &passes, bool opColumn) {
+void drawInputRow(PipelineModel &passes, const Columns &shown) {
   ImGui::TableNextRow();
   ImGui::TableSetColumnIndex(0);
   marker(colors::dim());
-  ImGui::TableSetColumnIndex(1);
-  ImGui::TextColored(colors::dim(), "0");
+  if (shown.number) {
+    ImGui::TableSetColumnIndex(1);
+    ImGui::TextColored(colors::dim(), "0");
+  }
   ImGui::TableSetColumnIndex(2);
   ImGui::TextColored(colors::dim(), "input");
-  if (opColumn) {
+  if (shown.ops) {
     ImGui::TableSetColumnIndex(4);
     ImGui::Text("%zu", passes.filterCount(kInputPosition));
   }
 }
 
-/// A step's name in the list: indented when nested, a fold mark when it has
-/// nested steps, then what it ran on and its marks.
-std::string rowLabel(const PipelineModel &passes, const Snapshot &s, int position) {
-  // Each target's own steps hang under cross-compile-targets, collapsed
-  // until it is clicked.
-  std::string label = passes.isNested(position) ? "    " + s.pass
-                      : passes.hasNested(position)
-                          ? (passes.expanded(position) ? "[-] " : "[+] ") + s.pass
-                          : s.pass;
-  if (s.kind != SnapshotKind::MLIR)
-    label += "  (" + s.anchor + ")";
-  if (s.anchor.rfind("func.func", 0) == 0 || s.anchor.rfind("llvm.func", 0) == 0)
-    label += "  (" + s.anchor.substr(s.anchor.find('@') == std::string::npos
-                                         ? 0
-                                         : s.anchor.find('@')) + ")";
-  if (!s.diagnostics.empty())
-    label += "  [" + std::to_string(s.diagnostics.size()) + " diag]";
-  if (s.edited)
-    label += "  [edited]";
-  return label;
-}
-
-/// The step's name, selectable (a click on a selected parent folds its
-/// nested steps), with its options and outcome as a tooltip.
+/// The step's name, fitted to its column and selectable (a click on a
+/// selected parent folds its nested steps), with its full name, options
+/// and outcome as a tooltip.
 void drawNameCell(PipelineModel &passes, StudioView::State &state, const Snapshot &s,
                   int position, bool isSelected) {
   if (!s.changed && !s.failed)
     ImGui::PushStyleColor(ImGuiCol_Text, colors::dim());
-  std::string label = rowLabel(passes, s, position);
+  StepLabel parts = passes.listLabel(position);
+  float room = ImGui::GetContentRegionAvail().x;
+  std::string label = fitLabel(parts, room);
   if (ImGui::Selectable(label.c_str(), isSelected,
                         ImGuiSelectableFlags_SpanAllColumns |
                             ImGuiSelectableFlags_AllowItemOverlap)) {
@@ -125,14 +148,21 @@ void drawNameCell(PipelineModel &passes, StudioView::State &state, const Snapsho
       passes.setExpanded(position, !(isSelected && passes.expanded(position)));
     passes.select(position);
   }
+  state.probeText("pass-" + std::to_string(position), label, room);
   if (!s.changed && !s.failed)
     ImGui::PopStyleColor();
   if (ImGui::IsItemHovered()) {
     ImGui::BeginTooltip();
-    ImGui::TextUnformatted(s.options.c_str());
+    ImGui::TextUnformatted(passes.positionName(position).c_str());
+    if (!parts.marks.empty())
+      ImGui::TextColored(colors::warning(), "%s", parts.marks.c_str() + 2);
+    ImGui::TextColored(colors::dim(), "%s", s.options.c_str());
     ImGui::TextColored(colors::dim(), "on %s", s.anchor.c_str());
     ImGui::Text("%s, %.3f ms", s.failed ? "failed" : s.changed ? "changed the IR" : "unchanged",
                 s.milliseconds);
+    if (!passes.irFilter().empty())
+      ImGui::Text("%zu > %zu lines match the filter", passes.filterCount(passes.previousOf(position)),
+                  passes.filterCount(position));
     ImGui::EndTooltip();
   }
   if (isSelected && state.scrollPassList) {
@@ -166,7 +196,7 @@ void drawOpCountCell(PipelineModel &passes, int position) {
 
 /// One step's row: its mark, number, name, time and (filtered) op count.
 void drawStepRow(PipelineModel &passes, StudioView::State &state, int position,
-                 double slowest, bool opColumn) {
+                 double slowest, const Columns &shown) {
   const Snapshot &s = passes.pass(static_cast<size_t>(position));
   ImGui::TableNextRow();
   ImGui::PushID(position);
@@ -175,18 +205,23 @@ void drawStepRow(PipelineModel &passes, StudioView::State &state, int position,
          : s.edited  ? colors::warning()
          : s.changed ? colors::changed()
                      : ImVec4(0.32f, 0.34f, 0.38f, 1));
-  ImGui::TableSetColumnIndex(1);
   // A nested step's number is its number within its target (its file's
   // in executor-compile's ir/TARGET/).
-  if (passes.isNested(position))
-    ImGui::TextColored(colors::dim(), "  %u", passes.number(position));
-  else
-    ImGui::Text("%u", passes.number(position));
+  if (shown.number) {
+    ImGui::TableSetColumnIndex(1);
+    if (passes.isNested(position))
+      ImGui::TextColored(colors::dim(), "%u", passes.number(position));
+    else
+      ImGui::Text("%u", passes.number(position));
+  }
   ImGui::TableSetColumnIndex(2);
   drawNameCell(passes, state, s, position, position == passes.selected());
-  ImGui::TableSetColumnIndex(3);
-  drawTimeCell(s, slowest);
-  if (opColumn) {
+  if (shown.time) {
+    ImGui::TableSetColumnIndex(3);
+    drawTimeCell(s, slowest);
+    state.probe("pass-ms-" + std::to_string(position));
+  }
+  if (shown.ops) {
     ImGui::TableSetColumnIndex(4);
     drawOpCountCell(passes, position);
   }
@@ -200,16 +235,16 @@ void drawPassList(Studio &studio, StudioView::State &state) {
   drawHeader(studio, state);
   drawTimeBars(passes, state);
 
-  bool opColumn = !passes.irFilter().empty();
-  if (!beginTable(opColumn))
+  Columns shown = chooseColumns(passes, !passes.irFilter().empty());
+  if (!beginTable(shown))
     return;
   double slowest = 0;
   for (size_t i = 0; i < passes.entryCount(); ++i)
     slowest = std::max(slowest, passes.pass(i).milliseconds);
-  drawInputRow(passes, opColumn);
+  drawInputRow(passes, shown);
   for (int position : passes.listOrder())
     if (passes.passShown(static_cast<size_t>(position)))
-      drawStepRow(passes, state, position, slowest, opColumn);
+      drawStepRow(passes, state, position, slowest, shown);
   ImGui::EndTable();
 }
 

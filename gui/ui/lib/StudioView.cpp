@@ -442,6 +442,15 @@ bool StudioView::widgetRight(const std::string &name, float &right) const {
   return true;
 }
 
+bool StudioView::widgetText(const std::string &name, std::string &text, float &room) const {
+  auto it = state->probes.find(name);
+  if (it == state->probes.end() || it->second.text.empty())
+    return false;
+  text = it->second.text;
+  room = it->second.room;
+  return true;
+}
+
 bool StudioView::widgetEnabled(const std::string &name) const {
   auto it = state->probes.find(name);
   return it != state->probes.end() && it->second.enabled;

@@ -96,6 +96,17 @@ bool inputString(const char *label, std::string &value, ImGuiInputTextFlags flag
   return ImGui::InputText(label, &value, flags);
 }
 
+float characterWidth() { return ImGui::CalcTextSize("0").x; }
+
+std::string fitLabel(const StepLabel &label, float room) {
+  size_t columns = room > 0 ? static_cast<size_t>(room / characterWidth()) : 0;
+  std::string text = label.fit(columns);
+  // The fonts are monospaced; another one still gets a label that fits.
+  while (columns > 0 && ImGui::CalcTextSize(text.c_str()).x > room)
+    text = label.fit(--columns);
+  return text;
+}
+
 void marker(ImVec4 color) {
   ImVec2 p = ImGui::GetCursorScreenPos();
   float h = ImGui::GetTextLineHeight();
@@ -137,7 +148,14 @@ void StudioView::State::probe(const std::string &name, bool enabled) {
   // Clipped by the window: an item cut by the window's edge ends there.
   float visibleRight = std::min(max.x, ImGui::GetWindowPos().x + ImGui::GetWindowWidth());
   probes[name] = {ImVec2((min.x + max.x) / 2, (min.y + max.y) / 2), enabled,
-                  max.x > visibleRight ? -1.0f : max.x};
+                  max.x > visibleRight ? -1.0f : max.x, std::string(), 0.0f};
+}
+
+void StudioView::State::probeText(const std::string &name, std::string text, float room) {
+  probe(name);
+  Probe &p = probes[name];
+  p.text = std::move(text);
+  p.room = room;
 }
 
 } // namespace executor_studio::gui

@@ -268,6 +268,14 @@ TEST(PipelineModel, ATargetsOwnStepsHangUnderCrossCompileTargets) {
   std::optional<int> armAsm = m.positionNamed("cross-compile-targets/arm/asm");
   ASSERT_TRUE(extracted && armAsm);
   EXPECT_EQ(m.positionName(*extracted), "0: cross-compile-targets/arm/extracted");
+  // The lists name it within its parent, indented under it.
+  EXPECT_EQ(m.shortName(*extracted), "arm/extracted");
+  EXPECT_EQ(m.shortName(kInputPosition), "input");
+  EXPECT_EQ(m.listLabel(*extracted).full(), "  arm/extracted");
+  EXPECT_EQ(m.listLabel(*armAsm).full(), "  arm/asm  (aarch64-unknown-linux-gnu)")
+      << "an assembly step names its target's triple";
+  EXPECT_EQ(m.listLabel(0).prefix, m.expanded(0) ? "[-] " : "[+] ");
+  EXPECT_EQ(m.listLabel(1).full(), "dispatch-executor-targets");
   EXPECT_EQ(m.parentOf(*armAsm), 0);
   EXPECT_EQ(m.number(*armAsm), m.pass(*armAsm).index);
   EXPECT_EQ(m.number(1), 2u);

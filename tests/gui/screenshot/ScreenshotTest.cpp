@@ -3,14 +3,21 @@
 // Starts its own Xvfb (Mesa renders the OpenGL), runs the real binary and
 // checks the PNG shows a whole window: its size, and many colours spread
 // over the picture (text, diff colours, panels), not a blank or one-colour
-// frame.
+// frame. One test draws the studio's window in this process on the same
+// display, to read what its name cells drew at 1024x640.
 //
 //===----------------------------------------------------------------------===//
+#include "App.h"
 #include "VirtualDisplay.h"
+
+#include "StudioModel/Settings.h"
+#include "StudioModel/Studio.h"
+#include "StudioUI/StudioView.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Program.h"
 
+#include <imgui.h>
 #include <stb_image.h>
 
 #include <cstdio>
@@ -25,7 +32,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-using executor_studio::gui::VirtualDisplay;
+using namespace executor_studio::gui;
+using namespace std::chrono_literals;
 
 namespace {
 std::string readFile(const std::string &path) {
@@ -386,4 +394,100 @@ TEST_F(Screenshot, AKeptEditIsOfferedAndRestoredAtTheNextStart) {
   EXPECT_NE(none.output.find("--restore-edit: no edit of " + other + " is kept in"),
             std::string::npos)
       << none.output;
+}
+
+TEST_F(Screenshot, PassNamesAndAnOpsHistoryAreReadableAt1024x640) {
+  // The studio's own frames in this process, on the virtual display (as a
+  // laptop's split screen): what each name cell drew and its room.
+  ::setenv("DISPLAY", display->display().c_str(), 1);
+  ::setenv("LIBGL_ALWAYS_SOFTWARE", "1", 1);
+  std::string error;
+  std::unique_ptr<GlWindow> window = GlWindow::create(1024, 640, "executor-studio", error);
+  ASSERT_TRUE(window) << error;
+  Settings settings;
+  setupStyle(settings.fontSize);
+  StudioOptions options;
+  options.workerExecutable = EXECUTOR_STUDIO_PATH; // --record-worker
+  Studio studio(options);
+  // The view first: it applies its settings to the studio.
+  StudioView view(studio, settings);
+  studio.setPrintLocations(true);
+  ASSERT_TRUE(studio.open(SAMPLES_DIR "/cross-compile-dispatch.mlir")) << studio.status();
+  ASSERT_TRUE(studio.waitForRecording(300s));
+  PipelineModel &passes = studio.passes();
+  ASSERT_TRUE(passes.recording().succeeded) << studio.status();
+  // A kernel's own step selected (its target's steps shown), and the
+  // history of one of its ops.
+  std::optional<int> lowered = passes.positionNamed("compute/convert-func-to-llvm");
+  ASSERT_TRUE(lowered);
+  passes.select(*lowered);
+  TextLines input = TextLines::prepare(*passes.irAt(kInputPosition));
+  unsigned line = 0;
+  for (size_t i = 0; i < input.size() && !line; ++i)
+    if (input.line(i).find("arith.mulf %in, %in") != std::string_view::npos)
+      line = static_cast<unsigned>(i + 1);
+  ASSERT_GT(line, 0u);
+  ASSERT_TRUE(view.openOpHistory(kInputPosition, line));
+  std::vector<unsigned char> rgba;
+  int w = 0, h = 0;
+  for (int i = 0; i < 4; ++i) {
+    window->waitEvents(0);
+    window->beginFrame();
+    view.draw();
+    window->endFrame(i == 3 ? &rgba : nullptr, &w, &h);
+  }
+  EXPECT_EQ(w, 1024);
+  EXPECT_EQ(h, 640);
+  ASSERT_TRUE(writePng(dir + "/narrow.png", w, h, rgba, error)) << error;
+  float charWidth = ImGui::CalcTextSize("0").x;
+
+  // Each name as drawn: whole, or its start and its end around "...",
+  // inside its column.
+  auto readable = [&](const std::string &probe, int position, std::set<std::string> &seen) {
+    std::string text;
+    float room = 0;
+    ASSERT_TRUE(view.widgetText(probe, text, room)) << probe << " was not drawn";
+    std::string name = passes.shortName(position);
+    EXPECT_GE(room / charWidth, 16) << probe << " (" << name << "): its column is "
+                                    << room / charWidth << " characters wide";
+    EXPECT_LE(ImGui::CalcTextSize(text.c_str()).x, room + 0.5f)
+        << probe << ": '" << text << "' is cut by its column";
+    bool whole = text.find(name) != std::string::npos;
+    bool elided = text.find("...") != std::string::npos &&
+                  text.find(name.substr(0, 3)) != std::string::npos &&
+                  text.find(name.substr(name.size() - 6)) != std::string::npos;
+    EXPECT_TRUE(whole || elided) << probe << ": '" << text << "' for " << name;
+    EXPECT_TRUE(seen.insert(text).second) << probe << ": '" << text << "' is drawn twice";
+  };
+  std::set<std::string> passRows;
+  size_t nested = 0;
+  for (int position : passes.listOrder()) {
+    if (!passes.passShown(static_cast<size_t>(position)))
+      continue;
+    nested += passes.isNested(position);
+    readable("pass-" + std::to_string(position), position, passRows);
+  }
+  EXPECT_GT(nested, 10u) << "the kernel's own steps are listed";
+
+  // The op's history: a target's own steps by their short names
+  // (`compute/asm`), under their parent.
+  std::vector<PipelineModel::HistoryStep> history =
+      passes.opHistory(findSourceLocations(input.line(line - 1), &input));
+  ASSERT_GT(history.size(), 10u);
+  std::set<std::string> historyRows;
+  size_t nestedRows = 0;
+  for (size_t i = 0; i < history.size(); ++i) {
+    std::string probe = "history-" + std::to_string(i);
+    readable(probe, history[i].position, historyRows);
+    std::string text;
+    float room = 0;
+    ASSERT_TRUE(view.widgetText(probe, text, room));
+    if (passes.isNested(history[i].position)) {
+      ++nestedRows;
+      EXPECT_EQ(text.find("cross-compile-targets"), std::string::npos) << text;
+      EXPECT_EQ(text.rfind("  " + passes.shortName(history[i].position).substr(0, 3), 0), 0u)
+          << "'" << text << "' is not indented under its parent";
+    }
+  }
+  EXPECT_GT(nestedRows, 5u);
 }

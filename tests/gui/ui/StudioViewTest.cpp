@@ -533,6 +533,36 @@ TEST_F(NullFrames, AtSmallSizesTheIrKeepsItsRoom) {
   EXPECT_GE(executor - passes, 1024 * 0.38f) << "the IR view keeps ~40% of the width";
 }
 
+TEST_F(NullFrames, ThePassListsNamesKeepTheirRoomAndTheOtherColumnsGiveWay) {
+  openAndRecord(SAMPLES_DIR "/cross-compile-dispatch.mlir");
+  ASSERT_TRUE(studio->passes().recording().succeeded) << studio->status();
+  float charWidth = ImGui::CalcTextSize("0").x;
+  std::string text;
+  float room = 0, x = 0, y = 0;
+  // The default size: names, times and numbers.
+  frame();
+  ASSERT_TRUE(view->widgetText("pass-0", text, room));
+  EXPECT_GE(room / charWidth, 16) << text;
+  EXPECT_TRUE(view->widgetCenter("pass-ms-0", x, y)) << "the time column is shown";
+  // 1024x640: the names keep their room, the times give way.
+  ImGui::GetIO().DisplaySize = ImVec2(1024, 640);
+  frame();
+  frame();
+  PipelineModel &passes = studio->passes();
+  for (size_t i = 0; i < passes.passCount(); ++i) {
+    ASSERT_TRUE(view->widgetText("pass-" + std::to_string(i), text, room));
+    EXPECT_GE(room / charWidth, 16) << text;
+    // Whole when it fits, else cut in its middle.
+    StepLabel label = passes.listLabel(static_cast<int>(i));
+    std::string name = label.prefix + label.name;
+    if (name.size() <= static_cast<size_t>(room / charWidth))
+      EXPECT_EQ(text.rfind(name, 0), 0u) << text;
+    else
+      EXPECT_NE(text.find("..."), std::string::npos) << text;
+  }
+  EXPECT_FALSE(view->widgetCenter("pass-ms-0", x, y)) << "the time column is hidden";
+}
+
 TEST_F(NullFrames, EditAPassAndRerunFromTheView) {
   studio->setPipelineText("builtin.module(cse,canonicalize)");
   studio->openText("f.mlir", "func.func @f(%a: i32) -> i32 {\n"

@@ -13,6 +13,7 @@
 #include "StudioModel/IrText.h"
 #include "StudioModel/LineDiff.h"
 #include "StudioModel/SourceLocations.h"
+#include "StudioModel/TextFit.h"
 
 #include <cstdint>
 #include <memory>
@@ -110,8 +111,17 @@ public:
   std::optional<int> positionNamed(const std::string &name) const;
   /// The IR at a position (null when the recording has none there).
   std::shared_ptr<const std::string> irAt(int position) const;
-  /// `input`, or `3: cse`.
+  /// `input`, or `3: cse`; a nested step's `15: cross-compile-targets/compute/asm`.
   std::string positionName(int position) const;
+  /// The name the lists show: `input`, `cse`; a nested step's name within
+  /// its parent, `compute/asm` (its target and step).
+  std::string shortName(int position) const;
+  /// The pass list's label of `position` (not the input) in parts, for
+  /// StepLabel::fit: `[+] ` / `[-] ` before a step with nested steps (as
+  /// expanded() says) or two spaces before a nested one, shortName(), what
+  /// a non-MLIR snapshot or a function pass ran on, its diagnostics and
+  /// whether it was edited.
+  StepLabel listLabel(int position) const;
   /// The source text (shown by the Source view, where diagnostics point).
   void setSource(std::shared_ptr<const std::string> text, std::string name);
   const std::string &sourceName() const { return srcName; }

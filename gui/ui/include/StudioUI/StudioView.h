@@ -68,6 +68,12 @@ public:
   /// The right edge of a named widget drawn whole in its window; -1 when
   /// the window's edge cut it, false when it was not drawn.
   bool widgetRight(const std::string &name, float &right) const;
+  /// The text a named widget drew in the last frame, fitted to its column,
+  /// and the column's width for it in pixels: a pass list row's name
+  /// ("pass-POSITION"; its time, when that column is shown, is
+  /// "pass-ms-POSITION"), an op history row ("history-I"). False when it
+  /// was not drawn or draws no text.
+  bool widgetText(const std::string &name, std::string &text, float &room) const;
   /// Whether the named widget was drawn enabled.
   bool widgetEnabled(const std::string &name) const;
 
