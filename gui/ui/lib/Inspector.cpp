@@ -168,7 +168,7 @@ struct ValueSlice {
 /// inputs stay in sight).
 void placeInspectorWindow(const StudioView::State &state) {
   const ImGuiViewport *viewport = ImGui::GetMainViewport();
-  float executorWidth = state.settings ? state.settings->executorWidth : 440;
+  float executorWidth = state.settings ? state.settings->executorWidth : Settings().executorWidth;
   float margin = ImGui::GetFontSize();
   float room = std::max(viewport->WorkSize.x - executorWidth - 2 * margin,
                         viewport->WorkSize.x * 0.4f);
