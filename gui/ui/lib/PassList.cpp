@@ -89,6 +89,12 @@ Columns chooseColumns(const PipelineModel &passes, bool opColumn) {
   };
   shown.ops = opColumn && take(charW * 7);
   shown.time = take(ImGui::GetFontSize() * 3.2f);
+  // The number only where it leaves every label whole (the tooltip has it).
+  size_t longest = 0;
+  for (const PipelineModel::ListRow &row : passes.listRows())
+    longest = std::max(longest, characterCount(row.isGroup() ? passes.groupLabel(row.group).full()
+                                                             : passes.listLabel(row.position).full()));
+  room -= std::max(0.0f, charW * (static_cast<float>(longest) - kNameMinChars));
   shown.number = take(shown.numberWidth);
   return shown;
 }
