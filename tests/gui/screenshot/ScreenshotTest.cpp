@@ -496,27 +496,40 @@ TEST_F(Screenshot, PassNamesAndAnOpsHistoryAreReadableAt1024x640) {
   EXPECT_GT(nested, 10u) << "the kernel's own steps are listed";
   EXPECT_EQ(groups, 2u) << "a row for each target";
 
-  // The op's history: a target's own steps by their short names
-  // (`compute/asm`), under their parent.
+  // The op's history: a target's own steps by their own names (`asm`),
+  // under their target's row.
   std::vector<PipelineModel::HistoryStep> history =
       passes.opHistory(findSourceLocations(input.line(line - 1), &input));
   ASSERT_GT(history.size(), 10u);
   std::set<std::string> historyRows;
   size_t nestedRows = 0;
+  std::set<int> historyGroups;
   for (size_t i = 0; i < history.size(); ++i) {
     std::string probe = "history-" + std::to_string(i);
-    readable(probe, passes.shortName(history[i].position), historyRows);
+    int group = passes.groupOf(history[i].position);
+    readable(probe, passes.stepName(history[i].position), historyRows,
+             std::to_string(group) + ":");
     std::string text;
     float room = 0;
     ASSERT_TRUE(view->widgetText(probe, text, room));
     if (passes.isNested(history[i].position)) {
       ++nestedRows;
       EXPECT_EQ(text.find("cross-compile-targets"), std::string::npos) << text;
-      EXPECT_EQ(text.rfind("  " + passes.shortName(history[i].position).substr(0, 3), 0), 0u)
-          << "'" << text << "' is not indented under its parent";
+      const std::string &target = passes.targetGroups()[group].target;
+      EXPECT_EQ(text.find(target + "/"), std::string::npos)
+          << "'" << text << "' repeats its target's name";
+      EXPECT_EQ(text.rfind("    " + passes.stepName(history[i].position).substr(0, 3), 0), 0u)
+          << "'" << text << "' is not indented under its target's row";
+      // Its target's row above it.
+      if (historyGroups.insert(group).second) {
+        ASSERT_TRUE(view->widgetText("history-group-" + std::to_string(group), text, room))
+            << target << "'s row";
+        EXPECT_EQ(text.rfind("  " + target, 0), 0u) << text;
+      }
     }
   }
   EXPECT_GT(nestedRows, 5u);
+  EXPECT_FALSE(historyGroups.empty());
 }
 
 TEST_F(Screenshot, KernelStepsHangUnderTheirTargetAndNoPassNameIsCutAt1600x960) {
