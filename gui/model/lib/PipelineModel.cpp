@@ -77,6 +77,8 @@ void flatten(const RecordedDiagnostic &d, int snapshot, bool note,
 void PipelineModel::rebuildEntries() {
   entries.clear();
   order.clear();
+  groups.clear();
+  entryGroups.clear();
   int steps = static_cast<int>(rec.snapshots.size());
   for (int i = 0; i < steps; ++i)
     entries.push_back({&rec.snapshots[i], -1, i - 1});
@@ -93,9 +95,67 @@ void PipelineModel::rebuildEntries() {
                          : i - 1;
       entries.push_back({&nested, i, previous});
       order.push_back(position);
+      if (!before || before->target != nested.target) {
+        TargetGroup group;
+        group.parent = i;
+        group.target = nested.target;
+        groups.push_back(std::move(group));
+      }
+      TargetGroup &group = groups.back();
+      group.steps.push_back(position);
+      group.milliseconds += nested.milliseconds;
+      group.changed |= nested.changed;
+      if (group.triple.empty() && nested.kind != SnapshotKind::MLIR)
+        group.triple = nested.anchor;
       before = &nested;
     }
   }
+  entryGroups.assign(entries.size(), -1);
+  for (size_t g = 0; g < groups.size(); ++g)
+    for (int position : groups[g].steps)
+      entryGroups[position] = static_cast<int>(g);
+}
+
+int PipelineModel::groupOf(int position) const {
+  if (position < 0 || position >= static_cast<int>(entryGroups.size()))
+    return -1;
+  return entryGroups[position];
+}
+
+void PipelineModel::setGroupExpanded(int group, bool expand) {
+  auto it = std::find(foldedGroups.begin(), foldedGroups.end(), group);
+  if (!expand && it == foldedGroups.end())
+    foldedGroups.push_back(group);
+  else if (expand && it != foldedGroups.end())
+    foldedGroups.erase(it);
+}
+
+bool PipelineModel::groupExpanded(int group) const {
+  return std::find(foldedGroups.begin(), foldedGroups.end(), group) == foldedGroups.end();
+}
+
+std::vector<PipelineModel::ListRow> PipelineModel::listRows() const {
+  std::vector<ListRow> rows;
+  int lastGroup = -1;
+  for (int position : order) {
+    int g = groupOf(position);
+    if (g >= 0 && g != lastGroup) {
+      lastGroup = g;
+      const TargetGroup &group = groups[g];
+      // Shown while one of its steps is, or it is folded under an
+      // expanded parent and one of its steps would be.
+      bool shown = false;
+      for (int step : group.steps)
+        shown |= passShown(static_cast<size_t>(step)) ||
+                 (!groupExpanded(g) && expanded(group.parent) &&
+                  matchesPassFilter(static_cast<size_t>(step)));
+      if (shown)
+        rows.push_back({kInputPosition, g});
+    }
+    if (passShown(static_cast<size_t>(position)))
+      rows.push_back({position, -1});
+  }
+  return rows;
 }
 
 bool PipelineModel::isNested(int position) const {
@@ -237,6 +297,8 @@ void PipelineModel::clear() {
   hasRec = false;
   entries.clear();
   order.clear();
+  groups.clear();
+  entryGroups.clear();
   diags.clear();
   selectedPass = -1;
   followSelection = true;
@@ -280,18 +342,31 @@ std::string PipelineModel::shortName(int position) const {
   return entries[position].snapshot->pass;
 }
 
+std::string PipelineModel::stepName(int position) const {
+  std::string name = shortName(position);
+  int g = groupOf(position);
+  if (g < 0)
+    return name;
+  const std::string &target = groups[g].target;
+  if (name.size() > target.size() + 1 && name.compare(0, target.size(), target) == 0 &&
+      name[target.size()] == '/')
+    return name.substr(target.size() + 1);
+  return name;
+}
+
 StepLabel PipelineModel::listLabel(int position) const {
   StepLabel label;
-  label.name = shortName(position);
+  label.name = stepName(position);
   if (position < 0 || position >= static_cast<int>(entryCount()))
     return label;
-  // Each target's own steps hang under cross-compile-targets, folded
-  // until it is opened.
-  label.prefix = isNested(position) ? "  "
+  // Each target's own steps hang under their target's row under
+  // cross-compile-targets, folded until it is opened.
+  label.prefix = isNested(position) ? "    "
                  : hasNested(position) ? (expanded(position) ? "[-] " : "[+] ")
                                        : "";
   const Snapshot &s = *entries[position].snapshot;
-  if (s.kind != SnapshotKind::MLIR)
+  int g = groupOf(position);
+  if (s.kind != SnapshotKind::MLIR && (g < 0 || s.anchor != groups[g].triple))
     label.detail = "  (" + s.anchor + ")";
   if (s.anchor.rfind("func.func", 0) == 0 || s.anchor.rfind("llvm.func", 0) == 0) {
     size_t at = s.anchor.find('@');
@@ -301,6 +376,17 @@ StepLabel PipelineModel::listLabel(int position) const {
     label.marks += "  [" + std::to_string(s.diagnostics.size()) + " diag]";
   if (s.edited)
     label.marks += "  [edited]";
+  return label;
+}
+
+StepLabel PipelineModel::groupLabel(int group) const {
+  StepLabel label;
+  if (group < 0 || group >= static_cast<int>(groups.size()))
+    return label;
+  label.prefix = groupExpanded(group) ? "  [-] " : "  [+] ";
+  label.name = groups[group].target;
+  if (!groups[group].triple.empty())
+    label.detail = "  " + groups[group].triple;
   return label;
 }
 
@@ -328,8 +414,10 @@ void PipelineModel::select(int index) {
   bool wasFollowing = followSelection;
   selectedPass = index;
   clampSelection();
-  if (int parent = parentOf(selectedPass); parent >= 0)
+  if (int parent = parentOf(selectedPass); parent >= 0) {
     setExpanded(parent, true); // a nested step selected shows
+    setGroupExpanded(groupOf(selectedPass), true);
+  }
   followSelection = true;
   if (before != selectedPass || !wasFollowing)
     invalidateDiff();
@@ -415,7 +503,13 @@ bool PipelineModel::passShown(size_t i) const {
   if (static_cast<int>(i) == selectedPass)
     return true;
   if (int parent = parentOf(static_cast<int>(i));
-      parent >= 0 && !expanded(parent))
+      parent >= 0 && (!expanded(parent) || !groupExpanded(groupOf(static_cast<int>(i)))))
+    return false;
+  return matchesPassFilter(i);
+}
+
+bool PipelineModel::matchesPassFilter(size_t i) const {
+  if (i >= entryCount())
     return false;
   const Snapshot &s = pass(i);
   if (hideUnchangedPasses && !s.changed && !s.failed && s.diagnostics.empty())

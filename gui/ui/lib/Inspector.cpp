@@ -168,7 +168,7 @@ struct ValueSlice {
 /// inputs stay in sight).
 void placeInspectorWindow(const StudioView::State &state) {
   const ImGuiViewport *viewport = ImGui::GetMainViewport();
-  float executorWidth = state.settings ? state.settings->executorWidth : 440;
+  float executorWidth = state.settings ? state.settings->executorWidth : Settings().executorWidth;
   float margin = ImGui::GetFontSize();
   float room = std::max(viewport->WorkSize.x - executorWidth - 2 * margin,
                         viewport->WorkSize.x * 0.4f);
@@ -410,14 +410,25 @@ void openOpHistory(Studio &studio, StudioView::State &state,
 }
 
 namespace {
-/// A snapshot of the history by its short name (a target's own step
-/// indented under its parent, `compute/asm`), fitted to its column; the
-/// full name in a tooltip; a click selects it.
+/// A target's row above its own steps, as in the pass list (not a step:
+/// no click).
+void drawHistoryGroup(PipelineModel &m, StudioView::State &state, int group) {
+  StepLabel parts = m.groupLabel(group);
+  parts.prefix = "  ";
+  float room = ImGui::GetContentRegionAvail().x;
+  std::string label = fitLabel(parts, room);
+  ImGui::TextColored(colors::dim(), "%s", label.c_str());
+  state.probeText("history-group-" + std::to_string(group), label, room);
+}
+
+/// A snapshot of the history by its name (a target's own step by its own
+/// name under its target's row, `asm`), fitted to its column; the full name
+/// in a tooltip; a click selects it.
 void drawHistoryStep(PipelineModel &m, StudioView::State &state,
                      const PipelineModel::HistoryStep &step, size_t i) {
   StepLabel parts;
-  parts.prefix = m.isNested(step.position) ? "  " : "";
-  parts.name = m.shortName(step.position);
+  parts.prefix = m.isNested(step.position) ? "    " : "";
+  parts.name = m.stepName(step.position);
   float room = ImGui::GetContentRegionAvail().x;
   std::string label = fitLabel(parts, room);
   if (ImGui::Selectable(label.c_str(), step.position == m.selected(),
@@ -468,7 +479,7 @@ void drawOpHistory(Studio &studio, StudioView::State &state) {
   // lines are marked, stays in sight (at 1024x640 too).
   const ImGuiViewport *viewport = ImGui::GetMainViewport();
   // Wide enough for a target's own step's name beside its lines
-  // (`compute/convert-func-to-llvm` whole at 1024x640).
+  // (`convert-func-to-llvm` under its target's row whole at 1024x640).
   float width = std::min(ImGui::GetFontSize() * 30,
                          std::max(viewport->WorkSize.x * 0.3f, ImGui::GetFontSize() * 24));
   ImGui::SetNextWindowSize(ImVec2(width, viewport->WorkSize.y * 0.5f), ImGuiCond_Appearing);
@@ -495,8 +506,17 @@ void drawOpHistory(Studio &studio, StudioView::State &state) {
     ImGui::TableSetupColumn("snapshot", ImGuiTableColumnFlags_WidthStretch);
     ImGui::TableSetupColumn("lines", ImGuiTableColumnFlags_WidthFixed, characterWidth() * 9);
     ImGui::TableHeadersRow();
+    int group = -1;
     for (size_t i = 0; i < state.history.size(); ++i) {
       const PipelineModel::HistoryStep &step = state.history[i];
+      if (int g = m.groupOf(step.position); g != group) {
+        group = g;
+        if (g >= 0) {
+          ImGui::TableNextRow();
+          ImGui::TableSetColumnIndex(0);
+          drawHistoryGroup(m, state, g);
+        }
+      }
       ImGui::TableNextRow();
       ImGui::TableSetColumnIndex(0);
       ImGui::PushID(static_cast<int>(i));

@@ -58,10 +58,11 @@ void drawTimeBars(PipelineModel &passes, StudioView::State &state) {
 }
 
 /// Which of the pass list's columns are shown: the name keeps at least
-/// kNameMinChars characters, and the others are shown while there is room
+/// kNameMinChars characters (16 of a nested step's name after its indent
+/// under its target's row), and the others are shown while there is room
 /// left beside it (the op counts while the IR is filtered, then the time,
 /// then the number; the name's tooltip gives them all).
-constexpr float kNameMinChars = 16;
+constexpr float kNameMinChars = 20;
 struct Columns {
   bool number = true, time = true, ops = false;
   /// The widest number's width (a nested step's number is dim, not
@@ -88,6 +89,12 @@ Columns chooseColumns(const PipelineModel &passes, bool opColumn) {
   };
   shown.ops = opColumn && take(charW * 7);
   shown.time = take(ImGui::GetFontSize() * 3.2f);
+  // The number only where it leaves every label whole (the tooltip has it).
+  size_t longest = 0;
+  for (const PipelineModel::ListRow &row : passes.listRows())
+    longest = std::max(longest, characterCount(row.isGroup() ? passes.groupLabel(row.group).full()
+                                                             : passes.listLabel(row.position).full()));
+  room -= std::max(0.0f, charW * (static_cast<float>(longest) - kNameMinChars));
   shown.number = take(shown.numberWidth);
   return shown;
 }
@@ -228,6 +235,42 @@ void drawStepRow(PipelineModel &passes, StudioView::State &state, int position,
   ImGui::PopID();
 }
 
+/// A target's row above its own steps: its name and triple, their total
+/// time; a click folds or unfolds them (stepping goes through the steps,
+/// not this row).
+void drawGroupRow(PipelineModel &passes, StudioView::State &state, int group,
+                  double slowest, const Columns &shown) {
+  const PipelineModel::TargetGroup &g = passes.targetGroups()[static_cast<size_t>(group)];
+  ImGui::TableNextRow();
+  ImGui::PushID(-2 - group);
+  ImGui::TableSetColumnIndex(0);
+  marker(g.changed ? colors::changed() : ImVec4(0.32f, 0.34f, 0.38f, 1));
+  ImGui::TableSetColumnIndex(2);
+  StepLabel parts = passes.groupLabel(group);
+  float room = ImGui::GetContentRegionAvail().x;
+  std::string label = fitLabel(parts, room);
+  if (ImGui::Selectable(label.c_str(), false,
+                        ImGuiSelectableFlags_SpanAllColumns |
+                            ImGuiSelectableFlags_AllowItemOverlap))
+    passes.setGroupExpanded(group, !passes.groupExpanded(group));
+  state.probeText("pass-group-" + std::to_string(group), label, room);
+  if (ImGui::IsItemHovered()) {
+    ImGui::BeginTooltip();
+    ImGui::Text("%s/%s", passes.shortName(g.parent).c_str(), g.target.c_str());
+    if (!g.triple.empty())
+      ImGui::TextColored(colors::dim(), "for %s", g.triple.c_str());
+    ImGui::Text("%zu steps, %.3f ms", g.steps.size(), g.milliseconds);
+    ImGui::EndTooltip();
+  }
+  if (shown.time) {
+    ImGui::TableSetColumnIndex(3);
+    Snapshot total;
+    total.milliseconds = g.milliseconds;
+    drawTimeCell(total, std::max(slowest, g.milliseconds));
+  }
+  ImGui::PopID();
+}
+
 } // namespace
 
 void drawPassList(Studio &studio, StudioView::State &state) {
@@ -242,9 +285,11 @@ void drawPassList(Studio &studio, StudioView::State &state) {
   for (size_t i = 0; i < passes.entryCount(); ++i)
     slowest = std::max(slowest, passes.pass(i).milliseconds);
   drawInputRow(passes, shown);
-  for (int position : passes.listOrder())
-    if (passes.passShown(static_cast<size_t>(position)))
-      drawStepRow(passes, state, position, slowest, shown);
+  for (const PipelineModel::ListRow &row : passes.listRows())
+    if (row.isGroup())
+      drawGroupRow(passes, state, row.group, slowest, shown);
+    else
+      drawStepRow(passes, state, row.position, slowest, shown);
   ImGui::EndTable();
 }
 

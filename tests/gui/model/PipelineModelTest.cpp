@@ -261,19 +261,63 @@ TEST(PipelineModel, ATargetsOwnStepsHangUnderCrossCompileTargets) {
   EXPECT_EQ(order.front(), 0);
   EXPECT_EQ(order.back(), 1);
   EXPECT_EQ(m.shownPasses(), (std::vector<int>{0, 1}));
+  auto rows = [&] {
+    std::vector<PipelineModel::ListRow> rows = m.listRows();
+    std::vector<int> out; // a group row as -2 - group
+    for (const PipelineModel::ListRow &row : rows)
+      out.push_back(row.isGroup() ? -2 - row.group : row.position);
+    return out;
+  };
+  EXPECT_EQ(rows(), (std::vector<int>{0, 1})) << "no group row while folded";
   m.setExpanded(0, true);
   EXPECT_EQ(m.shownPasses().size(), m.entryCount());
+  // Opened: the target's row, then its steps.
+  std::vector<int> opened = rows();
+  ASSERT_EQ(opened.size(), m.entryCount() + 1);
+  EXPECT_EQ(opened[0], 0);
+  EXPECT_EQ(opened[1], -2);
+  EXPECT_EQ(std::vector<int>(opened.begin() + 2, opened.end() - 1), m.targetGroups()[0].steps);
+  // The target folded: its row stays, its steps go; a filter that matches
+  // none of them hides the row too.
+  m.setGroupExpanded(0, false);
+  m.select(1); // the selected step always shows
+  EXPECT_EQ(rows(), (std::vector<int>{0, -2, 1}));
+  m.setPassFilter("dispatch");
+  EXPECT_EQ(rows(), (std::vector<int>{1}));
+  m.setPassFilter("asm");
+  EXPECT_EQ(rows(), (std::vector<int>{-2, 1}));
+  EXPECT_EQ(m.groupLabel(0).prefix, "  [+] ");
+  m.setPassFilter("");
+  m.setGroupExpanded(0, true);
 
   std::optional<int> extracted = m.positionNamed("arm/extracted");
   std::optional<int> armAsm = m.positionNamed("cross-compile-targets/arm/asm");
   ASSERT_TRUE(extracted && armAsm);
   EXPECT_EQ(m.positionName(*extracted), "0: cross-compile-targets/arm/extracted");
-  // The lists name it within its parent, indented under it.
+  // The lists name it within its parent; the pass list by its own name,
+  // under its target's row, which names the triple.
   EXPECT_EQ(m.shortName(*extracted), "arm/extracted");
   EXPECT_EQ(m.shortName(kInputPosition), "input");
-  EXPECT_EQ(m.listLabel(*extracted).full(), "  arm/extracted");
-  EXPECT_EQ(m.listLabel(*armAsm).full(), "  arm/asm  (aarch64-unknown-linux-gnu)")
-      << "an assembly step names its target's triple";
+  EXPECT_EQ(m.stepName(*extracted), "extracted");
+  EXPECT_EQ(m.stepName(1), "dispatch-executor-targets");
+  EXPECT_EQ(m.listLabel(*extracted).full(), "    extracted");
+  EXPECT_EQ(m.listLabel(*armAsm).full(), "    asm")
+      << "its group row names the triple";
+  ASSERT_EQ(m.targetGroups().size(), 1u);
+  const PipelineModel::TargetGroup &arm = m.targetGroups()[0];
+  EXPECT_EQ(arm.parent, 0);
+  EXPECT_EQ(arm.target, "arm");
+  EXPECT_EQ(arm.triple, "aarch64-unknown-linux-gnu");
+  EXPECT_EQ(arm.steps.size() + 2, m.entryCount());
+  EXPECT_EQ(arm.steps.front(), *extracted);
+  EXPECT_EQ(arm.steps.back(), *armAsm);
+  double total = 0;
+  for (int step : arm.steps)
+    total += m.pass(step).milliseconds;
+  EXPECT_DOUBLE_EQ(arm.milliseconds, total);
+  EXPECT_EQ(m.groupOf(*armAsm), 0);
+  EXPECT_EQ(m.groupOf(0), -1);
+  EXPECT_EQ(m.groupLabel(0).full(), "  [-] arm  aarch64-unknown-linux-gnu");
   EXPECT_EQ(m.listLabel(0).prefix, m.expanded(0) ? "[-] " : "[+] ");
   EXPECT_EQ(m.listLabel(1).full(), "dispatch-executor-targets");
   EXPECT_EQ(m.parentOf(*armAsm), 0);
@@ -304,6 +348,14 @@ TEST(PipelineModel, ATargetsOwnStepsHangUnderCrossCompileTargets) {
   EXPECT_TRUE(m.nextChanged() == false);
   m.select(*armAsm);
   EXPECT_TRUE(m.expanded(0));
+  // Its target folded: stepping skips its steps; selecting one opens it.
+  m.setGroupExpanded(0, false);
+  m.select(0);
+  EXPECT_TRUE(m.next());
+  EXPECT_EQ(m.selected(), 1);
+  m.select(*extracted);
+  EXPECT_TRUE(m.groupExpanded(0));
+  m.select(*armAsm);
   // The diff of a nested step shows its text.
   bool sawFadd = false;
   for (size_t i = 0; i < m.rowCount(); ++i)

@@ -62,3 +62,19 @@ TEST(Document, OpensReloadsAndNoticesChanges) {
   EXPECT_EQ(doc.text(), "module {\n}\n"); // the old document stays
   EXPECT_FALSE(doc.open(::testing::TempDir(), error));
 }
+
+TEST(Settings, WidthsSavedAtTheEarlierDefaultsTakeTodays) {
+  // Every exit saved the layout: 300 and 440 are what a pass list and an
+  // executor panel nobody dragged were saved as.
+  Settings old = Settings::fromJson(
+      R"({"layout": {"passListWidth": 300, "executorWidth": 440, "diagnosticsHeight": 90}})");
+  EXPECT_EQ(old.passListWidth, Settings().passListWidth);
+  EXPECT_EQ(old.executorWidth, Settings().executorWidth);
+  EXPECT_GT(Settings().passListWidth, 300);
+  EXPECT_EQ(old.diagnosticsHeight, 90);
+  // Dragged ones stay.
+  Settings dragged = Settings::fromJson(
+      R"({"layout": {"passListWidth": 301.5, "executorWidth": 420}})");
+  EXPECT_EQ(dragged.passListWidth, 301.5f);
+  EXPECT_EQ(dragged.executorWidth, 420);
+}

@@ -136,9 +136,51 @@ protected:
       EXPECT_GT(quarter[q].size(), 8u) << "quarter " << q << " is empty";
   }
 
+  /// The studio's own window drawn in this process on the virtual display
+  /// at `width` x `height`, the studio binary its recording worker, with
+  /// the sample that compiles two targets recorded (locations printed).
+  void openInProcess(int width, int height) {
+    ::setenv("DISPLAY", display->display().c_str(), 1);
+    ::setenv("LIBGL_ALWAYS_SOFTWARE", "1", 1);
+    std::string error;
+    window = GlWindow::create(width, height, "executor-studio", error);
+    ASSERT_TRUE(window) << error;
+    setupStyle(settings.fontSize);
+    StudioOptions options;
+    options.workerExecutable = EXECUTOR_STUDIO_PATH; // --record-worker
+    inProcess = std::make_unique<Studio>(options);
+    // The view first: it applies its settings to the studio.
+    view = std::make_unique<StudioView>(*inProcess, settings);
+    inProcess->setPrintLocations(true);
+    ASSERT_TRUE(inProcess->open(SAMPLES_DIR "/cross-compile-dispatch.mlir"))
+        << inProcess->status();
+    ASSERT_TRUE(inProcess->waitForRecording(300s));
+    ASSERT_TRUE(inProcess->passes().recording().succeeded) << inProcess->status();
+  }
+
+  /// Draws four frames and writes the last to `png`.
+  void drawFrames(const std::string &png, int width, int height) {
+    std::vector<unsigned char> rgba;
+    int w = 0, h = 0;
+    for (int i = 0; i < 4; ++i) {
+      window->waitEvents(0);
+      window->beginFrame();
+      view->draw();
+      window->endFrame(i == 3 ? &rgba : nullptr, &w, &h);
+    }
+    EXPECT_EQ(w, width);
+    EXPECT_EQ(h, height);
+    std::string error;
+    ASSERT_TRUE(writePng(png, w, h, rgba, error)) << error;
+  }
+
   static VirtualDisplay *display;
   static std::string startError;
   std::string dir;
+  std::unique_ptr<GlWindow> window;
+  Settings settings;
+  std::unique_ptr<Studio> inProcess;
+  std::unique_ptr<StudioView> view;
 };
 VirtualDisplay *Screenshot::display = nullptr;
 std::string Screenshot::startError;
@@ -399,23 +441,8 @@ TEST_F(Screenshot, AKeptEditIsOfferedAndRestoredAtTheNextStart) {
 TEST_F(Screenshot, PassNamesAndAnOpsHistoryAreReadableAt1024x640) {
   // The studio's own frames in this process, on the virtual display (as a
   // laptop's split screen): what each name cell drew and its room.
-  ::setenv("DISPLAY", display->display().c_str(), 1);
-  ::setenv("LIBGL_ALWAYS_SOFTWARE", "1", 1);
-  std::string error;
-  std::unique_ptr<GlWindow> window = GlWindow::create(1024, 640, "executor-studio", error);
-  ASSERT_TRUE(window) << error;
-  Settings settings;
-  setupStyle(settings.fontSize);
-  StudioOptions options;
-  options.workerExecutable = EXECUTOR_STUDIO_PATH; // --record-worker
-  Studio studio(options);
-  // The view first: it applies its settings to the studio.
-  StudioView view(studio, settings);
-  studio.setPrintLocations(true);
-  ASSERT_TRUE(studio.open(SAMPLES_DIR "/cross-compile-dispatch.mlir")) << studio.status();
-  ASSERT_TRUE(studio.waitForRecording(300s));
-  PipelineModel &passes = studio.passes();
-  ASSERT_TRUE(passes.recording().succeeded) << studio.status();
+  ASSERT_NO_FATAL_FAILURE(openInProcess(1024, 640));
+  PipelineModel &passes = inProcess->passes();
   // A kernel's own step selected (its target's steps shown), and the
   // history of one of its ops.
   std::optional<int> lowered = passes.positionNamed("compute/convert-func-to-llvm");
@@ -427,27 +454,18 @@ TEST_F(Screenshot, PassNamesAndAnOpsHistoryAreReadableAt1024x640) {
     if (input.line(i).find("arith.mulf %in, %in") != std::string_view::npos)
       line = static_cast<unsigned>(i + 1);
   ASSERT_GT(line, 0u);
-  ASSERT_TRUE(view.openOpHistory(kInputPosition, line));
-  std::vector<unsigned char> rgba;
-  int w = 0, h = 0;
-  for (int i = 0; i < 4; ++i) {
-    window->waitEvents(0);
-    window->beginFrame();
-    view.draw();
-    window->endFrame(i == 3 ? &rgba : nullptr, &w, &h);
-  }
-  EXPECT_EQ(w, 1024);
-  EXPECT_EQ(h, 640);
-  ASSERT_TRUE(writePng(dir + "/narrow.png", w, h, rgba, error)) << error;
+  ASSERT_TRUE(view->openOpHistory(kInputPosition, line));
+  ASSERT_NO_FATAL_FAILURE(drawFrames(dir + "/narrow.png", 1024, 640));
   float charWidth = ImGui::CalcTextSize("0").x;
 
   // Each name as drawn: whole, or its start and its end around "...",
-  // inside its column.
-  auto readable = [&](const std::string &probe, int position, std::set<std::string> &seen) {
+  // inside its column; no two alike among `seen` (`scope` tells apart rows
+  // that may be: two targets' steps of the same name).
+  auto readable = [&](const std::string &probe, const std::string &name,
+                      std::set<std::string> &seen, const std::string &scope = "") {
     std::string text;
     float room = 0;
-    ASSERT_TRUE(view.widgetText(probe, text, room)) << probe << " was not drawn";
-    std::string name = passes.shortName(position);
+    ASSERT_TRUE(view->widgetText(probe, text, room)) << probe << " was not drawn";
     EXPECT_GE(room / charWidth, 16) << probe << " (" << name << "): its column is "
                                     << room / charWidth << " characters wide";
     EXPECT_LE(ImGui::CalcTextSize(text.c_str()).x, room + 0.5f)
@@ -455,39 +473,128 @@ TEST_F(Screenshot, PassNamesAndAnOpsHistoryAreReadableAt1024x640) {
     bool whole = text.find(name) != std::string::npos;
     bool elided = text.find("...") != std::string::npos &&
                   text.find(name.substr(0, 3)) != std::string::npos &&
-                  text.find(name.substr(name.size() - 6)) != std::string::npos;
+                  text.find(name.substr(name.size() - std::min<size_t>(6, name.size()))) !=
+                      std::string::npos;
     EXPECT_TRUE(whole || elided) << probe << ": '" << text << "' for " << name;
-    EXPECT_TRUE(seen.insert(text).second) << probe << ": '" << text << "' is drawn twice";
+    EXPECT_TRUE(seen.insert(scope + text).second)
+        << probe << ": '" << text << "' is drawn twice";
   };
+  // The pass list: a target's own steps by their own names under its row.
   std::set<std::string> passRows;
-  size_t nested = 0;
-  for (int position : passes.listOrder()) {
-    if (!passes.passShown(static_cast<size_t>(position)))
+  size_t nested = 0, groups = 0;
+  for (const PipelineModel::ListRow &row : passes.listRows()) {
+    if (row.isGroup()) {
+      ++groups;
+      readable("pass-group-" + std::to_string(row.group),
+               passes.targetGroups()[row.group].target, passRows);
       continue;
-    nested += passes.isNested(position);
-    readable("pass-" + std::to_string(position), position, passRows);
+    }
+    nested += passes.isNested(row.position);
+    readable("pass-" + std::to_string(row.position), passes.stepName(row.position), passRows,
+             std::to_string(passes.groupOf(row.position)) + ":");
   }
   EXPECT_GT(nested, 10u) << "the kernel's own steps are listed";
+  EXPECT_EQ(groups, 2u) << "a row for each target";
 
-  // The op's history: a target's own steps by their short names
-  // (`compute/asm`), under their parent.
+  // The op's history: a target's own steps by their own names (`asm`),
+  // under their target's row.
   std::vector<PipelineModel::HistoryStep> history =
       passes.opHistory(findSourceLocations(input.line(line - 1), &input));
   ASSERT_GT(history.size(), 10u);
   std::set<std::string> historyRows;
   size_t nestedRows = 0;
+  std::set<int> historyGroups;
   for (size_t i = 0; i < history.size(); ++i) {
     std::string probe = "history-" + std::to_string(i);
-    readable(probe, history[i].position, historyRows);
+    int group = passes.groupOf(history[i].position);
+    readable(probe, passes.stepName(history[i].position), historyRows,
+             std::to_string(group) + ":");
     std::string text;
     float room = 0;
-    ASSERT_TRUE(view.widgetText(probe, text, room));
+    ASSERT_TRUE(view->widgetText(probe, text, room));
     if (passes.isNested(history[i].position)) {
       ++nestedRows;
       EXPECT_EQ(text.find("cross-compile-targets"), std::string::npos) << text;
-      EXPECT_EQ(text.rfind("  " + passes.shortName(history[i].position).substr(0, 3), 0), 0u)
-          << "'" << text << "' is not indented under its parent";
+      const std::string &target = passes.targetGroups()[group].target;
+      EXPECT_EQ(text.find(target + "/"), std::string::npos)
+          << "'" << text << "' repeats its target's name";
+      EXPECT_EQ(text.rfind("    " + passes.stepName(history[i].position).substr(0, 3), 0), 0u)
+          << "'" << text << "' is not indented under its target's row";
+      // Its target's row above it.
+      if (historyGroups.insert(group).second) {
+        ASSERT_TRUE(view->widgetText("history-group-" + std::to_string(group), text, room))
+            << target << "'s row";
+        EXPECT_EQ(text.rfind("  " + target, 0), 0u) << text;
+      }
     }
   }
   EXPECT_GT(nestedRows, 5u);
+  EXPECT_FALSE(historyGroups.empty());
+}
+
+TEST_F(Screenshot, KernelStepsHangUnderTheirTargetAndNoPassNameIsCutAt1600x960) {
+  // The default window: every name in the pass list whole, a target's own
+  // steps by their own names under its row (`compute  x86_64-...`).
+  ASSERT_NO_FATAL_FAILURE(openInProcess(1600, 960));
+  PipelineModel &passes = inProcess->passes();
+  std::optional<int> lowered = passes.positionNamed("compute/convert-func-to-llvm");
+  ASSERT_TRUE(lowered);
+  passes.select(*lowered);
+  ASSERT_NO_FATAL_FAILURE(drawFrames(dir + "/tree.png", 1600, 960));
+
+  std::vector<PipelineModel::ListRow> rows = passes.listRows();
+  int group = -1;
+  size_t groupRows = 0, nestedRows = 0, drawn = 0;
+  for (const PipelineModel::ListRow &row : rows) {
+    std::string probe = row.isGroup() ? "pass-group-" + std::to_string(row.group)
+                                      : "pass-" + std::to_string(row.position);
+    std::string text;
+    float room = 0;
+    // (Rows scrolled out of the list are laid out and probed too.)
+    ASSERT_TRUE(view->widgetText(probe, text, room)) << probe << " was not drawn";
+    ++drawn;
+    EXPECT_EQ(text.find("..."), std::string::npos) << probe << ": '" << text << "' is cut";
+    EXPECT_LE(ImGui::CalcTextSize(text.c_str()).x, room + 0.5f)
+        << probe << ": '" << text << "' is cut by its column";
+    if (row.isGroup()) {
+      ++groupRows;
+      group = row.group;
+      const PipelineModel::TargetGroup &g = passes.targetGroups()[row.group];
+      EXPECT_EQ(passes.pass(g.parent).pass, "cross-compile-targets");
+      EXPECT_EQ(text, "  [-] " + g.target + "  " + g.triple) << probe;
+      EXPECT_FALSE(g.triple.empty()) << g.target;
+      continue;
+    }
+    StepLabel label = passes.listLabel(row.position);
+    EXPECT_EQ(text, label.full()) << probe;
+    if (passes.isNested(row.position)) {
+      ++nestedRows;
+      EXPECT_EQ(passes.groupOf(row.position), group)
+          << probe << ": '" << text << "' is not under its target's row";
+      const std::string &target = passes.targetGroups()[group].target;
+      EXPECT_EQ(text.rfind("    ", 0), 0u) << "'" << text << "' is not indented";
+      EXPECT_EQ(text.find(target + "/"), std::string::npos)
+          << "'" << text << "' repeats its target's name";
+      EXPECT_EQ(text.find(passes.pass(row.position).pass.substr(target.size() + 1)), 4u)
+          << text;
+    } else {
+      group = -1;
+    }
+  }
+  EXPECT_GT(drawn, 20u);
+  EXPECT_GE(groupRows, 1u);
+  EXPECT_GT(nestedRows, 10u);
+  EXPECT_EQ(passes.targetGroups().size(), 2u) << "compute and local";
+  // The host passes around them: whole, the time column beside them.
+  std::string text;
+  float room = 0, x = 0, y = 0;
+  for (const char *name : {"cross-compile-targets", "dispatch-executor-targets",
+                           "convert-executor-to-llvm"}) {
+    std::optional<int> step = passes.positionNamed(name);
+    ASSERT_TRUE(step) << name;
+    ASSERT_TRUE(view->widgetText("pass-" + std::to_string(*step), text, room)) << name;
+    EXPECT_NE(text.find(name), std::string::npos) << "'" << text << "' for " << name;
+    EXPECT_TRUE(view->widgetCenter("pass-ms-" + std::to_string(*step), x, y))
+        << "the time column is shown";
+  }
 }

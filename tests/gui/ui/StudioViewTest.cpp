@@ -563,6 +563,54 @@ TEST_F(NullFrames, ThePassListsNamesKeepTheirRoomAndTheOtherColumnsGiveWay) {
   EXPECT_FALSE(view->widgetCenter("pass-ms-0", x, y)) << "the time column is hidden";
 }
 
+TEST_F(NullFrames, ATargetsRowFoldsItsStepsAndKeysStepThroughEveryStep) {
+  openAndRecord(SAMPLES_DIR "/cross-compile-dispatch.mlir");
+  PipelineModel &passes = studio->passes();
+  std::optional<int> parent = passes.positionNamed("cross-compile-targets");
+  ASSERT_TRUE(parent);
+  ASSERT_EQ(passes.targetGroups().size(), 2u);
+  passes.setExpanded(*parent, true);
+  passes.select(*parent);
+  frame();
+  frame();
+  // j goes from the step through each target's steps, in order, and on
+  // to the next step: the targets' rows are not stops.
+  std::vector<int> expected;
+  for (const PipelineModel::TargetGroup &g : passes.targetGroups())
+    expected.insert(expected.end(), g.steps.begin(), g.steps.end());
+  expected.push_back(*parent + 1);
+  std::vector<int> visited;
+  for (size_t i = 0; i < expected.size(); ++i) {
+    type("j");
+    visited.push_back(passes.selected());
+  }
+  EXPECT_EQ(visited, expected);
+  for (size_t i = 0; i < expected.size(); ++i)
+    type("k");
+  EXPECT_EQ(passes.selected(), *parent);
+
+  // A click on the first target's row folds its steps (they are not
+  // drawn, j skips them), another unfolds them.
+  std::string text;
+  float room = 0;
+  int firstStep = passes.targetGroups()[0].steps.front();
+  ASSERT_TRUE(view->widgetText("pass-" + std::to_string(firstStep), text, room));
+  click("pass-group-0");
+  frame();
+  EXPECT_FALSE(passes.groupExpanded(0));
+  EXPECT_EQ(passes.selected(), *parent) << "a target's row is not a step";
+  EXPECT_FALSE(view->widgetText("pass-" + std::to_string(firstStep), text, room));
+  ASSERT_TRUE(view->widgetText("pass-group-0", text, room));
+  EXPECT_EQ(text.rfind("  [+] compute", 0), 0u) << text;
+  type("j");
+  EXPECT_EQ(passes.selected(), passes.targetGroups()[1].steps.front());
+  type("k");
+  click("pass-group-0");
+  frame();
+  EXPECT_TRUE(passes.groupExpanded(0));
+  EXPECT_TRUE(view->widgetText("pass-" + std::to_string(firstStep), text, room));
+}
+
 TEST_F(NullFrames, EditAPassAndRerunFromTheView) {
   studio->setPipelineText("builtin.module(cse,canonicalize)");
   studio->openText("f.mlir", "func.func @f(%a: i32) -> i32 {\n"

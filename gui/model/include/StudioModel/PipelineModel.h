@@ -103,6 +103,39 @@ public:
   /// Positions in the order the pass list shows them: each step, its
   /// nested steps after it.
   const std::vector<int> &listOrder() const { return order; }
+  /// One target's own steps inside a step (cross-compile-targets' `compute`):
+  /// the pass list shows them under a row of their own.
+  struct TargetGroup {
+    /// The step they are nested in.
+    int parent = -1;
+    /// `compute`.
+    std::string target;
+    /// Its triple (the anchor of its LLVM IR and assembly); empty when
+    /// neither was recorded.
+    std::string triple;
+    /// Its steps' positions, in order.
+    std::vector<int> steps;
+    /// Their total time, and whether any changed the IR.
+    double milliseconds = 0;
+    bool changed = false;
+  };
+  const std::vector<TargetGroup> &targetGroups() const { return groups; }
+  /// The group a nested position is in; -1 for a step or the input.
+  int groupOf(int position) const;
+  /// Folds or unfolds a group's steps in the pass list (unfolded at first).
+  void setGroupExpanded(int group, bool expanded);
+  bool groupExpanded(int group) const;
+  /// A row of the pass list: a step's (`position`), or a target's group row
+  /// (`group`, `position` is kInputPosition).
+  struct ListRow {
+    int position = kInputPosition;
+    int group = -1;
+    bool isGroup() const { return group >= 0; }
+  };
+  /// The pass list's rows, as passShown and the groups' folding say: each
+  /// step, a target's group row before its steps (shown while its parent
+  /// is expanded and it or one of its steps passes the filter).
+  std::vector<ListRow> listRows() const;
   /// The number a front end shows: `index + 1` for a step, the number within
   /// its target for a nested one (as executor-compile names its file).
   unsigned number(int position) const;
@@ -116,12 +149,18 @@ public:
   /// The name the lists show: `input`, `cse`; a nested step's name within
   /// its parent, `compute/asm` (its target and step).
   std::string shortName(int position) const;
+  /// The name the pass list shows: shortName(), but a nested step's name
+  /// within its target (`asm`; its group row names the target).
+  std::string stepName(int position) const;
   /// The pass list's label of `position` (not the input) in parts, for
   /// StepLabel::fit: `[+] ` / `[-] ` before a step with nested steps (as
-  /// expanded() says) or two spaces before a nested one, shortName(), what
-  /// a non-MLIR snapshot or a function pass ran on, its diagnostics and
-  /// whether it was edited.
+  /// expanded() says) or four spaces before a nested one (under its group
+  /// row), stepName(), what a non-MLIR snapshot or a function pass ran on
+  /// (not a nested step's triple: its group row has it), its diagnostics
+  /// and whether it was edited.
   StepLabel listLabel(int position) const;
+  /// A group row's label: `  [-] compute`, its triple as detail.
+  StepLabel groupLabel(int group) const;
   /// The source text (shown by the Source view, where diagnostics point).
   void setSource(std::shared_ptr<const std::string> text, std::string name);
   const std::string &sourceName() const { return srcName; }
@@ -273,6 +312,12 @@ private:
   std::vector<Entry> entries;
   std::vector<int> order;
   std::vector<int> expandedSteps;
+  std::vector<TargetGroup> groups;
+  /// Each entry's group (-1: none).
+  std::vector<int> entryGroups;
+  std::vector<int> foldedGroups;
+  /// Whether entry `i` passes the pass filter and "hide unchanged".
+  bool matchesPassFilter(size_t i) const;
   std::shared_ptr<const std::string> source;
   std::string srcName;
   std::shared_ptr<const TextLines> sourceLines;

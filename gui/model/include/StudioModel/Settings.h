@@ -13,8 +13,8 @@ struct Settings {
   int windowWidth = 1600, windowHeight = 960;
   float fontSize = 15;
   // The panels.
-  float passListWidth = 300;
-  float executorWidth = 440;
+  float passListWidth = 450;
+  float executorWidth = 410;
   float diagnosticsHeight = 120;
   // The views.
   std::string viewMode = "side-by-side";
