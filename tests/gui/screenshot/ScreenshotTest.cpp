@@ -13,6 +13,7 @@
 #include "StudioModel/Settings.h"
 #include "StudioModel/Studio.h"
 #include "StudioUI/StudioView.h"
+#include "TestFiles.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Program.h"
@@ -35,14 +36,9 @@
 using namespace executor_studio::gui;
 using namespace std::chrono_literals;
 
-namespace {
-std::string readFile(const std::string &path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using executor_test::readFile;
 
+namespace {
 struct Result {
   int exitCode = -1;
   std::string output;

@@ -9,6 +9,7 @@
 #include "StudioModel/Settings.h"
 #include "StudioModel/Studio.h"
 #include "StudioUI/StudioView.h"
+#include "TestFiles.h"
 
 #include <imgui.h>
 
@@ -31,15 +32,10 @@
 using namespace executor_studio::gui;
 using namespace std::chrono_literals;
 
+using executor_test::readFile;
+
 namespace {
 constexpr int kLaunchKey = 300;
-
-std::string readFile(const std::string &path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 std::vector<double> doubles(const MemRefData &d) {
   std::vector<double> v(d.bytes.size() / 8);
