@@ -19,7 +19,7 @@ if [ -z "${EXECUTOR_STUDIO_PREBUILT:-}" ]; then
   bash "$root/scripts/build.sh"
 fi
 
-work=$(mktemp -d)
+work=$(mktemp -d "${TMPDIR:-/tmp}/executor-demo.XXXXXX")
 server_pid=""
 cleanup() {
   [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null

@@ -173,8 +173,8 @@ std::optional<unsigned> metadataId(StringRef ref) {
   unsigned id;
   if (!ref.consume_front("!") || ref.getAsInteger(10, id))
     return std::nullopt;
-  // The two largest are the index's empty and tombstone keys (DenseMap);
-  // LLVM never numbers that many nodes.
+  // The two largest are the index's own empty and tombstone keys
+  // (DenseMap), which name no node; LLVM never numbers that many.
   if (id >= llvm::DenseMapInfo<unsigned>::getTombstoneKey())
     return std::nullopt;
   return id;
@@ -242,25 +242,37 @@ struct SnapshotPlaces::Index {
   std::vector<int> asmPlace;
   std::vector<SourcePlace> asmPlaces;
 
+  /// The text of node `id`, if the snapshot defines it. Every lookup goes
+  /// here: the two largest ids are the map's own empty and tombstone keys,
+  /// whose buckets `find` would return as if they were nodes.
+  std::optional<StringRef> node(unsigned id) const {
+    if (id >= llvm::DenseMapInfo<unsigned>::getTombstoneKey())
+      return std::nullopt;
+    auto found = metadata.find(id);
+    if (found == metadata.end())
+      return std::nullopt;
+    return found->second;
+  }
+
   /// The file of scope node `id` (its `file:` or its scope's).
   std::optional<std::string> fileOfScope(unsigned id, int depth) const {
-    auto node = metadata.find(id);
-    if (node == metadata.end() || depth > 32)
+    std::optional<StringRef> scopeNode = node(id);
+    if (!scopeNode || depth > 32)
       return std::nullopt;
-    std::optional<StringRef> file = field(node->second, "file");
+    std::optional<StringRef> file = field(*scopeNode, "file");
     if (!file) {
-      if (std::optional<StringRef> scope = field(node->second, "scope"))
+      if (std::optional<StringRef> scope = field(*scopeNode, "scope"))
         if (std::optional<unsigned> scopeId = metadataId(*scope))
           return fileOfScope(*scopeId, depth + 1);
       return std::nullopt;
     }
     std::optional<unsigned> fileId = metadataId(*file);
-    auto fileNode = fileId ? metadata.find(*fileId) : metadata.end();
-    if (fileNode == metadata.end())
+    std::optional<StringRef> fileNode = fileId ? node(*fileId) : std::nullopt;
+    if (!fileNode)
       return std::nullopt;
-    std::string name = unquote(field(fileNode->second, "filename").value_or(""));
+    std::string name = unquote(field(*fileNode, "filename").value_or(""));
     std::string directory =
-        unquote(field(fileNode->second, "directory").value_or(""));
+        unquote(field(*fileNode, "directory").value_or(""));
     if (name.empty())
       return std::nullopt;
     return joinPath(directory, name);
@@ -269,10 +281,10 @@ struct SnapshotPlaces::Index {
   /// The places of `!dbg !id`: a DILocation and the places it was inlined
   /// at, or a DISubprogram's line.
   void placesOfMetadata(unsigned id, int depth, std::vector<SourcePlace> &out) const {
-    auto node = metadata.find(id);
-    if (node == metadata.end() || depth > 32)
+    std::optional<StringRef> found = node(id);
+    if (!found || depth > 32)
       return;
-    StringRef text = node->second;
+    StringRef text = *found;
     std::optional<unsigned> line;
     if (std::optional<StringRef> l = field(text, "line")) {
       unsigned n;
