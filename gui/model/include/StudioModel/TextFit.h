@@ -29,10 +29,10 @@ std::string elideMiddle(std::string_view text, size_t columns);
 /// the column is narrow: the detail first, then the name's middle, then the
 /// marks; the prefix stays.
 struct StepLabel {
-  /// `[+] ` or `[-] ` before a step with nested steps; two spaces before
-  /// a nested step.
+  /// `[+] ` or `[-] ` before a step with nested steps; four spaces before
+  /// a nested step (under its target's group row).
   std::string prefix;
-  /// `cse`; a nested step's `compute/asm`.
+  /// `cse`; a nested step's own name, `asm`.
   std::string name;
   /// What it ran on: `  (x86_64-pc-linux-gnu)`, `  (@f)`.
   std::string detail;
