@@ -3,9 +3,12 @@
 #include "CrashReport.h"
 #include "LaunchService.h"
 #include "Limits.h"
+#include "LogText.h"
 #include "Privileges.h"
 
+#include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <ctime>
 #include <seccomp.h>
 
@@ -19,6 +22,7 @@
 #include <linux/capability.h>
 #include <poll.h>
 #include <sched.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
@@ -29,6 +33,109 @@
 #include <unistd.h>
 
 namespace executor_studio::runtime {
+
+std::string leaveTerminal() {
+  if (setsid() < 0)
+    return std::string("cannot leave the server's terminal (setsid): ") +
+           std::strerror(errno);
+  return "";
+}
+
+std::string openLogRelay(LogRelay &relay) {
+  int ends[2];
+  if (pipe2(ends, O_CLOEXEC) != 0)
+    return std::string("cannot make the session's log pipe: ") +
+           std::strerror(errno);
+  relay.readEnd = ends[0];
+  relay.writeEnd = ends[1];
+  return "";
+}
+
+void writeLogToRelay(LogRelay &relay) {
+  std::fflush(nullptr);
+  int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+  if (null >= 0) {
+    dup2(null, STDIN_FILENO);
+    close(null);
+  }
+  dup2(relay.writeEnd, STDOUT_FILENO);
+  dup2(relay.writeEnd, STDERR_FILENO);
+  close(relay.writeEnd);
+  close(relay.readEnd);
+  relay = {};
+}
+
+namespace {
+void writeAllTo(int fd, const std::string &text) {
+  size_t done = 0;
+  while (done < text.size()) {
+    ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      return;
+    done += static_cast<size_t>(n);
+  }
+}
+
+/// The keeper's relay (LogRelay): the session's log, line by line.
+class LogRelayer {
+public:
+  /// What was read from the pipe.
+  void feed(const char *data, size_t size) {
+    pending.append(data, size);
+    size_t start = 0, end;
+    while ((end = pending.find('\n', start)) != std::string::npos) {
+      emit(pending.substr(start, end - start));
+      start = end + 1;
+    }
+    pending.erase(0, start);
+    if (pending.size() > kLongestLine) { // a line without end: in parts
+      emit(pending);
+      pending.clear();
+    }
+  }
+  /// At the pipe's end.
+  void finish() {
+    if (!pending.empty())
+      emit(pending);
+    pending.clear();
+    reportDropped();
+  }
+
+private:
+  static constexpr size_t kLongestLine = 16384;
+  void reportDropped() {
+    if (!dropped)
+      return;
+    writeAllTo(STDERR_FILENO,
+               "executor-server: " + sessionLabel + ": log: " +
+                   std::to_string(dropped) +
+                   " bytes of this session's log dropped (over " +
+                   std::to_string(kLogRate >> 10) + " KiB a second)\n");
+    dropped = 0;
+  }
+  void emit(const std::string &line) {
+    auto now = std::chrono::steady_clock::now();
+    budget = std::min<double>(
+        kLogBurst,
+        budget + kLogRate * std::chrono::duration<double>(now - last).count());
+    last = now;
+    double cost = static_cast<double>(line.size() + 1);
+    if (budget < cost) {
+      dropped += line.size() + 1;
+      return;
+    }
+    budget -= cost;
+    reportDropped();
+    writeAllTo(STDERR_FILENO, escapeLogText(line) + "\n");
+  }
+  std::string pending;
+  double budget = kLogBurst;
+  std::chrono::steady_clock::time_point last = std::chrono::steady_clock::now();
+  size_t dropped = 0;
+};
+} // namespace
 
 void closeInheritedDescriptors(int keep) {
   bool closed = true;
@@ -313,16 +420,56 @@ void passOn(int sig) {
 }
 } // namespace
 
-void keepSession(pid_t session, volatile int *crashSignal) {
+void keepSession(pid_t session, volatile int *crashSignal, int log) {
   keptSession = session;
   struct sigaction sa{};
   sa.sa_handler = passOn;
   sigemptyset(&sa.sa_mask);
   sigaction(SIGTERM, &sa, nullptr);
+  // The session's end interrupts the wait for its log (no SA_RESTART).
+  struct sigaction child{};
+  child.sa_handler = [](int) {};
+  sigemptyset(&child.sa_mask);
+  sigaction(SIGCHLD, &child, nullptr);
+  // One thread (a process that has entered a new PID namespace starts no
+  // other): the log relayed until the pipe ends, which is when no process
+  // of the session's namespace is left, or a second after the session.
+  LogRelayer relayer;
   int status = 0;
-  pid_t got;
-  while ((got = waitpid(session, &status, 0)) < 0 && errno == EINTR)
-    ;
+  pid_t got = 0;
+  std::chrono::steady_clock::time_point gaveUp{};
+  char buffer[16384];
+  while (true) {
+    if (got != session) {
+      pid_t now = waitpid(session, &status, WNOHANG);
+      if (now == session || (now < 0 && errno != EINTR)) {
+        got = now;
+        gaveUp = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+      }
+    }
+    if (log < 0) {
+      if (got == session || got < 0)
+        break;
+      pause(); // until SIGCHLD (or SIGTERM, passed on)
+      continue;
+    }
+    if (got != 0 && std::chrono::steady_clock::now() >= gaveUp)
+      break;
+    pollfd p{log, POLLIN, 0};
+    int ready = poll(&p, 1, got != 0 ? 50 : 1000);
+    if (ready <= 0)
+      continue;
+    ssize_t n = read(log, buffer, sizeof(buffer));
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0) {
+      close(log);
+      log = -1;
+      continue;
+    }
+    relayer.feed(buffer, static_cast<size_t>(n));
+  }
+  relayer.finish();
   std::fflush(nullptr);
   int sig = 0;
   if (got == session && WIFSIGNALED(status))
@@ -491,6 +638,14 @@ std::string installSyscallFilter() {
   if ((rc = seccomp_rule_add(filter, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3),
                              0)) < 0)
     return fail("cannot refuse clone3", rc);
+  // No input pushed into a terminal, no console driven, whatever the
+  // descriptor (the request is an int: its low 32 bits).
+  for (unsigned long request : {TIOCSTI, TIOCLINUX})
+    if ((rc = seccomp_rule_add(filter, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ioctl),
+                               1,
+                               SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffUL,
+                                       request))) < 0)
+      return fail("cannot refuse ioctl TIOCSTI and TIOCLINUX", rc);
   if ((rc = seccomp_load(filter)) < 0)
     return fail("cannot load the filter", rc);
   seccomp_release(filter);
@@ -526,8 +681,12 @@ std::string describeIsolation(bool dropsPrivileges, bool syscallFilter,
   std::string line = "isolation: each session a process of its own";
   if (dropsPrivileges)
     line += ", as --run-as";
-  line += ", no_new_privs, dies with the server; only its own descriptors; "
-          "kernel output escaped in the log";
+  line += ", no_new_privs, dies with the server; no controlling terminal "
+          "(setsid); only its own descriptors; kernel output escaped in the "
+          "log";
+  if (namespaces.namespaces)
+    line += " (relayed by its keeper, at most " +
+            std::to_string(kLogRate >> 10) + " KiB a second)";
   if (namespaces.namespaces) {
     line += "; its own user, PID, mount and IPC namespaces (no capability; "
             "private /tmp, /var/tmp, /dev/shm and asset root";
@@ -544,7 +703,7 @@ std::string describeIsolation(bool dropsPrivileges, bool syscallFilter,
             " beyond its start (RLIMIT_AS, counts shared memory)";
   if (syscallFilter)
     line += "; seccomp refuses " + std::to_string(std::size(kRefused)) +
-            " system calls and clone into new namespaces";
+            " system calls, clone into new namespaces and TIOCSTI/TIOCLINUX";
   return line;
 }
 

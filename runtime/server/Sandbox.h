@@ -17,6 +17,32 @@
 
 namespace executor_studio::runtime {
 
+/// Leaves the server's terminal: the process (a session's keeper, or the
+/// session itself where there are no namespaces) starts a session of its
+/// own (setsid), so no process of an executor session has a controlling
+/// terminal: /dev/tty names none, and the terminal the server was started
+/// from cannot be pushed input (TIOCSTI) by a kernel. "" or the problem.
+std::string leaveTerminal();
+
+/// The log of a session that has a keeper: a pipe whose write end becomes
+/// the session's standard output and error (what logEvent and crash
+/// reports write), read by a thread of the keeper that writes each line on
+/// to the keeper's own standard error with every byte outside printable
+/// ASCII escaped (LogText.h) and at most kLogBurst bytes at once, then
+/// kLogRate a second (what is over is dropped and counted in a line of its
+/// own). So a session never holds the descriptor of the terminal or file
+/// the server logs to, and a kernel that writes to its log descriptor
+/// directly can neither drive the terminal nor fill the disk.
+struct LogRelay {
+  int readEnd = -1, writeEnd = -1;
+};
+constexpr size_t kLogBurst = 1 << 20;
+constexpr size_t kLogRate = 256 << 10;
+/// Opens the pipe (in the keeper, before it forks the session).
+std::string openLogRelay(LogRelay &relay);
+/// In the session: the relay's write end on fds 1 and 2, /dev/null on 0.
+void writeLogToRelay(LogRelay &relay);
+
 /// Closes every descriptor but 0, 1, 2 and `keep` (close_range): nothing
 /// of the listener's (its listening sockets, other clients' connections,
 /// pipes) reaches a kernel.
@@ -41,7 +67,9 @@ void finishKernelOutput();
 /// unshare, setns, clone with a new-namespace flag (clone3 is ENOSYS, so
 /// libc falls back to clone, whose flags the filter can read), module and
 /// kexec loading, swap, reboot, acct, quotactl, open_by_handle_at, kcmp and
-/// syslog fail with EPERM. "" or the problem.
+/// syslog fail with EPERM, and so do the ioctls that push input into a
+/// terminal or drive its console (TIOCSTI, TIOCLINUX) on any descriptor.
+/// "" or the problem.
 std::string installSyscallFilter();
 
 /// Whether this machine lets a session load the filter (qemu-user and
@@ -81,11 +109,14 @@ std::string enterSessionNamespaces(const std::string &assets,
 /// only the keeper holds). "" or the problem.
 std::string becomeSessionInit(bool privateProc, int keeperAlive);
 
-/// The keeper: waits for the session `session`, passes SIGTERM on to it,
+/// The keeper: relays the session's log (`log`, the read end of its
+/// LogRelay), waits for the session `session`, passes SIGTERM on to it,
 /// and ends as it ended (dying of the signal that ended it, or of the one
-/// its crash report wrote to `crashSignal`). A session's exit ends its PID
-/// namespace: the kernel kills every process left in it.
-[[noreturn]] void keepSession(pid_t session, volatile int *crashSignal);
+/// its crash report wrote to `crashSignal`) once the log has been relayed
+/// to its end (a second at most). A session's exit ends its PID namespace:
+/// the kernel kills every process left in it.
+[[noreturn]] void keepSession(pid_t session, volatile int *crashSignal,
+                              int log);
 
 /// What isolation sessions get on this machine, one line for the log;
 /// `missing` gets what a session does not have.

@@ -495,6 +495,10 @@ int main(int argc, char **argv) {
       // Nothing of the listener's (listening sockets, other clients'
       // connections, its signal pipe) stays open in a session.
       closeInheritedDescriptors(fd);
+      // No terminal: a kernel must not push input into the shell that
+      // started the server (issue 41). Before anything else, so that no
+      // process of the session ever has one.
+      std::string noTerminal = leaveTerminal();
       // What only the listener needs: the token stays out of the memory
       // kernels run in.
       OPENSSL_cleanse(token.data(), token.size());
@@ -515,6 +519,8 @@ int main(int argc, char **argv) {
         std::fflush(nullptr);
         _exit(6); // the listener removes the asset directory
       };
+      if (!noTerminal.empty())
+        refuse(noTerminal);
       // Entered while still allowed to reach it (the asset root may not
       // be open to the --run-as user); the working directory stays.
       enterAssetDirectory(assets, assetProblem);
@@ -534,6 +540,9 @@ int main(int argc, char **argv) {
         if (slot == MAP_FAILED || pipe2(alive, O_CLOEXEC) != 0)
           refuse(std::string("cannot keep the session: ") +
                  std::strerror(errno));
+        LogRelay relay;
+        if (std::string problem = openLogRelay(relay); !problem.empty())
+          refuse(problem);
         auto *crashSignal = static_cast<volatile int *>(slot);
         pid_t session = fork();
         if (session < 0)
@@ -541,10 +550,13 @@ int main(int argc, char **argv) {
         if (session > 0) {
           close(alive[0]);
           close(fd);
+          close(relay.writeEnd);
           logEvent(debuggerHint(session));
-          keepSession(session, crashSignal);
+          keepSession(session, crashSignal, relay.readEnd);
         }
         close(alive[1]);
+        // What the session writes to its log reaches it through the keeper.
+        writeLogToRelay(relay);
         if (std::string problem =
                 becomeSessionInit(namespaces.privateProc, alive[0]);
             !problem.empty())

@@ -36,6 +36,9 @@
 #include <netinet/in.h>
 #include <sys/resource.h>
 #include <poll.h>
+#include <pty.h>
+#include <sys/ioctl.h>
+#include <termios.h>
 #include <sstream>
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -1415,11 +1418,15 @@ TEST_F(SecurityTest, AKernelInheritsNoDescriptorOfTheListener) {
   ASSERT_GE(idle, 0);
   auto second = open(options);
   ASSERT_TRUE(static_cast<bool>(second)) << llvm::toString(second.takeError());
+  // The one pipe a session has of its own: its log, which its keeper
+  // relays (issue 41), where sessions have namespaces (and so a keeper).
+  double own = readFile(log).find("its own user, PID, mount and IPC "
+                                  "namespaces") != std::string::npos;
   for (auto *client : {&*first, &*second}) {
     ASSERT_FALSE(static_cast<bool>((*client)->sendBinary(kObjectA)));
     auto out = (*client)->launch("open_pipes", kObjectA, {}, {{1, 8}});
     ASSERT_TRUE(static_cast<bool>(out)) << llvm::toString(out.takeError());
-    EXPECT_EQ((*out)[0].as<double>(), std::vector<double>{0});
+    EXPECT_EQ((*out)[0].as<double>(), std::vector<double>{own});
   }
   close(idle);
 }
@@ -1444,6 +1451,97 @@ TEST_F(SecurityTest, AKernelsOutputIsLoggedEscapedUnderItsSession) {
                         "on stderr \\x1b[31mred\n");
   EXPECT_CONTAINS(text, "): kernel output: executor-server: listener: forged "
                         "on stdout\n");
+}
+
+namespace {
+/// Appends what `fd` gives to `text` until `text` holds `until` (true) or
+/// `limit` passes (false).
+bool readUntil(int fd, std::string &text, const std::string &until,
+               std::chrono::milliseconds limit) {
+  auto deadline = Clock::now() + limit;
+  char buffer[4096];
+  while (until.empty() || text.find(until) == std::string::npos) {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - Clock::now());
+    pollfd p{fd, POLLIN, 0};
+    if (left.count() <= 0 || poll(&p, 1, static_cast<int>(left.count())) <= 0)
+      return false;
+    ssize_t n = read(fd, buffer, sizeof(buffer));
+    if (n <= 0)
+      return false;
+    text.append(buffer, static_cast<size_t>(n));
+  }
+  return true;
+}
+} // namespace
+
+TEST_F(SecurityTest, AKernelCannotTypeIntoTheTerminalTheServerWasStartedFrom) {
+  // Issue 41: sessions kept the server's controlling terminal and the log
+  // descriptor was a copy of it, so a kernel started from an interactive
+  // shell pushed a command into that shell (TIOCSTI) and wrote escape
+  // sequences to it. Here the server runs with a pseudo-terminal of the
+  // test's as its controlling terminal and its standard streams, as a
+  // server started with `&` from a shell has.
+  int master = -1, slave = -1;
+  ASSERT_EQ(openpty(&master, &slave, nullptr, nullptr, nullptr), 0)
+      << std::strerror(errno);
+  termios raw{};
+  ASSERT_EQ(tcgetattr(slave, &raw), 0);
+  cfmakeraw(&raw); // what is pushed reaches the slave at once, no line edit
+  ASSERT_EQ(tcsetattr(slave, TCSANOW, &raw), 0);
+  assetRoot = log + ".assets";
+  llvm::sys::fs::create_directories(assetRoot);
+  chmod(assetRoot.c_str(), 01777);
+  std::string socket = "/tmp/executor-tty-" + std::to_string(getpid()) + ".sock";
+  std::string bind = "unix:" + socket;
+  pid_t serverPid = fork();
+  ASSERT_GE(serverPid, 0);
+  if (serverPid == 0) {
+    setsid();
+    ioctl(slave, TIOCSCTTY, 0);
+    for (int fd = 0; fd < 3; ++fd)
+      dup2(slave, fd);
+    close(slave);
+    close(master);
+    execl(kServer.c_str(), kServer.c_str(), "--bind", bind.c_str(),
+          "--asset-root", assetRoot.c_str(), static_cast<char *>(nullptr));
+    _exit(127);
+  }
+  auto stopServer = llvm::make_scope_exit([&] {
+    kill(serverPid, SIGTERM);
+    waitpid(serverPid, nullptr, 0);
+    unlink(socket.c_str());
+    close(master);
+    close(slave);
+  });
+  std::string screen;
+  ASSERT_TRUE(readUntil(master, screen, "listener: isolation: ",
+                        std::chrono::seconds(10)))
+      << screen;
+  auto client = ExecutorClient::open(bind);
+  ASSERT_TRUE(static_cast<bool>(client)) << llvm::toString(client.takeError());
+  ASSERT_FALSE(static_cast<bool>((*client)->sendBinary(kObjectA)));
+  auto out = (*client)->launch("terminal", kObjectA, {}, {{1, 8}});
+  ASSERT_TRUE(static_cast<bool>(out)) << llvm::toString(out.takeError());
+  std::vector<double> got = (*out)[0].as<double>();
+  ASSERT_EQ(got.size(), 5u);
+  EXPECT_EQ(got[0], ENXIO) << "a session has a controlling terminal";
+  EXPECT_EQ(got[1], 0) << "a session holds a descriptor of the terminal";
+  EXPECT_EQ(got[2], 0) << "a kernel pushed input into the terminal";
+  EXPECT_EQ(got[3], EPERM) << "TIOCSTI is not refused by the filter";
+  EXPECT_EQ(got[4], EPERM) << "TIOCLINUX is not refused by the filter";
+  client->reset();
+  // What reached the terminal: the title the kernel wrote to its log and
+  // output pipes arrives escaped; nothing was typed into the shell's input.
+  EXPECT_TRUE(readUntil(master, screen, "\\x1b]0;executor-pwned",
+                        std::chrono::seconds(5)))
+      << screen;
+  readUntil(master, screen, "", std::chrono::milliseconds(300));
+  EXPECT_EQ(screen.find('\033'), std::string::npos)
+      << "an escape character reached the terminal:\n" << screen;
+  std::string typed;
+  readUntil(slave, typed, "", std::chrono::milliseconds(300));
+  EXPECT_EQ(typed.find("executor-pwned"), std::string::npos) << typed;
 }
 
 TEST_F(SecurityTest, TheSyscallFilterRefusesWhatAKernelNeverNeeds) {

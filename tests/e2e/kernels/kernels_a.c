@@ -469,3 +469,44 @@ void _catalyst_pyface_trespass(void *results, void *args) {
   snprintf(path, sizeof(path), "/tmp/executor-mark-%d", mark);
   data[5] = access(path, F_OK) == 0;
 }
+
+/* Kernels for the sandbox's third round (issue 41). */
+#include <sys/ioctl.h>
+#include <termios.h>
+
+/* terminal: what a kernel can do to the terminal the server was started
+ * from. y = [errno of open("/dev/tty") (0: it opened), descriptors it holds
+ * that are terminals, TIOCSTI pushes that succeeded on any of them or on
+ * /dev/tty, errno of TIOCSTI and of TIOCLINUX on standard input]. It also
+ * writes an escape sequence (ESC ] 0 ; ... BEL, a window title) to every
+ * terminal and pipe it holds, which a test looks for on the terminal. */
+void _catalyst_pyface_terminal(void *results, void *args) {
+  (void)args;
+  double *data = results1((Memref1D *)results, 5);
+  static const char pushed[] = "echo executor-pwned\n";
+  static const char title[] = "\033]0;executor-pwned\007\n";
+  int tty = open("/dev/tty", O_RDWR | O_NOCTTY);
+  data[0] = tty < 0 ? errno : 0;
+  for (int fd = 0; fd < 1024; ++fd) {
+    struct stat st;
+    if (fd == tty || fstat(fd, &st) != 0)
+      continue;
+    if (isatty(fd)) {
+      data[1] += 1;
+      for (const char *c = pushed; *c; ++c)
+        data[2] += ioctl(fd, TIOCSTI, c) == 0;
+    }
+    if (isatty(fd) || S_ISFIFO(st.st_mode))
+      (void)!write(fd, title, sizeof(title) - 1);
+  }
+  if (tty >= 0) {
+    for (const char *c = pushed; *c; ++c)
+      data[2] += ioctl(tty, TIOCSTI, c) == 0;
+    (void)!write(tty, title, sizeof(title) - 1);
+    close(tty);
+  }
+  char c = 'x';
+  data[3] = ioctl(0, TIOCSTI, &c) == 0 ? 0 : errno;
+  char console = 0; /* TIOCL_GETSHIFTSTATE's buffer */
+  data[4] = ioctl(0, TIOCLINUX, &console) == 0 ? 0 : errno;
+}
