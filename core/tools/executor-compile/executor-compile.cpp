@@ -335,8 +335,8 @@ public:
     for (auto it = dirs.rbegin(); it != dirs.rend(); ++it)
       if (!before.contains(*it))
         llvm::sys::fs::remove(*it); // fails, harmlessly, when not empty
-    if (!existed)
-      llvm::sys::fs::remove(dir);
+    if (!existed && llvm::sys::fs::is_directory(dir))
+      llvm::sys::fs::remove(dir); // only when empty: nothing of the user's
   }
 
 private:
@@ -422,6 +422,10 @@ Exit chooseOutput(Plan &plan) {
       return fail("the default output " + output + " is the input file; "
                   "give -o");
   }
+  // Whether given or the default: never the input (an ELF binary over the
+  // user's source, issue 40).
+  if (output != "-" && llvm::sys::fs::equivalent(output, inputFile))
+    return fail("-o " + output + " is the input file; give another name");
   plan.output = output;
   plan.toStdout = output == "-";
   if (plan.toStdout && emit == Emit::Exe)
@@ -464,6 +468,18 @@ Exit chooseWorkspace(Plan &plan) {
   llvm::SmallString<256> absolute(workspace);
   llvm::sys::fs::make_absolute(absolute);
   plan.workspace = absolute.str().str();
+  // A workspace is a directory: a file of that name is the user's, not ours
+  // to write into or remove when the compile fails (issue 40).
+  llvm::sys::fs::file_status status;
+  if (!llvm::sys::fs::status(plan.workspace, status) &&
+      llvm::sys::fs::exists(status) && !llvm::sys::fs::is_directory(status))
+    return fail((workspaceDir.empty()
+                     ? "the default workspace " + workspace +
+                           " (beside -o) exists and is not a directory; "
+                           "give --workspace=DIR, or another -o"
+                     : "--workspace=" + workspace +
+                           " exists and is not a directory; give a "
+                           "directory (it is made when missing)"));
   return std::nullopt;
 }
 
