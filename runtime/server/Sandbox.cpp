@@ -22,7 +22,9 @@
 #include <linux/capability.h>
 #include <poll.h>
 #include <sched.h>
+#include <net/if.h>
 #include <sys/ioctl.h>
+#include <sys/socket.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
@@ -338,8 +340,26 @@ std::string writeIdMaps(uid_t uid, gid_t gid) {
 }
 } // namespace
 
+namespace {
+/// The new network namespace's loopback, up (it starts down).
+std::string bringUpLoopback() {
+  int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+  if (fd < 0)
+    return failed("cannot bring up the session's loopback (socket)");
+  ifreq request{};
+  std::strncpy(request.ifr_name, "lo", IFNAMSIZ - 1);
+  bool up = ioctl(fd, SIOCGIFFLAGS, &request) == 0;
+  request.ifr_flags |= IFF_UP | IFF_RUNNING;
+  up = up && ioctl(fd, SIOCSIFFLAGS, &request) == 0;
+  std::string problem =
+      up ? "" : failed("cannot bring up the session's loopback");
+  close(fd);
+  return problem;
+}
+} // namespace
+
 std::string enterSessionNamespaces(const std::string &assets,
-                                   uint64_t tmpfsSize) {
+                                   uint64_t tmpfsSize, bool ownNetwork) {
   uid_t uid = geteuid();
   gid_t gid = getegid();
   if (unshare(CLONE_NEWUSER) != 0)
@@ -355,6 +375,12 @@ std::string enterSessionNamespaces(const std::string &assets,
     return problem;
   if (unshare(CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC) != 0)
     return failed("unshare(CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC)");
+  if (ownNetwork) {
+    if (unshare(CLONE_NEWNET) != 0)
+      return failed("unshare(CLONE_NEWNET)");
+    if (std::string problem = bringUpLoopback(); !problem.empty())
+      return problem;
+  }
   // Before /tmp is covered: whether the asset directory is where it works.
   bool entered = inDirectory(assets);
   if (mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0)
@@ -490,8 +516,10 @@ void keepSession(pid_t session, volatile int *crashSignal, int log) {
   _exit(got == session && WIFEXITED(status) ? WEXITSTATUS(status) : 1);
 }
 
-SessionNamespaces probeSessionNamespaces(const RunAs &runAs) {
+SessionNamespaces probeSessionNamespaces(const RunAs &runAs,
+                                         bool ownNetwork) {
   SessionNamespaces result;
+  result.ownNetwork = ownNetwork;
   int report[2];
   if (pipe2(report, O_CLOEXEC) != 0) {
     result.why = failed("pipe");
@@ -504,7 +532,7 @@ SessionNamespaces probeSessionNamespaces(const RunAs &runAs) {
     // reports the namespaces, the second the private /proc.
     std::string problem = enterSessionPrivileges(runAs, listener);
     if (problem.empty())
-      problem = enterSessionNamespaces("", 1 << 20);
+      problem = enterSessionNamespaces("", 1 << 20, ownNetwork);
     std::string line = "namespaces:" + problem + "\n";
     (void)!write(report[1], line.data(), line.size());
     if (!problem.empty())
@@ -573,7 +601,8 @@ const char *const kRefused[] = {
     "swapon",         "swapoff",          "reboot",
     "acct",           "quotactl",         "open_by_handle_at",
     "name_to_handle_at", "kcmp",          "syslog",
-    "lookup_dcookie"};
+    "lookup_dcookie",  "io_uring_setup",  "io_uring_enter",
+    "io_uring_register"};
 } // namespace
 
 bool syscallFilterWorks(std::string &why) {
@@ -638,6 +667,12 @@ std::string installSyscallFilter() {
   if ((rc = seccomp_rule_add(filter, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3),
                              0)) < 0)
     return fail("cannot refuse clone3", rc);
+  // Sockets of the families a kernel never needs: the host's kernel
+  // interfaces (netlink), other virtual machines (vsock), raw frames.
+  for (scmp_datum_t family : {AF_NETLINK, AF_VSOCK, AF_PACKET})
+    if ((rc = seccomp_rule_add(filter, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(socket),
+                               1, SCMP_A0(SCMP_CMP_EQ, family, 0))) < 0)
+      return fail("cannot refuse netlink, vsock and packet sockets", rc);
   // No input pushed into a terminal, no console driven, whatever the
   // descriptor (the request is an int: its low 32 bits).
   for (unsigned long request : {TIOCSTI, TIOCLINUX})
@@ -664,9 +699,13 @@ std::string describeIsolation(bool dropsPrivileges, bool syscallFilter,
   if (!syscallFilter)
     missing.push_back("the seccomp filter (this machine refuses it: " +
                       noFilterWhy + ")");
+  if (namespaces.namespaces && !namespaces.ownNetwork)
+    missing.push_back("a network of their own (--session-network=host: "
+                      "kernels reach every service and network the host "
+                      "does)");
   if (!namespaces.namespaces)
     missing.push_back(
-        "user, PID, mount and IPC namespaces (this machine refuses them: " +
+        "user, PID, mount, IPC and network namespaces (this machine refuses them: " +
         namespaces.why +
         "): sessions of one user can see and signal each other and read "
         "each other's assets, a process a kernel detaches outlives its "
@@ -694,6 +733,8 @@ std::string describeIsolation(bool dropsPrivileges, bool syscallFilter,
       line += ", /proc";
     line += "; every process of it ends with it); at most " +
             std::to_string(processes) + " processes and threads (RLIMIT_NPROC)";
+    if (namespaces.ownNetwork)
+      line += "; a network namespace of its own with only its loopback";
   }
   if (sessionMemory)
     line += "; memory: " + describeSize(sessionMemory) +
@@ -703,7 +744,8 @@ std::string describeIsolation(bool dropsPrivileges, bool syscallFilter,
             " beyond its start (RLIMIT_AS, counts shared memory)";
   if (syscallFilter)
     line += "; seccomp refuses " + std::to_string(std::size(kRefused)) +
-            " system calls, clone into new namespaces and TIOCSTI/TIOCLINUX";
+            " system calls, clone into new namespaces, netlink, vsock and "
+            "packet sockets and TIOCSTI/TIOCLINUX";
   return line;
 }
 

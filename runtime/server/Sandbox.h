@@ -67,7 +67,8 @@ void finishKernelOutput();
 /// unshare, setns, clone with a new-namespace flag (clone3 is ENOSYS, so
 /// libc falls back to clone, whose flags the filter can read), module and
 /// kexec loading, swap, reboot, acct, quotactl, open_by_handle_at, kcmp and
-/// syslog fail with EPERM, and so do the ioctls that push input into a
+/// syslog, io_uring fail with EPERM, and so do netlink, vsock and packet
+/// sockets and the ioctls that push input into a
 /// terminal or drive its console (TIOCSTI, TIOCLINUX) on any descriptor.
 /// "" or the problem.
 std::string installSyscallFilter();
@@ -81,6 +82,9 @@ bool syscallFilterWorks(std::string &why);
 /// the session as PID 1 of the new PID namespace, becomeSessionInit).
 struct SessionNamespaces {
   bool namespaces = false;  // user, PID, mount, IPC
+  /// A network namespace of its own with only its loopback up
+  /// (--session-network=own, the default); false: the host's network.
+  bool ownNetwork = false;
   bool privateProc = false; // /proc of its own PID namespace
   std::string why;          // what the machine refused
   std::string noProcWhy;
@@ -90,7 +94,8 @@ struct SessionNamespaces {
 /// through the same steps as a session (as `runAs`) and says how far it
 /// came.
 struct RunAs;
-SessionNamespaces probeSessionNamespaces(const RunAs &runAs);
+SessionNamespaces probeSessionNamespaces(const RunAs &runAs,
+                                         bool ownNetwork);
 
 /// In the keeper, after enterSessionPrivileges: a user namespace of its own
 /// (its uid and gid mapped to themselves, setgroups denied), new mount and
@@ -99,8 +104,11 @@ SessionNamespaces probeSessionNamespaces(const RunAs &runAs);
 /// and the asset root are tmpfs of their own (`tmpfsSize` each at most; 0:
 /// tmpfs's default), with the session's asset directory `assets` (the
 /// working directory) bound back in its place. "" or the problem.
+/// With `ownNetwork`, a network namespace too, whose only interface is its
+/// own loopback (brought up here): a kernel reaches no service of the
+/// host's, not even on the host's loopback, and no network the host is on.
 std::string enterSessionNamespaces(const std::string &assets,
-                                   uint64_t tmpfsSize);
+                                   uint64_t tmpfsSize, bool ownNetwork);
 
 /// In the session forked by the keeper (PID 1 of its namespace): keeps its
 /// PID as the host sees it (sessionHostPid), mounts the namespace's own

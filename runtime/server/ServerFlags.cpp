@@ -126,6 +126,17 @@ ServerFlags parseServerFlags(int argc, char **argv, const char *version) {
       "run-as", cl::value_desc("USER"), cl::cat(sessions),
       cl::desc("started as root, sessions run as USER (default nobody) with "
                "no_new_privs"));
+  enum class SessionNetwork { Own, Host };
+  static cl::opt<SessionNetwork> sessionNetwork(
+      "session-network",
+      cl::init(SessionNetwork::Own), cl::cat(sessions),
+      cl::desc("the network a session's kernels reach"),
+      cl::values(clEnumValN(SessionNetwork::Own, "own",
+                            "a network namespace of its own with only its "
+                            "loopback (default)"),
+                 clEnumValN(SessionNetwork::Host, "host",
+                            "the host's network: every service and network "
+                            "the host reaches")));
   static cl::opt<bool> requireIsolation(
       "require-isolation", cl::cat(sessions),
       cl::desc("refuse to start when this machine cannot give sessions all "
@@ -255,6 +266,7 @@ ServerFlags parseServerFlags(int argc, char **argv, const char *version) {
     flags.assetRoot = "/tmp";
   flags.useKernelHeap = !noKernelHeap;
   flags.requireIsolation = requireIsolation;
+  flags.ownNetwork = sessionNetwork == SessionNetwork::Own;
   flags.logLaunches = log == LogLevel::All;
   flags.debugWait = debugWait;
   flags.publishOurs = services != Services::Catalyst;

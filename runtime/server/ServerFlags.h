@@ -35,6 +35,9 @@ struct ServerFlags {
   /// --require-isolation: refuse to start when sessions would lack any of
   /// the sandbox (Sandbox.h, describeIsolation).
   bool requireIsolation = false;
+  /// --session-network=own (default): each session in a network namespace
+  /// of its own with only its loopback; host: the host's network.
+  bool ownNetwork = true;
   bool logLaunches = true;
   bool publishOurs = true, publishCatalyst = true;
   /// Each session waits for a debugger before its first launch.

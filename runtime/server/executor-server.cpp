@@ -295,7 +295,8 @@ int main(int argc, char **argv) {
   std::vector<std::string> missingParts;
   std::string noFilterWhy;
   bool syscallFilter = syscallFilterWorks(noFilterWhy);
-  SessionNamespaces namespaces = probeSessionNamespaces(runAs);
+  SessionNamespaces namespaces =
+      probeSessionNamespaces(runAs, flags.ownNetwork);
   std::string isolationLine = describeIsolation(
       runAs.drop, syscallFilter, noFilterWhy, namespaces, limits.sessionMemory,
       limits.sessionProcesses, missingParts);
@@ -531,7 +532,8 @@ int main(int argc, char **argv) {
         // This process stays the keeper (in the host's PID namespace); the
         // session is its child, PID 1 of a namespace of its own.
         if (std::string problem =
-                enterSessionNamespaces(assets, limits.sessionMemory);
+                enterSessionNamespaces(assets, limits.sessionMemory,
+                                       namespaces.ownNetwork);
             !problem.empty())
           refuse("cannot enter the session's namespaces: " + problem);
         int alive[2];

@@ -954,7 +954,7 @@ TEST_F(SecurityTest, HelpDescribesEveryOptionAndVersionPrintsTheVersion) {
         "--stop-grace", "--run-as", "--plugin", "--asset-root", "--services",
         "--log", "--help", "--version", "--no-token", "--require-isolation",
         "--max-session-processes", "--unix-mode", "--no-kernel-heap",
-        "--debug-wait"})
+        "--debug-wait", "--session-network"})
     EXPECT_CONTAINS(help, option);
   ASSERT_EQ(executor_test::runTool(kServer, {"--version"}, out), 0);
   EXPECT_EQ(readFile(out), "Executor Studio " EXECUTOR_STUDIO_VERSION "\n");
@@ -1507,7 +1507,7 @@ TEST_F(SecurityTest, AKernelCannotTypeIntoTheTerminalTheServerWasStartedFrom) {
           "--asset-root", assetRoot.c_str(), static_cast<char *>(nullptr));
     _exit(127);
   }
-  auto stopServer = llvm::make_scope_exit([&] {
+  llvm::scope_exit stopServer([&] {
     kill(serverPid, SIGTERM);
     waitpid(serverPid, nullptr, 0);
     unlink(socket.c_str());
@@ -1592,6 +1592,42 @@ std::vector<pid_t> processesNamed(const std::string &name) {
   return found;
 }
 } // namespace
+
+TEST_F(SecurityTest, ASessionIsOffTheHostsNetwork) {
+  // Issue 41: sessions were on the host's network: a kernel connected to
+  // any service on the host's loopback. Now each has a network namespace
+  // with only its own loopback; --session-network=host opts out.
+  std::string address;
+  int listener = bindLoopback(true, address);
+  ASSERT_GE(listener, 0);
+  llvm::scope_exit closeListener([&] { close(listener); });
+  double port = std::stod(address.substr(address.rfind(':') + 1));
+  for (bool host : {false, true}) {
+    SCOPED_TRACE(host ? "--session-network=host" : "the default");
+    server.stop();
+    startServer(host ? std::vector<std::string>{"--session-network=host"}
+                     : std::vector<std::string>{});
+    if (!namespacesInForce(log))
+      GTEST_SKIP() << "this machine gives sessions no namespaces";
+    EXPECT_CONTAINS(readFile(log),
+                    host ? "isolation not in force: a network of their own"
+                         : "a network namespace of its own with only its "
+                           "loopback");
+    auto client = open();
+    ASSERT_TRUE(static_cast<bool>(client))
+        << llvm::toString(client.takeError());
+    ASSERT_FALSE(static_cast<bool>((*client)->sendBinary(kObjectA)));
+    auto out = (*client)->launch("reach_host", kObjectA, {vec({port})},
+                                 {{1, 8}});
+    ASSERT_TRUE(static_cast<bool>(out)) << llvm::toString(out.takeError());
+    std::vector<double> got = (*out)[0].as<double>();
+    ASSERT_EQ(got.size(), 3u);
+    EXPECT_EQ(got[0], host ? 0 : ECONNREFUSED)
+        << "a connect to the host's listener at " << address;
+    EXPECT_EQ(got[1], EPERM) << "a raw socket was made";
+    EXPECT_EQ(got[2], EPERM) << "a netlink socket was made";
+  }
+}
 
 TEST_F(SecurityTest, ASessionCannotSeeReadOverwriteOrKillAnother) {
   // Issue 22: all sessions ran as nobody: session B read session A's asset,

@@ -510,3 +510,32 @@ void _catalyst_pyface_terminal(void *results, void *args) {
   char console = 0; /* TIOCL_GETSHIFTSTATE's buffer */
   data[4] = ioctl(0, TIOCLINUX, &console) == 0 ? 0 : errno;
 }
+
+/* reach_host: y = [errno of a TCP connect to 127.0.0.1:x[0] (0: it
+ * connected), errno of a raw ICMP socket (0: made), errno of a netlink
+ * socket (0: made)]. */
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+void _catalyst_pyface_reach_host(void *results, void *args) {
+  Memref1D *x = ((Memref1D **)args)[0];
+  double *data = results1((Memref1D *)results, 3);
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  struct sockaddr_in to = {0};
+  to.sin_family = AF_INET;
+  to.sin_port = htons((uint16_t)x->aligned[x->offset]);
+  to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  data[0] = fd < 0 ? errno
+            : connect(fd, (struct sockaddr *)&to, sizeof(to)) == 0 ? 0
+                                                                    : errno;
+  if (fd >= 0)
+    close(fd);
+  int raw = socket(AF_INET, SOCK_RAW, IPPROTO_ICMP);
+  data[1] = raw < 0 ? errno : 0;
+  if (raw >= 0)
+    close(raw);
+  int link = socket(AF_NETLINK, SOCK_RAW, 0);
+  data[2] = link < 0 ? errno : 0;
+  if (link >= 0)
+    close(link);
+}
