@@ -473,11 +473,11 @@ void keepSession(pid_t session, volatile int *crashSignal, int log) {
         gaveUp = std::chrono::steady_clock::now() + std::chrono::seconds(1);
       }
     }
-    if (log < 0) {
-      if (got == session || got < 0)
-        break;
-      pause(); // until SIGCHLD (or SIGTERM, passed on)
-      continue;
+    if (log < 0) { // the pipe is gone (a kernel may close it): just wait
+      while (got == 0 && (got = waitpid(session, &status, 0)) < 0 &&
+             errno == EINTR)
+        got = 0;
+      break;
     }
     if (got != 0 && std::chrono::steady_clock::now() >= gaveUp)
       break;
