@@ -16,6 +16,7 @@
 #include "ExecutorStudio/Registration/Registration.h"
 #include "ExecutorStudio/Transforms/Passes.h"
 #include "ExecutorStudio/Catalyst/IR/CatalystAttributes.h"
+#include "ExecutorStudio/Support/ValueParser.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/AsmParser/AsmParserState.h"
@@ -97,7 +98,7 @@ static cl::opt<bool> summary("summary",
                                       "whether it changed the IR"),
                              cl::cat(category));
 enum class Emit { MLIR, LLVM, Obj, Exe };
-static cl::opt<Emit> emit(
+static cl::opt<Emit, false, executor_studio::ValueParser<Emit>> emit(
     "emit", cl::desc("What to produce"), cl::init(Emit::Exe),
     cl::values(clEnumValN(Emit::MLIR, "mlir", "the IR after the pipeline"),
                clEnumValN(Emit::LLVM, "llvm", "LLVM IR of the host"),
