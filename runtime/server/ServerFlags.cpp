@@ -1,6 +1,7 @@
 //===- ServerFlags.cpp - executor-server's command line -------------------===//
 #include "ServerFlags.h"
 #include "ExecutorRuntime/Handshake.h"
+#include "ExecutorStudio/Support/ValueParser.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
@@ -127,7 +128,7 @@ ServerFlags parseServerFlags(int argc, char **argv, const char *version) {
       cl::desc("started as root, sessions run as USER (default nobody) with "
                "no_new_privs"));
   enum class SessionNetwork { Own, Host };
-  static cl::opt<SessionNetwork> sessionNetwork(
+  static cl::opt<SessionNetwork, false, executor_studio::ValueParser<SessionNetwork>> sessionNetwork(
       "session-network",
       cl::init(SessionNetwork::Own), cl::cat(sessions),
       cl::desc("the network a session's kernels reach"),
@@ -152,7 +153,7 @@ ServerFlags parseServerFlags(int argc, char **argv, const char *version) {
   static cl::opt<std::string> assetRoot(
       "asset-root", cl::value_desc("DIR"), cl::cat(sessions),
       cl::desc("where session asset directories go ($TMPDIR, else /tmp)"));
-  static cl::opt<Services> services(
+  static cl::opt<Services, false, executor_studio::ValueParser<Services>> services(
       "services", cl::init(Services::All), cl::cat(sessions),
       cl::desc("which executor services sessions publish"),
       cl::values(clEnumValN(Services::All, "all", "ours and Catalyst's"),
@@ -160,7 +161,7 @@ ServerFlags parseServerFlags(int argc, char **argv, const char *version) {
                             "ours only"),
                  clEnumValN(Services::Catalyst, "catalyst",
                             "Catalyst's only, as catalyst-executor")));
-  static cl::opt<LogLevel> log(
+  static cl::opt<LogLevel, false, executor_studio::ValueParser<LogLevel>> log(
       "log", cl::init(LogLevel::All), cl::cat(sessions),
       cl::desc("what the log says"),
       cl::values(clEnumValN(LogLevel::All, "all", "every launch"),
