@@ -86,6 +86,17 @@ void tuneSocket(int fd) {
   setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &bytes, sizeof(bytes));
 }
 
+namespace {
+/// "cannot connect to ADDRESS: WHY", with a hint where nothing listens.
+std::string connectProblem(const std::string &address, int why) {
+  std::string text =
+      "cannot connect to " + address + ": " + std::strerror(why);
+  if (why == ECONNREFUSED)
+    text += " (is an executor-server listening there?)";
+  return text;
+}
+} // namespace
+
 int connectTo(const std::string &address, std::chrono::milliseconds timeout,
               std::string &error) {
   std::string host, port;
@@ -124,7 +135,7 @@ int connectTo(const std::string &address, std::chrono::milliseconds timeout,
       socklen_t len = sizeof(soError);
       getsockopt(fd, SOL_SOCKET, SO_ERROR, &soError, &len);
       if (soError != 0) {
-        error = "cannot connect to " + address + ": " + std::strerror(soError);
+        error = connectProblem(address, soError);
         close(fd);
         fd = -1;
         continue;
@@ -132,7 +143,7 @@ int connectTo(const std::string &address, std::chrono::milliseconds timeout,
       rc = 0;
     }
     if (rc < 0) {
-      error = "cannot connect to " + address + ": " + std::strerror(errno);
+      error = connectProblem(address, errno);
       close(fd);
       fd = -1;
       continue;
