@@ -700,9 +700,12 @@ std::string describeIsolation(bool dropsPrivileges, bool syscallFilter,
     missing.push_back("the seccomp filter (this machine refuses it: " +
                       noFilterWhy + ")");
   if (namespaces.namespaces && !namespaces.ownNetwork)
-    missing.push_back("a network of their own (--session-network=host: "
-                      "kernels reach every service and network the host "
-                      "does)");
+    missing.push_back(
+        "a network of their own (" +
+        (namespaces.noNetworkWhy.empty()
+             ? std::string("--session-network=host")
+             : "this machine refuses it: " + namespaces.noNetworkWhy) +
+        "): kernels reach every service and network the host does");
   if (!namespaces.namespaces)
     missing.push_back(
         "user, PID, mount, IPC and network namespaces (this machine refuses them: " +

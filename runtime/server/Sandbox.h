@@ -85,6 +85,8 @@ struct SessionNamespaces {
   /// A network namespace of its own with only its loopback up
   /// (--session-network=own, the default); false: the host's network.
   bool ownNetwork = false;
+  /// Why a network namespace was asked for and refused (the others given).
+  std::string noNetworkWhy;
   bool privateProc = false; // /proc of its own PID namespace
   std::string why;          // what the machine refused
   std::string noProcWhy;

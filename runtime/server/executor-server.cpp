@@ -297,6 +297,15 @@ int main(int argc, char **argv) {
   bool syscallFilter = syscallFilterWorks(noFilterWhy);
   SessionNamespaces namespaces =
       probeSessionNamespaces(runAs, flags.ownNetwork);
+  if (!namespaces.namespaces && flags.ownNetwork) {
+    // A machine that gives the other namespaces but no network namespace:
+    // those, and the start-up report says what is missing.
+    SessionNamespaces withoutNetwork = probeSessionNamespaces(runAs, false);
+    if (withoutNetwork.namespaces) {
+      withoutNetwork.noNetworkWhy = namespaces.why;
+      namespaces = withoutNetwork;
+    }
+  }
   std::string isolationLine = describeIsolation(
       runAs.drop, syscallFilter, noFilterWhy, namespaces, limits.sessionMemory,
       limits.sessionProcesses, missingParts);
