@@ -31,18 +31,6 @@ namespace {
 std::string assetDirectory;
 std::string assetDirectoryProblem = "the session has no asset directory";
 
-bool writeAllTo(int fd, const char *data, size_t size) {
-  while (size > 0) {
-    ssize_t n = ::write(fd, data, size);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0)
-      return false;
-    data += n;
-    size -= static_cast<size_t>(n);
-  }
-  return true;
-}
 } // namespace
 
 namespace {

@@ -24,6 +24,7 @@
 #include <cstdio>
 #include <cstring>
 #include <future>
+#include <cerrno>
 #include <memory>
 #include <cstdlib>
 #include <map>
@@ -95,6 +96,19 @@ std::string entryAt(uint64_t address) {
 }
 
 int logDescriptor = STDERR_FILENO;
+
+bool writeAllTo(int fd, const char *data, size_t size) {
+  while (size > 0) {
+    ssize_t n = ::write(fd, data, size);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      return false;
+    data += n;
+    size -= static_cast<size_t>(n);
+  }
+  return true;
+}
 
 void logEvent(const std::string &message) {
   // Messages carry client text (object and kernel names, notes): escaped.

@@ -20,6 +20,9 @@ extern std::string sessionLabel;
 /// output is captured (Sandbox.h) a copy of the original one.
 extern int logDescriptor;
 void logEvent(const std::string &message);
+/// Writes all of `data` to `fd` (a file, pipe or terminal), retrying on
+/// EINTR; false when a write fails.
+bool writeAllTo(int fd, const char *data, size_t size);
 /// How logs and crash reports name a kernel known only by its address.
 std::string entryAt(uint64_t address);
 /// The replies of executor-server's services: ok with nothing more, or an

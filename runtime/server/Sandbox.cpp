@@ -68,16 +68,8 @@ void writeLogToRelay(LogRelay &relay) {
 }
 
 namespace {
-void writeAllTo(int fd, const std::string &text) {
-  size_t done = 0;
-  while (done < text.size()) {
-    ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0)
-      return;
-    done += static_cast<size_t>(n);
-  }
+void writeLine(const std::string &text) {
+  (void)writeAllTo(STDERR_FILENO, text.data(), text.size());
 }
 
 /// The keeper's relay (LogRelay): the session's log, line by line.
@@ -110,11 +102,10 @@ private:
   void reportDropped() {
     if (!dropped)
       return;
-    writeAllTo(STDERR_FILENO,
-               "executor-server: " + sessionLabel + ": log: " +
-                   std::to_string(dropped) +
-                   " bytes of this session's log dropped (over " +
-                   std::to_string(kLogRate >> 10) + " KiB a second)\n");
+    writeLine("executor-server: " + sessionLabel + ": log: " +
+              std::to_string(dropped) +
+              " bytes of this session's log dropped (over " +
+              std::to_string(kLogRate >> 10) + " KiB a second)\n");
     dropped = 0;
   }
   void emit(const std::string &line) {
@@ -130,7 +121,7 @@ private:
     }
     budget -= cost;
     reportDropped();
-    writeAllTo(STDERR_FILENO, escapeLogText(line) + "\n");
+    writeLine(escapeLogText(line) + "\n");
   }
   std::string pending;
   double budget = kLogBurst;
