@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <csignal>
 #include <cstring>
 #include <memory>
 #include <pthread.h>
@@ -144,6 +145,18 @@ std::string limitSessionAddressSpace(uint64_t bytes) {
            describeSize(limit) + ": " + std::strerror(errno);
   return "";
 #endif
+}
+
+std::string limitSessionFileSize(uint64_t bytes) {
+  if (!bytes)
+    return "";
+  // A write past it fails with EFBIG instead of killing the session.
+  signal(SIGXFSZ, SIG_IGN);
+  rlimit limit{bytes, bytes};
+  if (setrlimit(RLIMIT_FSIZE, &limit) != 0)
+    return "cannot limit the session's files to " + describeSize(bytes) +
+           ": " + std::strerror(errno);
+  return "";
 }
 
 std::string limitSessionProcesses(unsigned count) {

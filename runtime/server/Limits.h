@@ -61,6 +61,10 @@ std::string limitSessionMemory(uint64_t bytes);
 std::string limitSessionAddressSpace(uint64_t bytes);
 constexpr uint64_t kAddressSpaceHeadroom = uint64_t(1) << 30;
 
+/// In a session: no file it writes grows past `bytes` (RLIMIT_FSIZE; a
+/// write past it fails with EFBIG). "" or the problem.
+std::string limitSessionFileSize(uint64_t bytes);
+
 /// In a session in a user namespace of its own: at most `count` processes
 /// and threads (RLIMIT_NPROC counts per user in each user namespace, so
 /// per session), never above the hard limit it has. "" or the problem.

@@ -4,6 +4,7 @@
 #include "LaunchService.h"
 #include "Limits.h"
 #include "LogText.h"
+#include "MemoryCgroup.h"
 #include "Privileges.h"
 
 #include <algorithm>
@@ -286,11 +287,11 @@ bool inDirectory(const std::string &assets) {
          here.st_ino == there.st_ino;
 }
 
-void bindAssetDirectory(const std::string &assets,
-                        const std::vector<std::string> &privateDirs) {
+std::string bindAssetDirectory(const std::string &assets,
+                               const std::vector<std::string> &privateDirs) {
   size_t slash = assets.rfind('/');
   if (slash == std::string::npos)
-    return;
+    return "";
   std::string root = slash == 0 ? "/" : assets.substr(0, slash);
   bool inPrivate = false;
   for (const std::string &dir : privateDirs)
@@ -298,20 +299,21 @@ void bindAssetDirectory(const std::string &assets,
   bool ownRoot = false;
   if (inPrivate) {
     if (!makeDirectories(root, 0755))
-      return;
+      return "";
   } else {
     if (root == "/" || !mountTmpfs(root, "mode=0755,size=64k,nr_inodes=64").empty())
-      return;
+      return "";
     ownRoot = true;
   }
   if (mkdir(assets.c_str(), 0700) != 0 && errno != EEXIST)
-    return;
+    return "";
   if (mount(".", assets.c_str(), nullptr, MS_BIND, nullptr) != 0)
-    return;
+    return "";
   (void)!chdir(assets.c_str());
   if (ownRoot)
     mount(nullptr, root.c_str(), nullptr,
           MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV, nullptr);
+  return assets;
 }
 } // namespace
 
@@ -350,7 +352,8 @@ std::string bringUpLoopback() {
 } // namespace
 
 std::string enterSessionNamespaces(const std::string &assets,
-                                   uint64_t tmpfsSize, bool ownNetwork) {
+                                   uint64_t tmpfsSize, bool ownNetwork,
+                                   bool newIpc) {
   uid_t uid = geteuid();
   gid_t gid = getegid();
   if (unshare(CLONE_NEWUSER) != 0)
@@ -364,8 +367,9 @@ std::string enterSessionNamespaces(const std::string &assets,
   prctl(PR_SET_DUMPABLE, dumpable > 0 ? dumpable : 0, 0, 0, 0);
   if (!problem.empty())
     return problem;
-  if (unshare(CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC) != 0)
-    return failed("unshare(CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC)");
+  if (unshare(CLONE_NEWPID | CLONE_NEWNS | (newIpc ? CLONE_NEWIPC : 0)) != 0)
+    return failed(newIpc ? "unshare(CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC)"
+                         : "unshare(CLONE_NEWPID | CLONE_NEWNS)");
   if (ownNetwork) {
     if (unshare(CLONE_NEWNET) != 0)
       return failed("unshare(CLONE_NEWNET)");
@@ -394,8 +398,45 @@ std::string enterSessionNamespaces(const std::string &assets,
       return failed(std::string("cannot give the session a private ") + dir);
     privateDirs.push_back(dir);
   }
+  // The working directory (the asset directory), writable whatever
+  // happens to the mount it is on below: a clone of it, entered last when
+  // it could not be bound in its place.
+  int workingMount = entered ? -1
+                             : open_tree(AT_FDCWD, ".",
+                                       OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
+  std::string assetMount;
   if (entered)
-    bindAssetDirectory(assets, privateDirs);
+    assetMount = bindAssetDirectory(assets, privateDirs);
+  // Every host directory read-only for the session, whatever its
+  // permissions say (a world-writable /run/lock, a home that is the run-as
+  // user's): what it writes goes to its own tmpfs and asset directory,
+  // which are made writable again, and goes with it.
+  mount_attr readOnly{};
+  readOnly.attr_set = MOUNT_ATTR_RDONLY;
+  if (mount_setattr(AT_FDCWD, "/", AT_RECURSIVE, &readOnly,
+              sizeof(readOnly)) != 0) {
+    std::string problem =
+        failed("cannot make the host's directories read-only in the session");
+    if (workingMount >= 0)
+      close(workingMount);
+    return problem;
+  }
+  mount_attr writable{};
+  writable.attr_clr = MOUNT_ATTR_RDONLY;
+  if (!assetMount.empty())
+    privateDirs.push_back(assetMount);
+  for (const std::string &dir : privateDirs)
+    if (mount_setattr(AT_FDCWD, dir.c_str(), 0, &writable,
+                sizeof(writable)) != 0)
+      return failed("cannot make the session's own " + dir + " writable");
+  if (workingMount >= 0) {
+    bool ok = mount_setattr(workingMount, "", AT_EMPTY_PATH,
+                      &writable, sizeof(writable)) == 0 &&
+              fchdir(workingMount) == 0;
+    close(workingMount);
+    if (!ok)
+      return failed("cannot keep the session's working directory writable");
+  }
   return "";
 }
 
@@ -523,7 +564,7 @@ SessionNamespaces probeSessionNamespaces(const RunAs &runAs,
     // reports the namespaces, the second the private /proc.
     std::string problem = enterSessionPrivileges(runAs, listener);
     if (problem.empty())
-      problem = enterSessionNamespaces("", 1 << 20, ownNetwork);
+      problem = enterSessionNamespaces("", 1 << 20, ownNetwork, true);
     std::string line = "namespaces:" + problem + "\n";
     (void)!write(report[1], line.data(), line.size());
     if (!problem.empty())
@@ -596,7 +637,8 @@ const char *const kRefused[] = {
     "io_uring_register"};
 } // namespace
 
-bool syscallFilterWorks(std::string &why) {
+bool syscallFilterWorks(const std::vector<std::string> &allowed,
+                        std::string &why) {
   int report[2];
   if (pipe2(report, O_CLOEXEC) != 0) {
     why = std::string("pipe: ") + std::strerror(errno);
@@ -606,7 +648,7 @@ bool syscallFilterWorks(std::string &why) {
   if (child == 0) {
     std::string problem =
         prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0
-            ? installSyscallFilter()
+            ? installSyscallFilter(allowed)
             : std::string("cannot set no_new_privs: ") + std::strerror(errno);
     (void)!write(report[1], problem.data(), problem.size());
     _exit(problem.empty() ? 0 : 1);
@@ -628,8 +670,116 @@ bool syscallFilterWorks(std::string &why) {
   return true;
 }
 
-std::string installSyscallFilter() {
-  scmp_filter_ctx filter = seccomp_init(SCMP_ACT_ALLOW);
+namespace {
+/// What a session's processes call: the C library's and the C++ runtime's
+/// calls, the JIT's and ORC's, threads, the transport's sockets and shared
+/// memory, Catalyst's runtime services, and what the test suite's kernels
+/// and a compiled program's standard library use. Anything else (a call
+/// added to the kernel after this list, an interface no kernel needs)
+/// fails with ENOSYS, as on a kernel that lacks it, and the log names it.
+/// (clone, socket and ioctl are allowed below by their arguments.)
+const char *const kAllowed[] = {
+    // files and descriptors
+    "read", "write", "readv", "writev", "pread64", "pwrite64", "preadv",
+    "pwritev", "preadv2", "pwritev2", "open", "openat", "openat2", "creat",
+    "close", "close_range", "dup", "dup2", "dup3", "lseek", "_llseek",
+    "fcntl", "fcntl64", "flock", "fsync", "fdatasync", "sync_file_range",
+    "truncate", "ftruncate", "fallocate", "fadvise64", "readahead", "stat",
+    "fstat", "lstat", "newfstatat", "fstatat64", "statx", "statfs",
+    "fstatfs", "access", "faccessat", "faccessat2", "getdents", "getdents64",
+    "getcwd", "chdir", "fchdir", "rename", "renameat", "renameat2", "mkdir",
+    "mkdirat", "rmdir", "unlink", "unlinkat", "link", "linkat", "symlink",
+    "symlinkat", "readlink", "readlinkat", "chmod", "fchmod", "fchmodat",
+    "fchmodat2", "chown", "fchown", "lchown", "fchownat", "umask",
+    "utime", "utimes", "utimensat", "futimesat", "copy_file_range",
+    "sendfile", "splice", "tee", "vmsplice", "getxattr", "lgetxattr",
+    "fgetxattr", "listxattr", "llistxattr", "flistxattr", "pipe", "pipe2",
+    "memfd_create", "eventfd", "eventfd2", "signalfd", "signalfd4",
+    "timerfd_create", "timerfd_settime", "timerfd_gettime", "inotify_init",
+    "inotify_init1", "inotify_add_watch", "inotify_rm_watch",
+    "select", "pselect6", "poll", "ppoll", "epoll_create", "epoll_create1",
+    "epoll_ctl", "epoll_wait", "epoll_pwait", "epoll_pwait2",
+    // memory
+    "brk", "mmap", "mmap2", "munmap", "mremap", "mprotect", "madvise",
+    "msync", "mincore", "mlock", "mlock2", "munlock", "mlockall",
+    "munlockall", "membarrier", "mbind", "get_mempolicy", "set_mempolicy",
+    "set_mempolicy_home_node", "pkey_alloc", "pkey_free", "pkey_mprotect",
+    "shmget", "shmat", "shmdt", "shmctl", "semget", "semop", "semtimedop",
+    "semctl", "msgget", "msgsnd", "msgrcv", "msgctl",
+    // processes, threads, signals, time
+    "fork", "vfork", "execve", "execveat", "exit",
+    "exit_group", "wait4", "waitid", "kill", "tkill", "tgkill",
+    "rt_sigaction", "rt_sigprocmask", "rt_sigreturn", "rt_sigpending",
+    "rt_sigsuspend", "rt_sigtimedwait", "rt_sigqueueinfo",
+    "rt_tgsigqueueinfo", "sigaltstack", "restart_syscall", "pause",
+    "futex", "futex_waitv", "futex_wait", "futex_wake", "futex_requeue",
+    "set_tid_address", "set_robust_list", "get_robust_list", "rseq",
+    "arch_prctl", "prctl", "getpid", "getppid", "gettid", "getpgid",
+    "getpgrp", "getsid", "setsid", "setpgid", "getuid", "geteuid", "getgid",
+    "getegid", "getresuid", "getresgid", "getgroups", "capget",
+    "getrlimit", "setrlimit", "prlimit64", "ugetrlimit", "getrusage",
+    "times", "sysinfo", "uname", "getpriority", "setpriority",
+    "sched_yield", "sched_getaffinity", "sched_setaffinity",
+    "sched_getparam", "sched_setparam", "sched_getscheduler",
+    "sched_setscheduler", "sched_get_priority_max",
+    "sched_get_priority_min", "sched_rr_get_interval", "sched_getattr",
+    "sched_setattr", "getcpu", "nanosleep", "clock_nanosleep",
+    "clock_gettime", "clock_getres", "gettimeofday", "time", "getitimer",
+    "setitimer", "alarm", "timer_create", "timer_settime", "timer_gettime",
+    "timer_getoverrun", "timer_delete", "getrandom", "pidfd_open",
+    "pidfd_send_signal", "pidfd_getfd",
+    // sockets (the session's network is its own loopback)
+    "socketpair", "connect", "accept", "accept4", "bind",
+    "listen", "shutdown", "sendto", "recvfrom", "sendmsg", "recvmsg",
+    "sendmmsg", "recvmmsg", "getsockname", "getpeername", "setsockopt",
+    "getsockopt"};
+
+/// The names of the calls, by number, for the refusal's log line (made
+/// before the filter is loaded: the handler only reads them).
+constexpr int kNamedCalls = 1024;
+const char *callNames[kNamedCalls];
+char refusalPrefix[256];
+
+void logRefusedCall(int, siginfo_t *info, void *context) {
+  int call = info->si_syscall;
+  const char *name =
+      call >= 0 && call < kNamedCalls && callNames[call] ? callNames[call]
+                                                         : "(unnamed)";
+  char line[512];
+  size_t length = 0;
+  auto add = [&](const char *text) {
+    while (*text && length < sizeof(line) - 1)
+      line[length++] = *text++;
+  };
+  add(refusalPrefix);
+  add("seccomp refused the system call ");
+  add(name);
+  add(" (ENOSYS); if the kernel needs it, start executor-server with "
+      "--allow-syscall=");
+  add(name);
+  add("\n");
+  (void)!write(logDescriptor >= 0 ? logDescriptor : 2, line, length);
+  // The call returns ENOSYS, as on a kernel that lacks it.
+  auto *uc = static_cast<ucontext_t *>(context);
+#if defined(__x86_64__)
+  uc->uc_mcontext.gregs[REG_RAX] = -ENOSYS;
+#elif defined(__aarch64__)
+  uc->uc_mcontext.regs[0] = static_cast<unsigned long>(-ENOSYS);
+#else
+#error "the refused call's result: this architecture's return register"
+#endif
+}
+} // namespace
+
+std::string checkSyscallNames(const std::vector<std::string> &names) {
+  for (const std::string &name : names)
+    if (seccomp_syscall_resolve_name(name.c_str()) == __NR_SCMP_ERROR)
+      return "'" + name + "' names no system call of this machine";
+  return "";
+}
+
+std::string installSyscallFilter(const std::vector<std::string> &allowed) {
+  scmp_filter_ctx filter = seccomp_init(SCMP_ACT_TRAP);
   if (!filter)
     return "cannot make a seccomp filter (libseccomp)";
   auto fail = [&](const std::string &what, int rc) {
@@ -639,39 +789,96 @@ std::string installSyscallFilter() {
   int rc = seccomp_attr_set(filter, SCMP_FLTATR_CTL_TSYNC, 1);
   if (rc < 0)
     return fail("cannot apply it to every thread", rc);
+  auto isAllowed = [&](const char *name) {
+    return std::find(allowed.begin(), allowed.end(), name) != allowed.end();
+  };
   for (const char *name : kRefused) {
     int call = seccomp_syscall_resolve_name(name);
-    if (call == __NR_SCMP_ERROR)
-      continue; // not on this architecture
+    if (call == __NR_SCMP_ERROR || isAllowed(name))
+      continue; // not on this architecture, or --allow-syscall
     if ((rc = seccomp_rule_add(filter, SCMP_ACT_ERRNO(EPERM), call, 0)) < 0)
       return fail(std::string("cannot refuse ") + name, rc);
   }
+  std::vector<const char *> names(std::begin(kAllowed), std::end(kAllowed));
+  for (const std::string &name : allowed)
+    names.push_back(name.c_str());
+  for (const char *name : names) {
+    int call = seccomp_syscall_resolve_name(name);
+    if (call == __NR_SCMP_ERROR)
+      continue; // not on this architecture
+    // Calls with a refusing rule above keep it (libseccomp takes the most
+    // restrictive rule per argument).
+    if ((rc = seccomp_rule_add(filter, SCMP_ACT_ALLOW, call, 0)) < 0 &&
+        rc != -EEXIST)
+      return fail(std::string("cannot allow ") + name, rc);
+  }
+  // The log line of a refusal, and the call's ENOSYS.
+  for (int call = 0; call < kNamedCalls; ++call)
+    if (!callNames[call])
+      callNames[call] = seccomp_syscall_resolve_num_arch(SCMP_ARCH_NATIVE,
+                                                         call);
+  std::snprintf(refusalPrefix, sizeof(refusalPrefix), "executor-server: %s: ",
+                sessionLabel.c_str());
+  struct sigaction trap{};
+  trap.sa_sigaction = logRefusedCall;
+  trap.sa_flags = SA_SIGINFO;
+  sigemptyset(&trap.sa_mask);
+  if (sigaction(SIGSYS, &trap, nullptr) != 0)
+    return fail("cannot handle SIGSYS", -errno);
   // clone: no new namespaces. clone3 passes its flags in memory, which the
   // filter cannot read: ENOSYS makes libc fall back to clone.
-  for (unsigned long flag :
+  // socket: the families a session uses (its loopback, the transport);
+  // netlink (the host's kernel interfaces), vsock (other virtual machines)
+  // and packet (raw frames) refused outright.
+  // ioctl: every request but those that push input into a terminal or
+  // drive its console (TIOCSTI, TIOCLINUX), whatever the descriptor (the
+  // request is an int: its low 32 bits).
+  // Each call's allowing and refusing rules are disjoint; --allow-syscall
+  // naming one of them allows it whatever its arguments.
+  constexpr scmp_datum_t newNamespaces =
+      CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET |
+      CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWCGROUP;
+  struct Rule {
+    const char *call;
+    uint32_t action;
+    scmp_arg_cmp condition;
+  };
+  std::vector<Rule> rules;
+  rules.push_back({"clone3", SCMP_ACT_ERRNO(ENOSYS), {}});
+  rules.push_back({"clone", SCMP_ACT_ALLOW,
+                   SCMP_A0(SCMP_CMP_MASKED_EQ, newNamespaces, 0)});
+  rules.push_back({"clone", SCMP_ACT_ERRNO(EPERM),
+                   SCMP_A0(SCMP_CMP_MASKED_EQ, newNamespaces, newNamespaces)});
+  for (scmp_datum_t flag :
        {CLONE_NEWUSER, CLONE_NEWNS, CLONE_NEWPID, CLONE_NEWNET, CLONE_NEWIPC,
         CLONE_NEWUTS, CLONE_NEWCGROUP})
-    if ((rc = seccomp_rule_add(filter, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(clone),
-                               1, SCMP_A0(SCMP_CMP_MASKED_EQ, flag, flag))) <
-        0)
-      return fail("cannot refuse clone into a new namespace", rc);
-  if ((rc = seccomp_rule_add(filter, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3),
-                             0)) < 0)
-    return fail("cannot refuse clone3", rc);
-  // Sockets of the families a kernel never needs: the host's kernel
-  // interfaces (netlink), other virtual machines (vsock), raw frames.
+    rules.push_back({"clone", SCMP_ACT_ERRNO(EPERM),
+                     SCMP_A0(SCMP_CMP_MASKED_EQ, flag, flag)});
+  for (scmp_datum_t family : {AF_UNIX, AF_INET, AF_INET6})
+    rules.push_back({"socket", SCMP_ACT_ALLOW, SCMP_A0(SCMP_CMP_EQ, family, 0)});
   for (scmp_datum_t family : {AF_NETLINK, AF_VSOCK, AF_PACKET})
-    if ((rc = seccomp_rule_add(filter, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(socket),
-                               1, SCMP_A0(SCMP_CMP_EQ, family, 0))) < 0)
-      return fail("cannot refuse netlink, vsock and packet sockets", rc);
-  // No input pushed into a terminal, no console driven, whatever the
-  // descriptor (the request is an int: its low 32 bits).
-  for (unsigned long request : {TIOCSTI, TIOCLINUX})
-    if ((rc = seccomp_rule_add(filter, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ioctl),
-                               1,
-                               SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffUL,
-                                       request))) < 0)
-      return fail("cannot refuse ioctl TIOCSTI and TIOCLINUX", rc);
+    rules.push_back(
+        {"socket", SCMP_ACT_ERRNO(EPERM), SCMP_A0(SCMP_CMP_EQ, family, 0)});
+  static_assert(TIOCSTI < TIOCLINUX, "the requests between them");
+  rules.push_back({"ioctl", SCMP_ACT_ALLOW, SCMP_A1_32(SCMP_CMP_LT, TIOCSTI, 0)});
+  rules.push_back(
+      {"ioctl", SCMP_ACT_ALLOW, SCMP_A1_32(SCMP_CMP_GT, TIOCLINUX, 0)});
+  for (scmp_datum_t request = TIOCSTI + 1; request < TIOCLINUX; ++request)
+    rules.push_back(
+        {"ioctl", SCMP_ACT_ALLOW, SCMP_A1_32(SCMP_CMP_EQ, request, 0)});
+  for (scmp_datum_t request : {TIOCSTI, TIOCLINUX})
+    rules.push_back(
+        {"ioctl", SCMP_ACT_ERRNO(EPERM), SCMP_A1_32(SCMP_CMP_EQ, request, 0)});
+  for (const Rule &rule : rules) {
+    if (isAllowed(rule.call))
+      continue;
+    bool always = rule.condition.op == 0;
+    if ((rc = seccomp_rule_add(filter, rule.action,
+                               seccomp_syscall_resolve_name(rule.call),
+                               always ? 0 : 1, rule.condition)) < 0 &&
+        rc != -EEXIST)
+      return fail(std::string("cannot add the rule for ") + rule.call, rc);
+  }
   if ((rc = seccomp_load(filter)) < 0)
     return fail("cannot load the filter", rc);
   seccomp_release(filter);
@@ -682,6 +889,8 @@ std::string describeIsolation(bool dropsPrivileges, bool syscallFilter,
                               const std::string &noFilterWhy,
                               const SessionNamespaces &namespaces,
                               uint64_t sessionMemory, unsigned processes,
+                              const MemoryCgroups &memory,
+                              const std::string &noIpcLimitsWhy,
                               std::vector<std::string> &missing) {
   missing.clear();
   if (!dropsPrivileges)
@@ -711,6 +920,14 @@ std::string describeIsolation(bool dropsPrivileges, bool syscallFilter,
                       "can signal none outside its namespace");
   if (!sessionMemory)
     missing.push_back("a memory limit (--max-session-memory 0)");
+  else if (memory.kind == MemoryCgroups::Kind::None)
+    missing.push_back("a memory cgroup (" + memory.why +
+                      "): memory that no mapping holds (a memfd grown with "
+                      "fallocate, tmpfs files) escapes --max-session-memory");
+  if (sessionMemory && namespaces.namespaces && !noIpcLimitsWhy.empty())
+    missing.push_back("SysV limits of their own (" + noIpcLimitsWhy +
+                      "): detached SysV shared memory escapes "
+                      "--max-session-memory");
   std::string line = "isolation: each session a process of its own";
   if (dropsPrivileges)
     line += ", as --run-as";
@@ -736,9 +953,24 @@ std::string describeIsolation(bool dropsPrivileges, bool syscallFilter,
             describeSize(sessionMemory) + " + " +
             describeSize(kAddressSpaceHeadroom) +
             " beyond its start (RLIMIT_AS, counts shared memory)";
+  if (sessionMemory && memory.kind != MemoryCgroups::Kind::None)
+    line += ", every page it makes at most " +
+            describeSize(sessionCgroupLimit(sessionMemory)) + " (" +
+            memory.describe() + ")";
+  if (sessionMemory && namespaces.namespaces && noIpcLimitsWhy.empty())
+    line += ", SysV shared memory at most " + describeSize(sessionMemory) +
+            " (its IPC namespace's limits)";
+  if (namespaces.namespaces)
+    line += "; the host's directories read-only";
+  if (sessionMemory)
+    line += "; files at most " + describeSize(sessionMemory) +
+            " each (RLIMIT_FSIZE)";
   if (syscallFilter)
-    line += "; seccomp refuses " + std::to_string(std::size(kRefused)) +
-            " system calls, clone into new namespaces, netlink, vsock and "
+    line += "; seccomp allows " + std::to_string(std::size(kAllowed) + 3) +
+            " system calls (any other fails with ENOSYS and is named in "
+            "the log; --allow-syscall) and refuses " +
+            std::to_string(std::size(kRefused)) +
+            " more, clone into new namespaces, netlink, vsock and "
             "packet sockets and TIOCSTI/TIOCLINUX";
   return line;
 }

@@ -62,20 +62,29 @@ std::string captureKernelOutput();
 void finishKernelOutput();
 
 /// Loads the seccomp filter (libseccomp) on every thread of the session:
-/// ptrace, process_vm_readv/writev, mount and the new mount API, pivot_root,
-/// chroot, keyctl/add_key/request_key, bpf, perf_event_open, userfaultfd,
-/// unshare, setns, clone with a new-namespace flag (clone3 is ENOSYS, so
-/// libc falls back to clone, whose flags the filter can read), module and
-/// kexec loading, swap, reboot, acct, quotactl, open_by_handle_at, kcmp and
-/// syslog, io_uring fail with EPERM, and so do netlink, vsock and packet
-/// sockets and the ioctls that push input into a
+/// an allow-list of what sessions call (the C library's, the JIT's, the
+/// transport's and Catalyst's services' calls, and `allowed`, from
+/// --allow-syscall); any other call returns ENOSYS, as on a kernel that
+/// lacks it, and the log names it and the flag that allows it. Besides,
+/// ptrace, process_vm_readv/writev, mount and the new mount API,
+/// pivot_root, chroot, keyctl/add_key/request_key, bpf, perf_event_open,
+/// userfaultfd, unshare, setns, clone with a new-namespace flag (clone3 is
+/// ENOSYS, so libc falls back to clone, whose flags the filter can read),
+/// module and kexec loading, swap, reboot, acct, quotactl,
+/// open_by_handle_at, kcmp, syslog and io_uring fail with EPERM, and so do
+/// netlink, vsock and packet sockets and the ioctls that push input into a
 /// terminal or drive its console (TIOCSTI, TIOCLINUX) on any descriptor.
 /// "" or the problem.
-std::string installSyscallFilter();
+std::string installSyscallFilter(const std::vector<std::string> &allowed);
+
+/// "" when every name in `names` is a system call of this machine, else
+/// the message naming the first that is not.
+std::string checkSyscallNames(const std::vector<std::string> &names);
 
 /// Whether this machine lets a session load the filter (qemu-user and
 /// some containers do not): tried in a child process; false with `why`.
-bool syscallFilterWorks(std::string &why);
+bool syscallFilterWorks(const std::vector<std::string> &allowed,
+                        std::string &why);
 
 /// The namespaces a session gets: each its own user, PID, mount and IPC
 /// namespaces (its keeper enters them, enterSessionNamespaces, and forks
@@ -109,8 +118,13 @@ SessionNamespaces probeSessionNamespaces(const RunAs &runAs,
 /// With `ownNetwork`, a network namespace too, whose only interface is its
 /// own loopback (brought up here): a kernel reaches no service of the
 /// host's, not even on the host's loopback, and no network the host is on.
+/// Every other mount (the host's directories) is read-only in the session
+/// (mount_setattr, recursively), its own tmpfs and asset directory
+/// writable. Without `newIpc` the process is in an IPC namespace of its own
+/// already (enterLimitedIpcNamespace, MemoryCgroup.h).
 std::string enterSessionNamespaces(const std::string &assets,
-                                   uint64_t tmpfsSize, bool ownNetwork);
+                                   uint64_t tmpfsSize, bool ownNetwork,
+                                   bool newIpc);
 
 /// In the session forked by the keeper (PID 1 of its namespace): keeps its
 /// PID as the host sees it (sessionHostPid), mounts the namespace's own
@@ -130,10 +144,14 @@ std::string becomeSessionInit(bool privateProc, int keeperAlive);
 
 /// What isolation sessions get on this machine, one line for the log;
 /// `missing` gets what a session does not have.
+/// `noIpcLimitsWhy`: "" when sessions' SysV limits are set.
+struct MemoryCgroups;
 std::string describeIsolation(bool dropsPrivileges, bool syscallFilter,
                               const std::string &noFilterWhy,
                               const SessionNamespaces &namespaces,
                               uint64_t sessionMemory, unsigned processes,
+                              const MemoryCgroups &memory,
+                              const std::string &noIpcLimitsWhy,
                               std::vector<std::string> &missing);
 
 } // namespace executor_studio::runtime

@@ -1,5 +1,6 @@
 //===- ServerFlags.cpp - executor-server's command line -------------------===//
 #include "ServerFlags.h"
+#include "Sandbox.h"
 #include "ExecutorRuntime/Handshake.h"
 #include "ExecutorStudio/Support/ValueParser.h"
 
@@ -138,6 +139,11 @@ ServerFlags parseServerFlags(int argc, char **argv, const char *version) {
                  clEnumValN(SessionNetwork::Host, "host",
                             "the host's network: every service and network "
                             "the host reaches")));
+  static cl::list<std::string> allowSyscall(
+      "allow-syscall", cl::value_desc("NAME,..."), cl::CommaSeparated,
+      cl::cat(sessions),
+      cl::desc("system calls a session's seccomp filter allows beyond its "
+               "list (the log names a refused call)"));
   static cl::opt<bool> requireIsolation(
       "require-isolation", cl::cat(sessions),
       cl::desc("refuse to start when this machine cannot give sessions all "
@@ -268,6 +274,10 @@ ServerFlags parseServerFlags(int argc, char **argv, const char *version) {
   flags.useKernelHeap = !noKernelHeap;
   flags.requireIsolation = requireIsolation;
   flags.ownNetwork = sessionNetwork == SessionNetwork::Own;
+  flags.allowedCalls.assign(allowSyscall.begin(), allowSyscall.end());
+  if (std::string problem = checkSyscallNames(flags.allowedCalls);
+      !problem.empty())
+    flagError("--allow-syscall: " + problem);
   flags.logLaunches = log == LogLevel::All;
   flags.debugWait = debugWait;
   flags.publishOurs = services != Services::Catalyst;

@@ -38,6 +38,9 @@ struct ServerFlags {
   /// --session-network=own (default): each session in a network namespace
   /// of its own with only its loopback; host: the host's network.
   bool ownNetwork = true;
+  /// --allow-syscall: system calls the seccomp filter allows beyond its
+  /// list (Sandbox.h).
+  std::vector<std::string> allowedCalls;
   bool logLaunches = true;
   bool publishOurs = true, publishCatalyst = true;
   /// Each session waits for a debugger before its first launch.

@@ -47,6 +47,7 @@
 #include "DebugSupport.h"
 #include "KernelHeap.h"
 #include "LaunchService.h"
+#include "MemoryCgroup.h"
 #include "Sandbox.h"
 #include "ServerFlags.h"
 
@@ -294,7 +295,7 @@ int main(int argc, char **argv) {
   // no start (before anything listens).
   std::vector<std::string> missingParts;
   std::string noFilterWhy;
-  bool syscallFilter = syscallFilterWorks(noFilterWhy);
+  bool syscallFilter = syscallFilterWorks(flags.allowedCalls, noFilterWhy);
   SessionNamespaces namespaces =
       probeSessionNamespaces(runAs, flags.ownNetwork);
   if (!namespaces.namespaces && flags.ownNetwork) {
@@ -306,9 +307,20 @@ int main(int argc, char **argv) {
       namespaces = withoutNetwork;
     }
   }
+  // Memory counted where the pages are (MemoryCgroup.h): a group of the
+  // session's own, and SysV limits in its own IPC namespace.
+  MemoryCgroups memoryGroups;
+  std::string noIpcLimitsWhy = "--max-session-memory 0";
+  bool ipcLimits = false;
+  if (limits.sessionMemory) {
+    memoryGroups = setUpMemoryCgroups();
+    if (namespaces.namespaces)
+      ipcLimits = ipcLimitsWork(limits.sessionMemory, noIpcLimitsWhy);
+  }
   std::string isolationLine = describeIsolation(
       runAs.drop, syscallFilter, noFilterWhy, namespaces, limits.sessionMemory,
-      limits.sessionProcesses, missingParts);
+      limits.sessionProcesses, memoryGroups,
+      ipcLimits ? std::string() : noIpcLimitsWhy, missingParts);
   std::string isolationMissing;
   for (const std::string &part : missingParts)
     isolationMissing += (isolationMissing.empty() ? "" : "; ") + part;
@@ -534,6 +546,16 @@ int main(int argc, char **argv) {
       // Entered while still allowed to reach it (the asset root may not
       // be open to the --run-as user); the working directory stays.
       enterAssetDirectory(assets, assetProblem);
+      // Still privileged: the session's memory cgroup and SysV limits,
+      // which it can then neither leave nor raise.
+      if (std::string problem = enterSessionMemoryCgroup(
+              memoryGroups, getpid(), sessionCgroupLimit(limits.sessionMemory));
+          !problem.empty())
+        refuse(problem);
+      if (ipcLimits)
+        if (std::string problem = enterLimitedIpcNamespace(limits.sessionMemory);
+            !problem.empty())
+          refuse(problem);
       if (std::string problem = enterSessionPrivileges(runAs, listenerPid);
           !problem.empty())
         refuse(problem);
@@ -542,7 +564,7 @@ int main(int argc, char **argv) {
         // session is its child, PID 1 of a namespace of its own.
         if (std::string problem =
                 enterSessionNamespaces(assets, limits.sessionMemory,
-                                       namespaces.ownNetwork);
+                                       namespaces.ownNetwork, !ipcLimits);
             !problem.empty())
           refuse("cannot enter the session's namespaces: " + problem);
         int alive[2];
@@ -583,11 +605,15 @@ int main(int argc, char **argv) {
       if (std::string problem = limitSessionMemory(limits.sessionMemory);
           !problem.empty())
         refuse(problem);
+      if (std::string problem = limitSessionFileSize(limits.sessionMemory);
+          !problem.empty())
+        refuse(problem);
       // A kernel's output: to the log, escaped, under this session's label.
       if (std::string problem = captureKernelOutput(); !problem.empty())
         refuse(problem);
       if (syscallFilter)
-        if (std::string problem = installSyscallFilter(); !problem.empty())
+        if (std::string problem = installSyscallFilter(flags.allowedCalls);
+            !problem.empty())
           refuse(problem);
       std::string threadProblem;
       if (!startSessionWatchdog(limits, accepted + limits.handshakeTimeout,
@@ -667,6 +693,7 @@ int main(int argc, char **argv) {
       while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
         std::string label = sessions[pid].label;
         removeAssetDirectory(sessions[pid].assets);
+        removeSessionMemoryCgroup(memoryGroups, pid);
         sessions.erase(pid);
         if (WIFSIGNALED(status))
           logEvent(label + " ended by signal " +
@@ -773,6 +800,7 @@ int main(int argc, char **argv) {
       auto it = sessions.find(pid);
       if (it != sessions.end()) {
         removeAssetDirectory(it->second.assets);
+        removeSessionMemoryCgroup(memoryGroups, pid);
         logEvent(it->second.label + " closed (server stopping)");
         sessions.erase(it);
       }
@@ -790,6 +818,7 @@ int main(int argc, char **argv) {
       for (auto &[pid, session] : sessions) {
         waitpid(pid, nullptr, 0);
         removeAssetDirectory(session.assets);
+        removeSessionMemoryCgroup(memoryGroups, pid);
         logEvent(session.label + " closed (server stopping)");
       }
       sessions.clear();
@@ -801,6 +830,7 @@ int main(int argc, char **argv) {
     listener->remove();
   for (const std::string &path : generatedTokenFiles)
     unlink(path.c_str());
+  removeMemoryCgroups(memoryGroups);
   logEvent("stopped");
   return 0;
 }

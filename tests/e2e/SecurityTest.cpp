@@ -954,7 +954,7 @@ TEST_F(SecurityTest, HelpDescribesEveryOptionAndVersionPrintsTheVersion) {
         "--stop-grace", "--run-as", "--plugin", "--asset-root", "--services",
         "--log", "--help", "--version", "--no-token", "--require-isolation",
         "--max-session-processes", "--unix-mode", "--no-kernel-heap",
-        "--debug-wait", "--session-network"})
+        "--debug-wait", "--session-network", "--allow-syscall"})
     EXPECT_CONTAINS(help, option);
   ASSERT_EQ(executor_test::runTool(kServer, {"--version"}, out), 0);
   EXPECT_EQ(readFile(out), "Executor Studio " EXECUTOR_STUDIO_VERSION "\n");
@@ -1563,6 +1563,47 @@ TEST_F(SecurityTest, TheSyscallFilterRefusesWhatAKernelNeverNeeds) {
   ASSERT_TRUE(static_cast<bool>(again)) << llvm::toString(again.takeError());
 }
 
+TEST_F(SecurityTest, TheSyscallFilterAllowsOnlyItsListAndNamesWhatItRefused) {
+  // Issue 41: the filter was a deny-list (seccomp_init(SCMP_ACT_ALLOW)), so
+  // every call added to the kernel after it was written was allowed. Now
+  // it is an allow-list: anything else fails with ENOSYS, and the log names
+  // the call and the flag that allows it.
+  for (bool allow : {false, true}) {
+    SCOPED_TRACE(allow ? "--allow-syscall=ioprio_get" : "the default");
+    server.stop();
+    startServer(allow ? std::vector<std::string>{"--allow-syscall=ioprio_get"}
+                      : std::vector<std::string>{});
+    if (readFile(log).find("seccomp allows") == std::string::npos)
+      GTEST_SKIP() << "this machine refuses seccomp filters";
+    auto client = open();
+    ASSERT_TRUE(static_cast<bool>(client))
+        << llvm::toString(client.takeError());
+    ASSERT_FALSE(static_cast<bool>((*client)->sendBinary(kObjectA)));
+    auto out = (*client)->launch("unlisted", kObjectA, {}, {{1, 8}});
+    ASSERT_TRUE(static_cast<bool>(out)) << llvm::toString(out.takeError());
+    std::vector<double> got = (*out)[0].as<double>();
+    ASSERT_EQ(got.size(), 5u);
+    EXPECT_EQ(got[0], allow ? 0 : ENOSYS) << "ioprio_get";
+    EXPECT_EQ(got[1], EPERM) << "perf_event_open";
+    EXPECT_EQ(got[2], EPERM) << "userfaultfd";
+    EXPECT_EQ(got[3], EPERM) << "io_uring_setup";
+    EXPECT_EQ(got[4], EPERM) << "mount";
+    const char *line = "seccomp refused the system call ioprio_get (ENOSYS); "
+                       "if the kernel needs it, start executor-server with "
+                       "--allow-syscall=ioprio_get";
+    if (allow)
+      EXPECT_EQ(readFile(log).find(line), std::string::npos);
+    else
+      EXPECT_TRUE(waitUntil(
+          [&] { return readFile(log).find(line) != std::string::npos; },
+          std::chrono::seconds(5)))
+          << readFile(log);
+  }
+  EXPECT_CONTAINS(startupError({"--allow-syscall=ioprio_get,nonsense"}),
+                  "--allow-syscall: 'nonsense' names no system call of this "
+                  "machine");
+}
+
 namespace {
 /// Whether the server's log says its sessions have namespaces of their own
 /// (this machine may refuse them: the tests that need them skip, saying so).
@@ -1654,6 +1695,60 @@ TEST_F(SecurityTest, AKernelsFloodOfOutputIsRateLimitedInTheLog) {
   // 20 MiB written (10 to its output, 10 to its log pipe); what reached
   // the log is about the burst and what a few seconds allow.
   EXPECT_LT(readFile(log).size(), 8u << 20);
+}
+
+TEST_F(SecurityTest, MemoryNoMappingHoldsAndHostFilesAreBoundToTheSession) {
+  // Issue 41: under --max-session-memory 2G a session held 4 GiB of memfd
+  // grown with fallocate and 3 GiB of detached SysV segments (pages of no
+  // process, which neither RLIMIT_AS nor RLIMIT_DATA counts), and 100 MB it
+  // wrote to the host's /run/lock outlived it. Now a memory cgroup counts
+  // every page a session makes, its IPC namespace's SysV limits are its
+  // memory limit, the host's directories are read-only in it, and
+  // RLIMIT_FSIZE bounds the files it writes.
+  if (geteuid() != 0)
+    GTEST_SKIP() << "memory cgroups and SysV limits need a root server";
+  llvm::sys::fs::create_directories("/run/lock");
+  chmod("/run/lock", 01777);
+  unlink("/run/lock/executor-hoard");
+  startServer({"--max-session-memory", "256M"});
+  if (!namespacesInForce(log))
+    GTEST_SKIP() << "this machine gives sessions no namespaces";
+  std::string startup = readFile(log);
+  EXPECT_CONTAINS(startup, "SysV shared memory at most 256 MiB");
+  EXPECT_CONTAINS(startup, "the host's directories read-only");
+  EXPECT_CONTAINS(startup, "files at most 256 MiB each (RLIMIT_FSIZE)");
+  bool cgroup = startup.find("every page it makes at most") !=
+                std::string::npos;
+  if (!cgroup)
+    EXPECT_CONTAINS(startup, "isolation not in force: a memory cgroup");
+  auto client = open();
+  ASSERT_TRUE(static_cast<bool>(client)) << llvm::toString(client.takeError());
+  ASSERT_FALSE(static_cast<bool>((*client)->sendBinary(kObjectA)));
+  // 1.5 GiB of memfd and of SysV memory asked, 16 MiB to /run/lock, 320 MiB
+  // to its asset directory.
+  auto out = (*client)->launch("hoard", kObjectA,
+                               {vec({1536, 1536, 16, 320})}, {{1, 8}});
+  if (cgroup && !out) {
+    // The memory cgroup's OOM killer ended the session, not the host's.
+    std::string error = llvm::toString(out.takeError());
+    EXPECT_TRUE(waitUntil([&] { return readFile(log).find("signal 9") !=
+                                       std::string::npos; },
+                          std::chrono::seconds(5)))
+        << error << "\n" << readFile(log);
+  } else {
+    ASSERT_TRUE(static_cast<bool>(out)) << llvm::toString(out.takeError());
+    std::vector<double> got = (*out)[0].as<double>();
+    ASSERT_EQ(got.size(), 4u);
+    if (cgroup)
+      EXPECT_LT(got[0], 1024) << "MiB of memfd outside the session's limit";
+    EXPECT_LE(got[1], 256) << "MiB of SysV shared memory";
+    EXPECT_EQ(got[2], EROFS) << "a write to the host's /run/lock";
+    EXPECT_EQ(got[3], 256) << "MiB written to one file";
+  }
+  struct stat st{};
+  EXPECT_NE(stat("/run/lock/executor-hoard", &st), 0)
+      << "a session's file outlived it in the host's /run/lock";
+  unlink("/run/lock/executor-hoard");
 }
 
 TEST_F(SecurityTest, ASessionCannotSeeReadOverwriteOrKillAnother) {
@@ -1823,7 +1918,7 @@ TEST_F(SecurityTest, TheServerSaysWhichIsolationIsInForce) {
   std::string text = readFile(log);
   EXPECT_CONTAINS(text, "listener: isolation: each session a process of its "
                         "own");
-  EXPECT_CONTAINS(text, "seccomp refuses");
+  EXPECT_CONTAINS(text, "seccomp allows");
   EXPECT_CONTAINS(text, "address space 16 GiB + 1 GiB beyond its start "
                         "(RLIMIT_AS, counts shared memory)");
   if (geteuid() == 0 && namespacesInForce(log)) {

@@ -1,6 +1,7 @@
 /* Test kernels with the _catalyst_pyface_<entry> ABI that
  * cross-compile-targets generates: void(void *results, void *args), args an
  * array of pointers to memref descriptors, results the packed descriptors. */
+#define _GNU_SOURCE /* memfd_create, fallocate */
 #include "ExecutorRuntime/Plugin.h"
 #include "memref.h"
 
@@ -558,4 +559,81 @@ void _catalyst_pyface_flood(void *results, void *args) {
         break;
   }
   data[0] = 1;
+}
+
+/* hoard: memory and files no mapping holds. x = [MiB of memfd to grow with
+ * fallocate and never map, MiB of SysV shared memory to make, touch and
+ * detach, MiB to write to a file in the host's /run/lock, MiB to write to a
+ * file in the asset directory]; y = [MiB of memfd it got, MiB of SysV shared
+ * memory it got, errno of the host file (0: all written), MiB of the asset
+ * file it wrote]. The memfd stays open and the segments stay until the
+ * session ends. */
+#include <sys/ipc.h>
+#include <sys/mman.h>
+#include <sys/shm.h>
+static double write_mib(int fd, long mib, int *error) {
+  static char chunk[1 << 20];
+  long done = 0;
+  *error = 0;
+  for (; done < mib; ++done)
+    if (write(fd, chunk, sizeof(chunk)) != (ssize_t)sizeof(chunk)) {
+      *error = errno;
+      break;
+    }
+  return (double)done;
+}
+void _catalyst_pyface_hoard(void *results, void *args) {
+  Memref1D *x = ((Memref1D **)args)[0];
+  double *data = results1((Memref1D *)results, 4);
+  const long step = 64;
+  long memfdMib = (long)x->aligned[x->offset];
+  long sysvMib = (long)x->aligned[x->offset + x->stride];
+  long hostMib = (long)x->aligned[x->offset + 2 * x->stride];
+  long assetMib = (long)x->aligned[x->offset + 3 * x->stride];
+  long got = 0;
+  int fd = memfd_create("hoard", MFD_CLOEXEC);
+  while (fd >= 0 && got < memfdMib &&
+         fallocate(fd, 0, (off_t)got << 20, (off_t)step << 20) == 0)
+    got += step;
+  data[0] = (double)got;
+  got = 0;
+  while (got < sysvMib) {
+    int id = shmget(IPC_PRIVATE, (size_t)step << 20, IPC_CREAT | 0600);
+    if (id < 0)
+      break;
+    void *at = shmat(id, NULL, 0);
+    if (at == (void *)-1)
+      break;
+    memset(at, 1, (size_t)step << 20);
+    shmdt(at);
+    got += step;
+  }
+  data[1] = (double)got;
+  int error = 0;
+  int host = open("/run/lock/executor-hoard", O_WRONLY | O_CREAT | O_TRUNC,
+                  0600);
+  if (host < 0)
+    error = errno;
+  else {
+    write_mib(host, hostMib, &error);
+    close(host);
+  }
+  data[2] = (double)error;
+  int asset = open("hoard", O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  data[3] = asset < 0 ? -1 : write_mib(asset, assetMib, &error);
+  if (asset >= 0)
+    close(asset);
+  unlink("hoard");
+}
+
+/* unlisted: y = [errno of ioprio_get (a call outside the seccomp filter's
+ * allow-list), perf_event_open, userfaultfd, io_uring_setup, mount]. */
+void _catalyst_pyface_unlisted(void *results, void *args) {
+  (void)args;
+  double *data = results1((Memref1D *)results, 5);
+  data[0] = errnoOf(syscall(SYS_ioprio_get, 1 /* IOPRIO_WHO_PROCESS */, 0));
+  data[1] = errnoOf(syscall(SYS_perf_event_open, NULL, 0, -1, -1, 0));
+  data[2] = errnoOf(syscall(SYS_userfaultfd, 0));
+  data[3] = errnoOf(syscall(SYS_io_uring_setup, 1, NULL));
+  data[4] = errnoOf(syscall(SYS_mount, "none", "/tmp", "tmpfs", 0, NULL));
 }
