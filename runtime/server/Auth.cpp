@@ -176,9 +176,9 @@ PendingConnection::State PendingConnection::advance(bool mayCheck) {
     if (space != std::string::npos) {
       clientNonce = rest.substr(0, space);
       given = rest.substr(space + 1);
-      if (size_t last = given.find(' '); tls && last != std::string::npos) {
-        channel = given.substr(last + 1);
-        given.resize(last);
+      if (size_t at = given.find(' '); tls && at != std::string::npos) {
+        channel = given.substr(at + 1);
+        given.resize(at);
       }
     }
   }
@@ -191,10 +191,10 @@ PendingConnection::State PendingConnection::advance(bool mayCheck) {
     if (!tlsChannel(*tls, binding, ownChannel))
       why = "cannot bind the token's proof to the TLS connection: OpenSSL's "
             "exporter failed";
-    else if (channel.empty())
+    else if (channel.empty() && isNonce(clientNonce))
       why = "the client's proof is not bound to the TLS connection (a "
             "client older than this executor-server): update the client";
-    else if (channel != ownChannel)
+    else if (!channel.empty() && channel != ownChannel)
       why = "the client's proof was made on another TLS connection: "
             "something between the client and this executor-server (a man "
             "in the middle, a TLS-terminating proxy) ended the client's TLS "

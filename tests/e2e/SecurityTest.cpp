@@ -1106,14 +1106,15 @@ namespace {
 /// it ends the client's TLS with `own`, opens TLS of its own to the
 /// executor at `target` (trusting `targetCA`) and relays the challenge, the
 /// client's proof, the server's answer and then everything else between
-/// the two, all of it plaintext to it. With `forge` it puts the name of
-/// its own connection to the server in place of the one the client's proof
-/// line carries.
+/// the two, all of it plaintext to it. It may rewrite the client's proof
+/// line: put the name of its own connection to the server in place of the
+/// client's, or drop the name (as a client older than the binding sent).
 class TlsRelay {
 public:
+  enum Rewrite { None, OwnName, NoName };
   TlsRelay(const std::string &target, const std::string &targetCA,
-           const TlsServerContext &own, bool forge = false)
-      : forge(forge) {
+           const TlsServerContext &own, Rewrite rewrite = None)
+      : rewrite(rewrite) {
     listener = bindLoopback(true, address);
     thread = std::thread(
         [this, target, targetCA, &own] { run(target, targetCA, own); });
@@ -1161,9 +1162,10 @@ private:
       if (!from.readLine(line, deadline))
         return false;
       std::string binding, name;
-      if (forge && line.rfind("EXECUTOR-PROOF ", 0) == 0 &&
+      if (rewrite != None && line.rfind("EXECUTOR-PROOF ", 0) == 0 &&
           tlsChannel(*toServer, binding, name))
-        line = line.substr(0, line.rfind(' ') + 1) + name;
+        line = line.substr(0, line.rfind(' ')) +
+               (rewrite == OwnName ? " " + name : "");
       std::string text = line + "\n";
       return to.writeAll(text.data(), text.size());
     };
@@ -1196,7 +1198,7 @@ private:
         poll(q, 2, 100);
     }
   }
-  bool forge;
+  Rewrite rewrite;
   int listener = -1;
   std::thread thread;
   std::atomic<bool> stop{false};
@@ -1236,9 +1238,21 @@ TEST_F(SecurityTest, ATokenProofRelayedBetweenTwoTlsConnectionsIsRefused) {
   ASSERT_TRUE(static_cast<bool>(direct)) << llvm::toString(direct.takeError());
   direct->reset();
   {
-    // A relay that names its own connection on the client's line: the
-    // proof itself does not hold for that connection.
-    TlsRelay relay(server.address(), ca(), *own, /*forge=*/true);
+    // One that drops the name, as a client older than the binding: told so.
+    TlsRelay relay(server.address(), ca(), *own, TlsRelay::NoName);
+    auto client = ExecutorClient::open(relay.address, trustsTheRelay);
+    ASSERT_FALSE(static_cast<bool>(client))
+        << "the relayed proof opened a session";
+    EXPECT_CONTAINS(llvm::toString(client.takeError()),
+                    "refused the session: the client's proof is not bound to "
+                    "the TLS connection (a client older than this "
+                    "executor-server)");
+  }
+  {
+    // One that names its own connection on the client's line: the proof
+    // itself does not hold for that connection (a wrong token, last: the
+    // throttle holds this address back a while).
+    TlsRelay relay(server.address(), ca(), *own, TlsRelay::OwnName);
     auto client = ExecutorClient::open(relay.address, trustsTheRelay);
     ASSERT_FALSE(static_cast<bool>(client))
         << "the relayed proof opened a session";
