@@ -121,16 +121,23 @@ std::string generatedTokenOfPeer(int fd) {
 }
 } // namespace
 
+namespace {
+std::string toHex(const unsigned char *bytes, size_t size) {
+  static const char digits[] = "0123456789abcdef";
+  std::string hex;
+  for (size_t i = 0; i < size; ++i) {
+    hex.push_back(digits[bytes[i] >> 4]);
+    hex.push_back(digits[bytes[i] & 15]);
+  }
+  return hex;
+}
+} // namespace
+
 bool makeNonce(std::string &hex) {
   unsigned char bytes[kNonceBytes];
   if (RAND_bytes(bytes, sizeof(bytes)) != 1)
     return false;
-  static const char digits[] = "0123456789abcdef";
-  hex.clear();
-  for (unsigned char b : bytes) {
-    hex.push_back(digits[b >> 4]);
-    hex.push_back(digits[b & 15]);
-  }
+  hex = toHex(bytes, sizeof(bytes));
   OPENSSL_cleanse(bytes, sizeof(bytes));
   return true;
 }
@@ -142,10 +149,14 @@ bool isNonce(const std::string &text) {
 
 std::string tokenProof(const std::string &token, const char *label,
                        const std::string &serverNonce,
-                       const std::string &clientNonce) {
-  // label NUL server-nonce NUL client-nonce: no two inputs run together.
+                       const std::string &clientNonce,
+                       const std::string &binding) {
+  // label NUL server-nonce NUL client-nonce [NUL binding]: no two inputs
+  // run together (the nonces are hex, the binding of fixed size and last).
   std::string message = std::string(label) + '\0' + serverNonce + '\0' +
                         clientNonce;
+  if (!binding.empty())
+    message += '\0' + binding;
   unsigned char mac[EVP_MAX_MD_SIZE];
   size_t length = 0;
   if (!EVP_Q_mac(nullptr, "HMAC", nullptr, "SHA256", nullptr, token.data(),
@@ -153,13 +164,16 @@ std::string tokenProof(const std::string &token, const char *label,
                  reinterpret_cast<const unsigned char *>(message.data()),
                  message.size(), mac, sizeof(mac), &length))
     return "";
-  static const char digits[] = "0123456789abcdef";
-  std::string hex;
-  for (size_t i = 0; i < length; ++i) {
-    hex.push_back(digits[mac[i] >> 4]);
-    hex.push_back(digits[mac[i] & 15]);
-  }
-  return hex;
+  return toHex(mac, length);
+}
+
+bool tlsChannel(TlsStream &tls, std::string &binding, std::string &name) {
+  binding = tls.exportKeyingMaterial(kProofExporterLabel, kExporterContext, 32);
+  std::string material =
+      tls.exportKeyingMaterial(kChannelExporterLabel, kExporterContext, 16);
+  name = toHex(reinterpret_cast<const unsigned char *>(material.data()),
+               material.size());
+  return !binding.empty() && !name.empty();
 }
 
 bool proofsEqual(const std::string &given, const std::string &expected) {
@@ -344,16 +358,24 @@ bool clientHandshake(int fd, const ClientSecurity &security,
     error = "cannot make a nonce: OpenSSL's random generator failed";
     return false;
   }
+  // Inside TLS the proofs hold for this connection only (a relay's two
+  // connections have two bindings), and the line names it.
+  std::string binding, channel;
+  if (tls && !tlsChannel(*tls, binding, channel)) {
+    error = "cannot bind the token's proof to the TLS connection: OpenSSL's "
+            "exporter failed";
+    return false;
+  }
   std::string proof = tokenProof(token, kClientProofLabel,
-                                 serverNonce, clientNonce);
+                                 serverNonce, clientNonce, binding);
   std::string expected = tokenProof(token, kServerProofLabel,
-                                    serverNonce, clientNonce);
+                                    serverNonce, clientNonce, binding);
   if (proof.empty() || expected.empty()) {
     error = "cannot compute the token's proof: OpenSSL's HMAC failed";
     return false;
   }
   if (!writeAny(std::string(kProofLinePrefix) + clientNonce + " " + proof +
-                "\n") ||
+                (tls ? " " + channel : "") + "\n") ||
       !readLineAny(line)) {
     error = "did not answer the token's proof (its log says why)";
     return false;

@@ -94,7 +94,7 @@ public:
     return Error::success();
   }
 
-  void writeFromSignalHandler(const char *data, size_t size) override {
+  void writeBeforeExit(const char *data, size_t size) override {
     writeAll(socket, data, size, /*timeoutMs=*/1000);
   }
   void shutdown() override { ::shutdown(socket, SHUT_RDWR); }
@@ -123,8 +123,8 @@ public:
       return streamError("cannot send over TLS: " + tls->lastError());
     return Error::success();
   }
-  void writeFromSignalHandler(const char *data, size_t size) override {
-    tls->writeFromSignalHandler(data, size);
+  void writeBeforeExit(const char *data, size_t size) override {
+    tls->writeBeforeExit(data, size);
   }
   bool hasPending() override { return tls->hasPending(); }
   std::string lastError() const override { return tls->lastError(); }

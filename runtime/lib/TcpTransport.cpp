@@ -102,7 +102,7 @@ std::string TcpTransport::hangupMessage() const {
   return hangup;
 }
 
-void TcpTransport::sendHangupFromSignalHandler(const char *message,
+void TcpTransport::sendHangupBeforeExit(const char *message,
                                                size_t size) {
   // The body is an SPSError: u8 has-error (1), u64 length, the bytes.
   char packet[kHeaderSize + 1 + 8 + kMaxCrashReportSize];
@@ -123,7 +123,7 @@ void TcpTransport::sendHangupFromSignalHandler(const char *message,
   // about to end.
   if (!tryLockFor(sendMutex, 2000) || disconnected)
     return;
-  stream->writeFromSignalHandler(packet, kHeaderSize + body);
+  stream->writeBeforeExit(packet, kHeaderSize + body);
 }
 
 void TcpTransport::detachThreadsAtExit() {

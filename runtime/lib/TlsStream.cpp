@@ -391,6 +391,21 @@ std::string TlsStream::cipherName() const {
   return cipher ? SSL_CIPHER_standard_name(cipher) : "";
 }
 
+std::string TlsStream::exportKeyingMaterial(const char *label,
+                                            const char *context, size_t size) {
+  std::string material(size, '\0');
+  std::lock_guard<std::mutex> lock(sslMutex);
+  if (SSL_export_keying_material(
+          ssl, reinterpret_cast<unsigned char *>(material.data()), size, label,
+          std::strlen(label),
+          reinterpret_cast<const unsigned char *>(context),
+          std::strlen(context), /*use_context=*/1) != 1) {
+    ERR_clear_error();
+    return "";
+  }
+  return material;
+}
+
 bool TlsStream::hasPending() {
   if (!mayHold.load(std::memory_order_acquire))
     return false;
@@ -415,14 +430,14 @@ bool TlsStream::hasPending() {
 
 template <typename StepFn>
 int TlsStream::runStep(StepFn step, bool dontWait, int timeoutMs,
-                       bool fromSignalHandler) {
+                       bool beforeExit) {
   while (true) {
     if (closed) {
       errno = EPIPE;
       return 0;
     }
     int rc, why;
-    if (fromSignalHandler) {
+    if (beforeExit) {
       if (!tryLockFor(sslMutex, 2000)) {
         errno = ETIMEDOUT;
         return 0;
@@ -480,7 +495,7 @@ ssize_t TlsStream::read(void *data, size_t size, bool dontWait) {
           mayHold.store(SSL_has_pending(ssl) == 1, std::memory_order_release);
         return n;
       },
-      dontWait, /*timeoutMs=*/-1, /*fromSignalHandler=*/false);
+      dontWait, /*timeoutMs=*/-1, /*beforeExit=*/false);
   if (rc == 1)
     return static_cast<ssize_t>(got);
   if (rc == 0) {
@@ -546,17 +561,17 @@ bool TlsStream::readLine(std::string &line, Clock::time_point deadline,
 //===----------------------------------------------------------------------===//
 
 bool TlsStream::writeRecords(const void *data, size_t size, int timeoutMs,
-                             bool fromSignalHandler) {
+                             bool beforeExit) {
   if (writeFailed)
     return false;
   size_t written = 0;
   int rc = runStep([&] { return SSL_write_ex(ssl, data, size, &written); },
-                   /*dontWait=*/false, timeoutMs, fromSignalHandler);
+                   /*dontWait=*/false, timeoutMs, beforeExit);
   if (rc == 1)
     return true;
   // After a failed write OpenSSL's record state cannot go on.
   writeFailed = true;
-  if (fromSignalHandler) // sslErrors allocates
+  if (beforeExit) // sslErrors allocates (the crashed thread may hold malloc)
     return false;
   if (rc == 0)
     setError(closed ? "the connection closed"
@@ -577,11 +592,11 @@ bool TlsStream::writeAll(const void *data, size_t size, const void *more,
 bool TlsStream::writeParts(const iovec *parts, size_t count) {
   std::lock_guard<std::mutex> lock(sendMutex);
   return gatherAndWrite(parts, count, /*timeoutMs=*/-1,
-                        /*fromSignalHandler=*/false);
+                        /*beforeExit=*/false);
 }
 
 bool TlsStream::gatherAndWrite(const iovec *parts, size_t count, int timeoutMs,
-                               bool fromSignalHandler) {
+                               bool beforeExit) {
   // Small parts are gathered into the staging record; a part's run of whole
   // records goes from where it lies when nothing is staged.
   size_t staged = 0;
@@ -591,7 +606,7 @@ bool TlsStream::gatherAndWrite(const iovec *parts, size_t count, int timeoutMs,
     while (left > 0) {
       if (staged == 0 && left >= kRecordSize) {
         size_t whole = left - left % kRecordSize;
-        if (!writeRecords(at, whole, timeoutMs, fromSignalHandler))
+        if (!writeRecords(at, whole, timeoutMs, beforeExit))
           return false;
         at += whole;
         left -= whole;
@@ -603,22 +618,22 @@ bool TlsStream::gatherAndWrite(const iovec *parts, size_t count, int timeoutMs,
       at += take;
       left -= take;
       if (staged == kRecordSize) {
-        if (!writeRecords(staging.get(), staged, timeoutMs, fromSignalHandler))
+        if (!writeRecords(staging.get(), staged, timeoutMs, beforeExit))
           return false;
         staged = 0;
       }
     }
   }
   return staged == 0 ||
-         writeRecords(staging.get(), staged, timeoutMs, fromSignalHandler);
+         writeRecords(staging.get(), staged, timeoutMs, beforeExit);
 }
 
-void TlsStream::writeFromSignalHandler(const void *data, size_t size) {
+void TlsStream::writeBeforeExit(const void *data, size_t size) {
   // The lock stays taken: the process is about to end.
   if (!tryLockFor(sendMutex, 2000)) // a loaded machine can need it
     return;
   iovec part{const_cast<void *>(data), size};
-  gatherAndWrite(&part, 1, /*timeoutMs=*/1000, /*fromSignalHandler=*/true);
+  gatherAndWrite(&part, 1, /*timeoutMs=*/1000, /*beforeExit=*/true);
 }
 
 } // namespace executor_studio::runtime

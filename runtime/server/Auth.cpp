@@ -167,18 +167,45 @@ PendingConnection::State PendingConnection::advance(bool mayCheck) {
   }
   if (stage != Stage::Check || !mayCheck)
     return State::Waiting;
-  // "EXECUTOR-PROOF <client nonce> <proof>"
-  std::string given, clientNonce;
+  // "EXECUTOR-PROOF <client nonce> <proof>", and " <connection name>"
+  // inside TLS.
+  std::string given, clientNonce, channel;
   if (line.rfind(kProofLinePrefix, 0) == 0) {
     std::string rest = line.substr(sizeof(kProofLinePrefix) - 1);
     size_t space = rest.find(' ');
     if (space != std::string::npos) {
       clientNonce = rest.substr(0, space);
       given = rest.substr(space + 1);
+      if (size_t at = given.find(' '); tls && at != std::string::npos) {
+        channel = given.substr(at + 1);
+        given.resize(at);
+      }
+    }
+  }
+  // Inside TLS the proof holds for this connection only: one made on
+  // another (a man in the middle that ended the client's TLS and relays
+  // its proof here) is refused, and said to be relayed.
+  std::string binding, ownChannel;
+  if (tls) {
+    const char *why = nullptr;
+    if (!tlsChannel(*tls, binding, ownChannel))
+      why = "cannot bind the token's proof to the TLS connection: OpenSSL's "
+            "exporter failed";
+    else if (channel.empty() && isNonce(clientNonce))
+      why = "the client's proof is not bound to the TLS connection (a "
+            "client older than this executor-server): update the client";
+    else if (!channel.empty() && channel != ownChannel)
+      why = "the client's proof was made on another TLS connection: "
+            "something between the client and this executor-server (a man "
+            "in the middle, a TLS-terminating proxy) ended the client's TLS "
+            "and relayed its proof";
+    if (why) {
+      refuse(why);
+      return fail(why);
     }
   }
   std::string expected = tokenProof(security.token, kClientProofLabel,
-                                    serverNonce, clientNonce);
+                                    serverNonce, clientNonce, binding);
   if (!isNonce(clientNonce) || clientNonce == serverNonce ||
       !proofsEqual(given, expected)) {
     refuse(kWrongToken);
@@ -186,7 +213,7 @@ PendingConnection::State PendingConnection::advance(bool mayCheck) {
   }
   stage = Stage::Done;
   std::string proof = tokenProof(security.token, kServerProofLabel,
-                                 serverNonce, clientNonce);
+                                 serverNonce, clientNonce, binding);
   if (proof.empty() || !send(kProofLinePrefix + proof + "\n"))
     return fail("the client went after its proof");
   return State::Authenticated;

@@ -52,14 +52,16 @@ std::atomic<int> hangupsBegun{0};
 void sendHangup(const char *message, size_t size) {
   ++hangupsBegun;
   if (TcpTransport *transport = reportTo.load())
-    transport->sendHangupFromSignalHandler(message, size);
+    transport->sendHangupBeforeExit(message, size);
 }
-/// The crash report's sender, a thread of its own: over TLS a message is
-/// encrypted by OpenSSL, which allocates, so the signal handler does not
-/// send it itself (a kernel that crashed inside malloc would hang there;
-/// found by TSan). The handler leaves the report in `crashReport`, wakes
-/// the sender (sem_post, async-signal-safe) and waits (at most 4 s: the
-/// send takes at most 2 s for the lock and 1 s to write) until it is sent.
+/// The crash report's sender, a thread of its own: the signal handler
+/// never writes to the transport itself, which takes its lock and, over
+/// TLS, OpenSSL's (SSL_write_ex allocates and locks: a kernel that crashed
+/// inside malloc, or inside a send, would hang there; found by TSan; none
+/// of it is async-signal-safe, issue 41). The handler leaves the report in
+/// `crashReport`, wakes the sender (sem_post, async-signal-safe) and waits
+/// (nanosleep; at most 4 s: the send takes at most 2 s for the lock and 1 s
+/// to write) until it is sent.
 sem_t reporterWake;
 pthread_t reporterThread;
 std::atomic<bool> reporterRunning{false}, reporterQuit{false};
@@ -74,7 +76,7 @@ void runReporter() {
     if (reporterQuit.load())
       return;
     if (TcpTransport *transport = reportTo.load())
-      transport->sendHangupFromSignalHandler(crashReport, crashReportSize);
+      transport->sendHangupBeforeExit(crashReport, crashReportSize);
     crashReportSent.store(true);
   }
 }
@@ -85,7 +87,9 @@ void startReporter() {
   std::string error;
   if (startThread(runReporter, error, &reporterThread))
     reporterRunning = true;
-  // else: the handler sends itself (plaintext needs no allocation).
+  else // the handler sends nothing then: a crash is only logged
+    logEvent("warning: crashes will be logged but not reported to the "
+             "client: " + error);
 }
 
 void stopReporter() {
@@ -96,14 +100,12 @@ void stopReporter() {
   pthread_join(reporterThread, nullptr);
 }
 
-/// From the signal handler: the report goes out through the sender.
+/// From the signal handler: the report goes out through the sender (only
+/// async-signal-safe steps here).
 void sendCrashReport(const char *message, size_t size) {
-  ++hangupsBegun;
-  if (!reporterRunning.load()) {
-    if (TcpTransport *transport = reportTo.load())
-      transport->sendHangupFromSignalHandler(message, size);
+  if (!reporterRunning.load())
     return;
-  }
+  ++hangupsBegun;
   // Two threads crashing at once: the first one's report goes.
   if (crashReportClaimed.exchange(true))
     return;

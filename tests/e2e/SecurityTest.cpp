@@ -10,6 +10,7 @@
 #include "ExecutorRuntime/Handshake.h"
 #include "ExecutorRuntime/LocalExecutor.h"
 #include "ExecutorRuntime/Socket.h"
+#include "ExecutorRuntime/TlsStream.h"
 #include "RunTool.h"
 #include "SanitizerSlowdown.h"
 #include "TestFiles.h"
@@ -293,8 +294,9 @@ TEST_F(SecurityTest, TlsCarriesTheTokenAndTheLaunchesOutOfSight) {
 }
 
 TEST_F(SecurityTest, AKernelCrashOverTlsIsReportedWithItsSignal) {
-  // The crash report is sealed into a TLS record inside the session's
-  // signal handler: the client reads it as it does over plaintext.
+  // The crash report is sealed into a TLS record by the session's crash
+  // reporter thread (the signal handler only hands it over: OpenSSL is not
+  // async-signal-safe): the client reads it as it does over plaintext.
   std::vector<std::string> args = tlsArgs();
   args.insert(args.end(), {"--token-file", tokenFile()});
   startServer(args);
@@ -1096,6 +1098,170 @@ TEST_F(SecurityTest, AFakeListenerLearnsNothingItCanReplay) {
   auto second = ExecutorClient::open(again.address, options);
   llvm::consumeError(second.takeError());
   EXPECT_NE(again.sent(), captured);
+}
+
+namespace {
+/// A man in the middle with a certificate the client trusts (issued by a
+/// CA the client should not have trusted, or a TLS-terminating proxy's):
+/// it ends the client's TLS with `own`, opens TLS of its own to the
+/// executor at `target` (trusting `targetCA`) and relays the challenge, the
+/// client's proof, the server's answer and then everything else between
+/// the two, all of it plaintext to it. It may rewrite the client's proof
+/// line: put the name of its own connection to the server in place of the
+/// client's, or drop the name (as a client older than the binding sent).
+class TlsRelay {
+public:
+  enum Rewrite { None, OwnName, NoName };
+  TlsRelay(const std::string &target, const std::string &targetCA,
+           const TlsServerContext &own, Rewrite rewrite = None)
+      : rewrite(rewrite) {
+    listener = bindLoopback(true, address);
+    thread = std::thread(
+        [this, target, targetCA, &own] { run(target, targetCA, own); });
+  }
+  ~TlsRelay() {
+    stop = true;
+    thread.join();
+    close(listener);
+  }
+  /// The server's answer to the relayed proof ("" before it came).
+  std::string answer() {
+    std::lock_guard<std::mutex> lock(mutex);
+    return serverAnswer;
+  }
+  std::string address;
+
+private:
+  void run(const std::string &target, const std::string &targetCA,
+           const TlsServerContext &own) {
+    pollfd p{listener, POLLIN, 0};
+    if (poll(&p, 1, 5000) <= 0)
+      return;
+    int clientFd = accept(listener, nullptr, nullptr);
+    std::string error, line;
+    int serverFd = connectTo(target, std::chrono::seconds(2), error);
+    auto deadline = Clock::now() + std::chrono::seconds(5);
+    std::unique_ptr<TlsStream> toServer, toClient;
+    if (clientFd >= 0 && serverFd >= 0 &&
+        readLine(serverFd, line, deadline) && line == "EXECUTOR-TLS")
+      toServer = TlsStream::connect(targetCA, "127.0.0.1", serverFd, deadline,
+                                    error);
+    if (toServer) {
+      sendText(clientFd, "EXECUTOR-TLS\n");
+      toClient = TlsStream::accept(own, clientFd, deadline, error);
+    }
+    if (!toServer || !toClient) {
+      ADD_FAILURE() << "the relay could not start: " << error;
+      if (!toServer && serverFd >= 0)
+        close(serverFd);
+      if (!toClient && clientFd >= 0)
+        close(clientFd);
+      return;
+    }
+    auto pass = [&](TlsStream &from, TlsStream &to) {
+      if (!from.readLine(line, deadline))
+        return false;
+      std::string binding, name;
+      if (rewrite != None && line.rfind("EXECUTOR-PROOF ", 0) == 0 &&
+          tlsChannel(*toServer, binding, name))
+        line = line.substr(0, line.rfind(' ')) +
+               (rewrite == OwnName ? " " + name : "");
+      std::string text = line + "\n";
+      return to.writeAll(text.data(), text.size());
+    };
+    // The challenge, the proof, the server's answer.
+    if (!pass(*toServer, *toClient) || !pass(*toClient, *toServer) ||
+        !toServer->readLine(line, deadline))
+      return;
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      serverAnswer = line;
+    }
+    line += "\n";
+    if (!toClient->writeAll(line.data(), line.size()))
+      return;
+    // Then ORC, both ways.
+    TlsStream *side[2] = {toClient.get(), toServer.get()};
+    char buffer[65536];
+    while (!stop) {
+      bool moved = false;
+      for (int i = 0; i < 2; ++i) {
+        ssize_t n = side[i]->read(buffer, sizeof(buffer), /*dontWait=*/true);
+        if (n == 0 || (n < 0 && errno != EAGAIN))
+          return;
+        if (n > 0 && !side[1 - i]->writeAll(buffer, static_cast<size_t>(n)))
+          return;
+        moved |= n > 0;
+      }
+      pollfd q[2] = {{side[0]->fd(), POLLIN, 0}, {side[1]->fd(), POLLIN, 0}};
+      if (!moved)
+        poll(q, 2, 100);
+    }
+  }
+  Rewrite rewrite;
+  int listener = -1;
+  std::thread thread;
+  std::atomic<bool> stop{false};
+  std::mutex mutex;
+  std::string serverAnswer;
+};
+} // namespace
+
+TEST_F(SecurityTest, ATokenProofRelayedBetweenTwoTlsConnectionsIsRefused) {
+  // Issue 41: the proof covered the nonces only, so a man in the middle
+  // that the client trusted passed a real client's proof on to the server
+  // and had the session. Now it covers the TLS connection too (the
+  // exporter of each end's connection): the server refuses it.
+  std::vector<std::string> args = tlsArgs();
+  args.insert(args.end(), {"--token-file", tokenFile()});
+  startServer(args);
+  std::string error;
+  auto own = TlsServerContext::load(tempDir() + "/other-ca/server.pem",
+                                    tempDir() + "/other-ca/server.key", error);
+  ASSERT_TRUE(own) << error;
+  ClientOptions trustsTheRelay;
+  trustsTheRelay.tlsCA = tempDir() + "/other-ca/ca.pem";
+  trustsTheRelay.token = kToken;
+  {
+    TlsRelay relay(server.address(), ca(), *own);
+    auto client = ExecutorClient::open(relay.address, trustsTheRelay);
+    ASSERT_FALSE(static_cast<bool>(client))
+        << "the relayed proof opened a session";
+    std::string message = llvm::toString(client.takeError());
+    EXPECT_CONTAINS(message, "refused the session: the client's proof was "
+                             "made on another TLS connection");
+    EXPECT_EQ(relay.answer().rfind("EXECUTOR-REFUSED ", 0), 0u)
+        << relay.answer();
+  }
+  // The client itself, straight to the server, has its session.
+  auto direct = open(secure());
+  ASSERT_TRUE(static_cast<bool>(direct)) << llvm::toString(direct.takeError());
+  direct->reset();
+  {
+    // One that drops the name, as a client older than the binding: told so.
+    TlsRelay relay(server.address(), ca(), *own, TlsRelay::NoName);
+    auto client = ExecutorClient::open(relay.address, trustsTheRelay);
+    ASSERT_FALSE(static_cast<bool>(client))
+        << "the relayed proof opened a session";
+    EXPECT_CONTAINS(llvm::toString(client.takeError()),
+                    "refused the session: the client's proof is not bound to "
+                    "the TLS connection (a client older than this "
+                    "executor-server)");
+  }
+  {
+    // One that names its own connection on the client's line: the proof
+    // itself does not hold for that connection (a wrong token, last: the
+    // throttle holds this address back a while).
+    TlsRelay relay(server.address(), ca(), *own, TlsRelay::OwnName);
+    auto client = ExecutorClient::open(relay.address, trustsTheRelay);
+    ASSERT_FALSE(static_cast<bool>(client))
+        << "the relayed proof opened a session";
+    EXPECT_CONTAINS(llvm::toString(client.takeError()),
+                    "refused the session: wrong or missing token");
+    EXPECT_EQ(relay.answer(), "EXECUTOR-REFUSED wrong or missing token");
+  }
+  server.stop();
+  EXPECT_CONTAINS(readFile(log), "made on another TLS connection");
 }
 
 TEST_F(SecurityTest, AClientSendsNothingToAnExecutorThatCannotProveTheToken) {

@@ -17,7 +17,15 @@
 // Ns and Nc are 32 fresh random bytes each side (RAND_bytes), in hex; the
 // proofs are HMAC-SHA256 (OpenSSL's EVP_MAC), compared in constant time.
 // The token itself never travels, and what one connection carries is of
-// no use on the next (its nonces are new). A client that has a token sends
+// no use on the next (its nonces are new). Inside TLS both proofs also
+// cover the connection: keying material of its own TLS exporter (RFC 8446,
+// 7.5; kProofExporterLabel), which differs at the two ends of a relay, so a
+// man in the middle that ends the client's TLS and opens its own to the
+// server cannot pass the client's proof on (issue 41). The client's line
+// carries the connection's name too ("EXECUTOR-PROOF <Nc> <HMAC> <name>",
+// the exporter under kChannelExporterLabel): a server that sees another
+// name says that the proof was relayed, instead of "wrong token". Plain TCP
+// and Unix sockets have no exporter: their proofs are as before. A client that has a token sends
 // nothing but its proof to a server that has not proved the token back: a
 // server that starts ORC at once, says EXECUTOR-READY, or asks for the token
 // in clear (EXECUTOR-TOKEN, what servers before challenge-response said) is
@@ -46,6 +54,11 @@ inline constexpr const char kProofLinePrefix[] = "EXECUTOR-PROOF ";
 /// the other's.
 inline constexpr const char kClientProofLabel[] = "executor-studio token proof: client";
 inline constexpr const char kServerProofLabel[] = "executor-studio token proof: server";
+/// The TLS exporter's labels and context of the token's proof: what its
+/// HMAC covers, and the connection's name on the client's proof line.
+inline constexpr const char kProofExporterLabel[] = "EXECUTOR-TOKEN-PROOF";
+inline constexpr const char kChannelExporterLabel[] = "EXECUTOR-TOKEN-CHANNEL";
+inline constexpr const char kExporterContext[] = "executor-studio token proof";
 /// Random bytes of each nonce (64 hex digits on the wire).
 inline constexpr size_t kNonceBytes = 32;
 /// What a server answers a wrong or missing token.
@@ -62,10 +75,16 @@ bool makeNonce(std::string &hex);
 /// Whether `text` is a nonce as makeNonce writes it.
 bool isNonce(const std::string &text);
 /// HMAC-SHA256 keyed with `token` over `label`, the server's nonce and the
-/// client's, in hex ("" if OpenSSL fails).
+/// client's, and the connection's `binding` (tlsChannel; "" outside TLS),
+/// in hex ("" if OpenSSL fails).
 std::string tokenProof(const std::string &token, const char *label,
                        const std::string &serverNonce,
-                       const std::string &clientNonce);
+                       const std::string &clientNonce,
+                       const std::string &binding);
+/// A TLS connection's `binding` (what tokenProof covers) and `name` (in
+/// hex, on the client's proof line), from its exporter; false when OpenSSL
+/// cannot export them.
+bool tlsChannel(TlsStream &tls, std::string &binding, std::string &name);
 /// Constant-time comparison (CRYPTO_memcmp) of two proofs.
 bool proofsEqual(const std::string &given, const std::string &expected);
 /// "" when `token` is fit to guard an executor, else why not: shorter

@@ -54,7 +54,7 @@ bool readLine(int fd, std::string &line,
 /// poll() time-out).
 int millisecondsUntil(std::chrono::steady_clock::time_point deadline);
 /// Takes `mutex` if it comes free within `timeoutMs`, spinning (no blocking
-/// wait, no allocation: for signal handlers). False when it did not.
+/// wait, no allocation: for a session about to end). False when it did not.
 bool tryLockFor(std::mutex &mutex, int timeoutMs);
 
 /// Room for one descriptor in a message's control data.

@@ -40,9 +40,10 @@ public:
   /// Writes all of `parts` in order, `passFd` (>= 0) with the first byte;
   /// nothing of another writer's comes in between (the caller serializes).
   virtual llvm::Error write(iovec *parts, size_t count, int passFd) = 0;
-  /// Writes `data` from a signal handler: no allocation, gives up after
-  /// about a second of a peer that takes nothing.
-  virtual void writeFromSignalHandler(const char *data, size_t size) = 0;
+  /// Writes `data` as the process is about to end: gives up after about a
+  /// second of a peer that takes nothing. Not from a signal handler (TLS
+  /// is OpenSSL's, which allocates and locks).
+  virtual void writeBeforeExit(const char *data, size_t size) = 0;
   /// Whether bytes already read wait in the stream (a reader must not wait
   /// for the socket then).
   virtual bool hasPending() { return false; }

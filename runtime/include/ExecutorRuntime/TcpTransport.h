@@ -134,12 +134,13 @@ public:
   /// the size it said), or "" when none did.
   std::string malformedMessage() const;
 
-  /// Sends a Hangup carrying the error `message` from a signal handler (no
-  /// allocation, no blocking lock: it gives up after about 2 s if another
-  /// thread keeps sending, and after about 1 s more if the peer does not
-  /// take the bytes). Later sends from other threads wait for ever, so
-  /// nothing follows it on the wire.
-  void sendHangupFromSignalHandler(const char *message, size_t size);
+  /// Sends a Hangup carrying the error `message` before the process ends
+  /// (no blocking lock: it gives up after about 2 s if another thread keeps
+  /// sending, and after about 1 s more if the peer does not take the
+  /// bytes). Later sends from other threads wait for ever, so nothing
+  /// follows it on the wire. Not from a signal handler (Stream::
+  /// writeBeforeExit).
+  void sendHangupBeforeExit(const char *message, size_t size);
   /// The process ends now (_exit) with this transport in use: its threads
   /// are detached, as nothing will join them.
   void detachThreadsAtExit();

@@ -106,9 +106,10 @@ public:
                 size_t maxLength = 4096);
   /// Writes `data` unless the stream is busy for more than about 2 s or the
   /// socket takes no bytes for about 1 s (for a session that is about to
-  /// end, in a signal handler: OpenSSL's buffers were allocated at the
-  /// handshake, and the lock stays taken).
-  void writeFromSignalHandler(const void *data, size_t size);
+  /// end: the lock stays taken). Never from a signal handler: OpenSSL and
+  /// the locks are not async-signal-safe (a crash report goes through a
+  /// thread of its own, CrashReport.cpp).
+  void writeBeforeExit(const void *data, size_t size);
   /// Wakes every reader and writer: they see the end of the stream.
   void shutdown();
   std::string lastError() const;
@@ -117,6 +118,12 @@ public:
   std::string kernelTls() const;
   /// The negotiated cipher suite's standard name.
   std::string cipherName() const;
+  /// `size` bytes of keying material that only the two ends of this one
+  /// connection know (the TLS exporter of RFC 8446, section 7.5:
+  /// SSL_export_keying_material) under `label` and `context`; "" when
+  /// OpenSSL cannot export them.
+  std::string exportKeyingMaterial(const char *label, const char *context,
+                                   size_t size);
 
 private:
   TlsStream(SSL *ssl, int fd);
@@ -126,13 +133,13 @@ private:
   /// EAGAIN (`dontWait`, nothing to read), ETIMEDOUT or EPIPE (shut down).
   template <typename StepFn>
   int runStep(StepFn step, bool dontWait, int timeoutMs,
-              bool fromSignalHandler);
+              bool beforeExit);
   /// SSL_write_ex of all of `data`: whole, in records of 16 KiB.
   bool writeRecords(const void *data, size_t size, int timeoutMs,
-                    bool fromSignalHandler);
+                    bool beforeExit);
   /// Writes `parts` in records of 16 KiB (under sendMutex).
   bool gatherAndWrite(const iovec *parts, size_t count, int timeoutMs,
-                      bool fromSignalHandler);
+                      bool beforeExit);
   void setError(const std::string &text);
 
   SSL *ssl;
