@@ -452,6 +452,13 @@ module @m attributes {catalyst.target = {}, catalyst.dispatch = {address = "::1:
 
 // -----
 
+// A URL: its scheme is the problem, not an IPv6 host (issue 40).
+// expected-error @+1 {{'builtin.module' op 'catalyst.dispatch' address "http://127.0.0.1:7000" has the scheme 'http://', which is not one the executor speaks; write it as HOST:PORT, [IPv6]:PORT or unix:PATH, e.g. "127.0.0.1:7000"}}
+module @m attributes {catalyst.target = {}, catalyst.dispatch = {address = "http://127.0.0.1:7000"}} {
+}
+
+// -----
+
 // expected-error @+1 {{'builtin.module' op 'catalyst.dispatch' address "127.0.0.1:70000" has port 70000 outside [0, 65535]}}
 module @m attributes {catalyst.target = {}, catalyst.dispatch = {address = "127.0.0.1:70000"}} {
 }
