@@ -401,6 +401,25 @@ TEST_F(ExecutorClientTest, AnUnmappedPlaceholderSaysHowToMapIt) {
   EXPECT_EQ(message.find("Servname"), std::string::npos) << message;
 }
 
+// Issue 40: a map that is set but maps nothing names its entries and why
+// each does not match, not only what connecting to the address said.
+TEST_F(ExecutorClientTest, AnAddressMapThatMatchesNothingSaysWhy) {
+  setenv("EXECUTOR_ADDRESS_MAP",
+         "127.0.0.1=127.0.0.1:2,127.0.0.1:7=127.0.0.1:2,gpu:1=127.0.0.1:2", 1);
+  auto client = ExecutorClient::open("127.0.0.1:1");
+  unsetenv("EXECUTOR_ADDRESS_MAP");
+  ASSERT_FALSE(static_cast<bool>(client));
+  EXPECT_EQ(llvm::toString(client.takeError()),
+            "executor 127.0.0.1:1: cannot connect to 127.0.0.1:1: Connection "
+            "refused (is an executor-server listening there?); "
+            "EXECUTOR_ADDRESS_MAP has no entry for 127.0.0.1:1: "
+            "'127.0.0.1=127.0.0.1:2' does not match ('127.0.0.1' is its host "
+            "alone; FROM is the whole address, '127.0.0.1:1'); "
+            "'127.0.0.1:7=127.0.0.1:2' does not match ('127.0.0.1:7' has port "
+            "7, not 1); 'gpu:1=127.0.0.1:2' does not match ('gpu:1' is another "
+            "address)");
+}
+
 TEST_F(ExecutorClientTest, ServerRefusesAnOutOfRangePort) {
   LocalExecutor bad;
   llvm::Error err = bad.start(kServer, {"--bind", "127.0.0.1:99999"}, log);
