@@ -204,10 +204,15 @@ Error ExecutorClient::sendBinary(const std::string &path, int format) {
   if (!bytes) {
     auto buffer = MemoryBuffer::getFile(path, /*IsText=*/false,
                                         /*RequiresNullTerminator=*/false);
+    // This program's own read (it does not embed the file): not the
+    // executor's fault, so not an ExecutorError naming it.
     if (!buffer)
-      return impl->error(std::string("cannot read ") +
-                         (format == 0 ? "object " : "asset ") + path + ": " +
-                         buffer.getError().message());
+      return createStringError(
+          buffer.getError(),
+          std::string("cannot read ") + (format == 0 ? "object " : "asset ") +
+              path + ": " + buffer.getError().message() +
+              " (this program does not embed it, so it reads the file when "
+              "it runs)");
     file = std::move(*buffer);
     bytes = ArrayRef<char>(file->getBufferStart(), file->getBufferSize());
   }
