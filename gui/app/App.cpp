@@ -5,6 +5,7 @@
 #include "StudioModel/Settings.h"
 #include "StudioModel/Studio.h"
 #include "StudioUI/StudioView.h"
+#include "ExecutorStudio/Support/Nearest.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
@@ -372,6 +373,11 @@ std::optional<int> namedPosition(const PipelineModel &passes, const std::string 
   error = "the recording has no pass " + name + " (it has " +
           std::to_string(passes.passCount()) +
           " passes, numbered from 1; a target's own steps are TARGET/STEP)";
+  std::vector<std::string> names;
+  for (size_t position = 0; position < passes.entryCount(); ++position)
+    names.push_back(passes.shortName(static_cast<int>(position)));
+  if (std::optional<std::string> meant = nearestName(name, names))
+    error += "; did you mean '" + *meant + "'?";
   return std::nullopt;
 }
 

@@ -288,6 +288,19 @@ TEST_F(Screenshot, ArgumentsThatCannotApplyWriteNoPicture) {
   EXPECT_NE(inputs.output.find("takes 1 argument(s), --inputs gives 2"), std::string::npos)
       << inputs.output;
   EXPECT_FALSE(std::ifstream(png).good());
+  // Issue 40: each says what is wrong. A name that is no pass: the nearest.
+  Result name = studio({SAMPLES_DIR "/cross-compile-dispatch.mlir", "--screenshot", png,
+                        "--pass", "cross-compile"});
+  EXPECT_EQ(name.exitCode, 2) << name.output;
+  EXPECT_NE(name.output.find("executor-studio: --pass cross-compile: the recording has no "
+                             "pass cross-compile (it has "),
+            std::string::npos)
+      << name.output;
+  EXPECT_NE(name.output.find(" passes, numbered from 1; a target's own steps are "
+                             "TARGET/STEP); did you mean 'cross-compile-targets'?\n"),
+            std::string::npos)
+      << name.output;
+  EXPECT_FALSE(std::ifstream(png).good());
 }
 
 TEST_F(Screenshot, SettingsApplyInScreenshotMode) {
