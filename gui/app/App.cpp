@@ -552,10 +552,10 @@ int runHeadless(Studio &studio, StudioView &view, GlWindow &window, const AppOpt
     return *exit;
   if (!options.search.empty())
     view.setSearch(options.search);
-  if (options.historyLine && !view.openOpHistory(kInputPosition, options.historyLine)) {
-    std::fprintf(stderr, "executor-studio: --history %u: that line of the input names no "
-                         "location\n",
-                 options.historyLine);
+  std::string why;
+  if (options.historyLine && !view.openOpHistory(kInputPosition, options.historyLine, &why)) {
+    std::fprintf(stderr, "executor-studio: --history %u: %s\n", options.historyLine,
+                 why.c_str());
     return 2;
   }
   bool launched = true;

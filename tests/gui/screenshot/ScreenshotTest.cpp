@@ -301,6 +301,16 @@ TEST_F(Screenshot, ArgumentsThatCannotApplyWriteNoPicture) {
             std::string::npos)
       << name.output;
   EXPECT_FALSE(std::ifstream(png).good());
+  // A line past the end of the input.
+  Result history = studio({SAMPLES_DIR "/cross-compile-dispatch.mlir", "--screenshot", png,
+                           "--history", "500"});
+  EXPECT_EQ(history.exitCode, 2) << history.output;
+  EXPECT_NE(history.output.find("executor-studio: --history 500: line 500 is past the end of "
+                                "input ("),
+            std::string::npos)
+      << history.output;
+  EXPECT_EQ(history.output.find("names no location"), std::string::npos) << history.output;
+  EXPECT_FALSE(std::ifstream(png).good());
 }
 
 TEST_F(Screenshot, SettingsApplyInScreenshotMode) {
