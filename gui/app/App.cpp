@@ -381,6 +381,18 @@ std::optional<int> namedPosition(const PipelineModel &passes, const std::string 
   return std::nullopt;
 }
 
+/// The error of a --pipeline that is no pipeline, or "": the input parsed,
+/// yet no pass ran (the recorder stops at the pipeline's text).
+std::string pipelineProblem(Studio &studio, const AppOptions &options) {
+  const Recording &rec = studio.passes().recording();
+  if (options.pipeline.empty() || !rec.inputIR || !rec.snapshots.empty() || rec.succeeded)
+    return "";
+  std::string problem;
+  for (const RecordedDiagnostic &d : rec.diagnostics)
+    problem += (problem.empty() ? "" : "; ") + d.message;
+  return problem;
+}
+
 /// --print-diff: records FILE, writes the selected pass's diff and exits.
 int printDiff(const AppOptions &options) {
   using namespace std::chrono_literals;
@@ -395,6 +407,10 @@ int printDiff(const AppOptions &options) {
   if (!studio.waitForRecording(300s)) {
     std::fprintf(stderr, "executor-studio: the recording did not finish\n");
     return 1;
+  }
+  if (std::string problem = pipelineProblem(studio, options); !problem.empty()) {
+    std::fprintf(stderr, "executor-studio: --pipeline: %s\n", problem.c_str());
+    return 2;
   }
   PipelineModel &passes = studio.passes();
   passes.setStructural(!options.lineDiff);
@@ -543,6 +559,10 @@ std::optional<int> offerKeptEdit(Studio &studio, const AppOptions &options,
 int runHeadless(Studio &studio, StudioView &view, GlWindow &window, const AppOptions &options,
                 const std::string &file) {
   studio.waitForRecording(300s);
+  if (std::string problem = pipelineProblem(studio, options); !problem.empty()) {
+    std::fprintf(stderr, "executor-studio: --pipeline: %s\n", problem.c_str());
+    return 2;
+  }
   if (std::optional<int> exit = selectPass(studio, options))
     return *exit;
   if (!options.editFile.empty())

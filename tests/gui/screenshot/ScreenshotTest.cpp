@@ -311,6 +311,17 @@ TEST_F(Screenshot, ArgumentsThatCannotApplyWriteNoPicture) {
       << history.output;
   EXPECT_EQ(history.output.find("names no location"), std::string::npos) << history.output;
   EXPECT_FALSE(std::ifstream(png).good());
+  // A pipeline that is none: its error, and no picture.
+  Result pipeline = studio({SAMPLES_DIR "/cross-compile-dispatch.mlir", "--screenshot", png,
+                            "--pipeline", "builtin.module(cross-compile)"});
+  EXPECT_EQ(pipeline.exitCode, 2) << pipeline.output;
+  EXPECT_NE(pipeline.output.find(
+                "executor-studio: --pipeline: invalid pipeline \"builtin.module(cross-compile)\": "
+                "'cross-compile' is not a registered pass or pass pipeline (did you mean "
+                "'cross-compile-targets'?)\n"),
+            std::string::npos)
+      << pipeline.output;
+  EXPECT_FALSE(std::ifstream(png).good());
 }
 
 TEST_F(Screenshot, SettingsApplyInScreenshotMode) {
