@@ -232,6 +232,11 @@ Error ExecutorClient::sendBinary(const std::string &name, ArrayRef<char> bytes,
   std::lock_guard<std::mutex> lock(impl->mutex);
   if (impl->objects.count(name))
     return Error::success();
+  // A session that has ended (its executor stopping, say) links nothing:
+  // its hangup says why, before the linker asks it for memory (and LLVM's
+  // debug-object plugin crashes on the failed link).
+  if (impl->transport && !impl->transport->hangupMessage().empty())
+    return impl->lost("sending object " + name, "");
   auto buffer = MemoryBuffer::getMemBufferCopy(
       StringRef(bytes.data(), bytes.size()), name);
   // An object for another architecture would be linked and jumped into.
