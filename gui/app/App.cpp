@@ -5,6 +5,7 @@
 #include "StudioModel/Settings.h"
 #include "StudioModel/Studio.h"
 #include "StudioUI/StudioView.h"
+#include "ExecutorStudio/Support/Nearest.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
@@ -372,7 +373,24 @@ std::optional<int> namedPosition(const PipelineModel &passes, const std::string 
   error = "the recording has no pass " + name + " (it has " +
           std::to_string(passes.passCount()) +
           " passes, numbered from 1; a target's own steps are TARGET/STEP)";
+  std::vector<std::string> names;
+  for (size_t position = 0; position < passes.entryCount(); ++position)
+    names.push_back(passes.shortName(static_cast<int>(position)));
+  if (std::optional<std::string> meant = nearestName(name, names))
+    error += "; did you mean '" + *meant + "'?";
   return std::nullopt;
+}
+
+/// The error of a --pipeline that is no pipeline, or "": the input parsed,
+/// yet no pass ran (the recorder stops at the pipeline's text).
+std::string pipelineProblem(Studio &studio, const AppOptions &options) {
+  const Recording &rec = studio.passes().recording();
+  if (options.pipeline.empty() || !rec.inputIR || !rec.snapshots.empty() || rec.succeeded)
+    return "";
+  std::string problem;
+  for (const RecordedDiagnostic &d : rec.diagnostics)
+    problem += (problem.empty() ? "" : "; ") + d.message;
+  return problem;
 }
 
 /// --print-diff: records FILE, writes the selected pass's diff and exits.
@@ -389,6 +407,10 @@ int printDiff(const AppOptions &options) {
   if (!studio.waitForRecording(300s)) {
     std::fprintf(stderr, "executor-studio: the recording did not finish\n");
     return 1;
+  }
+  if (std::string problem = pipelineProblem(studio, options); !problem.empty()) {
+    std::fprintf(stderr, "executor-studio: --pipeline: %s\n", problem.c_str());
+    return 2;
   }
   PipelineModel &passes = studio.passes();
   passes.setStructural(!options.lineDiff);
@@ -537,6 +559,10 @@ std::optional<int> offerKeptEdit(Studio &studio, const AppOptions &options,
 int runHeadless(Studio &studio, StudioView &view, GlWindow &window, const AppOptions &options,
                 const std::string &file) {
   studio.waitForRecording(300s);
+  if (std::string problem = pipelineProblem(studio, options); !problem.empty()) {
+    std::fprintf(stderr, "executor-studio: --pipeline: %s\n", problem.c_str());
+    return 2;
+  }
   if (std::optional<int> exit = selectPass(studio, options))
     return *exit;
   if (!options.editFile.empty())
@@ -546,10 +572,10 @@ int runHeadless(Studio &studio, StudioView &view, GlWindow &window, const AppOpt
     return *exit;
   if (!options.search.empty())
     view.setSearch(options.search);
-  if (options.historyLine && !view.openOpHistory(kInputPosition, options.historyLine)) {
-    std::fprintf(stderr, "executor-studio: --history %u: that line of the input names no "
-                         "location\n",
-                 options.historyLine);
+  std::string why;
+  if (options.historyLine && !view.openOpHistory(kInputPosition, options.historyLine, &why)) {
+    std::fprintf(stderr, "executor-studio: --history %u: %s\n", options.historyLine,
+                 why.c_str());
     return 2;
   }
   bool launched = true;

@@ -26,8 +26,8 @@ Operation *findDiagnosedOp(const ParsedChunk &chunk,
        chunk.asmState.getOpDefs())
     if (op.loc.Start == loc)
       return op.op;
-  // The server's own notes on an op (a callee's "did you mean") are on a
-  // part of it: the innermost op that holds them.
+  // The server's own notes on an op are on a part of it: the innermost op
+  // that holds them.
   if (diag.source != "executor-lsp")
     return nullptr;
   Operation *innermost = nullptr;

@@ -106,50 +106,10 @@ std::optional<StringRef> findModuleText(StringRef buffer, StringRef name) {
   return std::nullopt;
 }
 
-struct Suggestion {
-  std::string root, leaf;
-  unsigned cost = 0;
-};
-
-/// The kernels nearest to the callee of `launch` when it does not resolve.
-SmallVector<Suggestion> suggestCallees(catalyst::LaunchKernelOp launch) {
-  SmallVector<Suggestion> best;
-  SymbolRefAttr callee = launch.getCallee();
-  if (callee.getNestedReferences().size() != 1 || launch.getCalleeFunction())
-    return best;
-  StringRef root = callee.getRootReference().getValue();
-  StringRef leaf = callee.getLeafReference().getValue();
-  unsigned limit = std::max<unsigned>(2, (root.size() + leaf.size()) / 4);
-  Operation *top = launch;
-  while (top->getParentOp())
-    top = top->getParentOp();
-  top->walk([&](ModuleOp module) {
-    std::optional<StringRef> name = module.getSymName();
-    if (!name || !isKernelModule(module))
-      return;
-    unsigned rootCost = root.edit_distance(*name);
-    if (rootCost > limit)
-      return;
-    for (auto function : module.getBody()->getOps<FunctionOpInterface>()) {
-      unsigned cost = rootCost + leaf.edit_distance(function.getName());
-      if (cost == 0 || cost > limit)
-        continue;
-      if (!best.empty() && cost < best.front().cost)
-        best.clear();
-      if (best.empty() || cost == best.front().cost)
-        best.push_back({name->str(), function.getName().str(), cost});
-    }
-  });
-  llvm::sort(best, [](const Suggestion &a, const Suggestion &b) {
-    return std::tie(a.root, a.leaf) < std::tie(b.root, b.leaf);
-  });
-  if (best.size() > 3)
-    best.resize(3);
-  return best;
-}
-
-std::string spell(const Suggestion &s) {
-  return "@" + s.root + "::@" + s.leaf;
+std::string spell(SymbolRefAttr callee) {
+  return ("@" + callee.getRootReference().getValue() + "::@" +
+          callee.getLeafReference().getValue())
+      .str();
 }
 
 /// Where the callee `@root::@leaf` of the launch is written.
@@ -159,10 +119,7 @@ std::optional<SMRange> findCalleeText(const ParsedChunk &chunk,
       chunk.asmState.getOpDef(launch);
   if (!def)
     return std::nullopt;
-  SymbolRefAttr callee = launch.getCallee();
-  std::string written = ("@" + callee.getRootReference().getValue() + "::@" +
-                         callee.getLeafReference().getValue())
-                            .str();
+  std::string written = spell(launch.getCallee());
   StringRef text = ParsedChunk::getText(def->scopeLoc);
   size_t at = text.find(written);
   if (at == StringRef::npos)
@@ -252,42 +209,18 @@ void executor_studio::lsp::completeKernelEntries(
   }
 }
 
-void executor_studio::lsp::addKernelSuggestions(
-    const ParsedChunk &chunk, std::vector<proto::Diagnostic> &diagnostics) {
-  if (!chunk.hasParserState())
-    return;
-  for (Operation &top : chunk.parsedIR) {
-    top.walk([&](catalyst::LaunchKernelOp launch) {
-      SmallVector<Suggestion> suggestions = suggestCallees(launch);
-      std::optional<SMRange> range = findCalleeText(chunk, launch);
-      if (suggestions.empty() || !range)
-        return;
-      proto::Diagnostic diag;
-      diag.source = "executor-lsp";
-      diag.severity = proto::DiagnosticSeverity::Information;
-      diag.range = chunk.getRange(*range);
-      llvm::raw_string_ostream os(diag.message);
-      os << "did you mean ";
-      for (auto [index, s] : llvm::enumerate(suggestions))
-        os << (index == 0 ? "" : index + 1 == suggestions.size() ? " or " : ", ")
-           << spell(s);
-      os << "?";
-      diagnostics.push_back(std::move(diag));
-    });
-  }
-}
-
 void executor_studio::lsp::getKernelSpellingFixes(const ParsedChunk &chunk,
                                                   Operation *op,
                                                   std::vector<FixIt> &fixes) {
   auto launch = dyn_cast<catalyst::LaunchKernelOp>(op);
   if (!launch)
     return;
-  SmallVector<Suggestion> suggestions = suggestCallees(launch);
+  // The verifier's "did you mean" (CatalystOps.h), as edits.
+  SmallVector<SymbolRefAttr> suggestions = catalyst::suggestCallees(launch);
   std::optional<SMRange> range = findCalleeText(chunk, launch);
   if (!range)
     return;
-  for (const Suggestion &s : suggestions)
+  for (SymbolRefAttr s : suggestions)
     fixes.push_back({"Change the callee to " + spell(s),
                      {proto::TextEdit{chunk.getRange(*range), spell(s)}},
                      suggestions.size() == 1});

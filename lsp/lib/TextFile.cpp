@@ -234,7 +234,6 @@ void TextFile::Impl::parseChunk(Chunk &chunk, StringRef text,
       chunk.valid = valid = false;
   if (options.threadPool)
     context.disableMultithreading();
-  addKernelSuggestions(chunk, diagnostics);
   if (diagnostics.size() != firstDiag &&
       llvm::any_of(llvm::drop_begin(diagnostics, firstDiag),
                    [](const proto::Diagnostic &diag) {

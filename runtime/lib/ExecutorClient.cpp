@@ -73,10 +73,12 @@ Expected<std::unique_ptr<ExecutorClient>>
 ExecutorClient::open(const std::string &address, ClientOptions options) {
   auto impl = std::make_unique<Impl>();
   impl->address = address;
-  std::string why;
-  if (!mapAddress(address, impl->connected, why))
+  std::string why, unmatched;
+  if (!mapAddress(address, impl->connected, why, &unmatched))
     return impl->error(why);
   bool mapped = impl->connected != address;
+  // A map that is set but maps nothing here: its entries, and why not.
+  std::string mapNote = unmatched.empty() ? "" : "; " + unmatched;
   std::string host, port;
   if (!mapped && !isUnixAddress(address) &&
       !splitAddress(address, host, port, why))
@@ -84,7 +86,7 @@ ExecutorClient::open(const std::string &address, ClientOptions options) {
         "no EXECUTOR_ADDRESS_MAP entry maps this address, and it is not an "
         "address to connect to (" + why + "); run the program with "
         "EXECUTOR_ADDRESS_MAP='" + address + "=HOST:PORT' (several entries "
-        "separated by ',')");
+        "separated by ',')" + mapNote);
   // The launch time limit first: a setting that cannot be used is the
   // error, not what the executor says without it.
   int64_t launchSeconds = 0;
@@ -99,7 +101,9 @@ ExecutorClient::open(const std::string &address, ClientOptions options) {
   auto stream = connectTransport(impl->connected, options);
   if (!stream) {
     why = toString(stream.takeError());
-    if (!mapped && why.rfind("cannot resolve", 0) == 0)
+    if (!mapNote.empty())
+      why += mapNote;
+    else if (!mapped && why.rfind("cannot resolve", 0) == 0)
       why += "; if it stands for an executor, map it with "
              "EXECUTOR_ADDRESS_MAP='" + address + "=HOST:PORT'";
     return impl->error(why);
@@ -200,10 +204,15 @@ Error ExecutorClient::sendBinary(const std::string &path, int format) {
   if (!bytes) {
     auto buffer = MemoryBuffer::getFile(path, /*IsText=*/false,
                                         /*RequiresNullTerminator=*/false);
+    // This program's own read (it does not embed the file): not the
+    // executor's fault, so not an ExecutorError naming it.
     if (!buffer)
-      return impl->error(std::string("cannot read ") +
-                         (format == 0 ? "object " : "asset ") + path + ": " +
-                         buffer.getError().message());
+      return createStringError(
+          buffer.getError(),
+          std::string("cannot read ") + (format == 0 ? "object " : "asset ") +
+              path + ": " + buffer.getError().message() +
+              " (this program does not embed it, so it reads the file when "
+              "it runs)");
     file = std::move(*buffer);
     bytes = ArrayRef<char>(file->getBufferStart(), file->getBufferSize());
   }
@@ -223,6 +232,11 @@ Error ExecutorClient::sendBinary(const std::string &name, ArrayRef<char> bytes,
   std::lock_guard<std::mutex> lock(impl->mutex);
   if (impl->objects.count(name))
     return Error::success();
+  // A session that has ended (its executor stopping, say) links nothing:
+  // its hangup says why, before the linker asks it for memory (and LLVM's
+  // debug-object plugin crashes on the failed link).
+  if (impl->transport && !impl->transport->hangupMessage().empty())
+    return impl->lost("sending object " + name, "");
   auto buffer = MemoryBuffer::getMemBufferCopy(
       StringRef(bytes.data(), bytes.size()), name);
   // An object for another architecture would be linked and jumped into.

@@ -36,9 +36,26 @@ bool splitAddress(const std::string &address, std::string &host,
   return true;
 }
 
+namespace {
+/// Why the EXECUTOR_ADDRESS_MAP entry FROM=... does not map `address`.
+std::string whyNotMapped(const std::string &address, const std::string &from) {
+  AddressParts wanted, entry;
+  bool hostPort = parseAddress(address, &wanted).empty() && !wanted.unixSocket;
+  if (hostPort && from == wanted.host)
+    return "'" + from + "' is its host alone; FROM is the whole address, '" +
+           address + "'";
+  if (hostPort && parseAddress(from, &entry).empty() &&
+      entry.host == wanted.host)
+    return "'" + from + "' has port " + entry.port + ", not " + wanted.port;
+  return "'" + from + "' is another address";
+}
+} // namespace
+
 bool mapAddress(const std::string &address, std::string &mapped,
-                std::string &error) {
+                std::string &error, std::string *unmatched) {
   mapped = address;
+  if (unmatched)
+    unmatched->clear();
   const char *map = std::getenv("EXECUTOR_ADDRESS_MAP");
   if (!map || !*map)
     return true;
@@ -69,10 +86,18 @@ bool mapAddress(const std::string &address, std::string &mapped,
       mapped = to;
       found = true;
     }
+    if (unmatched && from != address)
+      *unmatched += (unmatched->empty() ? "EXECUTOR_ADDRESS_MAP has no entry "
+                                          "for " + address + ": "
+                                        : "; ") +
+                    "'" + entry + "' does not match (" +
+                    whyNotMapped(address, from) + ")";
     if (comma == std::string::npos)
       break;
     start = comma + 1;
   }
+  if (unmatched && found)
+    unmatched->clear();
   return true;
 }
 

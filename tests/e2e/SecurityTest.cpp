@@ -907,6 +907,28 @@ TEST_F(SecurityTest, SigtermLetsTheRunningLaunchFinishAndTellsTheOthers) {
   EXPECT_EQ(text.find("SIGKILL"), std::string::npos) << text;
 }
 
+TEST_F(SecurityTest, AnObjectSentAfterSigtermHearsTheExecutorIsShuttingDown) {
+  // Issue 40: a client whose session SIGTERM ended, sending an object, was
+  // told nothing of the shutdown (and LLVM's debug-object plugin crashed
+  // the client on the failed link): it hears what the README promises.
+  startServer({"--stop-grace", "60s"});
+  auto client = open();
+  ASSERT_TRUE(static_cast<bool>(client)) << llvm::toString(client.takeError());
+  std::vector<pid_t> sessions = server.sessionProcesses();
+  ASSERT_EQ(sessions.size(), 1u);
+  ::kill(server.processId(), SIGTERM);
+  ASSERT_TRUE(waitUntil([&] { return gone(sessions[0]); },
+                        std::chrono::seconds(20)));
+  llvm::Error sent = (*client)->sendBinary(kObjectA);
+  ASSERT_TRUE(static_cast<bool>(sent));
+  EXPECT_EQ(llvm::toString(std::move(sent)),
+            "executor " + server.address() +
+                " is shutting down (the session ended during sending object " +
+                kObjectA + ")");
+  client->reset();
+  server.stop();
+}
+
 TEST_F(SecurityTest, TheServersDeathTakesItsSessions) {
   startServer();
   auto client = open();

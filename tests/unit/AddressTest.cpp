@@ -54,6 +54,24 @@ TEST(Address, MessagesSayHowToFix) {
             std::string::npos);
 }
 
+// A URL names a scheme the executor does not speak (issue 40), not an IPv6
+// host without brackets.
+TEST(Address, AURLNamesItsSchemeAndTheFormsAccepted) {
+  EXPECT_EQ(validateAddress("http://127.0.0.1:7000"),
+            "has the scheme 'http://', which is not one the executor speaks; "
+            "write it as HOST:PORT, [IPv6]:PORT or unix:PATH, e.g. "
+            "\"127.0.0.1:7000\"");
+  EXPECT_EQ(validateAddress("grpc://"),
+            "has the scheme 'grpc://', which is not one the executor speaks; "
+            "write it as HOST:PORT, [IPv6]:PORT or unix:PATH");
+  std::string host, port, error;
+  EXPECT_FALSE(executor_studio::runtime::splitAddress("tcp://[::1]:7000/x", host,
+                                                      port, error));
+  EXPECT_EQ(error, "address 'tcp://[::1]:7000/x' has the scheme 'tcp://', which "
+                   "is not one the executor speaks; write it as HOST:PORT, "
+                   "[IPv6]:PORT or unix:PATH, e.g. \"[::1]:7000\"");
+}
+
 // executor-server --bind and the client's connect split addresses here;
 // getaddrinfo would take 99999 and listen on its low 16 bits (34463).
 TEST(Address, SplitRejectsPortsOutOfRange) {

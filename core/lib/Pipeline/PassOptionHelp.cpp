@@ -1,5 +1,6 @@
 //===- PassOptionHelp.cpp - what a pass's options are -----------*- C++ -*-===//
 #include "ExecutorStudio/Pipeline/PassOptionHelp.h"
+#include "ExecutorStudio/Support/Nearest.h"
 
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassManager.h"
@@ -67,22 +68,6 @@ namespace {
 llvm::StringMap<SmallVector<std::string>> &pipelineOptions() {
   static llvm::StringMap<SmallVector<std::string>> names;
   return names;
-}
-
-/// The nearest of `candidates` to `key` by edit distance, if one is near.
-std::optional<std::string> nearest(StringRef key,
-                                   llvm::ArrayRef<std::string> candidates) {
-  std::optional<std::string> found;
-  unsigned best = 0;
-  for (const std::string &name : candidates) {
-    unsigned distance = key.edit_distance(name, /*AllowReplacements=*/true);
-    if (distance <= std::max<size_t>(2, name.size() / 3) &&
-        (!found || distance < best)) {
-      found = name;
-      best = distance;
-    }
-  }
-  return found;
 }
 
 /// Whether `name` is a registered pass or pass pipeline.
@@ -157,7 +142,7 @@ std::string executor_studio::explainPassOptions(StringRef passName,
     if (!result.empty())
       os << "; ";
     os << passName << " has no option '" << key << "'";
-    if (std::optional<std::string> meant = nearest(key, valid))
+    if (std::optional<std::string> meant = nearestName(key, valid))
       os << " (did you mean '" << *meant << "'?)";
     if (valid.empty()) {
       os << "; it takes no options";
@@ -175,7 +160,7 @@ std::string executor_studio::explainUnknownPass(StringRef name) {
   std::string result = "'" + name.str() +
                        "' is not a registered pass or pass pipeline";
   if (std::optional<std::string> meant =
-          nearest(name, getRegisteredPassNames()))
+          nearestName(name, getRegisteredPassNames()))
     result += " (did you mean '" + *meant + "'?)";
   return result;
 }

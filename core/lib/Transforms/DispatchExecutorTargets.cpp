@@ -180,9 +180,17 @@ LogicalResult Dispatch::collectTargets() {
     }
     std::optional<std::string> object = getObjectFile(module);
     if (!object || object->empty()) {
-      module.emitOpError("is dispatched to ")
-          << *address << " but has no " << attrs::kObjectFile
-          << "; run cross-compile-targets first";
+      InFlightDiagnostic diag = module.emitOpError("is dispatched to ")
+                                << *address << " but has no "
+                                << attrs::kObjectFile;
+      // cross-compile-targets writes the object of a catalyst.target only.
+      if (isTarget(module))
+        diag << "; run cross-compile-targets first";
+      else
+        diag << " and is not a catalyst.target, which cross-compile-targets "
+                "would compile; add catalyst.target = {} to @"
+             << name << " (or catalyst.object_file for an object compiled "
+                        "elsewhere)";
       failed = true;
       continue;
     }

@@ -3,6 +3,9 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <string>
+
+#include "llvm/ADT/StringRef.h"
 
 namespace executor_studio::gui {
 
@@ -394,16 +397,27 @@ const std::string &StudioView::inspectorSummary() const { return state->inspectS
 
 const std::string &StudioView::inspectorHover() const { return state->inspectHover; }
 
-bool StudioView::openOpHistory(int position, unsigned line) {
+bool StudioView::openOpHistory(int position, unsigned line, std::string *why) {
+  // (The words of the language server's op history, lsp/lib/OpHistory.cpp.)
+  std::string name = studio.passes().shortName(position);
+  auto fail = [&](const std::string &problem) {
+    if (why)
+      *why = problem;
+    return false;
+  };
   std::shared_ptr<const std::string> text = studio.passes().irAt(position);
   if (!text)
-    return false;
+    return fail("there is no IR of " + name);
   TextLines lines = TextLines::prepare(*text);
-  if (line == 0 || line > lines.size())
-    return false;
+  if (line == 0)
+    return fail("lines are numbered from 1");
+  if (line > lines.size())
+    return fail("line " + std::to_string(line) + " is past the end of " + name + " (" +
+                std::to_string(lines.size()) + " lines)");
   std::vector<SourceLocation> locations = findSourceLocations(lines.line(line - 1), &lines);
   if (locations.empty())
-    return false;
+    return fail("line " + std::to_string(line) + " of " + name + " names no location: `" +
+                std::string(llvm::StringRef(lines.line(line - 1)).trim()) + "`");
   gui::openOpHistory(studio, *state, std::move(locations), std::string(lines.line(line - 1)));
   return true;
 }

@@ -4,8 +4,8 @@
 // dispatched with `catalyst.dispatch`) that `catalyst.launch_kernel
 // @module::@entry` calls. This file answers what the language server says
 // about kernels: completion of `@module::@`, hover on a kernel (its
-// signature and where it runs), and "did you mean" with its quick fix for a
-// callee that does not resolve.
+// signature and where it runs), and the quick fixes of the verifier's "did
+// you mean" for a callee that does not resolve.
 //
 //===----------------------------------------------------------------------===//
 #ifndef EXECUTORLSP_KERNELS_H
@@ -52,14 +52,9 @@ mlir::ModuleOp getLaunchTarget(catalyst::LaunchKernelOp launch);
 /// triple, executor address or linked into the host) and returns true.
 bool describeKernel(llvm::raw_ostream &os, mlir::Operation *op);
 
-/// For each catalyst.launch_kernel of the chunk whose callee does not
-/// resolve and is a few edits from a kernel of the chunk: an information
-/// diagnostic on the callee, "did you mean @module::@entry?".
-void addKernelSuggestions(const ParsedChunk &chunk,
-                          std::vector<llvm::lsp::Diagnostic> &diagnostics);
-
 /// For a catalyst.launch_kernel (`op`) whose callee does not resolve: one
-/// quick fix per suggested kernel, replacing the callee with it.
+/// quick fix per kernel the verifier's error suggests ("did you mean",
+/// catalyst::suggestCallees), replacing the callee with it.
 void getKernelSpellingFixes(const ParsedChunk &chunk, mlir::Operation *op,
                             std::vector<FixIt> &fixes);
 

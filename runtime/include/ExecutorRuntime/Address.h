@@ -71,6 +71,17 @@ inline std::string parseAddress(std::string_view address,
   for (char c : address)
     if (isSpace(c))
       return "contains white space; write it as host:port";
+  // A URL (http://HOST:PORT): the executor speaks none of their schemes.
+  if (size_t scheme = address.find("://");
+      scheme != std::string_view::npos && scheme > 0 && isAlpha(address[0])) {
+    std::string_view rest = address.substr(scheme + 3);
+    rest = rest.substr(0, rest.find('/'));
+    return "has the scheme '" + std::string(address.substr(0, scheme + 3)) +
+           "', which is not one the executor speaks; write it as HOST:PORT, "
+           "[IPv6]:PORT or unix:PATH" +
+           (rest.empty() ? std::string()
+                         : ", e.g. \"" + std::string(rest) + "\"");
+  }
   std::string_view host, port;
   if (address.front() == '[') {
     size_t close = address.find(']');

@@ -22,9 +22,13 @@ bool splitAddress(const std::string &address, std::string &host,
 /// separated by commas ("ADDR:PORT=127.0.0.1:7000,gpu:1=10.0.0.2:7000"),
 /// the first entry whose FROM is `address` wins; without one `mapped` is
 /// `address`. Returns false with `error` naming the first malformed entry
-/// (every entry is checked, used or not).
+/// (every entry is checked, used or not). When entries are set but none
+/// maps `address`, `unmatched` (if given) names each and why it does not,
+/// e.g. "EXECUTOR_ADDRESS_MAP has no entry for lab:7000: 'lab=10.0.0.2:7000'
+/// does not match ('lab' is its host alone; FROM is the whole address,
+/// 'lab:7000')"; else it is empty.
 bool mapAddress(const std::string &address, std::string &mapped,
-                std::string &error);
+                std::string &error, std::string *unmatched = nullptr);
 
 /// Connects to `address` within `timeout`; returns the socket (tuned with
 /// tuneSocket) or -1 with `error` saying why.

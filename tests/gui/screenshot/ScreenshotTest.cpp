@@ -288,6 +288,40 @@ TEST_F(Screenshot, ArgumentsThatCannotApplyWriteNoPicture) {
   EXPECT_NE(inputs.output.find("takes 1 argument(s), --inputs gives 2"), std::string::npos)
       << inputs.output;
   EXPECT_FALSE(std::ifstream(png).good());
+  // Issue 40: each says what is wrong. A name that is no pass: the nearest.
+  Result name = studio({SAMPLES_DIR "/cross-compile-dispatch.mlir", "--screenshot", png,
+                        "--pass", "cross-compile"});
+  EXPECT_EQ(name.exitCode, 2) << name.output;
+  EXPECT_NE(name.output.find("executor-studio: --pass cross-compile: the recording has no "
+                             "pass cross-compile (it has "),
+            std::string::npos)
+      << name.output;
+  EXPECT_NE(name.output.find(" passes, numbered from 1; a target's own steps are "
+                             "TARGET/STEP); did you mean 'cross-compile-targets'?\n"),
+            std::string::npos)
+      << name.output;
+  EXPECT_FALSE(std::ifstream(png).good());
+  // A line past the end of the input.
+  Result history = studio({SAMPLES_DIR "/cross-compile-dispatch.mlir", "--screenshot", png,
+                           "--history", "500"});
+  EXPECT_EQ(history.exitCode, 2) << history.output;
+  EXPECT_NE(history.output.find("executor-studio: --history 500: line 500 is past the end of "
+                                "input ("),
+            std::string::npos)
+      << history.output;
+  EXPECT_EQ(history.output.find("names no location"), std::string::npos) << history.output;
+  EXPECT_FALSE(std::ifstream(png).good());
+  // A pipeline that is none: its error, and no picture.
+  Result pipeline = studio({SAMPLES_DIR "/cross-compile-dispatch.mlir", "--screenshot", png,
+                            "--pipeline", "builtin.module(cross-compile)"});
+  EXPECT_EQ(pipeline.exitCode, 2) << pipeline.output;
+  EXPECT_NE(pipeline.output.find(
+                "executor-studio: --pipeline: invalid pipeline \"builtin.module(cross-compile)\": "
+                "'cross-compile' is not a registered pass or pass pipeline (did you mean "
+                "'cross-compile-targets'?)\n"),
+            std::string::npos)
+      << pipeline.output;
+  EXPECT_FALSE(std::ifstream(png).good());
 }
 
 TEST_F(Screenshot, SettingsApplyInScreenshotMode) {

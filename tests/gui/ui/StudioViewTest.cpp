@@ -477,8 +477,13 @@ TEST_F(NullFrames, AnOpsHistoryListsItAfterEachPassAndShowsTheStep) {
   // A click on a step selects it.
   click("history-2");
   EXPECT_EQ(passes.selected(), history[2].position);
-  // A line without a location follows nothing.
-  EXPECT_FALSE(view->openOpHistory(kInputPosition, 0));
+  // No such line follows nothing; one past the end says so (issue 40).
+  std::string why;
+  EXPECT_FALSE(view->openOpHistory(kInputPosition, 0, &why));
+  EXPECT_EQ(why, "lines are numbered from 1");
+  EXPECT_FALSE(view->openOpHistory(kInputPosition, 500, &why));
+  EXPECT_EQ(why, "line 500 is past the end of input (" + std::to_string(lines.size()) +
+                     " lines)");
 }
 
 TEST_F(NullFrames, PanelsResizeByDraggingTheirBorders) {

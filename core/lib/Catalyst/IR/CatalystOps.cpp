@@ -8,6 +8,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/StringSwitch.h"
 
 using namespace mlir;
@@ -68,6 +69,64 @@ Operation *LaunchKernelOp::getCalleeFunction() {
                 : nullptr;
 }
 
+SmallVector<SymbolRefAttr> catalyst::suggestCallees(LaunchKernelOp launch) {
+  struct Suggestion {
+    StringRef root, leaf;
+    unsigned cost;
+  };
+  SmallVector<Suggestion> best;
+  SymbolRefAttr callee = launch.getCallee();
+  if (callee.getNestedReferences().size() != 1 || launch.getCalleeFunction())
+    return {};
+  StringRef root = callee.getRootReference().getValue();
+  StringRef leaf = callee.getLeafReference().getValue();
+  unsigned limit = std::max<unsigned>(2, (root.size() + leaf.size()) / 4);
+  Operation *top = launch;
+  while (top->getParentOp())
+    top = top->getParentOp();
+  top->walk([&](ModuleOp module) {
+    std::optional<StringRef> name = module.getSymName();
+    if (!name || !(isTarget(module) || hasDispatch(module)))
+      return;
+    unsigned rootCost = root.edit_distance(*name);
+    if (rootCost > limit)
+      return;
+    for (auto function : module.getBody()->getOps<FunctionOpInterface>()) {
+      unsigned cost = rootCost + leaf.edit_distance(function.getName());
+      if (cost == 0 || cost > limit)
+        continue;
+      if (!best.empty() && cost < best.front().cost)
+        best.clear();
+      if (best.empty() || cost == best.front().cost)
+        best.push_back({*name, function.getName(), cost});
+    }
+  });
+  llvm::sort(best, [](const Suggestion &a, const Suggestion &b) {
+    return std::tie(a.root, a.leaf) < std::tie(b.root, b.leaf);
+  });
+  SmallVector<SymbolRefAttr> result;
+  for (const Suggestion &s : llvm::ArrayRef(best).take_front(3))
+    result.push_back(SymbolRefAttr::get(
+        launch.getContext(), s.root,
+        {FlatSymbolRefAttr::get(launch.getContext(), s.leaf)}));
+  return result;
+}
+
+/// "; did you mean @a::@b or @c::@d?" for a callee that does not resolve but
+/// is a few edits from a kernel; else nothing.
+static InFlightDiagnostic &&suggestCallee(InFlightDiagnostic &&diag,
+                                          LaunchKernelOp launch) {
+  SmallVector<SymbolRefAttr> suggestions = suggestCallees(launch);
+  for (auto [index, s] : llvm::enumerate(suggestions))
+    diag << (index == 0                        ? "; did you mean "
+             : index + 1 == suggestions.size() ? " or "
+                                               : ", ")
+         << s;
+  if (!suggestions.empty())
+    diag << "?";
+  return std::move(diag);
+}
+
 LogicalResult
 LaunchKernelOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   SymbolRefAttr callee = getCallee();
@@ -78,11 +137,13 @@ LaunchKernelOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
               "@module::@entry";
   Operation *root = lookupCalleeRoot(&symbolTable);
   if (!root)
-    return emitOpError("callee ")
-           << callee << ": there is no module @"
-           << callee.getRootReference().getValue()
-           << " in scope; launches name a nested builtin.module tagged "
-              "catalyst.target (or dispatched with catalyst.dispatch)";
+    return suggestCallee(
+        emitOpError("callee ")
+            << callee << ": there is no module @"
+            << callee.getRootReference().getValue()
+            << " in scope; launches name a nested builtin.module tagged "
+               "catalyst.target (or dispatched with catalyst.dispatch)",
+        *this);
   auto module = dyn_cast<ModuleOp>(root);
   if (!module)
     return emitOpError("callee ")
@@ -99,9 +160,12 @@ LaunchKernelOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   Operation *leaf =
       symbolTable.lookupSymbolIn(module, callee.getLeafReference());
   if (!leaf)
-    return emitOpError("callee ")
-           << callee << ": module @" << callee.getRootReference().getValue()
-           << " has no function @" << callee.getLeafReference().getValue();
+    return suggestCallee(emitOpError("callee ")
+                             << callee << ": module @"
+                             << callee.getRootReference().getValue()
+                             << " has no function @"
+                             << callee.getLeafReference().getValue(),
+                         *this);
   auto func = dyn_cast<func::FuncOp>(leaf);
   if (!func)
     return emitOpError("callee ")

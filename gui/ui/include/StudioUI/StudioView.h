@@ -44,8 +44,9 @@ public:
   void openInspector(uint64_t id, bool input, int index);
   /// Follows the op at 1-based line `line` of position `position`'s text
   /// through every snapshot (as its context menu's "history of this op");
-  /// false when that line names no location.
-  bool openOpHistory(int position, unsigned line);
+  /// false when there is no such line or it names no location (`why`, if
+  /// given, says which: "line 500 is past the end of input (42 lines)").
+  bool openOpHistory(int position, unsigned line, std::string *why = nullptr);
   /// What the inspector shows (type, shape, min/max/mean/NaN) in the last
   /// frame; empty when it is closed.
   const std::string &inspectorSummary() const;

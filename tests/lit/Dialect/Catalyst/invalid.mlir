@@ -52,6 +52,50 @@ func.func @missing_function() {
 
 // -----
 
+// A misspelled callee: the verifier names the kernels a few edits away
+// (issue 40), whichever part is misspelled.
+module @vec attributes {catalyst.target = {}} {
+  func.func @vadd() {
+    return
+  }
+}
+func.func @misspelled_entry() {
+  // expected-error @+1 {{'catalyst.launch_kernel' op callee @vec::@vaddd: module @vec has no function @vaddd; did you mean @vec::@vadd?}}
+  catalyst.launch_kernel @vec::@vaddd() : () -> ()
+  return
+}
+
+// -----
+
+module @vec attributes {catalyst.target = {}} {
+  func.func @vadd() {
+    return
+  }
+}
+func.func @misspelled_module() {
+  // expected-error @+1 {{'catalyst.launch_kernel' op callee @vce::@vadd: there is no module @vce in scope; launches name a nested builtin.module tagged catalyst.target (or dispatched with catalyst.dispatch); did you mean @vec::@vadd?}}
+  catalyst.launch_kernel @vce::@vadd() : () -> ()
+  return
+}
+
+// -----
+
+module @vec attributes {catalyst.target = {}} {
+  func.func @vadd() {
+    return
+  }
+  func.func @vand() {
+    return
+  }
+}
+func.func @two_as_near() {
+  // expected-error @+1 {{'catalyst.launch_kernel' op callee @vec::@vaxd: module @vec has no function @vaxd; did you mean @vec::@vadd or @vec::@vand?}}
+  catalyst.launch_kernel @vec::@vaxd() : () -> ()
+  return
+}
+
+// -----
+
 // A launch into a module that does not exist is caught while typing, not at
 // LLVM translation.
 func.func @unresolved(%x: memref<4xf64>) {
@@ -448,6 +492,13 @@ module @m attributes {catalyst.target = {}, catalyst.dispatch = {address = ""}} 
 
 // expected-error @+1 {{'builtin.module' op 'catalyst.dispatch' address "::1:4711" has an IPv6 host without brackets; write it as [host]:port}}
 module @m attributes {catalyst.target = {}, catalyst.dispatch = {address = "::1:4711"}} {
+}
+
+// -----
+
+// A URL: its scheme is the problem, not an IPv6 host (issue 40).
+// expected-error @+1 {{'builtin.module' op 'catalyst.dispatch' address "http://127.0.0.1:7000" has the scheme 'http://', which is not one the executor speaks; write it as HOST:PORT, [IPv6]:PORT or unix:PATH, e.g. "127.0.0.1:7000"}}
+module @m attributes {catalyst.target = {}, catalyst.dispatch = {address = "http://127.0.0.1:7000"}} {
 }
 
 // -----

@@ -12,6 +12,16 @@ module {
 
 // -----
 
+// A dispatched module that is no target: nothing compiles it (issue 40).
+
+module {
+  // expected-error @+1 {{'builtin.module' op is dispatched to 127.0.0.1:4711 but has no catalyst.object_file and is not a catalyst.target, which cross-compile-targets would compile; add catalyst.target = {} to @compute (or catalyst.object_file for an object compiled elsewhere)}}
+  module @compute attributes {catalyst.dispatch = {address = "127.0.0.1:4711"}} {
+  }
+}
+
+// -----
+
 // An empty object path.
 
 module {

@@ -33,6 +33,12 @@ bool kernelTypeMatches(mlir::Type declared, mlir::Type actual);
 bool kernelTypesMatch(llvm::ArrayRef<mlir::Type> declared,
                       llvm::ArrayRef<mlir::Type> actual);
 
+/// When the callee of `launch` does not resolve: the kernels (functions of
+/// the target or dispatched modules around it) a few edits from it, nearest
+/// first, at most 3, in name order; else none. The verifier's "did you
+/// mean" and the language server's quick fixes both take them from here.
+llvm::SmallVector<mlir::SymbolRefAttr> suggestCallees(LaunchKernelOp launch);
+
 /// Registers BufferizableOpInterface for catalyst.launch_kernel: tensor
 /// operands become their buffers, tensor results become new buffers of the
 /// identity-layout memref type (matching one-shot bufferize's
