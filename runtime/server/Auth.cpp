@@ -161,7 +161,9 @@ PendingConnection::State PendingConnection::advance(bool mayCheck) {
       return State::Waiting;
     return fail(line.empty() ? "the client closed the connection without "
                                "proving a token (it has none, or another "
-                               "executor's)"
+                               "executor's; Catalyst's runtime speaks no "
+                               "token: serve it with --no-token on a "
+                               "loopback address or a Unix socket)"
                              : "the client closed the connection in the "
                                "middle of its proof");
   }

@@ -278,6 +278,30 @@ protected:
 };
 } // namespace
 
+TEST_F(CatalystClientTest, ATokenServerSaysCatalystsRuntimeSpeaksNoToken) {
+  // Issue 40: a TCP server that generated a token refused Catalyst's
+  // runtime with "closed the connection without proving a token", which
+  // named neither the client nor the way to serve it.
+  Error err = server.start(kServer, {"--asset-root", (root / "assets").string()},
+                           log);
+  ASSERT_FALSE(static_cast<bool>(err)) << toString(std::move(err));
+  auto session = CatalystStyleSession::open(server.address());
+  ASSERT_FALSE(static_cast<bool>(session))
+      << "a session opened without the token";
+  consumeError(session.takeError());
+  bool said = false;
+  for (int i = 0; i < 100 && !said; ++i) {
+    said = serverLog().find(
+               "the client closed the connection without proving a token (it "
+               "has none, or another executor's; Catalyst's runtime speaks no "
+               "token: serve it with --no-token on a loopback address or a "
+               "Unix socket)") != std::string::npos;
+    if (!said)
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  EXPECT_TRUE(said) << serverLog();
+}
+
 TEST_F(CatalystClientTest, OpenFindsCatalystsServicesAndLaunches) {
   start();
   auto session = open();
