@@ -1761,8 +1761,13 @@ TEST_F(SecurityTest, TheSyscallFilterAllowsOnlyItsListAndNamesWhatItRefused) {
     server.stop();
     startServer(allow ? std::vector<std::string>{"--allow-syscall=ioprio_get"}
                       : std::vector<std::string>{});
+    // The isolation line comes after "listening on".
+    waitUntil([&] { return readFile(log).find("listener: isolation: ") !=
+                           std::string::npos; },
+              std::chrono::seconds(5));
     if (readFile(log).find("seccomp allows") == std::string::npos)
-      GTEST_SKIP() << "this machine refuses seccomp filters";
+      GTEST_SKIP() << "this machine refuses seccomp filters: "
+                   << readFile(log);
     auto client = open();
     ASSERT_TRUE(static_cast<bool>(client))
         << llvm::toString(client.takeError());
