@@ -154,18 +154,23 @@ void describeArguments(LLVM::LLVMFuncOp fn, ArrayRef<ArgumentInfo> arguments,
       // -O0: LLVM's fast instruction selection keeps no location for an
       // argument's value; a copy in the frame (as clang makes at -O0) with
       // llvm.dbg.declare stays valid through the whole function.
+      // The copy is the prologue's, as clang's is: no line of its own, so
+      // that the line table's prologue_end (where gdb and lldb put a
+      // breakpoint on the function) comes after it, when the arguments are
+      // in place, not before it.
+      Location prologue = UnknownLoc::get(ctx);
       auto ptrType = LLVM::LLVMPointerType::get(ctx);
       auto i64 = IntegerType::get(ctx, 64);
       Type slots = memref ? Type(LLVM::LLVMArrayType::get(i64, count))
                           : entry.getArgument(next).getType();
-      Value one = LLVM::ConstantOp::create(b, loc, i64, int64_t(1));
-      Value frame = LLVM::AllocaOp::create(b, loc, ptrType, slots, one, 8);
+      Value one = LLVM::ConstantOp::create(b, prologue, i64, int64_t(1));
+      Value frame = LLVM::AllocaOp::create(b, prologue, ptrType, slots, one, 8);
       for (unsigned piece = 0; piece < count; ++piece) {
         Value at = frame;
         if (memref)
-          at = LLVM::GEPOp::create(b, loc, ptrType, i64, frame,
+          at = LLVM::GEPOp::create(b, prologue, ptrType, i64, frame,
                                    ArrayRef<LLVM::GEPArg>{int32_t(piece)});
-        LLVM::StoreOp::create(b, loc, entry.getArgument(next++), at);
+        LLVM::StoreOp::create(b, prologue, entry.getArgument(next++), at);
       }
       LLVM::DbgDeclareOp::create(b, loc, frame, variable,
                                  LLVM::DIExpressionAttr::get(ctx));
