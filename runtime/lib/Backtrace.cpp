@@ -6,6 +6,8 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <csignal>
+
 namespace executor_studio::runtime {
 
 namespace {
@@ -74,14 +76,27 @@ std::vector<CrashFrame> parseCrashFrames(llvm::StringRef report) {
   return frames;
 }
 
-std::string formatBacktrace(llvm::ArrayRef<CrashFrame> frames) {
+std::string formatBacktrace(llvm::ArrayRef<CrashFrame> frames, int signal) {
   std::string text;
   bool unlined = false;
   for (size_t i = 0; i < frames.size(); ++i) {
     text += "\n  #" + std::to_string(i) + " " + frames[i].describe();
     unlined |= frames[i].inKernel && !frames[i].line;
   }
-  if (unlined)
+  if (frames.empty())
+    return text;
+  const CrashFrame &first = frames.front();
+  if (signal == SIGILL && first.inKernel)
+    text += "\n  (a trap where LLVM proved the kernel's code unreachable: "
+            "an undefined operation such as a store to a null pointer "
+            "leads there; rebuild with -g -O0 to keep that code and see "
+            "its line)";
+  else if (!first.inKernel && first.module.empty() && first.function.empty())
+    text += "\n  (the address is in no code: a kernel ran past its end, "
+            "where LLVM removed code it proved unreachable, such as after a "
+            "store to a null pointer; rebuild it with -g -O0 to keep that "
+            "code and see its line)";
+  else if (unlined)
     text += "\n  (the kernel has no debug info: rebuild with -g for lines)";
   return text;
 }

@@ -108,7 +108,8 @@ Error ExecutorClient::Impl::lost(const std::string &what,
       if (linkedObjects)
         linkedObjects->symbolize(frames, sameHost);
       message = "lost the session during " + what + ": " +
-                report.substr(0, report.find('\n')) + formatBacktrace(frames);
+                report.substr(0, report.find('\n')) +
+                formatBacktrace(frames, signal);
       return make_error<KernelCrashed>(address, message, kernel, signal,
                                        std::move(frames));
     }

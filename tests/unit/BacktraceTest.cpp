@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <csignal>
+
 using namespace executor_studio::runtime;
 
 TEST(Backtrace, FramesAreParsedFromTheReport) {
@@ -84,4 +86,19 @@ TEST(Backtrace, FramesAreDescribedByWhatIsKnown) {
                   "\n  (the kernel has no debug info: rebuild with -g for lines)");
   EXPECT_EQ(formatBacktrace({lined}), "\n  #0 square at /src/prog.mlir:12:7");
   EXPECT_EQ(formatBacktrace({}), "");
+  // Issue 38: a kernel LLVM folded. A trap in it (SIGILL) says what most
+  // likely leads there; a first frame in no code says the kernel ran past
+  // its end. Both say to rebuild with -g -O0.
+  EXPECT_EQ(formatBacktrace({kernel}, SIGILL),
+            "\n  #0 square+0x1c in /ws/compute/compute.o"
+            "\n  (a trap where LLVM proved the kernel's code unreachable: an "
+            "undefined operation such as a store to a null pointer leads "
+            "there; rebuild with -g -O0 to keep that code and see its line)");
+  EXPECT_EQ(formatBacktrace({nowhere}, SIGSEGV),
+            "\n  #0 0x0000000000000010 (not in a loaded library or a kernel "
+            "object)"
+            "\n  (the address is in no code: a kernel ran past its end, where "
+            "LLVM removed code it proved unreachable, such as after a store "
+            "to a null pointer; rebuild it with -g -O0 to keep that code and "
+            "see its line)");
 }

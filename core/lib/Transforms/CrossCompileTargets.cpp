@@ -312,6 +312,11 @@ LogicalResult CrossCompileTargetsPass::emitObject(Target &target,
     return target.module.emitOpError("has unknown triple \"")
            << target.triple << "\": " << error;
   llvm::TargetOptions targetOptions;
+  // Code LLVM proved unreachable (after a store to a null pointer, say)
+  // traps where it was, inside its kernel, instead of running on past the
+  // kernel's end into whatever follows it in the session's memory.
+  targetOptions.TrapUnreachable = true;
+  targetOptions.NoTrapAfterNoreturn = true;
   std::unique_ptr<llvm::TargetMachine> machine(backend->createTargetMachine(
       triple, "generic", "", targetOptions, llvm::Reloc::PIC_, std::nullopt,
       optLevel == 0   ? llvm::CodeGenOptLevel::None

@@ -52,8 +52,12 @@ struct CrashFrame {
 std::vector<CrashFrame> parseCrashFrames(llvm::StringRef report);
 
 /// "\n  #0 ..." a frame, and a last line saying "rebuild with -g for lines"
-/// when a kernel frame has no line; "" for no frames.
-std::string formatBacktrace(llvm::ArrayRef<CrashFrame> frames);
+/// when a kernel frame has no line; "" for no frames. With the crash's
+/// `signal`, what a trap in a kernel (SIGILL: code LLVM proved unreachable)
+/// or a first frame in no code (a kernel that ran past its end) most likely
+/// means, and to rebuild with -g -O0.
+std::string formatBacktrace(llvm::ArrayRef<CrashFrame> frames,
+                            int signal = 0);
 
 } // namespace executor_studio::runtime
 
