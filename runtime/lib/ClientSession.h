@@ -83,6 +83,9 @@ struct ExecutorClient::Impl {
   /// closed the session.
   std::chrono::milliseconds launchTimeout{0};
   std::atomic<bool> timedOut{false};
+  /// How long the rest of a message that began may take (the liveness
+  /// time-out).
+  std::chrono::milliseconds liveness{30000};
 
   mutable std::mutex mutex;
   std::map<std::string, llvm::orc::JITDylib *> objects;

@@ -9,6 +9,8 @@
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/FileSystem.h"
 
+#include <set>
+
 using namespace llvm;
 using namespace llvm::orc;
 
@@ -42,6 +44,96 @@ uint64_t offsetInFunction(const object::ObjectFile &file, uint64_t sectionIndex,
   }
   return found ? at - best : 0;
 }
+
+/// Set while a debug object is made on this thread: whether ORC reported an
+/// error meanwhile (the session's error reporter, addTo).
+thread_local bool *errorReportedHere = nullptr;
+
+/// LLVM's ELFDebugObjectPlugin, for objects with DWARF sections only (it
+/// registers no other: RequireDebugSections), told of a failed link only
+/// while it holds that link's pending debug object. LLVM 22.1's notifyFailed
+/// calls through the pending object it looks up without checking that there
+/// is one: SIGSEGV whenever a link fails without one, as when the executor
+/// is lost or lies during send_binary (the allocation for the debug object
+/// fails then, or the link does before it is made).
+class GuardedDebugObjects : public ObjectLinkingLayer::Plugin {
+public:
+  explicit GuardedDebugObjects(std::shared_ptr<ELFDebugObjectPlugin> inner)
+      : inner(std::move(inner)) {}
+
+  void notifyMaterializing(MaterializationResponsibility &MR,
+                           jitlink::LinkGraph &G, jitlink::JITLinkContext &Ctx,
+                           MemoryBufferRef InputObject) override {
+    if (!hasDebugSections(InputObject))
+      return; // the plugin never hears of this link
+    bool failed = false;
+    errorReportedHere = &failed;
+    inner->notifyMaterializing(MR, G, Ctx, InputObject);
+    errorReportedHere = nullptr;
+    if (!failed) {
+      std::lock_guard<std::mutex> lock(mutex);
+      pending.insert(&MR);
+    }
+  }
+  void modifyPassConfig(MaterializationResponsibility &MR,
+                        jitlink::LinkGraph &G,
+                        jitlink::PassConfiguration &Config) override {
+    inner->modifyPassConfig(MR, G, Config);
+    if (!isPending(MR))
+      return;
+    // After the plugin's own passes: it has registered the debug object.
+    Config.PostFixupPasses.push_back([this, &MR](jitlink::LinkGraph &) {
+      forget(MR);
+      return Error::success();
+    });
+  }
+  Error notifyEmitted(MaterializationResponsibility &MR) override {
+    forget(MR);
+    return inner->notifyEmitted(MR);
+  }
+  Error notifyFailed(MaterializationResponsibility &MR) override {
+    if (!forget(MR))
+      return Error::success();
+    return inner->notifyFailed(MR);
+  }
+  Error notifyRemovingResources(JITDylib &JD, ResourceKey K) override {
+    return inner->notifyRemovingResources(JD, K);
+  }
+  void notifyTransferringResources(JITDylib &JD, ResourceKey DstKey,
+                                   ResourceKey SrcKey) override {
+    inner->notifyTransferringResources(JD, DstKey, SrcKey);
+  }
+
+private:
+  static bool hasDebugSections(MemoryBufferRef object) {
+    auto file = object::ObjectFile::createObjectFile(object);
+    if (!file) {
+      consumeError(file.takeError());
+      return false;
+    }
+    for (const object::SectionRef &section : (*file)->sections()) {
+      auto name = section.getName();
+      if (!name)
+        consumeError(name.takeError());
+      else if (name->starts_with(".debug_"))
+        return true;
+    }
+    return false;
+  }
+  bool isPending(MaterializationResponsibility &MR) {
+    std::lock_guard<std::mutex> lock(mutex);
+    return pending.count(&MR) != 0;
+  }
+  /// Whether the plugin held `MR`'s pending debug object (it no longer does).
+  bool forget(MaterializationResponsibility &MR) {
+    std::lock_guard<std::mutex> lock(mutex);
+    return pending.erase(&MR) != 0;
+  }
+
+  std::shared_ptr<ELFDebugObjectPlugin> inner;
+  std::mutex mutex;
+  std::set<MaterializationResponsibility *> pending;
+};
 } // namespace
 
 std::shared_ptr<LinkedObjects> LinkedObjects::addTo(ExecutionSession &es,
@@ -57,11 +149,18 @@ std::shared_ptr<LinkedObjects> LinkedObjects::addTo(ExecutionSession &es,
     consumeError(unwind.takeError());
   // Objects with debug info become visible to a debugger attached to the
   // session (the GDB JIT interface); objects without cost nothing.
+  // ORC's errors go nowhere (the calls that fail report them), but one
+  // while a debug object is made marks it as not made.
+  es.setErrorReporter([](Error err) {
+    if (errorReportedHere)
+      *errorReportedHere = true;
+    consumeError(std::move(err));
+  });
   Error err = Error::success();
   auto debugger = std::make_shared<ELFDebugObjectPlugin>(
       es, /*RequireDebugSections=*/true, /*AutoRegisterCode=*/true, err);
   if (!err) {
-    linker.addPlugin(std::move(debugger));
+    linker.addPlugin(std::make_shared<GuardedDebugObjects>(std::move(debugger)));
     objects->debuggerRegistration = true;
   } else {
     consumeError(std::move(err));
