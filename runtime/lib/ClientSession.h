@@ -65,6 +65,8 @@ struct ExecutorClient::Impl {
   /// given up after a time-out.
   mutable std::atomic<bool> open{false};
   std::unique_ptr<llvm::orc::ExecutionSession> es;
+  /// The linker's memory manager (LinkedObjects::debugSafeMemory).
+  std::unique_ptr<llvm::jitlink::JITLinkMemoryManager> memory;
   std::unique_ptr<llvm::orc::ObjectLinkingLayer> linker;
   /// Where the linked objects went: crash reports are named against them.
   std::shared_ptr<LinkedObjects> linkedObjects;

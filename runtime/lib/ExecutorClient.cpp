@@ -134,8 +134,12 @@ ExecutorClient::startSession(std::unique_ptr<Impl> impl,
   }
   impl->es = std::make_unique<ExecutionSession>(std::move(*epc));
   impl->es->setErrorReporter([](Error err) { consumeError(std::move(err)); });
-  impl->linker = std::make_unique<ObjectLinkingLayer>(*impl->es);
-  impl->linkedObjects = LinkedObjects::addTo(*impl->es, *impl->linker);
+  impl->memory = LinkedObjects::debugSafeMemory(
+      impl->es->getExecutorProcessControl().getMemMgr(),
+      [transport = impl->transport] { transport->disconnect(); });
+  impl->linker = std::make_unique<ObjectLinkingLayer>(*impl->es, *impl->memory);
+  impl->linkedObjects = LinkedObjects::addTo(*impl->es, *impl->linker,
+                                             impl->memory.get());
   impl->sameHost = sameHost;
   // The launch protocol, once, from the bootstrap symbols (LaunchProtocol.h).
   impl->protocol = chooseLaunchProtocol(

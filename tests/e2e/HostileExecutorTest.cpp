@@ -31,6 +31,7 @@
 #include <atomic>
 #include <cstring>
 #include <functional>
+#include <map>
 #include <gtest/gtest.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -671,6 +672,7 @@ using OrcLie =
 
 struct OrcLieOutcome {
   llvm::Error err = llvm::Error::success();
+  bool told = false;
   std::string address;
   std::chrono::milliseconds took{0};
 };
@@ -678,8 +680,10 @@ struct OrcLieOutcome {
 /// Opens a session through the proxy and sends kernels_a.o; the first error
 /// of the two, the proxy's address and how long they took.
 OrcLieOutcome lieInOrc(const std::string &target, const std::string &during,
-                       const OrcLie &lie, ClientOptions options = {}) {
+                       const OrcLie &lie, ClientOptions options = {},
+                       int nth = 1, const std::string &object = kObjectA) {
   std::atomic<bool> armed{during == "open"}, told{false};
+  std::atomic<int> results{0};
   std::mutex setupMutex;
   Frame setup;
   RewritingProxy proxy(target, /*overUnix=*/false,
@@ -691,7 +695,7 @@ OrcLieOutcome lieInOrc(const std::string &target, const std::string &during,
                            return;
                          }
                          if (f.opcode != kResultOpcode || !armed ||
-                             told.exchange(true))
+                             ++results != nth || told.exchange(true))
                            return;
                          std::lock_guard<std::mutex> lock(setupMutex);
                          lie(f, setup, before);
@@ -704,7 +708,7 @@ OrcLieOutcome lieInOrc(const std::string &target, const std::string &during,
     if (!client)
       return client.takeError();
     armed = true;
-    llvm::Error sent = (*client)->sendBinary(kObjectA);
+    llvm::Error sent = (*client)->sendBinary(object);
     if (sent) {
       EXPECT_FALSE((*client)->isOpen());
       return sent;
@@ -713,7 +717,9 @@ OrcLieOutcome lieInOrc(const std::string &target, const std::string &during,
   }();
   outcome.took = std::chrono::duration_cast<std::chrono::milliseconds>(
       std::chrono::steady_clock::now() - start);
-  EXPECT_TRUE(told.load()) << "no ORC result came to lie about";
+  outcome.told = told;
+  if (nth == 1)
+    EXPECT_TRUE(outcome.told) << "no ORC result came to lie about";
   return outcome;
 }
 
@@ -818,4 +824,39 @@ TEST_F(HostileExecutorTest, AnExecutorStalledInTheMiddleOfAResultTimesOut) {
                         "within 1000 ms (the liveness time-out, "
                         "EXECUTOR_LIVENESS_TIMEOUT)");
   }
+}
+
+// A real executor that dies during send_binary, after any of the results the
+// link waits for, with and without debug info in the object (whose link the
+// debug-object plugin takes part in): the session ends with an error, never
+// in the plugin's failure path (ELFDebugObjectPlugin::notifyFailed).
+TEST_F(HostileExecutorTest, AnExecutorLostAnywhereInSendBinaryEndsTheSession) {
+  startServer("tcp");
+  std::map<std::string, int> results;
+  for (const std::string &object : {kObjectA, std::string(KERNELS_A_DEBUG_OBJECT)}) {
+    int &told = results[object];
+    for (int nth = 1; nth <= 40; ++nth) {
+      SCOPED_TRACE(object + ", lost after result " + std::to_string(nth));
+      auto outcome =
+          lieInOrc(server.address(), "send_binary",
+                   [](Frame &f, const Frame &, std::vector<Frame> &) {
+                     f.dropAfter = true;
+                   },
+                   {}, nth, object);
+      if (!outcome.told) {
+        // Fewer results than that: the object went whole.
+        EXPECT_FALSE(static_cast<bool>(outcome.err));
+        llvm::consumeError(std::move(outcome.err));
+        break;
+      }
+      ++told;
+      // The last result may complete the link before the loss is seen.
+      if (outcome.err)
+        expectOrcLieRefused(std::move(outcome), "lost the session during ");
+    }
+    EXPECT_GE(told, 2) << object;
+  }
+  // The debug object's own memory (reserved, then finalized) is waited for
+  // too: the loss comes during those waits as well.
+  EXPECT_GT(results[KERNELS_A_DEBUG_OBJECT], results[kObjectA]);
 }

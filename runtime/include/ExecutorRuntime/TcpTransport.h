@@ -144,10 +144,10 @@ public:
   std::string tlsDescription() const { return stream->security(); }
 
   /// Whether the session's connection has ended (a lie or a stall ended it,
-  /// or the peer went).
+  /// the peer went, or this side disconnected).
   bool ended() {
     std::lock_guard<std::mutex> lock(mutex);
-    return closed;
+    return closed || disconnected;
   }
   /// The message of an error Hangup the peer sent, or "".
   std::string hangupMessage() const;
