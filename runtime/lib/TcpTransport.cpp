@@ -24,6 +24,8 @@ namespace executor_studio::runtime {
 namespace {
 constexpr size_t kHeaderSize = 4 * sizeof(uint64_t);
 constexpr size_t kReadBuffer = 64 * 1024;
+/// readRest: no more of the message came within the stall time-out.
+constexpr ssize_t kStalled = -2;
 /// Opcodes of our own, beside ORC's (0 to 3); a direct call's flags ride in
 /// the opcode word's bits 8 to 39.
 constexpr uint64_t kDirectCall = 0x40;
@@ -580,20 +582,23 @@ Error TcpTransport::stalled() {
   return transportError(text);
 }
 
-bool TcpTransport::restOfMessageComes() {
-  if (!options.stallTimeout.count() || stream->hasPending())
-    return true;
-  pollfd p{stream->fd(), POLLIN, 0};
-  auto deadline = std::chrono::steady_clock::now() + options.stallTimeout;
+ssize_t TcpTransport::readRest(char *into, size_t size) {
+  if (!options.stallTimeout.count())
+    return stream->read(into, size, false, receivedFds);
+  // Reads what is there, and waits for more only until the time-out (over
+  // TLS, bytes of a record that is not whole yet give nothing to read).
   while (true) {
-    auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                  deadline - std::chrono::steady_clock::now())
-                  .count();
-    int ready = ::poll(&p, 1, static_cast<int>(std::max<int64_t>(ms, 0)) + 1);
-    if (ready < 0 && errno == EINTR)
-      continue;
+    ssize_t got = stream->read(into, size, /*dontWait=*/true, receivedFds);
+    if (got >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK))
+      return got;
+    pollfd p{stream->fd(), POLLIN, 0};
+    int ready;
+    do
+      ready = ::poll(&p, 1, static_cast<int>(options.stallTimeout.count()));
+    while (ready < 0 && errno == EINTR);
     // (An error or the end is for the read to report.)
-    return ready != 0;
+    if (ready == 0)
+      return kStalled;
   }
 }
 
@@ -608,12 +613,15 @@ int TcpTransport::readOne(Message &m, bool poll, Error &err) {
     }
     bool dontWait = poll && first && end == 0;
     first = false;
-    if (end != begin && !dontWait && !restOfMessageComes()) {
+    // Once a message began, the rest of it must come.
+    ssize_t got = end != begin
+                      ? readRest(buffer.data() + end, buffer.size() - end)
+                      : stream->read(buffer.data() + end, buffer.size() - end,
+                                     dontWait, receivedFds);
+    if (got == kStalled) {
       err = stalled();
       return -1;
     }
-    ssize_t got = stream->read(buffer.data() + end, buffer.size() - end,
-                               dontWait, receivedFds);
     if (got < 0 && dontWait && (errno == EAGAIN || errno == EWOULDBLOCK))
       return 0;
     if (got <= 0) {
@@ -653,11 +661,11 @@ int TcpTransport::readOne(Message &m, bool poll, Error &err) {
   begin += have;
   // The rest of a large body goes straight into it.
   while (have < bodySize) {
-    if (!restOfMessageComes()) {
+    ssize_t got = readRest(dst + have, bodySize - have);
+    if (got == kStalled) {
       err = stalled();
       return -1;
     }
-    ssize_t got = stream->read(dst + have, bodySize - have, false, receivedFds);
     if (got <= 0) {
       err = transportError(got < 0 ? stream->lastError()
                                    : "connection closed inside a message");

@@ -237,9 +237,9 @@ private:
   /// The client's side: an ORC message from the executor that ORC's handling
   /// would choke on is an error (see above).
   llvm::Error checkOrcMessage(const Message &m);
-  /// Waits up to stallTimeout for more of a message that began; false when
-  /// none came.
-  bool restOfMessageComes();
+  /// Reads more of a message that began (as Stream::read, blocking), but
+  /// returns -2 when nothing more came within stallTimeout.
+  ssize_t readRest(char *into, size_t size);
   /// The error for a message that stopped coming (kept as hangupMessage()).
   llvm::Error stalled();
   /// Reads and handles one message (the caller holds the role): 1 when it
