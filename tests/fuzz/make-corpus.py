@@ -171,6 +171,8 @@ def main():
     tests = {}
     for target, folder in per_pass.items():
         d = os.path.join(root, "tests", "lit", "Transforms", folder)
+        if not os.path.isdir(d):  # a conversion pass's tests
+            d = os.path.join(root, "tests", "lit", "Conversion", folder)
         tests[target] = [os.path.join(d, f) for f in sorted(os.listdir(d)) if f.endswith(".mlir")]
     dialect = []
     for folder in ["Executor", "Catalyst"]:
