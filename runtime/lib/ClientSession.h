@@ -65,6 +65,8 @@ struct ExecutorClient::Impl {
   /// given up after a time-out.
   mutable std::atomic<bool> open{false};
   std::unique_ptr<llvm::orc::ExecutionSession> es;
+  /// The linker's memory manager (LinkedObjects::debugSafeMemory).
+  std::unique_ptr<llvm::jitlink::JITLinkMemoryManager> memory;
   std::unique_ptr<llvm::orc::ObjectLinkingLayer> linker;
   /// Where the linked objects went: crash reports are named against them.
   std::shared_ptr<LinkedObjects> linkedObjects;
@@ -83,6 +85,9 @@ struct ExecutorClient::Impl {
   /// closed the session.
   std::chrono::milliseconds launchTimeout{0};
   std::atomic<bool> timedOut{false};
+  /// How long the rest of a message that began may take (the liveness
+  /// time-out).
+  std::chrono::milliseconds liveness{30000};
 
   mutable std::mutex mutex;
   std::map<std::string, llvm::orc::JITDylib *> objects;

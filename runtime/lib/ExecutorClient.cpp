@@ -97,6 +97,16 @@ ExecutorClient::open(const std::string &address, ClientOptions options) {
   impl->launchTimeout = options.launchTimeout.count()
                             ? options.launchTimeout
                             : std::chrono::seconds(launchSeconds);
+  // A reply that stops half-way is not waited for longer than the liveness
+  // time-out (the transport's stallTimeout).
+  int64_t livenessSeconds = 30;
+  if (!options.livenessTimeout.count() &&
+      !secondsFromEnvironment("EXECUTOR_LIVENESS_TIMEOUT", 30, livenessSeconds,
+                              why))
+    return impl->error(why);
+  impl->liveness = options.livenessTimeout.count()
+                       ? std::chrono::milliseconds(options.livenessTimeout)
+                       : std::chrono::seconds(livenessSeconds);
   // The one place that knows what carries the session (Connect.h).
   auto stream = connectTransport(impl->connected, options);
   if (!stream) {
@@ -116,16 +126,24 @@ ExecutorClient::open(const std::string &address, ClientOptions options) {
 Expected<std::unique_ptr<ExecutorClient>>
 ExecutorClient::startSession(std::unique_ptr<Impl> impl,
                              std::unique_ptr<Stream> stream, bool sameHost) {
+  TcpTransport::Options transportOptions;
+  transportOptions.stallTimeout = impl->liveness;
   auto epc = SimpleRemoteEPC::Create<TcpTransport>(
       std::make_unique<DynamicThreadPoolTaskDispatcher>(std::nullopt),
       SimpleRemoteEPC::Setup(), std::move(stream), &impl->transport,
-      TcpTransport::Options());
-  if (!epc) // the transport owned the socket and closed it
+      std::move(transportOptions));
+  if (!epc) { // the transport owned the socket and closed it
+    impl->transport = nullptr;
     return impl->error("ORC handshake failed: " + toString(epc.takeError()));
+  }
   impl->es = std::make_unique<ExecutionSession>(std::move(*epc));
   impl->es->setErrorReporter([](Error err) { consumeError(std::move(err)); });
-  impl->linker = std::make_unique<ObjectLinkingLayer>(*impl->es);
-  impl->linkedObjects = LinkedObjects::addTo(*impl->es, *impl->linker);
+  impl->memory = LinkedObjects::debugSafeMemory(
+      impl->es->getExecutorProcessControl().getMemMgr(),
+      [transport = impl->transport] { transport->disconnect(); });
+  impl->linker = std::make_unique<ObjectLinkingLayer>(*impl->es, *impl->memory);
+  impl->linkedObjects = LinkedObjects::addTo(*impl->es, *impl->linker,
+                                             impl->memory.get());
   impl->sameHost = sameHost;
   // The launch protocol, once, from the bootstrap symbols (LaunchProtocol.h).
   impl->protocol = chooseLaunchProtocol(
@@ -136,6 +154,8 @@ ExecutorClient::startSession(std::unique_ptr<Impl> impl,
   if (!generator) {
     std::string message = toString(generator.takeError());
     ExecutorClient client(std::move(impl));
+    if (client.impl->transport->ended())
+      return client.impl->lost("open", message);
     return client.impl->error("cannot search the executor process: " + message);
   }
   impl->process->addGenerator(std::move(*generator));
@@ -175,6 +195,11 @@ ExecutorClient::spawn(const std::string &executor,
     return impl->error("cannot start it: " + toString(std::move(started)));
   }
   impl->childPid = impl->child->processId();
+  int64_t livenessSeconds = 30;
+  std::string unused;
+  if (secondsFromEnvironment("EXECUTOR_LIVENESS_TIMEOUT", 30, livenessSeconds,
+                             unused))
+    impl->liveness = std::chrono::seconds(livenessSeconds);
   return startSession(std::move(impl), socketStream(fds[0]),
                       /*sameHost=*/true);
 }
@@ -257,18 +282,22 @@ Error ExecutorClient::sendBinary(const std::string &name, ArrayRef<char> bytes,
       symbols.add(symbol);
   JITDylib &jd = impl->es->createBareJITDylib(name);
   jd.addToLinkOrder(*impl->process);
-  if (Error err = impl->linker->add(jd, std::move(buffer))) {
+  // An executor lost or lying while the object went is the session's end,
+  // not the object's fault.
+  auto failed = [&](const std::string &doing, std::string message) {
     consumeError(impl->es->removeJITDylib(jd));
-    return impl->error("cannot load object " + name + ": " +
-                       toString(std::move(err)));
-  }
+    if (impl->transport->ended()) {
+      impl->open = false;
+      return impl->lost("send_binary of " + name, message);
+    }
+    return impl->error("cannot " + doing + " object " + name + ": " + message);
+  };
+  if (Error err = impl->linker->add(jd, std::move(buffer)))
+    return failed("load", toString(std::move(err)));
   // Link now, so that a broken object fails here and not at its first launch.
   auto linked = impl->es->lookup(makeJITDylibSearchOrder(&jd), symbols);
-  if (!linked) {
-    std::string message = toString(linked.takeError());
-    consumeError(impl->es->removeJITDylib(jd));
-    return impl->error("cannot link object " + name + ": " + message);
-  }
+  if (!linked)
+    return failed("link", toString(linked.takeError()));
   impl->objects[name] = &jd;
   impl->protocol->note("object loaded: " + name + " (" +
                            std::to_string(bytes.size()) + " bytes, " +

@@ -16,6 +16,7 @@
 
 #include "llvm/ExecutionEngine/Orc/ObjectLinkingLayer.h"
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -27,9 +28,17 @@ namespace executor_studio::runtime {
 class LinkedObjects : public llvm::orc::ObjectLinkingLayer::Plugin {
 public:
   /// Adds this plugin, and LLVM's unwind-table and debugger registration
-  /// where the executor offers them, to `linker`.
+  /// where the executor offers them, to `linker`, whose memory manager is
+  /// `memory` (from debugSafeMemory; null: another).
   static std::shared_ptr<LinkedObjects>
-  addTo(llvm::orc::ExecutionSession &es, llvm::orc::ObjectLinkingLayer &linker);
+  addTo(llvm::orc::ExecutionSession &es, llvm::orc::ObjectLinkingLayer &linker,
+        llvm::jitlink::JITLinkMemoryManager *memory = nullptr);
+  /// The memory manager for the session's linker: `inner`, but a debug
+  /// object whose memory cannot be finalized calls `endSession` instead of
+  /// reaching LLVM's failure path for it (see LinkedObjects.cpp).
+  static std::unique_ptr<llvm::jitlink::JITLinkMemoryManager>
+  debugSafeMemory(llvm::jitlink::JITLinkMemoryManager &inner,
+                  std::function<void()> endSession);
 
   /// Names `frames` (parseCrashFrames): frames in a linked object get its
   /// name, their function and, with debug info, their source line; frames

@@ -3,6 +3,7 @@
 #include "ExecutorRuntime/Socket.h"
 #include "ExecutorRuntime/Wire.h"
 
+#include "llvm/ExecutionEngine/Orc/Shared/OrcRTBridge.h"
 #include "llvm/Support/Endian.h"
 
 #include <cerrno>
@@ -23,6 +24,8 @@ namespace executor_studio::runtime {
 namespace {
 constexpr size_t kHeaderSize = 4 * sizeof(uint64_t);
 constexpr size_t kReadBuffer = 64 * 1024;
+/// readRest: no more of the message came within the stall time-out.
+constexpr ssize_t kStalled = -2;
 /// Opcodes of our own, beside ORC's (0 to 3); a direct call's flags ride in
 /// the opcode word's bits 8 to 39.
 constexpr uint64_t kDirectCall = 0x40;
@@ -39,6 +42,175 @@ constexpr auto kWatchIdleAfter = std::chrono::milliseconds(100);
 
 Error transportError(const Twine &message) {
   return createStringError(inconvertibleErrorCode(), message);
+}
+
+std::string stallMessage(std::chrono::milliseconds limit) {
+  return "the executor stopped in the middle of a message: no more of it "
+         "within " + std::to_string(limit.count()) +
+         " ms (the liveness time-out, EXECUTOR_LIVENESS_TIMEOUT)";
+}
+
+/// SPS bytes walked by a shape (ORC's encoding, SimplePackedSerialization.h),
+/// without building anything: 'b' a byte, 'h' 2, 'i' 4, 'q' 8 (an address);
+/// 's' a string or a sequence of bytes (u64 length, the bytes); '[X]' a
+/// sequence of X; '(X...)' a tuple; '?X' an optional; 'EX' an Expected of X
+/// (bool; X, or the error's string); 'R' an Error (bool; the string).
+/// Only a length larger than the bytes left is a lie (ORC would reserve it:
+/// std::bad_alloc); bytes that end early ORC reports itself.
+class SpsWalk {
+public:
+  SpsWalk(const char *data, size_t size) : at(data), left(size) {}
+  /// False on a lie (`lie` says which); walks nothing more once the bytes
+  /// end.
+  bool walk(const char *&shape) {
+    switch (char c = *shape++) {
+    case 'b': return take(1);
+    case 'h': return take(2);
+    case 'i': return take(4);
+    case 'q': return take(8);
+    case 's': {
+      uint64_t n;
+      return length(n) ? take(n) : lie.empty();
+    }
+    case '[': {
+      uint64_t n;
+      const char *element = shape;
+      skip(shape, ']');
+      if (!length(n))
+        return lie.empty();
+      for (uint64_t i = 0; i < n && left; ++i) {
+        const char *s = element;
+        if (!walk(s))
+          return false;
+      }
+      return true;
+    }
+    case '(':
+      while (*shape != ')')
+        if (!walk(shape))
+          return false;
+      ++shape;
+      return true;
+    case '?':
+    case 'E':
+    case 'R': {
+      bool set = left && *at != 0;
+      if (!take(1))
+        return true;
+      if (c == 'R') {
+        if (!set)
+          return true;
+        const char *str = "s";
+        return walk(str);
+      }
+      const char *payload = shape;
+      skipOne(shape);
+      if (set)
+        return walk(payload);
+      if (c == 'E') {
+        const char *str = "s";
+        return walk(str);
+      }
+      return true;
+    }
+    default:
+      return true;
+    }
+  }
+  /// A u64 length that is not more than the bytes left after it (each
+  /// element of an SPS sequence takes at least one); false when the bytes
+  /// end first or on a lie (then `lie` is set).
+  bool length(uint64_t &n) {
+    if (left < 8) {
+      left = 0;
+      return false;
+    }
+    n = support::endian::read64le(at);
+    at += 8;
+    left -= 8;
+    if (n > left) {
+      lie = "a length of " + std::to_string(n) + " where " +
+            std::to_string(left) + " bytes are left";
+      left = 0;
+      return false;
+    }
+    return true;
+  }
+  bool take(uint64_t n) {
+    n = std::min<uint64_t>(n, left);
+    at += n;
+    left -= n;
+    return lie.empty();
+  }
+  /// A string, as length() reads it; empty when the bytes end.
+  StringRef string() {
+    uint64_t n;
+    if (!length(n))
+      return {};
+    StringRef s(at, n);
+    take(n);
+    return s;
+  }
+  uint64_t u64() {
+    if (left < 8) {
+      left = 0;
+      return 0;
+    }
+    uint64_t v = support::endian::read64le(at);
+    take(8);
+    return v;
+  }
+  std::string lie;
+
+private:
+  static void skip(const char *&shape, char close) {
+    while (*shape != close)
+      skipOne(shape);
+    ++shape;
+  }
+  static void skipOne(const char *&shape) {
+    switch (*shape++) {
+    case '[': skip(shape, ']'); return;
+    case '(': skip(shape, ')'); return;
+    case '?':
+    case 'E': skipOne(shape); return;
+    default: return;
+    }
+  }
+  const char *at;
+  size_t left;
+};
+
+/// The shapes of the results ORC deserializes from its own services
+/// (OrcRTBridge.h, EPCGenericMemoryAccess.h), by bootstrap symbol.
+const char *orcResultShape(StringRef symbol) {
+  using namespace llvm::orc::rt;
+  static const std::pair<const char *const *, const char *> shapes[] = {
+      {&SimpleExecutorDylibManagerOpenWrapperName, "Eq"},
+      {&SimpleExecutorDylibManagerResolveWrapperName, "E[?(qbb)]"},
+      {&SimpleExecutorMemoryManagerReserveWrapperName, "Eq"},
+      {&SimpleExecutorMemoryManagerInitializeWrapperName, "Eq"},
+      {&SimpleExecutorMemoryManagerDeinitializeWrapperName, "R"},
+      {&SimpleExecutorMemoryManagerReleaseWrapperName, "R"},
+      {&ExecutorSharedMemoryMapperServiceReserveWrapperName, "E(qs)"},
+      {&ExecutorSharedMemoryMapperServiceInitializeWrapperName, "Eq"},
+      {&ExecutorSharedMemoryMapperServiceDeinitializeWrapperName, "R"},
+      {&ExecutorSharedMemoryMapperServiceReleaseWrapperName, "R"},
+      {&MemoryReadUInt8sWrapperName, "s"},
+      {&MemoryReadUInt16sWrapperName, "[h]"},
+      {&MemoryReadUInt32sWrapperName, "[i]"},
+      {&MemoryReadUInt64sWrapperName, "[q]"},
+      {&MemoryReadPointersWrapperName, "[q]"},
+      {&MemoryReadBuffersWrapperName, "[s]"},
+      {&MemoryReadStringsWrapperName, "[s]"},
+      {&RunAsMainWrapperName, "q"},
+      {&RunAsVoidFunctionWrapperName, "i"},
+      {&RunAsIntFunctionWrapperName, "i"},
+  };
+  for (const auto &[name, shape] : shapes)
+    if (symbol == *name)
+      return shape;
+  return nullptr;
 }
 
 std::atomic<uint64_t> messageLimit{UINT64_MAX};
@@ -203,9 +375,20 @@ Error TcpTransport::sendFrame(uint64_t opcode, uint64_t seq, uint64_t tag,
 
 Error TcpTransport::sendMessage(SimpleRemoteEPCOpcode opcode, uint64_t seqNo,
                                 ExecutorAddr tagAddr, ArrayRef<char> argBytes) {
+  // A call's result is awaited before it can come.
+  bool tracked = opcode == SimpleRemoteEPCOpcode::CallWrapper &&
+                 !options.executorSide;
+  if (tracked) {
+    std::lock_guard<std::mutex> lock(callsMutex);
+    unanswered[seqNo] = tagAddr.getValue();
+  }
   iovec body{const_cast<char *>(argBytes.data()), argBytes.size()};
   Error err = sendFrame(static_cast<uint64_t>(opcode), seqNo,
                         tagAddr.getValue(), ArrayRef<iovec>(body));
+  if (err && tracked) {
+    std::lock_guard<std::mutex> lock(callsMutex);
+    unanswered.erase(seqNo);
+  }
   // A Setup that cannot go out is not an error: the reader has seen why the
   // connection ended and reports it. (An error here makes ORC's
   // SimpleRemoteEPCServer::Create destroy the server while the reader is in
@@ -388,6 +571,37 @@ bool TcpTransport::waitUntil(function_ref<bool()> ready,
   return !timedOut || ready();
 }
 
+Error TcpTransport::stalled() {
+  std::string text = stallMessage(options.stallTimeout);
+  {
+    // What the client reports, as the peer's word would be.
+    std::lock_guard<std::mutex> lock(hangupMutex);
+    if (hangup.empty())
+      hangup = text;
+  }
+  return transportError(text);
+}
+
+ssize_t TcpTransport::readRest(char *into, size_t size) {
+  if (!options.stallTimeout.count())
+    return stream->read(into, size, false, receivedFds);
+  // Reads what is there, and waits for more only until the time-out (over
+  // TLS, bytes of a record that is not whole yet give nothing to read).
+  while (true) {
+    ssize_t got = stream->read(into, size, /*dontWait=*/true, receivedFds);
+    if (got >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK))
+      return got;
+    pollfd p{stream->fd(), POLLIN, 0};
+    int ready;
+    do
+      ready = ::poll(&p, 1, static_cast<int>(options.stallTimeout.count()));
+    while (ready < 0 && errno == EINTR);
+    // (An error or the end is for the read to report.)
+    if (ready == 0)
+      return kStalled;
+  }
+}
+
 int TcpTransport::readOne(Message &m, bool poll, Error &err) {
   bool first = true;
   // The header.
@@ -399,8 +613,15 @@ int TcpTransport::readOne(Message &m, bool poll, Error &err) {
     }
     bool dontWait = poll && first && end == 0;
     first = false;
-    ssize_t got = stream->read(buffer.data() + end, buffer.size() - end,
-                               dontWait, receivedFds);
+    // Once a message began, the rest of it must come.
+    ssize_t got = end != begin
+                      ? readRest(buffer.data() + end, buffer.size() - end)
+                      : stream->read(buffer.data() + end, buffer.size() - end,
+                                     dontWait, receivedFds);
+    if (got == kStalled) {
+      err = stalled();
+      return -1;
+    }
     if (got < 0 && dontWait && (errno == EAGAIN || errno == EWOULDBLOCK))
       return 0;
     if (got <= 0) {
@@ -440,7 +661,11 @@ int TcpTransport::readOne(Message &m, bool poll, Error &err) {
   begin += have;
   // The rest of a large body goes straight into it.
   while (have < bodySize) {
-    ssize_t got = stream->read(dst + have, bodySize - have, false, receivedFds);
+    ssize_t got = readRest(dst + have, bodySize - have);
+    if (got == kStalled) {
+      err = stalled();
+      return -1;
+    }
     if (got <= 0) {
       err = transportError(got < 0 ? stream->lastError()
                                    : "connection closed inside a message");
@@ -507,6 +732,11 @@ bool TcpTransport::dispatch(Message &m, Error &err) {
     return false;
   }
   auto opcode = static_cast<SimpleRemoteEPCOpcode>(kind);
+  if (!options.executorSide)
+    if (Error bad = checkOrcMessage(m)) {
+      err = std::move(bad);
+      return false;
+    }
   if (opcode == SimpleRemoteEPCOpcode::Hangup && m.body.size() > 9 &&
       m.body.data()[0] == 1) {
     uint64_t length = support::endian::read64le(m.body.data() + 1);
@@ -522,6 +752,71 @@ bool TcpTransport::dispatch(Message &m, Error &err) {
     return false;
   }
   return *action != SimpleRemoteEPCTransportClient::EndSession;
+}
+
+Error TcpTransport::checkOrcMessage(const Message &m) {
+  auto opcode = static_cast<SimpleRemoteEPCOpcode>(m.opcode);
+  SpsWalk walk(m.body.data(), m.body.size());
+  const char *shape = nullptr;
+  switch (opcode) {
+  case SimpleRemoteEPCOpcode::Setup: {
+    // ORC's handler takes the pending call 0 for it: once only.
+    if (setupSeen)
+      return peerMalformed("a second Setup message in one session");
+    setupSeen = true;
+    // SimpleRemoteEPCExecutorInfo: the triple, the page size, the bootstrap
+    // map (name -> bytes), the bootstrap symbols (name -> address).
+    walk.string();
+    walk.u64();
+    uint64_t n = 0;
+    if (walk.length(n))
+      for (uint64_t i = 0; i < n && walk.lie.empty(); ++i) {
+        walk.string();
+        walk.string();
+      }
+    std::unordered_map<uint64_t, const char *> shapes;
+    if (walk.lie.empty() && walk.length(n))
+      for (uint64_t i = 0; i < n && walk.lie.empty(); ++i) {
+        StringRef name = walk.string();
+        uint64_t address = walk.u64();
+        if (const char *known = orcResultShape(name))
+          shapes[address] = known;
+      }
+    if (!walk.lie.empty())
+      return peerMalformed("the Setup message has " + walk.lie);
+    std::lock_guard<std::mutex> lock(callsMutex);
+    resultShapes = std::move(shapes);
+    return Error::success();
+  }
+  case SimpleRemoteEPCOpcode::Hangup:
+    shape = "R"; // an SPSError
+    break;
+  case SimpleRemoteEPCOpcode::Result: {
+    if (!setupSeen)
+      return peerMalformed("a result before the Setup message");
+    std::lock_guard<std::mutex> lock(callsMutex);
+    auto call = unanswered.find(m.seq);
+    if (call == unanswered.end())
+      return peerMalformed("a result for call " + Twine(m.seq) +
+                           ", which this side did not make or had answered "
+                           "already");
+    auto known = resultShapes.find(call->second);
+    if (known != resultShapes.end())
+      shape = known->second;
+    unanswered.erase(call);
+    break;
+  }
+  case SimpleRemoteEPCOpcode::CallWrapper:
+    if (!setupSeen)
+      return peerMalformed("a call before the Setup message");
+    break;
+  }
+  if (shape && !walk.walk(shape))
+    return peerMalformed(
+        (opcode == SimpleRemoteEPCOpcode::Hangup ? "a Hangup message with "
+                                                  : "a result with ") +
+        walk.lie);
+  return Error::success();
 }
 
 int TcpTransport::readAndDispatch(bool poll) {

@@ -31,6 +31,7 @@
 #include <atomic>
 #include <cstring>
 #include <functional>
+#include <map>
 #include <gtest/gtest.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -52,10 +53,19 @@ const std::string kHostile = HOSTILE_OBJECT;
 constexpr uint64_t kDirectReplyOpcode = 0x41;
 constexpr uint64_t kShareArenaOpcode = 0x42;
 
+// ORC's own opcodes (SimpleRemoteEPCUtils.h).
+constexpr uint64_t kSetupOpcode = 0;
+constexpr uint64_t kResultOpcode = 2;
+
 struct Frame {
   uint64_t opcode = 0, seq = 0, tag = 0;
   std::string body;
   std::vector<int> fds;
+  /// The proxy closes both connections once this frame is out.
+  bool dropAfter = false;
+  /// The proxy sends only this many bytes of the frame (header included),
+  /// then nothing more until it is destroyed.
+  size_t stallAfter = SIZE_MAX;
 };
 
 /// A relay between one client and an executor that hands every message the
@@ -176,6 +186,12 @@ private:
     uint64_t header[4] = {32 + f.body.size(), f.opcode, f.seq, f.tag};
     std::memcpy(bytes.data(), header, 32);
     bytes += f.body;
+    if (f.stallAfter < bytes.size()) {
+      send(to, bytes.data(), f.stallAfter, f.fds);
+      while (!stopping)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      return false;
+    }
     return send(to, bytes.data(), bytes.size(), f.fds);
   }
   void pumpFrames(int from, int to) {
@@ -211,6 +227,8 @@ private:
       for (const Frame &b : before)
         ok = ok && sendFrame(to, b);
       ok = ok && sendFrame(to, f);
+      if (f.dropAfter)
+        ok = false;
       for (const Frame &b : before)
         for (int fd : b.fds)
           ::close(fd);
@@ -639,4 +657,206 @@ TEST_F(HostileExecutorTest, AScalarResultIsWhatWasAskedFor) {
   expectMalformed(out.takeError(), proxy.address, "scaled",
                   "result 1 has rank 0 and 8-byte elements, not a scalar of 8 "
                   "bytes asked for");
+}
+
+// Issue 41, item 3: the client survives any executor, in ORC's own messages
+// too. A proxy in front of executor-server tells one lie in ORC's protocol,
+// on the first result after it is armed: during open (armed from the start:
+// the first result after Setup) or during send_binary (armed once the
+// session is open). Each lie crashed the client or hung it before, inside
+// LLVM's handling of the message; now the transport checks every ORC message
+// first and the session ends with an error that names the executor.
+namespace {
+using OrcLie =
+    std::function<void(Frame &result, const Frame &setup, std::vector<Frame> &before)>;
+
+struct OrcLieOutcome {
+  llvm::Error err = llvm::Error::success();
+  bool told = false;
+  std::string address;
+  std::chrono::milliseconds took{0};
+};
+
+/// Opens a session through the proxy and sends kernels_a.o; the first error
+/// of the two, the proxy's address and how long they took.
+OrcLieOutcome lieInOrc(const std::string &target, const std::string &during,
+                       const OrcLie &lie, ClientOptions options = {},
+                       int nth = 1, const std::string &object = kObjectA) {
+  std::atomic<bool> armed{during == "open"}, told{false};
+  std::atomic<int> results{0};
+  std::mutex setupMutex;
+  Frame setup;
+  RewritingProxy proxy(target, /*overUnix=*/false,
+                       [&](Frame &f, std::vector<Frame> &before) {
+                         if (f.opcode == kSetupOpcode) {
+                           std::lock_guard<std::mutex> lock(setupMutex);
+                           setup = f;
+                           setup.fds.clear();
+                           return;
+                         }
+                         if (f.opcode != kResultOpcode || !armed ||
+                             ++results != nth || told.exchange(true))
+                           return;
+                         std::lock_guard<std::mutex> lock(setupMutex);
+                         lie(f, setup, before);
+                       });
+  OrcLieOutcome outcome;
+  outcome.address = proxy.address;
+  auto start = std::chrono::steady_clock::now();
+  outcome.err = [&]() -> llvm::Error {
+    auto client = ExecutorClient::open(proxy.address, options);
+    if (!client)
+      return client.takeError();
+    armed = true;
+    llvm::Error sent = (*client)->sendBinary(object);
+    if (sent) {
+      EXPECT_FALSE((*client)->isOpen());
+      return sent;
+    }
+    return llvm::Error::success();
+  }();
+  outcome.took = std::chrono::duration_cast<std::chrono::milliseconds>(
+      std::chrono::steady_clock::now() - start);
+  outcome.told = told;
+  if (nth == 1)
+    EXPECT_TRUE(outcome.told) << "no ORC result came to lie about";
+  return outcome;
+}
+
+/// The lie ended the session with an error that names the executor and says
+/// `detail`.
+void expectOrcLieRefused(OrcLieOutcome outcome, const std::string &detail) {
+  ASSERT_TRUE(static_cast<bool>(outcome.err)) << "the lie was believed";
+  EXPECT_TRUE(endsSession(outcome.err));
+  std::string text = llvm::toString(std::move(outcome.err));
+  EXPECT_CONTAINS(text, "executor " + outcome.address + ": ");
+  EXPECT_CONTAINS(text, detail);
+}
+} // namespace
+
+// A second Setup mid-session reached SimpleRemoteEPC::handleSetup, which took
+// the handler of call 0 that was no longer there (SIGSEGV).
+TEST_F(HostileExecutorTest, ASecondSetupMessageEndsTheSession) {
+  startServer("tcp");
+  for (const char *during : {"open", "send_binary"}) {
+    SCOPED_TRACE(during);
+    auto outcome = lieInOrc(server.address(), during,
+                            [](Frame &, const Frame &setup,
+                               std::vector<Frame> &before) {
+                              ASSERT_FALSE(setup.body.empty());
+                              before.push_back(setup);
+                            });
+    expectOrcLieRefused(std::move(outcome), "a second Setup message");
+  }
+}
+
+// A result whose SPS error string says 2^62 bytes: ORC reserved them
+// (uncaught std::bad_alloc, the client aborted).
+TEST_F(HostileExecutorTest, AnOrcResultsLengthBeyondItsBytesEndsTheSession) {
+  startServer("tcp");
+  for (const char *during : {"open", "send_binary"}) {
+    SCOPED_TRACE(during);
+    auto outcome = lieInOrc(server.address(), during,
+                            [](Frame &f, const Frame &, std::vector<Frame> &) {
+                              // An Expected or Error that failed, with a
+                              // message of 2^62 bytes.
+                              f.body.assign(1, '\0');
+                              uint64_t length = uint64_t(1) << 62;
+                              f.body.append(reinterpret_cast<char *>(&length), 8);
+                              f.body.append("lie");
+                            });
+    expectOrcLieRefused(std::move(outcome),
+                        "a length of 4611686018427387904 where 3 bytes are "
+                        "left");
+  }
+}
+
+// The connection dropped right after the first result: during send_binary
+// the failed link reached ELFDebugObjectPlugin::notifyFailed (SIGSEGV), as a
+// real executor dying there does.
+TEST_F(HostileExecutorTest, AConnectionDroppedAfterAResultEndsTheSession) {
+  startServer("tcp");
+  for (const char *during : {"open", "send_binary"}) {
+    SCOPED_TRACE(during);
+    auto outcome =
+        lieInOrc(server.address(), during,
+                 [](Frame &f, const Frame &, std::vector<Frame> &) {
+                   f.dropAfter = true;
+                 });
+    expectOrcLieRefused(std::move(outcome), "lost the session during ");
+  }
+}
+
+// A result to a call never made (its sequence number moved on): the same
+// crash as a dropped connection, by ORC's own "No call for sequence number".
+TEST_F(HostileExecutorTest, AResultToACallNeverMadeEndsTheSession) {
+  startServer("tcp");
+  for (const char *during : {"open", "send_binary"}) {
+    SCOPED_TRACE(during);
+    auto outcome =
+        lieInOrc(server.address(), during,
+                 [](Frame &f, const Frame &, std::vector<Frame> &) {
+                   f.seq += 1000;
+                 });
+    expectOrcLieRefused(std::move(outcome), ", which this side did not make");
+  }
+}
+
+// An executor that stops in the middle of a result: the client waited for
+// the rest for ever (the peer's TCP still acknowledges, so the liveness
+// time-out of the socket never fires, and ORC's own waits have no limit).
+// Now the rest must come within the liveness time-out.
+TEST_F(HostileExecutorTest, AnExecutorStalledInTheMiddleOfAResultTimesOut) {
+  startServer("tcp");
+  ClientOptions options;
+  options.livenessTimeout = std::chrono::seconds(1);
+  for (const char *during : {"open", "send_binary"}) {
+    SCOPED_TRACE(during);
+    auto outcome =
+        lieInOrc(server.address(), during,
+                 [](Frame &f, const Frame &, std::vector<Frame> &) {
+                   f.stallAfter = 32 + f.body.size() / 2;
+                 },
+                 options);
+    EXPECT_LT(outcome.took.count(), 10000);
+    expectOrcLieRefused(std::move(outcome),
+                        "stopped in the middle of a message: no more of it "
+                        "within 1000 ms (the liveness time-out, "
+                        "EXECUTOR_LIVENESS_TIMEOUT)");
+  }
+}
+
+// A real executor that dies during send_binary, after any of the results the
+// link waits for, with and without debug info in the object (whose link the
+// debug-object plugin takes part in): the session ends with an error, never
+// in the plugin's failure path (ELFDebugObjectPlugin::notifyFailed).
+TEST_F(HostileExecutorTest, AnExecutorLostAnywhereInSendBinaryEndsTheSession) {
+  startServer("tcp");
+  std::map<std::string, int> results;
+  for (const std::string &object : {kObjectA, std::string(KERNELS_A_DEBUG_OBJECT)}) {
+    int &told = results[object];
+    for (int nth = 1; nth <= 40; ++nth) {
+      SCOPED_TRACE(object + ", lost after result " + std::to_string(nth));
+      auto outcome =
+          lieInOrc(server.address(), "send_binary",
+                   [](Frame &f, const Frame &, std::vector<Frame> &) {
+                     f.dropAfter = true;
+                   },
+                   {}, nth, object);
+      if (!outcome.told) {
+        // Fewer results than that: the object went whole.
+        EXPECT_FALSE(static_cast<bool>(outcome.err));
+        llvm::consumeError(std::move(outcome.err));
+        break;
+      }
+      ++told;
+      // The last result may complete the link before the loss is seen.
+      if (outcome.err)
+        expectOrcLieRefused(std::move(outcome), "lost the session during ");
+    }
+    EXPECT_GE(told, 2) << object;
+  }
+  // The debug object's own memory (reserved, then finalized) is waited for
+  // too: the loss comes during those waits as well.
+  EXPECT_GT(results[KERNELS_A_DEBUG_OBJECT], results[kObjectA]);
 }

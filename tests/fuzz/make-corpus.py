@@ -100,6 +100,21 @@ def main():
     write("fuzz-direct-call", "direct-reply", frame(0x41, 7, 0, u64(OK)))
     write("fuzz-direct-call", "hangup-with-error", frame(1, 0, 0, b"\1" + u64(12) + b"kernel died!"))
     write("fuzz-direct-call", "share-arena-over-tcp", frame(0x42, 0, 0, u64(4096)))
+    # Issue 41: ORC messages a lying executor sends (the client's transport
+    # checks them before ORC): Setup twice, an SPS length beyond the bytes
+    # (2^62), a result to a call never made, a message cut off half-way.
+    def sps(b): return u64(len(b)) + b
+    setup = frame(0, 0, 0, sps(b"x86_64-unknown-linux-gnu") + u64(4096) + u64(0) +
+                  u64(1) + sps(b"__llvm_orc_SimpleExecutorDylibManager_open_wrapper") + u64(0x1000))
+    write("fuzz-direct-call", "orc-setup-twice", setup + setup)
+    write("fuzz-direct-call", "orc-result-length-2-62",
+          setup + frame(2, 0, 0, b"\0" + u64(1 << 62) + b"lie"))
+    write("fuzz-direct-call", "orc-setup-length-2-62",
+          frame(0, 0, 0, u64(1 << 62) + b"x86_64"))
+    write("fuzz-direct-call", "orc-result-to-a-call-never-made",
+          setup + frame(2, 1000, 0, b"\1" + u64(0x1000)))
+    write("fuzz-direct-call", "orc-result-cut-half-way",
+          setup + frame(2, 0, 0, b"\1" + u64(0x1000))[:36])
     # Shared memory: chunks of (memfd pages | 0x80 unsealed, u16 length, bytes).
     def chunk(pages, data): return bytes([pages]) + struct.pack("<H", len(data)) + data
     share = frame(0x42, 0, 0, u64(4096))
@@ -156,6 +171,8 @@ def main():
     tests = {}
     for target, folder in per_pass.items():
         d = os.path.join(root, "tests", "lit", "Transforms", folder)
+        if not os.path.isdir(d):  # a conversion pass's tests
+            d = os.path.join(root, "tests", "lit", "Conversion", folder)
         tests[target] = [os.path.join(d, f) for f in sorted(os.listdir(d)) if f.endswith(".mlir")]
     dialect = []
     for folder in ["Executor", "Catalyst"]:

@@ -32,6 +32,15 @@
 // crashes, naming the kernel and the signal) is kept: hangupMessage() gives
 // it to the client, whose pending calls ORC only fails with "disconnecting".
 //
+// On the client's side every ORC message is checked before ORC handles it
+// (checkOrcMessage; LLVM's handling trusts its peer and crashes on a lie):
+// one Setup, first, per session; a Result only for a call this side made and
+// has not had answered (the transport keeps the sequence numbers of the
+// CallWrappers it sent); and in the SPS payloads ORC deserializes (Setup,
+// Hangup, the results of ORC's own services, known by the bootstrap symbols
+// Setup named) no length larger than the bytes left. A message that began
+// must end within stallTimeout.
+//
 // Limits apply to every message, direct calls and shared memory included:
 // a header larger than maxMessageSize() (executor-server
 // --max-message-size) ends the session with an error that says so, and so
@@ -60,6 +69,7 @@
 #include <string>
 #include <sys/uio.h>
 #include <thread>
+#include <unordered_map>
 #include <vector>
 
 namespace executor_studio::runtime {
@@ -92,6 +102,12 @@ struct TransportOptions {
   /// On the executor's side: serves direct calls with this handler (none:
   /// a direct call is an error that ends the session).
   DirectHandler directHandler;
+  /// The client's side: a message whose first bytes came must be whole
+  /// within this long, or the session ends (0: no limit). The liveness
+  /// time-out: an executor that stalls in the middle of a reply is not
+  /// waited for longer (its TCP still acknowledges, so the socket's own
+  /// liveness checks never fire).
+  std::chrono::milliseconds stallTimeout{0};
 };
 
 class TcpTransport final : public llvm::orc::SimpleRemoteEPCTransport {
@@ -127,6 +143,12 @@ public:
   /// ("TLS_AES_256_GCM_SHA384, kernel TLS: none"); "" otherwise.
   std::string tlsDescription() const { return stream->security(); }
 
+  /// Whether the session's connection has ended (a lie or a stall ended it,
+  /// the peer went, or this side disconnected).
+  bool ended() {
+    std::lock_guard<std::mutex> lock(mutex);
+    return closed || disconnected;
+  }
   /// The message of an error Hangup the peer sent, or "".
   std::string hangupMessage() const;
   /// What was wrong with the peer's message that ended the session (a
@@ -213,6 +235,14 @@ private:
   llvm::Error peerMalformed(const llvm::Twine &message);
   /// Handles a message that is not a direct call; false at the session's end.
   bool dispatch(Message &m, llvm::Error &err);
+  /// The client's side: an ORC message from the executor that ORC's handling
+  /// would choke on is an error (see above).
+  llvm::Error checkOrcMessage(const Message &m);
+  /// Reads more of a message that began (as Stream::read, blocking), but
+  /// returns -2 when nothing more came within stallTimeout.
+  ssize_t readRest(char *into, size_t size);
+  /// The error for a message that stopped coming (kept as hangupMessage()).
+  llvm::Error stalled();
   /// Reads and handles one message (the caller holds the role): 1 when it
   /// did, 0 when nothing was there (only with `poll`: nothing is waited
   /// for), -1 at the end.
@@ -236,6 +266,14 @@ private:
   std::vector<char> buffer;
   size_t begin = 0, end = 0;
   std::deque<int> receivedFds;
+
+  // The ORC checks (client side): Setup seen, by the reading role; the calls
+  // not yet answered (sequence number -> function) and the shapes of ORC's
+  // results by function, under callsMutex.
+  bool setupSeen = false;
+  std::mutex callsMutex;
+  std::unordered_map<uint64_t, uint64_t> unanswered;
+  std::unordered_map<uint64_t, const char *> resultShapes;
 
   // Everything below: under `mutex`.
   std::mutex mutex;
