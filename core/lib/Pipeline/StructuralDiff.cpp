@@ -305,6 +305,11 @@ struct NameUnit {
   /// Values: the isolated op around; blocks: their region.
   const void *scope = nullptr;
   bool isBlock = false;
+  /// Values: the region that defines them (null: the top level). A value's
+  /// name is visible in its region and the regions nested in it up to the
+  /// next isolated op, so sibling regions may use the same names (the
+  /// printer gives both loops of a function `%arg0`).
+  Region *region = nullptr;
   std::string name;
   /// The left unit's name it takes, when it matches one.
   std::optional<std::string> wanted;
@@ -320,18 +325,21 @@ std::vector<NameUnit> nameUnits(Side &side) {
       if (!group.definition.loc.isValid())
         continue;
       units.push_back({&group.definition, nameScope(def.op->getParentOp()), false,
-                       side.textOf(group.definition.loc).str(), std::nullopt, false});
+                       def.op->getParentRegion(), side.textOf(group.definition.loc).str(),
+                       std::nullopt, false});
     }
   for (const AsmParserState::BlockDefinition &def : side.state.getBlockDefs()) {
     for (const auto &arg : def.arguments) {
       if (!arg.loc.isValid())
         continue;
       units.push_back({&arg, nameScope(def.block->getParentOp()), false,
-                       side.textOf(arg.loc).str(), std::nullopt, false});
+                       def.block->getParent(), side.textOf(arg.loc).str(), std::nullopt,
+                       false});
     }
     if (def.definition.loc.isValid())
       units.push_back({&def.definition, def.block->getParent(), true,
-                       side.textOf(def.definition.loc).str(), std::nullopt, false});
+                       def.block->getParent(), side.textOf(def.definition.loc).str(),
+                       std::nullopt, false});
   }
   return units;
 }
@@ -439,25 +447,94 @@ const void *leftScopeOf(const NameUnit &unit, Matcher &matcher, const void *noSc
   return op == matcher.opsRL.end() ? noScope : static_cast<const void *>(op->second);
 }
 
-/// `name`, or where `taken` says it is used, a fresh one: past the highest
-/// number used for a `%N`, else `%foo_1` / `^bb3_1`.
-std::string freshName(const std::string &name, const llvm::StringSet<> &mine,
+/// The names the right text uses, scoped as the parser scopes them. A
+/// value's name clashes with the values defined in its region, in the
+/// regions around it and in the regions nested in it, up to isolated ops:
+/// sibling regions (two loops of one function, the branches of an scf.if)
+/// may reuse names, and do in printed text. A block's label clashes with the
+/// labels of its region only.
+class UsedNames {
+public:
+  bool taken(const NameUnit &unit, llvm::StringRef name) const {
+    if (unit.isBlock)
+      return contains(labels, unit.region, name);
+    std::vector<const void *> chain = regionChain(unit.region);
+    if (contains(below, chain.front(), name))
+      return true;
+    for (size_t i = 1; i < chain.size(); ++i)
+      if (contains(direct, chain[i], name))
+        return true;
+    return false;
+  }
+
+  void add(const NameUnit &unit, llvm::StringRef name) {
+    if (std::optional<unsigned long> n = numberOf(name)) {
+      unsigned long &top = highest[unit.scope];
+      top = std::max(top, *n + 1);
+    }
+    if (unit.isBlock) {
+      labels[unit.region].insert(name);
+      return;
+    }
+    std::vector<const void *> chain = regionChain(unit.region);
+    direct[chain.front()].insert(name);
+    for (const void *region : chain)
+      below[region].insert(name);
+  }
+
+  /// Past the highest `%N` named in `unit`'s isolated scope.
+  unsigned long nextNumber(const NameUnit &unit) const {
+    auto it = highest.find(unit.scope);
+    return it == highest.end() ? 0 : it->second;
+  }
+
+private:
+  using Sets = llvm::DenseMap<const void *, llvm::StringSet<>>;
+
+  static bool contains(const Sets &sets, const void *key, llvm::StringRef name) {
+    auto it = sets.find(key);
+    return it != sets.end() && it->second.contains(name);
+  }
+
+  /// `region` and the regions around it whose names it sees: up to the
+  /// first isolated op, or to the top level (the parsed block, no region).
+  static std::vector<const void *> regionChain(Region *region) {
+    static const char topLevel = 0;
+    std::vector<const void *> chain;
+    while (region) {
+      chain.push_back(region);
+      Operation *op = region->getParentOp();
+      if (!op || op->hasTrait<OpTrait::IsIsolatedFromAbove>())
+        return chain;
+      region = op->getParentRegion();
+    }
+    chain.push_back(&topLevel);
+    return chain;
+  }
+
+  Sets direct, below, labels;
+  llvm::DenseMap<const void *, unsigned long> highest;
+};
+
+/// `unit`'s own name, or where `used` (or the left scope it matches,
+/// `theirs`) has it, a fresh one: past the highest number used for a `%N`,
+/// else `%foo_1` / `^bb3_1`.
+std::string freshName(const NameUnit &unit, const UsedNames &used,
                       const llvm::StringSet<> *theirs) {
   auto taken = [&](llvm::StringRef candidate) {
-    return mine.contains(candidate) || (theirs && theirs->contains(candidate));
+    return used.taken(unit, candidate) || (theirs && theirs->contains(candidate));
   };
+  const std::string &name = unit.name;
   if (!taken(name))
     return name;
   if (numberOf(name)) {
-    unsigned long n = 0;
-    auto bump = [&](const llvm::StringSet<> &set) {
-      for (const auto &entry : set)
+    unsigned long n = used.nextNumber(unit);
+    if (theirs)
+      for (const auto &entry : *theirs)
         if (std::optional<unsigned long> k = numberOf(entry.getKey()))
           n = std::max(n, *k + 1);
-    };
-    bump(mine);
-    if (theirs)
-      bump(*theirs);
+    while (taken("%" + std::to_string(n)))
+      ++n;
     return "%" + std::to_string(n);
   }
   for (unsigned k = 1;; ++k) {
@@ -468,27 +545,28 @@ std::string freshName(const std::string &name, const llvm::StringSet<> &mine,
 }
 
 /// Names `units` of the right side: the matched ones their left names, the
-/// others their own or, where that is taken in their scope (or names
+/// others their own or, where that is taken where they are seen (or names
 /// something else on the left), a fresh one.
 size_t assignNames(Side &left, Side &right, Matcher &matcher, std::vector<NameUnit> &units) {
   LeftNames names = leftNamesOf(left);
   wantLeftNames(left, right, matcher, names, units);
 
   static const char noScopeObject = 0;
-  llvm::DenseMap<const void *, llvm::StringSet<>> used;
+  UsedNames used;
   std::vector<std::optional<std::string>> chosen(units.size());
   // The matched first, so that their names are theirs.
   for (size_t i = 0; i < units.size(); ++i)
-    if (units[i].wanted && used[units[i].scope].insert(*units[i].wanted).second)
+    if (units[i].wanted && !used.taken(units[i], *units[i].wanted)) {
+      used.add(units[i], *units[i].wanted);
       chosen[i] = *units[i].wanted;
+    }
   for (size_t i = 0; i < units.size(); ++i) {
     if (chosen[i])
       continue;
-    llvm::StringSet<> &mine = used[units[i].scope];
     auto found = names.byScope.find(leftScopeOf(units[i], matcher, &noScopeObject));
-    std::string name = freshName(units[i].name, mine,
-                                 found != names.byScope.end() ? &found->second : nullptr);
-    mine.insert(name);
+    std::string name =
+        freshName(units[i], used, found != names.byScope.end() ? &found->second : nullptr);
+    used.add(units[i], name);
     chosen[i] = name;
   }
 
