@@ -33,6 +33,8 @@
 #include "llvm/Support/SourceMgr.h"
 
 #include <algorithm>
+#include <functional>
+#include <map>
 #include <optional>
 
 using namespace mlir;
@@ -108,8 +110,63 @@ public:
   llvm::DenseMap<Operation *, Operation *> opsLR, opsRL;
   llvm::DenseMap<Value, Value> valuesRL;
   llvm::DenseMap<Block *, Block *> blocksRL;
+  /// Right blocks with symbols matched out of order (a function the pass
+  /// moved): the rewrite puts their ops in the left's order.
+  std::vector<Block *> moved;
 
 private:
+  /// The symbol `op` defines, if any.
+  static StringAttr symbolOf(Operation *op) {
+    return op->getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName());
+  }
+
+  /// In a symbol table's body, where order means nothing, matches the
+  /// symbols the in-order alignment left over by kind and name, wherever
+  /// they are (a function a pass moved is the same function). Whether any
+  /// was matched out of order.
+  bool matchMovedSymbols(const std::vector<Operation *> &l, const std::vector<Operation *> &r,
+                         Block *lList, std::vector<std::pair<uint32_t, uint32_t>> &pairs) {
+    Operation *table = lList->getParentOp();
+    if (!table || !table->hasTrait<OpTrait::SymbolTable>())
+      return false;
+    std::vector<bool> lUsed(l.size()), rUsed(r.size());
+    for (auto [i, j] : pairs) {
+      lUsed[i] = true;
+      rUsed[j] = true;
+    }
+    auto keyOf = [](Operation *op) -> std::optional<std::pair<const void *, const void *>> {
+      StringAttr name = symbolOf(op);
+      if (!name)
+        return std::nullopt;
+      return std::make_pair(op->getName().getAsOpaquePointer(), name.getAsOpaquePointer());
+    };
+    // Symbol names are unique in a table; a text that repeats one (it does
+    // not verify) matches nothing here.
+    std::map<std::pair<const void *, const void *>, std::optional<uint32_t>> left;
+    for (uint32_t i = 0; i < l.size(); ++i)
+      if (!lUsed[i])
+        if (auto k = keyOf(l[i])) {
+          auto [it, inserted] = left.try_emplace(*k, i);
+          if (!inserted)
+            it->second.reset();
+        }
+    bool any = false;
+    for (uint32_t j = 0; j < r.size(); ++j) {
+      if (rUsed[j])
+        continue;
+      auto k = keyOf(r[j]);
+      if (!k)
+        continue;
+      auto it = left.find(*k);
+      if (it == left.end() || !it->second)
+        continue;
+      pairs.emplace_back(*it->second, j);
+      it->second.reset();
+      any = true;
+    }
+    return any;
+  }
+
   static std::vector<Operation *> opsOf(Block &block) {
     std::vector<Operation *> ops;
     for (Operation &op : block)
@@ -182,6 +239,8 @@ private:
                 Block *lList, Block *rList) {
     std::vector<std::pair<uint32_t, uint32_t>> pairs;
     alignRange(l, r, lList, rList, 0, l.size(), 0, r.size(), Tier::Location, pairs);
+    if (matchMovedSymbols(l, r, lList, pairs))
+      moved.push_back(rList);
     std::sort(pairs.begin(), pairs.end());
     for (auto [i, j] : pairs)
       matchOp(l[i], r[j]);
@@ -581,8 +640,110 @@ size_t assignNames(Side &left, Side &right, Matcher &matcher, std::vector<NameUn
   return renamed;
 }
 
-/// `side`'s text with the renamed units' definitions and uses replaced.
-std::string rewrite(const Side &side, const std::vector<NameUnit> &units) {
+/// A right block whose ops the rewrite puts in another order: the text
+/// [begin, end) becomes its `segments` (one op's lines each) in that order.
+struct Reorder {
+  size_t begin = 0, end = 0;
+  std::vector<std::pair<size_t, size_t>> segments;
+};
+
+/// Whether `text` is only blanks.
+bool isBlank(llvm::StringRef text) { return text.find_first_not_of(" \t\r\n") == llvm::StringRef::npos; }
+
+/// How `block` of the right side is put in the left's order: its ops
+/// matched out of order follow their left counterparts' order, the ops that
+/// match nothing stay before the op that followed them. Nullopt when the
+/// order stays, or when the text does not have one op per line (only then
+/// can its lines move without breaking it).
+std::optional<Reorder> reorderOf(const Side &left, const Side &right, Matcher &matcher,
+                                 Block *block) {
+  auto leftBlock = matcher.blocksRL.find(block);
+  Operation *parent = block->getParentOp();
+  if (leftBlock == matcher.blocksRL.end() || !parent || block->empty())
+    return std::nullopt;
+  std::vector<Operation *> ops;
+  llvm::DenseMap<Operation *, size_t> index;
+  for (Operation &op : *block) {
+    index[&op] = ops.size();
+    ops.push_back(&op);
+  }
+  // Groups: the unmatched ops before the first matched one, then each
+  // matched op with the unmatched ones after it; the matched ones' groups
+  // in the order of their left counterparts.
+  std::vector<size_t> order;
+  size_t first = 0;
+  while (first < ops.size() && !matcher.opsRL.count(ops[first]))
+    order.push_back(first++);
+  auto group = [&](size_t r) {
+    order.push_back(r);
+    for (size_t i = r + 1; i < ops.size() && !matcher.opsRL.count(ops[i]); ++i)
+      order.push_back(i);
+  };
+  std::vector<bool> placed(ops.size());
+  for (Operation &lop : *leftBlock->second) {
+    auto match = matcher.opsLR.find(&lop);
+    if (match == matcher.opsLR.end() || match->second->getBlock() != block)
+      continue;
+    size_t r = index[match->second];
+    if (!placed[r])
+      group(r);
+    placed[r] = true;
+  }
+  for (size_t r = first; r < ops.size(); ++r)
+    if (matcher.opsRL.count(ops[r]) && !placed[r])
+      group(r);
+  if (order.size() != ops.size())
+    return std::nullopt;
+  bool same = true;
+  for (size_t i = 0; i < order.size(); ++i)
+    same = same && order[i] == i;
+  if (same)
+    return std::nullopt;
+
+  // Each op from the start of its line to the start of the next op's line;
+  // the last to the end of its line, before the parent's closing brace.
+  llvm::StringRef text = right.text;
+  std::vector<size_t> starts;
+  for (Operation *op : ops) {
+    const AsmParserState::OperationDefinition *def = right.state.getOpDef(op);
+    if (!def || !def->scopeLoc.isValid())
+      return std::nullopt;
+    size_t at = right.offsetOf(def->scopeLoc.Start);
+    size_t lineStart = text.rfind('\n', at);
+    lineStart = lineStart == llvm::StringRef::npos ? 0 : lineStart + 1;
+    if (!isBlank(text.slice(lineStart, at)))
+      return std::nullopt;
+    starts.push_back(lineStart);
+  }
+  const AsmParserState::OperationDefinition *lastDef = right.state.getOpDef(ops.back());
+  const AsmParserState::OperationDefinition *parentDef = right.state.getOpDef(parent);
+  if (!parentDef || !parentDef->scopeLoc.isValid())
+    return std::nullopt;
+  size_t lastEnd = text.find('\n', right.offsetOf(lastDef->scopeLoc.End));
+  size_t parentEnd = right.offsetOf(parentDef->scopeLoc.End);
+  if (lastEnd == llvm::StringRef::npos || lastEnd >= parentEnd)
+    return std::nullopt;
+  ++lastEnd;
+  llvm::StringRef closing = text.slice(lastEnd, parentEnd);
+  if (!isBlank(closing.rtrim().drop_back()) || !closing.rtrim().ends_with("}"))
+    return std::nullopt;
+  for (size_t i = 0; i + 1 < ops.size(); ++i)
+    if (starts[i + 1] <= right.offsetOf(right.state.getOpDef(ops[i])->scopeLoc.End) ||
+        starts[i + 1] <= starts[i])
+      return std::nullopt;
+  Reorder reorder;
+  reorder.begin = starts.front();
+  reorder.end = lastEnd;
+  for (size_t i : order)
+    reorder.segments.emplace_back(starts[i], i + 1 < ops.size() ? starts[i + 1] : lastEnd);
+  (void)left;
+  return reorder;
+}
+
+/// `side`'s text with the renamed units' definitions and uses replaced and
+/// the blocks of `reorders` in their new order.
+std::string rewrite(const Side &side, const std::vector<NameUnit> &units,
+                    std::vector<Reorder> reorders) {
   struct Edit {
     size_t offset, length;
     const std::string *name;
@@ -601,17 +762,38 @@ std::string rewrite(const Side &side, const std::vector<NameUnit> &units) {
   }
   std::sort(edits.begin(), edits.end(),
             [](const Edit &a, const Edit &b) { return a.offset < b.offset; });
+  std::sort(reorders.begin(), reorders.end(),
+            [](const Reorder &a, const Reorder &b) { return a.begin < b.begin; });
   std::string out;
   out.reserve(side.text.size() + edits.size() * 4);
-  size_t at = 0;
-  for (const Edit &edit : edits) {
-    if (edit.offset < at)
-      continue; // one place named twice: keep the first
-    out.append(side.text.data() + at, edit.offset - at);
-    out += *edit.name;
-    at = edit.offset + edit.length;
-  }
-  out.append(side.text.data() + at, side.text.size() - at);
+  // The text of [begin, end) with its edits (an edit must lie inside).
+  auto renamed = [&](size_t begin, size_t end) {
+    auto it = std::lower_bound(edits.begin(), edits.end(), begin,
+                               [](const Edit &e, size_t at) { return e.offset < at; });
+    size_t at = begin;
+    for (; it != edits.end() && it->offset + it->length <= end; ++it) {
+      if (it->offset < at)
+        continue; // one place named twice: keep the first
+      out.append(side.text.data() + at, it->offset - at);
+      out += *it->name;
+      at = it->offset + it->length;
+    }
+    out.append(side.text.data() + at, end - at);
+  };
+  // [begin, end) with the reordered blocks inside it in their new order.
+  std::function<void(size_t, size_t)> emit = [&](size_t begin, size_t end) {
+    size_t at = begin;
+    for (const Reorder &reorder : reorders) {
+      if (reorder.begin < at || reorder.end > end)
+        continue; // outside, or inside one emitted already
+      renamed(at, reorder.begin);
+      for (auto [segmentBegin, segmentEnd] : reorder.segments)
+        emit(segmentBegin, segmentEnd);
+      at = reorder.end;
+    }
+    renamed(at, end);
+  };
+  emit(0, side.text.size());
   return out;
 }
 
@@ -637,7 +819,13 @@ executor_studio::alignSnapshots(MLIRContext &context, llvm::StringRef leftText,
   AlignedSnapshots aligned;
   aligned.renamed = assignNames(left, right, matcher, units);
   aligned.left = leftText.str();
-  aligned.right = aligned.renamed ? rewrite(right, units) : rightText.str();
+  std::vector<Reorder> reorders;
+  for (Block *block : matcher.moved)
+    if (std::optional<Reorder> reorder = reorderOf(left, right, matcher, block))
+      reorders.push_back(std::move(*reorder));
+  aligned.moved = reorders.size();
+  aligned.right = aligned.renamed || !reorders.empty() ? rewrite(right, units, std::move(reorders))
+                                                       : rightText.str();
   aligned.leftOps = left.ops;
   aligned.rightOps = right.ops;
   aligned.matchedOps = matcher.opsRL.size();

@@ -635,7 +635,7 @@ PipelineModel::alignedRight(const std::shared_ptr<const std::string> &left,
   AlignedEntry entry{left, right, nullptr, {}};
   llvm::Expected<AlignedSnapshots> aligned = alignSnapshots(*left, *right);
   if (aligned)
-    entry.aligned = aligned->renamed ? std::make_shared<const std::string>(std::move(aligned->right))
+    entry.aligned = aligned->renamed || aligned->moved ? std::make_shared<const std::string>(std::move(aligned->right))
                                      : right;
   else
     entry.error = llvm::toString(aligned.takeError());

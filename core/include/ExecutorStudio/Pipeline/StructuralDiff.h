@@ -38,6 +38,10 @@ struct AlignedSnapshots {
   size_t leftOps = 0, rightOps = 0, matchedOps = 0;
   /// Value and block names the right text changed.
   size_t renamed = 0;
+  /// Blocks of symbols (a module's functions) whose right text was put in
+  /// the left's order: a function a pass moved is not shown as removed and
+  /// added again.
+  size_t moved = 0;
 };
 
 /// Parses `left` and `right` (MLIR as the recorder prints it, or as a user
