@@ -387,6 +387,24 @@ TEST(StructuralDiff, AMovedFunctionIsNotAChange) {
   EXPECT_EQ(aligned.moved, 1u);
   EXPECT_EQ(aligned.right, kHost);
   EXPECT_EQ(parseError(aligned.right), "");
+  // Each aligned line says which printed line it shows: @a's five lines
+  // (2-6 here) are the printed 31-35, @main's (7-35) the printed 2-30.
+  auto lineOf = [](const std::string &text, llvm::StringRef needle) {
+    return 1 + llvm::StringRef(text).substr(0, text.find(needle.str())).count('\n');
+  };
+  ASSERT_EQ(aligned.rightLineOrigins.size(), llvm::StringRef(right).count('\n'));
+  EXPECT_EQ(aligned.rightLineOrigins[lineOf(kHost, "  func.func @a") - 1],
+            lineOf(right, "  func.func @a"));
+  EXPECT_EQ(aligned.rightLineOrigins[lineOf(kHost, "  func.func @main") - 1],
+            lineOf(right, "  func.func @main"));
+  EXPECT_EQ(aligned.rightLineOrigins.front(), 1u);
+  EXPECT_EQ(aligned.rightLineOrigins.back(), aligned.rightLineOrigins.size());
+  std::vector<uint32_t> sorted = aligned.rightLineOrigins;
+  std::sort(sorted.begin(), sorted.end());
+  for (size_t i = 0; i < sorted.size(); ++i)
+    EXPECT_EQ(sorted[i], i + 1); // a permutation of the printed lines
+  // Nothing moved: no map.
+  EXPECT_TRUE(align(kHost, kHost).rightLineOrigins.empty());
 }
 
 TEST(StructuralDiff, AMovedFunctionAmongInsertedOnesKeepsTheNewOnesInPlace) {

@@ -743,7 +743,7 @@ std::optional<Reorder> reorderOf(const Side &left, const Side &right, Matcher &m
 /// `side`'s text with the renamed units' definitions and uses replaced and
 /// the blocks of `reorders` in their new order.
 std::string rewrite(const Side &side, const std::vector<NameUnit> &units,
-                    std::vector<Reorder> reorders) {
+                    std::vector<Reorder> reorders, std::vector<uint32_t> *lineOrigins) {
   struct Edit {
     size_t offset, length;
     const std::string *name;
@@ -766,8 +766,14 @@ std::string rewrite(const Side &side, const std::vector<NameUnit> &units,
             [](const Reorder &a, const Reorder &b) { return a.begin < b.begin; });
   std::string out;
   out.reserve(side.text.size() + edits.size() * 4);
+  // Where each emitted piece of the text comes from: every piece starts at
+  // a line start (the reordered segments are whole lines) and names hold
+  // no newline, so each output line shows one line of the text.
+  std::vector<std::pair<size_t, size_t>> pieces;
   // The text of [begin, end) with its edits (an edit must lie inside).
   auto renamed = [&](size_t begin, size_t end) {
+    if (begin < end)
+      pieces.emplace_back(begin, end);
     auto it = std::lower_bound(edits.begin(), edits.end(), begin,
                                [](const Edit &e, size_t at) { return e.offset < at; });
     size_t at = begin;
@@ -794,6 +800,19 @@ std::string rewrite(const Side &side, const std::vector<NameUnit> &units,
     renamed(at, end);
   };
   emit(0, side.text.size());
+  if (lineOrigins && !reorders.empty()) {
+    std::vector<size_t> lineStarts{0};
+    for (size_t i = 0; i < side.text.size(); ++i)
+      if (side.text[i] == '\n')
+        lineStarts.push_back(i + 1);
+    lineOrigins->clear();
+    for (auto [begin, end] : pieces) {
+      size_t line = std::upper_bound(lineStarts.begin(), lineStarts.end(), begin) -
+                    lineStarts.begin(); // 1-based line of `begin`
+      for (; line <= lineStarts.size() && lineStarts[line - 1] < end; ++line)
+        lineOrigins->push_back(static_cast<uint32_t>(line));
+    }
+  }
   return out;
 }
 
@@ -824,8 +843,9 @@ executor_studio::alignSnapshots(MLIRContext &context, llvm::StringRef leftText,
     if (std::optional<Reorder> reorder = reorderOf(left, right, matcher, block))
       reorders.push_back(std::move(*reorder));
   aligned.moved = reorders.size();
-  aligned.right = aligned.renamed || !reorders.empty() ? rewrite(right, units, std::move(reorders))
-                                                       : rightText.str();
+  aligned.right = aligned.renamed || !reorders.empty()
+                      ? rewrite(right, units, std::move(reorders), &aligned.rightLineOrigins)
+                      : rightText.str();
   aligned.leftOps = left.ops;
   aligned.rightOps = right.ops;
   aligned.matchedOps = matcher.opsRL.size();

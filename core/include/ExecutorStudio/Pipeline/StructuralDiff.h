@@ -18,7 +18,9 @@
 #include "llvm/Support/Error.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
+#include <vector>
 
 namespace mlir {
 class MLIRContext;
@@ -42,6 +44,10 @@ struct AlignedSnapshots {
   /// the left's order: a function a pass moved is not shown as removed and
   /// added again.
   size_t moved = 0;
+  /// When `moved`: for each line of `right`, the 1-based line of the right
+  /// text as given that it shows (a viewer numbers lines by it, so that the
+  /// lines of the printed snapshot are found); empty otherwise.
+  std::vector<uint32_t> rightLineOrigins;
 };
 
 /// Parses `left` and `right` (MLIR as the recorder prints it, or as a user
