@@ -504,3 +504,37 @@ TEST(StructuralDiff, ARealChangeInALoopIsShown) {
                                "        memref.store %4, %arg0[%1] : memref<8xi32>"}))
       << aligned.right;
 }
+
+TEST(StructuralDiff, AMovedFunctionWithLocationsIsPutBack) {
+  // As the studio prints with locations: a location after each op and
+  // after the module's closing brace, and the aliases at the end.
+  std::string left = R"(module {
+  func.func @a() {
+    return loc(#loc1)
+  } loc(#loc1)
+  func.func @b(%arg0: i32) -> i32 {
+    %0 = arith.addi %arg0, %arg0 : i32 loc(#loc2)
+    return %0 : i32 loc(#loc2)
+  } loc(#loc2)
+} loc(#loc)
+#loc = loc("x.mlir":1:1)
+#loc1 = loc("x.mlir":2:3)
+#loc2 = loc("x.mlir":5:3)
+)";
+  std::string right = R"(module {
+  func.func @b(%arg0: i32) -> i32 {
+    %0 = arith.addi %arg0, %arg0 : i32 loc(#loc2)
+    return %0 : i32 loc(#loc2)
+  } loc(#loc2)
+  func.func @a() {
+    return loc(#loc1)
+  } loc(#loc1)
+} loc(#loc)
+#loc = loc("x.mlir":1:1)
+#loc1 = loc("x.mlir":2:3)
+#loc2 = loc("x.mlir":5:3)
+)";
+  AlignedSnapshots aligned = align(left, right);
+  EXPECT_EQ(aligned.moved, 1u);
+  EXPECT_EQ(aligned.right, left);
+}

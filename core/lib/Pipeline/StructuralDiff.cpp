@@ -724,8 +724,9 @@ std::optional<Reorder> reorderOf(const Side &left, const Side &right, Matcher &m
   if (lastEnd == llvm::StringRef::npos || lastEnd >= parentEnd)
     return std::nullopt;
   ++lastEnd;
-  llvm::StringRef closing = text.slice(lastEnd, parentEnd);
-  if (!isBlank(closing.rtrim().drop_back()) || !closing.rtrim().ends_with("}"))
+  // Only blanks before the parent's closing brace (which a location may
+  // follow: `} loc(#loc3)`).
+  if (!text.slice(lastEnd, parentEnd).ltrim().starts_with("}"))
     return std::nullopt;
   for (size_t i = 0; i + 1 < ops.size(); ++i)
     if (starts[i + 1] <= right.offsetOf(right.state.getOpDef(ops[i])->scopeLoc.End) ||
