@@ -7,9 +7,13 @@
 // sides have a real one), then strictly (name, attributes, properties,
 // result types, operands that match), then loosely (name, symbol name,
 // result types), then by result types alone; each tier runs in the gaps the
-// one before left. Matched operations map their results and, region by
-// region, their blocks and block arguments; their regions are aligned the
-// same way. The right text is then rewritten in place: only names change.
+// one before left. In a symbol table's body the symbols left over are then
+// matched by name wherever they are (a function a pass moved). Matched
+// operations map their results and, region by region, their blocks and
+// block arguments; their regions are aligned the same way. The right text
+// is then rewritten in place: names change, scoped as the parser scopes
+// them (sibling regions may share names), and moved symbols go back to
+// the left's order.
 //
 //===----------------------------------------------------------------------===//
 #include "ExecutorStudio/Pipeline/StructuralDiff.h"

@@ -8,7 +8,10 @@
 // the names of what they match on the left. A line diff of the results then
 // shows only the lines a pass inserted, rewrote or removed. The texts stay
 // valid MLIR with the names the printer or the user gave: only names change,
-// each unique in its scope. Plain data here: no MLIR types but the context.
+// each unique where the parser would see it (sibling regions may reuse a
+// name, as the printer does), and a function a pass moved in its module is
+// put back in the left's place. Plain data here: no MLIR types but the
+// context.
 //
 //===----------------------------------------------------------------------===//
 #ifndef EXECUTORSTUDIO_PIPELINE_STRUCTURALDIFF_H
