@@ -229,6 +229,7 @@ json::Object alignedToJSON(const Recording &recording,
     result["rightOps"] = static_cast<int64_t>(aligned->rightOps);
     result["matchedOps"] = static_cast<int64_t>(aligned->matchedOps);
     result["renamed"] = static_cast<int64_t>(aligned->renamed);
+    result["moved"] = static_cast<int64_t>(aligned->moved);
   }
   result["diagnostics"] = std::move(diagnostics);
   return result;

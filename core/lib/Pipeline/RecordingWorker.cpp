@@ -261,18 +261,20 @@ json::Value executor_studio::toJSON(const AlignedSnapshots &aligned) {
                       {"leftOps", static_cast<int64_t>(aligned.leftOps)},
                       {"rightOps", static_cast<int64_t>(aligned.rightOps)},
                       {"matchedOps", static_cast<int64_t>(aligned.matchedOps)},
-                      {"renamed", static_cast<int64_t>(aligned.renamed)}};
+                      {"renamed", static_cast<int64_t>(aligned.renamed)},
+                      {"moved", static_cast<int64_t>(aligned.moved)}};
 }
 
 bool executor_studio::fromJSON(const json::Value &value,
                                AlignedSnapshots &aligned, json::Path path) {
   json::ObjectMapper o(value, path);
-  int64_t leftOps = 0, rightOps = 0, matchedOps = 0, renamed = 0;
+  int64_t leftOps = 0, rightOps = 0, matchedOps = 0, renamed = 0, moved = 0;
   if (!(o && o.map("left", aligned.left) && o.map("right", aligned.right) &&
         o.map("leftOps", leftOps) && o.map("rightOps", rightOps) &&
-        o.map("matchedOps", matchedOps) && o.map("renamed", renamed)))
+        o.map("matchedOps", matchedOps) && o.map("renamed", renamed) &&
+        o.mapOptional("moved", moved)))
     return false;
-  for (int64_t count : {leftOps, rightOps, matchedOps, renamed})
+  for (int64_t count : {leftOps, rightOps, matchedOps, renamed, moved})
     if (count < 0) {
       path.report("a count is negative");
       return false;
@@ -281,6 +283,7 @@ bool executor_studio::fromJSON(const json::Value &value,
   aligned.rightOps = rightOps;
   aligned.matchedOps = matchedOps;
   aligned.renamed = renamed;
+  aligned.moved = moved;
   return true;
 }
 

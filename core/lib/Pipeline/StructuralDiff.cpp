@@ -7,9 +7,13 @@
 // sides have a real one), then strictly (name, attributes, properties,
 // result types, operands that match), then loosely (name, symbol name,
 // result types), then by result types alone; each tier runs in the gaps the
-// one before left. Matched operations map their results and, region by
-// region, their blocks and block arguments; their regions are aligned the
-// same way. The right text is then rewritten in place: only names change.
+// one before left. In a symbol table's body the symbols left over are then
+// matched by name wherever they are (a function a pass moved). Matched
+// operations map their results and, region by region, their blocks and
+// block arguments; their regions are aligned the same way. The right text
+// is then rewritten in place: names change, scoped as the parser scopes
+// them (sibling regions may share names), and moved symbols go back to
+// the left's order.
 //
 //===----------------------------------------------------------------------===//
 #include "ExecutorStudio/Pipeline/StructuralDiff.h"
@@ -33,6 +37,8 @@
 #include "llvm/Support/SourceMgr.h"
 
 #include <algorithm>
+#include <functional>
+#include <map>
 #include <optional>
 
 using namespace mlir;
@@ -108,8 +114,63 @@ public:
   llvm::DenseMap<Operation *, Operation *> opsLR, opsRL;
   llvm::DenseMap<Value, Value> valuesRL;
   llvm::DenseMap<Block *, Block *> blocksRL;
+  /// Right blocks with symbols matched out of order (a function the pass
+  /// moved): the rewrite puts their ops in the left's order.
+  std::vector<Block *> moved;
 
 private:
+  /// The symbol `op` defines, if any.
+  static StringAttr symbolOf(Operation *op) {
+    return op->getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName());
+  }
+
+  /// In a symbol table's body, where order means nothing, matches the
+  /// symbols the in-order alignment left over by kind and name, wherever
+  /// they are (a function a pass moved is the same function). Whether any
+  /// was matched out of order.
+  bool matchMovedSymbols(const std::vector<Operation *> &l, const std::vector<Operation *> &r,
+                         Block *lList, std::vector<std::pair<uint32_t, uint32_t>> &pairs) {
+    Operation *table = lList->getParentOp();
+    if (!table || !table->hasTrait<OpTrait::SymbolTable>())
+      return false;
+    std::vector<bool> lUsed(l.size()), rUsed(r.size());
+    for (auto [i, j] : pairs) {
+      lUsed[i] = true;
+      rUsed[j] = true;
+    }
+    auto keyOf = [](Operation *op) -> std::optional<std::pair<const void *, const void *>> {
+      StringAttr name = symbolOf(op);
+      if (!name)
+        return std::nullopt;
+      return std::make_pair(op->getName().getAsOpaquePointer(), name.getAsOpaquePointer());
+    };
+    // Symbol names are unique in a table; a text that repeats one (it does
+    // not verify) matches nothing here.
+    std::map<std::pair<const void *, const void *>, std::optional<uint32_t>> left;
+    for (uint32_t i = 0; i < l.size(); ++i)
+      if (!lUsed[i])
+        if (auto k = keyOf(l[i])) {
+          auto [it, inserted] = left.try_emplace(*k, i);
+          if (!inserted)
+            it->second.reset();
+        }
+    bool any = false;
+    for (uint32_t j = 0; j < r.size(); ++j) {
+      if (rUsed[j])
+        continue;
+      auto k = keyOf(r[j]);
+      if (!k)
+        continue;
+      auto it = left.find(*k);
+      if (it == left.end() || !it->second)
+        continue;
+      pairs.emplace_back(*it->second, j);
+      it->second.reset();
+      any = true;
+    }
+    return any;
+  }
+
   static std::vector<Operation *> opsOf(Block &block) {
     std::vector<Operation *> ops;
     for (Operation &op : block)
@@ -182,6 +243,8 @@ private:
                 Block *lList, Block *rList) {
     std::vector<std::pair<uint32_t, uint32_t>> pairs;
     alignRange(l, r, lList, rList, 0, l.size(), 0, r.size(), Tier::Location, pairs);
+    if (matchMovedSymbols(l, r, lList, pairs))
+      moved.push_back(rList);
     std::sort(pairs.begin(), pairs.end());
     for (auto [i, j] : pairs)
       matchOp(l[i], r[j]);
@@ -305,6 +368,11 @@ struct NameUnit {
   /// Values: the isolated op around; blocks: their region.
   const void *scope = nullptr;
   bool isBlock = false;
+  /// Values: the region that defines them (null: the top level). A value's
+  /// name is visible in its region and the regions nested in it up to the
+  /// next isolated op, so sibling regions may use the same names (the
+  /// printer gives both loops of a function `%arg0`).
+  Region *region = nullptr;
   std::string name;
   /// The left unit's name it takes, when it matches one.
   std::optional<std::string> wanted;
@@ -320,18 +388,21 @@ std::vector<NameUnit> nameUnits(Side &side) {
       if (!group.definition.loc.isValid())
         continue;
       units.push_back({&group.definition, nameScope(def.op->getParentOp()), false,
-                       side.textOf(group.definition.loc).str(), std::nullopt, false});
+                       def.op->getParentRegion(), side.textOf(group.definition.loc).str(),
+                       std::nullopt, false});
     }
   for (const AsmParserState::BlockDefinition &def : side.state.getBlockDefs()) {
     for (const auto &arg : def.arguments) {
       if (!arg.loc.isValid())
         continue;
       units.push_back({&arg, nameScope(def.block->getParentOp()), false,
-                       side.textOf(arg.loc).str(), std::nullopt, false});
+                       def.block->getParent(), side.textOf(arg.loc).str(), std::nullopt,
+                       false});
     }
     if (def.definition.loc.isValid())
       units.push_back({&def.definition, def.block->getParent(), true,
-                       side.textOf(def.definition.loc).str(), std::nullopt, false});
+                       def.block->getParent(), side.textOf(def.definition.loc).str(),
+                       std::nullopt, false});
   }
   return units;
 }
@@ -439,25 +510,94 @@ const void *leftScopeOf(const NameUnit &unit, Matcher &matcher, const void *noSc
   return op == matcher.opsRL.end() ? noScope : static_cast<const void *>(op->second);
 }
 
-/// `name`, or where `taken` says it is used, a fresh one: past the highest
-/// number used for a `%N`, else `%foo_1` / `^bb3_1`.
-std::string freshName(const std::string &name, const llvm::StringSet<> &mine,
+/// The names the right text uses, scoped as the parser scopes them. A
+/// value's name clashes with the values defined in its region, in the
+/// regions around it and in the regions nested in it, up to isolated ops:
+/// sibling regions (two loops of one function, the branches of an scf.if)
+/// may reuse names, and do in printed text. A block's label clashes with the
+/// labels of its region only.
+class UsedNames {
+public:
+  bool taken(const NameUnit &unit, llvm::StringRef name) const {
+    if (unit.isBlock)
+      return contains(labels, unit.region, name);
+    std::vector<const void *> chain = regionChain(unit.region);
+    if (contains(below, chain.front(), name))
+      return true;
+    for (size_t i = 1; i < chain.size(); ++i)
+      if (contains(direct, chain[i], name))
+        return true;
+    return false;
+  }
+
+  void add(const NameUnit &unit, llvm::StringRef name) {
+    if (std::optional<unsigned long> n = numberOf(name)) {
+      unsigned long &top = highest[unit.scope];
+      top = std::max(top, *n + 1);
+    }
+    if (unit.isBlock) {
+      labels[unit.region].insert(name);
+      return;
+    }
+    std::vector<const void *> chain = regionChain(unit.region);
+    direct[chain.front()].insert(name);
+    for (const void *region : chain)
+      below[region].insert(name);
+  }
+
+  /// Past the highest `%N` named in `unit`'s isolated scope.
+  unsigned long nextNumber(const NameUnit &unit) const {
+    auto it = highest.find(unit.scope);
+    return it == highest.end() ? 0 : it->second;
+  }
+
+private:
+  using Sets = llvm::DenseMap<const void *, llvm::StringSet<>>;
+
+  static bool contains(const Sets &sets, const void *key, llvm::StringRef name) {
+    auto it = sets.find(key);
+    return it != sets.end() && it->second.contains(name);
+  }
+
+  /// `region` and the regions around it whose names it sees: up to the
+  /// first isolated op, or to the top level (the parsed block, no region).
+  static std::vector<const void *> regionChain(Region *region) {
+    static const char topLevel = 0;
+    std::vector<const void *> chain;
+    while (region) {
+      chain.push_back(region);
+      Operation *op = region->getParentOp();
+      if (!op || op->hasTrait<OpTrait::IsIsolatedFromAbove>())
+        return chain;
+      region = op->getParentRegion();
+    }
+    chain.push_back(&topLevel);
+    return chain;
+  }
+
+  Sets direct, below, labels;
+  llvm::DenseMap<const void *, unsigned long> highest;
+};
+
+/// `unit`'s own name, or where `used` (or the left scope it matches,
+/// `theirs`) has it, a fresh one: past the highest number used for a `%N`,
+/// else `%foo_1` / `^bb3_1`.
+std::string freshName(const NameUnit &unit, const UsedNames &used,
                       const llvm::StringSet<> *theirs) {
   auto taken = [&](llvm::StringRef candidate) {
-    return mine.contains(candidate) || (theirs && theirs->contains(candidate));
+    return used.taken(unit, candidate) || (theirs && theirs->contains(candidate));
   };
+  const std::string &name = unit.name;
   if (!taken(name))
     return name;
   if (numberOf(name)) {
-    unsigned long n = 0;
-    auto bump = [&](const llvm::StringSet<> &set) {
-      for (const auto &entry : set)
+    unsigned long n = used.nextNumber(unit);
+    if (theirs)
+      for (const auto &entry : *theirs)
         if (std::optional<unsigned long> k = numberOf(entry.getKey()))
           n = std::max(n, *k + 1);
-    };
-    bump(mine);
-    if (theirs)
-      bump(*theirs);
+    while (taken("%" + std::to_string(n)))
+      ++n;
     return "%" + std::to_string(n);
   }
   for (unsigned k = 1;; ++k) {
@@ -468,27 +608,28 @@ std::string freshName(const std::string &name, const llvm::StringSet<> &mine,
 }
 
 /// Names `units` of the right side: the matched ones their left names, the
-/// others their own or, where that is taken in their scope (or names
+/// others their own or, where that is taken where they are seen (or names
 /// something else on the left), a fresh one.
 size_t assignNames(Side &left, Side &right, Matcher &matcher, std::vector<NameUnit> &units) {
   LeftNames names = leftNamesOf(left);
   wantLeftNames(left, right, matcher, names, units);
 
   static const char noScopeObject = 0;
-  llvm::DenseMap<const void *, llvm::StringSet<>> used;
+  UsedNames used;
   std::vector<std::optional<std::string>> chosen(units.size());
   // The matched first, so that their names are theirs.
   for (size_t i = 0; i < units.size(); ++i)
-    if (units[i].wanted && used[units[i].scope].insert(*units[i].wanted).second)
+    if (units[i].wanted && !used.taken(units[i], *units[i].wanted)) {
+      used.add(units[i], *units[i].wanted);
       chosen[i] = *units[i].wanted;
+    }
   for (size_t i = 0; i < units.size(); ++i) {
     if (chosen[i])
       continue;
-    llvm::StringSet<> &mine = used[units[i].scope];
     auto found = names.byScope.find(leftScopeOf(units[i], matcher, &noScopeObject));
-    std::string name = freshName(units[i].name, mine,
-                                 found != names.byScope.end() ? &found->second : nullptr);
-    mine.insert(name);
+    std::string name =
+        freshName(units[i], used, found != names.byScope.end() ? &found->second : nullptr);
+    used.add(units[i], name);
     chosen[i] = name;
   }
 
@@ -503,8 +644,111 @@ size_t assignNames(Side &left, Side &right, Matcher &matcher, std::vector<NameUn
   return renamed;
 }
 
-/// `side`'s text with the renamed units' definitions and uses replaced.
-std::string rewrite(const Side &side, const std::vector<NameUnit> &units) {
+/// A right block whose ops the rewrite puts in another order: the text
+/// [begin, end) becomes its `segments` (one op's lines each) in that order.
+struct Reorder {
+  size_t begin = 0, end = 0;
+  std::vector<std::pair<size_t, size_t>> segments;
+};
+
+/// Whether `text` is only blanks.
+bool isBlank(llvm::StringRef text) { return text.find_first_not_of(" \t\r\n") == llvm::StringRef::npos; }
+
+/// How `block` of the right side is put in the left's order: its ops
+/// matched out of order follow their left counterparts' order, the ops that
+/// match nothing stay before the op that followed them. Nullopt when the
+/// order stays, or when the text does not have one op per line (only then
+/// can its lines move without breaking it).
+std::optional<Reorder> reorderOf(const Side &left, const Side &right, Matcher &matcher,
+                                 Block *block) {
+  auto leftBlock = matcher.blocksRL.find(block);
+  Operation *parent = block->getParentOp();
+  if (leftBlock == matcher.blocksRL.end() || !parent || block->empty())
+    return std::nullopt;
+  std::vector<Operation *> ops;
+  llvm::DenseMap<Operation *, size_t> index;
+  for (Operation &op : *block) {
+    index[&op] = ops.size();
+    ops.push_back(&op);
+  }
+  // Groups: the unmatched ops before the first matched one, then each
+  // matched op with the unmatched ones after it; the matched ones' groups
+  // in the order of their left counterparts.
+  std::vector<size_t> order;
+  size_t first = 0;
+  while (first < ops.size() && !matcher.opsRL.count(ops[first]))
+    order.push_back(first++);
+  auto group = [&](size_t r) {
+    order.push_back(r);
+    for (size_t i = r + 1; i < ops.size() && !matcher.opsRL.count(ops[i]); ++i)
+      order.push_back(i);
+  };
+  std::vector<bool> placed(ops.size());
+  for (Operation &lop : *leftBlock->second) {
+    auto match = matcher.opsLR.find(&lop);
+    if (match == matcher.opsLR.end() || match->second->getBlock() != block)
+      continue;
+    size_t r = index[match->second];
+    if (!placed[r])
+      group(r);
+    placed[r] = true;
+  }
+  for (size_t r = first; r < ops.size(); ++r)
+    if (matcher.opsRL.count(ops[r]) && !placed[r])
+      group(r);
+  if (order.size() != ops.size())
+    return std::nullopt;
+  bool same = true;
+  for (size_t i = 0; i < order.size(); ++i)
+    same = same && order[i] == i;
+  if (same)
+    return std::nullopt;
+
+  // Each op from the start of its line to the start of the next op's line;
+  // the last to the end of its line, before the parent's closing brace.
+  llvm::StringRef text = right.text;
+  std::vector<size_t> starts;
+  for (Operation *op : ops) {
+    const AsmParserState::OperationDefinition *def = right.state.getOpDef(op);
+    if (!def || !def->scopeLoc.isValid())
+      return std::nullopt;
+    size_t at = right.offsetOf(def->scopeLoc.Start);
+    size_t lineStart = text.rfind('\n', at);
+    lineStart = lineStart == llvm::StringRef::npos ? 0 : lineStart + 1;
+    if (!isBlank(text.slice(lineStart, at)))
+      return std::nullopt;
+    starts.push_back(lineStart);
+  }
+  const AsmParserState::OperationDefinition *lastDef = right.state.getOpDef(ops.back());
+  const AsmParserState::OperationDefinition *parentDef = right.state.getOpDef(parent);
+  if (!parentDef || !parentDef->scopeLoc.isValid())
+    return std::nullopt;
+  size_t lastEnd = text.find('\n', right.offsetOf(lastDef->scopeLoc.End));
+  size_t parentEnd = right.offsetOf(parentDef->scopeLoc.End);
+  if (lastEnd == llvm::StringRef::npos || lastEnd >= parentEnd)
+    return std::nullopt;
+  ++lastEnd;
+  // Only blanks before the parent's closing brace (which a location may
+  // follow: `} loc(#loc3)`).
+  if (!text.slice(lastEnd, parentEnd).ltrim().starts_with("}"))
+    return std::nullopt;
+  for (size_t i = 0; i + 1 < ops.size(); ++i)
+    if (starts[i + 1] <= right.offsetOf(right.state.getOpDef(ops[i])->scopeLoc.End) ||
+        starts[i + 1] <= starts[i])
+      return std::nullopt;
+  Reorder reorder;
+  reorder.begin = starts.front();
+  reorder.end = lastEnd;
+  for (size_t i : order)
+    reorder.segments.emplace_back(starts[i], i + 1 < ops.size() ? starts[i + 1] : lastEnd);
+  (void)left;
+  return reorder;
+}
+
+/// `side`'s text with the renamed units' definitions and uses replaced and
+/// the blocks of `reorders` in their new order.
+std::string rewrite(const Side &side, const std::vector<NameUnit> &units,
+                    std::vector<Reorder> reorders, std::vector<uint32_t> *lineOrigins) {
   struct Edit {
     size_t offset, length;
     const std::string *name;
@@ -523,17 +767,57 @@ std::string rewrite(const Side &side, const std::vector<NameUnit> &units) {
   }
   std::sort(edits.begin(), edits.end(),
             [](const Edit &a, const Edit &b) { return a.offset < b.offset; });
+  std::sort(reorders.begin(), reorders.end(),
+            [](const Reorder &a, const Reorder &b) { return a.begin < b.begin; });
   std::string out;
   out.reserve(side.text.size() + edits.size() * 4);
-  size_t at = 0;
-  for (const Edit &edit : edits) {
-    if (edit.offset < at)
-      continue; // one place named twice: keep the first
-    out.append(side.text.data() + at, edit.offset - at);
-    out += *edit.name;
-    at = edit.offset + edit.length;
+  // Where each emitted piece of the text comes from: every piece starts at
+  // a line start (the reordered segments are whole lines) and names hold
+  // no newline, so each output line shows one line of the text.
+  std::vector<std::pair<size_t, size_t>> pieces;
+  // The text of [begin, end) with its edits (an edit must lie inside).
+  auto renamed = [&](size_t begin, size_t end) {
+    if (begin < end)
+      pieces.emplace_back(begin, end);
+    auto it = std::lower_bound(edits.begin(), edits.end(), begin,
+                               [](const Edit &e, size_t at) { return e.offset < at; });
+    size_t at = begin;
+    for (; it != edits.end() && it->offset + it->length <= end; ++it) {
+      if (it->offset < at)
+        continue; // one place named twice: keep the first
+      out.append(side.text.data() + at, it->offset - at);
+      out += *it->name;
+      at = it->offset + it->length;
+    }
+    out.append(side.text.data() + at, end - at);
+  };
+  // [begin, end) with the reordered blocks inside it in their new order.
+  std::function<void(size_t, size_t)> emit = [&](size_t begin, size_t end) {
+    size_t at = begin;
+    for (const Reorder &reorder : reorders) {
+      if (reorder.begin < at || reorder.end > end)
+        continue; // outside, or inside one emitted already
+      renamed(at, reorder.begin);
+      for (auto [segmentBegin, segmentEnd] : reorder.segments)
+        emit(segmentBegin, segmentEnd);
+      at = reorder.end;
+    }
+    renamed(at, end);
+  };
+  emit(0, side.text.size());
+  if (lineOrigins && !reorders.empty()) {
+    std::vector<size_t> lineStarts{0};
+    for (size_t i = 0; i < side.text.size(); ++i)
+      if (side.text[i] == '\n')
+        lineStarts.push_back(i + 1);
+    lineOrigins->clear();
+    for (auto [begin, end] : pieces) {
+      size_t line = std::upper_bound(lineStarts.begin(), lineStarts.end(), begin) -
+                    lineStarts.begin(); // 1-based line of `begin`
+      for (; line <= lineStarts.size() && lineStarts[line - 1] < end; ++line)
+        lineOrigins->push_back(static_cast<uint32_t>(line));
+    }
   }
-  out.append(side.text.data() + at, side.text.size() - at);
   return out;
 }
 
@@ -559,7 +843,14 @@ executor_studio::alignSnapshots(MLIRContext &context, llvm::StringRef leftText,
   AlignedSnapshots aligned;
   aligned.renamed = assignNames(left, right, matcher, units);
   aligned.left = leftText.str();
-  aligned.right = aligned.renamed ? rewrite(right, units) : rightText.str();
+  std::vector<Reorder> reorders;
+  for (Block *block : matcher.moved)
+    if (std::optional<Reorder> reorder = reorderOf(left, right, matcher, block))
+      reorders.push_back(std::move(*reorder));
+  aligned.moved = reorders.size();
+  aligned.right = aligned.renamed || !reorders.empty()
+                      ? rewrite(right, units, std::move(reorders), &aligned.rightLineOrigins)
+                      : rightText.str();
   aligned.leftOps = left.ops;
   aligned.rightOps = right.ops;
   aligned.matchedOps = matcher.opsRL.size();

@@ -31,6 +31,31 @@ void addBlock(LineDiff &diff, uint32_t l, uint32_t lc, uint32_t r, uint32_t rc,
   }
 }
 
+/// Moves each run of only removed (or only added) lines down while the line
+/// after it equals its first line, as diff and git compact their hunks: a
+/// removed module `  module @m {` ... `  }` then shows its own closing brace
+/// as removed, not the one of the function before it.
+void slideDown(const std::vector<uint32_t> &a, const std::vector<uint32_t> &b,
+               std::vector<std::pair<uint32_t, uint32_t>> &matches) {
+  uint32_t ai = 0, bi = 0;
+  for (size_t i = 0; i < matches.size(); ++i) {
+    auto &[x, y] = matches[i];
+    // Only where the line after the match is equal too (or the end), so
+    // that a run slides past equal lines and never into a replacement.
+    bool nextFollows = i + 1 < matches.size()
+                           ? matches[i + 1].first == x + 1 && matches[i + 1].second == y + 1
+                           : x + 1 == a.size() && y + 1 == b.size();
+    if (nextFollows) {
+      if (y == bi && x > ai && a[ai] == a[x])
+        x = ai; // removed a[ai, x) becomes removed a(ai, x]
+      else if (x == ai && y > bi && b[bi] == b[y])
+        y = bi;
+    }
+    ai = x + 1;
+    bi = y + 1;
+  }
+}
+
 } // namespace
 
 LineDiff diffLines(const TextLines &left, const TextLines &right) {
@@ -46,7 +71,8 @@ LineDiff diffLines(const TextLines &left, const TextLines &right) {
   std::vector<uint32_t> a = intern(left);
   std::vector<uint32_t> b = intern(right);
   std::vector<std::pair<uint32_t, uint32_t>> matches =
-      matchSequences(std::move(a), std::move(b), static_cast<uint32_t>(ids.size()));
+      matchSequences(a, b, static_cast<uint32_t>(ids.size()));
+  slideDown(a, b, matches);
 
   LineDiff diff;
   uint32_t ai = 0, bi = 0;

@@ -623,26 +623,33 @@ SnapshotKind PipelineModel::kindAt(int position) const {
 
 std::shared_ptr<const std::string>
 PipelineModel::alignedRight(const std::shared_ptr<const std::string> &left,
-                            const std::shared_ptr<const std::string> &right, std::string &error) {
+                            const std::shared_ptr<const std::string> &right, std::string &error,
+                            std::shared_ptr<const std::vector<uint32_t>> &origins) {
   for (size_t i = 0; i < alignedCache.size(); ++i)
     if (alignedCache[i].left == left && alignedCache[i].right == right) {
       AlignedEntry hit = alignedCache[i];
       alignedCache.erase(alignedCache.begin() + i);
       alignedCache.push_back(hit);
       error = hit.error;
+      origins = hit.origins;
       return hit.aligned;
     }
-  AlignedEntry entry{left, right, nullptr, {}};
+  AlignedEntry entry{left, right, nullptr, {}, nullptr};
   llvm::Expected<AlignedSnapshots> aligned = alignSnapshots(*left, *right);
-  if (aligned)
-    entry.aligned = aligned->renamed ? std::make_shared<const std::string>(std::move(aligned->right))
-                                     : right;
-  else
+  if (aligned) {
+    entry.aligned = aligned->renamed || aligned->moved
+                        ? std::make_shared<const std::string>(std::move(aligned->right))
+                        : right;
+    if (!aligned->rightLineOrigins.empty())
+      entry.origins = std::make_shared<const std::vector<uint32_t>>(
+          std::move(aligned->rightLineOrigins));
+  } else
     entry.error = llvm::toString(aligned.takeError());
   alignedCache.push_back(entry);
   if (alignedCache.size() > 4)
     alignedCache.erase(alignedCache.begin());
   error = entry.error;
+  origins = entry.origins;
   return entry.aligned;
 }
 
@@ -655,10 +662,11 @@ const DiffView &PipelineModel::diffView() {
   std::shared_ptr<const std::string> leftText = irAt(view.leftPosition);
   std::shared_ptr<const std::string> rightText = irAt(view.rightPosition);
   LineOptions options = lineOpts;
+  std::shared_ptr<const std::vector<uint32_t>> origins;
   if (structuralDiff && leftText && rightText && leftText != rightText &&
       kindAt(view.leftPosition) == SnapshotKind::MLIR &&
       kindAt(view.rightPosition) == SnapshotKind::MLIR) {
-    if (auto aligned = alignedRight(leftText, rightText, view.structuralError)) {
+    if (auto aligned = alignedRight(leftText, rightText, view.structuralError, origins)) {
       rightText = aligned;
       options.normaliseSsaNames = false; // the names are aligned already
       view.structural = true;
@@ -668,6 +676,8 @@ const DiffView &PipelineModel::diffView() {
   }
   view.left = prepared(leftText, options);
   view.right = prepared(rightText, options);
+  if (origins) // moved functions put back in place: number by the printed lines
+    view.right = std::make_shared<const TextLines>(view.right->renumbered(*origins));
   if (view.left == view.right) {
     // An unchanged pass shares its text with the one before: no diff to run.
     if (!view.left->empty())

@@ -181,3 +181,31 @@ TEST(LineDiff, NormalisedNamesHideRenames) {
   EXPECT_TRUE(diffLines(TextLines::prepare(a, options), TextLines::prepare(b, options))
                   .identical());
 }
+
+// Issue 37 item 1: a removed (or added) run slides down past equal lines, so
+// a removed nested module takes its own closing brace, not the function's.
+TEST(LineDiff, RemovedRunsTakeTheirOwnClosingBrace) {
+  TextLines a = TextLines::prepare(join({"module {", "  func.func @f() {", "    return",
+                                         "  }", "  module @m {", "    func.func private @g()",
+                                         "  }", "}"}));
+  TextLines b =
+      TextLines::prepare(join({"module {", "  func.func @f() {", "    return", "  }", "}"}));
+  LineDiff d = diffLines(a, b);
+  EXPECT_EQ(d.removed, 3u);
+  EXPECT_EQ(d.added, 0u);
+  EXPECT_EQ(formatUnified(a, b, d, "a", "b"), "--- a\n+++ b\n@@ -2,7 +2,4 @@\n"
+                                              "   func.func @f() {\n"
+                                              "     return\n"
+                                              "   }\n"
+                                              "-  module @m {\n"
+                                              "-    func.func private @g()\n"
+                                              "-  }\n"
+                                              " }\n");
+  // And the other way round: an added module.
+  LineDiff back = diffLines(b, a);
+  EXPECT_EQ(back.added, 3u);
+  std::string text = formatUnified(b, a, back, "b", "a");
+  EXPECT_NE(text.find("   }\n+  module @m {\n+    func.func private @g()\n+  }\n }\n"),
+            std::string::npos)
+      << text;
+}

@@ -8,7 +8,10 @@
 // the names of what they match on the left. A line diff of the results then
 // shows only the lines a pass inserted, rewrote or removed. The texts stay
 // valid MLIR with the names the printer or the user gave: only names change,
-// each unique in its scope. Plain data here: no MLIR types but the context.
+// each unique where the parser would see it (sibling regions may reuse a
+// name, as the printer does), and a function a pass moved in its module is
+// put back in the left's place. Plain data here: no MLIR types but the
+// context.
 //
 //===----------------------------------------------------------------------===//
 #ifndef EXECUTORSTUDIO_PIPELINE_STRUCTURALDIFF_H
@@ -18,7 +21,9 @@
 #include "llvm/Support/Error.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
+#include <vector>
 
 namespace mlir {
 class MLIRContext;
@@ -38,6 +43,14 @@ struct AlignedSnapshots {
   size_t leftOps = 0, rightOps = 0, matchedOps = 0;
   /// Value and block names the right text changed.
   size_t renamed = 0;
+  /// Blocks of symbols (a module's functions) whose right text was put in
+  /// the left's order: a function a pass moved is not shown as removed and
+  /// added again.
+  size_t moved = 0;
+  /// When `moved`: for each line of `right`, the 1-based line of the right
+  /// text as given that it shows (a viewer numbers lines by it, so that the
+  /// lines of the printed snapshot are found); empty otherwise.
+  std::vector<uint32_t> rightLineOrigins;
 };
 
 /// Parses `left` and `right` (MLIR as the recorder prints it, or as a user

@@ -53,6 +53,17 @@ public:
   size_t indexOfSourceLine(uint32_t line) const;
   /// The longest line, in characters.
   size_t maxLength() const { return longest; }
+  /// These lines, numbered by `origins` (for each line of the original
+  /// text, 1-based, the line it stands for: the structural diff's aligned
+  /// text, whose moved functions stand for lines elsewhere in the printed
+  /// snapshot). indexOfSourceLine does not apply to the result.
+  TextLines renumbered(const std::vector<uint32_t> &origins) const {
+    TextLines copy = *this;
+    for (uint32_t &source : copy.sources)
+      if (source >= 1 && source <= origins.size())
+        source = origins[source - 1];
+    return copy;
+  }
 
 private:
   std::string storage;

@@ -291,10 +291,12 @@ private:
   /// What position `position` holds (the input is MLIR).
   SnapshotKind kindAt(int position) const;
   /// `right` with its names aligned to `left`'s, cached; null with `error`
-  /// when either does not parse.
-  std::shared_ptr<const std::string> alignedRight(const std::shared_ptr<const std::string> &left,
-                                                  const std::shared_ptr<const std::string> &right,
-                                                  std::string &error);
+  /// when either does not parse. `origins`: the printed lines the aligned
+  /// lines stand for, when moved functions were put back in place.
+  std::shared_ptr<const std::string>
+  alignedRight(const std::shared_ptr<const std::string> &left,
+               const std::shared_ptr<const std::string> &right, std::string &error,
+               std::shared_ptr<const std::vector<uint32_t>> &origins);
   void invalidateDiff();
   void rebuildRows();
   void clampSelection();
@@ -333,6 +335,8 @@ private:
   struct AlignedEntry {
     std::shared_ptr<const std::string> left, right, aligned;
     std::string error;
+    /// AlignedSnapshots::rightLineOrigins (null when the lines stay).
+    std::shared_ptr<const std::vector<uint32_t>> origins;
   };
   std::vector<AlignedEntry> alignedCache;
   ViewMode mode = ViewMode::SideBySide;
