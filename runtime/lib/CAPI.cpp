@@ -147,16 +147,39 @@ extern "C" void __catalyst__executor__launch(
     die(what + ": " + llvm::toString(address.takeError()));
   std::vector<DescriptorView> in, out;
   std::vector<int64_t> inSizes, outSizes;
+  // A scalar input is a rank-0 descriptor over its value (three words per
+  // input, sized first: the views point into them).
+  std::vector<int64_t> scalarWords(3 * numInputs, 0);
+  llvm::SmallVector<bool, 8> scalarIn, scalarOut;
+  // A scalar is 1, 2, 4 or 8 bytes, as the executor checks too.
+  auto checkScalar = [&](const char *kind, size_t i, size_t size) {
+    if (size != 1 && size != 2 && size != 4 && size != 8)
+      die(what + ": scalar " + kind + " " + std::to_string(i) + " has " +
+          std::to_string(size) + " bytes (a scalar has 1, 2, 4 or 8)");
+  };
   for (size_t i = 0; i < numInputs; ++i) {
-    in.push_back({inputs[i], static_cast<int64_t>(inputRanks[i])});
+    bool scalar = inputRanks[i] == EXECUTOR_SCALAR_RANK;
+    scalarIn.push_back(scalar);
     inSizes.push_back(static_cast<int64_t>(inputElementSizes[i]));
+    if (!scalar) {
+      in.push_back({inputs[i], static_cast<int64_t>(inputRanks[i])});
+      continue;
+    }
+    checkScalar("input", i, inputElementSizes[i]);
+    void **words = reinterpret_cast<void **>(scalarWords.data() + 3 * i);
+    words[0] = words[1] = inputs[i]; // allocated, aligned; offset 0
+    in.push_back({words, 0});
   }
   for (size_t i = 0; i < numOutputs; ++i) {
-    out.push_back({outputs[i], static_cast<int64_t>(outputRanks[i])});
+    bool scalar = outputRanks[i] == EXECUTOR_SCALAR_RANK;
+    if (scalar)
+      checkScalar("output", i, outputElementSizes[i]);
+    scalarOut.push_back(scalar);
+    out.push_back({outputs[i], scalar ? 0 : static_cast<int64_t>(outputRanks[i])});
     outSizes.push_back(static_cast<int64_t>(outputElementSizes[i]));
   }
   check(s->client->launchDescriptorsAt(*address, text(entry), in, inSizes, out,
-                                       outSizes),
+                                       outSizes, scalarIn, scalarOut),
         what);
 }
 

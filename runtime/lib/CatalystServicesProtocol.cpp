@@ -271,6 +271,12 @@ Error CatalystServicesProtocol::launchDescriptors(
     return remote.takeError();
   for (size_t i = 0; i < outputs.size(); ++i) {
     DescriptorView out = outputs[i];
+    if (call.scalarOutput(i)) {
+      // The value goes where the output points.
+      std::memcpy(out.base, (*remote)[i].data, (*remote)[i].bytes);
+      std::free((*remote)[i].data);
+      continue;
+    }
     out.setDense((*remote)[i].data, (*remote)[i].sizes.data());
   }
   return Error::success();

@@ -415,16 +415,30 @@ Error ExecutorClient::launchDescriptorsAt(uint64_t entryAddress,
                                           ArrayRef<DescriptorView> inputs,
                                           ArrayRef<int64_t> inputElementSizes,
                                           ArrayRef<DescriptorView> outputs,
-                                          ArrayRef<int64_t> outputElementSizes) {
+                                          ArrayRef<int64_t> outputElementSizes,
+                                          ArrayRef<bool> scalarInputs,
+                                          ArrayRef<bool> scalarOutputs) {
   if (!impl->open)
     return impl->closed();
   SmallVector<int64_t, 8> outputRanks;
-  for (const DescriptorView &out : outputs)
-    outputRanks.push_back(out.rank);
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    bool scalar = i < scalarOutputs.size() && scalarOutputs[i];
+    if (scalar && !isScalarSize(outputElementSizes[i]))
+      return impl->error("a scalar result of " + entry + " of " +
+                         std::to_string(outputElementSizes[i]) +
+                         " bytes (1, 2, 4 or 8)");
+    outputRanks.push_back(scalar ? 0 : outputs[i].rank);
+  }
+  for (size_t i = 0; i < inputs.size(); ++i)
+    if (i < scalarInputs.size() && scalarInputs[i] &&
+        (inputs[i].rank != 0 || !isScalarSize(inputElementSizes[i])))
+      return impl->error("scalar input " + std::to_string(i) + " of " + entry +
+                         " of " + std::to_string(inputElementSizes[i]) +
+                         " bytes (1, 2, 4 or 8)");
   std::string kernel = kernelName(entry);
   return impl->protocol->launchDescriptors(
       {ExecutorAddr(entryAddress), kernel, inputs, inputElementSizes,
-       outputRanks, outputElementSizes},
+       outputRanks, outputElementSizes, scalarInputs, scalarOutputs},
       outputs);
 }
 

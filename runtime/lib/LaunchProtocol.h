@@ -69,9 +69,10 @@ public:
   /// Runs `call` and returns its results.
   virtual llvm::Expected<std::vector<HostMemRef>>
   launch(const LaunchCall &call) = 0;
-  /// The same on MLIR memref descriptors (no scalars; the call's output
-  /// ranks are theirs): each of `outputs` is filled with fresh malloc'ed
-  /// memory the caller owns.
+  /// The same on MLIR memref descriptors (the call's output ranks are
+  /// theirs): each of `outputs` is filled with fresh malloc'ed memory the
+  /// caller owns; a scalar output's `base` points at where its value is
+  /// stored instead (a scalar input's view, of rank 0, at its value).
   virtual llvm::Error launchDescriptors(const LaunchCall &call,
                                         llvm::ArrayRef<DescriptorView> outputs) = 0;
   /// Starts a `() -> ()` entry; await waits for the ticket it returns.

@@ -307,7 +307,15 @@ OneTripProtocol::launch(const LaunchCall &call) {
 
 Error OneTripProtocol::launchDescriptors(const LaunchCall &call,
                                          ArrayRef<DescriptorView> outputs) {
-  auto launched = launchCall(call);
+  // A scalar result's rank word says so, as in launch.
+  SmallVector<int64_t, 8> ranks(call.outputRanks.begin(),
+                                call.outputRanks.end());
+  for (size_t i = 0; i < ranks.size(); ++i)
+    if (call.scalarOutput(i))
+      ranks[i] = kScalarRank;
+  LaunchCall wire = call;
+  wire.outputRanks = ranks;
+  auto launched = launchCall(wire);
   if (!launched)
     return launched.takeError();
   shared::WrapperFunctionBuffer *reply = &launched->reply;
@@ -318,7 +326,7 @@ Error OneTripProtocol::launchDescriptors(const LaunchCall &call,
   SmallVector<ReplyMemRef, 4> placed;
   std::string problem =
       readLaunchReply(reply->data(), reply->size(), launched->shared,
-                      launched->sharedSize, call.outputRanks,
+                      launched->sharedSize, ranks,
                       call.outputElementSizes, placed);
   if (!problem.empty())
     return session.malformed("launch of " + call.kernel, problem);
@@ -326,7 +334,8 @@ Error OneTripProtocol::launchDescriptors(const LaunchCall &call,
   bool inReplyLargest = false;
   for (size_t i = 0; i < outputs.size(); ++i) {
     // Only data in the reply itself can be taken over.
-    bool inReply = placed[i].data >= reply->data() &&
+    // (A scalar is stored where its output points, never adopted.)
+    bool inReply = !call.scalarOutput(i) && placed[i].data >= reply->data() &&
                    placed[i].data < reply->data() + reply->size();
     if (inReply && (!inReplyLargest || placed[i].bytes > placed[largest].bytes)) {
       largest = i;
@@ -339,6 +348,11 @@ Error OneTripProtocol::launchDescriptors(const LaunchCall &call,
     DescriptorView out = outputs[i];
     if (adopt && i == largest)
       continue;
+    if (call.scalarOutput(i)) {
+      // readLaunchReply measured it: one value of the size asked for.
+      std::memcpy(out.base, placed[i].data, placed[i].bytes);
+      continue;
+    }
     void *memory = std::malloc(placed[i].bytes ? placed[i].bytes : 1);
     std::memcpy(memory, placed[i].data, placed[i].bytes);
     out.setDense(memory, placed[i].sizes.data());

@@ -305,17 +305,18 @@ before(async () => {
   const allOps = fs.readFileSync(path.join(samples, 'all-ops.mlir'), 'utf8');
   assert.ok(allOps.includes('!executor.session'));
   fs.writeFileSync(path.join(workspace, 'broken.mlir'), allOps.replace('!executor.session', '!executor.sesion'));
-  // A launch of a scalar into a dispatched target: the pipeline's own error.
+  // A launch of a scalar no executor carries (i128) into a dispatched
+  // target: the pipeline's own error.
   fs.writeFileSync(
     path.join(workspace, 'scalar-launch.mlir'),
-    `// A scalar cannot be sent to an executor: dispatch-executor-targets says so.
+    `// An i128 cannot be sent to an executor: dispatch-executor-targets says so.
 module {
-  func.func @main(%x: f64) {
-    catalyst.launch_kernel @compute::@scalar(%x) : (f64) -> ()
+  func.func @main(%x: i128) {
+    catalyst.launch_kernel @compute::@scalar(%x) : (i128) -> ()
     return
   }
   module @compute attributes {catalyst.target = {}, catalyst.dispatch = {address = "127.0.0.1:4711"}} {
-    func.func @scalar(%x: f64) {
+    func.func @scalar(%x: i128) {
       return
     }
   }

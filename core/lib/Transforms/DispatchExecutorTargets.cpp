@@ -22,18 +22,21 @@ using namespace catalyst;
 
 std::optional<std::string> catalyst::dispatchedLaunchProblem(Type type, bool isResult,
                                                              bool beforeBufferization) {
-  if (isa<MemRefType>(type) || (beforeBufferization && isa<RankedTensorType>(type)))
+  if (isa<MemRefType>(type) || executor::isLaunchScalar(type) ||
+      (beforeBufferization && isa<RankedTensorType>(type)))
     return std::nullopt;
   std::string message;
   llvm::raw_string_ostream os(message);
   if (isResult)
     os << "result of type '" << type
        << "' cannot come back from an executor: launches into a dispatched target return "
-          "memrefs only";
+          "memrefs and scalars (i1, i8, i16, i32, i64, index, f16, bf16, f32, f64) only";
   else
     os << "operand of type '" << type
        << "' cannot be sent to an executor: launches into a dispatched target take memrefs "
-          "only (run one-shot-bufferize first, and pass scalars as memref<1xT>)";
+          "and scalars (i1, i8, i16, i32, i64, index, f16, bf16, f32, f64) only";
+  if (isa<TensorType>(type))
+    os << " (run one-shot-bufferize first)";
   return message;
 }
 

@@ -29,11 +29,20 @@ int64_t __catalyst__executor__open(const char *address);
 int64_t __catalyst__executor__send_binary(int64_t session, const char *path,
                                           uint32_t format);
 
+/* The rank that marks an input or output of __catalyst__executor__launch as
+ * a scalar (an extension of Catalyst's ABI, whose programs pass memrefs
+ * only; the prototypes are unchanged). */
+#define EXECUTOR_SCALAR_RANK ((size_t)-1)
+
 /* Runs the symbol `entry` (`_catalyst_pyface_<kernel>`, looked up as
  * written) of the object shipped as `object` (null or empty: any shipped
  * object, then the executor process) as `entry(results, args)`. `inputs`
  * and `outputs` are arrays of pointers to MLIR memref descriptors; the
- * output descriptors are filled with malloc'ed memory the caller owns. */
+ * output descriptors are filled with malloc'ed memory the caller owns.
+ * An input or output whose rank is EXECUTOR_SCALAR_RANK is a scalar whose
+ * element size (1, 2, 4 or 8; a bool is a byte) is its size: its pointer
+ * points at the value (an output's at where the value is stored), which
+ * the kernel's wrapper takes by pointer and returns in its results. */
 void __catalyst__executor__launch(int64_t session, const char *entry,
                                   const char *object, size_t num_inputs,
                                   void *const *inputs, const size_t *input_ranks,

@@ -192,12 +192,17 @@ public:
   llvm::Expected<uint64_t> symbolAddress(const std::string &symbol,
                                          const std::string &object);
   /// launchDescriptors for the entry at `entry` (from symbolAddress); `what`
-  /// names it in errors.
+  /// names it in errors. Where `scalarInputs` says so, an input is a scalar:
+  /// a view of rank 0 whose aligned pointer points at its value; where
+  /// `scalarOutputs` says so, an output is a scalar (of 1, 2, 4 or 8 bytes)
+  /// whose value is stored at the view's `base`. Empty lists: no scalars.
   llvm::Error launchDescriptorsAt(uint64_t entry, const std::string &what,
                                   llvm::ArrayRef<DescriptorView> inputs,
                                   llvm::ArrayRef<int64_t> inputElementSizes,
                                   llvm::ArrayRef<DescriptorView> outputs,
-                                  llvm::ArrayRef<int64_t> outputElementSizes);
+                                  llvm::ArrayRef<int64_t> outputElementSizes,
+                                  llvm::ArrayRef<bool> scalarInputs = {},
+                                  llvm::ArrayRef<bool> scalarOutputs = {});
 
   /// Starts a `() -> ()` entry and returns at once; other launches on the
   /// session keep running while it does. On an executor other than

@@ -5,13 +5,13 @@
 
 module @host {
   func.func @main() {
-    %n = arith.constant 3 : i64
-    // CHECK: executor-compile-errors.mlir:[[@LINE+1]]:5: error: [dispatch-executor-targets] 'catalyst.launch_kernel' op operand of type 'i64' cannot be sent to an executor
-    catalyst.launch_kernel @k::@f(%n) : (i64) -> ()
+    %n = arith.constant 3 : i128
+    // CHECK: executor-compile-errors.mlir:[[@LINE+1]]:5: error: [dispatch-executor-targets] 'catalyst.launch_kernel' op operand of type 'i128' cannot be sent to an executor
+    catalyst.launch_kernel @k::@f(%n) : (i128) -> ()
     return
   }
   module @k attributes {catalyst.target = {}, catalyst.dispatch = {address = "127.0.0.1:1"}} {
-    func.func @f(%n: i64) { return }
+    func.func @f(%n: i128) { return }
   }
 }
 // CHECK-NOT: see current operation

@@ -72,14 +72,14 @@ function readSample(name: string): string {
   return fs.readFileSync(samplePath(name), 'utf8');
 }
 
-/** A launch of a scalar into a dispatched target: dispatch-executor-targets rejects it. */
+/** A launch of an i128 (a scalar no executor carries) into a dispatched target: dispatch-executor-targets rejects it. */
 const SCALAR_LAUNCH = `module {
-  func.func @main(%x: f64) {
-    catalyst.launch_kernel @compute::@scalar(%x) : (f64) -> ()
+  func.func @main(%x: i128) {
+    catalyst.launch_kernel @compute::@scalar(%x) : (i128) -> ()
     return
   }
   module @compute attributes {catalyst.target = {}, catalyst.dispatch = {address = "127.0.0.1:4711"}} {
-    func.func @scalar(%x: f64) {
+    func.func @scalar(%x: i128) {
       return
     }
   }

@@ -34,7 +34,12 @@ def ConvertExecutorToLLVMPass
       pointers to memref descriptors (`{ptr allocated, ptr aligned,
       i64 offset, i64 sizes[rank], i64 strides[rank]}`), ranks and element
       sizes are `size_t` arrays. The runtime fills each output descriptor
-      with host memory that the program owns.
+      with host memory that the program owns. A scalar input or result
+      (`i1`-`i64`, `index`, `f16`, `bf16`, `f32`, `f64`) has a slot of its
+      own type instead of a descriptor (an input's value stored there, a
+      result's loaded from there after the call), the rank
+      `EXECUTOR_SCALAR_RANK` (`(size_t)-1`) and its byte size as its
+      element size (`i1`: 1).
     - `executor.launch_async` -> `%t = __catalyst__executor__launch_async(
       i64 session, ptr "_catalyst_pyface_<callee>", ptr object) : i64`
     - `executor.await` -> `__catalyst__executor__await(i64 token)`

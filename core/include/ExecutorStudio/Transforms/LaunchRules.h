@@ -19,8 +19,9 @@ namespace catalyst {
 
 /// Why a launch into a dispatched target cannot carry a value of `type` as
 /// an operand (or a result, `isResult`), in dispatch-executor-targets' words
-/// (`operand of type 'f64' cannot be sent to an executor: ... pass scalars
-/// as memref<1xT>)`); nullopt when it can. Launches carry memrefs only;
+/// (`operand of type 'complex<f64>' cannot be sent to an executor: ...`);
+/// nullopt when it can. Launches carry memrefs and scalars (i1, i8, i16,
+/// i32, i64, index, f16, bf16, f32, f64: executor::isLaunchScalar);
 /// `beforeBufferization` lets ranked tensors through, which bufferization
 /// turns into memrefs.
 std::optional<std::string> dispatchedLaunchProblem(mlir::Type type, bool isResult,

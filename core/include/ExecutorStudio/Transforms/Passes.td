@@ -142,7 +142,9 @@ def DispatchExecutorTargetsPass
        the entry of each host function that launches into the module;
     2. rewrites every host-side `catalyst.launch_kernel` targeting the
        module into an `executor.launch` carrying the entry callee and the
-       object path; operands and results must be memrefs (bufferize first).
+       object path; operands and results must be memrefs (bufferize first)
+       or scalars (`i1`, `i8`, `i16`, `i32`, `i64`, `index`, `f16`, `bf16`,
+       `f32`, `f64`), which pass through unchanged.
        A launch marked `catalyst.nonblocking` becomes
        `executor.launch_async`, awaited with `executor.await` at the end of
        its block (before the terminator), so the launches and host code
@@ -184,7 +186,8 @@ def DispatchExecutorTargetsPass
     An `executor.open` of the same address already in the entry block is
     reused (moved to the start). Errors: a dispatched module without
     `catalyst.object_file` or with an empty one ("run cross-compile-targets
-    first"), a non-memref operand or result, a nonblocking launch whose
+    first"), an operand or result that is neither a memref nor one of
+    those scalars, a nonblocking launch whose
     entry is not `() -> ()`, a launch outside a function; a dispatched
     `custom_call` with an ambiguous or missing executor, a scalar operand
     (`executor.call` takes tensors and memrefs) or a memref result.

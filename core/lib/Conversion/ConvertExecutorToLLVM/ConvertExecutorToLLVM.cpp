@@ -197,6 +197,10 @@ int64_t elementSize(Type type, const LLVMTypeConverter &converter) {
   return 0;
 }
 
+/// The rank of a scalar input or output of __catalyst__executor__launch:
+/// EXECUTOR_SCALAR_RANK, (size_t)-1, in the target's size_t.
+constexpr int64_t kScalarRank = -1;
+
 template <typename OpT>
 struct ExecutorPattern : public ConvertOpToLLVMPattern<OpT> {
   using ConvertOpToLLVMPattern<OpT>::ConvertOpToLLVMPattern;
@@ -269,7 +273,9 @@ struct LaunchLowering : public ExecutorPattern<LaunchOp> {
   using ExecutorPattern::ExecutorPattern;
 
   /// Fills arrays of descriptor pointers, ranks and element sizes for
-  /// `types`, storing `descriptors[i]` into its slot when given.
+  /// `types`, storing `descriptors[i]` into its slot when given. A scalar's
+  /// slot holds its value; its rank is EXECUTOR_SCALAR_RANK ((size_t)-1,
+  /// ExecutorRuntime/CAPI.h) and its element size its byte size.
   LogicalResult packDescriptors(LaunchOp op, TypeRange types,
                                 ValueRange descriptors,
                                 ConversionPatternRewriter &rewriter,
@@ -284,12 +290,14 @@ struct LaunchLowering : public ExecutorPattern<LaunchOp> {
     ranks = entryAlloca(rewriter, op, sizeArray, 1);
     sizes = entryAlloca(rewriter, op, sizeArray, 1);
     for (auto [i, type] : llvm::enumerate(types)) {
-      auto memref = cast<MemRefType>(type);
-      int64_t eltSize =
-          elementSize(memref.getElementType(), *getTypeConverter());
+      auto memref = dyn_cast<MemRefType>(type);
+      // A scalar: the slot holds the value itself.
+      int64_t rank = memref ? memref.getRank() : kScalarRank;
+      int64_t eltSize = elementSize(
+          memref ? memref.getElementType() : type, *getTypeConverter());
       if (eltSize == 0)
         return rewriter.notifyMatchFailure(op, "element type has no size");
-      Type descType = getTypeConverter()->convertType(memref);
+      Type descType = getTypeConverter()->convertType(type);
       Value slot = entryAlloca(rewriter, op, descType, 1);
       if (!descriptors.empty())
         LLVM::StoreOp::create(rewriter, loc, descriptors[i], slot);
@@ -301,7 +309,7 @@ struct LaunchLowering : public ExecutorPattern<LaunchOp> {
       };
       LLVM::StoreOp::create(rewriter, loc, slot, at(pointers, ptrType()));
       LLVM::StoreOp::create(rewriter, loc,
-                            constSize(rewriter, loc, memref.getRank()),
+                            constSize(rewriter, loc, rank),
                             at(ranks, sizeType()));
       LLVM::StoreOp::create(rewriter, loc, constSize(rewriter, loc, eltSize),
                             at(sizes, sizeType()));
@@ -628,8 +636,10 @@ struct ConvertExecutorToLLVMPass
   /// Explains up front what the patterns cannot lower (the conversion
   /// framework would only say "failed to legalize").
   LogicalResult checkConvertible(const LLVMTypeConverter &converter) {
+    // (A launch's scalars have sizes: the op's verifier took them.)
     auto sized = [&](Type type) {
-      return elementSize(cast<MemRefType>(type).getElementType(), converter) != 0;
+      auto memref = dyn_cast<MemRefType>(type);
+      return !memref || elementSize(memref.getElementType(), converter) != 0;
     };
     WalkResult result = getOperation()->walk([&](Operation *op) {
       if (auto launch = dyn_cast<LaunchOp>(op)) {

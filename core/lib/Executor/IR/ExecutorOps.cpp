@@ -14,6 +14,17 @@ std::string catalyst::executor::validateAddress(llvm::StringRef address) {
       std::string_view(address.data(), address.size()));
 }
 
+bool catalyst::executor::isLaunchScalar(Type type) {
+  if (type.isIndex() || type.isF16() || type.isBF16() || type.isF32() ||
+      type.isF64())
+    return true;
+  auto integer = dyn_cast<IntegerType>(type);
+  if (!integer || !integer.isSignless())
+    return false;
+  unsigned width = integer.getWidth();
+  return width == 1 || width == 8 || width == 16 || width == 32 || width == 64;
+}
+
 LogicalResult OpenOp::verify() {
   std::string problem = validateAddress(getAddress());
   if (!problem.empty())

@@ -183,6 +183,15 @@ func.func @launch_empty_object(%s: !executor.session, %x: memref<4xf64>) {
 
 // -----
 
+// Scalars the C ABI does not carry by pointer (issue 40).
+func.func @launch_complex_operand(%s: !executor.session, %z: complex<f64>) {
+  // expected-error @+1 {{'executor.launch' op operand #1 must be variadic of memref of any type or scalar (i1, i8, i16, i32, i64, index, f16, bf16, f32 or f64), but got 'complex<f64>'}}
+  executor.launch %s("k", "/tmp/a.o")(%z) : !executor.session, (complex<f64>) -> ()
+  return
+}
+
+// -----
+
 func.func @launch_async_empty_callee(%s: !executor.session) {
   // expected-error @+1 {{'executor.launch_async' op kernel_callee is empty; name the entry function of the target module}}
   %t = executor.launch_async %s("", "/tmp/a.o") : !executor.session -> !executor.token
@@ -257,7 +266,7 @@ func.func @call_tensor_outputs_swapped(%s: !executor.session, %a: tensor<4xf64>,
 //===----------------------------------------------------------------------===//
 
 func.func @launch_tensor_input(%s: !executor.session, %t: tensor<4xf64>) {
-  // expected-error @+1 {{'executor.launch' op operand #1 must be variadic of memref of any type values, but got 'tensor<4xf64>'}}
+  // expected-error @+1 {{'executor.launch' op operand #1 must be variadic of memref of any type or scalar (i1, i8, i16, i32, i64, index, f16, bf16, f32 or f64), but got 'tensor<4xf64>'}}
   executor.launch %s("square", "/tmp/a.o")(%t) : !executor.session, (tensor<4xf64>) -> ()
   return
 }
@@ -265,7 +274,7 @@ func.func @launch_tensor_input(%s: !executor.session, %t: tensor<4xf64>) {
 // -----
 
 func.func @launch_tensor_result(%s: !executor.session, %x: memref<4xf64>) {
-  // expected-error @+1 {{'executor.launch' op result #0 must be variadic of memref of any type values, but got 'tensor<4xf64>'}}
+  // expected-error @+1 {{'executor.launch' op result #0 must be variadic of memref of any type or scalar (i1, i8, i16, i32, i64, index, f16, bf16, f32 or f64), but got 'tensor<4xf64>'}}
   %r = executor.launch %s("square", "/tmp/a.o")(%x) : !executor.session, (memref<4xf64>) -> tensor<4xf64>
   return
 }

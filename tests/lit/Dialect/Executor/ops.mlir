@@ -89,6 +89,23 @@ func.func @launch_two_two(%s: !executor.session, %x: memref<4xf64>, %y: memref<2
   return %r#0, %r#1 : memref<4xf64>, memref<?xf32>
 }
 
+// Scalars beside memrefs, as inputs and results (issue 40).
+// CHECK-LABEL: func.func @launch_scalars
+// CHECK-SAME: (%[[S:[^:]+]]: !executor.session, %[[A:[^:]+]]: f64, %[[N:[^:]+]]: i32, %[[X:[^:]+]]: memref<8xf64>)
+func.func @launch_scalars(%s: !executor.session, %a: f64, %n: i32, %x: memref<8xf64>) -> (memref<8xf64>, f64) {
+  // CHECK: %[[R:.+]]:2 = executor.launch %[[S]]("axpy", "/tmp/ws/c/c.o") (%[[A]], %[[N]], %[[X]]) : !executor.session, (f64, i32, memref<8xf64>) -> (memref<8xf64>, f64)
+  %r:2 = executor.launch %s("axpy", "/tmp/ws/c/c.o")(%a, %n, %x) : !executor.session, (f64, i32, memref<8xf64>) -> (memref<8xf64>, f64)
+  return %r#0, %r#1 : memref<8xf64>, f64
+}
+
+// Every scalar type.
+// CHECK-LABEL: func.func @launch_every_scalar
+func.func @launch_every_scalar(%s: !executor.session, %b: i1, %c: i8, %d: i16, %e: i32, %f: i64, %g: index, %h: f16, %k: bf16, %l: f32, %m: f64) -> (i1, index, f16) {
+  // CHECK: executor.launch {{.*}} : !executor.session, (i1, i8, i16, i32, i64, index, f16, bf16, f32, f64) -> (i1, index, f16)
+  %r:3 = executor.launch %s("every", "/tmp/ws/c/c.o")(%b, %c, %d, %e, %f, %g, %h, %k, %l, %m) : !executor.session, (i1, i8, i16, i32, i64, index, f16, bf16, f32, f64) -> (i1, index, f16)
+  return %r#0, %r#1, %r#2 : i1, index, f16
+}
+
 // Inputs without results, and results without inputs.
 // CHECK-LABEL: func.func @launch_mixed
 // CHECK-SAME: (%[[S:[^:]+]]: !executor.session, %[[X:[^:]+]]: memref<4xf64>)

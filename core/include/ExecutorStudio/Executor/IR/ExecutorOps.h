@@ -23,6 +23,10 @@ namespace catalyst::executor {
 /// otherwise what is wrong with it (the runtime's words).
 std::string validateAddress(llvm::StringRef address);
 
+/// Whether executor.launch carries `type` as a scalar (by pointer to its
+/// value): i1, i8, i16, i32, i64, index, f16, bf16, f32, f64.
+bool isLaunchScalar(mlir::Type type);
+
 /// Registers the external models (BufferizableOpInterface for executor.call).
 void registerBufferizableOpInterfaceExternalModels(mlir::DialectRegistry &registry);
 } // namespace catalyst::executor

@@ -11,6 +11,17 @@ include "mlir/IR/CommonTypeConstraints.td"
 class Executor_Op<string mnemonic, list<Trait> traits = []>
     : Op<Executor_Dialect, mnemonic, traits>;
 
+/// What a launch passes to and gets from a kernel: a memref, or a scalar the
+/// kernel's wrapper takes by pointer (catalyst::executor::isLaunchScalar
+/// says the same in C++).
+def Executor_LaunchScalar
+    : AnyTypeOf<[I1, I8, I16, I32, I64, Index, F16, BF16, F32, F64],
+                "scalar (i1, i8, i16, i32, i64, index, f16, bf16, f32 or f64)">;
+def Executor_LaunchValue
+    : AnyTypeOf<[AnyMemRef, Executor_LaunchScalar],
+                "memref of any type or scalar (i1, i8, i16, i32, i64, index, "
+                "f16, bf16, f32 or f64)">;
+
 def Executor_OpenOp : Executor_Op<"open"> {
   let summary = "Open a session with an executor.";
   let description = [{
@@ -68,19 +79,28 @@ def Executor_LaunchOp : Executor_Op<"launch"> {
     values. `kernel_callee` names the entry function and `object` the object
     file that defines it, so two objects may export the same entry name.
 
+    Inputs and results are memrefs and scalars (`i1`, `i8`, `i16`, `i32`,
+    `i64`, `index`, `f16`, `bf16`, `f32`, `f64`); the kernel's wrapper takes
+    a scalar argument by pointer and returns a scalar result in its result
+    struct, as `_catalyst_pyface_<callee>` does for a local launch.
+
     Lowers to `call @__catalyst__executor__launch(session,
     "_catalyst_pyface_<callee>", object, ...)` with arrays of input and output
-    memref descriptors, their ranks and element sizes.
+    memref descriptors, their ranks and element sizes; a scalar's entry points
+    at its value (for a result: at where the runtime stores it), its rank is
+    `EXECUTOR_SCALAR_RANK` (`(size_t)-1`, ExecutorRuntime/CAPI.h) and its
+    element size is its byte size (`i1` is a byte).
 
     Example:
     ```mlir
-    %r = executor.launch %s("compute", "/tmp/ws/c/c.o")(%in)
-        : !executor.session, (memref<4xf64>) -> memref<4xf64>
+    %r, %sum = executor.launch %s("compute", "/tmp/ws/c/c.o")(%scale, %in)
+        : !executor.session, (f64, memref<4xf64>) -> (memref<4xf64>, f64)
     ```
   }];
   let arguments = (ins Executor_SessionType:$session, StrAttr:$kernel_callee,
-                       StrAttr:$object, Variadic<AnyMemRef>:$inputs);
-  let results = (outs Variadic<AnyMemRef>:$results);
+                       StrAttr:$object,
+                       Variadic<Executor_LaunchValue>:$inputs);
+  let results = (outs Variadic<Executor_LaunchValue>:$results);
   let assemblyFormat = [{
     $session `(` $kernel_callee `,` $object `)` `(` $inputs `)` attr-dict
     `:` type($session) `,` functional-type($inputs, $results)
