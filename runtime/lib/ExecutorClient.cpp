@@ -78,7 +78,7 @@ ExecutorClient::open(const std::string &address, ClientOptions options) {
     return impl->error(why);
   bool mapped = impl->connected != address;
   std::string host, port;
-  if (!mapped && !isUnixAddress(address) &&
+  if (!mapped && !isUnixAddress(address) && !isSshAddress(address) &&
       !splitAddress(address, host, port, why))
     return impl->error(
         "no EXECUTOR_ADDRESS_MAP entry maps this address, and it is not an "

@@ -54,7 +54,9 @@ bool mapAddress(const std::string &address, std::string &mapped,
     std::string to = eq == std::string::npos ? "" : entry.substr(eq + 1);
     std::string host, port, why;
     AddressParts target;
-    bool toUnix = parseAddress(to, &target).empty() && target.unixSocket;
+    // (unix:PATH and ssh:// are taken as they are.)
+    bool toUnix = parseAddress(to, &target).empty() &&
+                  (target.unixSocket || target.ssh);
     if (from.empty() || (!toUnix && !splitAddress(to, host, port, why))) {
       error = "EXECUTOR_ADDRESS_MAP entry '" + entry +
               "' is not FROM=HOST:PORT";
@@ -62,7 +64,8 @@ bool mapAddress(const std::string &address, std::string &mapped,
         error += " (" + why + ")";
       error += "; write the entries as FROM=HOST:PORT separated by ',', "
                "e.g. ADDR:PORT=127.0.0.1:7000,gpu:1=10.0.0.2:7000 (an "
-               "executor on this host: FROM=unix:PATH)";
+               "executor on this host: FROM=unix:PATH; through ssh: "
+               "FROM=ssh://[user@]host[/path/to/executor-server])";
       return false;
     }
     if (!found && from == address) {
