@@ -26,6 +26,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <dirent.h>
+#include <fcntl.h>
 #include <fstream>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -353,4 +354,49 @@ TEST_F(SshAddressTest, KillingSshLeavesNoExecutorServerBehind) {
   EXPECT_FALSE(static_cast<bool>(after));
   if (!after)
     llvm::consumeError(after.takeError());
+}
+
+TEST_F(SshAddressTest, ACrashingKernelIsReportedOverSsh) {
+  std::string address = "ssh://lab" + kServer;
+  auto client = ExecutorClient::open(address);
+  ASSERT_TRUE(static_cast<bool>(client)) << llvm::toString(client.takeError());
+  ASSERT_FALSE(static_cast<bool>((*client)->sendBinary(kObjectA)));
+  auto crashed = (*client)->launch("crash", kObjectA, {}, {});
+  ASSERT_FALSE(static_cast<bool>(crashed));
+  std::string message = llvm::toString(crashed.takeError());
+  // The session's crash report crossed the pipe before the session ended.
+  std::string first = message.substr(0, message.find('\n'));
+  EXPECT_NE(first.find("executor " + address + ": lost the session"),
+            std::string::npos)
+      << message;
+  EXPECT_NE(first.find("kernel crash crashed with signal 11 (Segmentation "
+                       "fault)"),
+            std::string::npos)
+      << message;
+}
+
+// Not through ssh: executor-server --stdio on a terminal.
+TEST(ExecutorServerStdio, ATerminalGetsOneLineAndStatus2) {
+  int master = posix_openpt(O_RDWR | O_NOCTTY);
+  ASSERT_GE(master, 0);
+  ASSERT_EQ(grantpt(master), 0);
+  ASSERT_EQ(unlockpt(master), 0);
+  int terminal = open(ptsname(master), O_RDWR | O_NOCTTY);
+  ASSERT_GE(terminal, 0);
+  std::string log = ::testing::TempDir() + "/executor-stdio-terminal.log";
+  executor_studio::Subprocess server;
+  executor_studio::SubprocessOptions options;
+  options.in = executor_studio::Redirect::descriptor(terminal);
+  options.out = executor_studio::Redirect::descriptor(terminal);
+  options.err = executor_studio::Redirect::file(log);
+  ASSERT_FALSE(static_cast<bool>(server.start({kServer, "--stdio"}, options)));
+  ASSERT_TRUE(server.waitFor(std::chrono::seconds(10)));
+  ::close(terminal);
+  ::close(master);
+  EXPECT_EQ(server.exitCode(), 2);
+  EXPECT_EQ(readFile(log),
+            "executor-server: --stdio speaks ORC's binary protocol on "
+            "standard input and output for the client that starts it (an "
+            "ssh:// address); not on a terminal: to serve clients that "
+            "connect, start it with --bind\n");
 }
