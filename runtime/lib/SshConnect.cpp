@@ -48,7 +48,8 @@ std::string controlDirectory(std::string &why) {
   struct stat st {};
   if (lstat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) ||
       st.st_uid != getuid() || (st.st_mode & 077) != 0) {
-    why = "ssh's control directory " + dir + " is not a directory of this "
+    why = "ssh's control directory " + dir +
+          " is not a directory of this "
           "user's that only it can enter (mode 0700); remove it, or set "
           "EXECUTOR_SSH_CONTROL_DIR to one";
     return "";
@@ -187,12 +188,12 @@ std::vector<std::string> sshCommand(const AddressParts &parts,
       1, static_cast<long>((connectTimeout.count() + 999) / 1000));
   std::vector<std::string> args = {
       "ssh", "-T",
-      "-o", "BatchMode=yes",
-      "-o", "ServerAliveInterval=15",
-      "-o", "ControlMaster=auto",
-      "-o", "ControlPath=" + controlDirectory + "/%C",
-      "-o", "ControlPersist=60",
-      "-o", "ConnectTimeout=" + std::to_string(seconds)};
+      "-o",  "BatchMode=yes",
+      "-o",  "ServerAliveInterval=15",
+      "-o",  "ControlMaster=auto",
+      "-o",  "ControlPath=" + controlDirectory + "/%C",
+      "-o",  "ControlPersist=60",
+      "-o",  "ConnectTimeout=" + std::to_string(seconds)};
   if (const char *config = std::getenv("EXECUTOR_SSH_CONFIG");
       config && *config)
     args.insert(args.end(), {"-F", config});
@@ -204,8 +205,7 @@ std::vector<std::string> sshCommand(const AddressParts &parts,
   // characters no shell interprets.
   args.insert(args.end(),
               {"--", parts.host,
-               parts.path.empty() ? std::string("executor-server")
-                                  : parts.path,
+               parts.path.empty() ? std::string("executor-server") : parts.path,
                "--stdio"});
   return args;
 }
@@ -222,36 +222,46 @@ std::string explainSshFailure(const AddressParts &parts,
       size_t end = said.find_first_of("\r\n", at);
       remove = said.substr(at, end == std::string::npos ? end : end - at);
     }
-    return "the host key of " + host + " has changed since known_hosts "
+    return "the host key of " + host +
+           " has changed since known_hosts "
            "recorded it, and ssh refused to connect (the host was "
            "reinstalled, or someone is intercepting the connection): if you "
-           "know why it changed, remove the old key with " + remove +
-           " and check the new one with ssh " + who;
+           "know why it changed, remove the old key with " +
+           remove + " and check the new one with ssh " + who;
   }
   if (contains(said, "Host key verification failed"))
-    return "ssh cannot verify the host key of " + host + " (Host key "
+    return "ssh cannot verify the host key of " + host +
+           " (Host key "
            "verification failed: known_hosts does not have it, and no "
            "question is asked here): check and record it by connecting "
-           "once with ssh " + who + " (a key that changed on purpose: "
-           "ssh-keygen -R " + host + " first)";
+           "once with ssh " +
+           who +
+           " (a key that changed on purpose: "
+           "ssh-keygen -R " +
+           host + " first)";
   if (contains(said, "Permission denied"))
-    return "ssh could not log in to " + who + ": no key the host accepts: "
-           "ssh-copy-id " + (parts.port.empty() ? "" : "-p " + parts.port + " ") +
-           who;
+    return "ssh could not log in to " + who +
+           ": no key the host accepts: "
+           "ssh-copy-id " +
+           (parts.port.empty() ? "" : "-p " + parts.port + " ") + who;
   bool notFound = exitCode == 127 || contains(said, "command not found") ||
                   contains(said, ": not found");
-  std::string pathForm = "ssh://" + who + (parts.port.empty() ? "" : ":" + parts.port) +
+  std::string pathForm = "ssh://" + who +
+                         (parts.port.empty() ? "" : ":" + parts.port) +
                          "/path/to/executor-server";
   if (notFound && parts.path.empty())
-    return "no executor-server on " + host + " (install it, or give its "
-           "path: " + pathForm + ")";
+    return "no executor-server on " + host +
+           " (install it, or give its "
+           "path: " +
+           pathForm + ")";
   if (notFound)
     return "no executor-server at " + parts.path + " on " + host +
            " (install it there, or give its path: " + pathForm + ")";
   if (exitCode == 126)
-    return parts.path + " on " + host + " is not a program this user may "
-           "run (chmod +x, or give the path of executor-server: " + pathForm +
-           ")";
+    return parts.path + " on " + host +
+           " is not a program this user may "
+           "run (chmod +x, or give the path of executor-server: " +
+           pathForm + ")";
   // What it said last, in a line.
   std::string last;
   size_t end = said.size();
@@ -267,10 +277,10 @@ std::string explainSshFailure(const AddressParts &parts,
     }
     end = start > 0 ? start - 1 : 0;
   }
-  std::string how = exitCode == 255 ? "ssh failed"
-                    : exitCode == -2
-                        ? "ssh was killed"
-                        : "ssh ended with exit code " + std::to_string(exitCode);
+  std::string how =
+      exitCode == 255  ? "ssh failed"
+      : exitCode == -2 ? "ssh was killed"
+                       : "ssh ended with exit code " + std::to_string(exitCode);
   return how + (last.empty() ? " and said nothing" : ": " + last);
 }
 
@@ -285,8 +295,8 @@ Expected<std::unique_ptr<Stream>> connectSsh(const AddressParts &parts,
     return failure(std::string("cannot make a socket pair for ssh: ") +
                    std::strerror(errno));
   auto ssh = std::make_unique<SshProcess>();
-  Error started = ssh->start(
-      sshCommand(parts, directory, options.connectTimeout), fds[1]);
+  Error started =
+      ssh->start(sshCommand(parts, directory, options.connectTimeout), fds[1]);
   ::close(fds[1]);
   if (started) {
     ::close(fds[0]);

@@ -206,8 +206,10 @@ ServerFlags parseServerFlags(int argc, char **argv, const char *version) {
   if (flags.stdio) {
     for (const cl::Option *listenerFlag :
          std::initializer_list<const cl::Option *>{
-             std::addressof(static_cast<const cl::Option &>(binds)), &allowRemote, &insecurePlaintext, &tlsCert, &tlsKey,
-             &tokenFile, &noToken})
+             // (cl::list's operator& gives its values)
+             std::addressof(static_cast<const cl::Option &>(binds)),
+             &allowRemote, &insecurePlaintext, &tlsCert, &tlsKey, &tokenFile,
+             &noToken})
       if (listenerFlag->getNumOccurrences())
         flagError("--stdio serves one session on standard input and output "
                   "and listens nowhere: --" + listenerFlag->ArgStr.str() +

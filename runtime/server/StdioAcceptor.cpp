@@ -50,8 +50,10 @@ std::unique_ptr<Acceptor> takeStandardStreams(int &in, int &out) {
   int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
   if (in < 0 || out < 0 || null < 0 || dup2(null, STDIN_FILENO) < 0 ||
       dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
-    std::fprintf(stderr, "executor-server: --stdio: cannot take standard "
-                         "input and output: %s\n", std::strerror(errno));
+    std::fprintf(stderr,
+                 "executor-server: --stdio: cannot take standard "
+                 "input and output: %s\n",
+                 std::strerror(errno));
     std::exit(1);
   }
   close(null);

@@ -1,4 +1,4 @@
-//===- StdioAcceptor.h - executor-server --stdio's one connection -*- C++ -*-===//
+//===- StdioAcceptor.h - executor-server --stdio's one session -*- C++ -*-===//
 //
 // executor-server --stdio serves one session on its standard input and
 // output: the pipes of whoever started it (ssh's sshd for an ssh:// address,

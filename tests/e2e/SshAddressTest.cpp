@@ -64,10 +64,10 @@ std::vector<pid_t> stdioServers(const std::string &part) {
     pid_t pid = std::atoi(entry->d_name);
     if (pid <= 0)
       continue;
-    std::string cmdline = readFile("/proc/" + std::string(entry->d_name) +
-                                   "/cmdline");
-    std::string stat = readFile("/proc/" + std::string(entry->d_name) +
-                                "/stat");
+    std::string cmdline =
+        readFile("/proc/" + std::string(entry->d_name) + "/cmdline");
+    std::string stat =
+        readFile("/proc/" + std::string(entry->d_name) + "/stat");
     bool zombie = stat.find(") Z ") != std::string::npos;
     if (!zombie && cmdline.find(part) != std::string::npos &&
         cmdline.find("--stdio") != std::string::npos)
@@ -86,14 +86,14 @@ std::vector<pid_t> childrenNamed(const std::string &name) {
     pid_t pid = std::atoi(entry->d_name);
     if (pid <= 0)
       continue;
-    std::string stat = readFile("/proc/" + std::string(entry->d_name) +
-                                "/stat");
+    std::string stat =
+        readFile("/proc/" + std::string(entry->d_name) + "/stat");
     // pid (comm) state ppid ...
     size_t close = stat.rfind(')');
     if (close == std::string::npos)
       continue;
-    std::string comm = stat.substr(stat.find('(') + 1,
-                                   close - stat.find('(') - 1);
+    std::string comm =
+        stat.substr(stat.find('(') + 1, close - stat.find('(') - 1);
     pid_t parent = std::atoi(stat.c_str() + close + 4);
     if (comm == name && parent == getpid())
       found.push_back(pid);
@@ -117,8 +117,8 @@ protected:
     char templ[] = "/tmp/ssh-test-XXXXXX";
     dir = mkdtemp(templ);
     for (const char *key : {"host", "user", "stranger", "otherhost"})
-      if (!run({"ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", key,
-                "-f", dir + "/" + key})) {
+      if (!run({"ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", key, "-f",
+                dir + "/" + key})) {
         skipWhy = "ssh-keygen failed";
         return;
       }
@@ -146,8 +146,8 @@ protected:
       config << "Host " << name << "\n  HostName 127.0.0.1\n  Port " << port
              << "\n  User root\n  IdentityFile " << dir << "/" << key
              << "\n  IdentitiesOnly yes\n  IdentityAgent none\n"
-             << "  GlobalKnownHostsFile /dev/null\n  UserKnownHostsFile "
-             << dir << "/" << knownHosts << "\n";
+             << "  GlobalKnownHostsFile /dev/null\n  UserKnownHostsFile " << dir
+             << "/" << knownHosts << "\n";
     };
     alias("lab", "user", "known_hosts");
     alias("stranger", "stranger", "known_hosts");
@@ -168,8 +168,8 @@ protected:
     // Up once it accepts connections.
     for (int tries = 0; tries < 500; ++tries) {
       std::string why;
-      int fd = connectTo("127.0.0.1:" + port, std::chrono::milliseconds(100),
-                         why);
+      int fd =
+          connectTo("127.0.0.1:" + port, std::chrono::milliseconds(100), why);
       if (fd >= 0) {
         ::close(fd);
         break;
@@ -199,8 +199,7 @@ protected:
       GTEST_SKIP() << skipWhy;
     // A control directory per test: a master one test left must not log
     // another in (all aliases are the same host, port and user).
-    std::string control =
-        dir + "/c" + std::to_string(controlDirs.size());
+    std::string control = dir + "/c" + std::to_string(controlDirs.size());
     controlDirs.push_back(control);
     setenv("EXECUTOR_SSH_CONTROL_DIR", control.c_str(), 1);
   }
@@ -277,8 +276,12 @@ TEST_F(SshAddressTest, AChangedHostKeySaysHowToRemoveIt) {
                 "recorded it, and ssh refused to connect (the host was "
                 "reinstalled, or someone is intercepting the connection): if "
                 "you know why it changed, remove the old key with "
-                "ssh-keygen -f \"" + dir + "/changed_known_hosts\" -R "
-                "\"[127.0.0.1]:" + port + "\" and check the new one with "
+                "ssh-keygen -f \"" +
+                dir +
+                "/changed_known_hosts\" -R "
+                "\"[127.0.0.1]:" +
+                port +
+                "\" and check the new one with "
                 "ssh changedhost");
 }
 
@@ -347,7 +350,8 @@ TEST_F(SshAddressTest, KillingSshLeavesNoExecutorServerBehind) {
       if (std::find(remote.begin(), remote.end(), pid) != remote.end())
         left.push_back(pid);
   }
-  EXPECT_TRUE(left.empty()) << left.size() << " executor-server processes "
+  EXPECT_TRUE(left.empty()) << left.size()
+                            << " executor-server processes "
                                "outlived the ssh that started them";
   // The client's next call fails, and says the session was lost.
   auto after = (*client)->launch("k", kObjectA, {vec({1})}, {{1, 8}});

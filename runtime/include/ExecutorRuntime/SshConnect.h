@@ -1,4 +1,4 @@
-//===- SshConnect.h - a session through OpenSSH's ssh ------------*- C++ -*-===//
+//===- SshConnect.h - a session through OpenSSH's ssh ----------*- C++ -*-===//
 //
 // An ssh://[USER@]HOST[:PORT][/PATH] address (Address.h) runs the system's
 // `ssh` as a child (argv, never a local shell) with
