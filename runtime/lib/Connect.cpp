@@ -109,6 +109,14 @@ connectTransport(const std::string &address, const ClientOptions &options) {
       return failure("address '" + address + "' " + problem);
     return connectSsh(parts, options);
   }
+  // slurm: (SshConnect.h): a one-task step that srun starts; Slurm
+  // authenticates.
+  if (isSlurmAddress(address)) {
+    AddressParts parts;
+    if (std::string problem = parseAddress(address, &parts); !problem.empty())
+      return failure("address '" + address + "' " + problem);
+    return connectSlurm(parts, options);
+  }
   std::string why, unixPath;
   bool overUnix = isUnixAddress(address, &unixPath);
   // The environment's settings first: one that cannot be used is the

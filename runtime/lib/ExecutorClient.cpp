@@ -79,6 +79,7 @@ ExecutorClient::open(const std::string &address, ClientOptions options) {
   bool mapped = impl->connected != address;
   std::string host, port;
   if (!mapped && !isUnixAddress(address) && !isSshAddress(address) &&
+      !isSlurmAddress(address) &&
       !splitAddress(address, host, port, why))
     return impl->error(
         "no EXECUTOR_ADDRESS_MAP entry maps this address, and it is not an "

@@ -54,9 +54,9 @@ bool mapAddress(const std::string &address, std::string &mapped,
     std::string to = eq == std::string::npos ? "" : entry.substr(eq + 1);
     std::string host, port, why;
     AddressParts target;
-    // (unix:PATH and ssh:// are taken as they are.)
+    // (unix:PATH, ssh:// and slurm: are taken as they are.)
     bool toUnix = parseAddress(to, &target).empty() &&
-                  (target.unixSocket || target.ssh);
+                  (target.unixSocket || target.ssh || target.slurm);
     if (from.empty() || (!toUnix && !splitAddress(to, host, port, why))) {
       error = "EXECUTOR_ADDRESS_MAP entry '" + entry +
               "' is not FROM=HOST:PORT";

@@ -66,29 +66,31 @@ bool contains(const std::string &text, const char *what) {
   return text.find(what) != std::string::npos;
 }
 
-/// ssh's child and its standard error: the last few KiB kept for the
+/// The child (ssh, srun) and its standard error: the last few KiB kept for the
 /// messages, and, once the session runs, every line passed on to this
 /// process's standard error (the remote executor-server's log).
-class SshProcess {
+class ProgramProcess {
 public:
-  ~SshProcess() { finish(std::chrono::seconds(3)); }
+  ~ProgramProcess() { finish(std::chrono::seconds(3)); }
 
-  Error start(const std::vector<std::string> &args, int session) {
+  Error start(const std::vector<std::string> &args, int session,
+              const std::string &installHint) {
     int err[2];
     if (pipe2(err, O_CLOEXEC) != 0)
-      return failure(std::string("cannot make a pipe for ssh: ") +
+      return failure(("cannot make a pipe for " + args.front() + ": ") +
                      std::strerror(errno));
     SubprocessOptions options;
     options.in = Redirect::descriptor(session);
     options.out = Redirect::descriptor(session);
     options.err = Redirect::descriptor(err[1]);
     options.searchPath = true;
+    program = args.front();
     Error started = child.start(args, options);
     ::close(err[1]);
     if (started) {
       ::close(err[0]);
-      return failure("cannot start ssh (" + toString(std::move(started)) +
-                     "); install OpenSSH's client (Debian: openssh-client)");
+      return failure("cannot start " + args.front() + " (" +
+                     toString(std::move(started)) + "); " + installHint);
     }
     int from = err[0];
     reader = std::thread([this, from] {
@@ -138,6 +140,8 @@ public:
     return child.exitCode();
   }
 
+  const std::string &name() const { return program; }
+
   std::string standardError() {
     std::lock_guard<std::mutex> lock(mutex);
     return said;
@@ -145,20 +149,22 @@ public:
 
 private:
   Subprocess child;
+  std::string program;
   std::thread reader;
   std::mutex mutex;
   std::string said;
   bool forward = false;
 };
 
-/// The socket to ssh's standard input and output; ssh is owned by it.
-class SshStream final : public Stream {
+/// The socket to the child's standard input and output; the child is
+/// owned by it.
+class ProgramStream final : public Stream {
 public:
-  SshStream(std::unique_ptr<Stream> socket, std::unique_ptr<SshProcess> ssh)
-      : socket(std::move(socket)), ssh(std::move(ssh)) {}
-  ~SshStream() override {
+  ProgramStream(std::unique_ptr<Stream> socket, std::unique_ptr<ProgramProcess> child)
+      : socket(std::move(socket)), child(std::move(child)) {}
+  ~ProgramStream() override {
     socket.reset(); // ssh sees the end of its input, the session its own
-    ssh.reset();
+    child.reset();
   }
   int fd() const override { return socket->fd(); }
   ssize_t read(char *into, size_t size, bool dontWait,
@@ -173,13 +179,31 @@ public:
   }
   std::string lastError() const override { return socket->lastError(); }
   void shutdown() override { socket->shutdown(); }
-  std::string security() const override { return "ssh"; }
+  std::string security() const override { return child->name(); }
 
 private:
   std::unique_ptr<Stream> socket;
-  std::unique_ptr<SshProcess> ssh;
+  std::unique_ptr<ProgramProcess> child;
 };
 } // namespace
+
+std::string lastLines(const std::string &said) {
+  std::string last;
+  size_t end = said.size();
+  for (int lines = 0; lines < 3 && end > 0;) {
+    size_t start = said.rfind('\n', end - 1);
+    start = start == std::string::npos ? 0 : start + 1;
+    std::string line = said.substr(start, end - start);
+    while (!line.empty() && (line.back() == '\r' || line.back() == '\n'))
+      line.pop_back();
+    if (!line.empty()) {
+      last = line + (last.empty() ? "" : "; " + last);
+      ++lines;
+    }
+    end = start > 0 ? start - 1 : 0;
+  }
+  return last;
+}
 
 std::vector<std::string> sshCommand(const AddressParts &parts,
                                     const std::string &controlDirectory,
@@ -262,26 +286,42 @@ std::string explainSshFailure(const AddressParts &parts,
            " is not a program this user may "
            "run (chmod +x, or give the path of executor-server: " +
            pathForm + ")";
-  // What it said last, in a line.
-  std::string last;
-  size_t end = said.size();
-  for (int lines = 0; lines < 3 && end > 0;) {
-    size_t start = said.rfind('\n', end - 1);
-    start = start == std::string::npos ? 0 : start + 1;
-    std::string line = said.substr(start, end - start);
-    while (!line.empty() && (line.back() == '\r' || line.back() == '\n'))
-      line.pop_back();
-    if (!line.empty()) {
-      last = line + (last.empty() ? "" : "; " + last);
-      ++lines;
-    }
-    end = start > 0 ? start - 1 : 0;
-  }
+  std::string last = lastLines(said);
   std::string how =
       exitCode == 255  ? "ssh failed"
       : exitCode == -2 ? "ssh was killed"
                        : "ssh ended with exit code " + std::to_string(exitCode);
   return how + (last.empty() ? " and said nothing" : ": " + last);
+}
+
+Expected<std::unique_ptr<Stream>> connectThroughProgram(
+    const std::vector<std::string> &args, std::chrono::milliseconds wait,
+    const std::string &installHint,
+    function_ref<std::string(const std::string &, int, const std::string &)>
+        explain) {
+  int fds[2];
+  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0)
+    return failure("cannot make a socket pair for " + args.front() + ": " +
+                   std::strerror(errno));
+  auto child = std::make_unique<ProgramProcess>();
+  Error started = child->start(args, fds[1], installHint);
+  ::close(fds[1]);
+  if (started) {
+    ::close(fds[0]);
+    return std::move(started);
+  }
+  ClientSecurity security;
+  security.timeout = wait;
+  std::unique_ptr<TlsStream> none;
+  std::string why;
+  if (!clientHandshake(fds[0], security, none, why)) {
+    ::close(fds[0]);
+    int code = child->finish(std::chrono::seconds(5));
+    return failure(explain(child->standardError(), code, why));
+  }
+  child->forwardFromNow();
+  return std::make_unique<ProgramStream>(socketStream(fds[0]),
+                                         std::move(child));
 }
 
 Expected<std::unique_ptr<Stream>> connectSsh(const AddressParts &parts,
@@ -290,39 +330,23 @@ Expected<std::unique_ptr<Stream>> connectSsh(const AddressParts &parts,
   std::string directory = controlDirectory(why);
   if (directory.empty())
     return failure(why);
-  int fds[2];
-  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0)
-    return failure(std::string("cannot make a socket pair for ssh: ") +
-                   std::strerror(errno));
-  auto ssh = std::make_unique<SshProcess>();
-  Error started =
-      ssh->start(sshCommand(parts, directory, options.connectTimeout), fds[1]);
-  ::close(fds[1]);
-  if (started) {
-    ::close(fds[0]);
-    return std::move(started);
-  }
   // Logging in takes longer than a TCP connection: the handshake's time
   // counts from when ssh has had its connection time-out.
-  ClientSecurity security;
-  security.timeout = options.connectTimeout +
-                     std::max<std::chrono::milliseconds>(
-                         options.handshakeTimeout, std::chrono::seconds(20));
-  std::unique_ptr<TlsStream> none;
-  if (!clientHandshake(fds[0], security, none, why)) {
-    ::close(fds[0]);
-    int code = ssh->finish(std::chrono::seconds(5));
-    if (why.rfind("refused the session", 0) == 0)
-      return failure("executor-server on " + parts.host + " " + why);
-    std::string explained =
-        explainSshFailure(parts, ssh->standardError(), code);
-    if (code == -2 && explained.rfind("ssh was killed", 0) == 0)
-      explained = "the executor-server that ssh started on " + parts.host +
-                  " " + why + explained.substr(14);
-    return failure(explained);
-  }
-  ssh->forwardFromNow();
-  return std::make_unique<SshStream>(socketStream(fds[0]), std::move(ssh));
+  auto wait = options.connectTimeout +
+              std::max<std::chrono::milliseconds>(options.handshakeTimeout,
+                                                  std::chrono::seconds(20));
+  return connectThroughProgram(
+      sshCommand(parts, directory, options.connectTimeout), wait,
+      "install OpenSSH's client (Debian: openssh-client)",
+      [&](const std::string &said, int code, const std::string &why) {
+        if (why.rfind("refused the session", 0) == 0)
+          return "executor-server on " + parts.host + " " + why;
+        std::string explained = explainSshFailure(parts, said, code);
+        if (code == -2 && explained.rfind("ssh was killed", 0) == 0)
+          explained = "the executor-server that ssh started on " +
+                      parts.host + " " + why + explained.substr(14);
+        return explained;
+      });
 }
 
 } // namespace executor_studio::runtime

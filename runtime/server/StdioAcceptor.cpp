@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <termios.h>
 #include <unistd.h>
 
 namespace executor_studio::runtime {
@@ -37,13 +38,29 @@ private:
 } // namespace
 
 std::unique_ptr<Acceptor> takeStandardStreams(int &in, int &out) {
-  if (isatty(STDIN_FILENO) || isatty(STDOUT_FILENO)) {
+  if (isatty(STDIN_FILENO)) {
     std::fprintf(stderr,
                  "executor-server: --stdio speaks ORC's binary protocol on "
                  "standard input and output for the client that starts it "
                  "(an ssh:// address); not on a terminal: to serve clients "
                  "that connect, start it with --bind\n");
     std::exit(2);
+  }
+  // srun --unbuffered gives a task's output a pseudo-terminal: raw, so
+  // that every byte passes as it is.
+  if (isatty(STDOUT_FILENO)) {
+    termios mode{};
+    bool raw = tcgetattr(STDOUT_FILENO, &mode) == 0;
+    if (raw) {
+      cfmakeraw(&mode);
+      raw = tcsetattr(STDOUT_FILENO, TCSANOW, &mode) == 0;
+    }
+    if (!raw) {
+      std::fprintf(stderr, "executor-server: --stdio: standard output is a "
+                           "terminal that cannot be made raw: %s\n",
+                   std::strerror(errno));
+      std::exit(2);
+    }
   }
   in = fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 3);
   out = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);

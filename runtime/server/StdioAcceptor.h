@@ -20,8 +20,9 @@ namespace executor_studio::runtime {
 /// Takes standard input and output for the session: moves them to
 /// descriptors of their own (`in`, `out`, close-on-exec) and points
 /// descriptor 0 at /dev/null and 1 at standard error, so nothing else the
-/// process prints reaches the client. A terminal on either gets one line on
-/// standard error and exit status 2 (the session speaks binary).
+/// process prints reaches the client. A terminal on standard input gets one
+/// line on standard error and exit status 2 (the session speaks binary); a
+/// terminal on standard output (srun --unbuffered's) is made raw.
 std::unique_ptr<Acceptor> takeStandardStreams(int &in, int &out);
 
 } // namespace executor_studio::runtime

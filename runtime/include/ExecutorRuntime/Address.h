@@ -10,6 +10,11 @@
 //                   executor-server --stdio on HOST, started by OpenSSH's ssh
 //                   (PATH: where executor-server is there; default: its PATH),
 //                   e.g. ssh://me@lab-gpu/opt/executor/bin/executor-server
+//   slurm:[NAME=VALUE[,NAME=VALUE...]]
+//                   executor-server --stdio as a one-task Slurm step (srun);
+//                   NAME: one of srun's options below (--NAME=VALUE), or
+//                   server=PATH, where executor-server is on the node,
+//                   e.g. slurm:partition=gpu,gres=gpu:1,time=30
 // PORT is a decimal number from 0 to 65535, or a placeholder name (letters,
 // digits and '_', not starting with a digit: `ADDR:PORT`) that
 // EXECUTOR_ADDRESS_MAP maps to a real address before anything connects.
@@ -24,6 +29,8 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace executor_studio::runtime {
 
@@ -33,6 +40,14 @@ inline constexpr std::string_view kUnixAddressPrefix = "unix:";
 inline constexpr size_t kMaxUnixPath = 107;
 /// The prefix of an address that ssh reaches.
 inline constexpr std::string_view kSshAddressPrefix = "ssh://";
+/// The prefix of an address that Slurm's srun reaches.
+inline constexpr std::string_view kSlurmAddressPrefix = "slurm:";
+/// The srun options a slurm: address may give (none that runs a program
+/// or names a file: an address in IR must not make anything else run).
+inline constexpr const char *kSlurmOptions[] = {
+    "partition", "time",    "gres",          "gpus",     "constraint",
+    "account",   "qos",     "mem",           "cpus-per-task", "nodelist",
+    "reservation", "mem-per-gpu", "gpus-per-task"};
 
 /// An address's parts (parseAddress).
 struct AddressParts {
@@ -43,7 +58,75 @@ struct AddressParts {
   bool ssh = false;         // ssh://: user (may be ""), host, port (may be
                             // ""), path (the remote executor-server, or "")
   std::string user;
+  bool slurm = false; // slurm:: slurmOptions (NAME, VALUE), path (server=)
+  std::vector<std::pair<std::string, std::string>> slurmOptions;
 };
+
+/// Whether `address` is a slurm: address (well-formed or not).
+inline bool isSlurmAddress(std::string_view address) {
+  return address.substr(0, kSlurmAddressPrefix.size()) == kSlurmAddressPrefix;
+}
+
+/// "" when `options` (a slurm: address after the prefix) are NAME=VALUE
+/// pairs of kSlurmOptions or server=PATH; otherwise what is wrong.
+inline std::string parseSlurmAddress(std::string_view options,
+                                     AddressParts &out) {
+  auto isValueChar = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+           (c >= '0' && c <= '9') || c == '.' || c == '-' || c == '_' ||
+           c == ':' || c == '+' || c == '@' || c == '%' || c == '[' ||
+           c == ']';
+  };
+  auto isPathChar = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+           (c >= '0' && c <= '9') || c == '.' || c == '-' || c == '_' ||
+           c == '/' || c == '+' || c == '@' || c == '%' || c == ':';
+  };
+  std::string names;
+  for (const char *name : kSlurmOptions)
+    names += std::string(names.empty() ? "" : ", ") + name;
+  AddressParts parsed;
+  parsed.slurm = true;
+  size_t start = 0;
+  while (start < options.size()) {
+    size_t comma = options.find(',', start);
+    std::string_view option = options.substr(
+        start, comma == std::string_view::npos ? comma : comma - start);
+    start = comma == std::string_view::npos ? options.size() : comma + 1;
+    size_t eq = option.find('=');
+    if (eq == std::string_view::npos || eq == 0 || eq + 1 == option.size())
+      return "has '" + std::string(option) +
+             "', not NAME=VALUE; write it as slurm:NAME=VALUE,... (e.g. "
+             "slurm:partition=gpu,time=30)";
+    std::string name(option.substr(0, eq));
+    std::string_view value = option.substr(eq + 1);
+    if (name == "server") {
+      if (value.front() != '/')
+        return "has server='" + std::string(value) +
+               "', not an absolute path to executor-server";
+      for (char c : value)
+        if (!isPathChar(c))
+          return "has the character '" + std::string(1, c) +
+                 "' in its server path; give a path of letters, digits and "
+                 "/ . _ - + @ % :";
+      parsed.path = std::string(value);
+      continue;
+    }
+    bool known = false;
+    for (const char *allowed : kSlurmOptions)
+      known = known || name == allowed;
+    if (!known)
+      return "has the option '" + name + "', which a slurm: address may not "
+             "give srun (it may give " + names + ", and server=PATH)";
+    for (char c : value)
+      if (!isValueChar(c))
+        return "has the character '" + std::string(1, c) + "' in " + name +
+               "=" + std::string(value);
+    parsed.slurmOptions.emplace_back(name, std::string(value));
+  }
+  out = std::move(parsed);
+  return "";
+}
 
 /// Whether `address` is an ssh:// address (well-formed or not).
 inline bool isSshAddress(std::string_view address) {
@@ -175,6 +258,8 @@ inline std::string parseAddress(std::string_view address,
   }
   if (address.substr(0, kSshAddressPrefix.size()) == kSshAddressPrefix)
     return parseSshAddress(address.substr(kSshAddressPrefix.size()), out);
+  if (isSlurmAddress(address))
+    return parseSlurmAddress(address.substr(kSlurmAddressPrefix.size()), out);
   if (address.empty())
     return "is empty; write it as host:port, e.g. \"127.0.0.1:4711\"";
   for (char c : address)

@@ -23,6 +23,7 @@
 
 #include "ExecutorRuntime/Address.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/Error.h"
 
 #include <chrono>
@@ -44,12 +45,41 @@ std::vector<std::string> sshCommand(const AddressParts &parts,
 std::string explainSshFailure(const AddressParts &parts,
                               const std::string &said, int exitCode);
 
+/// Starts `args` (a program that starts executor-server --stdio and carries
+/// its standard input and output: ssh, srun; `installHint` says how to get
+/// it) and waits up to `wait` for the ORC session to begin; the stream over
+/// the child's pipe, which owns the child, or `explain(what the child said
+/// on standard error, its exit code (-2: a signal), why no session began)`.
+llvm::Expected<std::unique_ptr<Stream>> connectThroughProgram(
+    const std::vector<std::string> &args, std::chrono::milliseconds wait,
+    const std::string &installHint,
+    llvm::function_ref<std::string(const std::string &, int,
+                                   const std::string &)>
+        explain);
+
+/// The last few lines of `said`, joined by "; ".
+std::string lastLines(const std::string &said);
+
 /// Starts ssh for the ssh:// `address` (parsed into `parts`) and returns
 /// the stream over its standard input and output, which owns the ssh
 /// process (destroying it ends the session: ssh sees the end of its input,
 /// the remote session the end of its own), or what to do when that failed.
 llvm::Expected<std::unique_ptr<Stream>>
 connectSsh(const AddressParts &parts, const ClientOptions &options);
+
+/// Starts `srun --unbuffered --quiet --ntasks=1 --nodes=1 --NAME=VALUE...
+/// -- PATH --stdio` for the slurm: address `parts` (a one-task step:
+/// Slurm's allocation and authentication; --unbuffered gives the task's
+/// output a pseudo-terminal in raw mode, whose bytes srun passes on at
+/// once) and returns the stream over srun's standard input and output, as
+/// connectSsh does. The step may wait for its allocation up to
+/// $EXECUTOR_SLURM_WAIT seconds (default: 60, at least the handshake's
+/// time-out).
+llvm::Expected<std::unique_ptr<Stream>>
+connectSlurm(const AddressParts &parts, const ClientOptions &options);
+
+/// The srun command line for the slurm: address `parts`.
+std::vector<std::string> srunCommand(const AddressParts &parts);
 
 } // namespace executor_studio::runtime
 
