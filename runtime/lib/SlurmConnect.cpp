@@ -11,15 +11,15 @@ using namespace llvm;
 namespace executor_studio::runtime {
 
 std::vector<std::string> srunCommand(const AddressParts &parts) {
-  std::vector<std::string> args = {"srun",       "--unbuffered",
-                                   "--quiet",    "--ntasks=1",
-                                   "--nodes=1",  "--job-name=executor-server"};
+  std::vector<std::string> args = {"srun",      "--unbuffered",
+                                   "--quiet",   "--ntasks=1",
+                                   "--nodes=1", "--job-name=executor-server"};
   for (const auto &[name, value] : parts.slurmOptions)
     args.push_back("--" + name + "=" + value);
-  args.insert(args.end(), {"--",
-                           parts.path.empty() ? std::string("executor-server")
-                                              : parts.path,
-                           "--stdio"});
+  args.insert(args.end(),
+              {"--",
+               parts.path.empty() ? std::string("executor-server") : parts.path,
+               "--stdio"});
   return args;
 }
 
@@ -44,14 +44,16 @@ Expected<std::unique_ptr<Stream>> connectSlurm(const AddressParts &parts,
             said.find("No such file or directory") != std::string::npos)
           return parts.path.empty()
                      ? "no executor-server on the node Slurm chose (install "
-                       "it there, or give its path: " + form + ")"
+                       "it there, or give its path: " +
+                           form + ")"
                      : "no executor-server at " + parts.path +
                            " on the node Slurm chose (install it there, or "
-                           "give its path: " + form + ")";
+                           "give its path: " +
+                           form + ")";
         std::string last = lastLines(said);
         if (code == -2)
-          return "the step did not start an executor session within " +
-                 waited + " s (still waiting for its allocation? see squeue; "
+          return "the step did not start an executor session within " + waited +
+                 " s (still waiting for its allocation? see squeue; "
                  "EXECUTOR_SLURM_WAIT=SECONDS waits longer)" +
                  (last.empty() ? "" : ": " + last);
         return "srun ended with exit code " + std::to_string(code) +

@@ -160,7 +160,8 @@ private:
 /// owned by it.
 class ProgramStream final : public Stream {
 public:
-  ProgramStream(std::unique_ptr<Stream> socket, std::unique_ptr<ProgramProcess> child)
+  ProgramStream(std::unique_ptr<Stream> socket,
+                std::unique_ptr<ProgramProcess> child)
       : socket(std::move(socket)), child(std::move(child)) {}
   ~ProgramStream() override {
     socket.reset(); // ssh sees the end of its input, the session its own
@@ -343,8 +344,8 @@ Expected<std::unique_ptr<Stream>> connectSsh(const AddressParts &parts,
           return "executor-server on " + parts.host + " " + why;
         std::string explained = explainSshFailure(parts, said, code);
         if (code == -2 && explained.rfind("ssh was killed", 0) == 0)
-          explained = "the executor-server that ssh started on " +
-                      parts.host + " " + why + explained.substr(14);
+          explained = "the executor-server that ssh started on " + parts.host +
+                      " " + why + explained.substr(14);
         return explained;
       });
 }

@@ -56,8 +56,9 @@ std::unique_ptr<Acceptor> takeStandardStreams(int &in, int &out) {
       raw = tcsetattr(STDOUT_FILENO, TCSANOW, &mode) == 0;
     }
     if (!raw) {
-      std::fprintf(stderr, "executor-server: --stdio: standard output is a "
-                           "terminal that cannot be made raw: %s\n",
+      std::fprintf(stderr,
+                   "executor-server: --stdio: standard output is a "
+                   "terminal that cannot be made raw: %s\n",
                    std::strerror(errno));
       std::exit(2);
     }

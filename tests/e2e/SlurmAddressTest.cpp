@@ -80,8 +80,8 @@ std::vector<pid_t> stdioServers(const std::string &part) {
 class SlurmAddressTest : public ::testing::Test {
 protected:
   static void SetUpTestSuite() {
-    for (const char *daemon : {"/usr/sbin/munged", "/usr/sbin/slurmctld",
-                               "/usr/sbin/slurmd"})
+    for (const char *daemon :
+         {"/usr/sbin/munged", "/usr/sbin/slurmctld", "/usr/sbin/slurmd"})
       if (access(daemon, X_OK) != 0)
         skipWhy = std::string("needs ") + daemon;
     if (!llvm::sys::findProgramByName("srun"))
@@ -145,8 +145,7 @@ protected:
             "--log-file=" + dir + "/munged.log",
             "--seed-file=" + dir + "/munged.seed"},
            "munged.out");
-    for (int i = 0; i < 200 && !llvm::sys::fs::exists(dir + "/munge.sock");
-         ++i)
+    for (int i = 0; i < 200 && !llvm::sys::fs::exists(dir + "/munge.sock"); ++i)
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
     daemon({"/usr/sbin/slurmctld", "-D", "-i"}, "slurmctld.out");
     daemon({"/usr/sbin/slurmd", "-D"}, "slurmd.out");
@@ -232,8 +231,7 @@ TEST_F(SlurmAddressTest, SrunsOwnRefusalIsPassedOn) {
                           0),
             0u)
       << message;
-  EXPECT_NE(message.find("Invalid partition name specified"),
-            std::string::npos)
+  EXPECT_NE(message.find("Invalid partition name specified"), std::string::npos)
       << message;
 }
 
@@ -266,4 +264,42 @@ TEST_F(SlurmAddressTest, OptionsThatRunProgramsAreRefusedBeforeAnythingRuns) {
     EXPECT_EQ(openFailure(address),
               "executor " + address + ": address '" + address + "' " + problem)
         << address;
+}
+
+TEST_F(SlurmAddressTest, KillingSrunLeavesNoExecutorServerBehind) {
+  auto client = ExecutorClient::open("slurm:server=" + kServer);
+  ASSERT_TRUE(static_cast<bool>(client)) << llvm::toString(client.takeError());
+  ASSERT_FALSE(static_cast<bool>((*client)->sendBinary(kObjectA)));
+  auto out = (*client)->launch("k", kObjectA, {vec({1})}, {{1, 8}});
+  ASSERT_TRUE(static_cast<bool>(out)) << llvm::toString(out.takeError());
+  std::vector<pid_t> remote = stdioServers(kServer);
+  ASSERT_GE(remote.size(), 2u) << "the server and its session";
+  // srun, this process's child.
+  pid_t srun = 0;
+  DIR *proc = opendir("/proc");
+  while (dirent *entry = proc ? readdir(proc) : nullptr) {
+    std::string stat =
+        readFile("/proc/" + std::string(entry->d_name) + "/stat");
+    size_t close = stat.rfind(')');
+    if (std::atoi(entry->d_name) > 0 && close != std::string::npos &&
+        stat.find("(srun)") != std::string::npos &&
+        std::atoi(stat.c_str() + close + 4) == getpid())
+      srun = std::atoi(entry->d_name);
+  }
+  if (proc)
+    closedir(proc);
+  ASSERT_GT(srun, 0);
+  ::kill(srun, SIGKILL);
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  std::vector<pid_t> left = remote;
+  while (!left.empty() && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    left.clear();
+    for (pid_t pid : stdioServers(kServer))
+      if (std::find(remote.begin(), remote.end(), pid) != remote.end())
+        left.push_back(pid);
+  }
+  EXPECT_TRUE(left.empty()) << left.size()
+                            << " executor-server processes "
+                               "outlived the srun that started them";
 }

@@ -53,6 +53,24 @@ TEST(Address, AcceptsSshAndRefusesWhatSshOrAShellWouldInterpret) {
             "has port '0', not a number in [1, 65535]");
 }
 
+// slurm:NAME=VALUE,...: only srun options that run nothing (issue 43).
+TEST(Address, AcceptsSlurmOptionsThatRunNothing) {
+  EXPECT_EQ(validateAddress("slurm:"), "");
+  EXPECT_EQ(validateAddress("slurm:partition=gpu,gres=gpu:a100:1,time=30,"
+                            "nodelist=n[1-3],server=/opt/x/executor-server"),
+            "");
+  for (const char *hostile :
+       {"slurm:prolog=/x", "slurm:task-prolog=/x", "slurm:epilog=/x",
+        "slurm:chdir=/x", "slurm:output=/x", "slurm:export=ALL",
+        "slurm:bcast=/x"})
+    EXPECT_NE(validateAddress(hostile).find("which a slurm: address may not "
+                                            "give srun"),
+              std::string::npos)
+        << hostile;
+  EXPECT_NE(validateAddress("slurm:partition=a b"), "");
+  EXPECT_NE(validateAddress("slurm:server=relative/executor-server"), "");
+}
+
 // The verifier and the runtime say the same about the same address.
 TEST(Address, TheRuntimeReportsTheVerifiersWords) {
   for (const char *address : {"localhost", "::1:4711", "[::1:4711", ":4711",
