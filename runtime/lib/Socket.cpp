@@ -24,6 +24,9 @@ bool splitAddress(const std::string &address, std::string &host,
   std::string problem = parseAddress(address, &parts);
   if (problem.empty() && parts.unixSocket)
     problem = "is a Unix socket, not host:port";
+  if (problem.empty() && (parts.ssh || parts.slurm))
+    problem = std::string("starts executor-server through ") +
+              (parts.ssh ? "ssh" : "srun") + ", and is not host:port";
   if (problem.empty() && parts.placeholder)
     problem = "has the placeholder port '" + parts.port +
               "'; map the address to HOST:PORT with EXECUTOR_ADDRESS_MAP";
