@@ -160,9 +160,37 @@ protected:
               readFile(dir + "/slurmctld.log") + readFile(dir + "/slurmd.log");
   }
   static void TearDownTestSuite() {
+    // The steps first (a killed srun's step ends when Slurm notices).
+    if (!dir.empty() && skipWhy.empty()) {
+      output({"scancel", "--full", "--user=root"}, dir + "/scancel.out");
+      for (int i = 0; i < 100; ++i) {
+        if (output({"squeue", "-h"}, dir + "/squeue.out").empty())
+          break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      }
+    }
     // slurmd, slurmctld, munged: SIGKILL to their groups, in reverse.
     while (!daemons.empty())
       daemons.pop_back();
+    // A step's slurmstepd leaves slurmd's group: those of this cluster.
+    std::string ours = "SLURM_CONF=" + dir + "/slurm.conf";
+    DIR *proc = dir.empty() ? nullptr : opendir("/proc");
+    while (dirent *entry = proc ? readdir(proc) : nullptr) {
+      pid_t pid = std::atoi(entry->d_name);
+      std::string base = "/proc/" + std::string(entry->d_name);
+      if (pid > 0 &&
+          readFile(base + "/stat").find("(slurmstepd)") != std::string::npos) {
+        std::string environ = readFile(base + "/environ");
+        for (size_t at = 0; at < environ.size();) {
+          size_t end = environ.find('\0', at);
+          if (environ.substr(at, end - at) == ours)
+            ::kill(pid, SIGKILL);
+          at = end == std::string::npos ? environ.size() : end + 1;
+        }
+      }
+    }
+    if (proc)
+      closedir(proc);
     if (!dir.empty())
       llvm::sys::fs::remove_directories(dir);
     unsetenv("SLURM_CONF");
