@@ -219,7 +219,11 @@ std::vector<std::unique_ptr<executor_studio::Subprocess>>
 } // namespace
 
 TEST_F(SlurmAddressTest, RunsKernelsAsASlurmStep) {
-  std::string address = "slurm:partition=debug,time=5,server=" + kServer;
+  // A path of this test's own: the processes it finds are its own (ctest
+  // runs tests in parallel).
+  std::string server = dir + "/executor-server-of-step";
+  ASSERT_FALSE(llvm::sys::fs::create_link(kServer, server));
+  std::string address = "slurm:partition=debug,time=5,server=" + server;
   auto client = ExecutorClient::open(address);
   ASSERT_TRUE(static_cast<bool>(client)) << llvm::toString(client.takeError());
   EXPECT_EQ((*client)->executorKind(), ExecutorKind::ExecutorServer);
@@ -238,10 +242,10 @@ TEST_F(SlurmAddressTest, RunsKernelsAsASlurmStep) {
   ASSERT_FALSE(static_cast<bool>((*client)->close()));
   client->reset();
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-  while (!stdioServers(kServer).empty() &&
+  while (!stdioServers(server).empty() &&
          std::chrono::steady_clock::now() < deadline)
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  EXPECT_TRUE(stdioServers(kServer).empty());
+  EXPECT_TRUE(stdioServers(server).empty());
 }
 
 TEST_F(SlurmAddressTest, AMissingServerSaysToInstallItOrGiveItsPath) {
@@ -295,12 +299,14 @@ TEST_F(SlurmAddressTest, OptionsThatRunProgramsAreRefusedBeforeAnythingRuns) {
 }
 
 TEST_F(SlurmAddressTest, KillingSrunLeavesNoExecutorServerBehind) {
-  auto client = ExecutorClient::open("slurm:server=" + kServer);
+  std::string server = dir + "/executor-server-of-killed-step";
+  ASSERT_FALSE(llvm::sys::fs::create_link(kServer, server));
+  auto client = ExecutorClient::open("slurm:server=" + server);
   ASSERT_TRUE(static_cast<bool>(client)) << llvm::toString(client.takeError());
   ASSERT_FALSE(static_cast<bool>((*client)->sendBinary(kObjectA)));
   auto out = (*client)->launch("k", kObjectA, {vec({1})}, {{1, 8}});
   ASSERT_TRUE(static_cast<bool>(out)) << llvm::toString(out.takeError());
-  std::vector<pid_t> remote = stdioServers(kServer);
+  std::vector<pid_t> remote = stdioServers(server);
   ASSERT_GE(remote.size(), 2u) << "the server and its session";
   // srun, this process's child.
   pid_t srun = 0;
@@ -323,7 +329,7 @@ TEST_F(SlurmAddressTest, KillingSrunLeavesNoExecutorServerBehind) {
   while (!left.empty() && std::chrono::steady_clock::now() < deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
     left.clear();
-    for (pid_t pid : stdioServers(kServer))
+    for (pid_t pid : stdioServers(server))
       if (std::find(remote.begin(), remote.end(), pid) != remote.end())
         left.push_back(pid);
   }
