@@ -50,6 +50,11 @@ Expected<std::unique_ptr<Stream>> connectSlurm(const AddressParts &parts,
                            " on the node Slurm chose (install it there, or "
                            "give its path: " +
                            form + ")";
+        if (said.find("Unknown command line argument '--stdio'") !=
+            std::string::npos)
+          return std::string("the executor-server on the node Slurm chose "
+                             "is older than --stdio, which slurm: addresses "
+                             "run: install this version there");
         std::string last = lastLines(said);
         if (code == -2)
           return "the step did not start an executor session within " + waited +

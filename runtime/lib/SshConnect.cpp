@@ -269,6 +269,9 @@ std::string explainSshFailure(const AddressParts &parts,
            ": no key the host accepts: "
            "ssh-copy-id " +
            (parts.port.empty() ? "" : "-p " + parts.port + " ") + who;
+  if (contains(said, "Unknown command line argument '--stdio'"))
+    return "the executor-server on " + host + " is older than --stdio, "
+           "which ssh:// addresses run: install this version there";
   bool notFound = exitCode == 127 || contains(said, "command not found") ||
                   contains(said, ": not found");
   std::string pathForm = "ssh://" + who +

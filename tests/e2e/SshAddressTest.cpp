@@ -300,6 +300,21 @@ TEST_F(SshAddressTest, AMissingServerSaysToInstallItOrGiveItsPath) {
             "it, or give its path: ssh://root@lab/path/to/executor-server)");
 }
 
+// A program there that does not know --stdio (an older executor-server):
+// what it said is read as such.
+TEST_F(SshAddressTest, AnOlderServerSaysToUpdateIt) {
+  std::string older = dir + "/older-executor-server";
+  std::ofstream(older) << "#!/bin/sh\n"
+                          "echo \"executor-server: Unknown command line "
+                          "argument '$1'.  Try: 'executor-server --help'\" "
+                          ">&2\nexit 1\n";
+  chmod(older.c_str(), 0755);
+  EXPECT_EQ(openFailure("ssh://lab" + older),
+            "executor ssh://lab" + older +
+                ": the executor-server on lab is older than --stdio, which "
+                "ssh:// addresses run: install this version there");
+}
+
 TEST_F(SshAddressTest, HostileAddressesAreRefusedBeforeAnythingRuns) {
   std::string form =
       "; write it as ssh://[user@]host[:port][/path/to/executor-server]";
