@@ -191,8 +191,11 @@ protected:
     }
     if (proc)
       closedir(proc);
-    if (!dir.empty())
+    if (!dir.empty()) {
+      // (remove_directories leaves sockets.)
+      ::unlink((dir + "/munge.sock").c_str());
       llvm::sys::fs::remove_directories(dir);
+    }
     unsetenv("SLURM_CONF");
   }
   void SetUp() override {
