@@ -17,6 +17,12 @@ PACKAGES=(
   # neovim: its LSP client drives the language server in a test)
   iproute2 googletest libgtest-dev libgmock-dev libbenchmark-dev
   neovim
+  # ssh:// addresses: the client runs ssh; tests/e2e/SshAddressTest.cpp
+  # starts a real sshd
+  openssh-client openssh-server
+  # slurm: addresses: the client runs srun; tests/e2e/SlurmAddressTest.cpp
+  # starts a one-node cluster (munged, slurmctld, slurmd)
+  slurm-client slurmctld slurmd munge
   # a debugger attached to a live session (tests/e2e/gdb-session.test)
   gdb
   # the executor-server cross-built for aarch64 runs under emulation in the

@@ -3,6 +3,7 @@
 #include "ExecutorRuntime/ExecutorClient.h"
 #include "ExecutorRuntime/Handshake.h"
 #include "ExecutorRuntime/Socket.h"
+#include "ExecutorRuntime/SshConnect.h"
 #include "ExecutorRuntime/Stream.h"
 #include "ExecutorRuntime/TlsStream.h"
 #include "ExecutorRuntime/UnixSocket.h"
@@ -101,6 +102,21 @@ Error failure(const std::string &why) {
 
 Expected<std::unique_ptr<Stream>>
 connectTransport(const std::string &address, const ClientOptions &options) {
+  // ssh:// (SshConnect.h): ssh authenticates and encrypts; no token, no TLS.
+  if (isSshAddress(address)) {
+    AddressParts parts;
+    if (std::string problem = parseAddress(address, &parts); !problem.empty())
+      return failure("address '" + address + "' " + problem);
+    return connectSsh(parts, options);
+  }
+  // slurm: (SshConnect.h): a one-task step that srun starts; Slurm
+  // authenticates.
+  if (isSlurmAddress(address)) {
+    AddressParts parts;
+    if (std::string problem = parseAddress(address, &parts); !problem.empty())
+      return failure("address '" + address + "' " + problem);
+    return connectSlurm(parts, options);
+  }
   std::string why, unixPath;
   bool overUnix = isUnixAddress(address, &unixPath);
   // The environment's settings first: one that cannot be used is the

@@ -80,7 +80,8 @@ ExecutorClient::open(const std::string &address, ClientOptions options) {
   // A map that is set but maps nothing here: its entries, and why not.
   std::string mapNote = unmatched.empty() ? "" : "; " + unmatched;
   std::string host, port;
-  if (!mapped && !isUnixAddress(address) &&
+  if (!mapped && !isUnixAddress(address) && !isSshAddress(address) &&
+      !isSlurmAddress(address) &&
       !splitAddress(address, host, port, why))
     return impl->error(
         "no EXECUTOR_ADDRESS_MAP entry maps this address, and it is not an "

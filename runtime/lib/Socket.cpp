@@ -24,6 +24,9 @@ bool splitAddress(const std::string &address, std::string &host,
   std::string problem = parseAddress(address, &parts);
   if (problem.empty() && parts.unixSocket)
     problem = "is a Unix socket, not host:port";
+  if (problem.empty() && (parts.ssh || parts.slurm))
+    problem = std::string("starts executor-server through ") +
+              (parts.ssh ? "ssh" : "srun") + ", and is not host:port";
   if (problem.empty() && parts.placeholder)
     problem = "has the placeholder port '" + parts.port +
               "'; map the address to HOST:PORT with EXECUTOR_ADDRESS_MAP";
@@ -71,7 +74,9 @@ bool mapAddress(const std::string &address, std::string &mapped,
     std::string to = eq == std::string::npos ? "" : entry.substr(eq + 1);
     std::string host, port, why;
     AddressParts target;
-    bool toUnix = parseAddress(to, &target).empty() && target.unixSocket;
+    // (unix:PATH, ssh:// and slurm: are taken as they are.)
+    bool toUnix = parseAddress(to, &target).empty() &&
+                  (target.unixSocket || target.ssh || target.slurm);
     if (from.empty() || (!toUnix && !splitAddress(to, host, port, why))) {
       error = "EXECUTOR_ADDRESS_MAP entry '" + entry +
               "' is not FROM=HOST:PORT";
@@ -79,7 +84,8 @@ bool mapAddress(const std::string &address, std::string &mapped,
         error += " (" + why + ")";
       error += "; write the entries as FROM=HOST:PORT separated by ',', "
                "e.g. ADDR:PORT=127.0.0.1:7000,gpu:1=10.0.0.2:7000 (an "
-               "executor on this host: FROM=unix:PATH)";
+               "executor on this host: FROM=unix:PATH; through ssh: "
+               "FROM=ssh://[user@]host[/path/to/executor-server])";
       return false;
     }
     if (!found && from == address) {

@@ -10,6 +10,10 @@
 #include <cstring>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -136,7 +140,132 @@ public:
 private:
   std::unique_ptr<TlsStream> tls;
 };
+/// Standard input and output (executor-server --stdio under ssh or srun):
+/// one descriptor read, another written, pipes or sockets, non-blocking.
+/// What the transport polls (fd()) is an epoll set of the input and an
+/// eventfd, so shutdown() wakes every reader and writer also on a pipe,
+/// which has no shutdown(2).
+class StdioStream final : public Stream {
+public:
+  StdioStream(int in, int out, int watch, int wake)
+      : in(in), out(out), watch(watch), wake(wake) {}
+  ~StdioStream() override {
+    ::close(in);
+    if (out != in)
+      ::close(out);
+    ::close(watch);
+    ::close(wake);
+  }
+  int fd() const override { return watch; }
+
+  ssize_t read(char *into, size_t size, bool dontWait,
+               std::deque<int> &) override {
+    while (true) {
+      if (stopped.load(std::memory_order_acquire))
+        return 0;
+      ssize_t got = ::read(in, into, size);
+      if (got >= 0)
+        return got;
+      if (errno == EINTR)
+        continue;
+      if (errno != EAGAIN)
+        return -1;
+      if (dontWait)
+        return -1; // errno EAGAIN
+      pollfd p[2] = {{in, POLLIN, 0}, {wake, POLLIN, 0}};
+      ::poll(p, 2, -1);
+    }
+  }
+
+  Error write(iovec *parts, size_t count, int) override {
+    size_t remaining = count;
+    while (remaining > 0) {
+      if (stopped.load(std::memory_order_acquire))
+        return streamError("cannot send: the session's standard output was "
+                           "shut down");
+      ssize_t sent = ::writev(out, parts, std::min<size_t>(remaining, IOV_MAX));
+      if (sent < 0) {
+        if (errno == EINTR)
+          continue;
+        if (errno == EAGAIN) {
+          pollfd p[2] = {{out, POLLOUT, 0}, {wake, POLLIN, 0}};
+          ::poll(p, 2, -1);
+          continue;
+        }
+        return errorCodeToError(std::error_code(errno, std::generic_category()));
+      }
+      size_t left = static_cast<size_t>(sent);
+      while (remaining > 0 && left >= parts->iov_len) {
+        left -= parts->iov_len;
+        ++parts;
+        --remaining;
+      }
+      if (remaining > 0) {
+        parts->iov_base = static_cast<char *>(parts->iov_base) + left;
+        parts->iov_len -= left;
+      }
+    }
+    return Error::success();
+  }
+
+  // Async-signal-safe: no allocation, at most about a second.
+  void writeBeforeExit(const char *data, size_t size) override {
+    for (int waits = 0; size > 0 && waits < 100;) {
+      ssize_t n = ::write(out, data, size);
+      if (n > 0) {
+        data += n;
+        size -= static_cast<size_t>(n);
+      } else if (n < 0 && errno == EAGAIN) {
+        pollfd p{out, POLLOUT, 0};
+        ::poll(&p, 1, 10);
+        ++waits;
+      } else if (!(n < 0 && errno == EINTR)) {
+        return;
+      }
+    }
+  }
+
+  void shutdown() override {
+    stopped.store(true, std::memory_order_release);
+    uint64_t one = 1;
+    (void)!::write(wake, &one, sizeof(one));
+  }
+
+private:
+  int in, out, watch, wake;
+  std::atomic<bool> stopped{false};
+};
 } // namespace
+
+std::unique_ptr<Stream> stdioStream(int in, int out, std::string &why) {
+  for (int fd : {in, out}) {
+    int flags = ::fcntl(fd, F_GETFL);
+    if (flags < 0 || ::fcntl(fd, F_SETFL, flags | O_NONBLOCK) < 0) {
+      why = std::string("cannot make standard input and output "
+                        "non-blocking: ") + std::strerror(errno);
+      return nullptr;
+    }
+  }
+  int watch = ::epoll_create1(EPOLL_CLOEXEC);
+  int wake = ::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+  epoll_event input{}, woken{};
+  input.events = EPOLLIN;
+  input.data.fd = in;
+  woken.events = EPOLLIN;
+  woken.data.fd = wake;
+  if (watch < 0 || wake < 0 ||
+      ::epoll_ctl(watch, EPOLL_CTL_ADD, in, &input) != 0 ||
+      ::epoll_ctl(watch, EPOLL_CTL_ADD, wake, &woken) != 0) {
+    why = std::string("cannot watch standard input (epoll, eventfd): ") +
+          std::strerror(errno);
+    if (watch >= 0)
+      ::close(watch);
+    if (wake >= 0)
+      ::close(wake);
+    return nullptr;
+  }
+  return std::make_unique<StdioStream>(in, out, watch, wake);
+}
 
 std::unique_ptr<Stream> socketStream(int fd) {
   return std::make_unique<SocketStream>(fd, /*passes=*/false);

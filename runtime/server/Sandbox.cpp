@@ -131,11 +131,22 @@ private:
 };
 } // namespace
 
-void closeInheritedDescriptors(int keep) {
+void closeInheritedDescriptors(int keep, int keepToo) {
+  // The ranges between the kept descriptors (above 2), in order.
+  int low = std::min(keep, keepToo), high = std::max(keep, keepToo);
+  if (low < 0 || low == high)
+    low = high;
   bool closed = true;
-  if (keep > 3)
-    closed = close_range(3, static_cast<unsigned>(keep) - 1, 0) == 0;
-  closed = closed && close_range(static_cast<unsigned>(keep) + 1, ~0U, 0) == 0;
+  unsigned from = 3;
+  for (int kept : {low, high}) {
+    if (kept < static_cast<int>(from))
+      continue;
+    if (kept > static_cast<int>(from))
+      closed = closed && close_range(from, static_cast<unsigned>(kept) - 1,
+                                     0) == 0;
+    from = static_cast<unsigned>(kept) + 1;
+  }
+  closed = closed && close_range(from, ~0U, 0) == 0;
   if (closed)
     return;
   // A kernel without close_range (before 5.9): what /proc lists.
@@ -143,7 +154,7 @@ void closeInheritedDescriptors(int keep) {
   if (DIR *dir = opendir("/proc/self/fd")) {
     while (dirent *entry = readdir(dir)) {
       int fd = std::atoi(entry->d_name);
-      if (fd > 2 && fd != keep && fd != dirfd(dir))
+      if (fd > 2 && fd != keep && fd != keepToo && fd != dirfd(dir))
         open.push_back(fd);
     }
     closedir(dir);

@@ -43,10 +43,11 @@ std::string openLogRelay(LogRelay &relay);
 /// In the session: the relay's write end on fds 1 and 2, /dev/null on 0.
 void writeLogToRelay(LogRelay &relay);
 
-/// Closes every descriptor but 0, 1, 2 and `keep` (close_range): nothing
+/// Closes every descriptor but 0, 1, 2, `keep` and `keepToo` (--stdio's
+/// output, when it is not -1) (close_range): nothing
 /// of the listener's (its listening sockets, other clients' connections,
 /// pipes) reaches a kernel.
-void closeInheritedDescriptors(int keep);
+void closeInheritedDescriptors(int keep, int keepToo = -1);
 
 /// Sends the session's standard output and error (fds 1 and 2, a kernel's
 /// printf and perror) through a pipe that a thread reads and logs line by

@@ -40,6 +40,13 @@ ServerFlags parseServerFlags(int argc, char **argv, const char *version) {
                "Default: a Unix socket in $XDG_RUNTIME_DIR/executor-studio "
                "when that is set, else 127.0.0.1:0 (a free loopback port) "
                "with a generated token"));
+  static cl::opt<bool> stdio(
+      "stdio", cl::cat(listen),
+      cl::desc("serve exactly one session on standard input and output "
+               "(for ssh:// addresses and Slurm: whoever started this "
+               "process authenticated its user, so no token and no TLS); "
+               "the log goes to standard error, and the end of standard "
+               "input ends the session and all its processes"));
   static cl::opt<std::string> unixMode(
       "unix-mode", cl::value_desc("MODE"), cl::init("0600"), cl::cat(listen),
       cl::desc("the Unix socket's file mode"));
@@ -195,7 +202,20 @@ ServerFlags parseServerFlags(int argc, char **argv, const char *version) {
 
   ServerFlags flags;
   flags.binds.assign(binds.begin(), binds.end());
-  if (flags.binds.empty()) {
+  flags.stdio = stdio;
+  if (flags.stdio) {
+    for (const cl::Option *listenerFlag :
+         std::initializer_list<const cl::Option *>{
+             // (cl::list's operator& gives its values)
+             std::addressof(static_cast<const cl::Option &>(binds)),
+             &allowRemote, &insecurePlaintext, &tlsCert, &tlsKey, &tokenFile,
+             &noToken})
+      if (listenerFlag->getNumOccurrences())
+        flagError("--stdio serves one session on standard input and output "
+                  "and listens nowhere: --" + listenerFlag->ArgStr.str() +
+                  " does not apply (whoever starts it, such as ssh, "
+                  "authenticates)");
+  } else if (flags.binds.empty()) {
     const char *runtime = std::getenv("XDG_RUNTIME_DIR");
     if (runtime && *runtime && runtime[0] == '/' && access(runtime, W_OK) == 0)
       flags.binds.push_back("unix:" + privateRuntimeDirectory() +

@@ -20,6 +20,8 @@ struct ServerFlags {
   /// Default (no --bind): a Unix socket in privateRuntimeDirectory() when
   /// $XDG_RUNTIME_DIR is set, else 127.0.0.1:0 with a generated token.
   std::vector<std::string> binds = {};
+  /// --stdio: one session on standard input and output, no listener.
+  bool stdio = false;
   std::vector<std::string> plugins;
   unsigned unixMode = 0600;
   bool allowRemote = false, insecurePlaintext = false;

@@ -6,7 +6,14 @@
 //                    --token-file FILE] [limits] [--run-as USER]
 //                   [--log=all|sessions] [--asset-root DIR]
 //                   [--services=all|executor-studio|catalyst]
+//   executor-server --stdio [limits] [--run-as USER] [...]
 //   (--help describes every option)
+//
+// --stdio serves exactly one session on standard input and output (what an
+// ssh:// address runs on the remote host) and listens nowhere: the session
+// starts as a listener's connection does, the log goes to standard error,
+// and the end of standard input ends the session, its processes and then
+// this process.
 //
 // Listens on each --bind address and prints `listening on HOST:PORT` (or
 // `listening on unix:PATH`) once it accepts connections. A unix:PATH socket
@@ -50,6 +57,7 @@
 #include "MemoryCgroup.h"
 #include "Sandbox.h"
 #include "ServerFlags.h"
+#include "StdioAcceptor.h"
 
 #include "llvm/ExecutionEngine/Orc/Shared/SimpleRemoteEPCUtils.h"
 #include "llvm/ExecutionEngine/Orc/TargetProcess/SimpleExecutorMemoryManager.h"
@@ -262,6 +270,11 @@ int serveSession(std::unique_ptr<Stream> stream, uint64_t memoryLimit, const std
 
 int main(int argc, char **argv) {
   ServerFlags flags = parseServerFlags(argc, argv, EXECUTOR_STUDIO_VERSION);
+  // --stdio: the session's descriptors, taken before anything is printed.
+  int stdioIn = -1, stdioOut = -1;
+  std::unique_ptr<Acceptor> stdio;
+  if (flags.stdio)
+    stdio = takeStandardStreams(stdioIn, stdioOut);
   useKernelHeap = flags.useKernelHeap;
   logLaunches = flags.logLaunches;
   setDebugWait(flags.debugWait);
@@ -516,7 +529,7 @@ int main(int argc, char **argv) {
     if (pid == 0) {
       // Nothing of the listener's (listening sockets, other clients'
       // connections, its signal pipe) stays open in a session.
-      closeInheritedDescriptors(fd);
+      closeInheritedDescriptors(fd, stdioOut);
       // No terminal: a kernel must not push input into the shell that
       // started the server (issue 41). Before anything else, so that no
       // process of the session ever has one.
@@ -671,9 +684,15 @@ int main(int argc, char **argv) {
     pending.erase(pending.begin() + static_cast<long>(i));
   };
 
+  // --stdio: its one session now; the server ends with it.
+  int stdioStatus = 0;
+  if (stdio) {
+    startSession(stdioIn, nullptr, *stdio, "stdio", Clock::now());
+    close(stdioOut);
+  }
   bool running = true;
   std::vector<pollfd> polled;
-  while (running) {
+  while (running && !(stdio && sessions.empty())) {
     polled = fds;
     for (const Pending &p : pending)
       polled.push_back({p.connection->fd(), p.connection->events(), 0});
@@ -704,6 +723,7 @@ int main(int argc, char **argv) {
                    std::to_string(WEXITSTATUS(status)));
         else
           logEvent(label + " closed");
+        stdioStatus = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
       }
     }
     // The pending connections: what came, then what timed out.
@@ -832,5 +852,5 @@ int main(int argc, char **argv) {
     unlink(path.c_str());
   removeMemoryCgroups(memoryGroups);
   logEvent("stopped");
-  return 0;
+  return stdio ? stdioStatus : 0;
 }

@@ -21,6 +21,12 @@ if subprocess.call([os.path.join(os.path.dirname(__file__), "two-hosts"), "--che
 else:
     lit_config.note("two-hosts.test is skipped: it needs root and ip netns (network namespaces) to make two hosts")
 
+# ssh-dispatch.test starts Debian's sshd: root, sshd, ssh and ssh-keygen.
+if subprocess.call([os.path.join(os.path.dirname(__file__), "with-sshd"), "--check"]) == 0:
+    config.available_features.add("sshd")
+else:
+    lit_config.note("ssh-dispatch.test is skipped: it needs root, /usr/sbin/sshd, ssh and ssh-keygen (openssh-server, openssh-client)")
+
 # gdb-session.test attaches gdb to a session: gdb installed, and ptrace
 # allowed in this container (checked by attaching to a sleeping process).
 import shutil

@@ -23,6 +23,54 @@ TEST(Address, AcceptsUnixSockets) {
             std::string::npos);
 }
 
+// ssh://[user@]host[:port][/path]: the verifier takes what ssh may be
+// given, and refuses, in IR already, what ssh or the remote shell would
+// take for more than a host and a program (issue 43).
+TEST(Address, AcceptsSshAndRefusesWhatSshOrAShellWouldInterpret) {
+  EXPECT_EQ(validateAddress("ssh://lab"), "");
+  EXPECT_EQ(validateAddress("ssh://me@lab-gpu.example.org:2222/opt/x/bin/"
+                            "executor-server"),
+            "");
+  EXPECT_EQ(validateAddress("ssh://[::1]:22/usr/bin/executor-server"), "");
+  EXPECT_EQ(validateAddress("ssh://-oProxyCommand=x"),
+            "has a host that starts with '-' (ssh would take it for an "
+            "option)");
+  EXPECT_EQ(validateAddress("ssh://-l@lab"),
+            "has a user that starts with '-' (ssh would take it for an "
+            "option)");
+  EXPECT_EQ(validateAddress("ssh://"),
+            "has an empty host; write it as "
+            "ssh://[user@]host[:port][/path/to/executor-server]");
+  for (const char *hostile :
+       {"ssh://lab/x;id", "ssh://lab/x y", "ssh://lab/$(id)", "ssh://lab/`id`",
+        "ssh://lab/x|y", "ssh://lab/x&", "ssh://lab/x>y", "ssh://lab/~x",
+        "ssh://lab/x'y", "ssh://lab/x\"y", "ssh://lab/x\ny"})
+    EXPECT_NE(validateAddress(hostile).find("which the remote shell would "
+                                            "interpret"),
+              std::string::npos)
+        << hostile;
+  EXPECT_EQ(validateAddress("ssh://lab:0"),
+            "has port '0', not a number in [1, 65535]");
+}
+
+// slurm:NAME=VALUE,...: only srun options that run nothing (issue 43).
+TEST(Address, AcceptsSlurmOptionsThatRunNothing) {
+  EXPECT_EQ(validateAddress("slurm:"), "");
+  EXPECT_EQ(validateAddress("slurm:partition=gpu,gres=gpu:a100:1,time=30,"
+                            "nodelist=n[1-3],server=/opt/x/executor-server"),
+            "");
+  for (const char *hostile :
+       {"slurm:prolog=/x", "slurm:task-prolog=/x", "slurm:epilog=/x",
+        "slurm:chdir=/x", "slurm:output=/x", "slurm:export=ALL",
+        "slurm:bcast=/x"})
+    EXPECT_NE(validateAddress(hostile).find("which a slurm: address may not "
+                                            "give srun"),
+              std::string::npos)
+        << hostile;
+  EXPECT_NE(validateAddress("slurm:partition=a b"), "");
+  EXPECT_NE(validateAddress("slurm:server=relative/executor-server"), "");
+}
+
 // The verifier and the runtime say the same about the same address.
 TEST(Address, TheRuntimeReportsTheVerifiersWords) {
   for (const char *address : {"localhost", "::1:4711", "[::1:4711", ":4711",

@@ -22,8 +22,9 @@ namespace executor_studio::runtime {
 class Stream;
 struct ClientOptions;
 
-/// Connects to `address` (HOST:PORT, [v6]:PORT or unix:PATH, already
-/// mapped by EXECUTOR_ADDRESS_MAP) with `options` completed from the
+/// Connects to `address` (HOST:PORT, [v6]:PORT, unix:PATH, or starts ssh
+/// or srun for ssh:// and slurm: (SshConnect.h), already mapped by
+/// EXECUTOR_ADDRESS_MAP) with `options` completed from the
 /// environment (EXECUTOR_TOKEN, EXECUTOR_TOKEN_FILE, EXECUTOR_TLS_CA,
 /// EXECUTOR_LIVENESS_TIMEOUT): a connected, authenticated stream, or why
 /// not (a setting that cannot be used, a refused or failed connection, a

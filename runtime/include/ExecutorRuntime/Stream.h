@@ -8,7 +8,9 @@
 //   socketStream  a connected TCP socket (sendmsg/recv, MSG_NOSIGNAL);
 //   unixStream    a Unix domain socket, whose messages may carry a
 //                 descriptor (SCM_RIGHTS): shared memory crosses it;
-//   tlsStream     TLS over TCP, records by OpenSSL (TlsStream.h).
+//   tlsStream     TLS over TCP, records by OpenSSL (TlsStream.h);
+//   stdioStream   a pair of descriptors, one read and one written (the
+//                 pipes executor-server --stdio gets from ssh or srun).
 //
 //===----------------------------------------------------------------------===//
 #ifndef EXECUTORRUNTIME_STREAM_H
@@ -64,6 +66,9 @@ public:
 std::unique_ptr<Stream> socketStream(int fd);
 std::unique_ptr<Stream> unixStream(int fd);
 std::unique_ptr<Stream> tlsStream(std::unique_ptr<TlsStream> tls);
+/// Take ownership of `in` (read) and `out` (written), pipes or sockets;
+/// null, with `why`, when it cannot watch them (epoll, eventfd).
+std::unique_ptr<Stream> stdioStream(int in, int out, std::string &why);
 
 } // namespace executor_studio::runtime
 
