@@ -1,5 +1,6 @@
 //===- MemoryCgroup.cpp - a session's memory counted where it is ---------===//
 #include "MemoryCgroup.h"
+#include "Sandbox.h"
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -7,7 +8,6 @@
 #include <sched.h>
 #include <sstream>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include <utility>
 
@@ -244,34 +244,7 @@ std::string enterLimitedIpcNamespace(uint64_t bytes) {
 }
 
 bool ipcLimitsWork(uint64_t bytes, std::string &why) {
-  int report[2];
-  if (pipe2(report, O_CLOEXEC) != 0) {
-    why = failed("pipe");
-    return false;
-  }
-  pid_t child = fork();
-  if (child == 0) {
-    std::string problem = enterLimitedIpcNamespace(bytes);
-    (void)!write(report[1], problem.data(), problem.size());
-    _exit(problem.empty() ? 0 : 1);
-  }
-  close(report[1]);
-  why.clear();
-  char buffer[512];
-  ssize_t n;
-  while ((n = read(report[0], buffer, sizeof(buffer))) > 0 ||
-         (n < 0 && errno == EINTR))
-    if (n > 0)
-      why.append(buffer, static_cast<size_t>(n));
-  close(report[0]);
-  int status = 0;
-  if (child < 0 || waitpid(child, &status, 0) != child ||
-      !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    if (why.empty())
-      why = "the probe failed";
-    return false;
-  }
-  return true;
+  return worksInChild([&] { return enterLimitedIpcNamespace(bytes); }, why);
 }
 
 } // namespace executor_studio::runtime

@@ -11,6 +11,7 @@
 #include <atomic>
 #include <chrono>
 #include <ctime>
+#include <functional>
 #include <seccomp.h>
 
 #include <cerrno>
@@ -648,8 +649,8 @@ const char *const kRefused[] = {
     "io_uring_register"};
 } // namespace
 
-bool syscallFilterWorks(const std::vector<std::string> &allowed,
-                        std::string &why) {
+bool worksInChild(const std::function<std::string()> &step,
+                  std::string &why) {
   int report[2];
   if (pipe2(report, O_CLOEXEC) != 0) {
     why = std::string("pipe: ") + std::strerror(errno);
@@ -657,10 +658,7 @@ bool syscallFilterWorks(const std::vector<std::string> &allowed,
   }
   pid_t child = fork();
   if (child == 0) {
-    std::string problem =
-        prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0
-            ? installSyscallFilter(allowed)
-            : std::string("cannot set no_new_privs: ") + std::strerror(errno);
+    std::string problem = step();
     (void)!write(report[1], problem.data(), problem.size());
     _exit(problem.empty() ? 0 : 1);
   }
@@ -668,8 +666,10 @@ bool syscallFilterWorks(const std::vector<std::string> &allowed,
   why.clear();
   char buffer[512];
   ssize_t n;
-  while ((n = read(report[0], buffer, sizeof(buffer))) > 0)
-    why.append(buffer, static_cast<size_t>(n));
+  while ((n = read(report[0], buffer, sizeof(buffer))) > 0 ||
+         (n < 0 && errno == EINTR))
+    if (n > 0)
+      why.append(buffer, static_cast<size_t>(n));
   close(report[0]);
   int status = 0;
   if (child < 0 || waitpid(child, &status, 0) != child || !WIFEXITED(status) ||
@@ -679,6 +679,18 @@ bool syscallFilterWorks(const std::vector<std::string> &allowed,
     return false;
   }
   return true;
+}
+
+bool syscallFilterWorks(const std::vector<std::string> &allowed,
+                        std::string &why) {
+  return worksInChild(
+      [&] {
+        return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0
+                   ? installSyscallFilter(allowed)
+                   : std::string("cannot set no_new_privs: ") +
+                         std::strerror(errno);
+      },
+      why);
 }
 
 namespace {

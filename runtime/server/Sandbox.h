@@ -12,6 +12,7 @@
 #ifndef EXECUTORSERVER_SANDBOX_H
 #define EXECUTORSERVER_SANDBOX_H
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -81,6 +82,11 @@ std::string installSyscallFilter(const std::vector<std::string> &allowed);
 /// "" when every name in `names` is a system call of this machine, else
 /// the message naming the first that is not.
 std::string checkSyscallNames(const std::vector<std::string> &names);
+
+/// Runs `step` in a forked child: true when it returned "", else false
+/// with what it returned (or why the child failed) in `why`. How the
+/// listener learns, before any session, what this machine lets one do.
+bool worksInChild(const std::function<std::string()> &step, std::string &why);
 
 /// Whether this machine lets a session load the filter (qemu-user and
 /// some containers do not): tried in a child process; false with `why`.
