@@ -65,6 +65,26 @@ std::unique_ptr<Acceptor> listenOn(const std::string &address,
                                    bool allowRemote, unsigned unixMode,
                                    std::chrono::seconds liveness);
 
+/// Raises this process's soft limit of open files to its hard limit (each
+/// connection waiting to authenticate holds a descriptor, and thousands may
+/// wait); returns the soft limit it has then.
+unsigned long raiseOpenFileLimit();
+/// In a session: the soft limit of open files it had before
+/// raiseOpenFileLimit (a session holds a few descriptors, and kernels get
+/// the limit they would anywhere).
+void restoreOpenFileLimit();
+
+/// Descriptors the listener keeps for itself beyond its pending
+/// connections (listeners, pipes, logs, a session being forked).
+constexpr unsigned long kListenerFiles = 128;
+
+/// Fits the pending budgets (--max-pending, --max-pending-per-address) to
+/// `files` open files: at most files - kListenerFiles pending, and no more
+/// from one address than at all. Returns "" or what was lowered (for the
+/// log).
+std::string fitPendingBudgets(unsigned &maxPending, unsigned &perAddress,
+                              unsigned long files);
+
 } // namespace executor_studio::runtime
 
 #endif // EXECUTORSERVER_ACCEPTOR_H

@@ -57,6 +57,10 @@ public:
   short events() const { return wanted; }
   int fd() const { return socket; }
   Clock::time_point deadline() const { return until; }
+  /// Whether it has proved anything yet: it has finished TLS (an idle or
+  /// half-open socket has not). When the pending budget is full the
+  /// listener closes the oldest that has not, to make room.
+  bool provedSomething() const { return tls && stage != Stage::Tls; }
   /// Whether a whole proof waits to be checked.
   bool proofWaiting() const { return stage == Stage::Check; }
   /// Why it was refused (for the log).

@@ -59,6 +59,7 @@
 #include <openssl/crypto.h>
 
 #include <arpa/inet.h>
+#include <algorithm>
 #include <cerrno>
 #include <condition_variable>
 #include <deque>
@@ -357,6 +358,10 @@ int main(int argc, char **argv) {
   // server before any client sees it listening. Each listener knows its
   // kind (Acceptor.h); nothing below asks.
   std::vector<std::unique_ptr<Acceptor>> listeners;
+  // Connections waiting to authenticate hold a descriptor each, and
+  // thousands may wait (issue 40): the budgets fit the files we may open.
+  std::string budgetNote = fitPendingBudgets(
+      limits.maxPending, limits.maxPendingPerAddress, raiseOpenFileLimit());
   for (const std::string &bind : binds)
     listeners.push_back(
         listenOn(bind, allowRemote, flags.unixMode, limits.liveness));
@@ -427,6 +432,8 @@ int main(int argc, char **argv) {
            (limits.launchTime.count() ? formatDuration(limits.launchTime)
                                       : std::string("any time")));
   logEvent(isolationLine);
+  if (!budgetNote.empty())
+    logEvent("note: " + budgetNote);
   if (!isolationMissing.empty())
     logEvent("isolation not in force: " + isolationMissing);
   if (!generatedTokenFiles.empty())
@@ -464,9 +471,7 @@ int main(int argc, char **argv) {
   // Refusals of a flood are logged once a second, not once each.
   std::map<std::string, unsigned> quietRefusals;
   Clock::time_point quietSince = Clock::now();
-  auto refuseQuietly = [&](int fd, const std::string &why) {
-    refuseConnection(fd, why);
-    close(fd);
+  auto countQuietly = [&](const std::string &why) {
     if (quietRefusals[why]++ == 0 && quietRefusals.size() == 1)
       quietSince = Clock::now();
   };
@@ -475,8 +480,9 @@ int main(int argc, char **argv) {
         (!now && Clock::now() - quietSince < std::chrono::seconds(1)))
       return;
     for (auto &[why, count] : quietRefusals)
-      logEvent("refused " + std::to_string(count) + " connection" +
-               (count == 1 ? "" : "s") + ": " + why);
+      logEvent("closed " + std::to_string(count) + " connection" +
+               (count == 1 ? "" : "s") + " to make room: " + why +
+               " (the oldest that had proved nothing)");
     quietRefusals.clear();
   };
   auto busyReason = [&] {
@@ -517,6 +523,7 @@ int main(int argc, char **argv) {
       // Nothing of the listener's (listening sockets, other clients'
       // connections, its signal pipe) stays open in a session.
       closeInheritedDescriptors(fd);
+      restoreOpenFileLimit();
       // No terminal: a kernel must not push input into the shell that
       // started the server (issue 41). Before anything else, so that no
       // process of the session ever has one.
@@ -665,19 +672,56 @@ int main(int argc, char **argv) {
     }
     return false;
   };
-  auto dropPending = [&](size_t i) {
-    if (--pendingByHost[pending[i].host] == 0)
-      pendingByHost.erase(pending[i].host);
-    pending.erase(pending.begin() + static_cast<long>(i));
+  // A pending connection that is over leaves a hole in `pending` (its
+  // connection null), closed up once per turn of the loop: a flood of
+  // thousands is not moved once for each that goes.
+  size_t pendingCount = 0;
+  auto dropPending = [&](Pending &p) {
+    if (--pendingByHost[p.host] == 0)
+      pendingByHost.erase(p.host);
+    p.connection.reset();
+    --pendingCount;
+  };
+  // A budget is full: the oldest connection (from `host`, when it is that
+  // address's budget) that has proved nothing makes room for the new one,
+  // never the new one (issue 40: refusing newcomers let a flood of idle
+  // sockets lock every client out). When all have finished TLS, the oldest.
+  auto makeRoom = [&](const std::string *host, const std::string &why) {
+    Pending *victim = nullptr, *proved = nullptr;
+    for (Pending &p : pending) {
+      if (!p.connection || (host && p.host != *host))
+        continue;
+      if (!p.connection->provedSomething()) {
+        victim = &p;
+        break;
+      }
+      if (!proved)
+        proved = &p;
+    }
+    if (!victim)
+      victim = proved;
+    if (!victim)
+      return;
+    victim->connection->refuse("closed to make room: " + why +
+                               ", and this was the oldest connection that "
+                               "had proved nothing; try again");
+    countQuietly(why);
+    dropPending(*victim);
   };
 
   bool running = true;
   std::vector<pollfd> polled;
   while (running) {
+    if (pendingCount < pending.size())
+      pending.erase(std::remove_if(pending.begin(), pending.end(),
+                                   [](const Pending &p) {
+                                     return !p.connection;
+                                   }),
+                    pending.end());
     polled = fds;
     for (const Pending &p : pending)
       polled.push_back({p.connection->fd(), p.connection->events(), 0});
-    int timeout = pending.empty() && quietRefusals.empty() ? -1 : 50;
+    int timeout = pendingCount == 0 && quietRefusals.empty() ? -1 : 50;
     if (poll(polled.data(), polled.size(), timeout) < 0) {
       if (errno == EINTR)
         continue;
@@ -708,7 +752,7 @@ int main(int argc, char **argv) {
     }
     // The pending connections: what came, then what timed out.
     size_t listenerCount = fds.size();
-    for (size_t i = 0; i < pending.size();) {
+    for (size_t i = 0; i < pending.size(); ++i) {
       Pending &p = pending[i];
       short got = polled[listenerCount + i].revents;
       bool alive = true;
@@ -722,13 +766,8 @@ int main(int argc, char **argv) {
         logEvent("refused " + p.peerName + ": " + why);
         alive = false;
       }
-      if (alive) {
-        ++i;
-        continue;
-      }
-      // `polled` lines up with `pending` again after the erase.
-      polled.erase(polled.begin() + static_cast<long>(listenerCount + i));
-      dropPending(i);
+      if (!alive)
+        dropPending(p);
     }
     for (size_t i = kFirstListener; i < fds.size() && running; ++i) {
       if (!(polled[i].revents & POLLIN))
@@ -761,25 +800,24 @@ int main(int argc, char **argv) {
           close(fd);
           continue;
         }
-        if (pending.size() >= limits.maxPending) {
-          refuseQuietly(fd, "busy: " + std::to_string(limits.maxPending) +
-                                " connections are authenticating "
-                                "(--max-pending); try again in a moment");
-          continue;
-        }
-        if (pendingByHost[host] >= limits.maxPendingPerAddress) {
-          refuseQuietly(fd, "this address has " +
-                                std::to_string(limits.maxPendingPerAddress) +
-                                " connections authenticating already "
-                                "(--max-pending-per-address)");
-          continue;
-        }
+        if (auto it = pendingByHost.find(host);
+            it != pendingByHost.end() &&
+            it->second >= limits.maxPendingPerAddress)
+          makeRoom(&host, "this address had " +
+                              std::to_string(limits.maxPendingPerAddress) +
+                              " connections authenticating "
+                              "(--max-pending-per-address)");
+        if (pendingCount >= limits.maxPending)
+          makeRoom(nullptr, std::to_string(limits.maxPending) +
+                                " connections were authenticating "
+                                "(--max-pending)");
         ++pendingByHost[host];
+        ++pendingCount;
         pending.push_back({std::make_unique<PendingConnection>(
                                fd, security, accepted + authTimeout),
                            &listener, peerName, host, accepted});
         if (!settle(pending.back(), pending.back().connection->start()))
-          dropPending(pending.size() - 1);
+          dropPending(pending.back());
       }
     }
     reportQuietRefusals(false);
