@@ -82,6 +82,8 @@ bool PendingConnection::send(const std::string &text) {
 }
 
 void PendingConnection::refuse(const std::string &text) {
+  if (stage == Stage::TlsWait) // the client waits for TLS: say nothing
+    return;
   if (!tls)
     refuseConnection(socket, text);
   else if (stage != Stage::Tls && !tlsBroken) // not in the middle of TLS
@@ -93,12 +95,11 @@ PendingConnection::State PendingConnection::start() {
     std::string greeting = std::string(kGreetTls) + "\n";
     if (!send(greeting))
       return fail("the client went before TLS started");
-    std::string error;
-    tls = TlsStream::beginAccept(*security.tls, socket, error);
-    if (!tls)
-      return fail(error);
-    stage = Stage::Tls;
-    return advance();
+    // No TLS state before the client's first bytes (issue 40): thousands
+    // of idle connections cost a descriptor each, not TLS's buffers.
+    stage = Stage::TlsWait;
+    wanted = POLLIN;
+    return State::Waiting;
   }
   stage = Stage::Proof;
   if (!makeNonce(serverNonce))
@@ -112,6 +113,13 @@ PendingConnection::State PendingConnection::start() {
 PendingConnection::State PendingConnection::advance(bool mayCheck) {
   if (stage == Stage::Done)
     return State::Refused;
+  if (stage == Stage::TlsWait) {
+    std::string error;
+    tls = TlsStream::beginAccept(*security.tls, socket, error);
+    if (!tls)
+      return fail(error);
+    stage = Stage::Tls;
+  }
   if (stage == Stage::Tls) {
     std::string error;
     int rc = tls->continueAccept(wanted, error);

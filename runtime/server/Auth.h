@@ -72,7 +72,7 @@ public:
   void refuse(const std::string &text);
 
 private:
-  enum class Stage { Tls, Proof, Check, Done };
+  enum class Stage { TlsWait, Tls, Proof, Check, Done };
   State fail(const std::string &text, State state = State::Refused);
   bool send(const std::string &text);
   const ServerSecurity &security;
