@@ -57,11 +57,11 @@ int64_t ExecutorClient::sessionPid() const {
   const StringMap<ExecutorAddr> &published =
       impl->es->getExecutorProcessControl().getBootstrapSymbolsMap();
   auto it = published.find(kSessionPidSymbol);
+  uint64_t pid = it == published.end() ? impl->pidRead : it->second.getValue();
   // (A PID is positive and below 2^22 on Linux; anything else is ignored.)
-  if (it == published.end() || it->second.getValue() == 0 ||
-      it->second.getValue() > (1u << 22))
+  if (pid == 0 || pid > (1u << 22))
     return 0;
-  return static_cast<int64_t>(it->second.getValue());
+  return static_cast<int64_t>(pid);
 }
 bool ExecutorClient::isOpen() const { return impl->open; }
 ExecutorKind ExecutorClient::executorKind() const { return impl->kind; }
@@ -123,6 +123,19 @@ ExecutorClient::startSession(std::unique_ptr<Impl> impl,
   impl->linker = std::make_unique<ObjectLinkingLayer>(*impl->es);
   impl->linkedObjects = LinkedObjects::addTo(*impl->es, *impl->linker);
   impl->sameHost = sameHost;
+  // A session whose Setup executor-server sent before the session existed
+  // (issue 40) publishes where its PID is: read once.
+  {
+    auto &epc = impl->es->getExecutorProcessControl();
+    auto at = epc.getBootstrapSymbolsMap().find(kSessionPidAddressSymbol);
+    if (at != epc.getBootstrapSymbolsMap().end()) {
+      auto read = epc.getMemoryAccess().readUInt64s({at->second});
+      if (read && read->size() == 1)
+        impl->pidRead = (*read)[0];
+      else if (!read)
+        consumeError(read.takeError());
+    }
+  }
   // The launch protocol, once, from the bootstrap symbols (LaunchProtocol.h).
   impl->protocol = chooseLaunchProtocol(
       *impl, impl->es->getExecutorProcessControl().getBootstrapSymbolsMap());

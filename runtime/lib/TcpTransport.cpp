@@ -166,6 +166,8 @@ Error TcpTransport::start() {
     std::lock_guard<std::mutex> lock(mutex);
     started = true;
     threads.emplace_back([this] { clientListen(); });
+  } else if (options.setupSent) {
+    startReading();
   }
   return Error::success();
 }

@@ -115,6 +115,7 @@ public:
   std::string address() const override {
     return std::string(kUnixAddressPrefix) + path;
   }
+  bool passesDescriptors() const override { return true; }
   bool authenticates(const ServerSecurity &) const override { return false; }
   int accept(std::string &peerName, std::string &host) override {
     int fd = accept4(listenFd, nullptr, nullptr, SOCK_CLOEXEC);

@@ -36,6 +36,8 @@ public:
   /// The TCP port listened on, 0 for a Unix socket (a generated token's
   /// file is per port).
   virtual unsigned port() const { return 0; }
+  /// Whether its sessions' streams pass descriptors (a Unix socket's).
+  virtual bool passesDescriptors() const { return false; }
   /// Whether its connections authenticate before they get a session.
   virtual bool authenticates(const ServerSecurity &security) const = 0;
   /// Accepts one waiting connection, tuned for its kind; -1 when none

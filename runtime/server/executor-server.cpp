@@ -50,6 +50,7 @@
 #include "MemoryCgroup.h"
 #include "Sandbox.h"
 #include "ServerFlags.h"
+#include "SetupAhead.h"
 
 #include "llvm/ExecutionEngine/Orc/Shared/SimpleRemoteEPCUtils.h"
 #include "llvm/ExecutionEngine/Orc/TargetProcess/SimpleExecutorMemoryManager.h"
@@ -184,6 +185,55 @@ bool publishOurs = true, publishCatalyst = true;
 /// Whether Unix-socket sessions give kernels the shared kernel heap.
 bool useKernelHeap = true;
 
+/// A session's dispatcher, bootstrap symbols and services (Service.h):
+/// each publishes its own bootstrap symbols when the server asks it.
+void addSessionServices(SimpleRemoteEPCServer::Setup &s, bool kernelHeap) {
+  s.setDispatcher(std::make_unique<PoolDispatcher>());
+  s.bootstrapSymbols() = SimpleRemoteEPCServer::defaultBootstrapSymbols();
+  auto &services = s.services();
+  services.push_back(makeDebugSupportService());
+  if (publishOurs) {
+    services.push_back(makeLaunchService());
+    services.push_back(makeAssetService());
+    if (kernelHeap)
+      services.push_back(makeKernelHeapService());
+  }
+  if (publishCatalyst)
+    services.push_back(makeCatalystServices());
+  services.push_back(
+      std::make_unique<rt_bootstrap::SimpleExecutorMemoryManager>());
+}
+
+/// The session server the listener makes at start for connections that
+/// need no authentication (SetupAhead.h): every such session inherits it.
+struct AheadServer {
+  std::unique_ptr<SimpleRemoteEPCServer> server;
+  SetupAhead *transport = nullptr;
+  bool kernelHeap = false;
+};
+/// The session's PID (kSessionPidAddressSymbol): set in the session.
+uint64_t aheadSessionPid = 0;
+
+/// In the listener: an AheadServer, with the kernel heap's service or not;
+/// "" or the problem.
+std::string prepareAheadServer(AheadServer &ahead, bool kernelHeap) {
+  ahead.kernelHeap = kernelHeap;
+  auto server = SimpleRemoteEPCServer::Create<SetupAhead>(
+      [&](SimpleRemoteEPCServer::Setup &s) -> Error {
+        addSessionServices(s, kernelHeap);
+        s.bootstrapSymbols()[kSessionPidAddressSymbol] =
+            ExecutorAddr::fromPtr(&aheadSessionPid);
+        return Error::success();
+      },
+      &ahead.transport);
+  if (!server)
+    return toString(server.takeError());
+  ahead.server = std::move(*server);
+  if (ahead.transport->setupFrame().empty())
+    return "no Setup message was made";
+  return "";
+}
+
 /// Runs one session in this (forked) process until the client goes.
 int serveSession(std::unique_ptr<Stream> stream, uint64_t memoryLimit, const std::string &assetDirectory,
                  const std::string &assetProblem) {
@@ -217,24 +267,9 @@ int serveSession(std::unique_ptr<Stream> stream, uint64_t memoryLimit, const std
       !problem.empty())
     logEvent("error: " + problem);
   auto setup = [&](SimpleRemoteEPCServer::Setup &s) -> Error {
-        s.setDispatcher(std::make_unique<PoolDispatcher>());
-        s.bootstrapSymbols() = SimpleRemoteEPCServer::defaultBootstrapSymbols();
+        addSessionServices(s, kernelHeap);
         s.bootstrapSymbols()[kSessionPidSymbol] =
             ExecutorAddr(static_cast<uint64_t>(sessionHostPid()));
-        // The session's services (Service.h): each publishes its own
-        // bootstrap symbols when the server asks it.
-        auto &services = s.services();
-        services.push_back(makeDebugSupportService());
-        if (publishOurs) {
-          services.push_back(makeLaunchService());
-          services.push_back(makeAssetService());
-          if (kernelHeap)
-            services.push_back(makeKernelHeapService());
-        }
-        if (publishCatalyst)
-          services.push_back(makeCatalystServices());
-        services.push_back(
-            std::make_unique<rt_bootstrap::SimpleExecutorMemoryManager>());
         return Error::success();
       };
   auto server = SimpleRemoteEPCServer::Create<TcpTransport>(
@@ -255,6 +290,59 @@ int serveSession(std::unique_ptr<Stream> stream, uint64_t memoryLimit, const std
     stopCatalystRuntime();
   if (err) {
     logEvent("error: " + toString(std::move(err)));
+    return 1;
+  }
+  return 0;
+}
+
+/// Runs one session whose Setup the listener sent (SetupAhead.h), on the
+/// server it inherited, until the client goes.
+int serveAheadSession(std::unique_ptr<Stream> stream, AheadServer &ahead,
+                      uint64_t memoryLimit) {
+  // As serveSession does (see there).
+  mallopt(M_MMAP_THRESHOLD, 1 << 30);
+  mallopt(M_TRIM_THRESHOLD, 1 << 30);
+  mallopt(M_ARENA_MAX, 1);
+  if (publishCatalyst)
+    startCatalystRuntime();
+  if (ahead.kernelHeap) {
+    std::string heapProblem;
+    if (!startKernelHeap(memoryLimit, heapProblem))
+      logEvent("results are copied: " + heapProblem);
+  }
+  if (std::string problem = limitSessionAddressSpace(memoryLimit);
+      !problem.empty())
+    logEvent("error: " + problem);
+  aheadSessionPid = static_cast<uint64_t>(sessionHostPid());
+  TcpTransport *transport = nullptr;
+  TcpTransport::Options options;
+  options.executorSide = true;
+  options.setupSent = true;
+  if (publishOurs)
+    options.directHandler = serveDirectCall;
+  auto created = TcpTransport::Create(ahead.transport->client(),
+                                      std::move(stream), &transport,
+                                      std::move(options));
+  if (!created) {
+    logEvent("error: " + toString(created.takeError()));
+    return 1;
+  }
+  ahead.transport->attach(std::move(*created));
+  if (Error err = transport->start()) {
+    logEvent("error: " + toString(std::move(err)));
+    return 1;
+  }
+  installCrashReports(transport);
+  Error err = ahead.server->waitForDisconnect();
+  stopSessionWatchdog();
+  stopCrashReports();
+  if (publishCatalyst)
+    stopCatalystRuntime();
+  if (err) {
+    std::string refusal = TcpTransport::lastRefusal();
+    logEvent("error: " + (refusal.empty() ? toString(std::move(err))
+                                          : (consumeError(std::move(err)),
+                                             refusal)));
     return 1;
   }
   return 0;
@@ -409,6 +497,24 @@ int main(int argc, char **argv) {
       security.token = token;
     }
   }
+  // Connections that need no authentication hear ORC's Setup from the
+  // listener and get a process only once their client speaks (issue 40):
+  // the session server they inherit, made once here (SetupAhead.h).
+  AheadServer aheadPlain, aheadHeap;
+  for (const auto &listener : listeners) {
+    if (listener->authenticates(security))
+      continue;
+    bool heap = listener->passesDescriptors() && publishOurs && useKernelHeap;
+    AheadServer &ahead = heap ? aheadHeap : aheadPlain;
+    if (ahead.server)
+      continue;
+    if (std::string problem = prepareAheadServer(ahead, heap);
+        !problem.empty()) {
+      std::fprintf(stderr, "executor-server: cannot prepare sessions: %s\n",
+                   problem.c_str());
+      return 1;
+    }
+  }
   // What a server killed before it could clean up left in the root (before
   // "listening on": a client may then count on it).
   sessionLabel = "listener";
@@ -463,6 +569,7 @@ int main(int argc, char **argv) {
     const Acceptor *from;
     std::string peerName, host;
     Clock::time_point accepted;
+    AheadServer *ahead = nullptr; // it had ORC's Setup (SetupAhead.h)
   };
   std::vector<Pending> pending;
   std::map<std::string, unsigned> pendingByHost;
@@ -494,12 +601,17 @@ int main(int argc, char **argv) {
   // Forks the session for a connection that may have one.
   auto startSession = [&](int fd, std::unique_ptr<TlsStream> tls,
                           const Acceptor &from, const std::string &peerName,
-                          Clock::time_point accepted) {
+                          Clock::time_point accepted, AheadServer *ahead) {
     auto refuseHere = [&](const std::string &why) {
       std::string line = kGreetRefused + why + "\n";
       if (tls)
         tls->writeAll(line.data(), line.size());
-      else {
+      else if (ahead) { // it has ORC's Setup: an ORC Hangup
+        std::string hangup = orcHangupFrame(why);
+        (void)!::send(fd, hangup.data(), hangup.size(),
+                      MSG_NOSIGNAL | MSG_DONTWAIT);
+        close(fd);
+      } else {
         refuseConnection(fd, why);
         close(fd);
       }
@@ -543,7 +655,11 @@ int main(int argc, char **argv) {
                            "cannot start a session: " + why + "\n";
         if (tls)
           tls->writeAll(line.data(), line.size());
-        else
+        else if (ahead) {
+          std::string hangup =
+              orcHangupFrame("cannot start a session: " + why);
+          (void)!::send(fd, hangup.data(), hangup.size(), MSG_NOSIGNAL);
+        } else
           refuseConnection(fd, "cannot start a session: " + why);
         std::fflush(nullptr);
         _exit(6); // the listener removes the asset directory
@@ -630,8 +746,11 @@ int main(int argc, char **argv) {
       // SIGTERM (the server stops): finish what runs, refuse new
       // launches, then end with "shutting down" (Limits.h).
       signal(SIGTERM, [](int) { requestSessionStop(); });
-      int status = serveSession(from.stream(fd, std::move(tls)),
-                                limits.sessionMemory, assets, assetProblem);
+      int status =
+          ahead ? serveAheadSession(from.stream(fd, nullptr), *ahead,
+                                    limits.sessionMemory)
+                : serveSession(from.stream(fd, std::move(tls)),
+                               limits.sessionMemory, assets, assetProblem);
       // The listener removes it when it reaps this process (which covers a
       // crash); a session that could not reach it as --run-as leaves it.
       if (!runAs.drop)
@@ -660,7 +779,8 @@ int main(int argc, char **argv) {
     case PendingConnection::State::Authenticated: {
       int fd = p.connection->fd();
       std::unique_ptr<TlsStream> tls = p.connection->release();
-      startSession(fd, std::move(tls), *p.from, p.peerName, p.accepted);
+      startSession(fd, std::move(tls), *p.from, p.peerName, p.accepted,
+                   p.ahead);
       return false;
     }
     case PendingConnection::State::WrongToken:
@@ -756,12 +876,16 @@ int main(int argc, char **argv) {
       Pending &p = pending[i];
       short got = polled[listenerCount + i].revents;
       bool alive = true;
-      if (got || p.connection->proofWaiting())
-        alive = settle(p, p.connection->advance(throttle.mayCheck()));
+      if (got || p.connection->proofWaiting() || p.connection->partial())
+        alive = settle(p, p.connection->advance(throttle.mayCheck(), got));
       if (alive && Clock::now() >= p.connection->deadline()) {
         std::string why =
-            "it did not authenticate within " + formatDuration(authTimeout) +
-            " of connecting (--auth-timeout)";
+            p.ahead ? "ended: no session started within " +
+                          formatDuration(limits.handshakeTimeout) +
+                          " of connecting (--handshake-timeout)"
+                    : "it did not authenticate within " +
+                          formatDuration(authTimeout) +
+                          " of connecting (--auth-timeout)";
         p.connection->refuse(why);
         logEvent("refused " + p.peerName + ": " + why);
         alive = false;
@@ -781,19 +905,18 @@ int main(int argc, char **argv) {
           break;
         auto accepted = Clock::now();
         // A listener whose connections need not authenticate (a Unix
-        // socket, a server without TLS or token) starts the session now.
-        if (!listener.authenticates(security)) {
-          startSession(fd, nullptr, listener, peerName, accepted);
-          continue;
-        }
-        if (auto wait = throttle.wait(host); wait.count() > 0) {
-          std::string why = "a wrong token came from this address just "
-                            "now; retry in " + formatDuration(wait);
-          logEvent("refused " + peerName + ": " + why);
-          refuseConnection(fd, why);
-          close(fd);
-          continue;
-        }
+        // socket, a server without TLS or token) sends ORC's Setup now and
+        // starts the session when the client speaks (SetupAhead.h).
+        bool open = !listener.authenticates(security);
+        if (!open)
+          if (auto wait = throttle.wait(host); wait.count() > 0) {
+            std::string why = "a wrong token came from this address just "
+                              "now; retry in " + formatDuration(wait);
+            logEvent("refused " + peerName + ": " + why);
+            refuseConnection(fd, why);
+            close(fd);
+            continue;
+          }
         if (sessions.size() >= limits.maxSessions) {
           logEvent("refused " + peerName + ": " + busyReason());
           refuseConnection(fd, busyReason());
@@ -813,11 +936,21 @@ int main(int argc, char **argv) {
                                 "(--max-pending)");
         ++pendingByHost[host];
         ++pendingCount;
-        pending.push_back({std::make_unique<PendingConnection>(
-                               fd, security, accepted + authTimeout),
-                           &listener, peerName, host, accepted});
-        if (!settle(pending.back(), pending.back().connection->start()))
-          dropPending(pending.back());
+        AheadServer *ahead = nullptr;
+        if (open)
+          ahead = listener.passesDescriptors() && publishOurs && useKernelHeap
+                      ? &aheadHeap
+                      : &aheadPlain;
+        pending.push_back(
+            {std::make_unique<PendingConnection>(
+                 fd, security,
+                 accepted + (open ? limits.handshakeTimeout : authTimeout)),
+             &listener, peerName, host, accepted, ahead});
+        Pending &added = pending.back();
+        if (!settle(added, open ? added.connection->startAhead(
+                                      ahead->transport->setupFrame())
+                                : added.connection->start()))
+          dropPending(added);
       }
     }
     reportQuietRefusals(false);
@@ -869,6 +1002,9 @@ int main(int argc, char **argv) {
   for (const std::string &path : generatedTokenFiles)
     unlink(path.c_str());
   removeMemoryCgroups(memoryGroups);
+  // Never served here: nothing of theirs to shut down.
+  (void)aheadPlain.server.release();
+  (void)aheadHeap.server.release();
   logEvent("stopped");
   return 0;
 }

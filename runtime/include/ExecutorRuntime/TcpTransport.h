@@ -92,6 +92,10 @@ struct TransportOptions {
   /// On the executor's side: serves direct calls with this handler (none:
   /// a direct call is an error that ends the session).
   DirectHandler directHandler;
+  /// On the executor's side: the Setup message has gone out already (sent
+  /// by executor-server's listener before the session existed): reading
+  /// starts with start().
+  bool setupSent = false;
 };
 
 class TcpTransport final : public llvm::orc::SimpleRemoteEPCTransport {
