@@ -129,11 +129,20 @@ ExecutorClient::startSession(std::unique_ptr<Impl> impl,
     auto &epc = impl->es->getExecutorProcessControl();
     auto at = epc.getBootstrapSymbolsMap().find(kSessionPidAddressSymbol);
     if (at != epc.getBootstrapSymbolsMap().end()) {
+      // The first call of such a session: where the server refuses it
+      // (it could not start one, it is busy), its Hangup says why.
       auto read = epc.getMemoryAccess().readUInt64s({at->second});
-      if (read && read->size() == 1)
+      if (!read) {
+        std::string why = toString(read.takeError());
+        std::string hangup =
+            impl->transport ? impl->transport->hangupMessage() : "";
+        ExecutorClient client(std::move(impl));
+        return client.impl->error(hangup.empty()
+                                      ? "the session ended at its start: " + why
+                                      : "refused the session: " + hangup);
+      }
+      if (read->size() == 1)
         impl->pidRead = (*read)[0];
-      else if (!read)
-        consumeError(read.takeError());
     }
   }
   // The launch protocol, once, from the bootstrap symbols (LaunchProtocol.h).
