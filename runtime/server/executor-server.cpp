@@ -575,21 +575,22 @@ int main(int argc, char **argv) {
   std::map<std::string, unsigned> pendingByHost;
   std::chrono::milliseconds authTimeout =
       std::min(limits.authTimeout, limits.handshakeTimeout);
-  // Refusals of a flood are logged once a second, not once each.
-  std::map<std::string, unsigned> quietRefusals;
+  // What a flood's connections come to (closed to make room, timed out)
+  // is logged once a second, counted, not once each: "VERB N connections
+  // WHY".
+  std::map<std::pair<std::string, std::string>, unsigned> quietRefusals;
   Clock::time_point quietSince = Clock::now();
-  auto countQuietly = [&](const std::string &why) {
-    if (quietRefusals[why]++ == 0 && quietRefusals.size() == 1)
+  auto countQuietly = [&](const std::string &verb, const std::string &why) {
+    if (quietRefusals[{verb, why}]++ == 0 && quietRefusals.size() == 1)
       quietSince = Clock::now();
   };
   auto reportQuietRefusals = [&](bool now) {
     if (quietRefusals.empty() ||
         (!now && Clock::now() - quietSince < std::chrono::seconds(1)))
       return;
-    for (auto &[why, count] : quietRefusals)
-      logEvent("closed " + std::to_string(count) + " connection" +
-               (count == 1 ? "" : "s") + " to make room: " + why +
-               " (the oldest that had proved nothing)");
+    for (auto &[what, count] : quietRefusals)
+      logEvent(what.first + " " + std::to_string(count) + " connection" +
+               (count == 1 ? "" : "s") + what.second);
     quietRefusals.clear();
   };
   auto busyReason = [&] {
@@ -787,7 +788,12 @@ int main(int argc, char **argv) {
       throttle.failed(p.host);
       [[fallthrough]];
     case PendingConnection::State::Refused:
-      logEvent("refused " + p.peerName + ": " + p.connection->failure());
+      // A client that went before proving anything: a flood's socket as
+      // often as not, counted.
+      if (p.connection->failure().rfind("the client", 0) == 0)
+        countQuietly("refused", ": " + p.connection->failure());
+      else
+        logEvent("refused " + p.peerName + ": " + p.connection->failure());
       return false;
     }
     return false;
@@ -825,7 +831,9 @@ int main(int argc, char **argv) {
     victim->connection->refuse("closed to make room: " + why +
                                ", and this was the oldest connection that "
                                "had proved nothing; try again");
-    countQuietly(why);
+    countQuietly("closed",
+                 " to make room: " + why + " (the oldest that had proved "
+                 "nothing)");
     dropPending(*victim);
   };
 
@@ -887,7 +895,7 @@ int main(int argc, char **argv) {
                           formatDuration(authTimeout) +
                           " of connecting (--auth-timeout)";
         p.connection->refuse(why);
-        logEvent("refused " + p.peerName + ": " + why);
+        countQuietly("refused", ": " + why);
         alive = false;
       }
       if (!alive)
