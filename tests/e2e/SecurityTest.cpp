@@ -23,6 +23,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <deque>
 #include <functional>
 #include <mutex>
 #include <chrono>
@@ -1564,6 +1565,71 @@ TEST_F(SecurityTest, SilentConnectionsTakeNoSessionWithoutAuthenticationToo) {
     client->reset();
     server.stop();
   }
+}
+
+TEST_F(SecurityTest, AClientGetsInWhileAFloodKeepsConnectingFromItsAddress) {
+  // Issue 40: with the budget full and new idle sockets coming all the
+  // time from 127.0.0.1, each new one closes the oldest; a client there
+  // that proves its token promptly is never the oldest for long enough to
+  // be closed, and gets in. (It must outlast the connections that come
+  // after it while it proves the token: with the default budget, 2,048
+  // from its address, at least 8 turns of the listener's loop. A budget
+  // smaller than a turn's 256 accepts gives a flood at full speed the
+  // chance to close it first.)
+  rlimit files{};
+  getrlimit(RLIMIT_NOFILE, &files);
+  if (files.rlim_cur < 3000) {
+    files.rlim_cur = std::min<rlim_t>(files.rlim_max, 4096);
+    setrlimit(RLIMIT_NOFILE, &files);
+  }
+  if (files.rlim_cur < 3000)
+    GTEST_SKIP() << "this process may open only " << files.rlim_cur
+                 << " files";
+  startServer({"--token-file", tokenFile()});
+  std::atomic<bool> stop{false};
+  std::atomic<int> opened{0};
+  std::thread flooder([&] {
+    std::deque<int> held;
+    while (!stop) {
+      int fd = connectFrom("127.0.0.1", server.address());
+      if (fd >= 0) {
+        held.push_back(fd);
+        ++opened;
+      }
+      if (held.size() > 2500) {
+        close(held.front());
+        held.pop_front();
+      }
+    }
+    for (int fd : held)
+      close(fd);
+  });
+  llvm::scope_exit stopFlood([&] {
+    stop = true;
+    flooder.join();
+  });
+  // The budget overflows, and the flood goes on.
+  ASSERT_TRUE(waitUntil([&] { return opened >= 2100; },
+                        std::chrono::seconds(10)));
+  ClientOptions options;
+  options.token = kToken;
+  for (int i = 0; i < 5; ++i) {
+    int before = opened;
+    auto start = Clock::now();
+    auto client = open(options);
+    ASSERT_TRUE(static_cast<bool>(client)) << llvm::toString(client.takeError());
+    EXPECT_LT(Clock::now() - start,
+              std::chrono::seconds(2) * executor_test::kSanitizerSlowdown);
+    ASSERT_FALSE(static_cast<bool>((*client)->sendBinary(kObjectA)));
+    auto out = (*client)->launch("square", kObjectA, {vec({3})}, {{1, 8}});
+    ASSERT_TRUE(static_cast<bool>(out)) << llvm::toString(out.takeError());
+    client->reset();
+    EXPECT_GT(opened - before, 0) << "the flood stood still";
+  }
+  stop = true;
+  server.stop();
+  EXPECT_CONTAINS(readFile(log), "to make room: this address had 2048 "
+                                 "connections authenticating");
 }
 
 TEST_F(SecurityTest, AFullPendingBudgetClosesTheOldestNeverTheNewest) {
