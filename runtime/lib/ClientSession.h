@@ -58,6 +58,8 @@ struct ExecutorClient::Impl {
   /// session, whose end lets it exit.
   std::unique_ptr<executor_studio::Subprocess> child;
   int64_t childPid = 0;
+  /// The session's PID, read from where kSessionPidAddressSymbol says.
+  uint64_t pidRead = 0;
   mutable std::mutex childMutex;
   std::string address;
   std::string connected;

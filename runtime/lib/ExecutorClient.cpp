@@ -57,11 +57,11 @@ int64_t ExecutorClient::sessionPid() const {
   const StringMap<ExecutorAddr> &published =
       impl->es->getExecutorProcessControl().getBootstrapSymbolsMap();
   auto it = published.find(kSessionPidSymbol);
+  uint64_t pid = it == published.end() ? impl->pidRead : it->second.getValue();
   // (A PID is positive and below 2^22 on Linux; anything else is ignored.)
-  if (it == published.end() || it->second.getValue() == 0 ||
-      it->second.getValue() > (1u << 22))
+  if (pid == 0 || pid > (1u << 22))
     return 0;
-  return static_cast<int64_t>(it->second.getValue());
+  return static_cast<int64_t>(pid);
 }
 bool ExecutorClient::isOpen() const { return impl->open; }
 ExecutorKind ExecutorClient::executorKind() const { return impl->kind; }
@@ -146,18 +146,45 @@ ExecutorClient::startSession(std::unique_ptr<Impl> impl,
   impl->linkedObjects = LinkedObjects::addTo(*impl->es, *impl->linker,
                                              impl->memory.get());
   impl->sameHost = sameHost;
+  // A session whose Setup executor-server sent before the session existed
+  // (issue 40) publishes where its PID is. Its first call may find the
+  // server refused it (it could not start one, it is busy): its Hangup
+  // says why.
+  ExecutorProcessControl &control = impl->es->getExecutorProcessControl();
+  auto pidAt = control.getBootstrapSymbolsMap().find(kSessionPidAddressSymbol);
+  bool setupAhead = pidAt != control.getBootstrapSymbolsMap().end();
+  auto failedOpening = [&](const std::string &why, const std::string &what) {
+    ExecutorClient client(std::move(impl));
+    TcpTransport *transport = client.impl->transport;
+    std::string hangup = transport ? transport->hangupMessage() : "";
+    if (setupAhead && transport && transport->hungUpByPeer() &&
+        hangup != kShuttingDownMessage && transport->malformedMessage().empty())
+      return client.impl->error("refused the session: " + hangup);
+    // Lost, or a lie the transport caught: as any call of open.
+    if (transport && transport->ended())
+      return client.impl->lost("open", why);
+    return client.impl->error(what + why);
+  };
   // The launch protocol, once, from the bootstrap symbols (LaunchProtocol.h).
-  impl->protocol = chooseLaunchProtocol(
-      *impl, impl->es->getExecutorProcessControl().getBootstrapSymbolsMap());
+  impl->protocol = chooseLaunchProtocol(*impl, control.getBootstrapSymbolsMap());
   impl->kind = impl->protocol->kind();
   impl->process = &impl->es->createBareJITDylib("<executor process>");
   auto generator = EPCDynamicLibrarySearchGenerator::GetForTargetProcess(*impl->es);
-  if (!generator) {
-    std::string message = toString(generator.takeError());
-    ExecutorClient client(std::move(impl));
-    if (client.impl->transport->ended())
-      return client.impl->lost("open", message);
-    return client.impl->error("cannot search the executor process: " + message);
+  if (!generator)
+    return failedOpening(toString(generator.takeError()),
+                         "cannot search the executor process: ");
+  if (setupAhead) {
+    auto read = control.getMemoryAccess().readUInt64s({pidAt->second});
+    if (!read)
+      return failedOpening(toString(read.takeError()),
+                           "the session ended at its start: ");
+    if (read->size() != 1) {
+      ExecutorClient client(std::move(impl));
+      return client.impl->malformed(
+          "open", "the session's PID came as " + Twine(read->size()) +
+                      " values, not 1");
+    }
+    impl->pidRead = (*read)[0];
   }
   impl->process->addGenerator(std::move(*generator));
   impl->open = true;

@@ -274,6 +274,11 @@ std::string TcpTransport::hangupMessage() const {
   return hangup;
 }
 
+bool TcpTransport::hungUpByPeer() const {
+  std::lock_guard<std::mutex> lock(hangupMutex);
+  return peerHangup;
+}
+
 void TcpTransport::sendHangupBeforeExit(const char *message,
                                                size_t size) {
   // The body is an SPSError: u8 has-error (1), u64 length, the bytes.
@@ -338,6 +343,8 @@ Error TcpTransport::start() {
     std::lock_guard<std::mutex> lock(mutex);
     started = true;
     threads.emplace_back([this] { clientListen(); });
+  } else if (options.setupSent) {
+    startReading();
   }
   return Error::success();
 }
@@ -743,6 +750,7 @@ bool TcpTransport::dispatch(Message &m, Error &err) {
     if (length <= m.body.size() - 9) {
       std::lock_guard<std::mutex> lock(hangupMutex);
       hangup.assign(m.body.data() + 9, length);
+      peerHangup = true;
     }
   }
   auto action = client.handleMessage(opcode, m.seq, ExecutorAddr(m.tag),

@@ -283,6 +283,10 @@ TlsStream::beginAccept(const TlsServerContext &context, int fd,
     SSL_free(ssl);
     return nullptr;
   }
+  // The handshake reads with the smallest buffer (a record's): a server
+  // holds thousands of connections that may never finish it (issue 40).
+  // continueAccept gives the session its read-ahead.
+  SSL_set_default_read_buffer_len(ssl, 0);
   return std::unique_ptr<TlsStream>(new TlsStream(ssl, fd));
 }
 
@@ -290,8 +294,13 @@ int TlsStream::continueAccept(short &events, std::string &error) {
   std::lock_guard<std::mutex> lock(sslMutex);
   ERR_clear_error();
   int rc = SSL_accept(ssl);
-  if (rc == 1)
+  if (rc == 1) {
+    // The session's read-ahead from its next read (when nothing waits in
+    // the handshake's buffer; otherwise that buffer stays).
+    SSL_set_default_read_buffer_len(ssl, kReadAhead);
+    SSL_free_buffers(ssl);
     return 1;
+  }
   int why = SSL_get_error(ssl, rc);
   events = why == SSL_ERROR_WANT_READ    ? POLLIN
            : why == SSL_ERROR_WANT_WRITE ? POLLOUT

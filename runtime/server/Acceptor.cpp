@@ -16,6 +16,7 @@
 #include <fcntl.h>
 #include <netdb.h>
 #include <netinet/in.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -114,6 +115,7 @@ public:
   std::string address() const override {
     return std::string(kUnixAddressPrefix) + path;
   }
+  bool passesDescriptors() const override { return true; }
   bool authenticates(const ServerSecurity &) const override { return false; }
   int accept(std::string &peerName, std::string &host) override {
     int fd = accept4(listenFd, nullptr, nullptr, SOCK_CLOEXEC);
@@ -190,6 +192,54 @@ std::unique_ptr<Acceptor> listenOn(const std::string &address,
   }
   setNonBlocking(fd);
   return std::make_unique<TcpAcceptor>(fd, liveness);
+}
+
+namespace {
+rlimit originalFiles{};
+bool filesRaised = false;
+} // namespace
+
+unsigned long raiseOpenFileLimit() {
+  rlimit files{};
+  if (getrlimit(RLIMIT_NOFILE, &files) != 0)
+    return 1024;
+  originalFiles = files;
+  if (files.rlim_cur < files.rlim_max) {
+    rlimit raised = files;
+    raised.rlim_cur = files.rlim_max;
+    if (setrlimit(RLIMIT_NOFILE, &raised) == 0) {
+      files = raised;
+      filesRaised = true;
+    }
+  }
+  // poll takes at most this many descriptors.
+  if (files.rlim_cur == RLIM_INFINITY || files.rlim_cur > (1ul << 20))
+    return 1ul << 20;
+  return static_cast<unsigned long>(files.rlim_cur);
+}
+
+void restoreOpenFileLimit() {
+  if (filesRaised)
+    setrlimit(RLIMIT_NOFILE, &originalFiles);
+}
+
+std::string fitPendingBudgets(unsigned &maxPending, unsigned &perAddress,
+                              unsigned long files) {
+  std::string note;
+  unsigned long room = files > kListenerFiles + 16 ? files - kListenerFiles : 16;
+  if (maxPending > room) {
+    note = "--max-pending " + std::to_string(maxPending) + " lowered to " +
+           std::to_string(room) + ": this process may open " +
+           std::to_string(files) + " files (ulimit -n)";
+    maxPending = static_cast<unsigned>(room);
+  }
+  if (maxPending == 0)
+    maxPending = 1;
+  if (perAddress > maxPending)
+    perAddress = maxPending;
+  if (perAddress == 0)
+    perAddress = 1;
+  return note;
 }
 
 } // namespace executor_studio::runtime

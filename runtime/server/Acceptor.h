@@ -36,6 +36,8 @@ public:
   /// The TCP port listened on, 0 for a Unix socket (a generated token's
   /// file is per port).
   virtual unsigned port() const { return 0; }
+  /// Whether its sessions' streams pass descriptors (a Unix socket's).
+  virtual bool passesDescriptors() const { return false; }
   /// Whether its connections authenticate before they get a session.
   virtual bool authenticates(const ServerSecurity &security) const = 0;
   /// Accepts one waiting connection, tuned for its kind; -1 when none
@@ -64,6 +66,26 @@ protected:
 std::unique_ptr<Acceptor> listenOn(const std::string &address,
                                    bool allowRemote, unsigned unixMode,
                                    std::chrono::seconds liveness);
+
+/// Raises this process's soft limit of open files to its hard limit (each
+/// connection waiting to authenticate holds a descriptor, and thousands may
+/// wait); returns the soft limit it has then.
+unsigned long raiseOpenFileLimit();
+/// In a session: the soft limit of open files it had before
+/// raiseOpenFileLimit (a session holds a few descriptors, and kernels get
+/// the limit they would anywhere).
+void restoreOpenFileLimit();
+
+/// Descriptors the listener keeps for itself beyond its pending
+/// connections (listeners, pipes, logs, a session being forked).
+constexpr unsigned long kListenerFiles = 128;
+
+/// Fits the pending budgets (--max-pending, --max-pending-per-address) to
+/// `files` open files: at most files - kListenerFiles pending, and no more
+/// from one address than at all. Returns "" or what was lowered (for the
+/// log).
+std::string fitPendingBudgets(unsigned &maxPending, unsigned &perAddress,
+                              unsigned long files);
 
 } // namespace executor_studio::runtime
 

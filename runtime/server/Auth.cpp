@@ -1,6 +1,7 @@
 //===- Auth.cpp - who may open a session ----------------------------------===//
 #include "Auth.h"
 #include "LaunchService.h"
+#include "SetupAhead.h"
 #include "ExecutorRuntime/Handshake.h"
 #include "ExecutorRuntime/Socket.h"
 #include "ExecutorRuntime/TlsStream.h"
@@ -8,6 +9,7 @@
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -82,6 +84,14 @@ bool PendingConnection::send(const std::string &text) {
 }
 
 void PendingConnection::refuse(const std::string &text) {
+  if (stage == Stage::TlsWait) // the client waits for TLS: say nothing
+    return;
+  if (stage == Stage::OrcWait) { // it has ORC's Setup: an ORC Hangup
+    std::string hangup = orcHangupFrame(text);
+    (void)!::send(socket, hangup.data(), hangup.size(),
+                  MSG_NOSIGNAL | MSG_DONTWAIT);
+    return;
+  }
   if (!tls)
     refuseConnection(socket, text);
   else if (stage != Stage::Tls && !tlsBroken) // not in the middle of TLS
@@ -93,12 +103,11 @@ PendingConnection::State PendingConnection::start() {
     std::string greeting = std::string(kGreetTls) + "\n";
     if (!send(greeting))
       return fail("the client went before TLS started");
-    std::string error;
-    tls = TlsStream::beginAccept(*security.tls, socket, error);
-    if (!tls)
-      return fail(error);
-    stage = Stage::Tls;
-    return advance();
+    // No TLS state before the client's first bytes (issue 40): thousands
+    // of idle connections cost a descriptor each, not TLS's buffers.
+    stage = Stage::TlsWait;
+    wanted = POLLIN;
+    return State::Waiting;
   }
   stage = Stage::Proof;
   if (!makeNonce(serverNonce))
@@ -109,9 +118,93 @@ PendingConnection::State PendingConnection::start() {
   return State::Waiting;
 }
 
-PendingConnection::State PendingConnection::advance(bool mayCheck) {
+PendingConnection::State
+PendingConnection::startAhead(const std::string &frame) {
+  // A new socket's buffer takes the Setup (a few KiB) at once.
+  if (::send(socket, frame.data(), frame.size(),
+             MSG_NOSIGNAL | MSG_DONTWAIT) !=
+      static_cast<ssize_t>(frame.size()))
+    return fail("the client went before ORC's setup was sent");
+  stage = Stage::OrcWait;
+  wanted = POLLIN;
+  return State::Waiting;
+}
+
+namespace {
+/// The largest first TLS record (a ClientHello) waited for whole.
+constexpr size_t kFirstRecord = 5 + 16384 + 256;
+/// An ORC message's header.
+constexpr size_t kOrcHeader = 32;
+} // namespace
+
+bool PendingConnection::peekFor(size_t bytes, short revents, bool &closed) {
+  // (The listener is one thread: one buffer serves every connection.)
+  static char buffer[kFirstRecord];
+  closed = false;
+  ssize_t got = ::recv(socket, buffer, std::min(bytes, sizeof(buffer)),
+                       MSG_PEEK | MSG_DONTWAIT);
+  if (got >= static_cast<ssize_t>(std::min(bytes, sizeof(buffer)))) {
+    waitingForRest = false;
+    wanted = POLLIN;
+    return true;
+  }
+  if (got == 0 || (got < 0 && errno != EAGAIN && errno != EWOULDBLOCK &&
+                   errno != EINTR) ||
+      (got > 0 && (revents & (POLLRDHUP | POLLHUP | POLLERR)))) {
+    closed = true;
+    return false;
+  }
+  // Part of it: not polled for input (it would stay readable), looked at
+  // again each turn; a hang-up still shows.
+  waitingForRest = got > 0;
+  wanted = waitingForRest ? POLLRDHUP : POLLIN;
+  return false;
+}
+
+PendingConnection::State PendingConnection::advance(bool mayCheck,
+                                                    short revents) {
   if (stage == Stage::Done)
     return State::Refused;
+  if (stage == Stage::OrcWait) {
+    // The client's first ORC header, whole: a half-open connection (part
+    // of a header) gets no process either (issue 40).
+    bool closed = false;
+    if (peekFor(kOrcHeader, revents, closed)) {
+      stage = Stage::Done;
+      return State::Authenticated; // its session reads what came
+    }
+    if (!closed)
+      return State::Waiting;
+    return fail("the client closed the connection before its session "
+                "started");
+  }
+  if (stage == Stage::TlsWait) {
+    // The client's first TLS record (its ClientHello), whole, before any
+    // TLS state: a half-open one costs no buffers (issue 40). What is not
+    // a TLS handshake record goes to OpenSSL at once, which says why.
+    bool closed = false;
+    if (!peekFor(5, revents, closed)) {
+      if (!closed)
+        return State::Waiting;
+      return fail("the client closed the connection before TLS started");
+    }
+    unsigned char head[5];
+    if (::recv(socket, head, sizeof(head), MSG_PEEK | MSG_DONTWAIT) == 5 &&
+        head[0] == 0x16) {
+      size_t record = 5 + (size_t(head[3]) << 8 | head[4]);
+      if (!peekFor(std::min(record, kFirstRecord), revents, closed)) {
+        if (!closed)
+          return State::Waiting;
+        return fail("the client closed the connection in the middle of its "
+                    "TLS handshake");
+      }
+    }
+    std::string error;
+    tls = TlsStream::beginAccept(*security.tls, socket, error);
+    if (!tls)
+      return fail(error);
+    stage = Stage::Tls;
+  }
   if (stage == Stage::Tls) {
     std::string error;
     int rc = tls->continueAccept(wanted, error);

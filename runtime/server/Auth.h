@@ -50,13 +50,29 @@ public:
   ~PendingConnection();
   /// Sends the greeting (and starts TLS): what advance() would return.
   State start();
+  /// For a connection that needs no authentication: sends ORC's Setup
+  /// `frame` (SetupAhead.h), then waits for the client's first bytes, which
+  /// it leaves for the session (Authenticated when they come).
+  State startAhead(const std::string &frame);
+  /// Whether it had ORC's Setup from startAhead.
+  bool ahead() const { return stage == Stage::OrcWait; }
   /// Goes as far as the bytes that have come allow. `mayCheck` false holds
-  /// a proof unchecked (the listener's throttle of wrong tokens).
-  State advance(bool mayCheck = true);
+  /// a proof unchecked (the listener's throttle of wrong tokens); `revents`
+  /// is what poll said of fd() (a hang-up ends a partial first message).
+  State advance(bool mayCheck = true, short revents = 0);
+  /// Whether part of the client's first message (a TLS record, an ORC
+  /// header) has come and it waits for the rest: it is not polled for
+  /// input then (the part keeps it readable), and advance() looks again
+  /// each turn of the listener's loop.
+  bool partial() const { return waitingForRest; }
   /// What to poll fd() for while Waiting.
   short events() const { return wanted; }
   int fd() const { return socket; }
   Clock::time_point deadline() const { return until; }
+  /// Whether it has proved anything yet: it has finished TLS (an idle or
+  /// half-open socket has not). When the pending budget is full the
+  /// listener closes the oldest that has not, to make room.
+  bool provedSomething() const { return tls && stage != Stage::Tls; }
   /// Whether a whole proof waits to be checked.
   bool proofWaiting() const { return stage == Stage::Check; }
   /// Why it was refused (for the log).
@@ -68,7 +84,7 @@ public:
   void refuse(const std::string &text);
 
 private:
-  enum class Stage { Tls, Proof, Check, Done };
+  enum class Stage { TlsWait, Tls, Proof, Check, OrcWait, Done };
   State fail(const std::string &text, State state = State::Refused);
   bool send(const std::string &text);
   const ServerSecurity &security;
@@ -79,6 +95,10 @@ private:
   short wanted = POLLIN;
   std::string serverNonce, line, why;
   bool released = false;
+  bool waitingForRest = false;
+  /// Whether `bytes` have come, unread; false with waitingForRest while
+  /// only part has, false with `closed` when the client went first.
+  bool peekFor(size_t bytes, short revents, bool &closed);
   bool tlsBroken = false; // the TLS handshake failed: say nothing more
 };
 

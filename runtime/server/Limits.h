@@ -17,9 +17,13 @@ struct SessionLimits {
   /// Sessions at once; the next connection is refused.
   unsigned maxSessions = 64;
   /// Connections that have not authenticated yet (TLS, the token): at once,
-  /// from one address, and how long each may take.
-  unsigned maxPending = 32;
-  unsigned maxPendingPerAddress = 4;
+  /// from one address, and how long each may take. They cost a descriptor
+  /// and a few hundred bytes each (no process), so thousands may wait; when
+  /// a budget is full the oldest that has proved nothing makes room for the
+  /// new one (issue 40: on loopback every user shares one address, and a
+  /// budget that refused the newcomer let a flood lock everyone out).
+  unsigned maxPending = 4096;
+  unsigned maxPendingPerAddress = 2048;
   std::chrono::milliseconds authTimeout{3000};
   /// The largest message a session accepts.
   uint64_t maxMessageSize = uint64_t(1) << 30;

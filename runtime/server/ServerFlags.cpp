@@ -85,13 +85,17 @@ ServerFlags parseServerFlags(int argc, char **argv, const char *version) {
       cl::desc("a connection that has not finished TLS and proved the token "
                "within T is closed (at most --handshake-timeout)"));
   static cl::opt<std::string> maxPending(
-      "max-pending", cl::value_desc("N"), cl::init("32"), cl::cat(who),
+      "max-pending", cl::value_desc("N"), cl::init("4096"), cl::cat(who),
       cl::desc("connections authenticating at once (they are not sessions "
-               "and get no process); more are refused"));
+               "and get no process; at most the open-file limit); when all "
+               "N wait, the oldest that has proved nothing is closed to make "
+               "room"));
   static cl::opt<std::string> maxPendingPerAddress(
-      "max-pending-per-address", cl::value_desc("N"), cl::init("4"),
+      "max-pending-per-address", cl::value_desc("N"), cl::init("2048"),
       cl::cat(who),
-      cl::desc("connections authenticating at once from one address"));
+      cl::desc("connections authenticating at once from one address; when "
+               "all N wait, that address's oldest that has proved nothing is "
+               "closed to make room"));
   static cl::opt<std::string> handshakeTimeout(
       "handshake-timeout", cl::value_desc("T"), cl::init("10s"),
       cl::cat(limitsCategory),

@@ -57,6 +57,7 @@
 #include "MemoryCgroup.h"
 #include "Sandbox.h"
 #include "ServerFlags.h"
+#include "SetupAhead.h"
 #include "StdioAcceptor.h"
 
 #include "llvm/ExecutionEngine/Orc/Shared/SimpleRemoteEPCUtils.h"
@@ -67,6 +68,7 @@
 #include <openssl/crypto.h>
 
 #include <arpa/inet.h>
+#include <algorithm>
 #include <cerrno>
 #include <condition_variable>
 #include <deque>
@@ -191,6 +193,55 @@ bool publishOurs = true, publishCatalyst = true;
 /// Whether Unix-socket sessions give kernels the shared kernel heap.
 bool useKernelHeap = true;
 
+/// A session's dispatcher, bootstrap symbols and services (Service.h):
+/// each publishes its own bootstrap symbols when the server asks it.
+void addSessionServices(SimpleRemoteEPCServer::Setup &s, bool kernelHeap) {
+  s.setDispatcher(std::make_unique<PoolDispatcher>());
+  s.bootstrapSymbols() = SimpleRemoteEPCServer::defaultBootstrapSymbols();
+  auto &services = s.services();
+  services.push_back(makeDebugSupportService());
+  if (publishOurs) {
+    services.push_back(makeLaunchService());
+    services.push_back(makeAssetService());
+    if (kernelHeap)
+      services.push_back(makeKernelHeapService());
+  }
+  if (publishCatalyst)
+    services.push_back(makeCatalystServices());
+  services.push_back(
+      std::make_unique<rt_bootstrap::SimpleExecutorMemoryManager>());
+}
+
+/// The session server the listener makes at start for connections that
+/// need no authentication (SetupAhead.h): every such session inherits it.
+struct AheadServer {
+  std::unique_ptr<SimpleRemoteEPCServer> server;
+  SetupAhead *transport = nullptr;
+  bool kernelHeap = false;
+};
+/// The session's PID (kSessionPidAddressSymbol): set in the session.
+uint64_t aheadSessionPid = 0;
+
+/// In the listener: an AheadServer, with the kernel heap's service or not;
+/// "" or the problem.
+std::string prepareAheadServer(AheadServer &ahead, bool kernelHeap) {
+  ahead.kernelHeap = kernelHeap;
+  auto server = SimpleRemoteEPCServer::Create<SetupAhead>(
+      [&](SimpleRemoteEPCServer::Setup &s) -> Error {
+        addSessionServices(s, kernelHeap);
+        s.bootstrapSymbols()[kSessionPidAddressSymbol] =
+            ExecutorAddr::fromPtr(&aheadSessionPid);
+        return Error::success();
+      },
+      &ahead.transport);
+  if (!server)
+    return toString(server.takeError());
+  ahead.server = std::move(*server);
+  if (ahead.transport->setupFrame().empty())
+    return "no Setup message was made";
+  return "";
+}
+
 /// Runs one session in this (forked) process until the client goes.
 int serveSession(std::unique_ptr<Stream> stream, uint64_t memoryLimit, const std::string &assetDirectory,
                  const std::string &assetProblem) {
@@ -224,24 +275,9 @@ int serveSession(std::unique_ptr<Stream> stream, uint64_t memoryLimit, const std
       !problem.empty())
     logEvent("error: " + problem);
   auto setup = [&](SimpleRemoteEPCServer::Setup &s) -> Error {
-        s.setDispatcher(std::make_unique<PoolDispatcher>());
-        s.bootstrapSymbols() = SimpleRemoteEPCServer::defaultBootstrapSymbols();
+        addSessionServices(s, kernelHeap);
         s.bootstrapSymbols()[kSessionPidSymbol] =
             ExecutorAddr(static_cast<uint64_t>(sessionHostPid()));
-        // The session's services (Service.h): each publishes its own
-        // bootstrap symbols when the server asks it.
-        auto &services = s.services();
-        services.push_back(makeDebugSupportService());
-        if (publishOurs) {
-          services.push_back(makeLaunchService());
-          services.push_back(makeAssetService());
-          if (kernelHeap)
-            services.push_back(makeKernelHeapService());
-        }
-        if (publishCatalyst)
-          services.push_back(makeCatalystServices());
-        services.push_back(
-            std::make_unique<rt_bootstrap::SimpleExecutorMemoryManager>());
         return Error::success();
       };
   auto server = SimpleRemoteEPCServer::Create<TcpTransport>(
@@ -262,6 +298,59 @@ int serveSession(std::unique_ptr<Stream> stream, uint64_t memoryLimit, const std
     stopCatalystRuntime();
   if (err) {
     logEvent("error: " + toString(std::move(err)));
+    return 1;
+  }
+  return 0;
+}
+
+/// Runs one session whose Setup the listener sent (SetupAhead.h), on the
+/// server it inherited, until the client goes.
+int serveAheadSession(std::unique_ptr<Stream> stream, AheadServer &ahead,
+                      uint64_t memoryLimit) {
+  // As serveSession does (see there).
+  mallopt(M_MMAP_THRESHOLD, 1 << 30);
+  mallopt(M_TRIM_THRESHOLD, 1 << 30);
+  mallopt(M_ARENA_MAX, 1);
+  if (publishCatalyst)
+    startCatalystRuntime();
+  if (ahead.kernelHeap) {
+    std::string heapProblem;
+    if (!startKernelHeap(memoryLimit, heapProblem))
+      logEvent("results are copied: " + heapProblem);
+  }
+  if (std::string problem = limitSessionAddressSpace(memoryLimit);
+      !problem.empty())
+    logEvent("error: " + problem);
+  aheadSessionPid = static_cast<uint64_t>(sessionHostPid());
+  TcpTransport *transport = nullptr;
+  TcpTransport::Options options;
+  options.executorSide = true;
+  options.setupSent = true;
+  if (publishOurs)
+    options.directHandler = serveDirectCall;
+  auto created = TcpTransport::Create(ahead.transport->client(),
+                                      std::move(stream), &transport,
+                                      std::move(options));
+  if (!created) {
+    logEvent("error: " + toString(created.takeError()));
+    return 1;
+  }
+  ahead.transport->attach(std::move(*created));
+  if (Error err = transport->start()) {
+    logEvent("error: " + toString(std::move(err)));
+    return 1;
+  }
+  installCrashReports(transport);
+  Error err = ahead.server->waitForDisconnect();
+  stopSessionWatchdog();
+  stopCrashReports();
+  if (publishCatalyst)
+    stopCatalystRuntime();
+  if (err) {
+    std::string refusal = TcpTransport::lastRefusal();
+    logEvent("error: " + (refusal.empty() ? toString(std::move(err))
+                                          : (consumeError(std::move(err)),
+                                             refusal)));
     return 1;
   }
   return 0;
@@ -370,6 +459,10 @@ int main(int argc, char **argv) {
   // server before any client sees it listening. Each listener knows its
   // kind (Acceptor.h); nothing below asks.
   std::vector<std::unique_ptr<Acceptor>> listeners;
+  // Connections waiting to authenticate hold a descriptor each, and
+  // thousands may wait (issue 40): the budgets fit the files we may open.
+  std::string budgetNote = fitPendingBudgets(
+      limits.maxPending, limits.maxPendingPerAddress, raiseOpenFileLimit());
   for (const std::string &bind : binds)
     listeners.push_back(
         listenOn(bind, allowRemote, flags.unixMode, limits.liveness));
@@ -417,6 +510,24 @@ int main(int argc, char **argv) {
       security.token = token;
     }
   }
+  // Connections that need no authentication hear ORC's Setup from the
+  // listener and get a process only once their client speaks (issue 40):
+  // the session server they inherit, made once here (SetupAhead.h).
+  AheadServer aheadPlain, aheadHeap;
+  for (const auto &listener : listeners) {
+    if (listener->authenticates(security))
+      continue;
+    bool heap = listener->passesDescriptors() && publishOurs && useKernelHeap;
+    AheadServer &ahead = heap ? aheadHeap : aheadPlain;
+    if (ahead.server)
+      continue;
+    if (std::string problem = prepareAheadServer(ahead, heap);
+        !problem.empty()) {
+      std::fprintf(stderr, "executor-server: cannot prepare sessions: %s\n",
+                   problem.c_str());
+      return 1;
+    }
+  }
   // What a server killed before it could clean up left in the root (before
   // "listening on": a client may then count on it).
   sessionLabel = "listener";
@@ -440,6 +551,8 @@ int main(int argc, char **argv) {
            (limits.launchTime.count() ? formatDuration(limits.launchTime)
                                       : std::string("any time")));
   logEvent(isolationLine);
+  if (!budgetNote.empty())
+    logEvent("note: " + budgetNote);
   if (!isolationMissing.empty())
     logEvent("isolation not in force: " + isolationMissing);
   if (!generatedTokenFiles.empty())
@@ -469,27 +582,28 @@ int main(int argc, char **argv) {
     const Acceptor *from;
     std::string peerName, host;
     Clock::time_point accepted;
+    AheadServer *ahead = nullptr; // it had ORC's Setup (SetupAhead.h)
   };
   std::vector<Pending> pending;
   std::map<std::string, unsigned> pendingByHost;
   std::chrono::milliseconds authTimeout =
       std::min(limits.authTimeout, limits.handshakeTimeout);
-  // Refusals of a flood are logged once a second, not once each.
-  std::map<std::string, unsigned> quietRefusals;
+  // What a flood's connections come to (closed to make room, timed out)
+  // is logged once a second, counted, not once each: "VERB N connections
+  // WHY".
+  std::map<std::pair<std::string, std::string>, unsigned> quietRefusals;
   Clock::time_point quietSince = Clock::now();
-  auto refuseQuietly = [&](int fd, const std::string &why) {
-    refuseConnection(fd, why);
-    close(fd);
-    if (quietRefusals[why]++ == 0 && quietRefusals.size() == 1)
+  auto countQuietly = [&](const std::string &verb, const std::string &why) {
+    if (quietRefusals[{verb, why}]++ == 0 && quietRefusals.size() == 1)
       quietSince = Clock::now();
   };
   auto reportQuietRefusals = [&](bool now) {
     if (quietRefusals.empty() ||
         (!now && Clock::now() - quietSince < std::chrono::seconds(1)))
       return;
-    for (auto &[why, count] : quietRefusals)
-      logEvent("refused " + std::to_string(count) + " connection" +
-               (count == 1 ? "" : "s") + ": " + why);
+    for (auto &[what, count] : quietRefusals)
+      logEvent(what.first + " " + std::to_string(count) + " connection" +
+               (count == 1 ? "" : "s") + what.second);
     quietRefusals.clear();
   };
   auto busyReason = [&] {
@@ -501,12 +615,17 @@ int main(int argc, char **argv) {
   // Forks the session for a connection that may have one.
   auto startSession = [&](int fd, std::unique_ptr<TlsStream> tls,
                           const Acceptor &from, const std::string &peerName,
-                          Clock::time_point accepted) {
+                          Clock::time_point accepted, AheadServer *ahead) {
     auto refuseHere = [&](const std::string &why) {
       std::string line = kGreetRefused + why + "\n";
       if (tls)
         tls->writeAll(line.data(), line.size());
-      else {
+      else if (ahead) { // it has ORC's Setup: an ORC Hangup
+        std::string hangup = orcHangupFrame(why);
+        (void)!::send(fd, hangup.data(), hangup.size(),
+                      MSG_NOSIGNAL | MSG_DONTWAIT);
+        close(fd);
+      } else {
         refuseConnection(fd, why);
         close(fd);
       }
@@ -530,6 +649,7 @@ int main(int argc, char **argv) {
       // Nothing of the listener's (listening sockets, other clients'
       // connections, its signal pipe) stays open in a session.
       closeInheritedDescriptors(fd, stdioOut);
+      restoreOpenFileLimit();
       // No terminal: a kernel must not push input into the shell that
       // started the server (issue 41). Before anything else, so that no
       // process of the session ever has one.
@@ -549,7 +669,11 @@ int main(int argc, char **argv) {
                            "cannot start a session: " + why + "\n";
         if (tls)
           tls->writeAll(line.data(), line.size());
-        else
+        else if (ahead) {
+          std::string hangup =
+              orcHangupFrame("cannot start a session: " + why);
+          (void)!::send(fd, hangup.data(), hangup.size(), MSG_NOSIGNAL);
+        } else
           refuseConnection(fd, "cannot start a session: " + why);
         std::fflush(nullptr);
         _exit(6); // the listener removes the asset directory
@@ -636,8 +760,11 @@ int main(int argc, char **argv) {
       // SIGTERM (the server stops): finish what runs, refuse new
       // launches, then end with "shutting down" (Limits.h).
       signal(SIGTERM, [](int) { requestSessionStop(); });
-      int status = serveSession(from.stream(fd, std::move(tls)),
-                                limits.sessionMemory, assets, assetProblem);
+      int status =
+          ahead ? serveAheadSession(from.stream(fd, nullptr), *ahead,
+                                    limits.sessionMemory)
+                : serveSession(from.stream(fd, std::move(tls)),
+                               limits.sessionMemory, assets, assetProblem);
       // The listener removes it when it reaps this process (which covers a
       // crash); a session that could not reach it as --run-as leaves it.
       if (!runAs.drop)
@@ -666,37 +793,82 @@ int main(int argc, char **argv) {
     case PendingConnection::State::Authenticated: {
       int fd = p.connection->fd();
       std::unique_ptr<TlsStream> tls = p.connection->release();
-      startSession(fd, std::move(tls), *p.from, p.peerName, p.accepted);
+      startSession(fd, std::move(tls), *p.from, p.peerName, p.accepted,
+                   p.ahead);
       return false;
     }
     case PendingConnection::State::WrongToken:
       throttle.failed(p.host);
       [[fallthrough]];
     case PendingConnection::State::Refused:
-      logEvent("refused " + p.peerName + ": " + p.connection->failure());
+      // A client that went before proving anything: a flood's socket as
+      // often as not, counted.
+      if (p.connection->failure().rfind("the client", 0) == 0)
+        countQuietly("refused", ": " + p.connection->failure());
+      else
+        logEvent("refused " + p.peerName + ": " + p.connection->failure());
       return false;
     }
     return false;
   };
-  auto dropPending = [&](size_t i) {
-    if (--pendingByHost[pending[i].host] == 0)
-      pendingByHost.erase(pending[i].host);
-    pending.erase(pending.begin() + static_cast<long>(i));
+  // A pending connection that is over leaves a hole in `pending` (its
+  // connection null), closed up once per turn of the loop: a flood of
+  // thousands is not moved once for each that goes.
+  size_t pendingCount = 0;
+  auto dropPending = [&](Pending &p) {
+    if (--pendingByHost[p.host] == 0)
+      pendingByHost.erase(p.host);
+    p.connection.reset();
+    --pendingCount;
+  };
+  // A budget is full: the oldest connection (from `host`, when it is that
+  // address's budget) that has proved nothing makes room for the new one,
+  // never the new one (issue 40: refusing newcomers let a flood of idle
+  // sockets lock every client out). When all have finished TLS, the oldest.
+  auto makeRoom = [&](const std::string *host, const std::string &why) {
+    Pending *victim = nullptr, *proved = nullptr;
+    for (Pending &p : pending) {
+      if (!p.connection || (host && p.host != *host))
+        continue;
+      if (!p.connection->provedSomething()) {
+        victim = &p;
+        break;
+      }
+      if (!proved)
+        proved = &p;
+    }
+    if (!victim)
+      victim = proved;
+    if (!victim)
+      return;
+    victim->connection->refuse("closed to make room: " + why +
+                               ", and this was the oldest connection that "
+                               "had proved nothing; try again");
+    countQuietly("closed",
+                 " to make room: " + why + " (the oldest that had proved "
+                 "nothing)");
+    dropPending(*victim);
   };
 
   // --stdio: its one session now; the server ends with it.
   int stdioStatus = 0;
   if (stdio) {
-    startSession(stdioIn, nullptr, *stdio, "stdio", Clock::now());
+    startSession(stdioIn, nullptr, *stdio, "stdio", Clock::now(), nullptr);
     close(stdioOut);
   }
   bool running = true;
   std::vector<pollfd> polled;
   while (running && !(stdio && sessions.empty())) {
+    if (pendingCount < pending.size())
+      pending.erase(std::remove_if(pending.begin(), pending.end(),
+                                   [](const Pending &p) {
+                                     return !p.connection;
+                                   }),
+                    pending.end());
     polled = fds;
     for (const Pending &p : pending)
       polled.push_back({p.connection->fd(), p.connection->events(), 0});
-    int timeout = pending.empty() && quietRefusals.empty() ? -1 : 50;
+    int timeout = pendingCount == 0 && quietRefusals.empty() ? -1 : 50;
     if (poll(polled.data(), polled.size(), timeout) < 0) {
       if (errno == EINTR)
         continue;
@@ -728,27 +900,26 @@ int main(int argc, char **argv) {
     }
     // The pending connections: what came, then what timed out.
     size_t listenerCount = fds.size();
-    for (size_t i = 0; i < pending.size();) {
+    for (size_t i = 0; i < pending.size(); ++i) {
       Pending &p = pending[i];
       short got = polled[listenerCount + i].revents;
       bool alive = true;
-      if (got || p.connection->proofWaiting())
-        alive = settle(p, p.connection->advance(throttle.mayCheck()));
+      if (got || p.connection->proofWaiting() || p.connection->partial())
+        alive = settle(p, p.connection->advance(throttle.mayCheck(), got));
       if (alive && Clock::now() >= p.connection->deadline()) {
         std::string why =
-            "it did not authenticate within " + formatDuration(authTimeout) +
-            " of connecting (--auth-timeout)";
+            p.ahead ? "ended: no session started within " +
+                          formatDuration(limits.handshakeTimeout) +
+                          " of connecting (--handshake-timeout)"
+                    : "it did not authenticate within " +
+                          formatDuration(authTimeout) +
+                          " of connecting (--auth-timeout)";
         p.connection->refuse(why);
-        logEvent("refused " + p.peerName + ": " + why);
+        countQuietly("refused", ": " + why);
         alive = false;
       }
-      if (alive) {
-        ++i;
-        continue;
-      }
-      // `polled` lines up with `pending` again after the erase.
-      polled.erase(polled.begin() + static_cast<long>(listenerCount + i));
-      dropPending(i);
+      if (!alive)
+        dropPending(p);
     }
     for (size_t i = kFirstListener; i < fds.size() && running; ++i) {
       if (!(polled[i].revents & POLLIN))
@@ -762,44 +933,52 @@ int main(int argc, char **argv) {
           break;
         auto accepted = Clock::now();
         // A listener whose connections need not authenticate (a Unix
-        // socket, a server without TLS or token) starts the session now.
-        if (!listener.authenticates(security)) {
-          startSession(fd, nullptr, listener, peerName, accepted);
-          continue;
-        }
-        if (auto wait = throttle.wait(host); wait.count() > 0) {
-          std::string why = "a wrong token came from this address just "
-                            "now; retry in " + formatDuration(wait);
-          logEvent("refused " + peerName + ": " + why);
-          refuseConnection(fd, why);
-          close(fd);
-          continue;
-        }
+        // socket, a server without TLS or token) sends ORC's Setup now and
+        // starts the session when the client speaks (SetupAhead.h).
+        bool open = !listener.authenticates(security);
+        if (!open)
+          if (auto wait = throttle.wait(host); wait.count() > 0) {
+            std::string why = "a wrong token came from this address just "
+                              "now; retry in " + formatDuration(wait);
+            logEvent("refused " + peerName + ": " + why);
+            refuseConnection(fd, why);
+            close(fd);
+            continue;
+          }
         if (sessions.size() >= limits.maxSessions) {
           logEvent("refused " + peerName + ": " + busyReason());
           refuseConnection(fd, busyReason());
           close(fd);
           continue;
         }
-        if (pending.size() >= limits.maxPending) {
-          refuseQuietly(fd, "busy: " + std::to_string(limits.maxPending) +
-                                " connections are authenticating "
-                                "(--max-pending); try again in a moment");
-          continue;
-        }
-        if (pendingByHost[host] >= limits.maxPendingPerAddress) {
-          refuseQuietly(fd, "this address has " +
-                                std::to_string(limits.maxPendingPerAddress) +
-                                " connections authenticating already "
-                                "(--max-pending-per-address)");
-          continue;
-        }
+        if (auto it = pendingByHost.find(host);
+            it != pendingByHost.end() &&
+            it->second >= limits.maxPendingPerAddress)
+          makeRoom(&host, "this address had " +
+                              std::to_string(limits.maxPendingPerAddress) +
+                              " connections authenticating "
+                              "(--max-pending-per-address)");
+        if (pendingCount >= limits.maxPending)
+          makeRoom(nullptr, std::to_string(limits.maxPending) +
+                                " connections were authenticating "
+                                "(--max-pending)");
         ++pendingByHost[host];
-        pending.push_back({std::make_unique<PendingConnection>(
-                               fd, security, accepted + authTimeout),
-                           &listener, peerName, host, accepted});
-        if (!settle(pending.back(), pending.back().connection->start()))
-          dropPending(pending.size() - 1);
+        ++pendingCount;
+        AheadServer *ahead = nullptr;
+        if (open)
+          ahead = listener.passesDescriptors() && publishOurs && useKernelHeap
+                      ? &aheadHeap
+                      : &aheadPlain;
+        pending.push_back(
+            {std::make_unique<PendingConnection>(
+                 fd, security,
+                 accepted + (open ? limits.handshakeTimeout : authTimeout)),
+             &listener, peerName, host, accepted, ahead});
+        Pending &added = pending.back();
+        if (!settle(added, open ? added.connection->startAhead(
+                                      ahead->transport->setupFrame())
+                                : added.connection->start()))
+          dropPending(added);
       }
     }
     reportQuietRefusals(false);
@@ -851,6 +1030,9 @@ int main(int argc, char **argv) {
   for (const std::string &path : generatedTokenFiles)
     unlink(path.c_str());
   removeMemoryCgroups(memoryGroups);
+  // Never served here: nothing of theirs to shut down.
+  (void)aheadPlain.server.release();
+  (void)aheadHeap.server.release();
   logEvent("stopped");
   return stdio ? stdioStatus : 0;
 }

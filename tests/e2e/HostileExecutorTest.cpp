@@ -727,8 +727,9 @@ OrcLieOutcome lieInOrc(const std::string &target, const std::string &during,
 /// `detail`.
 void expectOrcLieRefused(OrcLieOutcome outcome, const std::string &detail) {
   ASSERT_TRUE(static_cast<bool>(outcome.err)) << "the lie was believed";
-  EXPECT_TRUE(endsSession(outcome.err));
+  bool ends = endsSession(outcome.err);
   std::string text = llvm::toString(std::move(outcome.err));
+  EXPECT_TRUE(ends) << text;
   EXPECT_CONTAINS(text, "executor " + outcome.address + ": ");
   EXPECT_CONTAINS(text, detail);
 }

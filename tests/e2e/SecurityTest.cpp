@@ -11,6 +11,7 @@
 #include "ExecutorRuntime/LocalExecutor.h"
 #include "ExecutorRuntime/Socket.h"
 #include "ExecutorRuntime/TlsStream.h"
+#include "ExecutorRuntime/UnixSocket.h"
 #include "RunTool.h"
 #include "SanitizerSlowdown.h"
 #include "TestFiles.h"
@@ -22,6 +23,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <deque>
 #include <functional>
 #include <mutex>
 #include <chrono>
@@ -29,6 +31,7 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <sys/wait.h>
+#include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
 #include <arpa/inet.h>
@@ -1433,10 +1436,274 @@ TEST_F(SecurityTest, AFloodOfIdleConnectionsDoesNotLockAClientOut) {
     EXPECT_EQ(server.sessionProcesses().size(), 1u);
     client->reset();
     server.stop();
+    // Issue 40: a full budget no longer refuses the newcomer (on loopback
+    // every user shares one address, so that locked everyone out); it
+    // closes that address's oldest connection that has proved nothing.
+    // 2,000 from one address overflow --max-pending-per-address (2048)
+    // only when the open-file limit lowered it: the log says so then.
     std::string text = readFile(log);
-    EXPECT_CONTAINS(text, "connections authenticating already "
-                          "(--max-pending-per-address)");
+    EXPECT_EQ(text.find("connections authenticating already"),
+              std::string::npos)
+        << text;
+    if (text.find("--max-pending 4096 lowered") != std::string::npos)
+      EXPECT_CONTAINS(text, "to make room: this address had ");
   }
+}
+
+namespace {
+/// The number of descriptors process `pid` holds.
+size_t openFiles(pid_t pid) {
+  std::error_code ec;
+  size_t count = 0;
+  for (auto it = std::filesystem::directory_iterator(
+           "/proc/" + std::to_string(pid) + "/fd", ec);
+       !ec && it != std::filesystem::directory_iterator(); it.increment(ec))
+    ++count;
+  return count;
+}
+} // namespace
+
+TEST_F(SecurityTest, AFloodFromTheClientsOwnAddressDoesNotLockItOut) {
+  // Issue 40: 4 silent sockets from 127.0.0.1 made every later client
+  // there hear "this address has 4 connections authenticating already",
+  // and on loopback every user is 127.0.0.1. Now 2,000 idle and half-open
+  // connections from the client's own address all wait, in the listener,
+  // with no process; a client that proves its token promptly is served
+  // within 2 s, over TCP and TLS.
+  rlimit files{};
+  getrlimit(RLIMIT_NOFILE, &files);
+  if (files.rlim_cur < 2200) {
+    files.rlim_cur = std::min<rlim_t>(files.rlim_max, 4096);
+    setrlimit(RLIMIT_NOFILE, &files);
+  }
+  if (files.rlim_cur < 2200)
+    GTEST_SKIP() << "this process may open only " << files.rlim_cur
+                 << " files";
+  for (bool tls : {false, true}) {
+    SCOPED_TRACE(tls ? "tls" : "plaintext");
+    std::vector<std::string> args = {"--token-file", tokenFile(),
+                                     "--max-sessions", "8"};
+    if (tls) {
+      std::vector<std::string> more = tlsArgs();
+      args.insert(args.end(), more.begin(), more.end());
+    }
+    startServer(args);
+    std::vector<int> flood;
+    llvm::scope_exit closeFlood([&] {
+      for (int fd : flood)
+        close(fd);
+    });
+    for (int i = 0; i < 2000; ++i) {
+      int fd = connectFrom("127.0.0.1", server.address());
+      ASSERT_GE(fd, 0) << "connection " << i << ": " << std::strerror(errno);
+      flood.push_back(fd);
+      // Every other one half-open: the start of a TLS record (a
+      // ClientHello that never ends), or of a proof line.
+      if (i % 2) {
+        std::string part = tls ? std::string("\x16\x03\x01\x02", 4)
+                               : std::string("EXECUTOR-PROOF 12");
+        sendText(fd, part);
+      }
+    }
+    // The listener holds them all (no process, a descriptor each).
+    EXPECT_TRUE(waitUntil(
+        [&] { return openFiles(server.processId()) >= 2000; },
+        std::chrono::seconds(2)))
+        << openFiles(server.processId()) << " descriptors";
+    EXPECT_TRUE(server.sessionProcesses().empty())
+        << "a process for a connection that has not authenticated";
+    ClientOptions options = tls ? secure() : ClientOptions();
+    options.token = kToken;
+    auto start = Clock::now();
+    auto client = open(options);
+    ASSERT_TRUE(static_cast<bool>(client)) << llvm::toString(client.takeError());
+    EXPECT_LT(Clock::now() - start,
+              std::chrono::seconds(2) * executor_test::kSanitizerSlowdown);
+    ASSERT_FALSE(static_cast<bool>((*client)->sendBinary(kObjectA)));
+    auto out = (*client)->launch("square", kObjectA, {vec({3})}, {{1, 8}});
+    ASSERT_TRUE(static_cast<bool>(out)) << llvm::toString(out.takeError());
+    EXPECT_EQ(server.sessionProcesses().size(), 1u);
+    client->reset();
+    server.stop();
+  }
+}
+
+TEST_F(SecurityTest, SilentConnectionsTakeNoSessionWithoutAuthenticationToo) {
+  // Issue 40: where nothing is authenticated (a Unix socket, --no-token) a
+  // session was forked at accept, so 200 idle sockets filled
+  // --max-sessions 8 and the next client heard "busy". Now the listener
+  // sends ORC's Setup itself and forks only when the client's first ORC
+  // header has come whole: 2,000 idle and half-open connections (half of
+  // a header) cost no process, and a client is served within 2 s.
+  rlimit files{};
+  getrlimit(RLIMIT_NOFILE, &files);
+  if (files.rlim_cur < 2200) {
+    files.rlim_cur = std::min<rlim_t>(files.rlim_max, 4096);
+    setrlimit(RLIMIT_NOFILE, &files);
+  }
+  if (files.rlim_cur < 2200)
+    GTEST_SKIP() << "this process may open only " << files.rlim_cur
+                 << " files";
+  for (std::string wire : {"unix", "tcp"}) {
+    SCOPED_TRACE(wire);
+    ClientOptions options =
+        startServerOver(wire, {"--no-token", "--max-sessions", "8"});
+    std::vector<int> flood;
+    llvm::scope_exit closeFlood([&] {
+      for (int fd : flood)
+        close(fd);
+    });
+    std::string path;
+    bool onUnix = isUnixAddress(server.address(), &path);
+    for (int i = 0; i < 2000; ++i) {
+      std::string error;
+      int fd = onUnix ? connectUnix(path, std::chrono::seconds(2), error)
+                      : rawConnect(server.address());
+      ASSERT_GE(fd, 0) << "connection " << i << ": " << error;
+      flood.push_back(fd);
+      if (i % 2) {
+        char header[16] = {32}; // half of an ORC header
+        writeAll(fd, header, sizeof(header));
+      }
+    }
+    EXPECT_TRUE(waitUntil(
+        [&] { return openFiles(server.processId()) >= 2000; },
+        std::chrono::seconds(2)))
+        << openFiles(server.processId()) << " descriptors";
+    EXPECT_TRUE(server.sessionProcesses().empty())
+        << "a process for a connection whose client has not spoken";
+    auto start = Clock::now();
+    auto client = open(options);
+    ASSERT_TRUE(static_cast<bool>(client)) << llvm::toString(client.takeError());
+    EXPECT_LT(Clock::now() - start,
+              std::chrono::seconds(2) * executor_test::kSanitizerSlowdown);
+    ASSERT_FALSE(static_cast<bool>((*client)->sendBinary(kObjectA)));
+    auto out = (*client)->launch("square", kObjectA, {vec({3})}, {{1, 8}});
+    ASSERT_TRUE(static_cast<bool>(out)) << llvm::toString(out.takeError());
+    EXPECT_EQ((*out)[0].as<double>(), std::vector<double>{9});
+    // Its PID, though the Setup left before the session existed.
+    EXPECT_GT((*client)->sessionPid(), 0);
+    EXPECT_EQ(server.sessionProcesses().size(), 1u);
+    client->reset();
+    server.stop();
+  }
+}
+
+TEST_F(SecurityTest, AClientGetsInWhileAFloodKeepsConnectingFromItsAddress) {
+  // Issue 40: with the budget full and new idle sockets coming all the
+  // time from 127.0.0.1, each new one closes the oldest; a client there
+  // that proves its token promptly is never the oldest for long enough to
+  // be closed, and gets in. (It must outlast the connections that come
+  // after it while it proves the token: with the default budget, 2,048
+  // from its address, at least 8 turns of the listener's loop. A budget
+  // smaller than a turn's 256 accepts gives a flood at full speed the
+  // chance to close it first.)
+  rlimit files{};
+  getrlimit(RLIMIT_NOFILE, &files);
+  if (files.rlim_cur < 3000) {
+    files.rlim_cur = std::min<rlim_t>(files.rlim_max, 4096);
+    setrlimit(RLIMIT_NOFILE, &files);
+  }
+  if (files.rlim_cur < 3000)
+    GTEST_SKIP() << "this process may open only " << files.rlim_cur
+                 << " files";
+  startServer({"--token-file", tokenFile()});
+  std::atomic<bool> stop{false};
+  std::atomic<int> opened{0};
+  std::thread flooder([&] {
+    std::deque<int> held;
+    while (!stop) {
+      int fd = connectFrom("127.0.0.1", server.address());
+      if (fd >= 0) {
+        held.push_back(fd);
+        ++opened;
+      }
+      if (held.size() > 2500) {
+        close(held.front());
+        held.pop_front();
+      }
+    }
+    for (int fd : held)
+      close(fd);
+  });
+  llvm::scope_exit stopFlood([&] {
+    stop = true;
+    flooder.join();
+  });
+  // The budget overflows, and the flood goes on.
+  ASSERT_TRUE(waitUntil([&] { return opened >= 2100; },
+                        std::chrono::seconds(10)));
+  ClientOptions options;
+  options.token = kToken;
+  for (int i = 0; i < 5; ++i) {
+    auto start = Clock::now();
+    auto client = open(options);
+    ASSERT_TRUE(static_cast<bool>(client)) << llvm::toString(client.takeError());
+    EXPECT_LT(Clock::now() - start,
+              std::chrono::seconds(2) * executor_test::kSanitizerSlowdown);
+    ASSERT_FALSE(static_cast<bool>((*client)->sendBinary(kObjectA)));
+    auto out = (*client)->launch("square", kObjectA, {vec({3})}, {{1, 8}});
+    ASSERT_TRUE(static_cast<bool>(out)) << llvm::toString(out.takeError());
+    client->reset();
+  }
+  stop = true;
+  server.stop();
+  EXPECT_CONTAINS(readFile(log), "to make room: this address had 2048 "
+                                 "connections authenticating");
+}
+
+TEST_F(SecurityTest, AFullPendingBudgetClosesTheOldestNeverTheNewest) {
+  // Issue 40: when a budget is full, the oldest connection that has proved
+  // nothing makes room; the newcomer is never the one refused.
+  startServer({"--token-file", tokenFile(), "--max-pending", "8",
+               "--max-pending-per-address", "4"});
+  auto challenged = [](int fd) {
+    std::string line = FakeExecutor::lineFrom(fd);
+    return line.rfind("EXECUTOR-CHALLENGE ", 0) == 0;
+  };
+  std::vector<int> first; // from 127.0.0.1, oldest first
+  for (int i = 0; i < 5; ++i) {
+    int fd = connectFrom("127.0.0.1", server.address());
+    ASSERT_GE(fd, 0);
+    EXPECT_TRUE(challenged(fd)) << i; // each is taken
+    first.push_back(fd);
+  }
+  // The fifth made its address's budget (4) overflow: the first went.
+  std::string line = FakeExecutor::lineFrom(first[0]);
+  EXPECT_CONTAINS(line, "EXECUTOR-REFUSED closed to make room: this address "
+                        "had 4 connections authenticating "
+                        "(--max-pending-per-address)");
+  EXPECT_TRUE(closedWithin(first[0], std::chrono::seconds(2)));
+  // Four more from 127.0.0.2 fill the global budget (8); the next, from
+  // 127.0.0.3, closes the oldest of all: the second from 127.0.0.1.
+  std::vector<int> second;
+  for (int i = 0; i < 4; ++i) {
+    int fd = connectFrom("127.0.0.2", server.address());
+    ASSERT_GE(fd, 0);
+    EXPECT_TRUE(challenged(fd));
+    second.push_back(fd);
+  }
+  int third = connectFrom("127.0.0.3", server.address());
+  ASSERT_GE(third, 0);
+  EXPECT_TRUE(challenged(third));
+  EXPECT_CONTAINS(FakeExecutor::lineFrom(first[1]),
+                  "EXECUTOR-REFUSED closed to make room: 8 connections were "
+                  "authenticating (--max-pending)");
+  // Still full: a client with the token gets in all the same.
+  ClientOptions options;
+  options.token = kToken;
+  auto client = open(options);
+  ASSERT_TRUE(static_cast<bool>(client)) << llvm::toString(client.takeError());
+  EXPECT_CONTAINS(FakeExecutor::lineFrom(first[2]), "closed to make room");
+  for (int fd : first)
+    close(fd);
+  for (int fd : second)
+    close(fd);
+  close(third);
+  client->reset();
+  server.stop();
+  EXPECT_CONTAINS(readFile(log), "to make room: this address had 4 "
+                                 "connections authenticating");
 }
 
 TEST_F(SecurityTest, WrongTokensAreThrottledAcrossAddressesToo) {

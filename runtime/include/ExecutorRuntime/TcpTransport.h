@@ -108,6 +108,10 @@ struct TransportOptions {
   /// waited for longer (its TCP still acknowledges, so the socket's own
   /// liveness checks never fire).
   std::chrono::milliseconds stallTimeout{0};
+  /// On the executor's side: the Setup message has gone out already (sent
+  /// by executor-server's listener before the session existed): reading
+  /// starts with start().
+  bool setupSent = false;
 };
 
 class TcpTransport final : public llvm::orc::SimpleRemoteEPCTransport {
@@ -149,8 +153,11 @@ public:
     std::lock_guard<std::mutex> lock(mutex);
     return closed || disconnected;
   }
-  /// The message of an error Hangup the peer sent, or "".
+  /// The message of an error Hangup the peer sent, or "" (or, once the
+  /// connection broke or stalled, what happened to it).
   std::string hangupMessage() const;
+  /// Whether hangupMessage() is the peer's own word: an error Hangup came.
+  bool hungUpByPeer() const;
   /// What was wrong with the peer's message that ended the session (a
   /// malformed header or opcode, shared memory that is not a sealed memfd of
   /// the size it said), or "" when none did.
@@ -261,6 +268,7 @@ private:
   std::atomic<bool> disconnected{false};
   mutable std::mutex hangupMutex;
   std::string hangup, malformed;
+  bool peerHangup = false;
 
   // Reading state: the role's holder only.
   std::vector<char> buffer;

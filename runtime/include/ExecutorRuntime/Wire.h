@@ -59,6 +59,11 @@ inline constexpr uint64_t kLaunchMagic = 0x45584543'4c4e4348ULL; // "EXECLNCH"
 /// The session process's PID (as the server's host sees it), as the
 /// symbol's value: what a debugger attaches to.
 inline constexpr const char *kSessionPidSymbol = "__executor_studio_session_pid";
+/// Instead, where the server sent ORC's Setup before the session process
+/// existed (a connection without authentication, issue 40): the address of
+/// a uint64_t in the session that holds that PID (the client reads it).
+inline constexpr const char *kSessionPidAddressSymbol =
+    "__executor_studio_session_pid_at";
 inline constexpr const char *kLaunchWrapperName = "__executor_studio_launch";
 /// Published by executor-server's launch service when it serves launches
 /// (and any wrapper call) as the transport's direct calls

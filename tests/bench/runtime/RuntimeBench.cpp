@@ -5,6 +5,7 @@
 //   executor-runtime-bench --executor ADDRESS   (latency and bandwidth
 //       against a running executor of any kind or architecture: AnyExecutor.h)
 //   executor-runtime-bench --debug-kernels   (only the rows of 5.)
+//   executor-runtime-bench --flood   (only the rows of 6.)
 //   executor-runtime-bench --profile tcp|unix|tls
 //       (only launches of that kind for 5 s, pinned to one core: for
 //       perf record -a to show where a launch's time goes)
@@ -39,7 +40,13 @@
 //      cross-compile-targets{debug=true} (executor-compile -g) and without,
 //      each on a session of its own, launched in interleaved rounds pinned
 //      to one core (goal: no cost, <= 1.05x), and the send_binary that
-//      links it (where debug objects are registered with the debugger).
+//      links it (where debug objects are registered with the debugger);
+//   6. a flood (issue 40): the time a client takes to open a session
+//      (connect, TLS, the token's proof, ORC's setup) while 0, 200 and
+//      2,000 connections that never finish theirs (half idle, half
+//      half-open) are held open against the server from the client's own
+//      address, over TCP and TLS with a token and over a Unix socket; and
+//      the listener's resident memory then. Printed, not a goal.
 // Prints every figure with its reference, its goal and whether it holds;
 // --json writes them.
 //
@@ -47,6 +54,7 @@
 #include "ExecutorRuntime/ExecutorClient.h"
 #include "ExecutorRuntime/LocalExecutor.h"
 #include "ExecutorRuntime/Socket.h"
+#include "ExecutorRuntime/UnixSocket.h"
 #include "ExecutorRuntime/Wire.h"
 #include "AnyExecutor.h"
 #include "ExternalExecutor.h"
@@ -67,6 +75,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <sys/resource.h>
 #include <fstream>
 #include <linux/tcp.h> // tcp_info with byte counts
 #include <malloc.h>
@@ -314,6 +323,106 @@ void pinSessions(const LocalExecutor &server, int cpu) {
   for (pid_t listed : server.sessionProcesses())
     for (pid_t p : processTree(listed))
       pinProcess(p, cpu);
+}
+
+long residentKiB(pid_t pid);
+
+/// 6. (issue 40): opening a session under a flood of connections that never
+/// finish their handshake. Median of `rounds` opens per level, each under
+/// a fresh flood (the server closes what has not authenticated within
+/// --auth-timeout).
+void floodFigures(int rounds, std::map<std::string, double> &figures) {
+  rlimit files{};
+  getrlimit(RLIMIT_NOFILE, &files);
+  files.rlim_cur = files.rlim_max;
+  setrlimit(RLIMIT_NOFILE, &files);
+  getrlimit(RLIMIT_NOFILE, &files);
+  std::string certs =
+      "/tmp/executor-runtime-bench-flood-" + std::to_string(getpid());
+  if (!executor_test::makeExecutorCerts(certs, {"127.0.0.1"}))
+    fail("make-executor-certs.sh failed");
+  std::ofstream(certs + "/token") << "executor-runtime-bench-token-0123\n";
+  chmod((certs + "/token").c_str(), 0600);
+  std::printf("a flood (issue 40): opening a session while N connections "
+              "that never finish their handshake are held open, half idle, "
+              "half half-open (median of %d):\n", rounds);
+  for (const char *wire : {"tcp", "tls", "unix"}) {
+    std::string kind = wire;
+    LocalExecutor server;
+    std::vector<std::string> args = {"--log=sessions"};
+    ClientOptions options;
+    if (kind != "unix") {
+      args.insert(args.end(), {"--token-file", certs + "/token"});
+      options.token = "executor-runtime-bench-token-0123";
+    }
+    if (kind == "tls") {
+      args.insert(args.end(), {"--tls-cert", certs + "/server.pem",
+                               "--tls-key", certs + "/server.key"});
+      options.tlsCA = certs + "/ca.pem";
+    }
+    server.useUnixSocket(kind == "unix");
+    check(server.start(kServer, args, "/dev/null"), "start server");
+    for (int idle : {0, 200, 2000}) {
+      if (static_cast<rlim_t>(idle) + 100 > files.rlim_cur) {
+        std::printf("  %-4s %5d connections: skipped (ulimit -n %lu)\n",
+                    wire, idle, static_cast<unsigned long>(files.rlim_cur));
+        continue;
+      }
+      std::vector<double> opens;
+      long listenerKiB = 0;
+      std::string refusal;
+      for (int r = 0; r < rounds; ++r) {
+        std::vector<int> flood;
+        for (int i = 0; i < idle; ++i) {
+          std::string error;
+          std::string path;
+          int fd = isUnixAddress(server.address(), &path)
+                       ? connectUnix(path, std::chrono::seconds(2), error)
+                       : connectTo(server.address(), std::chrono::seconds(2),
+                                   error);
+          if (fd < 0)
+            fail("flood: " + error);
+          flood.push_back(fd);
+          if (i % 2) { // half-open: the start of a TLS record or a line
+            const char *part = kind == "tls" ? "\x16\x03\x01\x02"
+                               : kind == "unix" ? "\x40\x00"
+                                                : "EXECUTOR-PROOF 12";
+            (void)!send(fd, part, std::strlen(part), MSG_NOSIGNAL);
+          }
+        }
+        // The listener has taken them all (accepts 256 a turn).
+        std::this_thread::sleep_for(std::chrono::milliseconds(idle ? 150 : 0));
+        auto start = Clock::now();
+        auto client = ExecutorClient::open(server.address(), options);
+        opens.push_back(micros(start) / 1000);
+        listenerKiB = std::max(listenerKiB, residentKiB(server.processId()));
+        if (!client)
+          refusal = llvm::toString(client.takeError());
+        else
+          check((*client)->close(), "close");
+        for (int fd : flood)
+          close(fd);
+        // What the server still holds of the flood goes.
+        std::this_thread::sleep_for(std::chrono::milliseconds(idle ? 100 : 0));
+      }
+      if (!refusal.empty()) {
+        std::printf("  %-4s %5d connections: FAILED: %s\n", wire, idle,
+                    refusal.c_str());
+        std::fflush(stdout);
+        continue;
+      }
+      double ms = median(opens);
+      std::printf("  %-4s %5d connections: open %8.2f ms   listener %6ld "
+                  "KiB resident\n",
+                  wire, idle, ms, listenerKiB);
+      std::fflush(stdout);
+      figures[std::string("flood_open_ms_") + wire + "_" +
+              std::to_string(idle)] = ms;
+      figures[std::string("flood_listener_kib_") + wire + "_" +
+              std::to_string(idle)] = static_cast<double>(listenerKiB);
+    }
+  }
+  llvm::sys::fs::remove_directories(certs);
 }
 
 long residentKiB(pid_t pid) {
@@ -694,7 +803,7 @@ double openSslPingPongMicros(OpenSslPingPong &p, int iterations) {
 int main(int argc, char **argv) {
   std::string jsonPath;
   int iterations = 300, rounds = 15;
-  bool eachRound = false, debugKernelsOnly = false;
+  bool eachRound = false, debugKernelsOnly = false, floodOnly = false;
   std::string profileKind, executorAddress;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
@@ -712,10 +821,12 @@ int main(int argc, char **argv) {
       executorAddress = argv[++i];
     else if (arg == "--debug-kernels")
       debugKernelsOnly = true;
+    else if (arg == "--flood")
+      floodOnly = true;
     else
       fail("usage: executor-runtime-bench [--json FILE] [--iterations N] "
            "[--rounds R] [--each-round] [--profile tcp|unix|tls] "
-           "[--executor ADDRESS] [--debug-kernels]");
+           "[--executor ADDRESS] [--debug-kernels] [--flood]");
   }
   if (!executorAddress.empty())
     return benchAnyExecutor(executorAddress, iterations, rounds);
@@ -727,6 +838,10 @@ int main(int argc, char **argv) {
     return 0;
   }
   std::map<std::string, double> figures;
+  if (floodOnly) {
+    floodFigures(5, figures);
+    return 0;
+  }
   // Launches move large memrefs through buffers that live for one call:
   // this program keeps them in the heap for reuse (the runtime library
   // leaves malloc's settings to the program that links it).
@@ -1221,6 +1336,8 @@ int main(int argc, char **argv) {
   std::printf("  memory per object                %8.1f KiB in the session, %.1f KiB "
               "in the client\n",
               sessionPerObject, clientPerObject);
+
+  floodFigures(5, figures);
 
   if (!jsonPath.empty()) {
     figures["launch_vs_ping_pong"] = oneCoreRatio;
