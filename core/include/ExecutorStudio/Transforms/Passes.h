@@ -4,6 +4,7 @@
 
 #include "mlir/Pass/Pass.h"
 
+#include <cstddef>
 #include <memory>
 #include <string>
 
@@ -41,6 +42,8 @@ struct DefaultPipelineOptions {
   /// cross-compile-targets' `debug` and `opt-level`.
   bool debug = false;
   unsigned optLevel = 2;
+  /// cross-compile-targets' `jobs` (0: as many as the thread pool runs).
+  unsigned jobs = 0;
 };
 
 /// lower-runtime-dispatch, one-shot-bufferize, cross-compile-targets,
@@ -58,6 +61,15 @@ std::string quotePassOption(llvm::StringRef value);
 std::string getDefaultTargetPipelineText();
 /// The standard lowering of a bufferized module to the LLVM dialect.
 void buildLowerToLLVMPipeline(mlir::OpPassManager &pm);
+
+/// The in-memory cache of compiled targets that cross-compile-targets
+/// shares across its runs in a process.
+struct TargetCacheStatistics {
+  size_t hits = 0, misses = 0, entries = 0, bytes = 0, limit = 0;
+};
+TargetCacheStatistics getTargetCacheStatistics();
+/// Bounds the cache (least recently used out); 0 empties and disables it.
+void setTargetCacheLimit(size_t bytes);
 
 /// Registers `executor-default-pipeline`, `executor-target-pipeline` and
 /// `executor-lower-to-llvm` for --pass-pipeline.
