@@ -324,6 +324,9 @@ std::string objectsOf(llvm::StringRef workspace, int n) {
 // the worker sent it, without a worker.
 TEST(RecordingCache, AnUnchangedRequestAnswersFromTheCache) {
   Workspace workspace("recording-cache");
+  // The workers' targets on disk: in a cache of this test's own.
+  Workspace cacheDir("recording-cache-targets");
+  ::setenv("EXECUTOR_STUDIO_CACHE_DIR", cacheDir.path.c_str(), 1);
   RecordRequest request;
   request.text = targetsProgram(3);
   request.bufferName = "targets.mlir";
@@ -347,9 +350,12 @@ TEST(RecordingCache, AnUnchangedRequestAnswersFromTheCache) {
   ASSERT_EQ(edited.status, WorkerRecording::Status::Finished) << edited.error;
   EXPECT_EQ(getRecordingCacheStatistics().misses, after.misses + 1);
   EXPECT_NE(json(edited.recording), json(first.recording));
+  // A worker again: its targets come from the cache on disk, and the
+  // recording is the same, times aside.
   WorkerRecording uncached = recordInWorkerUncached(request, self(), 60s);
   ASSERT_EQ(uncached.status, WorkerRecording::Status::Finished) << uncached.error;
   EXPECT_EQ(withoutTimes(uncached.recording), withoutTimes(edited.recording));
+  ::unsetenv("EXECUTOR_STUDIO_CACHE_DIR");
 }
 
 // Issue 39: cross-compile-targets takes a target compiled before from its
@@ -358,6 +364,7 @@ TEST(RecordingCache, AnUnchangedRequestAnswersFromTheCache) {
 // times aside, and the same objects, byte for byte.
 TEST(RecordingCache, TargetsCompiledBeforeComeFromTheCacheByteForByte) {
   Workspace workspace("target-cache");
+  catalyst::setTargetDiskCacheDirectory(""); // this process's cache alone
   RecordOptions options;
   options.pipeline = workspace.crossCompilePipeline(",cse");
   options.deferText = false;

@@ -2,6 +2,7 @@
 #include "ExecutorStudio/Catalyst/IR/CatalystAttributes.h"
 #include "ExecutorStudio/Catalyst/IR/CatalystOps.h"
 #include "ExecutorStudio/Pipeline/PipelineRecorder.h"
+#include "ExecutorStudio/Pipeline/RecordingWorker.h"
 #include "DebugVariables.h"
 #include "PyfaceWrappers.h"
 #include "ExecutorStudio/Transforms/Passes.h"
@@ -27,6 +28,8 @@
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/SHA256.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/Path.h"
@@ -129,7 +132,7 @@ struct Target {
   /// null; the steps are collected in `nested` and handed to the recorder
   /// in the targets' order once all are compiled.
   const executor_studio::RecordOptions *nestedOptions = nullptr;
-  std::vector<executor_studio::Snapshot> nested;
+  std::vector<executor_studio::Snapshot> nested = {};
 };
 
 /// Adds the next nested step of `target` to the recorder's
@@ -304,19 +307,41 @@ public:
   }
 
   std::shared_ptr<const TargetResult> lookup(const std::string &key) {
-    std::lock_guard<std::mutex> lock(mutex);
-    auto it = index.find(key);
-    if (it == index.end()) {
-      ++missCount;
-      return nullptr;
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      auto it = index.find(key);
+      if (it != index.end()) {
+        ++hitCount;
+        entries.splice(entries.begin(), entries, it->second);
+        return it->second->result;
+      }
     }
-    ++hitCount;
-    entries.splice(entries.begin(), entries, it->second);
-    return it->second->result;
+    // Not in memory: on disk, maybe, from another process.
+    if (std::shared_ptr<const TargetResult> stored = readDisk(key)) {
+      insertInMemory(key, stored);
+      std::lock_guard<std::mutex> lock(mutex);
+      ++diskHitCount;
+      return stored;
+    }
+    std::lock_guard<std::mutex> lock(mutex);
+    ++missCount;
+    return nullptr;
   }
 
   void insert(const std::string &key,
               std::shared_ptr<const TargetResult> result) {
+    insertInMemory(key, result);
+    writeDisk(key, *result);
+  }
+
+  void setDiskDirectory(std::string dir) {
+    std::lock_guard<std::mutex> lock(mutex);
+    diskDir = std::move(dir);
+  }
+
+private:
+  void insertInMemory(const std::string &key,
+                      std::shared_ptr<const TargetResult> result) {
     size_t bytes = key.size() + (result->object ? result->object->size() : 0);
     for (const executor_studio::Snapshot &step : result->nested)
       if (step.ir)
@@ -334,6 +359,7 @@ public:
     }
   }
 
+public:
   void setLimit(size_t bytes) {
     std::lock_guard<std::mutex> lock(mutex);
     limit = bytes;
@@ -346,14 +372,207 @@ public:
 
   catalyst::TargetCacheStatistics statistics() {
     std::lock_guard<std::mutex> lock(mutex);
-    return {hitCount, missCount, entries.size(), used, limit};
+    catalyst::TargetCacheStatistics result;
+    result.hits = hitCount;
+    result.diskHits = diskHitCount;
+    result.misses = missCount;
+    result.entries = entries.size();
+    result.bytes = used;
+    result.limit = limit;
+    result.diskDirectory = diskDir;
+    result.diskLimit = diskLimit;
+    return result;
   }
 
 private:
   TargetCache() {
     if (const char *mb = std::getenv("EXECUTOR_STUDIO_TARGET_CACHE_MB"))
       limit = size_t(std::strtoull(mb, nullptr, 10)) << 20;
+    diskDir = defaultDiskDirectory();
+    if (const char *mb = std::getenv("EXECUTOR_STUDIO_DISK_CACHE_MB"))
+      diskLimit = size_t(std::strtoull(mb, nullptr, 10)) << 20;
   }
+
+  /// $EXECUTOR_STUDIO_CACHE_DIR, else $XDG_CACHE_HOME/executor-studio, else
+  /// ~/.cache/executor-studio (each with targets/ in it); none (no disk
+  /// cache) with EXECUTOR_STUDIO_DISK_CACHE=0 or without a home.
+  static std::string defaultDiskDirectory() {
+    if (const char *off = std::getenv("EXECUTOR_STUDIO_DISK_CACHE");
+        off && StringRef(off) == "0")
+      return "";
+    SmallString<256> dir;
+    if (const char *own = std::getenv("EXECUTOR_STUDIO_CACHE_DIR"); own && *own)
+      dir = own;
+    else if (const char *xdg = std::getenv("XDG_CACHE_HOME");
+             xdg && llvm::sys::path::is_absolute(xdg))
+      llvm::sys::path::append(dir, xdg, "executor-studio");
+    else if (const char *home = std::getenv("HOME");
+             home && llvm::sys::path::is_absolute(home))
+      llvm::sys::path::append(dir, home, ".cache", "executor-studio");
+    else
+      return "";
+    llvm::sys::path::append(dir, "targets");
+    return dir.str().str();
+  }
+
+  /// What else a result on disk depends on: the executable that compiled
+  /// it (its size and time: another build compiles anew).
+  static const std::string &executableIdentity() {
+    static std::string identity = [] {
+      static int anchor;
+      std::string exe = llvm::sys::fs::getMainExecutable(nullptr, &anchor);
+      llvm::sys::fs::file_status status;
+      if (exe.empty() || llvm::sys::fs::status(exe, status))
+        return std::string();
+      return exe + " " + std::to_string(status.getSize()) + " " +
+             std::to_string(status.getLastModificationTime()
+                                .time_since_epoch()
+                                .count());
+    }();
+    return identity;
+  }
+
+  static constexpr StringLiteral kMagic = "executor-studio-target-cache 1\n";
+
+  /// The file of `key` (empty: no disk cache).
+  std::string diskPath(const std::string &key) {
+    std::string dir;
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      dir = diskDir;
+    }
+    if (dir.empty() || executableIdentity().empty())
+      return "";
+    llvm::SHA256 hash;
+    hash.update(executableIdentity());
+    hash.update(key);
+    SmallString<256> path(dir);
+    llvm::sys::path::append(path, llvm::toHex(hash.final(), /*LowerCase=*/true) +
+                                      ".target");
+    return path.str().str();
+  }
+
+  /// The entry: kMagic, the identity and the key (a hash's collision reads
+  /// as a miss), the object and the recorded steps as the recording
+  /// worker's JSON, each after its size in bytes on a line of its own.
+  std::shared_ptr<const TargetResult> readDisk(const std::string &key) {
+    std::string path = diskPath(key);
+    if (path.empty())
+      return nullptr;
+    llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
+        llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                    /*RequiresNullTerminator=*/false);
+    if (!file)
+      return nullptr;
+    StringRef rest = (*file)->getBuffer();
+    auto field = [&](std::string &out) {
+      size_t newline = rest.find('\n');
+      uint64_t size = 0;
+      if (newline == StringRef::npos ||
+          rest.take_front(newline).getAsInteger(10, size) ||
+          rest.size() < newline + 1 + size)
+        return false;
+      out = rest.substr(newline + 1, size).str();
+      rest = rest.drop_front(newline + 1 + size);
+      return true;
+    };
+    std::string identity, storedKey, object, steps;
+    if (!rest.consume_front(kMagic) || !field(identity) ||
+        identity != executableIdentity() || !field(storedKey) ||
+        storedKey != key || !field(object) || !field(steps) || !rest.empty())
+      return nullptr;
+    llvm::Expected<llvm::json::Value> json = llvm::json::parse(steps);
+    executor_studio::Recording recording;
+    llvm::json::Path::Root root;
+    if (!json || !executor_studio::fromJSON(*json, recording, root)) {
+      if (!json)
+        llvm::consumeError(json.takeError());
+      return nullptr;
+    }
+    auto result = std::make_shared<TargetResult>();
+    result->succeeded = true;
+    result->object = std::make_shared<const std::string>(std::move(object));
+    result->nested = std::move(recording.snapshots);
+    // Used now: the last to go.
+    int fd;
+    if (!llvm::sys::fs::openFileForRead(path, fd)) {
+      (void)llvm::sys::fs::setLastAccessAndModificationTime(
+          fd, std::chrono::system_clock::now());
+      (void)llvm::sys::Process::SafelyCloseFileDescriptor(fd);
+    }
+    return result;
+  }
+
+  void writeDisk(const std::string &key, const TargetResult &result) {
+    std::string path = diskPath(key);
+    // Warnings and remarks are not kept: a result from disk has none.
+    if (path.empty() || !result.object || !result.diagnostics.empty())
+      return;
+    StringRef dir = llvm::sys::path::parent_path(path);
+    if (llvm::sys::fs::create_directories(dir))
+      return;
+    executor_studio::Recording recording;
+    recording.succeeded = true;
+    recording.snapshots = result.nested;
+    std::string steps;
+    llvm::raw_string_ostream(steps) << executor_studio::toJSON(recording);
+    // Written whole under another name, then renamed: a reader in another
+    // process sees the old entry or the new one.
+    SmallString<256> temporary;
+    int fd;
+    if (llvm::sys::fs::createUniqueFile(path + "-%%%%%%%%.tmp", fd, temporary))
+      return;
+    {
+      llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+      os << kMagic;
+      for (const std::string *part : std::initializer_list<const std::string *>{
+               &executableIdentity(), &key, result.object.get(), &steps})
+        os << part->size() << "\n" << *part;
+      os.close();
+      if (os.has_error()) {
+        os.clear_error();
+        llvm::sys::fs::remove(temporary);
+        return;
+      }
+    }
+    if (llvm::sys::fs::rename(temporary, path)) {
+      llvm::sys::fs::remove(temporary);
+      return;
+    }
+    trimDisk(dir);
+  }
+
+  /// Removes the least recently used entries while the directory holds
+  /// more than its limit.
+  void trimDisk(StringRef dir) {
+    struct File {
+      std::string path;
+      uint64_t size;
+      llvm::sys::TimePoint<> time;
+    };
+    std::vector<File> files;
+    uint64_t total = 0;
+    std::error_code ec;
+    for (llvm::sys::fs::directory_iterator it(dir, ec), end; !ec && it != end;
+         it.increment(ec)) {
+      llvm::ErrorOr<llvm::sys::fs::basic_file_status> status = it->status();
+      if (!status)
+        continue;
+      files.push_back({it->path(), status->getSize(),
+                       status->getLastModificationTime()});
+      total += status->getSize();
+    }
+    if (total <= diskLimit)
+      return;
+    llvm::sort(files, [](const File &a, const File &b) { return a.time < b.time; });
+    for (const File &file : files) {
+      if (total <= diskLimit - diskLimit / 4) // down to 3/4: not every time
+        break;
+      if (!llvm::sys::fs::remove(file.path))
+        total -= file.size;
+    }
+  }
+
   struct Entry {
     std::string key;
     std::shared_ptr<const TargetResult> result;
@@ -363,7 +582,9 @@ private:
   std::list<Entry> entries;
   std::unordered_map<std::string, std::list<Entry>::iterator> index;
   size_t used = 0, limit = size_t(256) << 20;
-  size_t hitCount = 0, missCount = 0;
+  size_t hitCount = 0, diskHitCount = 0, missCount = 0;
+  std::string diskDir;
+  size_t diskLimit = size_t(512) << 20;
 };
 
 /// The pool that compiles targets when the pass's context has none of its
@@ -1138,4 +1359,8 @@ catalyst::TargetCacheStatistics catalyst::getTargetCacheStatistics() {
 
 void catalyst::setTargetCacheLimit(size_t bytes) {
   TargetCache::get().setLimit(bytes);
+}
+
+void catalyst::setTargetDiskCacheDirectory(llvm::StringRef dir) {
+  TargetCache::get().setDiskDirectory(dir.str());
 }

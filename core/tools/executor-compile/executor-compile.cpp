@@ -597,6 +597,10 @@ Exit record(ModuleOp module, const Plan &plan) {
                                    : s.changed ? "changed"
                                                : "unchanged");
     }
+    catalyst::TargetCacheStatistics cache = catalyst::getTargetCacheStatistics();
+    llvm::outs() << "kernels: " << cache.misses << " compiled, "
+                 << cache.hits + cache.diskHits << " from the cache ("
+                 << cache.diskHits << " from disk)\n";
   }
   if (!recording.succeeded) {
     for (const auto &s : recording.snapshots)

@@ -4,6 +4,8 @@
 
 #include "mlir/Pass/Pass.h"
 
+#include "llvm/ADT/StringRef.h"
+
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -64,12 +66,25 @@ void buildLowerToLLVMPipeline(mlir::OpPassManager &pm);
 
 /// The in-memory cache of compiled targets that cross-compile-targets
 /// shares across its runs in a process.
+/// Behind it, a cache on disk shared by the processes (the language
+/// server's and the studio's recording workers, the driver):
+/// $EXECUTOR_STUDIO_CACHE_DIR, $XDG_CACHE_HOME/executor-studio or
+/// ~/.cache/executor-studio, in targets/, least recently used out above
+/// 512 MiB (EXECUTOR_STUDIO_DISK_CACHE_MB); EXECUTOR_STUDIO_DISK_CACHE=0
+/// turns it off.
 struct TargetCacheStatistics {
-  size_t hits = 0, misses = 0, entries = 0, bytes = 0, limit = 0;
+  /// Targets answered from memory, from disk, and compiled.
+  size_t hits = 0, diskHits = 0, misses = 0;
+  /// What the memory holds.
+  size_t entries = 0, bytes = 0, limit = 0;
+  std::string diskDirectory; // empty: none
+  size_t diskLimit = 0;
 };
 TargetCacheStatistics getTargetCacheStatistics();
-/// Bounds the cache (least recently used out); 0 empties and disables it.
+/// Bounds the cache in memory (least recently used out); 0 empties it.
 void setTargetCacheLimit(size_t bytes);
+/// Where the cache on disk is; "": none.
+void setTargetDiskCacheDirectory(llvm::StringRef dir);
 
 /// Registers `executor-default-pipeline`, `executor-target-pipeline` and
 /// `executor-lower-to-llvm` for --pass-pipeline.
