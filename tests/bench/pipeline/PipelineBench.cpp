@@ -18,7 +18,20 @@
 //      lowering to LLVM) vs `mlir-opt --mlir-print-ir-after-all` on the same
 //      pipeline and program (goal: not slower).
 //
+//
+//   executor-pipeline-bench --targets 8,32,128 [--runs N]
+//     issue 39, "interactive at any size": N catalyst.target modules, each
+//     an 8-element f64 loop kernel that @main launches once, previewed as
+//     the language server does (recordInWorker: a worker process recording
+//     the default pipeline with each target's own steps, every text sent):
+//       first preview (nothing cached), the same document again, and the
+//       document after an edit in one kernel (a constant: no line moves),
+//     with cross-compile-targets on one thread (jobs=1) and on all cores,
+//     against the reference of the same run: one thread without any cache
+//     (as before issue 39), where every preview costs a first one.
+//
 //===----------------------------------------------------------------------===//
+#include "ExecutorStudio/Pipeline/RecordingWorker.h"
 #include "ExecutorStudio/Registration/TextEntryPoints.h"
 #include "ExecutorStudio/Pipeline/PipelineRecorder.h"
 #include "ExecutorStudio/Registration/Registration.h"
@@ -31,13 +44,16 @@
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Program.h"
+#include "llvm/Support/Threading.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <functional>
+#include <optional>
 #include <sstream>
 
 using Clock = std::chrono::steady_clock;
@@ -91,6 +107,36 @@ std::string generate(int launches, int opsPerLaunch, bool upstreamOnly) {
   return os.str();
 }
 
+/// The host of issue 39's bench: @main launches each of `n` local targets
+/// once; target `edit` scales by `editValue` instead of its index.
+std::string generateTargets(int n, int edit = -1, int editValue = 0) {
+  std::ostringstream os;
+  os << "module @host {\n  func.func @main(%x: memref<8xf64>) {\n";
+  for (int i = 0; i < n; ++i)
+    os << "    %r" << i << " = catalyst.launch_kernel @k" << i << "::@kernel_"
+       << i << "(%x) : (memref<8xf64>) -> memref<8xf64>\n";
+  os << "    return\n  }\n";
+  for (int i = 0; i < n; ++i) {
+    int scale = i == edit ? editValue : i + 1;
+    os << "  module @k" << i << " attributes {catalyst.target = {}} {\n"
+       << "    func.func @kernel_" << i
+       << "(%x: memref<8xf64>) -> memref<8xf64> {\n"
+       << "      %c0 = arith.constant 0 : index\n"
+       << "      %c1 = arith.constant 1 : index\n"
+       << "      %c8 = arith.constant 8 : index\n"
+       << "      %s = arith.constant " << scale << ".0 : f64\n"
+       << "      %y = memref.alloc() : memref<8xf64>\n"
+       << "      scf.for %i = %c0 to %c8 step %c1 {\n"
+       << "        %v = memref.load %x[%i] : memref<8xf64>\n"
+       << "        %w = arith.mulf %v, %s : f64\n"
+       << "        memref.store %w, %y[%i] : memref<8xf64>\n"
+       << "      }\n"
+       << "      return %y : memref<8xf64>\n    }\n  }\n";
+  }
+  os << "}\n";
+  return os.str();
+}
+
 template <typename Fn> double medianMs(Fn fn, int runs = 5) {
   std::vector<double> samples;
   for (int i = 0; i < runs; ++i) {
@@ -111,9 +157,94 @@ template <typename Fn> double medianMs(Fn fn, int runs = 5) {
 }
 } // namespace
 
+/// Issue 39's bench (see the top of the file).
+int benchTargets(const std::vector<int> &sizes, int runs) {
+  using executor_studio::RecordRequest;
+  using executor_studio::WorkerRecording;
+  std::string self = llvm::sys::fs::getMainExecutable(nullptr, nullptr);
+  llvm::SmallString<128> root;
+  if (llvm::sys::fs::createUniqueDirectory("targets-bench", root))
+    fail("cannot create a workspace");
+  unsigned cores = llvm::hardware_concurrency().compute_thread_count();
+  std::printf("previews as the language server records them (a worker process, "
+              "nested steps, every text), median of %d; %u cores\n",
+              runs, cores);
+  std::printf("%5s  %-22s %10s %10s %10s   %s\n", "N", "cross-compile-targets",
+              "first", "same doc", "1 edit", "(ms; x = reference / this)");
+  int cacheDirs = 0;
+  for (int n : sizes) {
+    std::string program = generateTargets(n);
+    std::string workspace = (root + "/ws" + std::to_string(n)).str();
+    catalyst::DefaultPipelineOptions options;
+    options.workspace = workspace;
+    auto request = [&](const std::string &text, const std::string &extra) {
+      RecordRequest r;
+      r.text = text;
+      r.bufferName = "targets.mlir";
+      r.options.pipeline = catalyst::getDefaultPipelineText(options);
+      std::string pass = "cross-compile-targets{";
+      size_t at = r.options.pipeline.find(pass);
+      r.options.pipeline.insert(at + pass.size(), extra + " ");
+      r.options.deferText = false; // the server's Changes mode
+      r.options.recordNested = true;
+      return r;
+    };
+    auto preview = [&](const RecordRequest &r, bool cached) {
+      auto start = Clock::now();
+      WorkerRecording run =
+          cached ? executor_studio::recordInWorker(r, self, std::chrono::minutes(10))
+                 : executor_studio::recordInWorkerUncached(r, self,
+                                                           std::chrono::minutes(10));
+      double ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+      if (run.status != WorkerRecording::Status::Finished || !run.recording.succeeded)
+        fail("preview of " + std::to_string(n) + " targets failed: " + run.error);
+      return ms;
+    };
+    auto median = [](std::vector<double> v) {
+      std::sort(v.begin(), v.end());
+      return v[v.size() / 2];
+    };
+    // The reference: one thread, no cache (every preview is a first one).
+    std::vector<double> reference;
+    for (int i = 0; i < runs; ++i)
+      reference.push_back(preview(request(program, "jobs=1 cache=false"), false));
+    double ref = median(reference);
+    std::printf("%5d  %-22s %10.1f %10s %10s   (reference)\n", n,
+                "jobs=1 cache=false", ref, "same", "same");
+    int editValue = 1000;
+    for (const char *jobs : {"jobs=1", "jobs=0"}) {
+      std::vector<double> first, same, edited;
+      for (int i = 0; i < runs; ++i) {
+        // Nothing cached: a new cache directory, the recordings dropped.
+        std::string cache = (root + "/cache" + std::to_string(cacheDirs++)).str();
+        ::setenv("EXECUTOR_STUDIO_CACHE_DIR", cache.c_str(), 1);
+        executor_studio::setRecordingCacheLimit(0);
+        executor_studio::setRecordingCacheLimit(size_t(256) << 20);
+        RecordRequest r = request(program, jobs);
+        first.push_back(preview(r, true));
+        same.push_back(preview(r, true));
+        edited.push_back(preview(
+            request(generateTargets(n, n / 2, editValue++), jobs), true));
+      }
+      double f = median(first), s = median(same), e = median(edited);
+      std::printf("%5d  %-22s %10.1f %10.2f %10.1f   x%.2f / x%.0f / x%.2f\n", n,
+                  (std::string(jobs) + (std::string(jobs) == "jobs=0" ? " (all cores)" : "")).c_str(),
+                  f, s, e, ref / f, ref / std::max(s, 0.001), ref / e);
+    }
+    ::unsetenv("EXECUTOR_STUDIO_CACHE_DIR");
+  }
+  llvm::sys::fs::remove_directories(root);
+  return 0;
+}
+
 int main(int argc, char **argv) {
+  // The previews of --targets record in this program's own worker.
+  if (std::optional<int> worker = executor_studio::runRecordWorkerIfAsked(argc, argv))
+    return *worker;
   int launches = 50, opsPerLaunch = 200, runs = 9;
   std::string jsonPath, only;
+  std::vector<int> targetSizes;
+  bool runsGiven = false;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     if (arg == "--launches" && i + 1 < argc)
@@ -122,15 +253,26 @@ int main(int argc, char **argv) {
       opsPerLaunch = std::atoi(argv[++i]);
     else if (arg == "--json" && i + 1 < argc)
       jsonPath = argv[++i];
-    else if (arg == "--runs" && i + 1 < argc)
+    else if (arg == "--runs" && i + 1 < argc) {
       runs = std::max(1, std::atoi(argv[++i]));
+      runsGiven = true;
+    } else if (arg == "--targets" && i + 1 < argc) {
+      for (llvm::StringRef rest = argv[++i]; !rest.empty();) {
+        auto [size, tail] = rest.split(',');
+        targetSizes.push_back(std::max(1, std::atoi(size.str().c_str())));
+        rest = tail;
+      }
+    }
     else if (arg == "--only" && i + 1 < argc)
       only = argv[++i];
     else
       fail("usage: executor-pipeline-bench [--launches N] [--ops-per-launch M] [--runs N] "
-           "[--json FILE] [--only plain|deferred|eager|changes|nested]");
+           "[--json FILE] [--only plain|deferred|eager|changes|nested] "
+           "| --targets N[,N...] [--runs N]");
   }
   executor_studio::registerAllPasses();
+  if (!targetSizes.empty())
+    return benchTargets(targetSizes, runsGiven ? runs : 3);
   llvm::SmallString<128> workspace;
   if (llvm::sys::fs::createUniqueDirectory("pipeline-bench", workspace))
     fail("cannot create a workspace");
