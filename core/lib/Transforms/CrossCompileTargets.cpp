@@ -45,6 +45,7 @@
 #include <list>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <unordered_map>
 
 namespace catalyst {
@@ -337,6 +338,7 @@ public:
   void setDiskDirectory(std::string dir) {
     std::lock_guard<std::mutex> lock(mutex);
     diskDir = std::move(dir);
+    diskUsed.reset();
   }
 
 private:
@@ -539,7 +541,19 @@ private:
       llvm::sys::fs::remove(temporary);
       return;
     }
-    trimDisk(dir);
+    // The directory's size is counted once, then kept up to date here (other
+    // processes add to it too: counted again when it seems over the limit).
+    uint64_t written = kMagic.size() + executableIdentity().size() +
+                       key.size() + result.object->size() + steps.size() + 64;
+    bool over;
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      if (diskUsed)
+        *diskUsed += written;
+      over = !diskUsed || *diskUsed > diskLimit;
+    }
+    if (over)
+      trimDisk(dir);
   }
 
   /// Removes the least recently used entries while the directory holds
@@ -562,8 +576,12 @@ private:
                        status->getLastModificationTime()});
       total += status->getSize();
     }
+    auto count = [&] {
+      std::lock_guard<std::mutex> lock(mutex);
+      diskUsed = total;
+    };
     if (total <= diskLimit)
-      return;
+      return count();
     llvm::sort(files, [](const File &a, const File &b) { return a.time < b.time; });
     for (const File &file : files) {
       if (total <= diskLimit - diskLimit / 4) // down to 3/4: not every time
@@ -571,6 +589,7 @@ private:
       if (!llvm::sys::fs::remove(file.path))
         total -= file.size;
     }
+    count();
   }
 
   struct Entry {
@@ -585,6 +604,9 @@ private:
   size_t hitCount = 0, diskHitCount = 0, missCount = 0;
   std::string diskDir;
   size_t diskLimit = size_t(512) << 20;
+  /// The bytes in diskDir as last counted, plus what this process wrote
+  /// since.
+  std::optional<uint64_t> diskUsed;
 };
 
 /// The pool that compiles targets when the pass's context has none of its

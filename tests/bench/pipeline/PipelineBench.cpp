@@ -28,7 +28,9 @@
 //       document after an edit in one kernel (a constant: no line moves),
 //     with cross-compile-targets on one thread (jobs=1) and on all cores,
 //     against the reference of the same run: one thread without any cache
-//     (as before issue 39), where every preview costs a first one.
+//     (as before issue 39), where every preview costs a first one; with
+//     --baseline-worker EXE (an executor-lsp-server built from before issue
+//     39), that build records the reference.
 //
 //===----------------------------------------------------------------------===//
 #include "ExecutorStudio/Pipeline/RecordingWorker.h"
@@ -43,9 +45,12 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <sys/resource.h>
 
 #include <algorithm>
 #include <chrono>
@@ -157,8 +162,22 @@ template <typename Fn> double medianMs(Fn fn, int runs = 5) {
 }
 } // namespace
 
+/// CPU time of this process and its finished children, in milliseconds (on
+/// a loaded machine the wall clock says little about the work done).
+double cpuMs() {
+  double ms = 0;
+  for (int who : {RUSAGE_SELF, RUSAGE_CHILDREN}) {
+    rusage usage{};
+    getrusage(who, &usage);
+    for (const timeval &t : {usage.ru_utime, usage.ru_stime})
+      ms += t.tv_sec * 1e3 + t.tv_usec / 1e3;
+  }
+  return ms;
+}
+
 /// Issue 39's bench (see the top of the file).
-int benchTargets(const std::vector<int> &sizes, int runs) {
+int benchTargets(const std::vector<int> &sizes, int runs,
+                 const std::string &baselineWorker) {
   using executor_studio::RecordRequest;
   using executor_studio::WorkerRecording;
   std::string self = llvm::sys::fs::getMainExecutable(nullptr, nullptr);
@@ -175,6 +194,7 @@ int benchTargets(const std::vector<int> &sizes, int runs) {
   for (int n : sizes) {
     std::string program = generateTargets(n);
     std::string workspace = (root + "/ws" + std::to_string(n)).str();
+    double lastCpu = 0; // of the last preview
     catalyst::DefaultPipelineOptions options;
     options.workspace = workspace;
     auto request = [&](const std::string &text, const std::string &extra) {
@@ -184,18 +204,22 @@ int benchTargets(const std::vector<int> &sizes, int runs) {
       r.options.pipeline = catalyst::getDefaultPipelineText(options);
       std::string pass = "cross-compile-targets{";
       size_t at = r.options.pipeline.find(pass);
-      r.options.pipeline.insert(at + pass.size(), extra + " ");
+      if (!extra.empty())
+        r.options.pipeline.insert(at + pass.size(), extra + " ");
       r.options.deferText = false; // the server's Changes mode
       r.options.recordNested = true;
       return r;
     };
-    auto preview = [&](const RecordRequest &r, bool cached) {
+    auto preview = [&](const RecordRequest &r, bool cached,
+                       const std::string &worker = "") {
       auto start = Clock::now();
+      double cpuStart = cpuMs();
       WorkerRecording run =
           cached ? executor_studio::recordInWorker(r, self, std::chrono::minutes(10))
-                 : executor_studio::recordInWorkerUncached(r, self,
-                                                           std::chrono::minutes(10));
+                 : executor_studio::recordInWorkerUncached(
+                       r, worker.empty() ? self : worker, std::chrono::minutes(10));
       double ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+      lastCpu = cpuMs() - cpuStart;
       if (run.status != WorkerRecording::Status::Finished || !run.recording.succeeded)
         fail("preview of " + std::to_string(n) + " targets failed: " + run.error);
       return ms;
@@ -204,16 +228,31 @@ int benchTargets(const std::vector<int> &sizes, int runs) {
       std::sort(v.begin(), v.end());
       return v[v.size() / 2];
     };
-    // The reference: one thread, no cache (every preview is a first one).
-    std::vector<double> reference;
-    for (int i = 0; i < runs; ++i)
-      reference.push_back(preview(request(program, "jobs=1 cache=false"), false));
-    double ref = median(reference);
-    std::printf("%5d  %-22s %10.1f %10s %10s   (reference)\n", n,
-                "jobs=1 cache=false", ref, "same", "same");
+    // The reference: one thread, no cache (every preview is a first one);
+    // with --baseline-worker, a build from before issue 39 records it.
+    std::vector<double> reference, uncached, referenceCpu, uncachedCpu;
+    for (int i = 0; i < runs; ++i) {
+      if (!baselineWorker.empty()) {
+        reference.push_back(preview(request(program, ""), false, baselineWorker));
+        referenceCpu.push_back(lastCpu);
+      }
+      uncached.push_back(preview(request(program, "jobs=1 cache=false"), false));
+      uncachedCpu.push_back(lastCpu);
+    }
+    double refCpu = median(baselineWorker.empty() ? uncachedCpu : referenceCpu);
+    double ref = median(baselineWorker.empty() ? uncached : reference);
+    if (!baselineWorker.empty())
+      std::printf("%5d  %-22s %10.1f %10s %10s   (reference)   CPU: %.0f ms\n", n,
+                  "before issue 39", ref, "same", "same", refCpu);
+    std::printf("%5d  %-22s %10.1f %10s %10s   %s   CPU: %.0f ms x%.2f\n", n,
+                "jobs=1 cache=false", median(uncached), "same", "same",
+                baselineWorker.empty()
+                    ? "(reference)"
+                    : llvm::formatv("x{0:F2}", ref / median(uncached)).str().c_str(),
+                median(uncachedCpu), refCpu / median(uncachedCpu));
     int editValue = 1000;
     for (const char *jobs : {"jobs=1", "jobs=0"}) {
-      std::vector<double> first, same, edited;
+      std::vector<double> first, same, edited, firstCpu, editedCpu;
       for (int i = 0; i < runs; ++i) {
         // Nothing cached: a new cache directory, the recordings dropped.
         std::string cache = (root + "/cache" + std::to_string(cacheDirs++)).str();
@@ -222,14 +261,19 @@ int benchTargets(const std::vector<int> &sizes, int runs) {
         executor_studio::setRecordingCacheLimit(size_t(256) << 20);
         RecordRequest r = request(program, jobs);
         first.push_back(preview(r, true));
+        firstCpu.push_back(lastCpu);
         same.push_back(preview(r, true));
         edited.push_back(preview(
             request(generateTargets(n, n / 2, editValue++), jobs), true));
+        editedCpu.push_back(lastCpu);
       }
       double f = median(first), s = median(same), e = median(edited);
-      std::printf("%5d  %-22s %10.1f %10.2f %10.1f   x%.2f / x%.0f / x%.2f\n", n,
+      std::printf("%5d  %-22s %10.1f %10.2f %10.1f   x%.2f / x%.0f / x%.2f"
+                  "   CPU: first %.0f ms x%.2f, edit %.0f ms x%.2f\n", n,
                   (std::string(jobs) + (std::string(jobs) == "jobs=0" ? " (all cores)" : "")).c_str(),
-                  f, s, e, ref / f, ref / std::max(s, 0.001), ref / e);
+                  f, s, e, ref / f, ref / std::max(s, 0.001), ref / e,
+                  median(firstCpu), refCpu / median(firstCpu), median(editedCpu),
+                  refCpu / median(editedCpu));
     }
     ::unsetenv("EXECUTOR_STUDIO_CACHE_DIR");
   }
@@ -244,6 +288,7 @@ int main(int argc, char **argv) {
   int launches = 50, opsPerLaunch = 200, runs = 9;
   std::string jsonPath, only;
   std::vector<int> targetSizes;
+  std::string baselineWorker;
   bool runsGiven = false;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
@@ -256,6 +301,8 @@ int main(int argc, char **argv) {
     else if (arg == "--runs" && i + 1 < argc) {
       runs = std::max(1, std::atoi(argv[++i]));
       runsGiven = true;
+    } else if (arg == "--baseline-worker" && i + 1 < argc) {
+      baselineWorker = argv[++i];
     } else if (arg == "--targets" && i + 1 < argc) {
       for (llvm::StringRef rest = argv[++i]; !rest.empty();) {
         auto [size, tail] = rest.split(',');
@@ -272,7 +319,7 @@ int main(int argc, char **argv) {
   }
   executor_studio::registerAllPasses();
   if (!targetSizes.empty())
-    return benchTargets(targetSizes, runsGiven ? runs : 3);
+    return benchTargets(targetSizes, runsGiven ? runs : 3, baselineWorker);
   llvm::SmallString<128> workspace;
   if (llvm::sys::fs::createUniqueDirectory("pipeline-bench", workspace))
     fail("cannot create a workspace");
