@@ -293,6 +293,7 @@ std::string targetCacheKey(StringRef text, const Target &target,
   os << "\n entries";
   for (const std::string &entry : entries)
     os << " " << entry;
+  os << "\n locations " << (target.debug || lineTable);
   os << "\n" << text;
   return key;
 }
@@ -1187,8 +1188,20 @@ LogicalResult CrossCompileTargetsPass::prepareJob(Target &target,
     (void)llvm::sys::fs::current_path(cwd);
     bool lineTable =
         target.nestedOptions && target.nestedOptions->printDebugInfo;
-    job.cacheKey = targetCacheKey(job.text, target, job.entries, optLevel,
-                                  lineTable, cwd);
+    if (target.debug || lineTable) {
+      job.cacheKey = targetCacheKey(job.text, target, job.entries, optLevel,
+                                    lineTable, cwd);
+    } else {
+      // Without debug info or recorded locations, nothing a target compiles
+      // to depends on its locations (a result with diagnostics is not
+      // kept): the key leaves them out, so that lines inserted above a
+      // kernel do not compile it again.
+      std::string withoutLocations;
+      llvm::raw_string_ostream plain(withoutLocations);
+      copy.get()->print(plain);
+      job.cacheKey = targetCacheKey(withoutLocations, target, job.entries,
+                                    optLevel, lineTable, cwd);
+    }
   }
   return success();
 }
@@ -1254,7 +1267,13 @@ CrossCompileTargetsPass::compileApart(const Target &hostTarget,
       result->nested = std::move(target.nested);
     }
   }
-  if (result->succeeded && !job.cacheKey.empty()) {
+  // Diagnostics name lines: a result with some (warnings, remarks, in the
+  // pass or in a recorded step) is not kept.
+  bool quiet = result->diagnostics.empty() &&
+               llvm::all_of(result->nested, [](const executor_studio::Snapshot &s) {
+                 return s.diagnostics.empty();
+               });
+  if (result->succeeded && quiet && !job.cacheKey.empty()) {
     if (llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> object =
             llvm::MemoryBuffer::getFile(job.objectPath, /*IsText=*/false,
                                         /*RequiresNullTerminator=*/false)) {
