@@ -24,8 +24,9 @@
 //     an 8-element f64 loop kernel that @main launches once, previewed as
 //     the language server does (recordInWorker: a worker process recording
 //     the default pipeline with each target's own steps, every text sent):
-//       first preview (nothing cached), the same document again, and the
+//       first preview (nothing cached), the same document again, the
 //       document after an edit in one kernel (a constant: no line moves),
+//       and after a line inserted in the middle (the kernels below move),
 //     with cross-compile-targets on one thread (jobs=1) and on all cores,
 //     against the reference of the same run: one thread without any cache
 //     (as before issue 39), where every preview costs a first one; with
@@ -114,7 +115,8 @@ std::string generate(int launches, int opsPerLaunch, bool upstreamOnly) {
 
 /// The host of issue 39's bench: @main launches each of `n` local targets
 /// once; target `edit` scales by `editValue` instead of its index.
-std::string generateTargets(int n, int edit = -1, int editValue = 0) {
+std::string generateTargets(int n, int edit = -1, int editValue = 0,
+                            int linesAbove = -1) {
   std::ostringstream os;
   os << "module @host {\n  func.func @main(%x: memref<8xf64>) {\n";
   for (int i = 0; i < n; ++i)
@@ -123,6 +125,8 @@ std::string generateTargets(int n, int edit = -1, int editValue = 0) {
   os << "    return\n  }\n";
   for (int i = 0; i < n; ++i) {
     int scale = i == edit ? editValue : i + 1;
+    if (i == linesAbove)
+      os << "  // a line inserted above this kernel and the ones below\n";
     os << "  module @k" << i << " attributes {catalyst.target = {}} {\n"
        << "    func.func @kernel_" << i
        << "(%x: memref<8xf64>) -> memref<8xf64> {\n"
@@ -188,8 +192,9 @@ int benchTargets(const std::vector<int> &sizes, int runs,
   std::printf("previews as the language server records them (a worker process, "
               "nested steps, every text), median of %d; %u cores\n",
               runs, cores);
-  std::printf("%5s  %-22s %10s %10s %10s   %s\n", "N", "cross-compile-targets",
-              "first", "same doc", "1 edit", "(ms; x = reference / this)");
+  std::printf("%5s  %-22s %10s %10s %10s %10s   %s\n", "N", "cross-compile-targets",
+              "first", "same doc", "1 edit", "line added",
+              "(ms; x = reference / this)");
   int cacheDirs = 0;
   for (int n : sizes) {
     std::string program = generateTargets(n);
@@ -242,17 +247,17 @@ int benchTargets(const std::vector<int> &sizes, int runs,
     double refCpu = median(baselineWorker.empty() ? uncachedCpu : referenceCpu);
     double ref = median(baselineWorker.empty() ? uncached : reference);
     if (!baselineWorker.empty())
-      std::printf("%5d  %-22s %10.1f %10s %10s   (reference)   CPU: %.0f ms\n", n,
-                  "before issue 39", ref, "same", "same", refCpu);
-    std::printf("%5d  %-22s %10.1f %10s %10s   %s   CPU: %.0f ms x%.2f\n", n,
-                "jobs=1 cache=false", median(uncached), "same", "same",
+      std::printf("%5d  %-22s %10.1f %10s %10s %10s   (reference)   CPU: %.0f ms\n", n,
+                  "before issue 39", ref, "same", "same", "same", refCpu);
+    std::printf("%5d  %-22s %10.1f %10s %10s %10s   %s   CPU: %.0f ms x%.2f\n", n,
+                "jobs=1 cache=false", median(uncached), "same", "same", "same",
                 baselineWorker.empty()
                     ? "(reference)"
                     : llvm::formatv("x{0:F2}", ref / median(uncached)).str().c_str(),
                 median(uncachedCpu), refCpu / median(uncachedCpu));
     int editValue = 1000;
     for (const char *jobs : {"jobs=1", "jobs=0"}) {
-      std::vector<double> first, same, edited, firstCpu, editedCpu;
+      std::vector<double> first, same, edited, firstCpu, editedCpu, moved;
       for (int i = 0; i < runs; ++i) {
         // Nothing cached: a new cache directory, the recordings dropped.
         std::string cache = (root + "/cache" + std::to_string(cacheDirs++)).str();
@@ -266,12 +271,17 @@ int benchTargets(const std::vector<int> &sizes, int runs,
         edited.push_back(preview(
             request(generateTargets(n, n / 2, editValue++), jobs), true));
         editedCpu.push_back(lastCpu);
+        // A line inserted in the middle: the kernels below it move.
+        moved.push_back(preview(
+            request(generateTargets(n, -1, 0, n / 2), jobs), true));
+        // (The base again, for the next run: from the recording cache.)
       }
       double f = median(first), s = median(same), e = median(edited);
-      std::printf("%5d  %-22s %10.1f %10.2f %10.1f   x%.2f / x%.0f / x%.2f"
+      double m = median(moved);
+      std::printf("%5d  %-22s %10.1f %10.2f %10.1f %10.1f   x%.2f / x%.0f / x%.2f / x%.2f"
                   "   CPU: first %.0f ms x%.2f, edit %.0f ms x%.2f\n", n,
                   (std::string(jobs) + (std::string(jobs) == "jobs=0" ? " (all cores)" : "")).c_str(),
-                  f, s, e, ref / f, ref / std::max(s, 0.001), ref / e,
+                  f, s, e, m, ref / f, ref / std::max(s, 0.001), ref / e, ref / m,
                   median(firstCpu), refCpu / median(firstCpu), median(editedCpu),
                   refCpu / median(editedCpu));
     }
