@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "ExecutorStudio/Pipeline/RecordingWorker.h"
 #include "ExecutorStudio/Registration/TextEntryPoints.h"
+#include "ExecutorStudio/Transforms/Passes.h"
 
 #include "TargetPrograms.h"
 
@@ -253,4 +254,170 @@ TEST(RecordingWorker, AlignsTwoSnapshotsInAWorkerAsInThisProcess) {
   llvm::Expected<AlignedSnapshots> late = alignInWorker(left, right, self(), 0ms);
   ASSERT_FALSE(static_cast<bool>(late));
   EXPECT_NE(llvm::toString(late.takeError()).find("timed out"), std::string::npos);
+}
+
+namespace {
+/// A host launching `n` local targets, each an 8-element f64 loop kernel
+/// scaling by its own constant; `edit` gives one of them another.
+std::string targetsProgram(int n, int edit = -1) {
+  std::string text = "module @host {\n  func.func @main(%x: memref<8xf64>) {\n";
+  for (int i = 0; i < n; ++i)
+    text += "    %r" + std::to_string(i) + " = catalyst.launch_kernel @k" +
+            std::to_string(i) + "::@kernel_" + std::to_string(i) +
+            "(%x) : (memref<8xf64>) -> memref<8xf64>\n";
+  text += "    return\n  }\n";
+  for (int i = 0; i < n; ++i) {
+    std::string k = std::to_string(i);
+    std::string scale = std::to_string(i + (i == edit ? 10 : 1)) + ".0";
+    text += "  module @k" + k + " attributes {catalyst.target = {}} {\n"
+            "    func.func @kernel_" + k + "(%x: memref<8xf64>) -> memref<8xf64> {\n"
+            "      %c0 = arith.constant 0 : index\n"
+            "      %c1 = arith.constant 1 : index\n"
+            "      %c8 = arith.constant 8 : index\n"
+            "      %s = arith.constant " + scale + " : f64\n"
+            "      %y = memref.alloc() : memref<8xf64>\n"
+            "      scf.for %i = %c0 to %c8 step %c1 {\n"
+            "        %v = memref.load %x[%i] : memref<8xf64>\n"
+            "        %w = arith.mulf %v, %s : f64\n"
+            "        memref.store %w, %y[%i] : memref<8xf64>\n"
+            "      }\n"
+            "      return %y : memref<8xf64>\n    }\n  }\n";
+  }
+  return text + "}\n";
+}
+
+/// The recording as the worker sends it, its times left out (two fresh
+/// recordings differ in them alone).
+std::string withoutTimes(Recording recording) {
+  recording.totalMilliseconds = 0;
+  for (Snapshot &snapshot : recording.snapshots) {
+    snapshot.milliseconds = 0;
+    for (Snapshot &nested : snapshot.nested)
+      nested.milliseconds = 0;
+  }
+  std::string text;
+  llvm::raw_string_ostream(text) << toJSON(recording);
+  return text;
+}
+
+std::string json(const Recording &recording) {
+  std::string text;
+  llvm::raw_string_ostream(text) << toJSON(recording);
+  return text;
+}
+
+std::string objectsOf(llvm::StringRef workspace, int n) {
+  std::string all;
+  for (int i = 0; i < n; ++i) {
+    std::string k = "k" + std::to_string(i);
+    auto buffer = llvm::MemoryBuffer::getFile(
+        (workspace + "/" + k + "/" + k + ".o").str(), /*IsText=*/false);
+    EXPECT_TRUE(static_cast<bool>(buffer)) << k;
+    if (buffer)
+      all += (*buffer)->getBuffer().str() + "\n--\n";
+  }
+  return all;
+}
+} // namespace
+
+// Issue 39: an unchanged document answers from the cache, byte for byte as
+// the worker sent it, without a worker.
+TEST(RecordingCache, AnUnchangedRequestAnswersFromTheCache) {
+  Workspace workspace("recording-cache");
+  // The workers' targets on disk: in a cache of this test's own.
+  Workspace cacheDir("recording-cache-targets");
+  ::setenv("EXECUTOR_STUDIO_CACHE_DIR", cacheDir.path.c_str(), 1);
+  RecordRequest request;
+  request.text = targetsProgram(3);
+  request.bufferName = "targets.mlir";
+  request.options.pipeline = workspace.crossCompilePipeline(",cse");
+  request.options.deferText = false;
+  request.options.recordNested = true;
+  RecordingCacheStatistics before = getRecordingCacheStatistics();
+  WorkerRecording first = recordInWorker(request, self(), 60s);
+  ASSERT_EQ(first.status, WorkerRecording::Status::Finished) << first.error;
+  WorkerRecording again = recordInWorker(request, self(), 60s);
+  ASSERT_EQ(again.status, WorkerRecording::Status::Finished) << again.error;
+  RecordingCacheStatistics after = getRecordingCacheStatistics();
+  EXPECT_EQ(after.misses, before.misses + 1);
+  EXPECT_EQ(after.hits, before.hits + 1);
+  EXPECT_EQ(json(again.recording), json(first.recording));
+  expectSameSnapshots(again.recording.snapshots, first.recording.snapshots);
+
+  // Another program is recorded anew; so is the same one for another worker.
+  request.text = targetsProgram(3, /*edit=*/1);
+  WorkerRecording edited = recordInWorker(request, self(), 60s);
+  ASSERT_EQ(edited.status, WorkerRecording::Status::Finished) << edited.error;
+  EXPECT_EQ(getRecordingCacheStatistics().misses, after.misses + 1);
+  EXPECT_NE(json(edited.recording), json(first.recording));
+  // A worker again: its targets come from the cache on disk, and the
+  // recording is the same, times aside.
+  WorkerRecording uncached = recordInWorkerUncached(request, self(), 60s);
+  ASSERT_EQ(uncached.status, WorkerRecording::Status::Finished) << uncached.error;
+  EXPECT_EQ(withoutTimes(uncached.recording), withoutTimes(edited.recording));
+  ::unsetenv("EXECUTOR_STUDIO_CACHE_DIR");
+}
+
+// Issue 39: cross-compile-targets takes a target compiled before from its
+// cache (an edit in one kernel compiles that kernel's target alone), and
+// what it answers is what compiling it again gives: the same recording,
+// times aside, and the same objects, byte for byte.
+TEST(RecordingCache, TargetsCompiledBeforeComeFromTheCacheByteForByte) {
+  Workspace workspace("target-cache");
+  catalyst::setTargetDiskCacheDirectory(""); // this process's cache alone
+  RecordOptions options;
+  options.pipeline = workspace.crossCompilePipeline(",cse");
+  options.deferText = false;
+  options.recordNested = true;
+  options.printDebugInfo = true; // with the line tables too
+  const int n = 4;
+  catalyst::TargetCacheStatistics start = catalyst::getTargetCacheStatistics();
+  Recording first = recordPipeline(targetsProgram(n), "targets.mlir", options);
+  ASSERT_TRUE(first.succeeded);
+  std::string firstObjects = objectsOf(workspace.path, n);
+  catalyst::TargetCacheStatistics one = catalyst::getTargetCacheStatistics();
+  EXPECT_EQ(one.misses, start.misses + n);
+
+  Recording cached = recordPipeline(targetsProgram(n), "targets.mlir", options);
+  ASSERT_TRUE(cached.succeeded);
+  catalyst::TargetCacheStatistics two = catalyst::getTargetCacheStatistics();
+  EXPECT_EQ(two.hits, one.hits + n);
+  EXPECT_EQ(two.misses, one.misses);
+  EXPECT_EQ(withoutTimes(cached), withoutTimes(first));
+  expectSameSnapshots(cached.snapshots[0].nested, first.snapshots[0].nested);
+  EXPECT_EQ(objectsOf(workspace.path, n), firstObjects);
+
+  // One kernel edited: its target alone is compiled.
+  Recording edited = recordPipeline(targetsProgram(n, 2), "targets.mlir", options);
+  ASSERT_TRUE(edited.succeeded);
+  std::string editedObjects = objectsOf(workspace.path, n);
+  catalyst::TargetCacheStatistics three = catalyst::getTargetCacheStatistics();
+  EXPECT_EQ(three.hits, two.hits + n - 1);
+  EXPECT_EQ(three.misses, two.misses + 1);
+  EXPECT_NE(editedObjects, firstObjects);
+
+  // Fresh, without the cache: the same, byte for byte.
+  RecordOptions fresh = options;
+  fresh.pipeline = "builtin.module(cross-compile-targets{cache=false workspace=" +
+                   workspace.path.str().str() + "},cse)";
+  Recording uncached = recordPipeline(targetsProgram(n, 2), "targets.mlir", fresh);
+  ASSERT_TRUE(uncached.succeeded);
+  EXPECT_EQ(catalyst::getTargetCacheStatistics().misses, three.misses);
+  EXPECT_EQ(objectsOf(workspace.path, n), editedObjects);
+  // (The pass's options show cache=false: compare the steps after it.)
+  ASSERT_EQ(uncached.snapshots.size(), edited.snapshots.size());
+  expectSameSnapshots(
+      [&] {
+        auto steps = uncached.snapshots[0].nested;
+        for (auto &s : steps)
+          s.milliseconds = 0;
+        return steps;
+      }(),
+      [&] {
+        auto steps = edited.snapshots[0].nested;
+        for (auto &s : steps)
+          s.milliseconds = 0;
+        return steps;
+      }());
+  EXPECT_EQ(*uncached.snapshots[1].ir, *edited.snapshots[1].ir);
 }

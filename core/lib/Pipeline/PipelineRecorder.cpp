@@ -577,6 +577,22 @@ private:
 
 /// The recordPipeline on this thread whose passes may add nested steps.
 thread_local Recorder *nestingRecorder = nullptr;
+/// Whether the context of the recordPipeline running on this thread was
+/// multithreaded before the recording made it run on one thread.
+thread_local bool recordingContextWasMultithreaded = false;
+
+/// Sets recordingContextWasMultithreaded for one recordPipeline.
+class ThreadingScope {
+public:
+  explicit ThreadingScope(bool multithreaded)
+      : saved(recordingContextWasMultithreaded) {
+    recordingContextWasMultithreaded = multithreaded;
+  }
+  ~ThreadingScope() { recordingContextWasMultithreaded = saved; }
+
+private:
+  bool saved;
+};
 
 /// Sets nestingRecorder for one recordPipeline, and back afterwards (a pass
 /// may record a pipeline of its own: that one nests nothing).
@@ -595,6 +611,10 @@ private:
 
 void executor_studio::waitForDroppedCopies() {
   CopyReaper::get().waitUntilIdle();
+}
+
+bool executor_studio::recordingAllowsThreads() {
+  return recordingContextWasMultithreaded;
 }
 
 const RecordOptions *executor_studio::nestedRecordingOptions() {
@@ -721,6 +741,7 @@ Recording executor_studio::recordPipeline(Operation *op,
   {
     NestingScope nesting(options.recordNested && options.recordIR ? rec
                                                                    : nullptr);
+    ThreadingScope threading(wasMultithreaded);
     ScopedDiagnosticHandler handler(ctx, [&](Diagnostic &diag) {
       RecordedDiagnostic recorded = convertDiagnostic(diag);
       if (Snapshot *snapshot = rec->current()) {

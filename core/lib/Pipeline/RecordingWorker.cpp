@@ -12,7 +12,11 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <csignal>
+#include <cstdlib>
+#include <list>
+#include <mutex>
 #include <thread>
+#include <unordered_map>
 
 using namespace executor_studio;
 namespace json = llvm::json;
@@ -514,7 +518,133 @@ WorkerRecording runWorker(const WorkerFiles &files, StringRef workerExecutable,
 }
 } // namespace
 
+namespace {
+/// The recordings the workers finished, by what determines them: the
+/// request as the worker reads it (program, buffer name, pipeline and its
+/// options, rerun step, texts asked for) and the worker executable (its
+/// path, size and modification time: another build records anew). Least
+/// recently used out; bounded by the bytes of its texts.
+class RecordingCache {
+public:
+  static RecordingCache &get() {
+    static RecordingCache cache;
+    return cache;
+  }
+
+  static std::string key(const RecordRequest &request,
+                         StringRef workerExecutable) {
+    std::string key;
+    llvm::raw_string_ostream os(key);
+    llvm::sys::fs::file_status status;
+    os << workerExecutable;
+    if (!llvm::sys::fs::status(workerExecutable, status))
+      os << " " << status.getSize() << " "
+         << status.getLastModificationTime().time_since_epoch().count();
+    // (What the tests of a crashing worker set.)
+    if (const char *crash = std::getenv("EXECUTOR_RECORD_WORKER_TEST_CRASH"))
+      os << "\ncrash " << crash;
+    os << "\n" << toJSON(request);
+    return key;
+  }
+
+  std::optional<Recording> lookup(const std::string &key) {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = index.find(key);
+    if (it == index.end()) {
+      ++stats.misses;
+      return std::nullopt;
+    }
+    ++stats.hits;
+    entries.splice(entries.begin(), entries, it->second);
+    return it->second->recording;
+  }
+
+  void insert(const std::string &key, const Recording &recording) {
+    size_t bytes = key.size() + size(recording.inputIR);
+    for (const Snapshot &snapshot : recording.snapshots) {
+      bytes += size(snapshot.ir) + snapshot.pass.size() + 256;
+      for (const Snapshot &nested : snapshot.nested)
+        bytes += size(nested.ir) + nested.pass.size() + 256;
+    }
+    std::lock_guard<std::mutex> lock(mutex);
+    if (bytes > stats.limit || index.count(key))
+      return;
+    entries.push_front({key, recording, bytes});
+    index[key] = entries.begin();
+    stats.bytes += bytes;
+    shrink();
+  }
+
+  void setLimit(size_t bytes) {
+    std::lock_guard<std::mutex> lock(mutex);
+    stats.limit = bytes;
+    shrink();
+  }
+
+  RecordingCacheStatistics statistics() {
+    std::lock_guard<std::mutex> lock(mutex);
+    RecordingCacheStatistics result = stats;
+    result.entries = entries.size();
+    return result;
+  }
+
+private:
+  RecordingCache() {
+    stats.limit = size_t(256) << 20;
+    if (const char *mb = std::getenv("EXECUTOR_STUDIO_RECORDING_CACHE_MB"))
+      stats.limit = size_t(std::strtoull(mb, nullptr, 10)) << 20;
+  }
+  static size_t size(const IRText &text) {
+    // A deferred text is not printed for this: it counts as its copy would.
+    return text && text.isMade() ? text->size() : 0;
+  }
+  void shrink() {
+    while (stats.bytes > stats.limit && !entries.empty()) {
+      stats.bytes -= entries.back().bytes;
+      index.erase(entries.back().key);
+      entries.pop_back();
+    }
+  }
+  struct Entry {
+    std::string key;
+    Recording recording;
+    size_t bytes;
+  };
+  std::mutex mutex;
+  std::list<Entry> entries;
+  std::unordered_map<std::string, std::list<Entry>::iterator> index;
+  RecordingCacheStatistics stats;
+};
+} // namespace
+
+RecordingCacheStatistics executor_studio::getRecordingCacheStatistics() {
+  return RecordingCache::get().statistics();
+}
+
+void executor_studio::setRecordingCacheLimit(size_t bytes) {
+  RecordingCache::get().setLimit(bytes);
+}
+
 WorkerRecording executor_studio::recordInWorker(
+    const RecordRequest &request, StringRef workerExecutable,
+    std::chrono::milliseconds timeout, llvm::function_ref<bool()> cancelled) {
+  // An unchanged request answers from the cache: the recording the worker
+  // sent for it, byte for byte.
+  std::string cacheKey = RecordingCache::key(request, workerExecutable);
+  if (std::optional<Recording> cached = RecordingCache::get().lookup(cacheKey)) {
+    WorkerRecording outcome;
+    outcome.status = WorkerRecording::Status::Finished;
+    outcome.recording = std::move(*cached);
+    return outcome;
+  }
+  WorkerRecording outcome = recordInWorkerUncached(request, workerExecutable,
+                                                   timeout, cancelled);
+  if (outcome.status == WorkerRecording::Status::Finished)
+    RecordingCache::get().insert(cacheKey, outcome.recording);
+  return outcome;
+}
+
+WorkerRecording executor_studio::recordInWorkerUncached(
     const RecordRequest &request, StringRef workerExecutable,
     std::chrono::milliseconds timeout, llvm::function_ref<bool()> cancelled) {
   WorkerRecording outcome;

@@ -75,7 +75,10 @@ Recording recordText(StringRef source, StringRef bufferName,
     OwningOpRef<ModuleOp> module; // destroyed before the context
   };
   auto owner = std::make_shared<Owner>();
-  owner->context = std::make_shared<MLIRContext>(registry, MLIRContext::Threading::DISABLED);
+  // Multithreaded: the recording runs the passes on one thread, but a pass
+  // may use threads of its own (cross-compile-targets compiles its targets
+  // in parallel: executor_studio::recordingAllowsThreads()).
+  owner->context = std::make_shared<MLIRContext>(registry, MLIRContext::Threading::ENABLED);
   MLIRContext &ctx = *owner->context;
   ctx.allowUnregisteredDialects(options.allowUnregisteredDialects);
   ctx.printOpOnDiagnostic(false);

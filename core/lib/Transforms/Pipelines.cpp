@@ -61,6 +61,8 @@ catalyst::getDefaultPipelineText(const DefaultPipelineOptions &options) {
     os << " debug=true";
   if (options.optLevel != 2)
     os << " opt-level=" << options.optLevel;
+  if (options.jobs != 0)
+    os << " jobs=" << options.jobs;
   os << "},dispatch-executor-targets,convert-executor-to-llvm," << kLowerToLLVM
      << ")";
   return text;

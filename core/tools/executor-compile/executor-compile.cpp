@@ -121,6 +121,12 @@ static cl::opt<unsigned> optLevel(
     cl::desc("The kernels' LLVM optimisation level, -O0 to -O3 (default "
              "-O2)"),
     cl::cat(category));
+static cl::opt<unsigned> jobs(
+    "j", cl::Prefix, cl::init(0), cl::value_desc("N"),
+    cl::desc("Kernels (catalyst.target modules) compiled at once: 0 (the "
+             "default) as many as there are cores, 1 one after the other; "
+             "the output does not depend on it"),
+    cl::cat(category));
 static cl::opt<std::string>
     entryName("entry", cl::desc("Host function the executable starts in"),
               cl::init("main"), cl::cat(category));
@@ -494,6 +500,8 @@ Exit choosePipeline(Plan &plan) {
                 " is not an optimisation level; give -O0, -O1, -O2 or -O3");
   pipelineOptions.debug = debugInfo;
   pipelineOptions.optLevel = optLevel;
+  if (jobs > 1)
+    pipelineOptions.jobs = jobs;
   // A pipeline of the user's gets the driver's workspace where it runs
   // cross-compile-targets (or the default pipeline) without one; one with
   // a misspelling is left as written, for the error to quote.
@@ -589,6 +597,10 @@ Exit record(ModuleOp module, const Plan &plan) {
                                    : s.changed ? "changed"
                                                : "unchanged");
     }
+    catalyst::TargetCacheStatistics cache = catalyst::getTargetCacheStatistics();
+    llvm::outs() << "kernels: " << cache.misses << " compiled, "
+                 << cache.hits + cache.diskHits << " from the cache ("
+                 << cache.diskHits << " from disk)\n";
   }
   if (!recording.succeeded) {
     for (const auto &s : recording.snapshots)
@@ -777,7 +789,9 @@ int compileMain(int argc, char **argv) {
   // Parse.
   DialectRegistry registry;
   executor_studio::registerAllDialects(registry);
-  MLIRContext ctx(registry, MLIRContext::Threading::DISABLED);
+  // Threads compile the kernels (cross-compile-targets); -j1: none.
+  MLIRContext ctx(registry, jobs == 1 ? MLIRContext::Threading::DISABLED
+                                      : MLIRContext::Threading::ENABLED);
   // Errors point at the op's line; a generic dump of it adds nothing.
   ctx.printOpOnDiagnostic(false);
   llvm::SourceMgr sourceMgr;

@@ -18,7 +18,23 @@
 //      lowering to LLVM) vs `mlir-opt --mlir-print-ir-after-all` on the same
 //      pipeline and program (goal: not slower).
 //
+//
+//   executor-pipeline-bench --targets 8,32,128 [--runs N]
+//     issue 39, "interactive at any size": N catalyst.target modules, each
+//     an 8-element f64 loop kernel that @main launches once, previewed as
+//     the language server does (recordInWorker: a worker process recording
+//     the default pipeline with each target's own steps, every text sent):
+//       first preview (nothing cached), the same document again, the
+//       document after an edit in one kernel (a constant: no line moves),
+//       and after a line inserted in the middle (the kernels below move),
+//     with cross-compile-targets on one thread (jobs=1) and on all cores,
+//     against the reference of the same run: one thread without any cache
+//     (as before issue 39), where every preview costs a first one; with
+//     --baseline-worker EXE (an executor-lsp-server built from before issue
+//     39), that build records the reference.
+//
 //===----------------------------------------------------------------------===//
+#include "ExecutorStudio/Pipeline/RecordingWorker.h"
 #include "ExecutorStudio/Registration/TextEntryPoints.h"
 #include "ExecutorStudio/Pipeline/PipelineRecorder.h"
 #include "ExecutorStudio/Registration/Registration.h"
@@ -30,14 +46,20 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Program.h"
+#include "llvm/Support/Threading.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <sys/resource.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <functional>
+#include <optional>
 #include <sstream>
 
 using Clock = std::chrono::steady_clock;
@@ -91,6 +113,39 @@ std::string generate(int launches, int opsPerLaunch, bool upstreamOnly) {
   return os.str();
 }
 
+/// The host of issue 39's bench: @main launches each of `n` local targets
+/// once; target `edit` scales by `editValue` instead of its index.
+std::string generateTargets(int n, int edit = -1, int editValue = 0,
+                            int linesAbove = -1) {
+  std::ostringstream os;
+  os << "module @host {\n  func.func @main(%x: memref<8xf64>) {\n";
+  for (int i = 0; i < n; ++i)
+    os << "    %r" << i << " = catalyst.launch_kernel @k" << i << "::@kernel_"
+       << i << "(%x) : (memref<8xf64>) -> memref<8xf64>\n";
+  os << "    return\n  }\n";
+  for (int i = 0; i < n; ++i) {
+    int scale = i == edit ? editValue : i + 1;
+    if (i == linesAbove)
+      os << "  // a line inserted above this kernel and the ones below\n";
+    os << "  module @k" << i << " attributes {catalyst.target = {}} {\n"
+       << "    func.func @kernel_" << i
+       << "(%x: memref<8xf64>) -> memref<8xf64> {\n"
+       << "      %c0 = arith.constant 0 : index\n"
+       << "      %c1 = arith.constant 1 : index\n"
+       << "      %c8 = arith.constant 8 : index\n"
+       << "      %s = arith.constant " << scale << ".0 : f64\n"
+       << "      %y = memref.alloc() : memref<8xf64>\n"
+       << "      scf.for %i = %c0 to %c8 step %c1 {\n"
+       << "        %v = memref.load %x[%i] : memref<8xf64>\n"
+       << "        %w = arith.mulf %v, %s : f64\n"
+       << "        memref.store %w, %y[%i] : memref<8xf64>\n"
+       << "      }\n"
+       << "      return %y : memref<8xf64>\n    }\n  }\n";
+  }
+  os << "}\n";
+  return os.str();
+}
+
 template <typename Fn> double medianMs(Fn fn, int runs = 5) {
   std::vector<double> samples;
   for (int i = 0; i < runs; ++i) {
@@ -111,9 +166,140 @@ template <typename Fn> double medianMs(Fn fn, int runs = 5) {
 }
 } // namespace
 
+/// CPU time of this process and its finished children, in milliseconds (on
+/// a loaded machine the wall clock says little about the work done).
+double cpuMs() {
+  double ms = 0;
+  for (int who : {RUSAGE_SELF, RUSAGE_CHILDREN}) {
+    rusage usage{};
+    getrusage(who, &usage);
+    for (const timeval &t : {usage.ru_utime, usage.ru_stime})
+      ms += t.tv_sec * 1e3 + t.tv_usec / 1e3;
+  }
+  return ms;
+}
+
+/// Issue 39's bench (see the top of the file).
+int benchTargets(const std::vector<int> &sizes, int runs,
+                 const std::string &baselineWorker) {
+  using executor_studio::RecordRequest;
+  using executor_studio::WorkerRecording;
+  std::string self = llvm::sys::fs::getMainExecutable(nullptr, nullptr);
+  llvm::SmallString<128> root;
+  if (llvm::sys::fs::createUniqueDirectory("targets-bench", root))
+    fail("cannot create a workspace");
+  unsigned cores = llvm::hardware_concurrency().compute_thread_count();
+  std::printf("previews as the language server records them (a worker process, "
+              "nested steps, every text), median of %d; %u cores\n",
+              runs, cores);
+  std::printf("%5s  %-22s %10s %10s %10s %10s   %s\n", "N", "cross-compile-targets",
+              "first", "same doc", "1 edit", "line added",
+              "(ms; x = reference / this)");
+  int cacheDirs = 0;
+  for (int n : sizes) {
+    std::string program = generateTargets(n);
+    std::string workspace = (root + "/ws" + std::to_string(n)).str();
+    double lastCpu = 0; // of the last preview
+    catalyst::DefaultPipelineOptions options;
+    options.workspace = workspace;
+    auto request = [&](const std::string &text, const std::string &extra) {
+      RecordRequest r;
+      r.text = text;
+      r.bufferName = "targets.mlir";
+      r.options.pipeline = catalyst::getDefaultPipelineText(options);
+      std::string pass = "cross-compile-targets{";
+      size_t at = r.options.pipeline.find(pass);
+      if (!extra.empty())
+        r.options.pipeline.insert(at + pass.size(), extra + " ");
+      r.options.deferText = false; // the server's Changes mode
+      r.options.recordNested = true;
+      return r;
+    };
+    auto preview = [&](const RecordRequest &r, bool cached,
+                       const std::string &worker = "") {
+      auto start = Clock::now();
+      double cpuStart = cpuMs();
+      WorkerRecording run =
+          cached ? executor_studio::recordInWorker(r, self, std::chrono::minutes(10))
+                 : executor_studio::recordInWorkerUncached(
+                       r, worker.empty() ? self : worker, std::chrono::minutes(10));
+      double ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+      lastCpu = cpuMs() - cpuStart;
+      if (run.status != WorkerRecording::Status::Finished || !run.recording.succeeded)
+        fail("preview of " + std::to_string(n) + " targets failed: " + run.error);
+      return ms;
+    };
+    auto median = [](std::vector<double> v) {
+      std::sort(v.begin(), v.end());
+      return v[v.size() / 2];
+    };
+    // The reference: one thread, no cache (every preview is a first one);
+    // with --baseline-worker, a build from before issue 39 records it.
+    std::vector<double> reference, uncached, referenceCpu, uncachedCpu;
+    for (int i = 0; i < runs; ++i) {
+      if (!baselineWorker.empty()) {
+        reference.push_back(preview(request(program, ""), false, baselineWorker));
+        referenceCpu.push_back(lastCpu);
+      }
+      uncached.push_back(preview(request(program, "jobs=1 cache=false"), false));
+      uncachedCpu.push_back(lastCpu);
+    }
+    double refCpu = median(baselineWorker.empty() ? uncachedCpu : referenceCpu);
+    double ref = median(baselineWorker.empty() ? uncached : reference);
+    if (!baselineWorker.empty())
+      std::printf("%5d  %-22s %10.1f %10s %10s %10s   (reference)   CPU: %.0f ms\n", n,
+                  "before issue 39", ref, "same", "same", "same", refCpu);
+    std::printf("%5d  %-22s %10.1f %10s %10s %10s   %s   CPU: %.0f ms x%.2f\n", n,
+                "jobs=1 cache=false", median(uncached), "same", "same", "same",
+                baselineWorker.empty()
+                    ? "(reference)"
+                    : llvm::formatv("x{0:F2}", ref / median(uncached)).str().c_str(),
+                median(uncachedCpu), refCpu / median(uncachedCpu));
+    int editValue = 1000;
+    for (const char *jobs : {"jobs=1", "jobs=0"}) {
+      std::vector<double> first, same, edited, firstCpu, editedCpu, moved;
+      for (int i = 0; i < runs; ++i) {
+        // Nothing cached: a new cache directory, the recordings dropped.
+        std::string cache = (root + "/cache" + std::to_string(cacheDirs++)).str();
+        ::setenv("EXECUTOR_STUDIO_CACHE_DIR", cache.c_str(), 1);
+        executor_studio::setRecordingCacheLimit(0);
+        executor_studio::setRecordingCacheLimit(size_t(256) << 20);
+        RecordRequest r = request(program, jobs);
+        first.push_back(preview(r, true));
+        firstCpu.push_back(lastCpu);
+        same.push_back(preview(r, true));
+        edited.push_back(preview(
+            request(generateTargets(n, n / 2, editValue++), jobs), true));
+        editedCpu.push_back(lastCpu);
+        // A line inserted in the middle: the kernels below it move.
+        moved.push_back(preview(
+            request(generateTargets(n, -1, 0, n / 2), jobs), true));
+        // (The base again, for the next run: from the recording cache.)
+      }
+      double f = median(first), s = median(same), e = median(edited);
+      double m = median(moved);
+      std::printf("%5d  %-22s %10.1f %10.2f %10.1f %10.1f   x%.2f / x%.0f / x%.2f / x%.2f"
+                  "   CPU: first %.0f ms x%.2f, edit %.0f ms x%.2f\n", n,
+                  (std::string(jobs) + (std::string(jobs) == "jobs=0" ? " (all cores)" : "")).c_str(),
+                  f, s, e, m, ref / f, ref / std::max(s, 0.001), ref / e, ref / m,
+                  median(firstCpu), refCpu / median(firstCpu), median(editedCpu),
+                  refCpu / median(editedCpu));
+    }
+    ::unsetenv("EXECUTOR_STUDIO_CACHE_DIR");
+  }
+  llvm::sys::fs::remove_directories(root);
+  return 0;
+}
+
 int main(int argc, char **argv) {
+  // The previews of --targets record in this program's own worker.
+  if (std::optional<int> worker = executor_studio::runRecordWorkerIfAsked(argc, argv))
+    return *worker;
   int launches = 50, opsPerLaunch = 200, runs = 9;
   std::string jsonPath, only;
+  std::vector<int> targetSizes;
+  std::string baselineWorker;
+  bool runsGiven = false;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     if (arg == "--launches" && i + 1 < argc)
@@ -122,15 +308,28 @@ int main(int argc, char **argv) {
       opsPerLaunch = std::atoi(argv[++i]);
     else if (arg == "--json" && i + 1 < argc)
       jsonPath = argv[++i];
-    else if (arg == "--runs" && i + 1 < argc)
+    else if (arg == "--runs" && i + 1 < argc) {
       runs = std::max(1, std::atoi(argv[++i]));
+      runsGiven = true;
+    } else if (arg == "--baseline-worker" && i + 1 < argc) {
+      baselineWorker = argv[++i];
+    } else if (arg == "--targets" && i + 1 < argc) {
+      for (llvm::StringRef rest = argv[++i]; !rest.empty();) {
+        auto [size, tail] = rest.split(',');
+        targetSizes.push_back(std::max(1, std::atoi(size.str().c_str())));
+        rest = tail;
+      }
+    }
     else if (arg == "--only" && i + 1 < argc)
       only = argv[++i];
     else
       fail("usage: executor-pipeline-bench [--launches N] [--ops-per-launch M] [--runs N] "
-           "[--json FILE] [--only plain|deferred|eager|changes|nested]");
+           "[--json FILE] [--only plain|deferred|eager|changes|nested] "
+           "| --targets N[,N...] [--runs N]");
   }
   executor_studio::registerAllPasses();
+  if (!targetSizes.empty())
+    return benchTargets(targetSizes, runsGiven ? runs : 3, baselineWorker);
   llvm::SmallString<128> workspace;
   if (llvm::sys::fs::createUniqueDirectory("pipeline-bench", workspace))
     fail("cannot create a workspace");

@@ -234,6 +234,12 @@ const RecordOptions *nestedRecordingOptions();
 /// while nestedRecordingOptions() is not null.
 void addNestedSnapshot(Snapshot snapshot);
 
+/// Whether a pass running inside recordPipeline on this thread may use
+/// threads of its own: the recorded context was multithreaded before the
+/// recording made it run its passes on one thread (cross-compile-targets
+/// compiles its targets in parallel then, each in a context of its own).
+bool recordingAllowsThreads();
+
 /// The snapshot a front end names `name`: a step's number (`5`, as
 /// Snapshot::index documents), its pass (`cse`: the first of that name), or a
 /// nested step's name with or without its parent's

@@ -61,11 +61,29 @@ struct WorkerRecording {
 
 /// Records `request` in a worker process: `workerExecutable --record-worker
 /// REQUEST RESULT`. Kills it when `cancelled` (asked every few
-/// milliseconds) says so or after `timeout`.
+/// milliseconds) says so or after `timeout`. A request recorded before (the
+/// same program, options and worker executable) answers from the cache of
+/// finished recordings (below) without a worker.
 WorkerRecording recordInWorker(const RecordRequest &request,
                                llvm::StringRef workerExecutable,
                                std::chrono::milliseconds timeout,
                                llvm::function_ref<bool()> cancelled = nullptr);
+
+/// recordInWorker without the cache: always a worker.
+WorkerRecording recordInWorkerUncached(
+    const RecordRequest &request, llvm::StringRef workerExecutable,
+    std::chrono::milliseconds timeout,
+    llvm::function_ref<bool()> cancelled = nullptr);
+
+/// The cache of finished recordings that recordInWorker answers an
+/// unchanged request from (issue 39): the language server's, the studio's.
+/// In memory, least recently used out; 256 MiB of texts unless
+/// EXECUTOR_STUDIO_RECORDING_CACHE_MB says otherwise (0: off).
+struct RecordingCacheStatistics {
+  size_t hits = 0, misses = 0, entries = 0, bytes = 0, limit = 0;
+};
+RecordingCacheStatistics getRecordingCacheStatistics();
+void setRecordingCacheLimit(size_t bytes);
 
 /// alignSnapshots(left, right) in a worker process (RecordRequest::alignWith),
 /// so that a text that crashes the parser takes only the worker down. Fails

@@ -4,6 +4,9 @@
 
 #include "mlir/Pass/Pass.h"
 
+#include "llvm/ADT/StringRef.h"
+
+#include <cstddef>
 #include <memory>
 #include <string>
 
@@ -41,6 +44,8 @@ struct DefaultPipelineOptions {
   /// cross-compile-targets' `debug` and `opt-level`.
   bool debug = false;
   unsigned optLevel = 2;
+  /// cross-compile-targets' `jobs` (0: as many as the thread pool runs).
+  unsigned jobs = 0;
 };
 
 /// lower-runtime-dispatch, one-shot-bufferize, cross-compile-targets,
@@ -58,6 +63,28 @@ std::string quotePassOption(llvm::StringRef value);
 std::string getDefaultTargetPipelineText();
 /// The standard lowering of a bufferized module to the LLVM dialect.
 void buildLowerToLLVMPipeline(mlir::OpPassManager &pm);
+
+/// The in-memory cache of compiled targets that cross-compile-targets
+/// shares across its runs in a process.
+/// Behind it, a cache on disk shared by the processes (the language
+/// server's and the studio's recording workers, the driver):
+/// $EXECUTOR_STUDIO_CACHE_DIR, $XDG_CACHE_HOME/executor-studio or
+/// ~/.cache/executor-studio, in targets/, least recently used out above
+/// 512 MiB (EXECUTOR_STUDIO_DISK_CACHE_MB); EXECUTOR_STUDIO_DISK_CACHE=0
+/// turns it off.
+struct TargetCacheStatistics {
+  /// Targets answered from memory, from disk, and compiled.
+  size_t hits = 0, diskHits = 0, misses = 0;
+  /// What the memory holds.
+  size_t entries = 0, bytes = 0, limit = 0;
+  std::string diskDirectory; // empty: none
+  size_t diskLimit = 0;
+};
+TargetCacheStatistics getTargetCacheStatistics();
+/// Bounds the cache in memory (least recently used out); 0 empties it.
+void setTargetCacheLimit(size_t bytes);
+/// Where the cache on disk is; "": none.
+void setTargetDiskCacheDirectory(llvm::StringRef dir);
 
 /// Registers `executor-default-pipeline`, `executor-target-pipeline` and
 /// `executor-lower-to-llvm` for --pass-pipeline.

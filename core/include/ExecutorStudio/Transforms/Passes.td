@@ -108,6 +108,18 @@ def CrossCompileTargetsPass
     debug info; an `opt-level` above 3 is an error. Objects always carry
     unwind tables (`.eh_frame`), so a crash report walks through kernel
     frames with or without debug info.
+
+    Targets are independent: each is compiled from its text in an
+    MLIRContext and an LLVMContext of its own, several at once on the
+    context's thread pool (`jobs`; one at a time with
+    `--mlir-disable-threading`). Diagnostics, recorded steps, the manifest
+    and the host's IR follow the targets' order, so the output and the
+    objects are byte-identical whatever the number of threads. A target
+    compiled before in the process with the same text (after the host
+    passes, locations included), options, triple, entries and tool version
+    comes from an in-memory cache (least recently used out, 256 MiB or
+    EXECUTOR_STUDIO_TARGET_CACHE_MB) unless `cache=false` or
+    `save-ir-after-each` is given.
   }];
   let options = [
     Option<"workspace", "workspace", "std::string", /*default=*/"\"\"",
@@ -123,7 +135,16 @@ def CrossCompileTargetsPass
            "columns are the .mlir source's (catalyst.target = {debug = true} "
            "asks it for one target)">,
     Option<"optLevel", "opt-level", "unsigned", /*default=*/"2",
-           "LLVM optimisation level of the target objects, 0 to 3">
+           "LLVM optimisation level of the target objects, 0 to 3">,
+    Option<"jobs", "jobs", "unsigned", /*default=*/"0",
+           "Targets compiled at once: 0 (default) as many as the context's "
+           "thread pool runs, 1 one after the other; always one with "
+           "--mlir-disable-threading. The output and the objects do not "
+           "depend on it">,
+    Option<"cache", "cache", "bool", /*default=*/"true",
+           "Take a target whose module, options and triple were compiled "
+           "before in this process from the in-memory cache of compiled "
+           "targets (its object and recorded steps, byte-identical)">
   ];
   let dependentDialects = ["::mlir::func::FuncDialect",
                            "::mlir::LLVM::LLVMDialect"];
