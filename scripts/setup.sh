@@ -17,8 +17,10 @@ PACKAGES=(
   # neovim: its LSP client drives the language server in a test)
   iproute2 googletest libgtest-dev libgmock-dev libbenchmark-dev
   neovim
-  # a debugger attached to a live session (tests/e2e/gdb-session.test)
-  gdb
+  # a debugger attached to a live session (tests/e2e/gdb-session.test;
+  # lldb-22's lldb-dap: tests/e2e/lldb-dap-session.test and the VS Code
+  # extension's executor-kernel debugger)
+  gdb lldb-22
   # the executor-server cross-built for aarch64 runs under emulation in the
   # tests (qemu-aarch64-static -L SYSROOT; no binfmt registration needed)
   qemu-user-static
