@@ -22,6 +22,18 @@ export const DEBUG_KERNEL_COMMAND = COMMANDS.debugKernel;
  */
 export const JIT_LOADER_COMMAND = 'settings set plugin.jit-loader.gdb.enable on';
 
+/**
+ * The session has a PID namespace of its own, which does not see
+ * lldb-server's PID: the SIGSTOPs with which lldb-server stops the other
+ * threads reach them with si_pid 0, and lldb takes them for the program's
+ * own signals (every other thread "stopped with signal SIGSTOP"; a step
+ * that one interrupts loses its way: at -O2, `next` ran to the end of the
+ * kernel). Once attached (the attach itself stops the process with a
+ * SIGSTOP, so not in initCommands), SIGSTOP neither stops, nor notifies,
+ * nor passes. tests/e2e/lldb-dap-session.test runs with it.
+ */
+export const SIGSTOP_COMMAND = 'process handle SIGSTOP --stop false --notify false --pass false';
+
 export interface KernelDebugRequest {
   name: string;
   /** The .mlir host program (absolute). */
@@ -174,6 +186,7 @@ export function attachConfiguration(
     name: request.name,
     pid: session.pid,
     initCommands: [JIT_LOADER_COMMAND],
+    postRunCommands: [SIGSTOP_COMMAND],
     // What the extension reads back when the session ends.
     executorKernel: { kernel: request.kernel, program: request.program, pid: session.pid },
   };

@@ -15,6 +15,7 @@ import {
   DEBUG_KERNEL_COMMAND,
   DEBUG_TYPE,
   JIT_LOADER_COMMAND,
+  SIGSTOP_COMMAND,
   type KernelDebugRequest,
   type LensLike,
   addressMap,
@@ -129,11 +130,13 @@ describe('executor-kernel configurations', () => {
       pid: 42,
       program: '/opt/bin/executor-server',
       initCommands: [JIT_LOADER_COMMAND],
+      postRunCommands: [SIGSTOP_COMMAND],
       preRunCommands: ['breakpoint set --name square'],
       sourceMap: [['/b', '/s']],
       executorKernel: { kernel: '@compute::@square', program: '/w/prog.mlir', pid: 42 },
     });
     assert.equal(JIT_LOADER_COMMAND, 'settings set plugin.jit-loader.gdb.enable on');
+    assert.equal(SIGSTOP_COMMAND, 'process handle SIGSTOP --stop false --notify false --pass false');
     const plain = attachConfiguration(request({ stopAtKernel: false }), { pid: 42, kernel: 'square' }, undefined);
     assert.equal(plain['preRunCommands'], undefined);
     assert.equal(plain['program'], undefined);
@@ -302,6 +305,17 @@ describe('a debug session of @compute::@square', () => {
     assert.match(text[top.line - 1] ?? '', /memref\.alloc\(\)|func\.func @square/, `line ${top.line} is in @square`);
     const value = await dap.request('evaluate', { expression: 'x.aligned[3]', frameId: top.id, context: 'watch' });
     assert.equal(value['result'], '4');
+
+    // next: the following .mlir line, still in the kernel.
+    await dap.request('next', { threadId: thread });
+    const resumed = await dap.event('continued');
+    const stepped = await dap.waitFor((m) => m.event === 'stopped' && m.body?.['threadId'] === thread, 'the stop after next', 120000, resumed.seq);
+    assert.equal(stepped.body?.['reason'], 'step');
+    const afterStep = (await dap.request('stackTrace', { threadId: thread, startFrame: 0, levels: 1 }))['stackFrames'] as { name: string; line: number }[];
+    const next = afterStep[0];
+    assert.ok(next);
+    assert.equal(next.name, 'square');
+    assert.equal(next.line, top.line + 1);
 
     // Ending the debug session detaches: the launch finishes, the executor keeps serving.
     await dap.request('continue', { threadId: thread });
