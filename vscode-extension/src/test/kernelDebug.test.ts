@@ -30,6 +30,7 @@ import {
   withDebugLenses,
 } from '../core/kernelDebug';
 import { LocalExecutor, prepareKernelDebug } from '../core/kernelDebugRun';
+import { type DapMessage, DapFramer, StopFocus, frame } from '../core/dapProxy';
 import { COMMANDS } from '../core/protocol';
 import { EXECUTOR_COMPILE, EXECUTOR_SERVER, LLDB_DAP, resolveToolPath } from '../core/serverPath';
 import { DapClient } from './support/dap';
@@ -158,6 +159,54 @@ describe('executor-kernel configurations', () => {
     assert.deepEqual(lensDebugConfiguration('/w/prog.mlir', '@compute::@square'), {
       type: DEBUG_TYPE, request: 'launch', name: 'Debug @compute::@square', program: '/w/prog.mlir', kernel: '@compute::@square', executor: '',
     });
+  });
+});
+
+// A stop as lldb-dap 22 reports it in a session (its own PID namespace):
+// one event a thread, the first (the main thread's) focused.
+function sigstop(seq: number, threadId: number, focus = false): DapMessage {
+  return {
+    seq, type: 'event', event: 'stopped',
+    body: { allThreadsStopped: true, description: 'signal SIGSTOP', preserveFocusHint: !focus, reason: 'exception', threadId, ...(focus ? { threadCausedFocus: true } : {}) },
+  };
+}
+const breakpointStop: DapMessage = {
+  seq: 35, type: 'event', event: 'stopped',
+  body: { allThreadsStopped: true, description: 'breakpoint 1.3', hitBreakpointIds: [1], preserveFocusHint: true, reason: 'breakpoint', threadId: 662 },
+};
+
+describe('lldb-dap, as the extension passes it on', () => {
+  it("focuses the thread that stopped at the breakpoint, not the main thread's SIGSTOP", () => {
+    const focus = new StopFocus();
+    const sent = [sigstop(32, 659, true), sigstop(33, 660), breakpointStop, sigstop(36, 663), { seq: 37, type: 'event', event: 'output', body: { output: 'x' } }, sigstop(38, 664)]
+      .flatMap((m) => focus.filter(m));
+    assert.deepEqual(sent.map((m) => [m.event, m.body?.['threadId'] ?? null, m.body?.['preserveFocusHint'] ?? null]), [
+      ['stopped', 662, false],
+      ['output', null, null],
+    ]);
+    assert.equal(sent[0]?.body?.['threadCausedFocus'], true);
+    assert.equal(focus.holding(), false);
+    // The next stop (after continued) is focused again.
+    const next = [{ seq: 40, type: 'event', event: 'continued', body: { threadId: 662 } }, sigstop(41, 659, true), { ...breakpointStop, seq: 42 }].flatMap((m) => focus.filter(m));
+    assert.deepEqual(next.map((m) => m.event), ['continued', 'stopped']);
+  });
+
+  it('lets a stop of SIGSTOPs only (a pause) through as it came', () => {
+    const focus = new StopFocus();
+    assert.deepEqual(focus.filter(sigstop(1, 659, true)), []);
+    assert.deepEqual(focus.filter(sigstop(2, 660)), []);
+    assert.ok(focus.holding());
+    assert.deepEqual(focus.flush().map((m) => m.body?.['threadId']), [659, 660]);
+    const response = { seq: 3, type: 'response', command: 'threads' };
+    assert.deepEqual(focus.filter(sigstop(4, 661)), [], 'the same stop');
+    assert.deepEqual(focus.filter(response), [response]);
+  });
+
+  it('frames messages as Content-Length JSON, across chunks', () => {
+    const framer = new DapFramer();
+    const bytes = Buffer.from(frame({ seq: 1, type: 'event', event: 'initialized' }) + frame({ seq: 2, type: 'event', event: 'output', body: { output: 'é' } }));
+    assert.deepEqual(framer.push(bytes.subarray(0, 10)), []);
+    assert.deepEqual(framer.push(bytes.subarray(10)).map((m) => m.seq), [1, 2]);
   });
 });
 
@@ -295,6 +344,14 @@ describe('a debug session of @compute::@square', () => {
     assert.ok(attached.success, attached.message);
     const stopped = await dap.waitFor((m) => m.event === 'stopped' && m.body?.['reason'] === 'breakpoint', 'a stop in the kernel');
     const thread = stopped.body?.['threadId'];
+    // What VS Code gets of this stop through the extension's StopFocus: the
+    // kernel's thread, focused (lldb-dap itself focuses a SIGSTOP'd one).
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const focus = new StopFocus();
+    const shown = dap.received.flatMap((m) => focus.filter(m as DapMessage)).filter((m) => m.event === 'stopped');
+    assert.equal(shown.length, 1, JSON.stringify(shown));
+    assert.equal(shown[0]?.body?.['threadId'], thread);
+    assert.equal(shown[0]?.body?.['preserveFocusHint'], false);
     const trace = await dap.request('stackTrace', { threadId: thread, startFrame: 0, levels: 3 });
     const frames = trace['stackFrames'] as { id: number; name: string; line: number; source?: { path?: string } }[];
     const top = frames[0];

@@ -1,0 +1,102 @@
+// Between VS Code and lldb-dap (no VS Code API): the Debug Adapter
+// Protocol's framing, and the one rewrite the executor-kernel debugger
+// makes. A session has a PID namespace of its own, which does not see
+// lldb-server's PID, so the SIGSTOPs with which lldb-server stops the other
+// threads at a breakpoint or a step reach them with si_pid 0 and lldb takes
+// them for the program's own: lldb-dap reports, with each stop, one
+// `stopped` event a thread, "exception: signal SIGSTOP" for all but the
+// thread that stopped, and gives the focus to the first of them (the main
+// thread), so VS Code would show the main thread "paused on exception"
+// rather than the kernel at its breakpoint. StopFocus keeps, of a stop, the
+// event of the thread that really stopped, focused; a stop of SIGSTOPs
+// only (a pause) goes through as it came.
+
+export interface DapMessage {
+  seq?: number;
+  type?: string;
+  event?: string;
+  command?: string;
+  body?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+function isSigstop(message: DapMessage): boolean {
+  return message.type === 'event' && message.event === 'stopped' && message.body?.['description'] === 'signal SIGSTOP';
+}
+
+export class StopFocus {
+  private held: DapMessage[] = [];
+  /** A real stop's event went out since the last `continued`: the SIGSTOPs of this stop are dropped. */
+  private focused = false;
+
+  /** What to send VS Code for `message` from lldb-dap, in order. */
+  filter(message: DapMessage): DapMessage[] {
+    if (message.type === 'event' && message.event === 'stopped') {
+      if (isSigstop(message)) {
+        if (!this.focused) {
+          this.held.push(message);
+        }
+        return [];
+      }
+      this.held = [];
+      this.focused = true;
+      return [{ ...message, body: { ...message.body, preserveFocusHint: false, threadCausedFocus: true } }];
+    }
+    if (message.type === 'event' && (message.event === 'continued' || message.event === 'exited' || message.event === 'terminated')) {
+      this.focused = false;
+      return [...this.flush(), message];
+    }
+    if (message.type === 'event' && message.event === 'output') {
+      // Output may come between a stop's events.
+      return [message];
+    }
+    return [...this.flush(), message];
+  }
+
+  /** The held SIGSTOP events of a stop that had no other (a pause), as they came. */
+  flush(): DapMessage[] {
+    const held = this.held;
+    this.held = [];
+    if (held.length > 0) {
+      this.focused = true;
+    }
+    return held;
+  }
+
+  /** Whether events wait for `flush` (call it when lldb-dap has said nothing for a moment). */
+  holding(): boolean {
+    return this.held.length > 0;
+  }
+}
+
+/** Content-Length framed JSON from a stream, message by message. */
+export class DapFramer {
+  private buffer = Buffer.alloc(0);
+
+  push(chunk: Buffer): DapMessage[] {
+    this.buffer = Buffer.concat([this.buffer, chunk]);
+    const messages: DapMessage[] = [];
+    for (;;) {
+      const end = this.buffer.indexOf('\r\n\r\n');
+      if (end < 0) {
+        return messages;
+      }
+      const length = Number(/content-length:\s*(\d+)/i.exec(this.buffer.subarray(0, end).toString())?.[1] ?? 'NaN');
+      if (Number.isNaN(length)) {
+        // Not a header: skip it.
+        this.buffer = this.buffer.subarray(end + 4);
+        continue;
+      }
+      if (this.buffer.length < end + 4 + length) {
+        return messages;
+      }
+      messages.push(JSON.parse(this.buffer.subarray(end + 4, end + 4 + length).toString()) as DapMessage);
+      this.buffer = this.buffer.subarray(end + 4 + length);
+    }
+  }
+}
+
+export function frame(message: unknown): string {
+  const text = JSON.stringify(message);
+  return `Content-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`;
+}
