@@ -6,7 +6,6 @@
 // server's "Launch" lenses, and the end of a debug session: the program's
 // launch finishes (lldb-dap detached) and the local executor keeps serving.
 
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -22,7 +21,7 @@ import {
   withDebugLenses,
 } from './core/kernelDebug';
 import { LocalExecutor, type ProgramRun, prepareKernelDebug } from './core/kernelDebugRun';
-import { type DapMessage, DapFramer, StopFocus, frame } from './core/dapProxy';
+import { LldbDapChannel } from './core/dapProxy';
 import { CONFIGURATION_SECTION, LANGUAGE_ID } from './core/protocol';
 import { EXECUTOR_COMPILE, EXECUTOR_SERVER, LLDB_DAP, type ToolSpec, resolveToolPath } from './core/serverPath';
 
@@ -181,64 +180,27 @@ export class KernelDebugger implements vscode.DebugConfigurationProvider, vscode
 class LldbDapAdapter implements vscode.DebugAdapter {
   private readonly emitter = new vscode.EventEmitter<vscode.DebugProtocolMessage>();
   readonly onDidSendMessage = this.emitter.event;
-  private readonly child: ChildProcessWithoutNullStreams;
-  private readonly framer = new DapFramer();
-  private readonly focus = new StopFocus();
-  private timer: NodeJS.Timeout | undefined;
-  private exited = false;
+  private readonly channel: LldbDapChannel;
 
   constructor(lldbDap: string, output: vscode.LogOutputChannel) {
-    this.child = spawn(lldbDap, [], { stdio: ['pipe', 'pipe', 'pipe'] });
-    this.child.stdout.on('data', (chunk: Buffer) => {
-      for (const message of this.framer.push(chunk)) {
-        this.forward(this.focus.filter(message));
-      }
-      // A stop of SIGSTOPs only (a pause) goes out once lldb-dap is quiet.
-      clearTimeout(this.timer);
-      if (this.focus.holding()) {
-        this.timer = setTimeout(() => {
-          this.forward(this.focus.flush());
-        }, 300);
-      }
-    });
-    this.child.stderr.on('data', (chunk: Buffer) => {
-      output.info(`lldb-dap: ${chunk.toString().trimEnd()}`);
-    });
-    this.child.on('error', (error) => {
-      output.error(`lldb-dap: ${error.message}`);
-    });
-    this.child.on('exit', (code, signal) => {
-      this.exited = true;
-      if (code !== 0) {
-        output.warn(`lldb-dap exited with ${signal ?? String(code)}`);
-      }
-      this.forward([{ seq: 0, type: 'event', event: 'terminated' }]);
-    });
-  }
-
-  private forward(messages: DapMessage[]): void {
-    for (const message of messages) {
-      this.emitter.fire(message);
-    }
+    this.channel = new LldbDapChannel(
+      lldbDap,
+      (message) => {
+        this.emitter.fire(message);
+      },
+      (line) => {
+        output.info(line);
+      },
+    );
   }
 
   handleMessage(message: vscode.DebugProtocolMessage): void {
-    if (!this.exited) {
-      this.child.stdin.write(frame(message));
-    }
+    this.channel.send(message);
   }
 
   dispose(): void {
-    clearTimeout(this.timer);
+    this.channel.dispose();
     this.emitter.dispose();
-    if (!this.exited) {
-      // lldb-dap ends by itself after disconnect; make sure.
-      setTimeout(() => {
-        if (!this.exited) {
-          this.child.kill();
-        }
-      }, 5000);
-    }
   }
 }
 

@@ -11,6 +11,8 @@
 // event of the thread that really stopped, focused; a stop of SIGSTOPs
 // only (a pause) goes through as it came.
 
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+
 export interface DapMessage {
   seq?: number;
   type?: string;
@@ -99,4 +101,76 @@ export class DapFramer {
 export function frame(message: unknown): string {
   const text = JSON.stringify(message);
   return `Content-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`;
+}
+
+/**
+ * lldb-dap as the executor-kernel debugger runs it: spawned, its messages
+ * unframed and passed through StopFocus to `onMessage` (a stop of SIGSTOPs
+ * only goes out once lldb-dap has been quiet for `quietMs`), and what it
+ * is sent framed to it. Ends with a `terminated` event when lldb-dap exits.
+ */
+export class LldbDapChannel {
+  private readonly child: ChildProcessWithoutNullStreams;
+  private readonly framer = new DapFramer();
+  private readonly focus = new StopFocus();
+  private timer: NodeJS.Timeout | undefined;
+  exited = false;
+
+  constructor(
+    lldbDap: string,
+    private readonly onMessage: (message: DapMessage) => void,
+    onLog: (line: string) => void,
+    quietMs = 300,
+  ) {
+    this.child = spawn(lldbDap, [], { stdio: ['pipe', 'pipe', 'pipe'] });
+    this.child.stdout.on('data', (chunk: Buffer) => {
+      for (const message of this.framer.push(chunk)) {
+        this.forward(this.focus.filter(message));
+      }
+      clearTimeout(this.timer);
+      if (this.focus.holding()) {
+        this.timer = setTimeout(() => {
+          this.forward(this.focus.flush());
+        }, quietMs);
+      }
+    });
+    this.child.stderr.on('data', (chunk: Buffer) => {
+      onLog(`lldb-dap: ${chunk.toString().trimEnd()}`);
+    });
+    this.child.on('error', (error) => {
+      onLog(`lldb-dap: ${error.message}`);
+    });
+    this.child.on('exit', (code, signal) => {
+      this.exited = true;
+      clearTimeout(this.timer);
+      if (code !== 0) {
+        onLog(`lldb-dap exited with ${signal ?? String(code)}`);
+      }
+      this.forward([...this.focus.flush(), { seq: 0, type: 'event', event: 'terminated' }]);
+    });
+  }
+
+  private forward(messages: DapMessage[]): void {
+    for (const message of messages) {
+      this.onMessage(message);
+    }
+  }
+
+  send(message: unknown): void {
+    if (!this.exited) {
+      this.child.stdin.write(frame(message));
+    }
+  }
+
+  /** lldb-dap ends by itself after `disconnect`; after `graceMs`, it is killed. */
+  dispose(graceMs = 5000): void {
+    clearTimeout(this.timer);
+    if (!this.exited) {
+      setTimeout(() => {
+        if (!this.exited) {
+          this.child.kill('SIGKILL');
+        }
+      }, graceMs).unref();
+    }
+  }
 }

@@ -330,9 +330,10 @@ describe('a debug session of @compute::@square', () => {
     assert.equal(prepared.configuration['request'], 'attach');
     assert.equal(prepared.configuration['program'], tools.server, 'the session is executor-server');
 
-    // As VS Code drives the adapter: initialize, the resolved attach, the
+    // As VS Code drives the extension's adapter (lldb-dap through
+    // LldbDapChannel): initialize, the resolved attach, the
     // editor's breakpoints (none: the kernel's name stops it), configurationDone.
-    const dap = new DapClient(tools.lldbDap);
+    const dap = new DapClient(tools.lldbDap, true);
     cleanups.push(() => {
       dap.kill();
     });
@@ -344,11 +345,11 @@ describe('a debug session of @compute::@square', () => {
     assert.ok(attached.success, attached.message);
     const stopped = await dap.waitFor((m) => m.event === 'stopped' && m.body?.['reason'] === 'breakpoint', 'a stop in the kernel');
     const thread = stopped.body?.['threadId'];
-    // What VS Code gets of this stop through the extension's StopFocus: the
-    // kernel's thread, focused (lldb-dap itself focuses a SIGSTOP'd one).
+    // Through the extension's channel, this stop is one stopped event: the
+    // kernel's thread, focused (lldb-dap sends one a thread, and focuses the
+    // main thread's "signal SIGSTOP").
     await new Promise((resolve) => setTimeout(resolve, 500));
-    const focus = new StopFocus();
-    const shown = dap.received.flatMap((m) => focus.filter(m as DapMessage)).filter((m) => m.event === 'stopped');
+    const shown = dap.received.filter((m) => m.event === 'stopped');
     assert.equal(shown.length, 1, JSON.stringify(shown));
     assert.equal(shown[0]?.body?.['threadId'], thread);
     assert.equal(shown[0]?.body?.['preserveFocusHint'], false);

@@ -3,6 +3,8 @@
 
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 
+import { LldbDapChannel } from '../../core/dapProxy';
+
 export interface DapMessage {
   seq: number;
   type: 'request' | 'response' | 'event';
@@ -15,7 +17,9 @@ export interface DapMessage {
 }
 
 export class DapClient {
-  readonly process: ChildProcessWithoutNullStreams;
+  readonly process: ChildProcessWithoutNullStreams | undefined;
+  /** When the client speaks through the extension's LldbDapChannel (as VS Code does). */
+  private readonly channel: LldbDapChannel | undefined;
   /** Every message the adapter sent, in order. */
   readonly received: DapMessage[] = [];
   private buffer = Buffer.alloc(0);
@@ -23,12 +27,31 @@ export class DapClient {
   private waiters: (() => void)[] = [];
   private closed = false;
 
-  constructor(adapter: string) {
-    this.process = spawn(adapter, [], { stdio: ['pipe', 'pipe', 'pipe'] });
-    this.process.stdout.on('data', (chunk: Buffer) => {
+  /**
+   * `throughExtension`: through the extension's LldbDapChannel, which
+   * passes lldb-dap's messages through StopFocus, as VS Code gets them.
+   */
+  constructor(adapter: string, throughExtension = false) {
+    if (throughExtension) {
+      this.channel = new LldbDapChannel(
+        adapter,
+        (message) => {
+          this.received.push(message as DapMessage);
+          if (this.channel?.exited === true) {
+            this.closed = true;
+          }
+          this.wake();
+        },
+        () => undefined,
+      );
+      return;
+    }
+    const child = spawn(adapter, [], { stdio: ['pipe', 'pipe', 'pipe'] });
+    this.process = child;
+    child.stdout.on('data', (chunk: Buffer) => {
       this.read(chunk);
     });
-    this.process.on('exit', () => {
+    child.on('exit', () => {
       this.closed = true;
       this.wake();
     });
@@ -60,8 +83,13 @@ export class DapClient {
   }
 
   send(command: string, args?: unknown): number {
-    const message = JSON.stringify({ seq: ++this.seq, type: 'request', command, arguments: args });
-    this.process.stdin.write(`Content-Length: ${Buffer.byteLength(message)}\r\n\r\n${message}`);
+    const request = { seq: ++this.seq, type: 'request', command, arguments: args };
+    if (this.channel) {
+      this.channel.send(request);
+      return this.seq;
+    }
+    const message = JSON.stringify(request);
+    this.process?.stdin.write(`Content-Length: ${Buffer.byteLength(message)}\r\n\r\n${message}`);
     return this.seq;
   }
 
@@ -110,8 +138,9 @@ export class DapClient {
   }
 
   kill(): void {
+    this.channel?.dispose(0);
     if (!this.closed) {
-      this.process.kill('SIGKILL');
+      this.process?.kill('SIGKILL');
     }
   }
 }
