@@ -23,8 +23,10 @@ PACKAGES=(
   # slurm: addresses: the client runs srun; tests/e2e/SlurmAddressTest.cpp
   # starts a one-node cluster (munged, slurmctld, slurmd)
   slurm-client slurmctld slurmd munge
-  # a debugger attached to a live session (tests/e2e/gdb-session.test)
-  gdb
+  # a debugger attached to a live session (tests/e2e/gdb-session.test;
+  # lldb-22's lldb-dap: tests/e2e/lldb-dap-session.test and the VS Code
+  # extension's executor-kernel debugger)
+  gdb lldb-22
   # the executor-server cross-built for aarch64 runs under emulation in the
   # tests (qemu-aarch64-static -L SYSROOT; no binfmt registration needed)
   qemu-user-static

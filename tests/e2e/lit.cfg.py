@@ -51,3 +51,24 @@ if not why_no_gdb:
     config.available_features.add("gdb")
 else:
     lit_config.note("gdb-session.test is skipped: " + why_no_gdb)
+
+# lldb-dap-session.test drives LLVM's lldb-dap (Debian's lldb-22) over the
+# Debug Adapter Protocol, as VS Code does: lldb-dap installed, and ptrace
+# allowed (the gdb probe above).
+def find_lldb_dap():
+    for candidate in ["lldb-dap-22", "lldb-dap"]:
+        found = shutil.which(candidate)
+        if found:
+            return found
+    for candidate in ["/usr/lib/llvm-22/bin/lldb-dap", os.path.join(config.llvm_tools_dir, "lldb-dap")]:
+        if os.access(candidate, os.X_OK):
+            return candidate
+    return None
+lldb_dap = find_lldb_dap()
+if not lldb_dap:
+    lit_config.note("lldb-dap-session.test is skipped: lldb-dap is not installed (scripts/setup.sh installs lldb-22)")
+elif why_no_gdb and "ptrace" in why_no_gdb:
+    lit_config.note("lldb-dap-session.test is skipped: " + why_no_gdb)
+else:
+    config.available_features.add("lldb-dap")
+    config.substitutions.append(("%lldb_dap", lldb_dap))

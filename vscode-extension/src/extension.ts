@@ -42,6 +42,7 @@ import {
 import type { ServerExit } from './core/serverProcess';
 import { OutputTail, RestartPolicy, describeServerExit, transportArgs } from './core/serverProcess';
 import { resolveServerPath } from './core/serverPath';
+import { addDebugLenses, debugKernel, registerKernelDebugger } from './kernelDebugger';
 import { RESTART_SETTINGS, readSettings, serverLaunch } from './core/settings';
 
 let lifecycle: ServerLifecycle<LanguageClient> | undefined;
@@ -186,6 +187,11 @@ async function startClient(output: vscode.LogOutputChannel): Promise<LanguageCli
     ],
     outputChannel: output,
     initializationOptions: launch.initializationOptions,
+    middleware: {
+      // A "Debug @m::@k" lens (the executor-kernel debugger) beside each of
+      // the server's "Launch @m::@k (debug build)" lenses.
+      provideCodeLenses: async (document, token, next) => addDebugLenses(await next(document, token), COMMANDS.launchKernel),
+    },
     initializationFailedHandler: (error) => {
       output.error(`executor-lsp-server did not initialize: ${errorMessage(error)}`);
       return false;
@@ -936,6 +942,28 @@ export function activate(context: vscode.ExtensionContext): void {
       })(),
     ),
     vscode.commands.registerCommand(COMMANDS.restartServer, () => restartServer(output)),
+    ...registerKernelDebugger(output),
+    vscode.commands.registerCommand(COMMANDS.debugKernel, (argument: unknown) =>
+      run(async () => {
+        // From a "Debug" lens: its kernel; from the palette: the one typed, in the open file.
+        let target = parseLaunchTarget(argument);
+        if (!target) {
+          const uri = vscode.window.activeTextEditor?.document.uri.toString() ?? '';
+          const kernel = await vscode.window.showInputBox({
+            prompt: 'The kernel to debug, as @module::@entry',
+            value: context.workspaceState.get<string>('executor.launch.kernel') ?? '',
+          });
+          if (kernel === undefined) {
+            return;
+          }
+          target = parseLaunchTarget({ uri, kernel });
+          if (!target) {
+            throw new Error(`${kernel} is not @module::@entry, or no .mlir file is open`);
+          }
+        }
+        await debugKernel(target);
+      })(),
+    ),
     vscode.commands.registerCommand(COMMANDS.launchKernel, (argument: unknown) =>
       run(async () => {
         // From a "Launch" lens: its kernel; from the palette: the one typed.

@@ -24,6 +24,8 @@ export const COMMANDS = {
   restartServer: 'executor.restartServer',
   /** The server's "Launch" lenses run it (`executor/launch`, core/launch.ts). */
   launchKernel: 'executor.launchKernel',
+  /** The "Debug" lens beside each "Launch" lens: an executor-kernel debug session (core/kernelDebug.ts). */
+  debugKernel: 'executor.debugKernel',
 } as const;
 
 /** The language id and the scheme of the read-only preview documents. */

@@ -138,3 +138,118 @@ export function resolveServerPath(input: ServerPathInput): ServerPathResult {
       'nor on the PATH. Build it (scripts/build.sh executor-lsp-server) or set executorStudio.serverPath.',
   };
 }
+
+/** One of the tools the executor-kernel debugger runs, and how to find it. */
+export interface ToolSpec {
+  /** The setting that names it (under executorStudio), e.g. `lldbDapPath`. */
+  setting: string;
+  /** Its names on the PATH (and, the first, in build/bin), nearest first. */
+  names: readonly string[];
+  /** Whether a workspace build's build/bin has it (the project's own tools). */
+  inBuild: boolean;
+  /** Absolute places to try last (e.g. /usr/lib/llvm-22/bin/lldb-dap). */
+  fixed?: readonly string[];
+  /** What to tell the user to do when it is nowhere. */
+  hint: string;
+}
+
+export const EXECUTOR_COMPILE: ToolSpec = {
+  setting: 'compilerPath',
+  names: ['executor-compile'],
+  inBuild: true,
+  hint: 'Build it (scripts/build.sh executor-compile) or set executorStudio.compilerPath.',
+};
+
+export const EXECUTOR_SERVER: ToolSpec = {
+  setting: 'executorServerPath',
+  names: ['executor-server'],
+  inBuild: true,
+  hint: 'Build it (scripts/build.sh executor-server) or set executorStudio.executorServerPath.',
+};
+
+/** LLVM's Debug Adapter Protocol server (Debian's lldb-22 package has it). */
+export const LLDB_DAP: ToolSpec = {
+  setting: 'lldbDapPath',
+  names: ['lldb-dap', 'lldb-dap-22'],
+  inBuild: false,
+  fixed: ['/usr/lib/llvm-22/bin/lldb-dap', '/usr/bin/lldb-dap-22'],
+  hint: 'Install it (apt-get install lldb-22, scripts/setup.sh) or set executorStudio.lldbDapPath.',
+};
+
+export interface ToolPathInput extends Omit<ServerPathInput, 'configured'> {
+  /** The tool's setting; empty for the default search. */
+  configured: string;
+}
+
+/**
+ * Where `tool` is: its setting when set (absolute, relative to a workspace
+ * folder, or a name on the PATH), else build/bin under a workspace folder
+ * (or a folder above it) for the project's own tools, else the PATH, else
+ * its fixed places.
+ */
+export function resolveToolPath(tool: ToolSpec, input: ToolPathInput): ServerPathResult {
+  const isExecutable = input.isExecutable ?? isExecutableFile;
+  const homeDir = input.homeDir ?? os.homedir();
+  const tried: string[] = [];
+  const pathDirs = input.envPath.split(path.delimiter).filter((d) => d !== '');
+  const configured = input.configured.trim();
+  if (configured !== '') {
+    const expanded = expandConfiguredPath(configured, input.workspaceFolders[0], homeDir);
+    const candidates = path.isAbsolute(expanded)
+      ? [expanded]
+      : expanded.includes('/') || expanded.includes(path.sep)
+        ? input.workspaceFolders.map((folder) => path.resolve(folder, expanded))
+        : pathDirs.map((dir) => path.join(dir, expanded));
+    for (const candidate of candidates) {
+      tried.push(candidate);
+      if (isExecutable(candidate)) {
+        return { found: true, path: candidate, source: 'setting' };
+      }
+    }
+    return {
+      found: false,
+      tried,
+      message: `executorStudio.${tool.setting} is "${configured}", but no executable is there` +
+        (candidates.length > 0 ? ` (tried ${candidates.join(', ')})` : ' (and there is no workspace folder to resolve it against)') +
+        `. ${tool.hint}`,
+    };
+  }
+  const first = tool.names[0] ?? '';
+  if (tool.inBuild) {
+    const seen = new Set<string>();
+    for (const root of [...input.workspaceFolders, ...(input.extraRoots ?? [])]) {
+      for (const dir of ancestors(root)) {
+        const candidate = path.join(dir, 'build', 'bin', first);
+        if (seen.has(candidate)) {
+          continue;
+        }
+        seen.add(candidate);
+        tried.push(candidate);
+        if (isExecutable(candidate)) {
+          return { found: true, path: candidate, source: 'build' };
+        }
+      }
+    }
+  }
+  for (const name of tool.names) {
+    for (const dir of pathDirs) {
+      const candidate = path.join(dir, name);
+      tried.push(candidate);
+      if (isExecutable(candidate)) {
+        return { found: true, path: candidate, source: 'PATH' };
+      }
+    }
+  }
+  for (const candidate of tool.fixed ?? []) {
+    tried.push(candidate);
+    if (isExecutable(candidate)) {
+      return { found: true, path: candidate, source: 'PATH' };
+    }
+  }
+  return {
+    found: false,
+    tried,
+    message: `${first} was found neither ` + (tool.inBuild ? `in build/bin under the workspace nor ` : '') +
+      `on the PATH${tool.fixed && tool.fixed.length > 0 ? ` nor at ${tool.fixed.join(', ')}` : ''}. ${tool.hint}`,
+  };
+}
