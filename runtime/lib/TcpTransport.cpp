@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <climits>
 #include <cstring>
+#include <optional>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
@@ -387,7 +388,7 @@ Error TcpTransport::sendMessage(SimpleRemoteEPCOpcode opcode, uint64_t seqNo,
                  !options.executorSide;
   if (tracked) {
     std::lock_guard<std::mutex> lock(callsMutex);
-    unanswered[seqNo] = tagAddr.getValue();
+    unanswered[seqNo] = {tagAddr.getValue(), std::chrono::steady_clock::now()};
   }
   iovec body{const_cast<char *>(argBytes.data()), argBytes.size()};
   Error err = sendFrame(static_cast<uint64_t>(opcode), seqNo,
@@ -416,6 +417,21 @@ Error TcpTransport::sendMessage(SimpleRemoteEPCOpcode opcode, uint64_t seqNo,
       listenerWake.notify_one();
   }
   return err;
+}
+
+int TcpTransport::msUntilOrcCallOverdue() {
+  if (!options.stallTimeout.count())
+    return -1;
+  std::lock_guard<std::mutex> lock(callsMutex);
+  std::optional<std::chrono::steady_clock::time_point> oldest;
+  for (const auto &[seq, call] : unanswered)
+    if (resultShapes.count(call.function) && (!oldest || call.sent < *oldest))
+      oldest = call.sent;
+  if (!oldest)
+    return -1;
+  auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+      *oldest + options.stallTimeout - std::chrono::steady_clock::now());
+  return left.count() > 0 ? static_cast<int>(left.count()) : 0;
 }
 
 void TcpTransport::disconnect() {
@@ -808,7 +824,7 @@ Error TcpTransport::checkOrcMessage(const Message &m) {
       return peerMalformed("a result for call " + Twine(m.seq) +
                            ", which this side did not make or had answered "
                            "already");
-    auto known = resultShapes.find(call->second);
+    auto known = resultShapes.find(call->second.function);
     if (known != resultShapes.end())
       shape = known->second;
     unanswered.erase(call);
@@ -897,8 +913,21 @@ void TcpTransport::clientListen() {
       if (waiters)
         wake.notify_all();
       lock.unlock();
+      // An executor that never answers a call of ORC's own services
+      // (during open or send_binary) is not waited for longer than the
+      // liveness time-out: the session ends, saying so.
       pollfd p{stream->fd(), POLLIN, 0};
-      int ready = ::poll(&p, 1, -1);
+      int ready = ::poll(&p, 1, msUntilOrcCallOverdue());
+      if (ready == 0 && msUntilOrcCallOverdue() == 0) {
+        {
+          std::lock_guard<std::mutex> hangupLock(hangupMutex);
+          if (hangup.empty())
+            hangup = "the executor did not answer a call of ORC's within " +
+                     std::to_string(options.stallTimeout.count()) +
+                     " ms (the liveness time-out, EXECUTOR_LIVENESS_TIMEOUT)";
+        }
+        disconnect();
+      }
       lock.lock();
       if (closed)
         break;

@@ -827,6 +827,30 @@ TEST_F(HostileExecutorTest, AnExecutorStalledInTheMiddleOfAResultTimesOut) {
   }
 }
 
+// An executor that never starts its reply to a call of ORC's own services
+// (a lookup or memory call of open or send_binary) blocked the client for
+// ever: no message had begun, so no stall was seen. Such a call now waits no
+// longer than the liveness time-out.
+TEST_F(HostileExecutorTest, AnExecutorThatNeverAnswersOrcsCallTimesOut) {
+  startServer("tcp");
+  ClientOptions options;
+  options.livenessTimeout = std::chrono::seconds(1);
+  for (const char *during : {"open", "send_binary"}) {
+    SCOPED_TRACE(during);
+    auto outcome =
+        lieInOrc(server.address(), during,
+                 [](Frame &f, const Frame &, std::vector<Frame> &) {
+                   f.stallAfter = 0;
+                 },
+                 options);
+    EXPECT_LT(outcome.took.count(), 10000);
+    expectOrcLieRefused(std::move(outcome),
+                        "the executor did not answer a call of ORC's within "
+                        "1000 ms (the liveness time-out, "
+                        "EXECUTOR_LIVENESS_TIMEOUT)");
+  }
+}
+
 // A real executor that dies during send_binary, after any of the results the
 // link waits for, with and without debug info in the object (whose link the
 // debug-object plugin takes part in): the session ends with an error, never

@@ -280,8 +280,16 @@ private:
   // results by function, under callsMutex.
   bool setupSeen = false;
   std::mutex callsMutex;
-  std::unordered_map<uint64_t, uint64_t> unanswered;
+  struct SentCall {
+    uint64_t function = 0;
+    std::chrono::steady_clock::time_point sent;
+  };
+  std::unordered_map<uint64_t, SentCall> unanswered;
   std::unordered_map<uint64_t, const char *> resultShapes;
+  /// How long until the oldest unanswered call of ORC's own services
+  /// (lookups, memory, the dylib manager: never a kernel's run) is older
+  /// than stallTimeout: 0 when it is, -1 when there is none (or no limit).
+  int msUntilOrcCallOverdue();
 
   // Everything below: under `mutex`.
   std::mutex mutex;
