@@ -915,9 +915,15 @@ void TcpTransport::clientListen() {
       lock.unlock();
       // An executor that never answers a call of ORC's own services
       // (during open or send_binary) is not waited for longer than the
-      // liveness time-out: the session ends, saying so.
+      // liveness time-out: the session ends, saying so. (A call sent while
+      // this waits is seen at the next look, a time-out later at most.)
       pollfd p{stream->fd(), POLLIN, 0};
-      int ready = ::poll(&p, 1, msUntilOrcCallOverdue());
+      int overdueIn = msUntilOrcCallOverdue();
+      int ready = ::poll(&p, 1,
+                         overdueIn >= 0 ? overdueIn
+                         : options.stallTimeout.count()
+                             ? static_cast<int>(options.stallTimeout.count())
+                             : -1);
       if (ready == 0 && msUntilOrcCallOverdue() == 0) {
         {
           std::lock_guard<std::mutex> hangupLock(hangupMutex);

@@ -221,6 +221,9 @@ struct AheadServer {
 };
 /// The session's PID (kSessionPidAddressSymbol): set in the session.
 uint64_t aheadSessionPid = 0;
+/// The listener's AheadServers at its exit: never served there, so nothing
+/// of theirs to shut down; kept (reachable) rather than destroyed.
+SimpleRemoteEPCServer *unservedAtExit[2];
 
 /// In the listener: an AheadServer, with the kernel heap's service or not;
 /// "" or the problem.
@@ -1030,9 +1033,8 @@ int main(int argc, char **argv) {
   for (const std::string &path : generatedTokenFiles)
     unlink(path.c_str());
   removeMemoryCgroups(memoryGroups);
-  // Never served here: nothing of theirs to shut down.
-  (void)aheadPlain.server.release();
-  (void)aheadHeap.server.release();
+  unservedAtExit[0] = aheadPlain.server.release();
+  unservedAtExit[1] = aheadHeap.server.release();
   logEvent("stopped");
   return stdio ? stdioStatus : 0;
 }

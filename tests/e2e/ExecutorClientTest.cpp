@@ -547,6 +547,11 @@ TEST_F(ExecutorClientTest, DescriptorLaunchesCarryScalarsOnExecutorServer) {
     EXPECT_EQ(count, 2);
     std::free(result.allocated());
   }
+  // (The session's log reaches the file through its keeper: a moment later.)
+  for (int i = 0; i < 100 && readFile(log).find("launch 3 in, 3 out") ==
+                                 std::string::npos;
+       ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
   EXPECT_NE(readFile(log).find("launch 3 in, 3 out"), std::string::npos)
       << readFile(log);
 }

@@ -13,6 +13,10 @@ config.substitutions.append(("%objroot", config.executor_studio_obj_root))
 # What a program linked against a sanitizer build's runtime needs (empty
 # otherwise; cmake/Sanitizers.cmake).
 config.substitutions.append(("%sanitize_flags", config.sanitize_flags))
+# A sanitizer build's executor-server (what lldb steps through there is ASan's
+# runtime, not the product's).
+if config.sanitize_flags:
+    config.available_features.add("sanitizers")
 
 # The two-host test makes network namespaces: root and `ip netns` needed.
 import subprocess

@@ -283,8 +283,13 @@ TEST_F(NullFrames, ADebugBuildsCrashFramesShowTheirLineInTheSource) {
   // "debug build" records again, with debug info in the kernels.
   click("debug-build");
   EXPECT_TRUE(studio->debugBuild());
-  ASSERT_TRUE(frameUntil([&] { return !studio->recordingInProgress(); }, 60s));
-  EXPECT_NE(studio->recordedPipeline().find("debug=true"), std::string::npos)
+  // (The new recording may start a frame later: wait for its result.)
+  EXPECT_TRUE(frameUntil(
+      [&] {
+        return !studio->recordingInProgress() &&
+               studio->recordedPipeline().find("debug=true") != std::string::npos;
+      },
+      60s))
       << studio->recordedPipeline();
   click("start-local");
   ASSERT_TRUE(frameUntil([&] { return studio->executor().state() == ExecutorState::Connected; },
