@@ -201,15 +201,15 @@ def check_links_and_files(path, source):
         if m:
             shown = os.path.join(source, m.group("path"))
             if n + 1 >= len(lines) or not lines[n + 1].startswith("```"):
-                problems.append(f"{path}:{n + 1}: <!-- file: --> must precede a fenced block")
+                problems.append(f"{os.path.relpath(path, source)}:{n + 1}: <!-- file: --> must precede a fenced block")
                 continue
             end = n + 2
             while end < len(lines) and not lines[end].startswith("```"):
                 end += 1
             if not os.path.isfile(shown):
-                problems.append(f"{path}:{n + 1}: the file {m.group('path')} is not in the repository")
+                problems.append(f"{os.path.relpath(path, source)}:{n + 1}: the file {m.group('path')} is not in the repository")
             elif open(shown, encoding="utf-8").read().splitlines() != lines[n + 2:end]:
-                problems.append(f"{path}:{n + 1}: the block is not {m.group('path')} "
+                problems.append(f"{os.path.relpath(path, source)}:{n + 1}: the block is not {m.group('path')} "
                                 "as the repository holds it")
         if line.startswith("```"):
             fenced = not fenced
@@ -223,10 +223,10 @@ def check_links_and_files(path, source):
             where, _, anchor = target.partition("#")
             named = os.path.normpath(os.path.join(os.path.dirname(path), where)) if where else path
             if not os.path.exists(named):
-                problems.append(f"{path}:{n + 1}: the link {target} names no file "
+                problems.append(f"{os.path.relpath(path, source)}:{n + 1}: the link {target} names no file "
                                 f"({os.path.relpath(named, source)})")
             elif anchor and named.endswith(".md") and anchor not in anchors(named):
-                problems.append(f"{path}:{n + 1}: the link {target}: no heading of "
+                problems.append(f"{os.path.relpath(path, source)}:{n + 1}: the link {target}: no heading of "
                                 f"{os.path.relpath(named, source)} has the anchor #{anchor}")
     return problems
 
