@@ -180,7 +180,7 @@ def anchors(path):
         m = re.match(r"^#{1,6}\s+(.*?)\s*#*\s*$", line)
         if fenced or not m:
             continue
-        text = re.sub(r"[`*_]|<[^>]*>", "", m.group(1)).strip().lower()
+        text = re.sub(r"[`*]|<[^>]*>", "", m.group(1)).strip().lower()
         slug = re.sub(r"[^\w\- ]", "", text).replace(" ", "-")
         base, n = slug, 1
         while slug in found:
