@@ -36,7 +36,7 @@ server_pid=$executor_pid
 address=$executor_address
 echo "executor listening on $address"
 
-# Each result as the README shows it: printMemref's data line, labelled
+# Each result as the README ("Two commands") shows it: printMemref's data line, labelled
 # with the sample's "result:" header lines in order (its "Unranked Memref
 # base@ = 0x..." line says nothing to a reader).
 label_results() {

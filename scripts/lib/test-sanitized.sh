@@ -77,7 +77,7 @@ if [ -n "$tests" ]; then
 fi
 status=0
 # The tests that run the studio on a display: the screenshot tests and the
-# README's studio commands (documented-commands).
+# documentation's studio commands, docs/studio.md (documented-commands).
 studio='^(gui\.screenshot\..*|documented-commands)$'
 ctest --test-dir "$build" --output-on-failure -j "${CTEST_PARALLEL_LEVEL:-2}" \
   -E "$studio" --timeout 1800 || status=$?

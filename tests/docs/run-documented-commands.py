@@ -33,8 +33,18 @@ scratch directory whose in.mlir is samples/cross-compile-dispatch.mlir, and
 every pass pipeline the help quotes (`builtin.module(...)`) must run
 (executor-opt --pass-pipeline on an empty module).
 
-A command that fails, or output that does not match, fails the test with
-the file, the line and what the command printed.
+`<!-- file: PATH -->` before a fenced block (```mlir, ...) says the block
+is the repository's file PATH, which must hold exactly the block's lines:
+a program the text shows is the one a runnable block runs.
+
+Every relative link of these Markdown files (`[text](path)`, `![alt](path)`,
+`path#anchor`) must name a file or folder of the repository, and an
+`#anchor` one of the headings of the Markdown file it names (GitHub's
+anchors: lower case, punctuation dropped, spaces as `-`).
+
+A command that fails, or output that does not match, a shown file that
+differs, or a link that does not resolve fails the test with the file, the
+line and what is wrong.
 Usage: run-documented-commands.py SOURCE_DIR BUILD_DIR
 """
 import os
@@ -44,6 +54,10 @@ import subprocess
 import sys
 import tempfile
 
+FILE_MARKER = re.compile(r"^<!--\s*file:\s*(?P<path>\S+)\s*-->\s*$")
+# [text](target) and ![alt](target), not inside `code`; the target up to a
+# space (a title may follow) or the closing parenthesis.
+LINK = re.compile(r"!?\[[^\]]*\]\((?P<target>[^)\s]+)(?:\s+\"[^\"]*\")?\)")
 MARKER = re.compile(r"^<!--\s*runnable(?::\s*(?P<options>[^>]*?))?\s*-->\s*$")
 NOT_RUNNABLE = re.compile(r"^<!--\s*not runnable:\s*(?P<reason>\S[^>]*?)\s*-->\s*$")
 # A header line of a sample that is a command: a tool, cd, an assignment, a path.
@@ -155,6 +169,68 @@ def help_blocks(build, scratch_root):
     return blocks
 
 
+def anchors(path):
+    """GitHub's anchors for the headings of a Markdown file."""
+    found = set()
+    fenced = False
+    for line in open(path, encoding="utf-8").read().splitlines():
+        if line.startswith("```"):
+            fenced = not fenced
+            continue
+        m = re.match(r"^#{1,6}\s+(.*?)\s*#*\s*$", line)
+        if fenced or not m:
+            continue
+        text = re.sub(r"[`*]|<[^>]*>", "", m.group(1)).strip().lower()
+        slug = re.sub(r"[^\w\- ]", "", text).replace(" ", "-")
+        base, n = slug, 1
+        while slug in found:
+            slug = f"{base}-{n}"
+            n += 1
+        found.add(slug)
+    return found
+
+
+def check_links_and_files(path, source):
+    """Problems with the relative links and the `<!-- file: -->` blocks of a
+    Markdown file."""
+    problems = []
+    lines = open(path, encoding="utf-8").read().splitlines()
+    fenced = False
+    for n, line in enumerate(lines):
+        m = FILE_MARKER.match(line.strip())
+        if m:
+            shown = os.path.join(source, m.group("path"))
+            if n + 1 >= len(lines) or not lines[n + 1].startswith("```"):
+                problems.append(f"{os.path.relpath(path, source)}:{n + 1}: <!-- file: --> must precede a fenced block")
+                continue
+            end = n + 2
+            while end < len(lines) and not lines[end].startswith("```"):
+                end += 1
+            if not os.path.isfile(shown):
+                problems.append(f"{os.path.relpath(path, source)}:{n + 1}: the file {m.group('path')} is not in the repository")
+            elif open(shown, encoding="utf-8").read().splitlines() != lines[n + 2:end]:
+                problems.append(f"{os.path.relpath(path, source)}:{n + 1}: the block is not {m.group('path')} "
+                                "as the repository holds it")
+        if line.startswith("```"):
+            fenced = not fenced
+            continue
+        if fenced:
+            continue
+        for link in LINK.finditer(re.sub(r"`[^`]*`", "", line)):
+            target = link.group("target")
+            if re.match(r"^[a-z][a-z0-9+.-]*:", target):
+                continue  # https:, mailto:, file: ...
+            where, _, anchor = target.partition("#")
+            named = os.path.normpath(os.path.join(os.path.dirname(path), where)) if where else path
+            if not os.path.exists(named):
+                problems.append(f"{os.path.relpath(path, source)}:{n + 1}: the link {target} names no file "
+                                f"({os.path.relpath(named, source)})")
+            elif anchor and named.endswith(".md") and anchor not in anchors(named):
+                problems.append(f"{os.path.relpath(path, source)}:{n + 1}: the link {target}: no heading of "
+                                f"{os.path.relpath(named, source)} has the anchor #{anchor}")
+    return problems
+
+
 class Executor:
     """An executor-server on a free loopback port, for blocks that say
     127.0.0.1:PORT."""
@@ -246,6 +322,8 @@ def main():
     sources = [(path, markdown_blocks(path), mirror_repository) for path in documents]
     sources += [(path, sample_blocks(path), copy_samples) for path in sample_files]
     failures, ran = list(unmarked), 0
+    for path in documents:
+        failures += check_links_and_files(path, source)
     scratch_root = tempfile.mkdtemp(prefix="documented-commands-")
     sources += [(None, help_blocks(build, scratch_root), None)]
     try:

@@ -8,8 +8,8 @@
 // crash, with the numbers checked.
 //
 // With CATALYST_EXECUTOR=/path/to/catalyst-executor (built from a Catalyst
-// checkout, see README "Executors and clients") the same tests also run
-// against Catalyst's own executor; without it they are skipped.
+// checkout, see docs/executors.md, "Executors and clients") the same tests
+// also run against Catalyst's own executor; without it they are skipped.
 //
 //===----------------------------------------------------------------------===//
 #include "ExecutorRuntime/Errors.h"

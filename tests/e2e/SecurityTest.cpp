@@ -913,7 +913,8 @@ TEST_F(SecurityTest, SigtermLetsTheRunningLaunchFinishAndTellsTheOthers) {
 TEST_F(SecurityTest, AnObjectSentAfterSigtermHearsTheExecutorIsShuttingDown) {
   // Issue 40: a client whose session SIGTERM ended, sending an object, was
   // told nothing of the shutdown (and LLVM's debug-object plugin crashed
-  // the client on the failed link): it hears what the README promises.
+  // the client on the failed link): it hears what docs/executors.md
+  // ("Limits") promises.
   startServer({"--stop-grace", "60s"});
   auto client = open();
   ASSERT_TRUE(static_cast<bool>(client)) << llvm::toString(client.takeError());

@@ -858,7 +858,7 @@ int main(int argc, char **argv) {
   check(client->sendBinary(kObject), "send_binary");
   auto local = check(ExecutorClient::open(unixServer.address()), "open unix");
   check(local->sendBinary(kObject), "send_binary");
-  // TLS 1.3 with a token, on loopback (certificates as the README makes
+  // TLS 1.3 with a token, on loopback (certificates as docs/executors.md makes
   // them; the token is checked once, at connect).
   std::string certs = "/tmp/executor-runtime-bench-" + std::to_string(getpid());
   if (!executor_test::makeExecutorCerts(certs, {"127.0.0.1"}))
