@@ -91,3 +91,10 @@ elif sys.version_info < (3, 11):
 else:
     config.available_features.add("catalyst-source")
     config.substitutions.append(("%catalyst_source", os.path.abspath(catalyst_source)))
+
+# catalyst-launcher-ssh.test: Catalyst's launcher with host=, on sshd in a
+# network namespace of its own (tests/e2e/with-remote-sshd).
+if subprocess.call([os.path.join(os.path.dirname(__file__), "with-remote-sshd"), "--check"]) == 0:
+    config.available_features.add("remote-sshd")
+else:
+    lit_config.note("catalyst-launcher-ssh.test is skipped: it needs root, ip netns, /usr/sbin/sshd, ssh and ssh-keygen")

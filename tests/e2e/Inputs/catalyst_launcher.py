@@ -3,6 +3,7 @@
 project's catalyst-executor (catalyst-launcher.test).
 
     catalyst_launcher.py CATALYST_SOURCE_DIR CATALYST_EXECUTOR [PLUGIN] -- PROGRAM [ARGS...]
+    catalyst_launcher.py --remote HOST CATALYST_SOURCE_DIR CATALYST_EXECUTOR [PLUGIN] -- PROGRAM [ARGS...]
 
 CATALYST_SOURCE_DIR holds a Catalyst checkout (at least
 frontend/catalyst/executor/*.py). Those modules are loaded as they are, with
@@ -24,9 +25,20 @@ It then, printing one line per fact for FileCheck:
     already in use", retries on another port and gets there, with the
     executor found where Catalyst's packaging would have it (no
     executor_bin, the stubbed lib directory).
+
+With --remote HOST (an ssh Host that reaches a machine sharing this file
+system, as root: tests/e2e/with-remote-sshd), the same over ssh:
+Executor(host=HOST, executor_bin=CATALYST_EXECUTOR) makes a workspace there,
+starts the executor through `ssh -tt -L PORT:localhost:PORT`, detects the
+triple with `uname -sm`; the program runs through the tunnel; stop() closes
+ssh (the executor gets SIGHUP), pkills, and removes the workspace. Then
+Executor(host=HOST, deploy=[CATALYST_EXECUTOR]): scp copies the binary into
+the workspace, which runs it as ./catalyst-executor.
 """
+import glob
 import importlib.util
 import os
+import pwd
 import socket
 import struct
 import subprocess
@@ -113,15 +125,73 @@ def refuses(address):
         return True
 
 
+def wait_gone(address):
+    deadline = time.monotonic() + 15
+    while bind_pids(address) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return len(bind_pids(address))
+
+
+def remote(Executor, host, executor_bin, plugins, program):
+    # The remote user's home (the file system is shared): where the
+    # launcher's workspaces go.
+    home = pwd.getpwnam("root").pw_dir
+    workspaces = lambda: set(glob.glob(os.path.join(home, "catalyst-exec-*")))
+    before = workspaces()
+    ex = Executor(host=host, user="root", executor_bin=executor_bin, plugins=plugins,
+                  ready_timeout=60)
+    ex.launch()
+    address = ex.address
+    host_part = address.rsplit(":", 1)[0]
+    print(f"launched over ssh: ready at {host_part}:PORT (the tunnel's end)", flush=True)
+    print(f"triple: {ex.triple}", flush=True)
+    made = workspaces() - before
+    print(f"a workspace was made: {'yes' if len(made) == 1 else 'no'}", flush=True)
+    print(f"an executor runs with --bind=127.0.0.1:PORT: {'yes' if bind_pids(address) else 'no'}",
+          flush=True)
+    opcode, payload = orc_setup(address)
+    print(f"through the tunnel: ORC opcode {opcode} "
+          f"({'Setup' if opcode == 0 else 'not Setup'}), catalyst_remote_invoke "
+          f"{'published' if b'catalyst_remote_invoke' in payload else 'absent'}", flush=True)
+    env = dict(os.environ, EXECUTOR_ADDRESS_MAP=f"ADDR:PORT={address}")
+    run = subprocess.run(program, env=env, stdout=subprocess.PIPE, text=True)
+    sys.stdout.write(run.stdout)
+    print(f"program exit status: {run.returncode}", flush=True)
+    ex.stop()
+    print(f"stopped: executor processes left: {wait_gone(address)}, "
+          f"tunnel refuses: {'yes' if refuses(address) else 'no'}, "
+          f"workspace removed: {'yes' if not (workspaces() & made) else 'no'}", flush=True)
+
+    # The binary deployed into the workspace (scp), run there by its name.
+    before = workspaces()
+    with Executor(host=host, user="root", deploy=[executor_bin], ready_timeout=60) as deployed:
+        made = workspaces() - before
+        copied = [os.path.join(w, "catalyst-executor") for w in made]
+        print(f"deployed: ./catalyst-executor in the workspace, a file of its own: "
+              f"{'yes' if copied and all(os.path.isfile(c) and not os.path.islink(c) for c in copied) else 'no'}",
+              flush=True)
+        opcode, _ = orc_setup(deployed.address)
+        print(f"deployed: ORC opcode {opcode}", flush=True)
+        deployed_address = deployed.address
+    print(f"deployed, stopped: executor processes left: {wait_gone(deployed_address)}, "
+          f"workspace removed: {'yes' if not (workspaces() & made) else 'no'}", flush=True)
+    return 0 if run.returncode == 0 else 1
+
+
 def main():
     if "--" not in sys.argv:
         sys.exit(__doc__)
     split = sys.argv.index("--")
     ours, program = sys.argv[1:split], sys.argv[split + 1:]
+    host = None
+    if ours[:1] == ["--remote"]:
+        host, ours = ours[1], ours[2:]
     source_dir, executor_bin = ours[0], os.path.abspath(ours[1])
     plugins = ours[2:]
     launcher = load_launcher(source_dir, os.path.dirname(executor_bin))
     Executor = launcher.Executor
+    if host:
+        return remote(Executor, host, executor_bin, plugins, program)
 
     # 1. Launch, locally, on a port the launcher picks.
     ex = Executor(executor_bin=executor_bin, plugins=plugins, ready_timeout=30)
@@ -152,10 +222,7 @@ def main():
 
     # 4. Teardown.
     ex.stop()
-    deadline = time.monotonic() + 15
-    while bind_pids(address) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    print(f"stopped: executor processes left: {len(bind_pids(address))}, "
+    print(f"stopped: executor processes left: {wait_gone(address)}, "
           f"port refuses: {'yes' if refuses(address) else 'no'}", flush=True)
 
     # 5. A pinned port that is taken: the launcher moves to another.
