@@ -36,6 +36,12 @@
 // catalyst-executor does (tests and benchmarks use it to stand in for
 // Catalyst's executor).
 //
+// Started as catalyst-executor (a link to this binary, beside it), it is
+// the executor Catalyst's launcher (catalyst.executor.Executor) starts:
+// only the launcher's flags (--bind=HOST:PORT, --plugin=PATH), loopback or
+// unix:PATH only, no token, Catalyst's services only, and `Listening on
+// HOST:PORT` on standard error (ServerFlags.h, parseCatalystExecutorFlags).
+//
 //===----------------------------------------------------------------------===//
 #include "ExecutorRuntime/Socket.h"
 #include "ExecutorRuntime/Handshake.h"
