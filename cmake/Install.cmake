@@ -19,6 +19,13 @@ foreach(tool executor-opt executor-compile executor-server executor-lsp-server
   endif()
 endforeach()
 
+# catalyst-executor beside executor-server: the build's link to it,
+# installed as a link (relative, so the tree stays relocatable).
+if(TARGET executor-server)
+  install(FILES $<TARGET_FILE_DIR:executor-server>/catalyst-executor
+    DESTINATION ${CMAKE_INSTALL_BINDIR})
+endif()
+
 # The runtime library, also under the name Catalyst's programs link.
 set_target_properties(ExecutorRuntime PROPERTIES
   INSTALL_RPATH "\$ORIGIN")

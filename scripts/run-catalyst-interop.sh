@@ -11,6 +11,9 @@
 #     librt_executor.so) linked into the C ABI test program
 #     (tests/e2e/Inputs/catalyst_abi_program.c), against executor-server:
 #     Catalyst's client on this project's Catalyst services.
+#  3. Catalyst's launcher (catalyst.executor.Executor, frontend/catalyst/
+#     executor/*.py) starting this project's catalyst-executor, and the
+#     program of 2, on Catalyst's runtime, run on it.
 # Two shims are needed to build those files alone with LLVM 22 and are
 # written here: the name CWrapperFunctionResult (LLVM 22 calls it
 # CWrapperFunctionBuffer) and __catalyst__rt__alloc_managed (malloc; in
@@ -74,3 +77,20 @@ clang -O1 "$work/prog.c" -o "$work/prog" -L"$work/catalyst-lib" -lrt_executor \
 "$work/prog" "$work/kernels.o" "$work/host/weights.bin"
 echo "== executor-server's log"
 cat "$work/server.log"
+
+# 3. Catalyst's launcher (frontend/catalyst/executor, its Python modules as
+#    they are) starts our catalyst-executor on a port it picks, and the C
+#    ABI program linked against Catalyst's runtime runs on it (the address
+#    goes into the program once the launcher has reported it).
+if [ -f "$catalyst/frontend/catalyst/executor/manager.py" ]; then
+  echo "== Catalyst's launcher and Catalyst's runtime on catalyst-executor"
+  sed -e 's/"_catalyst_pyface_scale", NULL,/"_catalyst_pyface_scale", object,/' \
+    "$root/tests/e2e/Inputs/catalyst_abi_program.c" >"$work/prog-template.c"
+  (cd "$work" && python3 "$root/tests/e2e/Inputs/catalyst_launcher.py" "$catalyst" \
+     "$build/bin/catalyst-executor" "$build/lib/libsample_histogram.so" -- sh -c '
+       address=${EXECUTOR_ADDRESS_MAP#ADDR:PORT=}
+       sed -e "s/\"ADDR:PORT\"/\"$address\"/g" prog-template.c >prog-launched.c &&
+       clang -O1 prog-launched.c -o prog-launched -Lcatalyst-lib -lrt_executor \
+         -Wl,-rpath,"$PWD/catalyst-lib" &&
+       ./prog-launched kernels.o host/weights.bin')
+fi

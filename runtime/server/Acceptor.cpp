@@ -30,8 +30,7 @@ void Acceptor::stop() {
   listenFd = -1;
 }
 
-namespace {
-bool isLoopback(const sockaddr_storage &addr) {
+bool isLoopbackAddress(const sockaddr_storage &addr) {
   if (addr.ss_family == AF_INET) {
     auto *in = reinterpret_cast<const sockaddr_in *>(&addr);
     return (ntohl(in->sin_addr.s_addr) >> 24) == 127;
@@ -43,6 +42,7 @@ bool isLoopback(const sockaddr_storage &addr) {
   return false;
 }
 
+namespace {
 /// HOST:PORT, [v6]:PORT.
 std::string describe(const sockaddr_storage &addr) {
   char host[NI_MAXHOST], port[NI_MAXSERV];
@@ -146,7 +146,7 @@ std::unique_ptr<Acceptor> listenOn(const std::string &address,
         flagError(problem);
     int fd = listenUnix(host, unixMode, error);
     if (fd < 0) {
-      std::fprintf(stderr, "executor-server: %s\n", error.c_str());
+      std::fprintf(stderr, "%s: %s\n", programName(), error.c_str());
       std::exit(1);
     }
     setNonBlocking(fd);
@@ -165,7 +165,7 @@ std::unique_ptr<Acceptor> listenOn(const std::string &address,
   for (addrinfo *ai = results; ai && fd < 0; ai = ai->ai_next) {
     sockaddr_storage addr{};
     std::memcpy(&addr, ai->ai_addr, ai->ai_addrlen);
-    if (!allowRemote && !isLoopback(addr))
+    if (!allowRemote && !isLoopbackAddress(addr))
       flagError("refusing to listen on " + address +
                 ", which is not a loopback address: pass --allow-remote and "
                 "--tls-cert, --tls-key and --token-file to accept remote "
@@ -186,7 +186,9 @@ std::unique_ptr<Acceptor> listenOn(const std::string &address,
   }
   freeaddrinfo(results);
   if (fd < 0) {
-    std::fprintf(stderr, "executor-server: cannot listen on %s: %s\n",
+    // (Catalyst's launcher retries another port when it reads "Address
+    // already in use", strerror(EADDRINUSE), here.)
+    std::fprintf(stderr, "%s: cannot listen on %s: %s\n", programName(),
                  address.c_str(), error.c_str());
     std::exit(1);
   }

@@ -20,6 +20,7 @@
 #include <chrono>
 #include <memory>
 #include <string>
+#include <sys/socket.h>
 
 namespace executor_studio::runtime {
 class Stream;
@@ -58,6 +59,9 @@ protected:
   explicit Acceptor(int fd) : listenFd(fd) {}
   int listenFd;
 };
+
+/// Whether `address` (AF_INET or AF_INET6) is a loopback address.
+bool isLoopbackAddress(const sockaddr_storage &address);
 
 /// Binds and listens on `address` (a unix:PATH socket of `unixMode`; a TCP
 /// address only on loopback unless `allowRemote`); connections on TCP get

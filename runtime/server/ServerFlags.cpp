@@ -1,7 +1,10 @@
 //===- ServerFlags.cpp - executor-server's command line -------------------===//
 #include "ServerFlags.h"
+#include "Acceptor.h"
 #include "Sandbox.h"
 #include "ExecutorRuntime/Handshake.h"
+#include "ExecutorRuntime/Socket.h"
+#include "ExecutorRuntime/UnixSocket.h"
 #include "ExecutorStudio/Support/ValueParser.h"
 
 #include "llvm/Support/CommandLine.h"
@@ -9,15 +12,114 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <netdb.h>
 #include <unistd.h>
 
 using namespace llvm;
 
 namespace executor_studio::runtime {
 
+namespace {
+const char *startedAs = "executor-server";
+} // namespace
+
+const char *programName() { return startedAs; }
+
 void flagError(const std::string &problem) {
-  std::fprintf(stderr, "executor-server: %s (see --help)\n", problem.c_str());
+  std::fprintf(stderr, "%s: %s (see --help)\n", startedAs, problem.c_str());
   std::exit(2);
+}
+
+bool invokedAsCatalystExecutor(const char *argv0) {
+  if (!argv0)
+    return false;
+  const char *slash = std::strrchr(argv0, '/');
+  return std::strcmp(slash ? slash + 1 : argv0, "catalyst-executor") == 0;
+}
+
+ServerFlags parseCatalystExecutorFlags(int argc, char **argv,
+                                       const char *version) {
+  startedAs = "catalyst-executor";
+  // Only what Catalyst's launcher passes (frontend/catalyst/executor:
+  // `--bind=127.0.0.1:PORT`, then `--plugin=PATH` per plugin), under the
+  // names Catalyst's own catalyst-executor gives them.
+  static cl::OptionCategory catalyst("catalyst-executor options");
+  static cl::list<std::string> binds(
+      "bind", cl::value_desc("HOST:PORT"), cl::cat(catalyst),
+      cl::desc("a loopback address to listen on (repeatable; 127.0.0.1, "
+               "localhost, [::1], or unix:PATH); required"));
+  static cl::list<std::string> plugins(
+      "plugin", cl::value_desc("LIB.so"), cl::cat(catalyst),
+      cl::desc("a library to load at start, kernels may call it "
+               "(repeatable)"));
+  static cl::opt<bool> shortHelp("h", cl::Hidden,
+                                 cl::desc("the same as --help"));
+  static std::string versionText =
+      std::string("Executor Studio ") + version + " (catalyst-executor)";
+  cl::SetVersionPrinter(
+      [](raw_ostream &os) { os << versionText << "\n"; });
+  cl::HideUnrelatedOptions(catalyst);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "executor-server as Catalyst's catalyst-executor, for Catalyst's "
+      "launcher (catalyst.executor.Executor) and runtime: Catalyst's "
+      "executor services, no token (Catalyst's runtime proves none), so "
+      "loopback only (a remote host is reached through the launcher's SSH "
+      "tunnel). Prints `Listening on HOST:PORT` on standard error per "
+      "address. (executor-server --help: every option.)\n");
+  if (shortHelp) {
+    cl::PrintHelpMessage();
+    std::exit(0);
+  }
+  if (binds.empty())
+    flagError("at least one --bind HOST:PORT is required");
+
+  ServerFlags flags;
+  flags.catalystExecutor = true;
+  // Refused before anything starts: without a token, whoever reaches the
+  // port runs code here, so only this host may.
+  for (const std::string &bind : binds) {
+    if (isUnixAddress(bind))
+      continue;
+    std::string host, port, error;
+    if (!splitAddress(bind, host, port, error))
+      flagError("--bind " + bind + ": " + error);
+    addrinfo hints{};
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
+    addrinfo *results = nullptr;
+    if (int rc = getaddrinfo(host.empty() ? nullptr : host.c_str(),
+                             port.c_str(), &hints, &results))
+      flagError("cannot resolve " + bind + ": " + gai_strerror(rc));
+    bool loopback = results != nullptr;
+    for (addrinfo *ai = results; ai; ai = ai->ai_next) {
+      sockaddr_storage addr{};
+      std::memcpy(&addr, ai->ai_addr, ai->ai_addrlen);
+      loopback = loopback && isLoopbackAddress(addr);
+    }
+    freeaddrinfo(results);
+    if (!loopback)
+      flagError("refusing to listen on " + bind +
+                ", which is not a loopback address: catalyst-executor takes "
+                "no token (Catalyst's runtime proves none), so anyone who "
+                "reached the port would run code here; bind 127.0.0.1 (a "
+                "remote host's executor is reached through "
+                "Executor(host=...)'s SSH tunnel), or run executor-server "
+                "--allow-remote with --tls-cert, --tls-key and --token-file");
+  }
+  flags.binds.assign(binds.begin(), binds.end());
+  flags.plugins.assign(plugins.begin(), plugins.end());
+  flags.allowRemote = false;
+  flags.noToken = true;
+  flags.publishOurs = false;
+  flags.publishCatalyst = true;
+  if (const char *tmp = std::getenv("TMPDIR"); tmp && *tmp)
+    flags.assetRoot = tmp;
+  else
+    flags.assetRoot = "/tmp";
+  return flags;
 }
 
 namespace {

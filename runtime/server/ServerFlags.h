@@ -47,14 +47,36 @@ struct ServerFlags {
   bool publishOurs = true, publishCatalyst = true;
   /// Each session waits for a debugger before its first launch.
   bool debugWait = false;
+  /// Started as catalyst-executor (parseCatalystExecutorFlags): Catalyst's
+  /// launcher reads `Listening on HOST:PORT` (capital L) on standard error.
+  bool catalystExecutor = false;
 };
 
 /// Parses argv (--help and --version print and exit 0; an error prints one
 /// line and exits 2).
 ServerFlags parseServerFlags(int argc, char **argv, const char *version);
 
-/// Prints "executor-server: PROBLEM (see --help)" and exits 2.
+/// Prints "executor-server: PROBLEM (see --help)" and exits 2 (the name is
+/// programName()).
 [[noreturn]] void flagError(const std::string &problem);
+
+/// The name this server was started under, for its messages:
+/// "executor-server", or "catalyst-executor".
+const char *programName();
+
+/// Whether argv[0] names catalyst-executor (the same binary, installed
+/// under that name beside executor-server as a symbolic link).
+bool invokedAsCatalystExecutor(const char *argv0);
+
+/// catalyst-executor's command line: the flags Catalyst's launcher
+/// (catalyst.executor.Executor) passes, `--bind=HOST:PORT` (repeatable) and
+/// `--plugin=LIB.so` (repeatable), mapped onto the server's own options
+/// with Catalyst's trust model: loopback (or unix:PATH) only, a bind
+/// anywhere else refused with a message; no token (Catalyst's runtime
+/// proves none); only Catalyst's executor services (as --services=catalyst).
+/// --help and --version as parseServerFlags.
+ServerFlags parseCatalystExecutorFlags(int argc, char **argv,
+                                       const char *version);
 
 } // namespace executor_studio::runtime
 

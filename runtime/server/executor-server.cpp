@@ -36,6 +36,12 @@
 // catalyst-executor does (tests and benchmarks use it to stand in for
 // Catalyst's executor).
 //
+// Started as catalyst-executor (a link to this binary, beside it), it is
+// the executor Catalyst's launcher (catalyst.executor.Executor) starts:
+// only the launcher's flags (--bind=HOST:PORT, --plugin=PATH), loopback or
+// unix:PATH only, no token, Catalyst's services only, and `Listening on
+// HOST:PORT` on standard error (ServerFlags.h, parseCatalystExecutorFlags).
+//
 //===----------------------------------------------------------------------===//
 #include "ExecutorRuntime/Socket.h"
 #include "ExecutorRuntime/Handshake.h"
@@ -361,7 +367,12 @@ int serveAheadSession(std::unique_ptr<Stream> stream, AheadServer &ahead,
 } // namespace
 
 int main(int argc, char **argv) {
-  ServerFlags flags = parseServerFlags(argc, argv, EXECUTOR_STUDIO_VERSION);
+  // Started as catalyst-executor (a link to this binary): Catalyst's
+  // launcher's flags and trust model (ServerFlags.h).
+  ServerFlags flags =
+      invokedAsCatalystExecutor(argv[0])
+          ? parseCatalystExecutorFlags(argc, argv, EXECUTOR_STUDIO_VERSION)
+          : parseServerFlags(argc, argv, EXECUTOR_STUDIO_VERSION);
   // --stdio: the session's descriptors, taken before anything is printed.
   int stdioIn = -1, stdioOut = -1;
   std::unique_ptr<Acceptor> stdio;
@@ -438,7 +449,7 @@ int main(int argc, char **argv) {
   ServerSecurity security{tlsContext.get(), token};
   for (const std::string &plugin : flags.plugins)
     if (!dlopen(plugin.c_str(), RTLD_NOW | RTLD_GLOBAL)) {
-      std::fprintf(stderr, "executor-server: cannot load plugin %s: %s\n",
+      std::fprintf(stderr, "%s: cannot load plugin %s: %s\n", programName(),
                    plugin.c_str(), dlerror());
       return 1;
     }
@@ -526,8 +537,8 @@ int main(int argc, char **argv) {
       continue;
     if (std::string problem = prepareAheadServer(ahead, heap);
         !problem.empty()) {
-      std::fprintf(stderr, "executor-server: cannot prepare sessions: %s\n",
-                   problem.c_str());
+      std::fprintf(stderr, "%s: cannot prepare sessions: %s\n",
+                   programName(), problem.c_str());
       return 1;
     }
   }
@@ -536,10 +547,17 @@ int main(int argc, char **argv) {
   sessionLabel = "listener";
   removeStaleAssetDirectories(assetRoot);
   for (const auto &listener : listeners) {
-    std::printf("listening on %s\n", listener->address().c_str());
+    // Catalyst's launcher waits for `Listening on HOST:PORT` on the
+    // executor's output (standard output and error merged; its own
+    // catalyst-executor says it on standard error), with the port bound.
+    if (flags.catalystExecutor)
+      std::fprintf(stderr, "Listening on %s\n", listener->address().c_str());
+    else
+      std::printf("listening on %s\n", listener->address().c_str());
     fds.push_back({listener->fd(), POLLIN, 0});
   }
   std::fflush(stdout);
+  std::fflush(stderr);
 
   sessionLabel = "listener";
   logEvent(std::string(useTls ? "TLS" : "plaintext") +

@@ -76,3 +76,29 @@ elif why_no_gdb and "ptrace" in why_no_gdb:
 else:
     config.available_features.add("lldb-dap")
     config.substitutions.append(("%lldb_dap", lldb_dap))
+
+# catalyst-launcher.test runs Catalyst's own launcher (catalyst.executor,
+# pure Python) from a Catalyst checkout named by CATALYST_SOURCE_DIR (a
+# directory holding frontend/catalyst/executor/*.py; nothing of Catalyst's
+# is in this repository). Its modules use typing.Self: Python 3.11.
+import sys
+catalyst_source = os.environ.get("CATALYST_SOURCE_DIR", "")
+catalyst_launcher = os.path.join(catalyst_source, "frontend", "catalyst", "executor", "manager.py")
+if not catalyst_source:
+    lit_config.note("catalyst-launcher.test is skipped: set CATALYST_SOURCE_DIR to a Catalyst checkout "
+                    "(a directory holding frontend/catalyst/executor/*.py) to run Catalyst's launcher")
+elif not os.path.isfile(catalyst_launcher):
+    lit_config.note("catalyst-launcher.test is skipped: CATALYST_SOURCE_DIR=" + catalyst_source +
+                    " has no frontend/catalyst/executor/manager.py")
+elif sys.version_info < (3, 11):
+    lit_config.note("catalyst-launcher.test is skipped: Catalyst's launcher needs Python 3.11 (typing.Self)")
+else:
+    config.available_features.add("catalyst-source")
+    config.substitutions.append(("%catalyst_source", os.path.abspath(catalyst_source)))
+
+# catalyst-launcher-ssh.test: Catalyst's launcher with host=, on sshd in a
+# network namespace of its own (tests/e2e/with-remote-sshd).
+if subprocess.call([os.path.join(os.path.dirname(__file__), "with-remote-sshd"), "--check"]) == 0:
+    config.available_features.add("remote-sshd")
+else:
+    lit_config.note("catalyst-launcher-ssh.test is skipped: it needs root, ip netns, /usr/sbin/sshd, ssh and ssh-keygen")

@@ -23,6 +23,12 @@ echo "installed, then moved to $prefix"
 for tool in executor-opt executor-compile executor-server executor-lsp-server executor-studio; do
   [ -x "$prefix/bin/$tool" ] || fail "bin/$tool is missing"
 done
+# catalyst-executor: a link to executor-server beside it (relative: moved
+# with the tree), which answers under Catalyst's name.
+[ "$(readlink "$prefix/bin/catalyst-executor")" = executor-server ] ||
+  fail "bin/catalyst-executor is not a link to executor-server"
+"$prefix/bin/catalyst-executor" --version | grep -q "(catalyst-executor)" ||
+  fail "catalyst-executor --version"
 for f in lib/libExecutorRuntime.so lib/librt_executor.so \
          include/ExecutorRuntime/CAPI.h include/ExecutorRuntime/Plugin.h \
          include/ExecutorRuntime/ExecutorClient.h \
