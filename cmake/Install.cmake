@@ -71,8 +71,11 @@ install(FILES
   samples/cross-compile-dispatch.mlir samples/runtime-call.mlir
   samples/custom-call.mlir samples/all-ops.mlir
   DESTINATION ${CMAKE_INSTALL_DATADIR}/executor-studio/samples)
-install(FILES README.md docs/catalyst-compatibility.md
-  DESTINATION ${EXECUTOR_STUDIO_DOC_DIR})
+# The README and the pages it links to (docs/, with their pictures and the
+# first program), laid out as in the repository so that the links hold.
+install(FILES README.md DESTINATION ${EXECUTOR_STUDIO_DOC_DIR})
+install(DIRECTORY docs/ DESTINATION ${EXECUTOR_STUDIO_DOC_DIR}/docs
+  FILES_MATCHING PATTERN "*.md" PATTERN "*.png" PATTERN "*.mlir")
 
 # executor-server as a service: the unit (lib/systemd/system, so /usr/lib/...
 # in the package) and an example of its settings file, which the operator

@@ -273,14 +273,22 @@ OneTripProtocol::launchCall(const LaunchCall &call) {
   return std::move(result);
 }
 
-Expected<std::vector<HostMemRef>>
-OneTripProtocol::launch(const LaunchCall &call) {
-  // Scalars included: a scalar result's rank word says so.
+namespace {
+/// The results' rank words as the request carries them: a scalar result's
+/// says so (kScalarRank).
+SmallVector<int64_t, 8> wireRanks(const LaunchCall &call) {
   SmallVector<int64_t, 8> ranks(call.outputRanks.begin(),
                                 call.outputRanks.end());
   for (size_t i = 0; i < ranks.size(); ++i)
     if (call.scalarOutput(i))
       ranks[i] = kScalarRank;
+  return ranks;
+}
+} // namespace
+
+Expected<std::vector<HostMemRef>>
+OneTripProtocol::launch(const LaunchCall &call) {
+  SmallVector<int64_t, 8> ranks = wireRanks(call);
   LaunchCall wire = call;
   wire.outputRanks = ranks;
   auto reply = launchCall(wire);
@@ -307,12 +315,7 @@ OneTripProtocol::launch(const LaunchCall &call) {
 
 Error OneTripProtocol::launchDescriptors(const LaunchCall &call,
                                          ArrayRef<DescriptorView> outputs) {
-  // A scalar result's rank word says so, as in launch.
-  SmallVector<int64_t, 8> ranks(call.outputRanks.begin(),
-                                call.outputRanks.end());
-  for (size_t i = 0; i < ranks.size(); ++i)
-    if (call.scalarOutput(i))
-      ranks[i] = kScalarRank;
+  SmallVector<int64_t, 8> ranks = wireRanks(call);
   LaunchCall wire = call;
   wire.outputRanks = ranks;
   auto launched = launchCall(wire);

@@ -69,77 +69,12 @@ export function ancestors(dir: string): string[] {
   }
 }
 
+/** The language server: its setting, else build/bin, else the PATH. */
 export function resolveServerPath(input: ServerPathInput): ServerPathResult {
-  const isExecutable = input.isExecutable ?? isExecutableFile;
-  const homeDir = input.homeDir ?? os.homedir();
-  const tried: string[] = [];
-  const firstFolder = input.workspaceFolders[0];
-
-  const configured = input.configured.trim();
-  if (configured !== '') {
-    const expanded = expandConfiguredPath(configured, firstFolder, homeDir);
-    const candidates: string[] = [];
-    if (path.isAbsolute(expanded)) {
-      candidates.push(expanded);
-    } else if (expanded.includes('/') || expanded.includes(path.sep)) {
-      // Relative to a workspace folder.
-      for (const folder of input.workspaceFolders) {
-        candidates.push(path.resolve(folder, expanded));
-      }
-    } else {
-      // A bare name: look it up on the PATH.
-      for (const dir of input.envPath.split(path.delimiter).filter((d) => d !== '')) {
-        candidates.push(path.join(dir, expanded));
-      }
-    }
-    for (const candidate of candidates) {
-      tried.push(candidate);
-      if (isExecutable(candidate)) {
-        return { found: true, path: candidate, source: 'setting' };
-      }
-    }
-    return {
-      found: false,
-      tried,
-      message:
-        `executorStudio.serverPath is "${configured}", but no executable is there` +
-        (candidates.length > 0 ? ` (tried ${candidates.join(', ')})` : ' (and there is no workspace folder to resolve it against)') +
-        '. Build it with scripts/build.sh executor-lsp-server or fix the setting.',
-    };
-  }
-
-  const roots = [...input.workspaceFolders, ...(input.extraRoots ?? [])];
-  const seen = new Set<string>();
-  for (const root of roots) {
-    for (const dir of ancestors(root)) {
-      const candidate = path.join(dir, BUILD_RELATIVE_PATH);
-      if (seen.has(candidate)) {
-        continue;
-      }
-      seen.add(candidate);
-      tried.push(candidate);
-      if (isExecutable(candidate)) {
-        return { found: true, path: candidate, source: 'build' };
-      }
-    }
-  }
-  for (const dir of input.envPath.split(path.delimiter).filter((d) => d !== '')) {
-    const candidate = path.join(dir, SERVER_EXECUTABLE);
-    tried.push(candidate);
-    if (isExecutable(candidate)) {
-      return { found: true, path: candidate, source: 'PATH' };
-    }
-  }
-  return {
-    found: false,
-    tried,
-    message:
-      `${SERVER_EXECUTABLE} was found neither in ${BUILD_RELATIVE_PATH} under the workspace ` +
-      'nor on the PATH. Build it (scripts/build.sh executor-lsp-server) or set executorStudio.serverPath.',
-  };
+  return resolveToolPath(LANGUAGE_SERVER, input);
 }
 
-/** One of the tools the executor-kernel debugger runs, and how to find it. */
+/** One of the tools the extension runs, and how to find it. */
 export interface ToolSpec {
   /** The setting that names it (under executorStudio), e.g. `lldbDapPath`. */
   setting: string;
@@ -152,6 +87,13 @@ export interface ToolSpec {
   /** What to tell the user to do when it is nowhere. */
   hint: string;
 }
+
+export const LANGUAGE_SERVER: ToolSpec = {
+  setting: 'serverPath',
+  names: [SERVER_EXECUTABLE],
+  inBuild: true,
+  hint: 'Build it (scripts/build.sh executor-lsp-server) or set executorStudio.serverPath.',
+};
 
 export const EXECUTOR_COMPILE: ToolSpec = {
   setting: 'compilerPath',
