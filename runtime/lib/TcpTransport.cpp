@@ -831,9 +831,12 @@ Error TcpTransport::checkOrcMessage(const Message &m) {
     break;
   }
   case SimpleRemoteEPCOpcode::CallWrapper:
-    if (!setupSeen)
-      return peerMalformed("a call before the Setup message");
-    break;
+    // ORC hands such a call to the ExecutionSession's JIT dispatch handlers,
+    // which this client has none of (and, during open, no session yet: a
+    // null dereference in runJITDispatchHandler; fuzz-orc-client found it).
+    return peerMalformed("a call from the executor to function 0x" +
+                         Twine::utohexstr(m.tag) +
+                         ", and this client serves no calls");
   }
   if (shape && !walk.walk(shape))
     return peerMalformed(

@@ -751,6 +751,30 @@ TEST_F(HostileExecutorTest, ASecondSetupMessageEndsTheSession) {
   }
 }
 
+// A call from the executor into the client (ORC's JIT dispatch): during open
+// ORC handed it to an ExecutionSession that did not exist yet (SIGSEGV in
+// runJITDispatchHandler; fuzz-orc-client found it). The client serves no
+// calls: any such message ends the session.
+TEST_F(HostileExecutorTest, ACallFromTheExecutorEndsTheSession) {
+  startServer("tcp");
+  for (const char *during : {"open", "send_binary"}) {
+    SCOPED_TRACE(during);
+    auto outcome = lieInOrc(server.address(), during,
+                            [](Frame &, const Frame &,
+                               std::vector<Frame> &before) {
+                              Frame call;
+                              call.opcode = 3; // CallWrapper
+                              call.seq = 1;
+                              call.tag = 0x1000;
+                              call.body.assign(8, '\0');
+                              before.push_back(call);
+                            });
+    expectOrcLieRefused(std::move(outcome),
+                        "a call from the executor to function 0x1000, and "
+                        "this client serves no calls");
+  }
+}
+
 // A result whose SPS error string says 2^62 bytes: ORC reserved them
 // (uncaught std::bad_alloc, the client aborted).
 TEST_F(HostileExecutorTest, AnOrcResultsLengthBeyondItsBytesEndsTheSession) {
