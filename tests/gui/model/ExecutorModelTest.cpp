@@ -19,6 +19,7 @@
 #include <netinet/in.h>
 #include <sstream>
 #include <sys/socket.h>
+#include <thread>
 #include <unistd.h>
 
 using namespace executor_studio::gui;
@@ -85,6 +86,21 @@ bool logHas(const ExecutorModel &m, const std::string &text) {
       return true;
   return false;
 }
+
+/// The local executor writes a launch's line after its reply, through its
+/// session's keeper: waits for it in the file, then in the panel's log.
+bool waitForLogLine(ExecutorModel &m, const std::string &text,
+                    std::chrono::milliseconds limit = 10s) {
+  auto deadline = std::chrono::steady_clock::now() + limit;
+  while (std::chrono::steady_clock::now() < deadline) {
+    m.drain();
+    if (readFile(m.localLogPath()).find(text) != std::string::npos &&
+        logHas(m, text))
+      return true;
+    std::this_thread::sleep_for(10ms);
+  }
+  return false;
+}
 } // namespace
 
 TEST(ExecutorModel, StartsLocalConnectsAndLaunches) {
@@ -114,10 +130,10 @@ TEST(ExecutorModel, StartsLocalConnectsAndLaunches) {
   EXPECT_EQ(m.findLaunch(again)->shipMs, 0.0); // loaded already
   EXPECT_EQ(doubles(m.findLaunch(again)->results[0]), std::vector<double>{10});
   // The executor saw the launches.
-  std::string log = readFile(m.localLogPath());
-  EXPECT_NE(log.find("object loaded"), std::string::npos) << log;
-  EXPECT_NE(log.find("launch 1 in, 1 out"), std::string::npos) << log;
-  EXPECT_TRUE(logHas(m, "launch 1 in, 1 out")); // tailed into the panel's log
+  // Tailed into the panel's log too.
+  EXPECT_TRUE(waitForLogLine(m, "launch 1 in, 1 out"))
+      << readFile(m.localLogPath());
+  EXPECT_TRUE(waitForLogLine(m, "object loaded"));
 }
 
 TEST(ExecutorModel, UnreachableExecutorIsAnErrorAndNeverBlocks) {
