@@ -289,15 +289,16 @@ int serveSession(std::unique_ptr<Stream> stream, uint64_t memoryLimit, const std
             ExecutorAddr(static_cast<uint64_t>(sessionHostPid()));
         return Error::success();
       };
+  installCrashReports(&transport);
   auto server = SimpleRemoteEPCServer::Create<TcpTransport>(
       setup, std::move(stream), &transport, std::move(options));
   if (!server) {
     std::string error = toString(server.takeError());
     std::string refusal = TcpTransport::lastRefusal();
     logEvent("error: " + (refusal.empty() ? error : refusal));
+    stopCrashReports();
     return 1;
   }
-  installCrashReports(transport);
   Error err = (*server)->waitForDisconnect();
   // The transport goes with `server`: first the watchdog, whose hangups
   // send on it, and the crash reports.
@@ -332,6 +333,7 @@ int serveAheadSession(std::unique_ptr<Stream> stream, AheadServer &ahead,
     logEvent("error: " + problem);
   aheadSessionPid = static_cast<uint64_t>(sessionHostPid());
   TcpTransport *transport = nullptr;
+  installCrashReports(&transport);
   TcpTransport::Options options;
   options.executorSide = true;
   options.setupSent = true;
@@ -342,14 +344,15 @@ int serveAheadSession(std::unique_ptr<Stream> stream, AheadServer &ahead,
                                       std::move(options));
   if (!created) {
     logEvent("error: " + toString(created.takeError()));
+    stopCrashReports();
     return 1;
   }
   ahead.transport->attach(std::move(*created));
   if (Error err = transport->start()) {
     logEvent("error: " + toString(std::move(err)));
+    stopCrashReports();
     return 1;
   }
-  installCrashReports(transport);
   Error err = ahead.server->waitForDisconnect();
   stopSessionWatchdog();
   stopCrashReports();
