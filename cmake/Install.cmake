@@ -10,8 +10,8 @@ set(EXECUTOR_STUDIO_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/ExecutorStudio)
 set(EXECUTOR_STUDIO_DOC_DIR ${CMAKE_INSTALL_DATAROOTDIR}/doc/executor-studio)
 
 # Tools.
-foreach(tool executor-opt executor-compile executor-server executor-lsp-server
-             executor-studio)
+foreach(tool executor-opt executor-compile executor-server executor-deploy
+             executor-lsp-server executor-studio)
   if(TARGET ${tool})
     set_target_properties(${tool} PROPERTIES
       INSTALL_RPATH "\$ORIGIN/../${CMAKE_INSTALL_LIBDIR}")
