@@ -176,7 +176,10 @@ std::string findServer(const std::string &arch, const std::string &self,
       (dir + "/../libexec/executor-studio/" + arch + "/executor-server").str());
   if (arch == "aarch64")
     candidates.push_back(EXECUTOR_STUDIO_AARCH64_SERVER);
-  for (const std::string &candidate : candidates) {
+  for (std::string candidate : candidates) {
+    SmallString<256> clean(candidate);
+    sys::path::remove_dots(clean, /*remove_dot_dot=*/true);
+    candidate = clean.str().str();
     looked.push_back(candidate);
     if (elfArchitecture(candidate) == arch)
       return candidate;
