@@ -105,8 +105,9 @@ void addSizes(json::Object &object, const IRText &ir, llvm::StringRef bytes,
 }
 
 /// The steps recorded inside `parent` (each target's own pipeline inside
-/// cross-compile-targets): `name` is the parent's pass and the step's
-/// (`cross-compile-targets/compute/convert-func-to-llvm`), `number` counts
+/// cross-compile-targets): `pass` is the target's and the step's
+/// (`compute/convert-func-to-llvm`; its name, as findSnapshot takes it, is
+/// the parent's pass before it: a client puts them together), `number` counts
 /// within the target from its extracted module (0), as executor-compile
 /// names the files in ir/TARGET/. With `withIR`, the text of each step that
 /// differs from the one before it in its target.
@@ -117,7 +118,6 @@ json::Array nestedToJSON(const Snapshot &parent, DiagnosticConverter &converter,
   for (const Snapshot &step : parent.nested) {
     json::Object object{
         {"number", static_cast<int64_t>(step.index)},
-        {"name", parent.pass + "/" + step.pass},
         {"pass", step.pass},
         {"target", step.target},
         {"anchor", step.anchor},

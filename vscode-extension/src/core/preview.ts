@@ -12,7 +12,7 @@ import { isRecord } from './protocol';
 export interface NestedStep {
   /** The number within its target (0: the extracted module), as `executor-compile` names the file in `ir/TARGET/`. */
   number: number;
-  /** With its parent's pass: `cross-compile-targets/compute/convert-func-to-llvm`. */
+  /** With its parent's pass: `cross-compile-targets/compute/convert-func-to-llvm` (the server sends its `pass` only). */
   name: string;
   /** `compute/convert-func-to-llvm`, `compute/asm`. */
   pass: string;
@@ -154,7 +154,8 @@ function readSizes(raw: Record<string, unknown>, into: { bytes?: number; lines?:
   }
 }
 
-function readNested(value: unknown): NestedStep[] {
+/** A pass's nested steps; `parent` is the pass, which a step's name starts with. */
+function readNested(value: unknown, parent: string): NestedStep[] {
   if (!Array.isArray(value)) {
     return [];
   }
@@ -170,7 +171,7 @@ function readNested(value: unknown): NestedStep[] {
     const inherited = before?.target === target && raw['changed'] !== true ? before.ir : undefined;
     const step: NestedStep = {
       number: readNumber(raw['number'], steps.length),
-      name: readString(raw['name'], raw['pass']),
+      name: readString(raw['name'], `${parent}/${raw['pass']}`),
       pass: raw['pass'],
       target,
       kind,
@@ -261,7 +262,7 @@ export function parsePipelinePreview(value: unknown): PipelinePreview {
       milliseconds: readNumber(raw['milliseconds'], readNumber(raw['ms'], 0)),
       ir,
       diagnostics: readDiagnostics(raw['diagnostics']),
-      nested: readNested(raw['nested']),
+      nested: readNested(raw['nested'], raw['pass']),
     };
     readSizes(raw, snapshot);
     if (recording !== undefined) {
