@@ -176,6 +176,11 @@ int benchTargets(GlWindow &window, const std::vector<int> &sizes) {
       FrameTime frame = drawFrame(window, view);
       frame.total += ms(a, c);
       frame.studio += cpuC - cpuA;
+      // (It may arrive between this update and the view's own.)
+      if (!arrived && !arrivesNow && studio.recordingGeneration() != before) {
+        arrivesNow = true;
+        cpuB = cpuC;
+      }
       if (arrivesNow) {
         applyMs = cpuB - cpuA;
         diffMs = cpuC - cpuB;
