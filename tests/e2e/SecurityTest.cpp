@@ -718,10 +718,12 @@ TEST_F(SecurityTest, NoProcessOrThreadToSpareIsARefusalNotAnAbort) {
     startServer({"--no-token"}, wrapper);
     auto client = open();
     ASSERT_FALSE(static_cast<bool>(client));
-    EXPECT_CONTAINS(llvm::toString(client.takeError()),
-                    "refused the session: cannot start a session: ");
+    std::string refusal = llvm::toString(client.takeError());
+    EXPECT_CONTAINS(refusal, "refused the session: cannot start a session: ");
     server.stop();
     std::string text = readFile(log);
+    SCOPED_TRACE("nproc " + std::to_string(n) + "; the client heard: " +
+                 refusal);
     bool keeper = text.find("its own user, PID, mount and IPC namespaces") !=
                   std::string::npos;
     if (n == 1 || (n == 2 && keeper))
