@@ -12,6 +12,7 @@
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "CrashingWorker.h"
 
 #include <gtest/gtest.h>
 
@@ -188,9 +189,10 @@ TEST(RecordingWorker, ACrashTimeOutOrCancellationEndsTheWorker) {
   request.text = "module {}";
   request.bufferName = "m.mlir";
   request.options.pipeline = "builtin.module(cse)";
-  ::setenv("EXECUTOR_RECORD_WORKER_TEST_CRASH", "1", 1);
-  WorkerRecording crashed = recordInWorker(request, self(), 60s);
-  ::unsetenv("EXECUTOR_RECORD_WORKER_TEST_CRASH");
+  WorkerRecording crashed = [&] {
+    executor_test::CrashingWorker crashing;
+    return recordInWorker(request, self(), 60s);
+  }();
   EXPECT_EQ(crashed.status, WorkerRecording::Status::Failed);
   EXPECT_NE(crashed.error.find("killed by signal"), std::string::npos) << crashed.error;
 
@@ -242,9 +244,10 @@ TEST(RecordingWorker, AlignsTwoSnapshotsInAWorkerAsInThisProcess) {
   EXPECT_EQ(why, llvm::toString(brokenHere.takeError()));
 
   // A worker that crashes, is cancelled or takes too long: an error, not a crash here.
-  ::setenv("EXECUTOR_RECORD_WORKER_TEST_CRASH", "1", 1);
-  llvm::Expected<AlignedSnapshots> crashed = alignInWorker(left, right, self(), 60s);
-  ::unsetenv("EXECUTOR_RECORD_WORKER_TEST_CRASH");
+  llvm::Expected<AlignedSnapshots> crashed = [&] {
+    executor_test::CrashingWorker crashing;
+    return alignInWorker(left, right, self(), 60s);
+  }();
   ASSERT_FALSE(static_cast<bool>(crashed));
   EXPECT_NE(llvm::toString(crashed.takeError()).find("killed by signal"), std::string::npos);
   llvm::Expected<AlignedSnapshots> cancelled =

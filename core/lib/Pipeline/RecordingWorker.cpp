@@ -542,9 +542,6 @@ public:
     if (!llvm::sys::fs::status(workerExecutable, status))
       os << " " << status.getSize() << " "
          << status.getLastModificationTime().time_since_epoch().count();
-    // (What the tests of a crashing worker set.)
-    if (const char *crash = std::getenv("EXECUTOR_RECORD_WORKER_TEST_CRASH"))
-      os << "\ncrash " << crash;
     os << "\n" << toJSON(request);
     return key;
   }

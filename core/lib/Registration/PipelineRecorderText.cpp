@@ -185,14 +185,6 @@ int executor_studio::runRecordWorker(StringRef requestPath,
                  << "\n";
     return 1;
   }
-  // Only for the tests of what a front end does when a pass crashes.
-  if (const char *crash = std::getenv("EXECUTOR_RECORD_WORKER_TEST_CRASH");
-      crash && *crash) {
-    // Dies of the signal as a crashing pass does, also where a sanitizer's
-    // handler would make it an exit status.
-    std::signal(SIGSEGV, SIG_DFL);
-    std::raise(SIGSEGV);
-  }
   if (request.alignWith) {
     llvm::Expected<AlignedSnapshots> aligned =
         alignSnapshots(request.text, *request.alignWith);

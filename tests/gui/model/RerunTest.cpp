@@ -11,6 +11,7 @@
 #include "TestFiles.h"
 
 #include "llvm/Support/Program.h"
+#include "CrashingWorker.h"
 
 #include <chrono>
 #include <cstdio>
@@ -307,11 +308,12 @@ TEST(Rerun, ACrashingWorkerLeavesTheRecordingAndTheEdit) {
 
   // The recorder crashes in its worker (this test program, started with
   // --record-worker): an error, and nothing the studio shows is lost.
-  ::setenv("EXECUTOR_RECORD_WORKER_TEST_CRASH", "1", 1);
   std::string edit = replaced(after1, "arith.muli", "arith.addi");
-  studio.rerunFrom(0, edit);
-  bool idle = studio.waitForRecording(60s);
-  ::unsetenv("EXECUTOR_RECORD_WORKER_TEST_CRASH");
+  bool idle = [&] {
+    executor_test::CrashingWorker crashing;
+    studio.rerunFrom(0, edit);
+    return studio.waitForRecording(60s);
+  }();
   ASSERT_TRUE(idle);
   EXPECT_TRUE(studio.statusIsError());
   EXPECT_NE(studio.status().find("the pipeline worker failed (killed by signal"),
@@ -331,10 +333,11 @@ TEST(Rerun, ACrashingWorkerLeavesTheRecordingAndTheEdit) {
   EXPECT_EQ(studio.editedText(), edit);
 
   // A recording of the document that crashes keeps what is shown too.
-  ::setenv("EXECUTOR_RECORD_WORKER_TEST_CRASH", "1", 1);
-  studio.record();
-  idle = studio.waitForRecording(60s);
-  ::unsetenv("EXECUTOR_RECORD_WORKER_TEST_CRASH");
+  idle = [&] {
+    executor_test::CrashingWorker crashing;
+    studio.record();
+    return studio.waitForRecording(60s);
+  }();
   ASSERT_TRUE(idle);
   EXPECT_TRUE(studio.statusIsError());
   EXPECT_NE(studio.status().find("killed by signal"), std::string::npos) << studio.status();
