@@ -743,7 +743,10 @@ int main(int argc, char **argv) {
           close(fd);
           close(relay.writeEnd);
           logEvent(debuggerHint(session));
-          keepSession(session, crashSignal, relay.readEnd);
+          // --stdio: the log crosses ssh or srun's pipe, in batches.
+          keepSession(session, crashSignal, relay.readEnd,
+                      flags.stdio ? kStdioLogGather
+                                  : std::chrono::milliseconds(0));
         }
         close(alive[1]);
         // What the session writes to its log reaches it through the keeper.
