@@ -14,6 +14,7 @@
 #include "ExecutorStudio/Pipeline/PipelineRecorder.h"
 #include "ExecutorStudio/Pipeline/RecordingWorker.h"
 #include "ExecutorStudio/Transforms/Passes.h"
+#include "ExecutorRuntime/ExecutorClient.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -110,6 +111,9 @@ struct PipelineJobs::Input {
   bool debug = false;
   /// A launch: what to run once the pipeline wrote the objects.
   std::shared_ptr<const LaunchSpec> launch;
+  /// The default pipeline's `executor-triple` (a launch on an executor of
+  /// another architecture than its target's).
+  std::string executorTriple;
 };
 
 namespace {
@@ -238,9 +242,12 @@ runWorker(const ServerOptions &options, PipelineJobs::Job &job,
     result.bufferName = parsed->file().str();
   else
     llvm::consumeError(parsed.takeError());
+  catalyst::DefaultPipelineOptions defaults;
+  defaults.workspace = std::string(workspace.dir);
+  defaults.debug = jobInput.debug;
+  defaults.executorTriple = jobInput.executorTriple;
   result.pipeline = jobInput.pipeline.empty()
-                        ? catalyst::getDefaultPipelineText(
-                              {std::string(workspace.dir), "", jobInput.debug})
+                        ? catalyst::getDefaultPipelineText(defaults)
                         : jobInput.pipeline;
   result.setIR(jobInput.ir);
   result.rerunAfter = jobInput.rerunAfter;
@@ -649,7 +656,18 @@ void PipelineJobs::run(Job &job, const Input &jobInput) {
         std::move(diagnostics));
 }
 
-void PipelineJobs::runLaunchJob(Job &job, const Input &jobInput) {
+void PipelineJobs::runLaunchJob(Job &job, const Input &launchInput) {
+  // The session first: the executor's triple is what the target is
+  // compiled for (its own, unless the executor runs another architecture).
+  auto timeout = std::chrono::milliseconds(launchInput.timeoutMs);
+  json::Value failedOpen = nullptr;
+  std::unique_ptr<executor_studio::runtime::ExecutorClient> client =
+      openLaunchSession(*launchInput.launch, timeout, failedOpen);
+  if (!client)
+    return job.answer(std::move(failedOpen));
+  Input jobInput = launchInput;
+  jobInput.executorTriple =
+      retargetTriple(*jobInput.launch, client->executorTriple());
   // Compile with debug info, then launch from the workspace the worker
   // wrote (before it is removed).
   std::optional<json::Value> launched;
@@ -663,9 +681,8 @@ void PipelineJobs::runLaunchJob(Job &job, const Input &jobInput) {
             chunks && !chunks->empty() ? chunks->front().getAsObject() : nullptr;
         if (!chunk || !chunk->getBoolean("succeeded").value_or(false))
           return;
-        launched = runLaunch(*jobInput.launch, workspace, job.uri,
-                             std::chrono::milliseconds(jobInput.timeoutMs),
-                             diagnostics);
+        launched = runLaunch(*jobInput.launch, workspace, job.uri, *client,
+                             jobInput.executorTriple, diagnostics);
       });
   if (outcome.status != WorkerOutcome::Status::Finished)
     return finishPreview(job, std::move(outcome), jobInput);
