@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ExecutorRuntime/ExecutorClient.h"
+#include "RunTool.h"
 #include "SlurmCluster.h"
 #include "TestFiles.h"
 
@@ -19,6 +20,8 @@
 #include "llvm/Support/Program.h"
 
 #include <algorithm>
+#include <cstring>
+#include <elf.h>
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
@@ -207,4 +210,33 @@ TEST_F(SlurmAddressTest, KillingSrunLeavesNoExecutorServerBehind) {
   EXPECT_TRUE(left.empty()) << left.size()
                             << " executor-server processes "
                                "outlived the srun that started them";
+}
+
+// executor-compile --target-of=slurm:... opens a session on a step to read
+// the executor's triple (this host's here) and compiles the dispatched
+// target for it; the step ends with the session.
+TEST_F(SlurmAddressTest, ExecutorCompileTargetOfReadsTheStepsTriple) {
+  std::string server = dir + "/executor-server-of-target-of";
+  ASSERT_FALSE(llvm::sys::fs::create_link(kServer, server));
+  std::string out = dir + "/target-of", error;
+  int code = executor_test::runTool(
+      EXECUTOR_COMPILE_PATH,
+      {"--target-of=slurm:partition=debug,time=5,server=" + server,
+       SAMPLES_DIR "/cross-compile-dispatch.mlir", "-o", out},
+      std::nullopt, &error);
+  ASSERT_EQ(code, 0) << error;
+  std::string object = readFile(out + ".workspace/compute/compute.o");
+  ASSERT_GE(object.size(), sizeof(Elf64_Ehdr));
+  Elf64_Ehdr header;
+  std::memcpy(&header, object.data(), sizeof(header));
+#if defined(__x86_64__)
+  EXPECT_EQ(header.e_machine, EM_X86_64);
+#elif defined(__aarch64__)
+  EXPECT_EQ(header.e_machine, EM_AARCH64);
+#endif
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (!stdioServers(server).empty() &&
+         std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_TRUE(stdioServers(server).empty());
 }
