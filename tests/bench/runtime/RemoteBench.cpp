@@ -14,6 +14,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <fcntl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 #include <vector>
@@ -120,6 +121,30 @@ struct SshEchoPeer {
       return "the ping-pong's peer did not answer: " +
              executor_test::readFile(log);
     return "";
+  }
+};
+
+/// Standard error into `path` while it lives: the remote executor-servers'
+/// log (a line a launch, which ssh and srun bring to this process's
+/// standard error) stays out of the figures.
+struct StandardErrorTo {
+  int saved = -1;
+  explicit StandardErrorTo(const std::string &path) {
+    int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC,
+                    0600);
+    if (fd < 0)
+      return;
+    std::fflush(stderr);
+    saved = ::dup(2);
+    ::dup2(fd, 2);
+    ::close(fd);
+  }
+  ~StandardErrorTo() {
+    if (saved < 0)
+      return;
+    std::fflush(stderr);
+    ::dup2(saved, 2);
+    ::close(saved);
   }
 };
 
@@ -296,10 +321,16 @@ int benchRemote(size_t requestBytes, size_t replyBytes, int iterations,
   std::printf("executor-runtime-bench --remote: ssh:// and slurm: on this "
               "host (figures of one run; ratios to references of the same "
               "run)\n");
+  std::string log =
+      "/tmp/executor-runtime-bench-remote-" + std::to_string(getpid()) + ".log";
   std::fflush(stdout);
-  sshFigures(requestBytes, replyBytes, iterations, rounds, self);
-  std::fflush(stdout);
-  slurmFigures(rounds);
+  {
+    StandardErrorTo remoteLog(log);
+    sshFigures(requestBytes, replyBytes, iterations, rounds, self);
+    std::fflush(stdout);
+    slurmFigures(rounds);
+  }
+  std::printf("\n(the remote executor-servers' log: %s)\n", log.c_str());
   return 0;
 }
 
