@@ -6,6 +6,7 @@
 #include "ExecutorLsp/TextFile.h"
 
 #include "ExecutorStudio/Catalyst/IR/CatalystAttributes.h"
+#include "ExecutorStudio/Catalyst/IR/TargetTripleEdit.h"
 #include "ExecutorRuntime/Errors.h"
 #include "ExecutorRuntime/ExecutorClient.h"
 
@@ -223,6 +224,8 @@ executor_studio::lsp::findLaunch(const TextFile &file,
     spec.entry = entryName.str();
     spec.chunk = chunk->index;
     spec.lineOffset = chunk->lineOffset;
+    spec.triple = catalyst::getEffectiveTargetTriple(target);
+    spec.dispatched = catalyst::hasDispatch(target);
     if (params.address)
       spec.address = *params.address;
     else if (std::optional<std::string> address =
@@ -276,11 +279,40 @@ executor_studio::lsp::findLaunch(const TextFile &file,
                        "module)");
 }
 
+std::unique_ptr<executor_studio::runtime::ExecutorClient>
+executor_studio::lsp::openLaunchSession(const LaunchSpec &spec,
+                                        std::chrono::milliseconds timeout,
+                                        json::Value &failed) {
+  executor_studio::runtime::ClientOptions options;
+  options.launchTimeout = timeout;
+  auto client =
+      executor_studio::runtime::ExecutorClient::open(spec.address, options);
+  if (client)
+    return std::move(*client);
+  failed = json::Object{{"kernel", spec.kernel},
+                        {"address", spec.address},
+                        {"ok", false},
+                        {"error", llvm::toString(client.takeError())}};
+  return nullptr;
+}
+
+std::string
+executor_studio::lsp::retargetTriple(const LaunchSpec &spec,
+                                     const std::string &executorTriple) {
+  if (!spec.dispatched || executorTriple.empty() ||
+      !catalyst::isOtherArchitecture(spec.triple, executorTriple))
+    return "";
+  return executorTriple;
+}
+
 json::Value executor_studio::lsp::runLaunch(
     const LaunchSpec &spec, StringRef workspace, const proto::URIForFile &uri,
-    std::chrono::milliseconds timeout,
+    executor_studio::runtime::ExecutorClient &client,
+    const std::string &retargetedTo,
     std::vector<proto::Diagnostic> &diagnostics) {
   json::Object result{{"kernel", spec.kernel}, {"address", spec.address}};
+  if (!retargetedTo.empty())
+    result["retargeted"] = retargetedTo;
   auto failed = [&](std::string error) {
     result["ok"] = false;
     result["error"] = std::move(error);
@@ -289,12 +321,7 @@ json::Value executor_studio::lsp::runLaunch(
   std::string object = catalyst::getTargetObjectPath(workspace, spec.module);
   if (!llvm::sys::fs::exists(object))
     return failed("the pipeline wrote no object for @" + spec.module);
-  executor_studio::runtime::ClientOptions options;
-  options.launchTimeout = timeout;
-  auto client = executor_studio::runtime::ExecutorClient::open(spec.address, options);
-  if (!client)
-    return failed(llvm::toString(client.takeError()));
-  if (llvm::Error err = (*client)->sendBinary(object))
+  if (llvm::Error err = client.sendBinary(object))
     return failed(llvm::toString(std::move(err)));
   std::vector<HostMemRef> inputs;
   for (const LaunchSpec::Value &input : spec.inputs)
@@ -303,7 +330,7 @@ json::Value executor_studio::lsp::runLaunch(
   for (const LaunchSpec::Value &r : spec.results)
     results.push_back(ResultSpec{static_cast<int64_t>(r.sizes.size()),
                                  static_cast<int64_t>(r.bytes), r.scalar});
-  auto out = (*client)->launch(spec.entry, object, inputs, results);
+  auto out = client.launch(spec.entry, object, inputs, results);
   if (!out) {
     llvm::Error err = out.takeError();
     std::string message;
@@ -337,6 +364,6 @@ json::Value executor_studio::lsp::runLaunch(
     values.push_back(fromHost(m, spec.results[i]));
   result["ok"] = true;
   result["results"] = std::move(values);
-  llvm::consumeError((*client)->close());
+  llvm::consumeError(client.close());
   return json::Value(std::move(result));
 }

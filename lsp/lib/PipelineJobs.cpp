@@ -14,6 +14,7 @@
 #include "ExecutorStudio/Pipeline/PipelineRecorder.h"
 #include "ExecutorStudio/Pipeline/RecordingWorker.h"
 #include "ExecutorStudio/Transforms/Passes.h"
+#include "ExecutorRuntime/ExecutorClient.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -117,6 +118,9 @@ struct PipelineJobs::Input {
   /// workspace of the document's own that stays between runs (its path is
   /// in the texts: the same document records the same and hits the cache).
   bool keepTexts = false;
+  /// The default pipeline's `executor-triple` (a launch on an executor of
+  /// another architecture than its target's).
+  std::string executorTriple;
 };
 
 namespace {
@@ -269,9 +273,12 @@ runWorker(const ServerOptions &options, PipelineJobs::Job &job,
     result.bufferName = parsed->file().str();
   else
     llvm::consumeError(parsed.takeError());
+  catalyst::DefaultPipelineOptions defaults;
+  defaults.workspace = std::string(workspace.dir);
+  defaults.debug = jobInput.debug;
+  defaults.executorTriple = jobInput.executorTriple;
   result.pipeline = jobInput.pipeline.empty()
-                        ? catalyst::getDefaultPipelineText(
-                              {std::string(workspace.dir), "", jobInput.debug})
+                        ? catalyst::getDefaultPipelineText(defaults)
                         : jobInput.pipeline;
   result.setIR(jobInput.ir);
   result.rerunAfter = jobInput.rerunAfter;
@@ -711,7 +718,18 @@ void PipelineJobs::run(Job &job, const Input &jobInput) {
         std::move(diagnostics));
 }
 
-void PipelineJobs::runLaunchJob(Job &job, const Input &jobInput) {
+void PipelineJobs::runLaunchJob(Job &job, const Input &launchInput) {
+  // The session first: the executor's triple is what the target is
+  // compiled for (its own, unless the executor runs another architecture).
+  auto timeout = std::chrono::milliseconds(launchInput.timeoutMs);
+  json::Value failedOpen = nullptr;
+  std::unique_ptr<executor_studio::runtime::ExecutorClient> client =
+      openLaunchSession(*launchInput.launch, timeout, failedOpen);
+  if (!client)
+    return job.answer(std::move(failedOpen));
+  Input jobInput = launchInput;
+  jobInput.executorTriple =
+      retargetTriple(*jobInput.launch, client->executorTriple());
   // Compile with debug info, then launch from the workspace the worker
   // wrote (before it is removed).
   std::optional<json::Value> launched;
@@ -725,9 +743,8 @@ void PipelineJobs::runLaunchJob(Job &job, const Input &jobInput) {
             chunks && !chunks->empty() ? chunks->front().getAsObject() : nullptr;
         if (!chunk || !chunk->getBoolean("succeeded").value_or(false))
           return;
-        launched = runLaunch(*jobInput.launch, workspace, job.uri,
-                             std::chrono::milliseconds(jobInput.timeoutMs),
-                             diagnostics);
+        launched = runLaunch(*jobInput.launch, workspace, job.uri, *client,
+                             jobInput.executorTriple, diagnostics);
       });
   if (outcome.status != WorkerOutcome::Status::Finished)
     return finishPreview(job, std::move(outcome), jobInput);

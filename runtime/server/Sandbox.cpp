@@ -74,9 +74,29 @@ void writeLine(const std::string &text) {
   (void)writeAllTo(STDERR_FILENO, text.data(), text.size());
 }
 
-/// The keeper's relay (LogRelay): the session's log, line by line.
+/// The keeper's relay (LogRelay): the session's log, line by line. With a
+/// `gather` time, lines are written in batches: when the oldest unwritten
+/// one is that old, 64 KiB are waiting, or the log ends (--stdio: each
+/// write to ssh's or srun's pipe is a message of its own across the
+/// network, a line per launch made a launch half again as long).
 class LogRelayer {
 public:
+  explicit LogRelayer(std::chrono::milliseconds gather) : gather(gather) {}
+  /// How long poll may wait before flush() is due (-1: no limit).
+  int flushWithinMs() const {
+    if (gathered.empty())
+      return -1;
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        oldest + gather - std::chrono::steady_clock::now());
+    return static_cast<int>(std::max<int64_t>(0, left.count()));
+  }
+  /// Writes the gathered lines when they are due.
+  void flushIfDue() {
+    if (!gathered.empty() && (gathered.size() >= kGatherBytes ||
+                              std::chrono::steady_clock::now() >=
+                                  oldest + gather))
+      flush();
+  }
   /// What was read from the pipe.
   void feed(const char *data, size_t size) {
     pending.append(data, size);
@@ -97,14 +117,30 @@ public:
       emit(pending);
     pending.clear();
     reportDropped();
+    flush();
   }
 
 private:
   static constexpr size_t kLongestLine = 16384;
+  static constexpr size_t kGatherBytes = 64 << 10;
+  void write(const std::string &text) {
+    if (gather.count() <= 0)
+      return writeLine(text);
+    if (gathered.empty())
+      oldest = std::chrono::steady_clock::now();
+    gathered += text;
+    if (gathered.size() >= kGatherBytes)
+      flush();
+  }
+  void flush() {
+    if (!gathered.empty())
+      writeLine(gathered);
+    gathered.clear();
+  }
   void reportDropped() {
     if (!dropped)
       return;
-    writeLine("executor-server: " + sessionLabel + ": log: " +
+    write("executor-server: " + sessionLabel + ": log: " +
               std::to_string(dropped) +
               " bytes of this session's log dropped (over " +
               std::to_string(kLogRate >> 10) + " KiB a second)\n");
@@ -123,8 +159,11 @@ private:
     }
     budget -= cost;
     reportDropped();
-    writeLine(escapeLogText(line) + "\n");
+    write(escapeLogText(line) + "\n");
   }
+  std::chrono::milliseconds gather;
+  std::string gathered;
+  std::chrono::steady_clock::time_point oldest;
   std::string pending;
   double budget = kLogBurst;
   std::chrono::steady_clock::time_point last = std::chrono::steady_clock::now();
@@ -490,7 +529,8 @@ void passOn(int sig) {
 }
 } // namespace
 
-void keepSession(pid_t session, volatile int *crashSignal, int log) {
+void keepSession(pid_t session, volatile int *crashSignal, int log,
+                 std::chrono::milliseconds gatherLog) {
   keptSession = session;
   struct sigaction sa{};
   sa.sa_handler = passOn;
@@ -504,7 +544,7 @@ void keepSession(pid_t session, volatile int *crashSignal, int log) {
   // One thread (a process that has entered a new PID namespace starts no
   // other): the log relayed until the pipe ends, which is when no process
   // of the session's namespace is left, or a second after the session.
-  LogRelayer relayer;
+  LogRelayer relayer(gatherLog);
   int status = 0;
   pid_t got = 0;
   std::chrono::steady_clock::time_point gaveUp{};
@@ -525,10 +565,22 @@ void keepSession(pid_t session, volatile int *crashSignal, int log) {
     }
     if (got != 0 && std::chrono::steady_clock::now() >= gaveUp)
       break;
-    pollfd p{log, POLLIN, 0};
-    int ready = poll(&p, 1, got != 0 ? 50 : 1000);
-    if (ready <= 0)
+    int due = relayer.flushWithinMs();
+    if (due > 0 && got == 0) {
+      // Gathering: the lines wait in the pipe, the keeper does not wake
+      // for each (a wake-up per launch on the session's machine).
+      poll(nullptr, 0, due);
       continue;
+    }
+    pollfd p{log, POLLIN, 0};
+    int wait = got != 0 ? 50 : 1000;
+    if (due >= 0)
+      wait = std::min(wait, due);
+    int ready = poll(&p, 1, wait);
+    if (ready <= 0) {
+      relayer.flushIfDue();
+      continue;
+    }
     ssize_t n = read(log, buffer, sizeof(buffer));
     if (n < 0 && errno == EINTR)
       continue;
@@ -538,6 +590,7 @@ void keepSession(pid_t session, volatile int *crashSignal, int log) {
       continue;
     }
     relayer.feed(buffer, static_cast<size_t>(n));
+    relayer.flushIfDue();
   }
   relayer.finish();
   std::fflush(nullptr);

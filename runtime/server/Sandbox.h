@@ -12,6 +12,7 @@
 #ifndef EXECUTORSERVER_SANDBOX_H
 #define EXECUTORSERVER_SANDBOX_H
 
+#include <chrono>
 #include <functional>
 #include <string>
 #include <vector>
@@ -39,6 +40,9 @@ struct LogRelay {
 };
 constexpr size_t kLogBurst = 1 << 20;
 constexpr size_t kLogRate = 256 << 10;
+/// How late a --stdio session's log lines may reach the client (they are
+/// written in batches, keepSession).
+constexpr std::chrono::milliseconds kStdioLogGather{50};
 /// Opens the pipe (in the keeper, before it forks the session).
 std::string openLogRelay(LogRelay &relay);
 /// In the session: the relay's write end on fds 1 and 2, /dev/null on 0.
@@ -145,9 +149,12 @@ std::string becomeSessionInit(bool privateProc, int keeperAlive);
 /// and ends as it ended (dying of the signal that ended it, or of the one
 /// its crash report wrote to `crashSignal`) once the log has been relayed
 /// to its end (a second at most). A session's exit ends its PID namespace:
-/// the kernel kills every process left in it.
+/// the kernel kills every process left in it. With `gatherLog`, the log's
+/// lines are written in batches at most that late (--stdio, where every
+/// write crosses the network as a message of its own).
 [[noreturn]] void keepSession(pid_t session, volatile int *crashSignal,
-                              int log);
+                              int log,
+                              std::chrono::milliseconds gatherLog = {});
 
 /// What isolation sessions get on this machine, one line for the log;
 /// `missing` gets what a session does not have.

@@ -228,7 +228,7 @@ void SessionLauncher::enterSessionNamespacesKept(SessionConnection &connection,
     close(connection.fd);
     close(relay.writeEnd);
     logEvent(debuggerHint(session));
-    keepSession(session, crashSignal, relay.readEnd);
+    keepSession(session, crashSignal, relay.readEnd, connection.gatherLog);
   }
   close(alive[1]);
   // What the session writes to its log reaches it through the keeper.

@@ -50,6 +50,9 @@ struct SessionConnection {
   std::string peerName;
   std::chrono::steady_clock::time_point accepted;
   AheadServer *ahead = nullptr;
+  /// How late its log lines may reach its client: --stdio's cross ssh's or
+  /// srun's pipe, in batches (keepSession); 0: each at once.
+  std::chrono::milliseconds gatherLog{0};
   /// --stdio's one connection, on standard input (`fd`), from now.
   static SessionConnection standardStreams(int fd, const Acceptor &from) {
     SessionConnection connection;
@@ -57,6 +60,7 @@ struct SessionConnection {
     connection.from = &from;
     connection.peerName = "stdio";
     connection.accepted = std::chrono::steady_clock::now();
+    connection.gatherLog = kStdioLogGather;
     return connection;
   }
 };

@@ -25,8 +25,13 @@
 #include "ExecutorRuntime/Wire.h"
 #include "ExternalExecutor.h"
 #include "RunTool.h"
+#include "TestFiles.h"
+
+#include "ExecutorStudio/Support/Subprocess.h"
 
 #include "llvm/Support/FileSystem.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/Triple.h"
 
 #include <atomic>
 #include <cstring>
@@ -923,4 +928,47 @@ TEST_F(HostileExecutorTest, AnExecutorLostAnywhereInSendBinaryEndsTheSession) {
   // The debug object's own memory (reserved, then finalized) is waited for
   // too: the loss comes during those waits as well.
   EXPECT_GT(results[KERNELS_A_DEBUG_OBJECT], results[kObjectA]);
+}
+
+// executor-compile --target-of on an executor whose setup message names a
+// triple this LLVM has no back end for (the proxy rewrites the triple in
+// ORC's Setup message to csky, same length): the error names the triple and
+// the back ends there are, and nothing is compiled.
+TEST_F(HostileExecutorTest, TargetOfAnExecutorOfATripleWithoutABackEndSaysSo) {
+  startServer("tcp");
+  std::string host = llvm::sys::getProcessTriple();
+  std::string csky = "csky-" + std::string(host.size() - 5, 'x');
+  csky.replace(csky.size() - 10, 10, "-linux-gnu");
+  ASSERT_EQ(llvm::Triple(csky).getArch(), llvm::Triple::csky) << csky;
+  std::atomic<bool> rewrote{false};
+  RewritingProxy proxy(server.address(), /*overUnix=*/false,
+                       [&](Frame &f, std::vector<Frame> &) {
+                         size_t at = f.opcode == kSetupOpcode
+                                         ? f.body.find(host)
+                                         : std::string::npos;
+                         if (at == std::string::npos)
+                           return;
+                         f.body.replace(at, host.size(), csky);
+                         rewrote = true;
+                       });
+  std::string out = tempDir() + "/target-of-csky", said = out + ".err";
+  executor_studio::Subprocess compile;
+  executor_studio::SubprocessOptions options;
+  options.err = executor_studio::Redirect::file(said);
+  ASSERT_FALSE(static_cast<bool>(compile.start(
+      {EXECUTOR_COMPILE_PATH, "--target-of=" + proxy.address,
+       SAMPLES_DIR "/cross-compile-dispatch.mlir", "-o", out},
+      options)));
+  ASSERT_TRUE(compile.waitFor(std::chrono::seconds(60)));
+  EXPECT_EQ(compile.exitCode(), 1);
+  std::string message = executor_test::readFile(said);
+  EXPECT_CONTAINS(message, "executor-compile: error: --target-of=" +
+                               proxy.address + ": the executor runs " + csky +
+                               ", and this executor-compile cannot compile "
+                               "for " + csky + ": its LLVM generates code for ");
+  EXPECT_CONTAINS(message, "x86-64");
+  EXPECT_CONTAINS(message, "aarch64");
+  EXPECT_TRUE(rewrote) << "no Setup message named " << host;
+  EXPECT_FALSE(llvm::sys::fs::exists(out));
+  EXPECT_FALSE(llvm::sys::fs::exists(out + ".workspace/compute/compute.o"));
 }

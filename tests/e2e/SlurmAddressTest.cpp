@@ -1,8 +1,8 @@
 //===- SlurmAddressTest.cpp - slurm: addresses against Debian's Slurm -----===//
 //
 // Real Slurm, no mocks: the suite starts munged, slurmctld and slurmd (as
-// root) for a one-node cluster on this host with a generated munge key and
-// slurm.conf (SLURM_CONF), and runs kernels over
+// root) for a one-node cluster on this host (SlurmCluster.h) and runs
+// kernels over
 // slurm:server=/ABSOLUTE/PATH/executor-server, which srun starts as a
 // one-task step running `executor-server --stdio`. Skipped when Slurm or
 // munge is not installed (scripts/setup.sh installs slurmctld, slurmd,
@@ -10,7 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ExecutorRuntime/ExecutorClient.h"
-#include "ExecutorRuntime/Socket.h"
+#include "RunTool.h"
+#include "SlurmCluster.h"
 #include "TestFiles.h"
 
 #include "ExecutorStudio/Support/Subprocess.h"
@@ -19,6 +20,8 @@
 #include "llvm/Support/Program.h"
 
 #include <algorithm>
+#include <cstring>
+#include <elf.h>
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
@@ -35,27 +38,6 @@ using executor_test::readFile;
 namespace {
 const std::string kServer = EXECUTOR_SERVER_PATH;
 const std::string kObjectA = KERNELS_A_OBJECT;
-
-/// What `args` printed on standard output ("" when it failed).
-std::string output(const std::vector<std::string> &args,
-                   const std::string &scratch) {
-  executor_studio::Subprocess process;
-  executor_studio::SubprocessOptions options;
-  options.searchPath = true;
-  options.out = executor_studio::Redirect::file(scratch);
-  options.err = executor_studio::Redirect::null();
-  if (process.start(args, options))
-    return "";
-  process.waitFor(std::chrono::seconds(20));
-  return process.exitCode() == 0 ? readFile(scratch) : "";
-}
-
-std::string freePort() {
-  std::string address;
-  int fd = bindLoopback(/*listen=*/false, address);
-  ::close(fd);
-  return address.substr(address.rfind(':') + 1);
-}
 
 /// The pids of processes whose command line has `part` and "--stdio".
 std::vector<pid_t> stdioServers(const std::string &part) {
@@ -80,123 +62,13 @@ std::vector<pid_t> stdioServers(const std::string &part) {
 class SlurmAddressTest : public ::testing::Test {
 protected:
   static void SetUpTestSuite() {
-    for (const char *daemon :
-         {"/usr/sbin/munged", "/usr/sbin/slurmctld", "/usr/sbin/slurmd"})
-      if (access(daemon, X_OK) != 0)
-        skipWhy = std::string("needs ") + daemon;
-    if (!llvm::sys::findProgramByName("srun"))
-      skipWhy = "needs srun (slurm-client)";
-    if (getuid() != 0)
-      skipWhy = "needs root (Slurm's daemons)";
-    if (!skipWhy.empty())
-      return;
-    char templ[] = "/tmp/slurm-test-XXXXXX";
-    dir = mkdtemp(templ);
-    for (const char *sub : {"/state", "/spool"})
-      llvm::sys::fs::create_directories(dir + sub);
-    {
-      std::ofstream key(dir + "/munge.key", std::ios::binary);
-      std::ifstream random("/dev/urandom", std::ios::binary);
-      char bytes[1024];
-      random.read(bytes, sizeof(bytes));
-      key.write(bytes, sizeof(bytes));
-    }
-    chmod((dir + "/munge.key").c_str(), 0400);
-    char host[256] = {};
-    gethostname(host, sizeof(host) - 1);
-    std::string node(host);
-    node = node.substr(0, node.find('.'));
-    std::ofstream(dir + "/slurm.conf")
-        << "ClusterName=executortest\n"
-        << "SlurmctldHost=" << node << "(127.0.0.1)\n"
-        << "SlurmctldPort=" << freePort() << "\nSlurmdPort=" << freePort()
-        << "\nSlurmUser=root\nSlurmdUser=root\nAuthType=auth/munge\n"
-        << "AuthInfo=socket=" << dir << "/munge.sock\nCredType=cred/munge\n"
-        << "StateSaveLocation=" << dir << "/state\nSlurmdSpoolDir=" << dir
-        << "/spool\nSlurmctldPidFile=" << dir << "/slurmctld.pid\n"
-        << "SlurmdPidFile=" << dir << "/slurmd.pid\n"
-        << "SlurmctldLogFile=" << dir << "/slurmctld.log\n"
-        << "SlurmdLogFile=" << dir << "/slurmd.log\n"
-        << "ProctrackType=proctrack/linuxproc\nTaskPlugin=task/none\n"
-        << "JobAcctGatherType=jobacct_gather/none\n"
-        << "AccountingStorageType=accounting_storage/none\n"
-        << "SchedulerType=sched/builtin\nSelectType=select/cons_tres\n"
-        << "SelectTypeParameters=CR_CPU\nMpiDefault=none\n"
-        << "ReturnToService=2\n"
-        << "NodeName=" << node << " NodeAddr=127.0.0.1 CPUs="
-        << std::max(1u, std::thread::hardware_concurrency())
-        << " State=UNKNOWN\n"
-        << "PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE "
-           "State=UP\n";
-    setenv("SLURM_CONF", (dir + "/slurm.conf").c_str(), 1);
-    auto daemon = [&](std::vector<std::string> args, const std::string &log) {
-      auto process = std::make_unique<executor_studio::Subprocess>();
-      executor_studio::SubprocessOptions options;
-      options.out = executor_studio::Redirect::file(dir + "/" + log);
-      options.err = executor_studio::Redirect::file(dir + "/" + log + ".err");
-      options.newProcessGroup = true;
-      if (llvm::Error err = process->start(args, options))
-        skipWhy = llvm::toString(std::move(err));
-      daemons.push_back(std::move(process));
-    };
-    daemon({"/usr/sbin/munged", "-F", "-f", "--key-file=" + dir + "/munge.key",
-            "--socket=" + dir + "/munge.sock",
-            "--pid-file=" + dir + "/munged.pid",
-            "--log-file=" + dir + "/munged.log",
-            "--seed-file=" + dir + "/munged.seed"},
-           "munged.out");
-    for (int i = 0; i < 200 && !llvm::sys::fs::exists(dir + "/munge.sock"); ++i)
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    daemon({"/usr/sbin/slurmctld", "-D", "-i"}, "slurmctld.out");
-    daemon({"/usr/sbin/slurmd", "-D"}, "slurmd.out");
-    // Up once the node is idle.
-    for (int i = 0; i < 300; ++i) {
-      if (output({"sinfo", "-h", "-o", "%T"}, dir + "/sinfo.out")
-              .find("idle") == 0)
-        return;
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-    skipWhy = "the Slurm node did not become idle: " +
-              readFile(dir + "/slurmctld.log") + readFile(dir + "/slurmd.log");
+    cluster = new executor_test::SlurmCluster();
+    skipWhy = cluster->start();
+    dir = cluster->dir();
   }
   static void TearDownTestSuite() {
-    // The steps first (a killed srun's step ends when Slurm notices).
-    if (!dir.empty() && skipWhy.empty()) {
-      output({"scancel", "--full", "--user=root"}, dir + "/scancel.out");
-      for (int i = 0; i < 100; ++i) {
-        if (output({"squeue", "-h"}, dir + "/squeue.out").empty())
-          break;
-        std::this_thread::sleep_for(std::chrono::milliseconds(100));
-      }
-    }
-    // slurmd, slurmctld, munged: SIGKILL to their groups, in reverse.
-    while (!daemons.empty())
-      daemons.pop_back();
-    // A step's slurmstepd leaves slurmd's group: those of this cluster.
-    std::string ours = "SLURM_CONF=" + dir + "/slurm.conf";
-    DIR *proc = dir.empty() ? nullptr : opendir("/proc");
-    while (dirent *entry = proc ? readdir(proc) : nullptr) {
-      pid_t pid = std::atoi(entry->d_name);
-      std::string base = "/proc/" + std::string(entry->d_name);
-      if (pid > 0 &&
-          readFile(base + "/stat").find("(slurmstepd)") != std::string::npos) {
-        std::string environ = readFile(base + "/environ");
-        for (size_t at = 0; at < environ.size();) {
-          size_t end = environ.find('\0', at);
-          if (environ.substr(at, end - at) == ours)
-            ::kill(pid, SIGKILL);
-          at = end == std::string::npos ? environ.size() : end + 1;
-        }
-      }
-    }
-    if (proc)
-      closedir(proc);
-    if (!dir.empty()) {
-      // (remove_directories leaves sockets.)
-      ::unlink((dir + "/munge.sock").c_str());
-      llvm::sys::fs::remove_directories(dir);
-    }
-    unsetenv("SLURM_CONF");
+    delete cluster;
+    cluster = nullptr;
   }
   void SetUp() override {
     if (!skipWhy.empty())
@@ -214,11 +86,10 @@ protected:
   }
 
   static std::string dir, skipWhy;
-  static std::vector<std::unique_ptr<executor_studio::Subprocess>> daemons;
+  static executor_test::SlurmCluster *cluster;
 };
 std::string SlurmAddressTest::dir, SlurmAddressTest::skipWhy;
-std::vector<std::unique_ptr<executor_studio::Subprocess>>
-    SlurmAddressTest::daemons;
+executor_test::SlurmCluster *SlurmAddressTest::cluster = nullptr;
 } // namespace
 
 TEST_F(SlurmAddressTest, RunsKernelsAsASlurmStep) {
@@ -339,4 +210,33 @@ TEST_F(SlurmAddressTest, KillingSrunLeavesNoExecutorServerBehind) {
   EXPECT_TRUE(left.empty()) << left.size()
                             << " executor-server processes "
                                "outlived the srun that started them";
+}
+
+// executor-compile --target-of=slurm:... opens a session on a step to read
+// the executor's triple (this host's here) and compiles the dispatched
+// target for it; the step ends with the session.
+TEST_F(SlurmAddressTest, ExecutorCompileTargetOfReadsTheStepsTriple) {
+  std::string server = dir + "/executor-server-of-target-of";
+  ASSERT_FALSE(llvm::sys::fs::create_link(kServer, server));
+  std::string out = dir + "/target-of", error;
+  int code = executor_test::runTool(
+      EXECUTOR_COMPILE_PATH,
+      {"--target-of=slurm:partition=debug,time=5,server=" + server,
+       SAMPLES_DIR "/cross-compile-dispatch.mlir", "-o", out},
+      std::nullopt, &error);
+  ASSERT_EQ(code, 0) << error;
+  std::string object = readFile(out + ".workspace/compute/compute.o");
+  ASSERT_GE(object.size(), sizeof(Elf64_Ehdr));
+  Elf64_Ehdr header;
+  std::memcpy(&header, object.data(), sizeof(header));
+#if defined(__x86_64__)
+  EXPECT_EQ(header.e_machine, EM_X86_64);
+#elif defined(__aarch64__)
+  EXPECT_EQ(header.e_machine, EM_AARCH64);
+#endif
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (!stdioServers(server).empty() &&
+         std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_TRUE(stdioServers(server).empty());
 }

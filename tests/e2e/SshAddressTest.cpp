@@ -1,11 +1,11 @@
 //===- SshAddressTest.cpp - ssh:// addresses against Debian's OpenSSH -----===//
 //
 // Real OpenSSH, no mocks: the suite starts Debian's sshd (as root) on a free
-// loopback port with a generated host key, a generated user key in its
-// AuthorizedKeysFile, and writes an ssh config (EXECUTOR_SSH_CONFIG) whose
-// aliases reach it: `lab` (the user key, the host key known), `stranger` (a
-// key the host does not accept), `newhost` (known_hosts without the host
-// key) and `changedhost` (known_hosts with another key for it). Kernels run
+// loopback port (SshServer.h) and gives its ssh config to the client
+// (EXECUTOR_SSH_CONFIG), whose aliases reach it: `lab` (the user key, the
+// host key known), `stranger` (a key the host does not accept), `newhost`
+// (known_hosts without the host key) and `changedhost` (known_hosts with
+// another key for it). Kernels run
 // over ssh://lab/ABSOLUTE/PATH/executor-server, which ssh starts as
 // `executor-server --stdio`. Skipped when sshd or ssh is not installed
 // (scripts/setup.sh installs openssh-server and openssh-client) or the
@@ -13,7 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ExecutorRuntime/ExecutorClient.h"
-#include "ExecutorRuntime/Socket.h"
+#include "SshServer.h"
 #include "TestFiles.h"
 
 #include "ExecutorStudio/Support/Subprocess.h"
@@ -39,22 +39,6 @@ using executor_test::readFile;
 namespace {
 const std::string kServer = EXECUTOR_SERVER_PATH;
 const std::string kObjectA = KERNELS_A_OBJECT;
-
-bool run(const std::vector<std::string> &args) {
-  executor_studio::Subprocess process;
-  executor_studio::SubprocessOptions options;
-  options.searchPath = true;
-  options.out = executor_studio::Redirect::null();
-  if (process.start(args, options))
-    return false;
-  process.waitFor(std::chrono::seconds(30));
-  return process.exitCode() == 0;
-}
-
-std::string firstLine(const std::string &path) {
-  std::string text = readFile(path);
-  return text.substr(0, text.find('\n'));
-}
 
 /// The pids of executor-servers whose command line has `part` and
 /// "--stdio" (not the ssh that started one).
@@ -108,94 +92,19 @@ std::vector<pid_t> childrenNamed(const std::string &name) {
 class SshAddressTest : public ::testing::Test {
 protected:
   static void SetUpTestSuite() {
-    if (getuid() != 0 || access("/usr/sbin/sshd", X_OK) != 0 ||
-        !llvm::sys::findProgramByName("ssh") ||
-        !llvm::sys::findProgramByName("ssh-keygen")) {
-      skipWhy = "needs root, /usr/sbin/sshd, ssh and ssh-keygen "
-                "(openssh-server, openssh-client)";
-      return;
-    }
-    // Short: ssh's control sockets live under it (sockaddr_un).
-    char templ[] = "/tmp/ssh-test-XXXXXX";
-    dir = mkdtemp(templ);
-    for (const char *key : {"host", "user", "stranger", "otherhost"})
-      if (!run({"ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", key, "-f",
-                dir + "/" + key})) {
-        skipWhy = "ssh-keygen failed";
-        return;
-      }
-    llvm::sys::fs::copy_file(dir + "/user.pub", dir + "/authorized_keys");
-    std::string address;
-    int fd = bindLoopback(/*listen=*/false, address);
-    ::close(fd);
-    port = address.substr(address.rfind(':') + 1);
-    std::ofstream(dir + "/sshd_config")
-        << "HostKey " << dir << "/host\n"
-        << "ListenAddress 127.0.0.1\n"
-        << "AuthorizedKeysFile " << dir << "/authorized_keys\n"
-        << "StrictModes no\nUsePAM no\nPasswordAuthentication no\n"
-        << "KbdInteractiveAuthentication no\nPermitRootLogin yes\n"
-        << "PidFile none\n"
-        // The remote user's cache, where executor-deploy's copies would be
-        // (none here: an address without a path finds none).
-        << "SetEnv XDG_CACHE_HOME=" << dir << "/cache\n";
-    std::string hostKey = firstLine(dir + "/host.pub");
-    std::string otherKey = firstLine(dir + "/otherhost.pub");
-    std::string entry = "[127.0.0.1]:" + port + " ";
-    std::ofstream(dir + "/known_hosts") << entry << hostKey << "\n";
-    std::ofstream(dir + "/changed_known_hosts") << entry << otherKey << "\n";
-    std::ofstream(dir + "/empty_known_hosts");
-    std::ofstream config(dir + "/ssh_config");
-    auto alias = [&](const std::string &name, const std::string &key,
-                     const std::string &knownHosts) {
-      config << "Host " << name << "\n  HostName 127.0.0.1\n  Port " << port
-             << "\n  User root\n  IdentityFile " << dir << "/" << key
-             << "\n  IdentitiesOnly yes\n  IdentityAgent none\n"
-             << "  GlobalKnownHostsFile /dev/null\n  UserKnownHostsFile " << dir
-             << "/" << knownHosts << "\n";
-    };
-    alias("lab", "user", "known_hosts");
-    alias("stranger", "stranger", "known_hosts");
-    alias("newhost", "user", "empty_known_hosts");
-    alias("changedhost", "user", "changed_known_hosts");
-    config.close();
-    llvm::sys::fs::create_directories("/run/sshd"); // privilege separation
-    executor_studio::SubprocessOptions options;
-    options.err = executor_studio::Redirect::file(dir + "/sshd.log");
-    options.newProcessGroup = true;
-    sshd = new executor_studio::Subprocess();
-    if (llvm::Error err = sshd->start({"/usr/sbin/sshd", "-D", "-e", "-f",
-                                       dir + "/sshd_config", "-p", port},
-                                      options)) {
-      skipWhy = "cannot start sshd: " + llvm::toString(std::move(err));
-      return;
-    }
-    // Up once it accepts connections.
-    for (int tries = 0; tries < 500; ++tries) {
-      std::string why;
-      int fd =
-          connectTo("127.0.0.1:" + port, std::chrono::milliseconds(100), why);
-      if (fd >= 0) {
-        ::close(fd);
-        break;
-      }
-      if (sshd->poll()) {
-        skipWhy = "sshd exited: " + readFile(dir + "/sshd.log");
-        return;
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
-    setenv("EXECUTOR_SSH_CONFIG", (dir + "/ssh_config").c_str(), 1);
+    server = new executor_test::SshServer();
+    skipWhy = server->start();
+    dir = server->dir();
+    port = server->port();
+    if (skipWhy.empty())
+      setenv("EXECUTOR_SSH_CONFIG", server->config().c_str(), 1);
   }
   static void TearDownTestSuite() {
     // The control masters (ControlPersist) end with their connections.
     for (const std::string &control : controlDirs)
-      run({"ssh", "-F", dir + "/ssh_config", "-o",
-           "ControlPath=" + control + "/%C", "-O", "exit", "lab"});
-    delete sshd; // SIGKILL to its group
-    sshd = nullptr;
-    if (!dir.empty())
-      llvm::sys::fs::remove_directories(dir);
+      server->exitControlMaster(control);
+    delete server;
+    server = nullptr;
     unsetenv("EXECUTOR_SSH_CONFIG");
     unsetenv("EXECUTOR_SSH_CONTROL_DIR");
   }
@@ -222,11 +131,11 @@ protected:
 
   static std::string dir, port, skipWhy;
   static std::vector<std::string> controlDirs;
-  static executor_studio::Subprocess *sshd;
+  static executor_test::SshServer *server;
 };
 std::string SshAddressTest::dir, SshAddressTest::port, SshAddressTest::skipWhy;
 std::vector<std::string> SshAddressTest::controlDirs;
-executor_studio::Subprocess *SshAddressTest::sshd = nullptr;
+executor_test::SshServer *SshAddressTest::server = nullptr;
 } // namespace
 
 TEST_F(SshAddressTest, RunsKernelsOverSsh) {

@@ -362,8 +362,8 @@ TEST(PipelineRecorder, MisspelledPassesAndPipelineOptionsGetASuggestion) {
   ASSERT_EQ(pipeline.diagnostics.size(), 1u);
   EXPECT_NE(pipeline.diagnostics[0].message.find(
                 "executor-default-pipeline has no option 'worksp' (did you "
-                "mean 'workspace'?); its options are debug, opt-level, "
-                "save-ir-after-each, workspace"),
+                "mean 'workspace'?); its options are debug, executor-triple, "
+                "opt-level, save-ir-after-each, workspace"),
             std::string::npos)
       << pipeline.diagnostics[0].message;
 }

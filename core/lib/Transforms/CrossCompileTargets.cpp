@@ -1071,6 +1071,9 @@ CrossCompileTargetsPass::collectTargets(ModuleOp root,
     std::optional<TargetInfo> info = getTarget(module);
     target.triple = info && info->triple ? *info->triple
                                          : llvm::sys::getProcessTriple();
+    // The executor's triple, when the driver knows it (--target-of).
+    if (target.dispatched && !executorTriple.empty())
+      target.triple = executorTriple;
     target.debug = debug || (info && info->debug);
     if (!target.dispatched && !isHostTriple(llvm::Triple(target.triple))) {
       module.emitOpError("is a local target for triple \"")

@@ -36,6 +36,10 @@ struct DefaultPipelineCLOptions
       *this, "opt-level", llvm::cl::init(2),
       llvm::cl::desc("Forwarded to cross-compile-targets: the targets' LLVM "
                      "optimisation level")};
+  Option<std::string> executorTriple{
+      *this, "executor-triple",
+      llvm::cl::desc("Forwarded to cross-compile-targets: the triple every "
+                     "dispatched target is compiled for")};
 };
 } // namespace
 
@@ -63,6 +67,8 @@ catalyst::getDefaultPipelineText(const DefaultPipelineOptions &options) {
     os << " opt-level=" << options.optLevel;
   if (options.jobs != 0)
     os << " jobs=" << options.jobs;
+  if (!options.executorTriple.empty())
+    os << " executor-triple=" << quotePassOption(options.executorTriple);
   os << "},dispatch-executor-targets,convert-executor-to-llvm," << kLowerToLLVM
      << ")";
   return text;
@@ -100,6 +106,7 @@ void catalyst::registerExecutorStudioPipelines() {
         options.saveIrAfterEach = cl.saveIrAfterEach;
         options.debug = cl.debug;
         options.optLevel = cl.optLevel;
+        options.executorTriple = cl.executorTriple;
         buildDefaultPipeline(pm, options);
       });
   PassPipelineRegistration<>(

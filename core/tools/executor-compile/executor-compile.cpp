@@ -16,7 +16,9 @@
 #include "ExecutorStudio/Registration/Registration.h"
 #include "ExecutorStudio/Transforms/Passes.h"
 #include "ExecutorStudio/Catalyst/IR/CatalystAttributes.h"
+#include "ExecutorStudio/Catalyst/IR/TargetTripleEdit.h"
 #include "ExecutorStudio/Support/ValueParser.h"
+#include "ExecutorRuntime/ExecutorClient.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/AsmParser/AsmParserState.h"
@@ -130,6 +132,18 @@ static cl::opt<unsigned> jobs(
 static cl::opt<std::string>
     entryName("entry", cl::desc("Host function the executable starts in"),
               cl::init("main"), cl::cat(category));
+static cl::opt<std::string> targetOf(
+    "target-of",
+    cl::desc("Compile every dispatched target for the executor at this "
+             "address (HOST:PORT, unix:PATH, ssh://..., slurm:...; after "
+             "EXECUTOR_ADDRESS_MAP): opens a session there and reads the "
+             "executor's triple from ORC's setup message"),
+    cl::value_desc("address"), cl::cat(category));
+static cl::opt<std::string> targetTriple(
+    "target-triple",
+    cl::desc("Compile every dispatched target for this triple, whatever its "
+             "catalyst.target.triple says (local targets stay the host's)"),
+    cl::value_desc("triple"), cl::cat(category));
 
 namespace {
 int fail(const llvm::Twine &message) {
@@ -408,6 +422,12 @@ struct Plan {
   std::optional<TemporaryWorkspace> temporary;
   std::string pipeline;
   std::optional<executor_studio::SaveMode> saveMode;
+  /// What every dispatched target is compiled for (--target-of,
+  /// --target-triple); empty: each its own triple.
+  std::string executorTriple;
+  /// Where it comes from, for messages ("--target-triple=T", "the
+  /// executor at ADDRESS").
+  std::string executorTripleSource;
 };
 
 /// The output file: -o, else the input's name as cc names a.out; refused
@@ -490,6 +510,91 @@ Exit chooseWorkspace(Plan &plan) {
   return std::nullopt;
 }
 
+/// "" when LLVM here generates code for `triple`; otherwise why not, with
+/// the back ends it has.
+std::string unsupportedTriple(const std::string &triple) {
+  llvm::InitializeAllTargetInfos();
+  llvm::InitializeAllTargets();
+  llvm::InitializeAllTargetMCs();
+  llvm::InitializeAllAsmPrinters();
+  std::string error;
+  if (llvm::TargetRegistry::lookupTarget(llvm::Triple(triple), error))
+    return "";
+  std::vector<std::string> names;
+  for (const llvm::Target &target : llvm::TargetRegistry::targets())
+    names.push_back(target.getName());
+  llvm::sort(names);
+  return "this executor-compile cannot compile for " + triple +
+         ": its LLVM generates code for " + llvm::join(names, ", ");
+}
+
+/// The triple of every dispatched target: --target-triple, or the triple
+/// of the executor --target-of names (a session opened there tells it);
+/// they must agree when both are given.
+Exit chooseDispatchedTriple(Plan &plan) {
+  if (!targetTriple.empty()) {
+    if (llvm::Triple(targetTriple).getArch() == llvm::Triple::UnknownArch)
+      return fail("--target-triple=" + targetTriple +
+                  " is not a triple LLVM knows; give one such as "
+                  "aarch64-unknown-linux-gnu or x86_64-pc-linux-gnu");
+    plan.executorTriple = targetTriple;
+    plan.executorTripleSource = "--target-triple=" + targetTriple;
+  }
+  if (!targetOf.getNumOccurrences()) {
+    if (!plan.executorTriple.empty())
+      if (std::string why = unsupportedTriple(plan.executorTriple);
+          !why.empty())
+        return fail("--target-triple: " + why);
+    return std::nullopt;
+  }
+  if (targetOf.empty())
+    return fail("--target-of is empty; give the executor's address (HOST:PORT, "
+                "unix:PATH, ssh://[user@]host[/path], slurm:...)");
+  auto client = executor_studio::runtime::ExecutorClient::open(targetOf);
+  if (!client)
+    return fail("--target-of=" + targetOf +
+                ": cannot open a session to read the executor's triple: " +
+                llvm::toString(client.takeError()));
+  std::string triple = (*client)->executorTriple();
+  llvm::consumeError((*client)->close());
+  if (triple.empty())
+    return fail("--target-of=" + targetOf +
+                ": the executor's setup message names no triple");
+  if (!plan.executorTriple.empty() &&
+      catalyst::isOtherArchitecture(plan.executorTriple, triple))
+    return fail("--target-triple=" + plan.executorTriple +
+                " but the executor at " + targetOf + " (--target-of) runs " +
+                triple + ": code for one does not run on the other; give one "
+                "of the two flags");
+  if (std::string why = unsupportedTriple(triple); !why.empty())
+    return fail("--target-of=" + targetOf + ": the executor runs " + triple +
+                ", and " + why +
+                "; build executor-compile against an LLVM with that back end, "
+                "or run the program on an executor of one of these");
+  plan.executorTriple = triple;
+  plan.executorTripleSource = "the executor at " + targetOf;
+  return std::nullopt;
+}
+
+/// A dispatched target whose catalyst.target.triple is of another
+/// architecture than the one --target-of or --target-triple compiles it
+/// for: said, as the flag wins.
+void noteOverriddenTriples(ModuleOp module, const Plan &plan) {
+  if (plan.executorTriple.empty())
+    return;
+  for (auto target : module.getOps<ModuleOp>()) {
+    if (!catalyst::isTarget(target) || !catalyst::hasDispatch(target))
+      continue;
+    std::optional<catalyst::TargetInfo> info = catalyst::getTarget(target);
+    if (info && info->triple &&
+        catalyst::isOtherArchitecture(*info->triple, plan.executorTriple))
+      target.emitWarning("catalyst.target.triple is \"")
+          << *info->triple << "\", but @" << catalyst::getTargetName(target)
+          << " is compiled for " << plan.executorTriple << " ("
+          << plan.executorTripleSource << ")";
+  }
+}
+
 /// The pipeline (the default one, or the user's with the workspace where
 /// it needs one) and which IR to save; --print-pipeline stops here.
 Exit choosePipeline(Plan &plan) {
@@ -502,6 +607,7 @@ Exit choosePipeline(Plan &plan) {
   pipelineOptions.optLevel = optLevel;
   if (jobs > 1)
     pipelineOptions.jobs = jobs;
+  pipelineOptions.executorTriple = plan.executorTriple;
   // A pipeline of the user's gets the driver's workspace where it runs
   // cross-compile-targets (or the default pipeline) without one; one with
   // a misspelling is left as written, for the error to quote.
@@ -523,6 +629,10 @@ Exit choosePipeline(Plan &plan) {
       plan.pipeline = executor_studio::addMissingPassOption(
           plan.pipeline, {"executor-default-pipeline", "cross-compile-targets"},
           "opt-level", std::to_string(optLevel));
+    if (!plan.executorTriple.empty())
+      plan.pipeline = executor_studio::addMissingPassOption(
+          plan.pipeline, {"executor-default-pipeline", "cross-compile-targets"},
+          "executor-triple", catalyst::quotePassOption(plan.executorTriple));
   }
   if (printPipeline) {
     llvm::outs() << plan.pipeline << "\n";
@@ -782,7 +892,8 @@ int compileMain(int argc, char **argv) {
     return fail("--entry is empty; name the host function the executable "
                 "starts in (default: main)");
   Plan plan;
-  for (auto step : {chooseOutput, chooseWorkspace, choosePipeline})
+  for (auto step :
+       {chooseOutput, chooseWorkspace, chooseDispatchedTriple, choosePipeline})
     if (Exit exit = step(plan))
       return *exit;
 
@@ -801,6 +912,7 @@ int compileMain(int argc, char **argv) {
   OwningOpRef<ModuleOp> module = parseInput(sourceMgr, ctx);
   if (!module)
     return 1;
+  noteOverriddenTriples(*module, plan);
 
   // Record. What this run writes into the workspace goes again if it
   // fails: a failed compile leaves no objects behind (saved IR stays: it

@@ -682,16 +682,46 @@ void Studio::applyRecording() {
   std::optional<RecordedRun> run = recorder->take();
   if (!run)
     return;
-  if (!run->failure.empty())
-    return applyFailure(*run);
+  if (!run->failure.empty()) {
+    applyFailure(*run);
+    return launchRetargeted(false);
+  }
   if (run->rerunAfter >= -1) {
     if (!applyRerun(*run))
-      return;
+      return launchRetargeted(false);
   } else {
     applyDocumentRun(*run);
   }
   updateKernels(*run);
   reportRecording(*run);
+  launchRetargeted(run->rerunAfter == -1);
+}
+
+void Studio::launchRetargeted(bool rerunApplied) {
+  if (!launchAfterRerun)
+    return;
+  PendingLaunch pending = std::move(*launchAfterRerun);
+  launchAfterRerun.reset();
+  std::string why;
+  int kernel = rerunApplied ? findKernel(pending.kernel) : -1;
+  if (!rerunApplied)
+    why = "its re-run for " + pending.triple + " did not complete";
+  else if (kernel < 0)
+    why = "the re-run for " + pending.triple + " has no kernel " +
+          pending.kernel;
+  else if (std::string note = otherTripleNote(static_cast<size_t>(kernel));
+           !note.empty())
+    why = "after the re-run it is still " + note;
+  if (!why.empty()) {
+    setStatus(statusText + "; " + pending.kernel + " was not launched: " + why,
+              true);
+    return;
+  }
+  retargetedLaunchId = launch(static_cast<size_t>(kernel), pending.async);
+  if (retargetedLaunchId)
+    setStatus("re-ran the pipeline with " + pending.kernel + " compiled for " +
+                  pending.triple + " (the executor's triple) and launched it",
+              false);
 }
 
 void Studio::applyFailure(const RecordedRun &run) {
@@ -969,6 +999,19 @@ uint64_t Studio::launch(size_t kernel, bool async) {
     setStatus(std::string("cannot launch: the executor is ") +
                   stateName(exec->state()) + "; connect first",
               true);
+  } else if (std::string note = otherTripleNote(kernel); !note.empty()) {
+    // Its object would be refused: compile its target for the executor,
+    // then launch (launchRetargeted).
+    std::string name = kernelList[kernel].qualifiedName();
+    std::string triple = exec->executorTriple();
+    if (!rerunForExecutorTriple(kernel))
+      return 0;
+    launchAfterRerun = PendingLaunch{name, triple, async};
+    retargetedLaunchId = 0;
+    setStatus(name + " is " + note + ": re-running the pipeline with it "
+                  "compiled for " + triple + ", then launching it...",
+              false);
+    return 0;
   }
   return exec->launch(std::move(request));
 }

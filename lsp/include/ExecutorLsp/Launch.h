@@ -21,10 +21,14 @@
 
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace executor_studio {
+namespace runtime {
+class ExecutorClient;
+} // namespace runtime
 namespace lsp {
 
 struct LaunchParams;
@@ -36,6 +40,11 @@ struct LaunchSpec {
   std::string entry;
   unsigned chunk = 0, lineOffset = 0;
   std::string address;
+  /// The triple its target is compiled for (catalyst.target.triple, else
+  /// the host's), and whether it is dispatched (only a dispatched target is
+  /// compiled for another machine: cross-compile-targets).
+  std::string triple;
+  bool dispatched = false;
   /// An argument or result: a memref (its static sizes) or a scalar.
   struct Value {
     std::vector<int64_t> sizes;
@@ -53,12 +62,29 @@ struct LaunchSpec {
 llvm::Expected<LaunchSpec> findLaunch(const TextFile &file,
                                       const LaunchParams &params);
 
-/// Launches `spec` with the objects the pipeline wrote to `workspace`;
-/// the result is `{kernel, address, ok, results?, error?, signal?,
-/// frames?}`. A crash with frames in the document adds its diagnostic.
+/// Opens the session `spec` launches on, before its compile: the
+/// executor's triple decides what its target is compiled for
+/// (retargetTriple). Null, with the failed launch's result in `failed`,
+/// when it cannot.
+std::unique_ptr<runtime::ExecutorClient>
+openLaunchSession(const LaunchSpec &spec, std::chrono::milliseconds timeout,
+                  llvm::json::Value &failed);
+
+/// The triple to compile the target of `spec` for so that it runs on an
+/// executor of `executorTriple`: that triple when the target's own is of
+/// another architecture and the target is dispatched, else "" (as it is).
+std::string retargetTriple(const LaunchSpec &spec,
+                           const std::string &executorTriple);
+
+/// Launches `spec` on `client` with the objects the pipeline wrote to
+/// `workspace`; the result is `{kernel, address, ok, results?, error?,
+/// signal?, frames?, retargeted?}` (`retargeted`: the triple the target
+/// was compiled for instead of its own, `retargetedTo`, when not empty). A
+/// crash with frames in the document adds its diagnostic.
 llvm::json::Value runLaunch(const LaunchSpec &spec, llvm::StringRef workspace,
                             const llvm::lsp::URIForFile &uri,
-                            std::chrono::milliseconds timeout,
+                            runtime::ExecutorClient &client,
+                            const std::string &retargetedTo,
                             std::vector<llvm::lsp::Diagnostic> &diagnostics);
 
 } // namespace lsp

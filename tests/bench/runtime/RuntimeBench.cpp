@@ -6,6 +6,8 @@
 //       against a running executor of any kind or architecture: AnyExecutor.h)
 //   executor-runtime-bench --debug-kernels   (only the rows of 5.)
 //   executor-runtime-bench --flood   (only the rows of 6.)
+//   executor-runtime-bench --remote  (ssh:// and slurm: figures against the
+//       bench's own sshd and one-node Slurm: RemoteBench.h)
 //   executor-runtime-bench --profile tcp|unix|tls
 //       (only launches of that kind for 5 s, pinned to one core: for
 //       perf record -a to show where a launch's time goes)
@@ -57,6 +59,7 @@
 #include "ExecutorRuntime/UnixSocket.h"
 #include "ExecutorRuntime/Wire.h"
 #include "AnyExecutor.h"
+#include "RemoteBench.h"
 #include "ExternalExecutor.h"
 #include "RunTool.h"
 
@@ -803,7 +806,8 @@ double openSslPingPongMicros(OpenSslPingPong &p, int iterations) {
 int main(int argc, char **argv) {
   std::string jsonPath;
   int iterations = 300, rounds = 15;
-  bool eachRound = false, debugKernelsOnly = false, floodOnly = false;
+  bool eachRound = false, debugKernelsOnly = false, floodOnly = false,
+       remoteOnly = false;
   std::string profileKind, executorAddress;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
@@ -823,10 +827,15 @@ int main(int argc, char **argv) {
       debugKernelsOnly = true;
     else if (arg == "--flood")
       floodOnly = true;
+    else if (arg == "--remote")
+      remoteOnly = true;
+    else if (arg == "--echo-peer" && i + 2 < argc)
+      return runEchoPeer(std::strtoul(argv[i + 1], nullptr, 10),
+                         std::strtoul(argv[i + 2], nullptr, 10));
     else
       fail("usage: executor-runtime-bench [--json FILE] [--iterations N] "
            "[--rounds R] [--each-round] [--profile tcp|unix|tls] "
-           "[--executor ADDRESS] [--debug-kernels] [--flood]");
+           "[--executor ADDRESS] [--debug-kernels] [--flood] [--remote]");
   }
   if (!executorAddress.empty())
     return benchAnyExecutor(executorAddress, iterations, rounds);
@@ -836,6 +845,19 @@ int main(int argc, char **argv) {
     printDebugKernelFigures(debugKernelLatency(server, iterations, rounds),
                             iterations, rounds);
     return 0;
+  }
+  if (remoteOnly) {
+    // A launch's bytes each way, as they cross any stream (measured on
+    // loopback TCP): the ssh ping-pong moves as many.
+    LocalExecutor server;
+    check(server.start(kServer, {"--log=sessions"}, "/dev/null"), "start server");
+    auto client = check(ExecutorClient::open(server.address()), "open");
+    check(client->sendBinary(kObject), "send_binary");
+    auto [requestBytes, replyBytes] = launchWireBytes(*client, 200);
+    std::string self = llvm::sys::fs::getMainExecutable(
+        argv[0], reinterpret_cast<void *>(&launchMicros));
+    return benchRemote(requestBytes, replyBytes, iterations / 3 + 1, rounds,
+                       self);
   }
   std::map<std::string, double> figures;
   if (floodOnly) {

@@ -2,10 +2,10 @@
 //
 // The studio knows the connected executor's triple (from ORC's setup
 // message), marks the kernels whose target is compiled for another
-// architecture (the executor refuses their objects, and the launch says
-// why), and re-runs the pipeline with that target compiled for the
-// executor's triple, which then launches; the re-run saves as a reproducer
-// with the attribute set. Against a real executor-server on this host, with
+// architecture (the executor would refuse their objects), and re-runs the
+// pipeline with that target compiled for the executor's triple, which then
+// launches: on a click, and by itself when such a kernel is launched; the
+// re-run saves as a reproducer with the attribute set. Against a real executor-server on this host, with
 // the sample's @compute compiled for aarch64.
 //
 //===----------------------------------------------------------------------===//
@@ -98,21 +98,6 @@ TEST(Retarget, ATargetForAnotherArchitectureIsMarkedAndRerunForTheExecutor) {
             "compiled for " + kAarch64 + ", the executor runs " + host);
   EXPECT_EQ(studio.otherTripleNote(sum), "");
 
-  // Launched anyway, the executor refuses the object before linking it.
-  uint64_t refused = studio.launch(static_cast<size_t>(square), false);
-  ASSERT_NE(refused, 0u) << studio.status();
-  ASSERT_TRUE(studio.executor().waitIdle(30s));
-  const LaunchRecord *record = studio.executor().findLaunch(refused);
-  ASSERT_TRUE(record);
-  EXPECT_EQ(record->status, LaunchRecord::Status::Failed);
-  EXPECT_NE(record->error.find("compute.o is " + kAarch64.substr(0, 8)),
-            std::string::npos)
-      << record->error;
-  EXPECT_NE(record->error.find("runs " + host + ": set catalyst.target = "
-                               "{triple = \"" + host + "\"} on @compute"),
-            std::string::npos)
-      << record->error;
-
   // One click: the pipeline again, @compute compiled for the executor.
   ASSERT_TRUE(studio.rerunForExecutorTriple(square)) << studio.status();
   ASSERT_TRUE(studio.waitForRecording(120s));
@@ -121,16 +106,11 @@ TEST(Retarget, ATargetForAnotherArchitectureIsMarkedAndRerunForTheExecutor) {
   ASSERT_GE(square, 0);
   EXPECT_EQ(studio.kernels()[square].triple, host);
   EXPECT_EQ(studio.otherTripleNote(square), "");
-  if (studio.executor().state() != ExecutorState::Connected) {
-    // The refusal did not end the session; reconnect only if it did.
-    studio.executor().startLocal();
-    ASSERT_TRUE(studio.executor().waitIdle(20s));
-  }
   studio.inputText(square, 0) = "[1, 2, 3, 4]";
   uint64_t id = studio.launch(static_cast<size_t>(square), false);
   ASSERT_NE(id, 0u) << studio.status();
   ASSERT_TRUE(studio.executor().waitIdle(30s));
-  record = studio.executor().findLaunch(id);
+  const LaunchRecord *record = studio.executor().findLaunch(id);
   ASSERT_TRUE(record);
   ASSERT_EQ(record->status, LaunchRecord::Status::Done) << record->error;
   EXPECT_EQ(doubles(record->results[0]), (std::vector<double>{1, 4, 9, 16}));
@@ -141,4 +121,55 @@ TEST(Retarget, ATargetForAnotherArchitectureIsMarkedAndRerunForTheExecutor) {
                             "{triple = \"" + host + "\"}"),
             std::string::npos)
       << reproducer;
+}
+
+// Launching a kernel compiled for another architecture does not fail: the
+// studio re-runs the pipeline with its target compiled for the executor's
+// triple, and launches it once that recording is there.
+TEST(Retarget, LaunchingRecompilesForTheExecutorsTripleAndLaunches) {
+  StudioOptions options;
+  options.executor.serverPath = EXECUTOR_SERVER_PATH;
+  Studio studio(options);
+  studio.openText("aarch64.mlir", sampleForAarch64());
+  ASSERT_TRUE(studio.waitForRecording(120s));
+  studio.executor().startLocal();
+  ASSERT_TRUE(studio.executor().waitIdle(20s));
+  ASSERT_EQ(studio.executor().state(), ExecutorState::Connected)
+      << studio.executor().error();
+  std::string host = llvm::sys::getProcessTriple();
+  int square = studio.findKernel("compute::square");
+  ASSERT_GE(square, 0);
+  ASSERT_EQ(studio.kernels()[square].triple, kAarch64);
+  studio.inputText(square, 0) = "[1, 2, 3, 4]";
+
+  // No launch yet: the re-run first, and the status says so.
+  EXPECT_EQ(studio.launch(static_cast<size_t>(square), false), 0u);
+  EXPECT_TRUE(studio.launchWaitsForRetarget());
+  EXPECT_FALSE(studio.statusIsError()) << studio.status();
+  EXPECT_EQ(studio.status(),
+            "@compute::@square is compiled for " + kAarch64 +
+                ", the executor runs " + host +
+                ": re-running the pipeline with it compiled for " + host +
+                ", then launching it...");
+  EXPECT_TRUE(studio.executor().launches().empty());
+
+  ASSERT_TRUE(studio.waitForRecording(120s));
+  EXPECT_FALSE(studio.launchWaitsForRetarget());
+  ASSERT_NE(studio.retargetedLaunch(), 0u) << studio.status();
+  EXPECT_EQ(studio.status(),
+            "re-ran the pipeline with @compute::@square compiled for " + host +
+                " (the executor's triple) and launched it");
+  square = studio.findKernel("compute::square");
+  ASSERT_GE(square, 0);
+  EXPECT_EQ(studio.kernels()[square].triple, host);
+  EXPECT_TRUE(studio.hasEdit());
+  ASSERT_TRUE(studio.executor().waitIdle(30s));
+  const LaunchRecord *record =
+      studio.executor().findLaunch(studio.retargetedLaunch());
+  ASSERT_TRUE(record);
+  ASSERT_EQ(record->status, LaunchRecord::Status::Done) << record->error;
+  // The inputs typed before the re-run are the launch's.
+  EXPECT_EQ(doubles(record->results[0]), (std::vector<double>{1, 4, 9, 16}));
+  // One launch: the object compiled for aarch64 never reached the executor.
+  EXPECT_EQ(studio.executor().launches().size(), 1u);
 }

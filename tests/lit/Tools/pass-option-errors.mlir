@@ -16,7 +16,7 @@
 // RUN: not executor-opt %s --pass-pipeline='builtin.module(executor-default-pipeline{worksp=/tmp})' 2>&1 | FileCheck %s --check-prefix=PIPELINE-OPTION
 // RUN: not executor-opt %s --executor-default-pipeline=worksp=/tmp 2>&1 | FileCheck %s --check-prefix=PIPELINE-OPTION
 // RUN: not executor-compile %s --pipeline='builtin.module(executor-default-pipeline{worksp=/tmp})' 2>&1 | FileCheck %s --check-prefix=PIPELINE-OPTION
-// PIPELINE-OPTION: error: {{.*}}executor-default-pipeline has no option 'worksp' (did you mean 'workspace'?); its options are debug, opt-level, save-ir-after-each, workspace
+// PIPELINE-OPTION: error: {{.*}}executor-default-pipeline has no option 'worksp' (did you mean 'workspace'?); its options are debug, executor-triple, opt-level, save-ir-after-each, workspace
 // RUN: not executor-opt %s --pass-pipeline='builtin.module(executor-default-pipelin)' 2>&1 | FileCheck %s --check-prefix=PASS-NAME
 // RUN: not executor-compile %s --pipeline='builtin.module(executor-default-pipelin)' 2>&1 | FileCheck %s --check-prefix=PASS-NAME
 // RUN: not executor-opt %s --executor-default-pipelin 2>&1 | FileCheck %s --check-prefix=PASS-FLAG
@@ -25,11 +25,11 @@
 // RUN: not executor-opt %s --pass-pipeline='builtin.module(func.func(canonicalze))' 2>&1 | FileCheck %s --check-prefix=NESTED-NAME
 // NESTED-NAME: executor-opt: error: 'canonicalze' is not a registered pass or pass pipeline (did you mean 'canonicalize'?)
 
-// OPT: executor-opt: error: cross-compile-targets has no option 'workspce' (did you mean 'workspace'?); its options are cache, debug, jobs, opt-level, save-ir-after-each, workspace
+// OPT: executor-opt: error: cross-compile-targets has no option 'workspce' (did you mean 'workspace'?); its options are cache, debug, executor-triple, jobs, opt-level, save-ir-after-each, workspace
 // OPT-NOT: Pass-Options-Parser
 // OPT-PIPELINE: executor-opt: error: canonicalize has no option 'max-iteration' (did you mean 'max-iterations'?)
 
-// OURS: error: invalid pipeline "builtin.module(cross-compile-targets{workspce=/tmp save-ir-after-each=pass})": cross-compile-targets has no option 'workspce' (did you mean 'workspace'?); its options are cache, debug, jobs, opt-level, save-ir-after-each, workspace
+// OURS: error: invalid pipeline "builtin.module(cross-compile-targets{workspce=/tmp save-ir-after-each=pass})": cross-compile-targets has no option 'workspce' (did you mean 'workspace'?); its options are cache, debug, executor-triple, jobs, opt-level, save-ir-after-each, workspace
 // OURS-NOT: Pass-Options-Parser
 
 // NESTED: canonicalize has no option 'max-iteration' (did you mean 'max-iterations'?); its options are max-iterations, max-num-rewrites, region-simplify, test-convergence, top-down; dispatch-executor-targets has no option 'x'; it takes no options

@@ -38,6 +38,8 @@ export interface LaunchResult {
   error?: string;
   signal?: number;
   frames?: LaunchFrame[];
+  /** The triple the kernel's target was compiled for instead of its own: the executor's. */
+  retargeted?: string;
 }
 
 const KERNEL = /^@[^:\s]+::@[^:\s]+$/;
@@ -111,6 +113,9 @@ export function parseLaunchResult(value: unknown): LaunchResult | undefined {
   if (typeof value['signal'] === 'number') {
     result.signal = value['signal'];
   }
+  if (typeof value['retargeted'] === 'string') {
+    result.retargeted = value['retargeted'];
+  }
   if (Array.isArray(value['frames'])) {
     result.frames = value['frames'].map(parseFrame).filter((f): f is LaunchFrame => f !== undefined);
   }
@@ -120,7 +125,8 @@ export function parseLaunchResult(value: unknown): LaunchResult | undefined {
 /** What the extension says of a launch: its results, or its error and frames. */
 export function describeLaunch(result: LaunchResult): string {
   if (result.ok) {
-    return `${result.kernel} on ${result.address}: ${JSON.stringify(result.results ?? [])}`;
+    const retargeted = result.retargeted ? ` (compiled for ${result.retargeted}, the executor's triple)` : '';
+    return `${result.kernel} on ${result.address}${retargeted}: ${JSON.stringify(result.results ?? [])}`;
   }
   const lines = [`${result.kernel} on ${result.address} failed: ${result.error ?? 'no reason given'}`];
   return lines.join('\n');

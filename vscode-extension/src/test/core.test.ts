@@ -10,6 +10,7 @@ import { after, describe, it } from 'node:test';
 
 import { BYTECODE_MAGIC, bytecodeErrorMessage, conversionOutput, decodeBytecode } from '../core/bytecode';
 import { chunkAtLine, countChunks } from '../core/chunks';
+import { describeLaunch, parseLaunchResult } from '../core/launch';
 import { ServerLifecycle } from '../core/lifecycle';
 import type { OpHistoryParams } from '../core/opHistory';
 import { OpHistoryService, historyItems, parseAlignedSnapshots, parseOpHistory, withoutLocation } from '../core/opHistory';
@@ -881,5 +882,16 @@ describe("an op's history", () => {
     assert.equal(aligned.matchedOps, 7);
     assert.throws(() => parseAlignedSnapshots({ mode: 'words' }), /without a "mode"/);
     assert.throws(() => parseAlignedSnapshots({ mode: 'line', left: { name: 'x', kind: 'mlir' }, right: {} }), /left side/);
+  });
+
+  it('says when a launch compiled its kernel for the executor\'s triple', () => {
+    const result = parseLaunchResult({
+      kernel: '@arm::@twice', address: 'ADDR:PORT', ok: true,
+      results: [{ sizes: [1], values: [2] }], retargeted: 'x86_64-pc-linux-gnu',
+    });
+    assert.ok(result);
+    assert.equal(result.retargeted, 'x86_64-pc-linux-gnu');
+    assert.equal(describeLaunch(result),
+      '@arm::@twice on ADDR:PORT (compiled for x86_64-pc-linux-gnu, the executor\'s triple): [{"sizes":[1],"values":[2]}]');
   });
 });

@@ -46,6 +46,9 @@ struct DefaultPipelineOptions {
   unsigned optLevel = 2;
   /// cross-compile-targets' `jobs` (0: as many as the thread pool runs).
   unsigned jobs = 0;
+  /// cross-compile-targets' `executor-triple`: the triple every
+  /// dispatched target is compiled for (empty: each its own).
+  std::string executorTriple = "";
 };
 
 /// lower-runtime-dispatch, one-shot-bufferize, cross-compile-targets,

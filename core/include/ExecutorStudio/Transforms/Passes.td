@@ -120,6 +120,11 @@ def CrossCompileTargetsPass
     comes from an in-memory cache (least recently used out, 256 MiB or
     EXECUTOR_STUDIO_TARGET_CACHE_MB) unless `cache=false` or
     `save-ir-after-each` is given.
+
+    `executor-triple=TRIPLE` compiles every dispatched target for TRIPLE
+    instead of its own `catalyst.target.triple` (or the host's): the triple
+    of the executor the program runs on, which `executor-compile
+    --target-of=ADDRESS` reads from ORC's setup message.
   }];
   let options = [
     Option<"workspace", "workspace", "std::string", /*default=*/"\"\"",
@@ -144,7 +149,12 @@ def CrossCompileTargetsPass
     Option<"cache", "cache", "bool", /*default=*/"true",
            "Take a target whose module, options and triple were compiled "
            "before in this process from the in-memory cache of compiled "
-           "targets (its object and recorded steps, byte-identical)">
+           "targets (its object and recorded steps, byte-identical)">,
+    Option<"executorTriple", "executor-triple", "std::string",
+           /*default=*/"\"\"",
+           "Compile every dispatched target (catalyst.dispatch) for this "
+           "triple, whatever its catalyst.target.triple says (executor-compile "
+           "--target-of gives the executor's); local targets stay the host's">
   ];
   let dependentDialects = ["::mlir::func::FuncDialect",
                            "::mlir::LLVM::LLVMDialect"];

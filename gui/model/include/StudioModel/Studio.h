@@ -155,7 +155,12 @@ public:
   /// Builds the launch of `kernel` from its inputs.
   bool buildLaunch(size_t kernel, bool async, LaunchRequest &request,
                    std::string &error);
-  /// Launches `kernel` with its inputs; 0 (logged) when it cannot.
+  /// Launches `kernel` with its inputs; 0 (logged) when it cannot. A
+  /// kernel whose target is compiled for another architecture than the
+  /// connected executor's is not refused: its target is re-run for the
+  /// executor's triple (rerunForExecutorTriple) and the launch is made when
+  /// that recording is applied (update(), waitForRecording()); 0 then, and
+  /// retargetedLaunch() gives the launch's id once it is made.
   uint64_t launch(size_t kernel, bool async);
   uint64_t launchSelected(bool async);
 
@@ -171,6 +176,11 @@ public:
   /// reproducerText() and saveEdit() give the `.mlir` with the attribute set.
   /// False (see status()) when there is no executor triple or no such target.
   bool rerunForExecutorTriple(size_t kernel);
+  /// The launch made after a re-run for the executor's triple (launch());
+  /// 0 while none was made.
+  uint64_t retargetedLaunch() const { return retargetedLaunchId; }
+  /// Whether a launch waits for its re-run for the executor's triple.
+  bool launchWaitsForRetarget() const { return launchAfterRerun.has_value(); }
 
   //===--- Each frame ------------------------------------------------------===//
   /// Applies a finished recording, drains the executor's queue, notices
@@ -254,6 +264,18 @@ private:
 
   std::string statusText;
   bool statusError = false;
+
+  /// The launch that waits for its target's re-run for the executor's
+  /// triple (launch()).
+  struct PendingLaunch {
+    std::string kernel; ///< `@module::@entry`
+    std::string triple;
+    bool async = false;
+  };
+  std::optional<PendingLaunch> launchAfterRerun;
+  uint64_t retargetedLaunchId = 0;
+  /// Makes the pending launch once its re-run was applied (or says why not).
+  void launchRetargeted(bool rerunApplied);
 };
 
 } // namespace executor_studio::gui
