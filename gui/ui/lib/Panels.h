@@ -111,6 +111,15 @@ struct StudioView::State {
   };
   std::map<std::string, Probe> probes;
 
+  /// Where each panel was drawn in the last frame ("passes", "ir",
+  /// "executor", "inspector", "op-history", "source-file"), and the width
+  /// of one IR pane (the side-by-side view's half, else the whole view).
+  struct Rect {
+    ImVec2 min, max;
+  };
+  std::map<std::string, Rect> panels;
+  float irPaneWidth = 0;
+
   /// Remembers where the last item was drawn as `name`.
   void probe(const std::string &name, bool enabled = true);
   /// The same, with the text it drew in `room` pixels.
@@ -118,6 +127,11 @@ struct StudioView::State {
 };
 
 void drawPassList(Studio &studio, StudioView::State &state);
+/// The width the pass list needs to show every name whole beside its
+/// number and time (the automatic width).
+float passListWidthNeeded(const PipelineModel &passes);
+/// The least width the automatic layout gives it: kNameMinChars of a name.
+float passListWidthLeast();
 void drawIrView(Studio &studio, StudioView::State &state);
 void drawDiagnostics(Studio &studio, StudioView::State &state);
 void drawExecutorPanel(Studio &studio, StudioView::State &state);
@@ -131,8 +145,12 @@ void openOpHistory(Studio &studio, StudioView::State &state,
                    std::vector<SourceLocation> locations, std::string label);
 /// The op history window, when one is open.
 void drawOpHistory(Studio &studio, StudioView::State &state);
-/// The source file window of "go to source", when one is open.
+/// The source file panel of "go to source", when one is open.
 void drawSourceFile(StudioView::State &state);
+/// A docked panel's title row: `title` and, at its right, a close button;
+/// true when the button was pressed. Remembers the panel (the current
+/// child window) as `name` in State::panels.
+bool panelHeader(StudioView::State &state, const char *name, const std::string &title);
 /// Starts editing the IR after pass `pass` (-1: the input) in the IR view.
 void beginEdit(Studio &studio, StudioView::State &state, int pass);
 /// The IR view's edit controls (edit, re-run, revert, save) on one row.

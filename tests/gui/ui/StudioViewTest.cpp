@@ -18,6 +18,7 @@
 #include <cstring>
 #include <fstream>
 #include <functional>
+#include <tuple>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -495,11 +496,55 @@ TEST_F(NullFrames, AnOpsHistoryListsItAfterEachPassAndShowsTheStep) {
                      " lines)");
 }
 
+TEST_F(NullFrames, AnOpsHistoryFromALineOfTheFile) {
+  // Line 27 of the file is an arith.addf in generic form; printed, comments,
+  // blank lines and the alias are gone and it is on another line.
+  studio->setPrintLocations(true);
+  openAndRecord(FILE_LINES_INPUT);
+  PipelineModel &passes = studio->passes();
+  ASSERT_TRUE(passes.recording().succeeded) << studio->status();
+  std::string why;
+  ASSERT_TRUE(view->openOpHistoryAtFileLine(27, 0, &why)) << why;
+  frame();
+  float x = 0, y = 0;
+  ASSERT_TRUE(view->widgetCenter("op-history", x, y));
+  std::string file = readFile(FILE_LINES_INPUT);
+  std::vector<SourceLocation> places =
+      findOpsAtFileLine(*passes.irAt(kInputPosition), studio->document().name(), file, 27, 0,
+                        why);
+  ASSERT_EQ(places.size(), 1u) << why;
+  EXPECT_EQ(places[0].line, 27u);
+  std::vector<PipelineModel::HistoryStep> history = passes.opHistory(places);
+  ASSERT_GE(history.size(), 3u);
+  ASSERT_EQ(history[0].lines.size(), 1u);
+  unsigned printedLine = history[0].lines[0];
+  EXPECT_NE(printedLine, 27u) << "the printed input's line differs from the file's";
+  TextLines input = TextLines::prepare(*passes.irAt(kInputPosition));
+  EXPECT_NE(input.line(printedLine - 1).find("arith.addf"), std::string_view::npos)
+      << input.line(printedLine - 1);
+  // The printed line number typed as a line of the file is another line.
+  EXPECT_FALSE(view->openOpHistoryAtFileLine(26, 0, &why));
+  EXPECT_EQ(why, "line 26 of file-lines.mlir holds no op: `// Twice the element (line 27 is "
+                 "its addf).`");
+  // The source view's lines are the file's: its line 27 is the addf.
+  passes.setViewMode(ViewMode::Source);
+  frame();
+  bool found = false;
+  for (size_t i = 0; i < passes.rowCount(); ++i)
+    if (passes.leftLineNumber(passes.row(i)) == 27)
+      found = passes.leftText(passes.row(i)).find("\"arith.addf\"") != std::string_view::npos;
+  EXPECT_TRUE(found);
+}
+
 TEST_F(NullFrames, PanelsResizeByDraggingTheirBorders) {
   openAndRecord(SAMPLES_DIR "/cross-compile-dispatch.mlir");
   float x = 0, y = 0;
   ASSERT_TRUE(view->widgetCenter("split-passes", x, y));
-  float before = settings.passListWidth;
+  // Nobody dragged it: the automatic width, as wide as the names need.
+  EXPECT_EQ(settings.passListWidth, 0);
+  float x0, y0, x1, y1;
+  ASSERT_TRUE(view->panelBounds("passes", x0, y0, x1, y1));
+  float before = x1 - x0;
   ImGuiIO &io = ImGui::GetIO();
   auto drag = [&](const char *name, float dx) {
     ASSERT_TRUE(view->widgetCenter(name, x, y)) << name;
@@ -523,7 +568,8 @@ TEST_F(NullFrames, PanelsResizeByDraggingTheirBorders) {
   drag("split-passes", -1000);
   EXPECT_NEAR(settings.passListWidth, 150, 1.0f);
   // The executor panel's border, dragged left, widens it.
-  float executor = settings.executorWidth;
+  ASSERT_TRUE(view->panelBounds("executor", x0, y0, x1, y1));
+  float executor = x1 - x0;
   drag("split-executor", -60);
   EXPECT_NEAR(settings.executorWidth, executor + 60, 1.0f);
   // The settings file keeps the layout.
@@ -540,7 +586,93 @@ TEST_F(NullFrames, AtSmallSizesTheIrKeepsItsRoom) {
   float passes = 0, executor = 0, y = 0;
   ASSERT_TRUE(view->widgetCenter("split-passes", passes, y));
   ASSERT_TRUE(view->widgetCenter("split-executor", executor, y));
-  EXPECT_GE(executor - passes, 1024 * 0.38f) << "the IR view keeps ~40% of the width";
+  EXPECT_GE(executor - passes, 1024 * 0.52f) << "the IR view keeps more than half the width";
+}
+
+namespace {
+struct Box {
+  std::string name;
+  float x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+};
+std::ostream &operator<<(std::ostream &os, const Box &b) {
+  return os << b.name << " (" << b.x0 << "," << b.y0 << " - " << b.x1 << "," << b.y1 << ")";
+}
+} // namespace
+
+TEST_F(NullFrames, TheIrPanesGetTheWidthAndDockedPanelsOverlapNothing) {
+  // At the sizes people have, with every docked panel open (an op's
+  // history, a result in the inspector, a source file): each IR pane keeps
+  // its width, every panel is inside the window and none lies over another.
+  studio->setPrintLocations(true);
+  openAndRecord(MATRIX_INPUT);
+  ASSERT_TRUE(studio->passes().recording().succeeded) << studio->status();
+  click("start-local");
+  ASSERT_TRUE(frameUntil([&] { return studio->executor().state() == ExecutorState::Connected; },
+                         30s))
+      << studio->executor().error();
+  studio->selectKernel(0);
+  frame();
+  click("launch");
+  ASSERT_TRUE(frameUntil([&] { return !studio->executor().launches().empty() && idle(); }, 30s));
+  frame();
+  click("inspect-out-0");
+  PipelineModel &passes = studio->passes();
+  TextLines input = TextLines::prepare(*passes.irAt(kInputPosition));
+  unsigned line = 0;
+  for (size_t i = 0; i < input.size() && !line; ++i)
+    if (input.line(i).find("arith.") != std::string_view::npos &&
+        input.line(i).find("loc(") != std::string_view::npos)
+      line = static_cast<unsigned>(i + 1);
+  ASSERT_GT(line, 0u);
+  ASSERT_TRUE(view->openOpHistory(kInputPosition, line));
+  view->openSourceFile(MATRIX_INPUT, 3);
+  // (size, the least width of an IR pane side by side)
+  for (auto [width, height, paneMin] : {std::make_tuple(1024.0f, 640.0f, 250.0f),
+                                        std::make_tuple(1600.0f, 960.0f, 400.0f)}) {
+    ImGui::GetIO().DisplaySize = ImVec2(width, height);
+    frame();
+    frame();
+    EXPECT_GE(view->irPaneWidth(), paneMin) << width << "x" << height;
+    std::vector<Box> boxes;
+    for (const char *name :
+         {"passes", "ir", "executor", "op-history", "inspector", "source-file"}) {
+      Box b{name};
+      ASSERT_TRUE(view->panelBounds(name, b.x0, b.y0, b.x1, b.y1))
+          << name << " is not drawn at " << width << "x" << height;
+      EXPECT_GE(b.x0, 0) << b;
+      EXPECT_GE(b.y0, 0) << b;
+      EXPECT_LE(b.x1, width) << b << " is off the window at " << width;
+      EXPECT_LE(b.y1, height) << b << " is off the window at " << height;
+      EXPECT_GT(b.y1 - b.y0, ImGui::GetFrameHeight() * 4) << b << " has no room";
+      boxes.push_back(b);
+    }
+    for (size_t i = 0; i < boxes.size(); ++i)
+      for (size_t j = i + 1; j < boxes.size(); ++j) {
+        const Box &a = boxes[i], &b = boxes[j];
+        bool apart = a.x1 <= b.x0 + 0.5f || b.x1 <= a.x0 + 0.5f || a.y1 <= b.y0 + 0.5f ||
+                     b.y1 <= a.y0 + 0.5f;
+        EXPECT_TRUE(apart) << a << " overlaps " << b << " at " << width << "x" << height;
+      }
+    // The IR view is the widest panel; the pass list is no wider than its
+    // names need.
+    float irWidth = boxes[1].x1 - boxes[1].x0;
+    for (const Box &b : boxes)
+      EXPECT_LE(b.x1 - b.x0, irWidth) << b;
+  }
+  // The close buttons close them.
+  // (A frame after each: the panels move up when one closes.)
+  click("close-op-history");
+  frame();
+  click("close-inspector");
+  frame();
+  click("close-source-file");
+  frame();
+  float x0, y0, x1, y1;
+  EXPECT_FALSE(view->panelBounds("op-history", x0, y0, x1, y1));
+  EXPECT_FALSE(view->panelBounds("inspector", x0, y0, x1, y1));
+  EXPECT_FALSE(view->panelBounds("source-file", x0, y0, x1, y1));
+  ASSERT_TRUE(view->panelBounds("ir", x0, y0, x1, y1));
+  EXPECT_GT(y1 - y0, 700) << "the IR view takes its column's height back";
 }
 
 TEST_F(NullFrames, ThePassListsNamesKeepTheirRoomAndTheOtherColumnsGiveWay) {
