@@ -63,10 +63,17 @@ json::Object errorResult(json::Object result, std::string error,
   return result;
 }
 
-/// `executor/opHistory`: the recording's steps where the op is.
+/// `executor/opHistory`: the recording's steps where the op is. A chunk
+/// after `// -----` is recorded on its own, its ops' places at lines of the
+/// chunk: the places in and out are lines of the file (`bufferName`'s are
+/// moved by `lineOffset`).
 json::Object historyToJSON(const Recording &recording,
                            const json::Object &query, json::Object result,
-                           json::Array diagnostics) {
+                           json::Array diagnostics, llvm::StringRef bufferName,
+                           unsigned lineOffset) {
+  auto ofDocument = [&](const SourcePlace &place) {
+    return !bufferName.empty() && place.file == bufferName;
+  };
   std::vector<SourcePlace> places;
   std::string error;
   if (const json::Array *list = query.getArray("places")) {
@@ -78,6 +85,8 @@ json::Object historyToJSON(const Recording &recording,
       p.file = place->getString("file").value_or("").str();
       p.line = static_cast<unsigned>(place->getInteger("line").value_or(0));
       p.column = static_cast<unsigned>(place->getInteger("column").value_or(0));
+      if (ofDocument(p) && p.line > lineOffset)
+        p.line -= lineOffset;
       places.push_back(std::move(p));
     }
   } else {
@@ -126,7 +135,8 @@ json::Object historyToJSON(const Recording &recording,
   for (const SourcePlace &place : places)
     placesJSON.push_back(json::Object{
         {"file", place.file},
-        {"line", static_cast<int64_t>(place.line)},
+        {"line", static_cast<int64_t>(place.line) +
+                     (ofDocument(place) ? lineOffset : 0)},
         {"column", static_cast<int64_t>(place.column)}});
   result["places"] = std::move(placesJSON);
   json::Array steps;
@@ -262,7 +272,8 @@ json::Object executor_studio::lsp::chunkQueryToJSON(
       diagnosticsToJSON(recording, text, lineOffset, options);
   if (query.getString("kind") == "history")
     return historyToJSON(recording, query, std::move(result),
-                         std::move(diagnostics));
+                         std::move(diagnostics), options.bufferName,
+                         lineOffset);
   return alignedToJSON(recording, query, std::move(result),
                        std::move(diagnostics), align);
 }

@@ -604,6 +604,13 @@ void Server::onOpHistory(TextFile &file, const OpHistoryParams &params,
           proto::ErrorCode::InvalidParams,
           llvm::formatv("there is no op at line {0}, character {1}",
                         int64_t(pos.line) + 1, int64_t(pos.character) + 1)));
+    // The chunk's parser numbers its lines from the chunk's start: the
+    // places of the query are lines of the file.
+    for (json::Value &value : places)
+      if (json::Object *place = value.getAsObject())
+        if (place->getString("file") == file.getURI().file())
+          if (std::optional<int64_t> line = place->getInteger("line"))
+            (*place)["line"] = *line + static_cast<int64_t>(chunk->lineOffset);
     query["places"] = std::move(places);
     query["op"] = op;
     preview.chunk = chunk->index;
