@@ -170,6 +170,11 @@ void drawViewOptions(Studio &studio, StudioView::State &state) {
   modeButton("side by side", ViewMode::SideBySide);
   modeButton("unified", ViewMode::Unified);
   modeButton("source", ViewMode::Source);
+  next(checkboxWidth("linked"));
+  ImGui::Checkbox("linked", &state.linkedWanted);
+  state.probe("linked");
+  helpTooltip("The source beside the step, each source line and what it became in one "
+              "colour (from loc, !dbg and .loc); always at a kernel's LLVM IR and assembly.");
   next(ImGui::CalcTextSize("|").x);
   ImGui::TextColored(colors::dim(), "|");
   bool structural = m.structural();
@@ -663,6 +668,10 @@ void drawIrView(Studio &studio, StudioView::State &state) {
     return;
   }
   drawViewOptions(studio, state);
+  if (linkedViewWanted(studio, state)) {
+    drawLinkedView(studio, state);
+    return;
+  }
   drawFilterAndSearch(m, state);
   const DiffView &view = m.diffView();
   size_t rows = m.rowCount();

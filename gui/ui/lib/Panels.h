@@ -4,6 +4,8 @@
 
 #include "StudioUI/StudioView.h"
 
+#include "ExecutorStudio/Pipeline/OpHistory.h"
+#include "StudioModel/IrText.h"
 #include "StudioModel/Settings.h"
 #include "StudioModel/Studio.h"
 
@@ -94,6 +96,20 @@ struct StudioView::State {
   unsigned sourceLine = 0;
   bool sourceScroll = false;
 
+  // The linked view: the source beside a step (LinkedView.cpp). The map
+  // of the step's text, the highlighted source line (0: none), whether a
+  // click kept it, the step line `]`/`[` went to, and lines to scroll to.
+  bool linkedWanted = false;
+  std::shared_ptr<const std::string> linkedText;
+  int linkedPosition = -2;
+  uint64_t linkedSourceGen = 0;
+  TextLines linkedStep, linkedSource;
+  SourceLineMap linkedMap;
+  unsigned linkedLine = 0, linkedShown = 0;
+  bool linkedPinned = false;
+  int linkedCursor = -1;
+  int linkedScrollStep = -1, linkedScrollSource = -1;
+
   // The executor panel.
   std::string address;
   uint64_t lastLogGen = 0;
@@ -133,6 +149,14 @@ float passListWidthNeeded(const PipelineModel &passes);
 /// The least width the automatic layout gives it: kNameMinChars of a name.
 float passListWidthLeast();
 void drawIrView(Studio &studio, StudioView::State &state);
+/// Whether the IR view shows the linked view: at a kernel's LLVM IR and
+/// assembly (where a text diff means nothing), or when "linked" is ticked.
+bool linkedViewWanted(Studio &studio, const StudioView::State &state);
+/// The source beside the selected step, line by line linked.
+void drawLinkedView(Studio &studio, StudioView::State &state);
+/// `]` (1) and `[` (-1): the next or previous step line of the highlighted
+/// source line.
+void moveLinkedCursor(StudioView::State &state, int step);
 void drawDiagnostics(Studio &studio, StudioView::State &state);
 void drawExecutorPanel(Studio &studio, StudioView::State &state);
 /// Opens the inspector on input (or result) `index` of launch `id`.

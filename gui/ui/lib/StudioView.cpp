@@ -124,7 +124,8 @@ void drawToolbar(Studio &studio, StudioView::State &state) {
     ImGui::TextColored(colors::dim(), "on %s", s.anchor.c_str());
   }
   // The key hint when it fits, else a "keys" label with it as tooltip.
-  static const char *kKeys = "j/k or arrows step, n next changed, / search, e edit, F5 launch";
+  static const char *kKeys =
+      "j/k or arrows step, n next changed, / search, e edit, ]/[ next line linked, F5 launch";
   ImGui::SameLine();
   if (ImGui::GetContentRegionAvail().x >= ImGui::CalcTextSize(kKeys).x + ImGui::GetFontSize() * 4) {
     ImGui::TextColored(colors::dim(), "   keys: %s", kKeys);
@@ -168,6 +169,12 @@ void keyboard(Studio &studio, StudioView::State &state) {
     case 'e':
       if (!state.editing && passes.selected() >= 0)
         beginEdit(studio, state, passes.selected());
+      break;
+    case ']':
+      moveLinkedCursor(state, 1);
+      break;
+    case '[':
+      moveLinkedCursor(state, -1);
       break;
     default:
       break;
@@ -586,6 +593,15 @@ void StudioView::setSearch(const std::string &text) {
   studio.passes().setSearch(text);
   studio.passes().nextHit();
 }
+
+unsigned StudioView::linkedSourceLine() const { return state->linkedLine; }
+
+std::vector<unsigned> StudioView::linkedStepLines() const {
+  llvm::ArrayRef<unsigned> lines = state->linkedMap.stepLines(state->linkedLine);
+  return std::vector<unsigned>(lines.begin(), lines.end());
+}
+
+int StudioView::linkedStepCursor() const { return state->linkedCursor; }
 
 void StudioView::scrollIrBy(float pixels) { state->scrollDelta += pixels; }
 float StudioView::irScroll() const { return state->lastScroll; }

@@ -708,3 +708,27 @@ TEST_F(Screenshot, DockedPanelsLeaveTheIrItsWidthAt1600x960) {
   ASSERT_NO_FATAL_FAILURE(drawFrames(dir + "/docked-1600x960.png", 1600, 960));
   expectDockedLayout(*view, 1600, 960, 400);
 }
+
+TEST_F(Screenshot, TheSourceLinkedToAKernelsAssemblyAtBothSizes) {
+  // At arm/asm the IR view is the source beside the assembly; --history 16
+  // highlights the addf's line and the instructions it became.
+  for (const char *size : {"1024x640", "1600x960"}) {
+    std::string png = dir + "/linked-" + size + ".png";
+    Result r = studio({ARM_INPUT, "--screenshot", png, "--size", size, "--pass", "arm/asm",
+                       "--history", "16"});
+    ASSERT_EQ(r.exitCode, 0) << size << ": " << r.output;
+    int w = 0, h = 0, channels = 0;
+    unsigned char *pixels = stbi_load(png.c_str(), &w, &h, &channels, 4);
+    ASSERT_TRUE(pixels) << png;
+    EXPECT_EQ(std::to_string(w) + "x" + std::to_string(h), size);
+    // The linked colours: many pixels of the highlighted line's colour
+    // (the first of the palette at its bright alpha over the panel).
+    std::set<uint32_t> colours;
+    for (int i = 0; i < w * h; ++i) {
+      const unsigned char *p = pixels + static_cast<size_t>(i) * 4;
+      colours.insert((p[0] >> 3) << 10 | (p[1] >> 3) << 5 | (p[2] >> 3));
+    }
+    stbi_image_free(pixels);
+    EXPECT_GT(colours.size(), 50u) << size;
+  }
+}

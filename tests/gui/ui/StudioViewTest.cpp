@@ -10,6 +10,7 @@
 #include "StudioModel/Studio.h"
 #include "StudioUI/StudioView.h"
 #include "TestFiles.h"
+#include "ExecutorStudio/Pipeline/OpHistory.h"
 
 #include <imgui.h>
 
@@ -787,4 +788,79 @@ TEST_F(NullFrames, EditAPassAndRerunFromTheView) {
   click("revert");
   EXPECT_FALSE(studio->hasEdit());
   EXPECT_FALSE(studio->passes().pass(0).edited);
+}
+
+TEST_F(NullFrames, AtAKernelsAssemblyTheSourceIsLinkedLineByLine) {
+  // arm-kernel.mlir's line 16 is its arith.addf; at arm/asm the view is the
+  // source beside the assembly, not a diff.
+  studio->setPrintLocations(true);
+  openAndRecord(ARM_INPUT);
+  PipelineModel &passes = studio->passes();
+  ASSERT_TRUE(passes.recording().succeeded) << studio->status();
+  std::optional<int> asmStep = passes.positionNamed("arm/asm");
+  ASSERT_TRUE(asmStep);
+  passes.select(*asmStep);
+  frame();
+  frame();
+  float x = 0, y = 0;
+  ASSERT_TRUE(view->widgetCenter("linked-source-16", x, y)) << "the source is beside it";
+  EXPECT_EQ(view->linkedSourceLine(), 0u);
+  // Hovering the source line highlights the instructions it became.
+  ImGuiIO &io = ImGui::GetIO();
+  io.MousePos = ImVec2(x, y);
+  frame();
+  frame();
+  EXPECT_EQ(view->linkedSourceLine(), 16u);
+  std::vector<unsigned> fadds = view->linkedStepLines();
+  ASSERT_FALSE(fadds.empty());
+  std::string text = *passes.irAt(*asmStep);
+  TextLines lines = TextLines::prepare(text);
+  bool fadd = false;
+  for (unsigned line : fadds)
+    fadd |= lines.line(line).find("fadd") != std::string_view::npos;
+  EXPECT_TRUE(fadd);
+  // Away from it, nothing is highlighted.
+  io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+  frame();
+  EXPECT_EQ(view->linkedSourceLine(), 0u);
+  // A click keeps it, and ] steps through its instructions, [ back.
+  click("linked-source-16");
+  EXPECT_EQ(view->linkedSourceLine(), 16u);
+  EXPECT_EQ(view->linkedStepCursor(), static_cast<int>(fadds.front()));
+  if (fadds.size() > 1) {
+    type("]");
+    EXPECT_EQ(view->linkedStepCursor(), static_cast<int>(fadds[1]));
+    type("[");
+  }
+  EXPECT_EQ(view->linkedStepCursor(), static_cast<int>(fadds.front()));
+  type("[");
+  EXPECT_EQ(view->linkedStepCursor(), static_cast<int>(fadds.back())) << "it wraps";
+  // The other way: hovering an instruction highlights its source line.
+  passes.select(*asmStep - 1);
+  frame();
+  passes.select(*asmStep);
+  frame();
+  frame();
+  // (The first instruction the map links, in sight at the top.)
+  executor_studio::SourceLineMap map = executor_studio::mapSourceLines(
+      text, executor_studio::SnapshotKind::Assembly, studio->document().name());
+  size_t first = 0;
+  while (first < map.sourceLinesOf.size() && map.sourceLinesOf[first].empty())
+    ++first;
+  ASSERT_LT(first, map.sourceLinesOf.size());
+  std::string probe = "linked-step-" + std::to_string(first + 1);
+  ASSERT_TRUE(view->widgetCenter(probe, x, y)) << probe;
+  io.MousePos = ImVec2(x, y);
+  frame();
+  frame();
+  EXPECT_EQ(view->linkedSourceLine(), map.sourceLinesOf[first].front());
+  EXPECT_NE(view->linkedSourceLine(), 0u);
+  io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+  // A host step is a diff again unless "linked" is ticked.
+  passes.select(0);
+  frame();
+  EXPECT_FALSE(view->widgetCenter("linked-source-16", x, y));
+  click("linked");
+  frame();
+  EXPECT_TRUE(view->widgetCenter("linked-source-16", x, y));
 }

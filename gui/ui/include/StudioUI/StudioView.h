@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace executor_studio::gui {
 
@@ -91,6 +92,13 @@ public:
   bool widgetText(const std::string &name, std::string &text, float &room) const;
   /// Whether the named widget was drawn enabled.
   bool widgetEnabled(const std::string &name) const;
+
+  /// The linked view (the source beside a step): the highlighted source
+  /// line (1-based; 0: none), the step lines (0-based) it became, and the
+  /// step line `]`/`[` went to (-1: none).
+  unsigned linkedSourceLine() const;
+  std::vector<unsigned> linkedStepLines() const;
+  int linkedStepCursor() const;
 
   /// Scrolls the IR view by `pixels` on the next frame (wrapping to the
   /// top at the end): the frame-time benchmark.
