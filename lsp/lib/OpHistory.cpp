@@ -187,6 +187,44 @@ json::Object historyToJSON(const Recording &recording,
   return result;
 }
 
+/// `executor/sourceLines`: which lines of the document each line of a
+/// step came from (core's mapSourceLines, as the studio's linked view):
+/// for each source line (0-based, a line of the file) the step lines it
+/// became, and the step's text. Every number is 0-based, as LSP's.
+json::Object sourceLinesToJSON(const Recording &recording,
+                               const json::Object &query, json::Object result,
+                               json::Array diagnostics,
+                               llvm::StringRef bufferName,
+                               unsigned lineOffset) {
+  std::string ref = query.getString("snapshot").value_or("").str();
+  if (!recording.inputIR)
+    return errorResult(std::move(result),
+                       "the document did not parse: no step to link", false);
+  std::optional<SnapshotRef> snapshot = resolveSnapshot(recording, ref);
+  if (!snapshot || !snapshot->ir)
+    return errorResult(std::move(result),
+                       "there is no snapshot " + ref + ": " +
+                           describeSnapshots(recording),
+                       /*invalidParams=*/true);
+  SourceLineMap map = mapSourceLines(*snapshot->ir, snapshot->kind, bufferName);
+  json::Array links;
+  for (size_t i = 0; i < map.sourceLines.size(); ++i) {
+    json::Array steps;
+    for (unsigned line : map.stepLinesOf[i])
+      steps.push_back(static_cast<int64_t>(line));
+    links.push_back(json::Object{
+        {"sourceLine",
+         static_cast<int64_t>(map.sourceLines[i]) - 1 + lineOffset},
+        {"stepLines", std::move(steps)}});
+  }
+  result["name"] = snapshot->name;
+  result["kind"] = snapshotKindName(snapshot->kind);
+  result["text"] = *snapshot->ir;
+  result["links"] = std::move(links);
+  result["diagnostics"] = std::move(diagnostics);
+  return result;
+}
+
 /// `executor/alignedSnapshots`: two snapshots' texts, aligned by the
 /// structural diff when both are MLIR (and a line diff was not asked for).
 json::Object alignedToJSON(const Recording &recording,
@@ -250,7 +288,8 @@ void executor_studio::lsp::setQueryRecordOptions(const json::Object &query,
                                                  RecordOptions &options) {
   options.recordIR = true;
   options.recordNested = true;
-  if (query.getString("kind") == "history") {
+  if (query.getString("kind") == "history" ||
+      query.getString("kind") == "lines") {
     // Ops are followed by their locations, into each target's line table;
     // every text is searched.
     options.printDebugInfo = true;
@@ -270,6 +309,10 @@ json::Object executor_studio::lsp::chunkQueryToJSON(
   };
   json::Array diagnostics =
       diagnosticsToJSON(recording, text, lineOffset, options);
+  if (query.getString("kind") == "lines")
+    return sourceLinesToJSON(recording, query, std::move(result),
+                             std::move(diagnostics), options.bufferName,
+                             lineOffset);
   if (query.getString("kind") == "history")
     return historyToJSON(recording, query, std::move(result),
                          std::move(diagnostics), options.bufferName,

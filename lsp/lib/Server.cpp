@@ -115,6 +115,7 @@ public:
   DocumentMethod<RerunFromParams> onRerunFrom;
   DocumentMethod<OpHistoryParams> onOpHistory;
   DocumentMethod<AlignedSnapshotsParams> onAlignedSnapshots;
+  DocumentMethod<SourceLinesParams> onSourceLines;
   DocumentMethod<LaunchParams> onLaunch;
   DocumentMethod<proto::CodeActionParams> onCodeAction;
   DocumentMethod<proto::TextDocumentPositionParams> onPrepareRename;
@@ -234,6 +235,9 @@ const proto::URIForFile &documentURI(const OpHistoryParams &params) {
   return params.preview.uri;
 }
 const proto::URIForFile &documentURI(const AlignedSnapshotsParams &params) {
+  return params.preview.uri;
+}
+const proto::URIForFile &documentURI(const SourceLinesParams &params) {
   return params.preview.uri;
 }
 
@@ -379,6 +383,7 @@ void Server::onInitialize(const RawParams &params,
                                     {"previewCommand", kShowPreviewCommand},
                                     {"opHistoryProvider", true},
                                     {"alignedSnapshotsProvider", true},
+                                    {"sourceLinesProvider", true},
                                     {"launchProvider", true},
                                     {"launchCommand", kLaunchCommand},
                                     {"bytecodeProvider", true}}},
@@ -634,6 +639,13 @@ void Server::onAlignedSnapshots(TextFile &file,
                    getLastRequestKey(), std::move(reply));
 }
 
+void Server::onSourceLines(TextFile &file, const SourceLinesParams &params,
+                           proto::Callback<json::Value> reply) {
+  json::Object query{{"kind", "lines"}, {"snapshot", params.snapshot}};
+  jobs->startQuery(file, params.preview, std::move(query), "source lines",
+                   getLastRequestKey(), std::move(reply));
+}
+
 void Server::onLaunch(TextFile &file, const LaunchParams &params,
                       proto::Callback<json::Value> reply) {
   llvm::Expected<LaunchSpec> spec = findLaunch(file, params);
@@ -842,6 +854,8 @@ bool executor_studio::lsp::runServer(std::FILE *in, llvm::raw_ostream &out,
     server.bindDocument(handler, "executor/opHistory", &Server::onOpHistory);
     server.bindDocument(handler, "executor/alignedSnapshots",
                         &Server::onAlignedSnapshots);
+    server.bindDocument(handler, "executor/sourceLines",
+                        &Server::onSourceLines);
     server.bindDocument(handler, "executor/launch", &Server::onLaunch);
     server.bindDocument(handler, "mlir/convertToBytecode",
                         &Server::onConvertToBytecode);

@@ -112,6 +112,16 @@ struct AlignedSnapshotsParams {
 bool fromJSON(const llvm::json::Value &value, AlignedSnapshotsParams &result,
               llvm::json::Path path);
 
+/// `executor/sourceLines` parameters: the step whose lines are linked to
+/// the document's (an index, -1 the input, or a name: `compute/asm`).
+struct SourceLinesParams {
+  PipelinePreviewParams preview;
+  std::string snapshot;
+};
+
+bool fromJSON(const llvm::json::Value &value, SourceLinesParams &result,
+              llvm::json::Path path);
+
 /// `textDocument/rename` parameters.
 struct RenameParams {
   llvm::lsp::TextDocumentIdentifier textDocument;
