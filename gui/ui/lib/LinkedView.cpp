@@ -145,9 +145,16 @@ void drawLinkedView(Studio &studio, StudioView::State &state) {
   ImGui::SameLine();
   ImGui::TextColored(colors::accent(), "%s", m.positionName(position).c_str());
   if (map.sourceLines.empty()) {
-    ImGui::TextColored(colors::warning(),
-                       "this step names no line of the source: tick 'print loc' to record "
-                       "locations (and a kernel's line table)");
+    ImGui::TextColored(colors::warning(), "this step names no line of the source");
+    if (!studio.printLocations()) {
+      ImGui::SameLine();
+      // The link is read from locations and a kernel's line table.
+      if (ImGui::SmallButton("record with locations")) {
+        studio.setPrintLocations(true);
+        state.settings->printLocations = true;
+      }
+      state.probe("record-locations");
+    }
   } else {
     ImGui::TextColored(colors::dim(),
                        "%zu source lines linked; hover or click a line, ] and [ step through "

@@ -661,6 +661,9 @@ namespace {
 /// file under the IR view, which keeps its width; nothing over anything.
 void expectDockedLayout(StudioView &view, float width, float height, float paneMin) {
   EXPECT_GE(view.irPaneWidth(), paneMin) << width << "x" << height;
+  // (A figure, not a test: the width each IR pane got.)
+  std::printf("%.0fx%.0f: an IR pane side by side is %.0f px\n", width, height,
+              view.irPaneWidth());
   struct Box {
     const char *name;
     float x0 = 0, y0 = 0, x1 = 0, y1 = 0;

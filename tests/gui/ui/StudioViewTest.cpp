@@ -790,6 +790,31 @@ TEST_F(NullFrames, EditAPassAndRerunFromTheView) {
   EXPECT_FALSE(studio->passes().pass(0).edited);
 }
 
+TEST_F(NullFrames, WithoutLocationsTheLinkedViewOffersToRecordThem) {
+  openAndRecord(ARM_INPUT);
+  PipelineModel &passes = studio->passes();
+  std::optional<int> asmStep = passes.positionNamed("arm/asm");
+  ASSERT_TRUE(asmStep);
+  passes.select(*asmStep);
+  frame();
+  click("record-locations");
+  EXPECT_TRUE(studio->printLocations());
+  ASSERT_TRUE(frameUntil([&] { return !studio->recordingInProgress() &&
+                                      passes.hasRecording(); }, 60s));
+  asmStep = passes.positionNamed("arm/asm");
+  ASSERT_TRUE(asmStep);
+  passes.select(*asmStep);
+  frame();
+  frame();
+  float x = 0, y = 0;
+  ASSERT_TRUE(view->widgetCenter("linked-source-16", x, y));
+  ImGui::GetIO().MousePos = ImVec2(x, y);
+  frame();
+  frame();
+  EXPECT_EQ(view->linkedSourceLine(), 16u);
+  EXPECT_FALSE(view->linkedStepLines().empty());
+}
+
 TEST_F(NullFrames, AtAKernelsAssemblyTheSourceIsLinkedLineByLine) {
   // arm-kernel.mlir's line 16 is its arith.addf; at arm/asm the view is the
   // source beside the assembly, not a diff.
