@@ -5,6 +5,8 @@
 // step beside the file, each source line and its lines in one colour, and
 // follows the cursor. Pure logic here; the editors are extension.ts's.
 
+import { isRecord } from './protocol';
+
 export const SOURCE_LINES_METHOD = 'executor/sourceLines';
 
 /** The colours of linked lines, cycled by a source line's rank (as the studio's). */
@@ -33,10 +35,6 @@ export class SourceLinesFormatError extends Error {
     super(`executor-lsp-server sent source lines this extension cannot read: ${what}`);
     this.name = 'SourceLinesFormatError';
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function isLine(value: unknown): value is number {
