@@ -203,9 +203,9 @@ bool parseArguments(int argc, char **argv, AppOptions &options, std::string &mes
   static cl::opt<std::string, true> search("search", cl::location(parsed.search),
                                            cl::value_desc("TEXT"), cl::cat(headless),
                                            cl::desc("search the IR view for TEXT"));
-  static cl::opt<unsigned, true> history(
-      "history", cl::location(parsed.historyLine), cl::value_desc("LINE"), cl::cat(headless),
-      cl::desc("follow the op at LINE of the input as printed through every pass (its op "
+  static cl::opt<std::string> history(
+      "history", cl::value_desc("LINE[:COL]"), cl::cat(headless),
+      cl::desc("follow the op at LINE (and COL) of the file through every pass (its op "
                "history; records with locations)"));
   static cl::opt<std::string, true> edit(
       "edit", cl::location(parsed.editFile), cl::value_desc("FILE"), cl::cat(headless),
@@ -276,6 +276,13 @@ bool parseArguments(int argc, char **argv, AppOptions &options, std::string &mes
       options.passName = text; // (resolved against the recording)
     if (options.pass < 1 && options.passName.empty())
       return refuse("--pass takes a pass number from 1 or a pass name");
+  }
+  if (history.getNumOccurrences()) {
+    auto [lineText, columnText] = llvm::StringRef(history).split(':');
+    if (lineText.getAsInteger(10, options.historyLine) || options.historyLine == 0 ||
+        (history.find(':') != std::string::npos &&
+         (columnText.getAsInteger(10, options.historyColumn) || options.historyColumn == 0)))
+      return refuse("--history takes LINE or LINE:COL of the file, numbered from 1");
   }
   if (view.getNumOccurrences() && !viewModeNamed(options.view))
     return refuse("--view takes side-by-side, unified or source");
@@ -573,9 +580,12 @@ int runHeadless(Studio &studio, StudioView &view, GlWindow &window, const AppOpt
   if (!options.search.empty())
     view.setSearch(options.search);
   std::string why;
-  if (options.historyLine && !view.openOpHistory(kInputPosition, options.historyLine, &why)) {
-    std::fprintf(stderr, "executor-studio: --history %u: %s\n", options.historyLine,
-                 why.c_str());
+  if (options.historyLine &&
+      !view.openOpHistoryAtFileLine(options.historyLine, options.historyColumn, &why)) {
+    std::string at = std::to_string(options.historyLine);
+    if (options.historyColumn)
+      at += ":" + std::to_string(options.historyColumn);
+    std::fprintf(stderr, "executor-studio: --history %s: %s\n", at.c_str(), why.c_str());
     return 2;
   }
   bool launched = true;

@@ -73,8 +73,9 @@ struct AppOptions {
   /// side-by-side, unified or source.
   std::string view;
   std::string search;
-  /// --history: follow the op at this 1-based line of the input (0: none).
-  unsigned historyLine = 0;
+  /// --history LINE[:COL]: follow the op at this 1-based line (and column;
+  /// 0: any) of the file (line 0: none).
+  unsigned historyLine = 0, historyColumn = 0;
   /// Headless: edit the IR after pass `pass` to this file's text and
   /// re-run the rest before the screenshot.
   std::string editFile;

@@ -63,10 +63,17 @@ json::Object errorResult(json::Object result, std::string error,
   return result;
 }
 
-/// `executor/opHistory`: the recording's steps where the op is.
+/// `executor/opHistory`: the recording's steps where the op is. A chunk
+/// after `// -----` is recorded on its own, its ops' places at lines of the
+/// chunk: the places in and out are lines of the file (`bufferName`'s are
+/// moved by `lineOffset`).
 json::Object historyToJSON(const Recording &recording,
                            const json::Object &query, json::Object result,
-                           json::Array diagnostics) {
+                           json::Array diagnostics, llvm::StringRef bufferName,
+                           unsigned lineOffset) {
+  auto ofDocument = [&](const SourcePlace &place) {
+    return !bufferName.empty() && place.file == bufferName;
+  };
   std::vector<SourcePlace> places;
   std::string error;
   if (const json::Array *list = query.getArray("places")) {
@@ -78,6 +85,8 @@ json::Object historyToJSON(const Recording &recording,
       p.file = place->getString("file").value_or("").str();
       p.line = static_cast<unsigned>(place->getInteger("line").value_or(0));
       p.column = static_cast<unsigned>(place->getInteger("column").value_or(0));
+      if (ofDocument(p) && p.line > lineOffset)
+        p.line -= lineOffset;
       places.push_back(std::move(p));
     }
   } else {
@@ -126,7 +135,8 @@ json::Object historyToJSON(const Recording &recording,
   for (const SourcePlace &place : places)
     placesJSON.push_back(json::Object{
         {"file", place.file},
-        {"line", static_cast<int64_t>(place.line)},
+        {"line", static_cast<int64_t>(place.line) +
+                     (ofDocument(place) ? lineOffset : 0)},
         {"column", static_cast<int64_t>(place.column)}});
   result["places"] = std::move(placesJSON);
   json::Array steps;
@@ -174,6 +184,44 @@ json::Object historyToJSON(const Recording &recording,
     steps.push_back(std::move(out));
   }
   result["steps"] = std::move(steps);
+  return result;
+}
+
+/// `executor/sourceLines`: which lines of the document each line of a
+/// step came from (core's mapSourceLines, as the studio's linked view):
+/// for each source line (0-based, a line of the file) the step lines it
+/// became, and the step's text. Every number is 0-based, as LSP's.
+json::Object sourceLinesToJSON(const Recording &recording,
+                               const json::Object &query, json::Object result,
+                               json::Array diagnostics,
+                               llvm::StringRef bufferName,
+                               unsigned lineOffset) {
+  std::string ref = query.getString("snapshot").value_or("").str();
+  if (!recording.inputIR)
+    return errorResult(std::move(result),
+                       "the document did not parse: no step to link", false);
+  std::optional<SnapshotRef> snapshot = resolveSnapshot(recording, ref);
+  if (!snapshot || !snapshot->ir)
+    return errorResult(std::move(result),
+                       "there is no snapshot " + ref + ": " +
+                           describeSnapshots(recording),
+                       /*invalidParams=*/true);
+  SourceLineMap map = mapSourceLines(*snapshot->ir, snapshot->kind, bufferName);
+  json::Array links;
+  for (size_t i = 0; i < map.sourceLines.size(); ++i) {
+    json::Array steps;
+    for (unsigned line : map.stepLinesOf[i])
+      steps.push_back(static_cast<int64_t>(line));
+    links.push_back(json::Object{
+        {"sourceLine",
+         static_cast<int64_t>(map.sourceLines[i]) - 1 + lineOffset},
+        {"stepLines", std::move(steps)}});
+  }
+  result["name"] = snapshot->name;
+  result["kind"] = snapshotKindName(snapshot->kind);
+  result["text"] = *snapshot->ir;
+  result["links"] = std::move(links);
+  result["diagnostics"] = std::move(diagnostics);
   return result;
 }
 
@@ -240,7 +288,8 @@ void executor_studio::lsp::setQueryRecordOptions(const json::Object &query,
                                                  RecordOptions &options) {
   options.recordIR = true;
   options.recordNested = true;
-  if (query.getString("kind") == "history") {
+  if (query.getString("kind") == "history" ||
+      query.getString("kind") == "lines") {
     // Ops are followed by their locations, into each target's line table;
     // every text is searched.
     options.printDebugInfo = true;
@@ -260,9 +309,14 @@ json::Object executor_studio::lsp::chunkQueryToJSON(
   };
   json::Array diagnostics =
       diagnosticsToJSON(recording, text, lineOffset, options);
+  if (query.getString("kind") == "lines")
+    return sourceLinesToJSON(recording, query, std::move(result),
+                             std::move(diagnostics), options.bufferName,
+                             lineOffset);
   if (query.getString("kind") == "history")
     return historyToJSON(recording, query, std::move(result),
-                         std::move(diagnostics));
+                         std::move(diagnostics), options.bufferName,
+                         lineOffset);
   return alignedToJSON(recording, query, std::move(result),
                        std::move(diagnostics), align);
 }

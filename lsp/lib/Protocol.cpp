@@ -172,6 +172,22 @@ bool executor_studio::lsp::fromJSON(const json::Value &value,
 }
 
 bool executor_studio::lsp::fromJSON(const json::Value &value,
+                                    SourceLinesParams &result,
+                                    json::Path path) {
+  if (!fromJSON(value, result.preview, path))
+    return false;
+  const json::Object *object = value.getAsObject();
+  if (!snapshotRef(object->get("snapshot"), result.snapshot,
+                   path.field("snapshot"))) {
+    if (!object->get("snapshot"))
+      path.field("snapshot").report(
+          "expected a snapshot index (-1: the input) or a name");
+    return false;
+  }
+  return true;
+}
+
+bool executor_studio::lsp::fromJSON(const json::Value &value,
                                     RenameParams &result, json::Path path) {
   json::ObjectMapper o(value, path);
   return o && o.map("textDocument", result.textDocument) &&

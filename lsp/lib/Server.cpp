@@ -117,6 +117,7 @@ public:
   DocumentMethod<RerunFromParams> onRerunFrom;
   DocumentMethod<OpHistoryParams> onOpHistory;
   DocumentMethod<AlignedSnapshotsParams> onAlignedSnapshots;
+  DocumentMethod<SourceLinesParams> onSourceLines;
   DocumentMethod<LaunchParams> onLaunch;
   DocumentMethod<proto::CodeActionParams> onCodeAction;
   DocumentMethod<proto::TextDocumentPositionParams> onPrepareRename;
@@ -239,6 +240,9 @@ const proto::URIForFile &documentURI(const OpHistoryParams &params) {
   return params.preview.uri;
 }
 const proto::URIForFile &documentURI(const AlignedSnapshotsParams &params) {
+  return params.preview.uri;
+}
+const proto::URIForFile &documentURI(const SourceLinesParams &params) {
   return params.preview.uri;
 }
 
@@ -385,6 +389,7 @@ void Server::onInitialize(const RawParams &params,
                                     {"previewCommand", kShowPreviewCommand},
                                     {"opHistoryProvider", true},
                                     {"alignedSnapshotsProvider", true},
+                                    {"sourceLinesProvider", true},
                                     {"launchProvider", true},
                                     {"launchCommand", kLaunchCommand},
                                     {"bytecodeProvider", true}}},
@@ -630,6 +635,13 @@ void Server::onOpHistory(TextFile &file, const OpHistoryParams &params,
           proto::ErrorCode::InvalidParams,
           llvm::formatv("there is no op at line {0}, character {1}",
                         int64_t(pos.line) + 1, int64_t(pos.character) + 1)));
+    // The chunk's parser numbers its lines from the chunk's start: the
+    // places of the query are lines of the file.
+    for (json::Value &value : places)
+      if (json::Object *place = value.getAsObject())
+        if (place->getString("file") == file.getURI().file())
+          if (std::optional<int64_t> line = place->getInteger("line"))
+            (*place)["line"] = *line + static_cast<int64_t>(chunk->lineOffset);
     query["places"] = std::move(places);
     query["op"] = op;
     preview.chunk = chunk->index;
@@ -650,6 +662,13 @@ void Server::onAlignedSnapshots(TextFile &file,
                      {"right", params.right},
                      {"lineDiff", params.lineDiff}};
   jobs->startQuery(file, params.preview, std::move(query), "structural diff",
+                   getLastRequestKey(), std::move(reply));
+}
+
+void Server::onSourceLines(TextFile &file, const SourceLinesParams &params,
+                           proto::Callback<json::Value> reply) {
+  json::Object query{{"kind", "lines"}, {"snapshot", params.snapshot}};
+  jobs->startQuery(file, params.preview, std::move(query), "source lines",
                    getLastRequestKey(), std::move(reply));
 }
 
@@ -861,6 +880,8 @@ bool executor_studio::lsp::runServer(std::FILE *in, llvm::raw_ostream &out,
     server.bindDocument(handler, "executor/opHistory", &Server::onOpHistory);
     server.bindDocument(handler, "executor/alignedSnapshots",
                         &Server::onAlignedSnapshots);
+    server.bindDocument(handler, "executor/sourceLines",
+                        &Server::onSourceLines);
     server.bindDocument(handler, "executor/launch", &Server::onLaunch);
     handler.method("executor/stepText", &server, &Server::onStepText);
     server.bindDocument(handler, "mlir/convertToBytecode",

@@ -20,6 +20,8 @@ import { ServerLifecycle } from './core/lifecycle';
 import type { HistoryRun, OpHistoryParams } from './core/opHistory';
 import { ALIGNED_SNAPSHOTS_METHOD, OP_HISTORY_METHOD, OpHistoryService, historyItems, parseAlignedSnapshots } from './core/opHistory';
 import { findLensSnapshot } from './core/preview';
+import type { SourceLines } from './core/sourceLines';
+import { LINK_COLOURS, SOURCE_LINES_METHOD, colourLinks, parseSourceLines, stepLinesOf } from './core/sourceLines';
 import type { PassItem, PreviewLocation, PreviewRun } from './core/previewService';
 import { PipelinePreviewService } from './core/previewService';
 import type { PreviewDiagnostic } from './core/protocol';
@@ -33,6 +35,7 @@ import {
   CONVERT_TO_BYTECODE_METHOD,
   HISTORY_SCHEME,
   LANGUAGE_ID,
+  LINKED_SCHEME,
   PIPELINE_PREVIEW_METHOD,
   PREVIEW_SCHEME,
   RERUN_FROM_METHOD,
@@ -455,6 +458,79 @@ function runQuickPick<T extends vscode.QuickPickItem>(
  * "Show This Op after Each Pass": the op at the cursor of a .mlir file, of
  * a pass in the preview, or of a step of another history.
  */
+/** The texts of the steps shown linked to their source, by URI. */
+class LinkedDocuments implements vscode.TextDocumentContentProvider {
+  readonly texts = new Map<string, string>();
+  provideTextDocumentContent(uri: vscode.Uri): string {
+    return this.texts.get(uri.toString()) ?? '';
+  }
+}
+
+/** One colour a link rank (both editors), and the lines at the cursor. */
+const linkDecorations = LINK_COLOURS.map((colour) =>
+  vscode.window.createTextEditorDecorationType({ backgroundColor: colour, isWholeLine: true }));
+const cursorDecoration = vscode.window.createTextEditorDecorationType({
+  isWholeLine: true, borderWidth: '1px 0', borderStyle: 'solid', borderColor: 'rgba(255, 255, 255, 0.6)',
+});
+let linkedFollow: vscode.Disposable | undefined;
+let lastLinkedStep = '';
+
+/**
+ * Executor: Show a Step Linked to the Source. The step (a kernel's `asm` or
+ * `llvm`, or any step) beside the .mlir file, each source line and the
+ * lines it became in one colour (`executor/sourceLines`, the studio's
+ * linked view); the cursor's line marks its lines there and brings them
+ * into sight.
+ */
+async function showLinkedStep(send: (method: string, params: object) => Promise<unknown>,
+  linked: LinkedDocuments): Promise<void> {
+  const editor = vscode.window.activeTextEditor;
+  if (editor?.document.languageId !== LANGUAGE_ID || editor.document.uri.scheme !== 'file') {
+    void vscode.window.showWarningMessage('Executor: Show a Step Linked to the Source needs a .mlir file in the editor.');
+    return;
+  }
+  const step = await vscode.window.showInputBox({
+    prompt: "The step to link: a name (compute/asm, compute/llvm, cse) or a number (-1: the input)",
+    value: lastLinkedStep || 'asm',
+  });
+  if (step === undefined || step.trim() === '') {
+    return;
+  }
+  lastLinkedStep = step.trim();
+  const source = editor.document;
+  const chunk = chunkAtLine(source.getText(), editor.selection.active.line);
+  const snapshot = /^-?\d+$/.test(lastLinkedStep) ? Number(lastLinkedStep) : lastLinkedStep;
+  const lines: SourceLines = parseSourceLines(await send(SOURCE_LINES_METHOD, { uri: source.uri.toString(), chunk, snapshot }));
+  const extension = lines.kind === 'asm' ? 's' : lines.kind === 'llvm' ? 'll' : 'mlir';
+  const uri = vscode.Uri.from({ scheme: LINKED_SCHEME, path: `/${lines.name.replace(/\//g, '.')}.${extension}`, query: source.uri.toString() });
+  linked.texts.set(uri.toString(), lines.text);
+  const stepEditor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri),
+    { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true, preview: false });
+  const colours = colourLinks(lines);
+  const ranges = (list: number[] | undefined, doc: vscode.TextDocument): vscode.Range[] =>
+    (list ?? []).filter((l) => l < doc.lineCount).map((l) => doc.lineAt(l).range);
+  linkDecorations.forEach((decoration, c) => {
+    editor.setDecorations(decoration, ranges(colours.source[c], source));
+    stepEditor.setDecorations(decoration, ranges(colours.step[c], stepEditor.document));
+  });
+  const follow = (line: number): void => {
+    const targets = stepLinesOf(lines, line);
+    stepEditor.setDecorations(cursorDecoration, ranges(targets, stepEditor.document));
+    editor.setDecorations(cursorDecoration, targets.length > 0 ? ranges([line], source) : []);
+    const first = targets[0];
+    if (first !== undefined && first < stepEditor.document.lineCount) {
+      stepEditor.revealRange(stepEditor.document.lineAt(first).range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+    }
+  };
+  linkedFollow?.dispose();
+  linkedFollow = vscode.window.onDidChangeTextEditorSelection((event) => {
+    if (event.textEditor.document.uri.toString() === source.uri.toString()) {
+      follow(event.selections[0]?.active.line ?? 0);
+    }
+  });
+  follow(editor.selection.active.line);
+}
+
 async function showOpHistory(previews: PipelinePreviewService, histories: OpHistoryService, argument: unknown): Promise<void> {
   const editor = vscode.window.activeTextEditor;
   const uri = argument instanceof vscode.Uri ? argument : editor?.document.uri;
@@ -884,6 +960,7 @@ export function activate(context: vscode.ExtensionContext): void {
   );
   const histories = new OpHistoryService((params, signal) => send(OP_HISTORY_METHOD, params, signal));
   const alignedDocuments = new AlignedDocuments();
+  const linkedDocuments = new LinkedDocuments();
   alignedContext = { documents: alignedDocuments, send };
   const rerunDiagnostics = vscode.languages.createDiagnosticCollection('executor-rerun');
   const snapshots = new SnapshotFileSystem(previews, (uri, text) => {
@@ -915,6 +992,11 @@ export function activate(context: vscode.ExtensionContext): void {
       },
     }),
     vscode.workspace.registerTextDocumentContentProvider(ALIGNED_SCHEME, alignedDocuments),
+    vscode.workspace.registerTextDocumentContentProvider(LINKED_SCHEME, linkedDocuments),
+    vscode.commands.registerCommand(COMMANDS.showLinkedStep, () =>
+      run(() => showLinkedStep(send, linkedDocuments))(),
+    ),
+    { dispose: () => { linkedFollow?.dispose(); } },
     vscode.commands.registerCommand(COMMANDS.showOpHistory, (argument: unknown) =>
       run(() => showOpHistory(previews, histories, argument))(),
     ),

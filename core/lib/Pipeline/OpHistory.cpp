@@ -15,7 +15,9 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Path.h"
 
+#include <algorithm>
 #include <cctype>
+#include <map>
 #include <optional>
 #include <unordered_map>
 
@@ -483,6 +485,51 @@ SnapshotPlaces::linesOf(llvm::ArrayRef<SourcePlace> places) const {
       }
   }
   return lines;
+}
+
+llvm::ArrayRef<unsigned> SourceLineMap::stepLines(unsigned line) const {
+  int at = rank(line);
+  if (at < 0)
+    return {};
+  return stepLinesOf[static_cast<size_t>(at)];
+}
+
+int SourceLineMap::rank(unsigned line) const {
+  auto it = std::lower_bound(sourceLines.begin(), sourceLines.end(), line);
+  if (it == sourceLines.end() || *it != line)
+    return -1;
+  return static_cast<int>(it - sourceLines.begin());
+}
+
+SourceLineMap executor_studio::mapSourceLines(StringRef text, SnapshotKind kind,
+                                              StringRef file) {
+  SnapshotPlaces places(text, kind);
+  SourceLineMap map;
+  map.sourceLinesOf.resize(places.size());
+  SourcePlace wanted{file.str(), 0, 0};
+  std::map<unsigned, std::vector<unsigned>> back;
+  for (size_t i = 0; i < places.size(); ++i) {
+    std::vector<unsigned> &lines = map.sourceLinesOf[i];
+    for (const SourcePlace &place : places.placesOfLine(i)) {
+      wanted.line = place.line;
+      if (place.line == 0 || !samePlace(place, wanted))
+        continue;
+      lines.push_back(place.line);
+      // An instruction's own line, not the lines it was inlined at or its
+      // function's (the line table's first place is its DILocation's).
+      if (kind != SnapshotKind::MLIR)
+        break;
+    }
+    llvm::sort(lines);
+    lines.erase(std::unique(lines.begin(), lines.end()), lines.end());
+    for (unsigned line : lines)
+      back[line].push_back(static_cast<unsigned>(i));
+  }
+  for (auto &[line, steps] : back) {
+    map.sourceLines.push_back(line);
+    map.stepLinesOf.push_back(std::move(steps));
+  }
+  return map;
 }
 
 std::vector<OpHistoryStep>

@@ -66,14 +66,13 @@ Settings Settings::fromJson(const std::string &text, std::string *error) {
     read(*l, "executorWidth", s.executorWidth);
     read(*l, "diagnosticsHeight", s.diagnosticsHeight);
     // A width saved at an earlier default (every exit saves the layout,
-    // dragged or not) takes today's: the pass list was widened so that no
-    // name of the default pipeline is cut at 1600x960. A drag is never
-    // exactly on these.
-    const Settings defaults;
-    if (s.passListWidth == 300.0f)
-      s.passListWidth = defaults.passListWidth;
-    if (s.executorWidth == 440.0f)
-      s.executorWidth = defaults.executorWidth;
+    // dragged or not) is today's automatic width: the pass list as wide as
+    // its names need, the IR panes the rest. A drag is never exactly on
+    // these.
+    if (s.passListWidth == 300.0f || s.passListWidth == 450.0f)
+      s.passListWidth = 0;
+    if (s.executorWidth == 440.0f || s.executorWidth == 410.0f)
+      s.executorWidth = 0;
   }
   if (auto v = j.find("view"); v != j.end() && v->is_object()) {
     read(*v, "mode", s.viewMode);

@@ -3,6 +3,10 @@
 
 #include "StudioModel/IrText.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/Path.h"
+
 #include <filesystem>
 #include <fstream>
 
@@ -52,6 +56,51 @@ executor_studio::gui::findSourceOnDisk(std::string_view line,
     return loc;
   }
   return std::nullopt;
+}
+
+std::vector<SourceLocation> executor_studio::gui::findOpsAtFileLine(
+    llvm::StringRef inputIR, llvm::StringRef fileName, llvm::StringRef fileText, unsigned line,
+    unsigned column, std::string &why) {
+  std::string name = llvm::sys::path::filename(fileName).str();
+  llvm::SmallVector<llvm::StringRef> fileLines;
+  fileText.split(fileLines, '\n');
+  if (!fileText.empty() && fileText.ends_with("\n"))
+    fileLines.pop_back();
+  if (line == 0) {
+    why = "lines are numbered from 1";
+    return {};
+  }
+  if (line > fileLines.size()) {
+    why = "line " + std::to_string(line) + " is past the end of " + name + " (" +
+          std::to_string(fileLines.size()) + " lines)";
+    return {};
+  }
+  // Every place the input names on that line of the file (a line table's
+  // absolute path and the name given to the parser are the same file).
+  SnapshotPlaces input(inputIR, SnapshotKind::MLIR);
+  SourcePlace wanted{fileName.str(), line, 0};
+  std::vector<SourceLocation> found;
+  for (size_t i = 0; i < input.size(); ++i)
+    for (const SourcePlace &place : input.placesOfLine(i))
+      if (samePlace(place, wanted) && !llvm::is_contained(found, place))
+        found.push_back(place);
+  if (found.empty()) {
+    why = "line " + std::to_string(line) + " of " + name + " holds no op: `" +
+          fileLines[line - 1].trim().str() + "`";
+    return {};
+  }
+  if (column == 0)
+    return found;
+  // The op that starts last at or before the column (else the first).
+  const SourceLocation *best = nullptr;
+  for (const SourceLocation &place : found)
+    if (place.column <= column && (!best || place.column > best->column))
+      best = &place;
+  if (!best)
+    for (const SourceLocation &place : found)
+      if (!best || place.column < best->column)
+        best = &place;
+  return {*best};
 }
 
 std::optional<std::vector<std::string>>

@@ -170,6 +170,11 @@ void drawViewOptions(Studio &studio, StudioView::State &state) {
   modeButton("side by side", ViewMode::SideBySide);
   modeButton("unified", ViewMode::Unified);
   modeButton("source", ViewMode::Source);
+  next(checkboxWidth("linked"));
+  ImGui::Checkbox("linked", &state.linkedWanted);
+  state.probe("linked");
+  helpTooltip("The source beside the step, each source line and what it became in one "
+              "colour (from loc, !dbg and .loc); always at a kernel's LLVM IR and assembly.");
   next(ImGui::CalcTextSize("|").x);
   ImGui::TextColored(colors::dim(), "|");
   bool structural = m.structural();
@@ -535,12 +540,23 @@ struct RowPainter {
       } else {
         ImGui::TextDisabled("go to source: this line names no file on disk");
       }
-      std::vector<SourceLocation> locations = findSourceLocations(text, lines);
+      // In the source view a line is a line of the file (its ops are found
+      // by the places the recorded input names), elsewhere of the snapshot.
+      std::vector<SourceLocation> locations;
+      std::string why;
+      if (mode == ViewMode::Source) {
+        if (std::shared_ptr<const std::string> input = m.irAt(kInputPosition))
+          locations = findOpsAtFileLine(*input, studio.document().name(),
+                                        studio.document().text(), m.leftLineNumber(r), 0, why);
+      } else {
+        locations = findSourceLocations(text, lines);
+      }
       if (!locations.empty()) {
         if (ImGui::MenuItem("history of this op"))
           openOpHistory(studio, state, std::move(locations), std::string(text));
       } else {
-        ImGui::TextDisabled("history: record with 'print loc' to follow ops");
+        ImGui::TextDisabled("history: %s",
+                            why.empty() ? "record with 'print loc' to follow ops" : why.c_str());
       }
       ImGui::EndPopup();
     }
@@ -583,6 +599,7 @@ void drawRows(Studio &studio, StudioView::State &state, const DiffView &view, si
 
   size_t longest = m.maxLineLength();
   float paneWidth = mode == ViewMode::SideBySide ? width / 2 : width;
+  state.irPaneWidth = paneWidth;
   float textWidth = paneWidth - gutter - (mode == ViewMode::Unified ? gutter + 2 * charWidth : 0);
   float maxScroll = std::max(0.0f, (longest + 4) * charWidth - textWidth);
   if (ImGui::IsWindowHovered()) {
@@ -651,6 +668,10 @@ void drawIrView(Studio &studio, StudioView::State &state) {
     return;
   }
   drawViewOptions(studio, state);
+  if (linkedViewWanted(studio, state)) {
+    drawLinkedView(studio, state);
+    return;
+  }
   drawFilterAndSearch(m, state);
   const DiffView &view = m.diffView();
   size_t rows = m.rowCount();
@@ -661,10 +682,9 @@ void drawIrView(Studio &studio, StudioView::State &state) {
 void drawSourceFile(StudioView::State &state) {
   if (state.sourcePath.empty())
     return;
-  bool open = true;
-  ImGui::SetNextWindowSize(ImVec2(640, 420), ImGuiCond_FirstUseEver);
-  std::string title = "Source: " + state.sourcePath + "###sourcefile";
-  if (ImGui::Begin(title.c_str(), &open)) {
+  bool open = !panelHeader(state, "source-file", "Source: " + state.sourcePath);
+  ImGui::BeginChild("##sourcelines", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
+  {
     float lineHeight = ImGui::GetTextLineHeightWithSpacing();
     if (state.sourceScroll) {
       ImGui::SetScrollY(std::max(0.0f, (state.sourceLine - 1) * lineHeight -
@@ -683,7 +703,7 @@ void drawSourceFile(StudioView::State &state) {
           ImGui::PopStyleColor();
       }
   }
-  ImGui::End();
+  ImGui::EndChild();
   if (!open) {
     state.sourcePath.clear();
     state.sourceLines.clear();

@@ -164,22 +164,6 @@ struct ValueSlice {
   }
 };
 
-/// Over the IR view, beside the executor panel (whose launch table and
-/// inputs stay in sight).
-void placeInspectorWindow(const StudioView::State &state) {
-  const ImGuiViewport *viewport = ImGui::GetMainViewport();
-  float executorWidth = state.settings ? state.settings->executorWidth : Settings().executorWidth;
-  float margin = ImGui::GetFontSize();
-  float room = std::max(viewport->WorkSize.x - executorWidth - 2 * margin,
-                        viewport->WorkSize.x * 0.4f);
-  ImGui::SetNextWindowSize(ImVec2(std::min(room, viewport->WorkSize.x * 0.6f),
-                                  viewport->WorkSize.y * 0.72f),
-                           ImGuiCond_Appearing);
-  ImGui::SetNextWindowPos(ImVec2(viewport->WorkPos.x + margin + room / 2,
-                                 viewport->WorkPos.y + viewport->WorkSize.y * 0.5f),
-                          ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
-}
-
 /// The type, the shape, "Copy as JSON" and the min, max, mean and NaN count.
 void drawValueSummary(StudioView::State &state, const ShapedArg &type, const MemRefData &data,
                       const ValueStats &stats) {
@@ -353,16 +337,11 @@ void drawInspector(Studio &studio, StudioView::State &state) {
                        : ShapedArg();
   const ElementType &element = type.element;
 
-  placeInspectorWindow(state);
-  bool open = true;
   char title[160];
-  std::snprintf(title, sizeof(title), "Inspector: #%llu %s %s %d###inspector",
+  std::snprintf(title, sizeof(title), "Inspector: #%llu %s %s %d",
                 static_cast<unsigned long long>(r->id), r->label.c_str(),
                 state.inspectInput ? "input" : "result", state.inspectIndex);
-  if (!ImGui::Begin(title, &open, ImGuiWindowFlags_NoSavedSettings)) {
-    ImGui::End();
-    return;
-  }
+  bool open = !panelHeader(state, "inspector", title);
   state.probe("inspector");
   state.inspectMin = ImGui::GetWindowPos();
   state.inspectMax = ImVec2(state.inspectMin.x + ImGui::GetWindowWidth(),
@@ -373,7 +352,6 @@ void drawInspector(Studio &studio, StudioView::State &state) {
 
   if (data.sizes.empty()) {
     ImGui::Text("value %s", number(valueAt(data, element, 0), element).c_str());
-    ImGui::End();
     if (!open)
       state.inspectLaunch = 0;
     return;
@@ -388,7 +366,6 @@ void drawInspector(Studio &studio, StudioView::State &state) {
     drawHeatmap(state, slice, stats);
   }
   drawValueTable(slice);
-  ImGui::End();
   if (!open) {
     state.inspectLaunch = 0;
     state.inspectSummary.clear();
@@ -475,23 +452,9 @@ void drawOpHistory(Studio &studio, StudioView::State &state) {
   if (state.historyLocations.empty())
     return;
   PipelineModel &m = studio.passes();
-  // Over the executor panel, at the right: the IR view, where the op's
-  // lines are marked, stays in sight (at 1024x640 too).
-  const ImGuiViewport *viewport = ImGui::GetMainViewport();
-  // Wide enough for a target's own step's name beside its lines
-  // (`convert-func-to-llvm` under its target's row whole at 1024x640).
-  float width = std::min(ImGui::GetFontSize() * 30,
-                         std::max(viewport->WorkSize.x * 0.3f, ImGui::GetFontSize() * 24));
-  ImGui::SetNextWindowSize(ImVec2(width, viewport->WorkSize.y * 0.5f), ImGuiCond_Appearing);
-  ImGui::SetNextWindowPos(ImVec2(viewport->WorkPos.x + viewport->WorkSize.x - width -
-                                     ImGui::GetFontSize() * 0.5f,
-                                 viewport->WorkPos.y + viewport->WorkSize.y * 0.3f),
-                          ImGuiCond_Appearing);
-  bool open = true;
-  if (!ImGui::Begin("Op history###ophistory", &open, ImGuiWindowFlags_NoSavedSettings)) {
-    ImGui::End();
-    return;
-  }
+  // Docked under the pass list: the IR view, where the op's lines are
+  // marked, stays in sight.
+  bool open = !panelHeader(state, "op-history", "Op history");
   state.probe("op-history");
   ImGui::PushTextWrapPos(0);
   ImGui::TextColored(colors::accent(), "%s", state.historyLabel.c_str());
@@ -527,7 +490,6 @@ void drawOpHistory(Studio &studio, StudioView::State &state) {
     }
     ImGui::EndTable();
   }
-  ImGui::End();
   if (!open) {
     state.historyLocations.clear();
     state.history.clear();

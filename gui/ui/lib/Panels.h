@@ -4,6 +4,8 @@
 
 #include "StudioUI/StudioView.h"
 
+#include "ExecutorStudio/Pipeline/OpHistory.h"
+#include "StudioModel/IrText.h"
 #include "StudioModel/Settings.h"
 #include "StudioModel/Studio.h"
 
@@ -94,6 +96,20 @@ struct StudioView::State {
   unsigned sourceLine = 0;
   bool sourceScroll = false;
 
+  // The linked view: the source beside a step (LinkedView.cpp). The map
+  // of the step's text, the highlighted source line (0: none), whether a
+  // click kept it, the step line `]`/`[` went to, and lines to scroll to.
+  bool linkedWanted = false;
+  std::shared_ptr<const std::string> linkedText;
+  int linkedPosition = -2;
+  uint64_t linkedSourceGen = 0;
+  TextLines linkedStep, linkedSource;
+  SourceLineMap linkedMap;
+  unsigned linkedLine = 0, linkedShown = 0;
+  bool linkedPinned = false;
+  int linkedCursor = -1;
+  int linkedScrollStep = -1, linkedScrollSource = -1;
+
   // The executor panel.
   std::string address;
   uint64_t lastLogGen = 0;
@@ -111,6 +127,15 @@ struct StudioView::State {
   };
   std::map<std::string, Probe> probes;
 
+  /// Where each panel was drawn in the last frame ("passes", "ir",
+  /// "executor", "inspector", "op-history", "source-file"), and the width
+  /// of one IR pane (the side-by-side view's half, else the whole view).
+  struct Rect {
+    ImVec2 min, max;
+  };
+  std::map<std::string, Rect> panels;
+  float irPaneWidth = 0;
+
   /// Remembers where the last item was drawn as `name`.
   void probe(const std::string &name, bool enabled = true);
   /// The same, with the text it drew in `room` pixels.
@@ -118,7 +143,20 @@ struct StudioView::State {
 };
 
 void drawPassList(Studio &studio, StudioView::State &state);
+/// The width the pass list needs to show every name whole beside its
+/// number and time (the automatic width).
+float passListWidthNeeded(const PipelineModel &passes);
+/// The least width the automatic layout gives it: kNameMinChars of a name.
+float passListWidthLeast();
 void drawIrView(Studio &studio, StudioView::State &state);
+/// Whether the IR view shows the linked view: at a kernel's LLVM IR and
+/// assembly (where a text diff means nothing), or when "linked" is ticked.
+bool linkedViewWanted(Studio &studio, const StudioView::State &state);
+/// The source beside the selected step, line by line linked.
+void drawLinkedView(Studio &studio, StudioView::State &state);
+/// `]` (1) and `[` (-1): the next or previous step line of the highlighted
+/// source line.
+void moveLinkedCursor(StudioView::State &state, int step);
 void drawDiagnostics(Studio &studio, StudioView::State &state);
 void drawExecutorPanel(Studio &studio, StudioView::State &state);
 /// Opens the inspector on input (or result) `index` of launch `id`.
@@ -131,8 +169,12 @@ void openOpHistory(Studio &studio, StudioView::State &state,
                    std::vector<SourceLocation> locations, std::string label);
 /// The op history window, when one is open.
 void drawOpHistory(Studio &studio, StudioView::State &state);
-/// The source file window of "go to source", when one is open.
+/// The source file panel of "go to source", when one is open.
 void drawSourceFile(StudioView::State &state);
+/// A docked panel's title row: `title` and, at its right, a close button;
+/// true when the button was pressed. Remembers the panel (the current
+/// child window) as `name` in State::panels.
+bool panelHeader(StudioView::State &state, const char *name, const std::string &title);
 /// Starts editing the IR after pass `pass` (-1: the input) in the IR view.
 void beginEdit(Studio &studio, StudioView::State &state, int pass);
 /// The IR view's edit controls (edit, re-run, revert, save) on one row.

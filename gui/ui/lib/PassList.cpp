@@ -270,6 +270,34 @@ void drawGroupRow(PipelineModel &passes, StudioView::State &state, int group,
 
 } // namespace
 
+float passListWidthLeast() {
+  const ImGuiStyle &style = ImGui::GetStyle();
+  float pad = style.CellPadding.x * 2 + 1;
+  // The mark and kNameMinChars of a name (chooseColumns() gives the
+  // number and the time way first).
+  return (ImGui::GetTextLineHeight() * 0.55f + pad) + (characterWidth() * (kNameMinChars + 1) + pad) +
+         style.ScrollbarSize + style.WindowPadding.x * 2 + 2;
+}
+
+float passListWidthNeeded(const PipelineModel &passes) {
+  const ImGuiStyle &style = ImGui::GetStyle();
+  float pad = style.CellPadding.x * 2 + 1;
+  float charW = characterWidth();
+  unsigned widest = 0;
+  for (size_t i = 0; i < passes.entryCount(); ++i)
+    widest = std::max(widest, passes.number(static_cast<int>(i)));
+  size_t longest = static_cast<size_t>(kNameMinChars);
+  for (const PipelineModel::ListRow &row : passes.listRows())
+    longest = std::max(longest, characterCount(row.isGroup() ? passes.groupLabel(row.group).full()
+                                                             : passes.listLabel(row.position).full()));
+  // The columns chooseColumns() lays out, each whole: the mark, the
+  // number, the name, the time; the scroll bar and the panel's padding.
+  return (ImGui::GetTextLineHeight() * 0.55f + pad) +
+         (charW * static_cast<float>(std::to_string(widest).size()) + pad) +
+         (charW * (static_cast<float>(longest) + 1) + pad) + (ImGui::GetFontSize() * 3.2f + pad) +
+         style.ScrollbarSize + style.WindowPadding.x * 2 + 2;
+}
+
 void drawPassList(Studio &studio, StudioView::State &state) {
   PipelineModel &passes = studio.passes();
   drawHeader(studio, state);

@@ -2,6 +2,7 @@
 #include "Panels.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <string>
 
@@ -123,7 +124,8 @@ void drawToolbar(Studio &studio, StudioView::State &state) {
     ImGui::TextColored(colors::dim(), "on %s", s.anchor.c_str());
   }
   // The key hint when it fits, else a "keys" label with it as tooltip.
-  static const char *kKeys = "j/k or arrows step, n next changed, / search, e edit, F5 launch";
+  static const char *kKeys =
+      "j/k or arrows step, n next changed, / search, e edit, ]/[ next line linked, F5 launch";
   ImGui::SameLine();
   if (ImGui::GetContentRegionAvail().x >= ImGui::CalcTextSize(kKeys).x + ImGui::GetFontSize() * 4) {
     ImGui::TextColored(colors::dim(), "   keys: %s", kKeys);
@@ -167,6 +169,12 @@ void keyboard(Studio &studio, StudioView::State &state) {
     case 'e':
       if (!state.editing && passes.selected() >= 0)
         beginEdit(studio, state, passes.selected());
+      break;
+    case ']':
+      moveLinkedCursor(state, 1);
+      break;
+    case '[':
+      moveLinkedCursor(state, -1);
       break;
     default:
       break;
@@ -330,16 +338,27 @@ void StudioView::draw() {
       noDiagnostics ? ImGui::GetFrameHeightWithSpacing() : settings.diagnosticsHeight;
   float mainHeight = std::max(100.0f, avail.y - diagnosticsHeight - status - gap -
                                           ImGui::GetStyle().ItemSpacing.y * 2);
-  // Side panels keep their minimum widths and leave the IR 40% of the
-  // window, and at least 520 px where the window allows (half of a 1024 px
-  // window); what the user dragged them to is kept in the settings.
+  // The IR panes get the width. The pass list is as wide as its names
+  // need and the executor column 18% of the window (each at its minimum,
+  // or where the user dragged it), together at most 47% of it (42% under
+  // 1280 px);
+  // dragged ones may take more, leaving the IR 40% and at least 520 px
+  // where the window allows. What the user dragged is kept in the settings.
   const float minPassList = 150, minExecutor = 230;
+  float autoRoom =
+      std::max(minPassList + minExecutor, avail.x * (avail.x < 1280 ? 0.42f : 0.47f));
   float sideRoom = std::max(minPassList + minExecutor,
                             avail.x - std::max(avail.x * 0.4f, 520.0f));
+  float executorWidth = settings.executorWidth > 0
+                            ? settings.executorWidth
+                            : std::clamp(avail.x * 0.18f, 240.0f, 340.0f);
+  executorWidth = std::clamp(executorWidth, minExecutor, std::max(minExecutor, avail.x * 0.5f));
   float passListWidth =
-      std::clamp(settings.passListWidth, minPassList, std::max(minPassList, avail.x * 0.4f));
-  float executorWidth =
-      std::clamp(settings.executorWidth, minExecutor, std::max(minExecutor, avail.x * 0.5f));
+      settings.passListWidth > 0
+          ? settings.passListWidth
+          : std::min(passListWidthNeeded(passes),
+                     std::max({minPassList, passListWidthLeast(), autoRoom - executorWidth}));
+  passListWidth = std::clamp(passListWidth, minPassList, std::max(minPassList, avail.x * 0.4f));
   if (passListWidth + executorWidth > sideRoom) {
     float scale = sideRoom / (passListWidth + executorWidth);
     passListWidth = std::max(minPassList, passListWidth * scale);
@@ -347,17 +366,57 @@ void StudioView::draw() {
   }
   float passListBefore = passListWidth, executorBefore = executorWidth;
 
+  // Docked panels share the IR column's height: the op history, the
+  // inspector and the source file side by side under the IR view, which
+  // keeps its width (and the executor panel, with the launch the inspector
+  // shows, stays whole beside them). None floats over anything.
+  bool history = !state->historyLocations.empty();
+  bool inspector = state->inspectLaunch != 0;
+  bool source = !state->sourcePath.empty();
+  float spacing = ImGui::GetStyle().ItemSpacing.y;
+  auto remember = [&](const char *name) {
+    state->panels[name] = {ImGui::GetItemRectMin(), ImGui::GetItemRectMax()};
+  };
+  state->panels.clear();
+
   ImGui::BeginChild("##passlist", ImVec2(passListWidth, mainHeight), true);
   drawPassList(studio, *state);
   ImGui::EndChild();
+  remember("passes");
   ImGui::SameLine(0, 0);
   splitter("##split-passes", true, mainHeight, passListWidth, 1, minPassList, avail.x * 0.4f);
   state->probe("split-passes");
   ImGui::SameLine(0, 0);
   float center = ImGui::GetContentRegionAvail().x - executorWidth - gap;
-  ImGui::BeginChild("##center", ImVec2(std::max(100.0f, center), mainHeight), false);
+  ImGui::BeginGroup();
+  int docked = history + inspector + source;
+  float irHeight =
+      docked ? std::floor(std::max(ImGui::GetFrameHeightWithSpacing() * 8, mainHeight * 0.55f))
+             : mainHeight;
+  ImGui::BeginChild("##center", ImVec2(std::max(100.0f, center), irHeight), false);
   drawIrView(studio, *state);
   ImGui::EndChild();
+  remember("ir");
+  if (docked) {
+    float dockedWidth = std::floor((std::max(100.0f, center) -
+                                    ImGui::GetStyle().ItemSpacing.x * (docked - 1)) / docked);
+    float dockedHeight = mainHeight - irHeight - spacing;
+    bool first = true;
+    auto dock = [&](bool open, const char *id, auto draw) {
+      if (!open)
+        return;
+      if (!first)
+        ImGui::SameLine();
+      first = false;
+      ImGui::BeginChild(id, ImVec2(dockedWidth, dockedHeight), true);
+      draw();
+      ImGui::EndChild();
+    };
+    dock(history, "##ophistory", [&] { drawOpHistory(studio, *state); });
+    dock(inspector, "##inspector", [&] { drawInspector(studio, *state); });
+    dock(source, "##sourcefile", [&] { drawSourceFile(*state); });
+  }
+  ImGui::EndGroup();
   ImGui::SameLine(0, 0);
   splitter("##split-executor", true, mainHeight, executorWidth, -1, minExecutor,
            avail.x * 0.5f);
@@ -366,6 +425,7 @@ void StudioView::draw() {
   ImGui::BeginChild("##executor", ImVec2(0, mainHeight), true);
   drawExecutorPanel(studio, *state);
   ImGui::EndChild();
+  remember("executor");
   // A drag is remembered (the settings file keeps it).
   if (passListWidth != passListBefore)
     settings.passListWidth = passListWidth;
@@ -384,9 +444,21 @@ void StudioView::draw() {
   }
   drawStatusBar(studio);
   ImGui::End();
-  drawInspector(studio, *state);
-  drawOpHistory(studio, *state);
-  drawSourceFile(*state);
+}
+
+bool panelHeader(StudioView::State &state, const char *name, const std::string &title) {
+  ImVec2 at = ImGui::GetWindowPos();
+  state.panels[name] = {at, ImVec2(at.x + ImGui::GetWindowWidth(), at.y + ImGui::GetWindowHeight())};
+  float close = ImGui::GetFrameHeight();
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + ImGui::GetContentRegionAvail().x - close -
+                         ImGui::GetStyle().ItemSpacing.x);
+  ImGui::TextColored(colors::accent(), "%s", title.c_str());
+  ImGui::PopTextWrapPos();
+  ImGui::SameLine(std::max(ImGui::GetCursorPosX(), ImGui::GetWindowContentRegionMax().x - close));
+  std::string id = std::string("x##close-") + name;
+  bool pressed = ImGui::SmallButton(id.c_str());
+  state.probe(std::string("close-") + name);
+  return pressed;
 }
 
 void StudioView::openInspector(uint64_t id, bool input, int index) {
@@ -419,6 +491,52 @@ bool StudioView::openOpHistory(int position, unsigned line, std::string *why) {
     return fail("line " + std::to_string(line) + " of " + name + " names no location: `" +
                 std::string(llvm::StringRef(lines.line(line - 1)).trim()) + "`");
   gui::openOpHistory(studio, *state, std::move(locations), std::string(lines.line(line - 1)));
+  return true;
+}
+
+bool StudioView::openSourceFile(const std::string &path, unsigned line) {
+  std::optional<std::vector<std::string>> lines = readSourceLines(path);
+  if (!lines)
+    return false;
+  state->sourcePath = path;
+  state->sourceLines = std::move(*lines);
+  state->sourceLine = line;
+  state->sourceScroll = true;
+  return true;
+}
+
+bool StudioView::panelBounds(const std::string &name, float &x0, float &y0, float &x1,
+                             float &y1) const {
+  auto it = state->panels.find(name);
+  if (it == state->panels.end())
+    return false;
+  x0 = it->second.min.x;
+  y0 = it->second.min.y;
+  x1 = it->second.max.x;
+  y1 = it->second.max.y;
+  return true;
+}
+
+float StudioView::irPaneWidth() const { return state->irPaneWidth; }
+
+bool StudioView::openOpHistoryAtFileLine(unsigned line, unsigned column, std::string *why) {
+  std::string problem;
+  std::shared_ptr<const std::string> input = studio.passes().irAt(kInputPosition);
+  const Document &doc = studio.document();
+  std::vector<SourceLocation> places =
+      input ? findOpsAtFileLine(*input, doc.name(), doc.text(), line, column, problem)
+            : std::vector<SourceLocation>();
+  if (!input)
+    problem = "there is no recording of " + doc.name();
+  if (places.empty()) {
+    if (why)
+      *why = problem;
+    return false;
+  }
+  llvm::StringRef text(doc.text());
+  for (unsigned i = 1; i < line; ++i)
+    text = text.split('\n').second;
+  gui::openOpHistory(studio, *state, std::move(places), text.split('\n').first.str());
   return true;
 }
 
@@ -475,6 +593,15 @@ void StudioView::setSearch(const std::string &text) {
   studio.passes().setSearch(text);
   studio.passes().nextHit();
 }
+
+unsigned StudioView::linkedSourceLine() const { return state->linkedLine; }
+
+std::vector<unsigned> StudioView::linkedStepLines() const {
+  llvm::ArrayRef<unsigned> lines = state->linkedMap.stepLines(state->linkedLine);
+  return std::vector<unsigned>(lines.begin(), lines.end());
+}
+
+int StudioView::linkedStepCursor() const { return state->linkedCursor; }
 
 void StudioView::scrollIrBy(float pixels) { state->scrollDelta += pixels; }
 float StudioView::irScroll() const { return state->lastScroll; }

@@ -127,6 +127,16 @@ struct StepTextParams {
 bool fromJSON(const llvm::json::Value &value, StepTextParams &result,
               llvm::json::Path path);
 
+/// `executor/sourceLines` parameters: the step whose lines are linked to
+/// the document's (an index, -1 the input, or a name: `compute/asm`).
+struct SourceLinesParams {
+  PipelinePreviewParams preview;
+  std::string snapshot;
+};
+
+bool fromJSON(const llvm::json::Value &value, SourceLinesParams &result,
+              llvm::json::Path path);
+
 /// `textDocument/rename` parameters.
 struct RenameParams {
   llvm::lsp::TextDocumentIdentifier textDocument;

@@ -64,14 +64,18 @@ TEST(Document, OpensReloadsAndNoticesChanges) {
 }
 
 TEST(Settings, WidthsSavedAtTheEarlierDefaultsTakeTodays) {
-  // Every exit saved the layout: 300 and 440 are what a pass list and an
-  // executor panel nobody dragged were saved as.
-  Settings old = Settings::fromJson(
-      R"({"layout": {"passListWidth": 300, "executorWidth": 440, "diagnosticsHeight": 90}})");
-  EXPECT_EQ(old.passListWidth, Settings().passListWidth);
-  EXPECT_EQ(old.executorWidth, Settings().executorWidth);
-  EXPECT_GT(Settings().passListWidth, 300);
-  EXPECT_EQ(old.diagnosticsHeight, 90);
+  // Every exit saved the layout: 300 and 440, then 450 and 410, are what a
+  // pass list and an executor panel nobody dragged were saved as; today's
+  // default is the automatic width (0: as wide as the names need).
+  EXPECT_EQ(Settings().passListWidth, 0);
+  EXPECT_EQ(Settings().executorWidth, 0);
+  for (const char *old : {R"({"layout": {"passListWidth": 300, "executorWidth": 440, "diagnosticsHeight": 90}})",
+                          R"({"layout": {"passListWidth": 450, "executorWidth": 410, "diagnosticsHeight": 90}})"}) {
+    Settings earlier = Settings::fromJson(old);
+    EXPECT_EQ(earlier.passListWidth, 0) << old;
+    EXPECT_EQ(earlier.executorWidth, 0) << old;
+    EXPECT_EQ(earlier.diagnosticsHeight, 90) << old;
+  }
   // Dragged ones stay.
   Settings dragged = Settings::fromJson(
       R"({"layout": {"passListWidth": 301.5, "executorWidth": 420}})");

@@ -72,3 +72,53 @@ TEST(SourceLocations, GoesToTheFirstFileOnDisk) {
   EXPECT_FALSE(readSourceLines((dir / "missing.py").string()));
   fs::remove_all(dir);
 }
+
+TEST(SourceLocations, ALineOfTheFileIsNotALineOfThePrintedInput) {
+  // The file: a comment, a blank line and an op in generic form before the
+  // op of line 5; printed, the ops are on lines 2 and 3 and name their
+  // places through aliases.
+  std::string file = "// a comment\n"
+                     "\n"
+                     "%a = \"arith.constant\"() <{value = 1 : i32}> : () -> i32\n"
+                     "\n"
+                     "%b = arith.addi %a, %a : i32   %c = arith.muli %b, %b : i32\n";
+  std::string printed = "module {\n"
+                        "  %0 = arith.constant 1 : i32 loc(#loc1)\n"
+                        "  %1 = arith.addi %0, %0 : i32 loc(#loc2)\n"
+                        "  %2 = arith.muli %1, %1 : i32 loc(#loc3)\n"
+                        "}\n"
+                        "#loc1 = loc(\"/home/u/prog.mlir\":3:1)\n"
+                        "#loc2 = loc(\"/home/u/prog.mlir\":5:1)\n"
+                        "#loc3 = loc(\"/home/u/prog.mlir\":5:34)\n";
+  std::string why;
+  // Line 5 of the file: both of its ops; with a column, the one there.
+  std::vector<SourceLocation> both =
+      findOpsAtFileLine(printed, "/home/u/prog.mlir", file, 5, 0, why);
+  ASSERT_EQ(both.size(), 2u) << why;
+  EXPECT_EQ(both[0].line, 5u);
+  EXPECT_EQ(both[0].column, 1u);
+  EXPECT_EQ(both[1].column, 34u);
+  std::vector<SourceLocation> second =
+      findOpsAtFileLine(printed, "/home/u/prog.mlir", file, 5, 40, why);
+  ASSERT_EQ(second.size(), 1u);
+  EXPECT_EQ(second[0].column, 34u);
+  std::vector<SourceLocation> first =
+      findOpsAtFileLine(printed, "/home/u/prog.mlir", file, 5, 10, why);
+  ASSERT_EQ(first.size(), 1u);
+  EXPECT_EQ(first[0].column, 1u);
+  // The generic form's op, by its line in the file (3), not in the print (2).
+  std::vector<SourceLocation> constant =
+      findOpsAtFileLine(printed, "prog.mlir", file, 3, 0, why);
+  ASSERT_EQ(constant.size(), 1u) << why;
+  EXPECT_EQ(constant[0].line, 3u);
+  EXPECT_TRUE(findOpsAtFileLine(printed, "/home/u/prog.mlir", file, 2, 0, why).empty());
+  EXPECT_EQ(why, "line 2 of prog.mlir holds no op: ``");
+  EXPECT_TRUE(findOpsAtFileLine(printed, "/home/u/prog.mlir", file, 1, 0, why).empty());
+  EXPECT_EQ(why, "line 1 of prog.mlir holds no op: `// a comment`");
+  EXPECT_TRUE(findOpsAtFileLine(printed, "/home/u/prog.mlir", file, 6, 0, why).empty());
+  EXPECT_EQ(why, "line 6 is past the end of prog.mlir (5 lines)");
+  EXPECT_TRUE(findOpsAtFileLine(printed, "/home/u/prog.mlir", file, 0, 0, why).empty());
+  EXPECT_EQ(why, "lines are numbered from 1");
+  // Another file's places at that line are not this file's ops.
+  EXPECT_TRUE(findOpsAtFileLine(printed, "/home/u/other.mlir", file, 5, 0, why).empty());
+}

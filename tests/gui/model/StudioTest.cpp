@@ -1,5 +1,7 @@
 //===- StudioTest.cpp - document, recording, kernels, launches ------------===//
 #include "StudioModel/Studio.h"
+#include "StudioModel/IrText.h"
+#include "ExecutorStudio/Pipeline/OpHistory.h"
 
 #include "TargetPrograms.h"
 
@@ -11,6 +13,9 @@
 #include <thread>
 
 using namespace executor_studio::gui;
+using executor_studio::SourceLineMap;
+using executor_studio::mapSourceLines;
+using executor_studio::SnapshotKind;
 using namespace std::chrono_literals;
 
 namespace {
@@ -288,4 +293,46 @@ module @host {
   // Launched many times, the executor's memory is given back each time.
   for (int i = 0; i < 20; ++i)
     ASSERT_EQ(launchAndWait(studio, "scale").status, LaunchRecord::Status::Done);
+}
+
+TEST(Studio, EachSourceLineIsLinkedToTheKernelsLlvmIrAndAssembly) {
+  // Recorded with locations (the studio's "print loc"): the kernel's LLVM
+  // IR and assembly carry its line table (!dbg, .loc).
+  Studio studio(options());
+  studio.setPrintLocations(true);
+  ASSERT_TRUE(studio.open(ARM_INPUT));
+  ASSERT_TRUE(studio.waitForRecording(120s));
+  PipelineModel &passes = studio.passes();
+  ASSERT_TRUE(passes.recording().succeeded) << studio.status();
+  std::string file = studio.document().name();
+  // Line 16 of the file is the kernel's arith.addf, line 15 its load.
+  for (const char *step : {"arm/llvm", "arm/llvm-opt", "arm/asm"}) {
+    std::optional<int> position = passes.positionNamed(step);
+    ASSERT_TRUE(position) << step;
+    SnapshotKind kind = passes.kindAt(*position);
+    std::shared_ptr<const std::string> text = passes.irAt(*position);
+    ASSERT_TRUE(text) << step;
+    SourceLineMap map = mapSourceLines(*text, kind, file);
+    TextLines lines = TextLines::prepare(*text);
+    llvm::ArrayRef<unsigned> addf = map.stepLines(16);
+    ASSERT_FALSE(addf.empty()) << step;
+    bool fadd = false;
+    for (unsigned line : addf) {
+      EXPECT_EQ(map.sourceLinesOf[line], std::vector<unsigned>{16}) << step << ": " << line;
+      fadd |= lines.line(line).find("fadd") != std::string_view::npos;
+    }
+    EXPECT_TRUE(fadd) << step << ": the addf became an fadd";
+    EXPECT_FALSE(map.stepLines(15).empty()) << step << ": the load";
+    // Both ways: every step line of a source line names it.
+    for (size_t r = 0; r < map.sourceLines.size(); ++r)
+      for (unsigned line : map.stepLinesOf[r])
+        EXPECT_TRUE(llvm::is_contained(map.sourceLinesOf[line], map.sourceLines[r]));
+    // A comment line of the file became nothing.
+    EXPECT_TRUE(map.stepLines(1).empty()) << step;
+    EXPECT_EQ(map.rank(1), -1);
+  }
+  // The host's own MLIR too, by loc(...): the launch of line 5.
+  std::shared_ptr<const std::string> input = passes.irAt(kInputPosition);
+  SourceLineMap host = mapSourceLines(*input, SnapshotKind::MLIR, file);
+  EXPECT_FALSE(host.stepLines(5).empty());
 }

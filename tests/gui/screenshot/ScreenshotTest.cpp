@@ -306,7 +306,7 @@ TEST_F(Screenshot, ArgumentsThatCannotApplyWriteNoPicture) {
                            "--history", "500"});
   EXPECT_EQ(history.exitCode, 2) << history.output;
   EXPECT_NE(history.output.find("executor-studio: --history 500: line 500 is past the end of "
-                                "input ("),
+                                "cross-compile-dispatch.mlir ("),
             std::string::npos)
       << history.output;
   EXPECT_EQ(history.output.find("names no location"), std::string::npos) << history.output;
@@ -626,5 +626,112 @@ TEST_F(Screenshot, KernelStepsHangUnderTheirTargetAndNoPassNameIsCutAt1600x960) 
     EXPECT_NE(text.find(name), std::string::npos) << "'" << text << "' for " << name;
     EXPECT_TRUE(view->widgetCenter("pass-ms-" + std::to_string(*step), x, y))
         << "the time column is shown";
+  }
+}
+
+TEST_F(Screenshot, HistoryTakesALineOfTheFile) {
+  // Line 27 of the file is its arith.addf (comments, blank lines, an alias
+  // and the generic form put it elsewhere in the printed input).
+  std::string png = dir + "/history.png";
+  Result line = studio({FILE_LINES_INPUT, "--screenshot", png, "--history", "27"});
+  EXPECT_EQ(line.exitCode, 0) << line.output;
+  ASSERT_NO_FATAL_FAILURE(expectWindow(png));
+  Result column = studio({FILE_LINES_INPUT, "--screenshot", png, "--history", "27:14"});
+  EXPECT_EQ(column.exitCode, 0) << column.output;
+  // Line 26 is a comment of the file (in the printed input it is an op).
+  std::filesystem::remove(png);
+  Result comment = studio({FILE_LINES_INPUT, "--screenshot", png, "--history", "26"});
+  EXPECT_EQ(comment.exitCode, 2) << comment.output;
+  EXPECT_NE(comment.output.find("executor-studio: --history 26: line 26 of file-lines.mlir "
+                                "holds no op: `// Twice the element (line 27 is its addf).`"),
+            std::string::npos)
+      << comment.output;
+  EXPECT_FALSE(std::ifstream(png).good());
+  for (const char *bad : {"0", "27:", "27:0", "x", "27:x"}) {
+    Result refused = studio({FILE_LINES_INPUT, "--screenshot", png, "--history", bad});
+    EXPECT_EQ(refused.exitCode, 2) << bad << ": " << refused.output;
+    EXPECT_NE(refused.output.find("--history takes LINE or LINE:COL of the file, numbered from 1"),
+              std::string::npos)
+        << bad << ": " << refused.output;
+  }
+}
+
+namespace {
+/// The docked panels at `width` x `height`: an op's history and a source
+/// file under the IR view, which keeps its width; nothing over anything.
+void expectDockedLayout(StudioView &view, float width, float height, float paneMin) {
+  EXPECT_GE(view.irPaneWidth(), paneMin) << width << "x" << height;
+  // (A figure, not a test: the width each IR pane got.)
+  std::printf("%.0fx%.0f: an IR pane side by side is %.0f px\n", width, height,
+              view.irPaneWidth());
+  struct Box {
+    const char *name;
+    float x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+  };
+  std::vector<Box> boxes;
+  for (const char *name : {"passes", "ir", "executor", "op-history", "source-file"}) {
+    Box b{name};
+    ASSERT_TRUE(view.panelBounds(name, b.x0, b.y0, b.x1, b.y1)) << name;
+    EXPECT_LE(b.x1, width) << name;
+    EXPECT_LE(b.y1, height) << name;
+    boxes.push_back(b);
+  }
+  for (size_t i = 0; i < boxes.size(); ++i)
+    for (size_t j = i + 1; j < boxes.size(); ++j) {
+      const Box &a = boxes[i], &b = boxes[j];
+      EXPECT_TRUE(a.x1 <= b.x0 + 0.5f || b.x1 <= a.x0 + 0.5f || a.y1 <= b.y0 + 0.5f ||
+                  b.y1 <= a.y0 + 0.5f)
+          << a.name << " overlaps " << b.name;
+    }
+}
+} // namespace
+
+TEST_F(Screenshot, DockedPanelsLeaveTheIrItsWidthAt1024x640) {
+  ASSERT_NO_FATAL_FAILURE(openInProcess(1024, 640));
+  PipelineModel &passes = inProcess->passes();
+  std::optional<int> pass = passes.positionNamed("convert-arith-to-llvm");
+  ASSERT_TRUE(pass);
+  passes.select(*pass);
+  std::string why;
+  ASSERT_TRUE(view->openOpHistoryAtFileLine(42, 0, &why)) << why;
+  ASSERT_TRUE(view->openSourceFile(SAMPLES_DIR "/cross-compile-dispatch.mlir", 42));
+  ASSERT_NO_FATAL_FAILURE(drawFrames(dir + "/docked-1024x640.png", 1024, 640));
+  expectDockedLayout(*view, 1024, 640, 240);
+}
+
+TEST_F(Screenshot, DockedPanelsLeaveTheIrItsWidthAt1600x960) {
+  ASSERT_NO_FATAL_FAILURE(openInProcess(1600, 960));
+  PipelineModel &passes = inProcess->passes();
+  std::optional<int> pass = passes.positionNamed("convert-arith-to-llvm");
+  ASSERT_TRUE(pass);
+  passes.select(*pass);
+  std::string why;
+  ASSERT_TRUE(view->openOpHistoryAtFileLine(42, 0, &why)) << why;
+  ASSERT_TRUE(view->openSourceFile(SAMPLES_DIR "/cross-compile-dispatch.mlir", 42));
+  ASSERT_NO_FATAL_FAILURE(drawFrames(dir + "/docked-1600x960.png", 1600, 960));
+  expectDockedLayout(*view, 1600, 960, 400);
+}
+
+TEST_F(Screenshot, TheSourceLinkedToAKernelsAssemblyAtBothSizes) {
+  // At arm/asm the IR view is the source beside the assembly; --history 16
+  // highlights the addf's line and the instructions it became.
+  for (const char *size : {"1024x640", "1600x960"}) {
+    std::string png = dir + "/linked-" + size + ".png";
+    Result r = studio({ARM_INPUT, "--screenshot", png, "--size", size, "--pass", "arm/asm",
+                       "--history", "16"});
+    ASSERT_EQ(r.exitCode, 0) << size << ": " << r.output;
+    int w = 0, h = 0, channels = 0;
+    unsigned char *pixels = stbi_load(png.c_str(), &w, &h, &channels, 4);
+    ASSERT_TRUE(pixels) << png;
+    EXPECT_EQ(std::to_string(w) + "x" + std::to_string(h), size);
+    // The linked colours: many pixels of the highlighted line's colour
+    // (the first of the palette at its bright alpha over the panel).
+    std::set<uint32_t> colours;
+    for (int i = 0; i < w * h; ++i) {
+      const unsigned char *p = pixels + static_cast<size_t>(i) * 4;
+      colours.insert((p[0] >> 3) << 10 | (p[1] >> 3) << 5 | (p[2] >> 3));
+    }
+    stbi_image_free(pixels);
+    EXPECT_GT(colours.size(), 50u) << size;
   }
 }

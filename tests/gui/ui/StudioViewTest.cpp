@@ -10,6 +10,7 @@
 #include "StudioModel/Studio.h"
 #include "StudioUI/StudioView.h"
 #include "TestFiles.h"
+#include "ExecutorStudio/Pipeline/OpHistory.h"
 
 #include <imgui.h>
 
@@ -18,6 +19,7 @@
 #include <cstring>
 #include <fstream>
 #include <functional>
+#include <tuple>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -497,11 +499,55 @@ TEST_F(NullFrames, AnOpsHistoryListsItAfterEachPassAndShowsTheStep) {
                      " lines)");
 }
 
+TEST_F(NullFrames, AnOpsHistoryFromALineOfTheFile) {
+  // Line 27 of the file is an arith.addf in generic form; printed, comments,
+  // blank lines and the alias are gone and it is on another line.
+  studio->setPrintLocations(true);
+  openAndRecord(FILE_LINES_INPUT);
+  PipelineModel &passes = studio->passes();
+  ASSERT_TRUE(passes.recording().succeeded) << studio->status();
+  std::string why;
+  ASSERT_TRUE(view->openOpHistoryAtFileLine(27, 0, &why)) << why;
+  frame();
+  float x = 0, y = 0;
+  ASSERT_TRUE(view->widgetCenter("op-history", x, y));
+  std::string file = readFile(FILE_LINES_INPUT);
+  std::vector<SourceLocation> places =
+      findOpsAtFileLine(*passes.irAt(kInputPosition), studio->document().name(), file, 27, 0,
+                        why);
+  ASSERT_EQ(places.size(), 1u) << why;
+  EXPECT_EQ(places[0].line, 27u);
+  std::vector<PipelineModel::HistoryStep> history = passes.opHistory(places);
+  ASSERT_GE(history.size(), 3u);
+  ASSERT_EQ(history[0].lines.size(), 1u);
+  unsigned printedLine = history[0].lines[0];
+  EXPECT_NE(printedLine, 27u) << "the printed input's line differs from the file's";
+  TextLines input = TextLines::prepare(*passes.irAt(kInputPosition));
+  EXPECT_NE(input.line(printedLine - 1).find("arith.addf"), std::string_view::npos)
+      << input.line(printedLine - 1);
+  // The printed line number typed as a line of the file is another line.
+  EXPECT_FALSE(view->openOpHistoryAtFileLine(26, 0, &why));
+  EXPECT_EQ(why, "line 26 of file-lines.mlir holds no op: `// Twice the element (line 27 is "
+                 "its addf).`");
+  // The source view's lines are the file's: its line 27 is the addf.
+  passes.setViewMode(ViewMode::Source);
+  frame();
+  bool found = false;
+  for (size_t i = 0; i < passes.rowCount(); ++i)
+    if (passes.leftLineNumber(passes.row(i)) == 27)
+      found = passes.leftText(passes.row(i)).find("\"arith.addf\"") != std::string_view::npos;
+  EXPECT_TRUE(found);
+}
+
 TEST_F(NullFrames, PanelsResizeByDraggingTheirBorders) {
   openAndRecord(SAMPLES_DIR "/cross-compile-dispatch.mlir");
   float x = 0, y = 0;
   ASSERT_TRUE(view->widgetCenter("split-passes", x, y));
-  float before = settings.passListWidth;
+  // Nobody dragged it: the automatic width, as wide as the names need.
+  EXPECT_EQ(settings.passListWidth, 0);
+  float x0, y0, x1, y1;
+  ASSERT_TRUE(view->panelBounds("passes", x0, y0, x1, y1));
+  float before = x1 - x0;
   ImGuiIO &io = ImGui::GetIO();
   auto drag = [&](const char *name, float dx) {
     ASSERT_TRUE(view->widgetCenter(name, x, y)) << name;
@@ -525,7 +571,8 @@ TEST_F(NullFrames, PanelsResizeByDraggingTheirBorders) {
   drag("split-passes", -1000);
   EXPECT_NEAR(settings.passListWidth, 150, 1.0f);
   // The executor panel's border, dragged left, widens it.
-  float executor = settings.executorWidth;
+  ASSERT_TRUE(view->panelBounds("executor", x0, y0, x1, y1));
+  float executor = x1 - x0;
   drag("split-executor", -60);
   EXPECT_NEAR(settings.executorWidth, executor + 60, 1.0f);
   // The settings file keeps the layout.
@@ -542,7 +589,93 @@ TEST_F(NullFrames, AtSmallSizesTheIrKeepsItsRoom) {
   float passes = 0, executor = 0, y = 0;
   ASSERT_TRUE(view->widgetCenter("split-passes", passes, y));
   ASSERT_TRUE(view->widgetCenter("split-executor", executor, y));
-  EXPECT_GE(executor - passes, 1024 * 0.38f) << "the IR view keeps ~40% of the width";
+  EXPECT_GE(executor - passes, 1024 * 0.52f) << "the IR view keeps more than half the width";
+}
+
+namespace {
+struct Box {
+  std::string name;
+  float x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+};
+std::ostream &operator<<(std::ostream &os, const Box &b) {
+  return os << b.name << " (" << b.x0 << "," << b.y0 << " - " << b.x1 << "," << b.y1 << ")";
+}
+} // namespace
+
+TEST_F(NullFrames, TheIrPanesGetTheWidthAndDockedPanelsOverlapNothing) {
+  // At the sizes people have, with every docked panel open (an op's
+  // history, a result in the inspector, a source file): each IR pane keeps
+  // its width, every panel is inside the window and none lies over another.
+  studio->setPrintLocations(true);
+  openAndRecord(MATRIX_INPUT);
+  ASSERT_TRUE(studio->passes().recording().succeeded) << studio->status();
+  click("start-local");
+  ASSERT_TRUE(frameUntil([&] { return studio->executor().state() == ExecutorState::Connected; },
+                         30s))
+      << studio->executor().error();
+  studio->selectKernel(0);
+  frame();
+  click("launch");
+  ASSERT_TRUE(frameUntil([&] { return !studio->executor().launches().empty() && idle(); }, 30s));
+  frame();
+  click("inspect-out-0");
+  PipelineModel &passes = studio->passes();
+  TextLines input = TextLines::prepare(*passes.irAt(kInputPosition));
+  unsigned line = 0;
+  for (size_t i = 0; i < input.size() && !line; ++i)
+    if (input.line(i).find("arith.") != std::string_view::npos &&
+        input.line(i).find("loc(") != std::string_view::npos)
+      line = static_cast<unsigned>(i + 1);
+  ASSERT_GT(line, 0u);
+  ASSERT_TRUE(view->openOpHistory(kInputPosition, line));
+  view->openSourceFile(MATRIX_INPUT, 3);
+  // (size, the least width of an IR pane side by side)
+  for (auto [width, height, paneMin] : {std::make_tuple(1024.0f, 640.0f, 250.0f),
+                                        std::make_tuple(1600.0f, 960.0f, 400.0f)}) {
+    ImGui::GetIO().DisplaySize = ImVec2(width, height);
+    frame();
+    frame();
+    EXPECT_GE(view->irPaneWidth(), paneMin) << width << "x" << height;
+    std::vector<Box> boxes;
+    for (const char *name :
+         {"passes", "ir", "executor", "op-history", "inspector", "source-file"}) {
+      Box b{name};
+      ASSERT_TRUE(view->panelBounds(name, b.x0, b.y0, b.x1, b.y1))
+          << name << " is not drawn at " << width << "x" << height;
+      EXPECT_GE(b.x0, 0) << b;
+      EXPECT_GE(b.y0, 0) << b;
+      EXPECT_LE(b.x1, width) << b << " is off the window at " << width;
+      EXPECT_LE(b.y1, height) << b << " is off the window at " << height;
+      EXPECT_GT(b.y1 - b.y0, ImGui::GetFrameHeight() * 4) << b << " has no room";
+      boxes.push_back(b);
+    }
+    for (size_t i = 0; i < boxes.size(); ++i)
+      for (size_t j = i + 1; j < boxes.size(); ++j) {
+        const Box &a = boxes[i], &b = boxes[j];
+        bool apart = a.x1 <= b.x0 + 0.5f || b.x1 <= a.x0 + 0.5f || a.y1 <= b.y0 + 0.5f ||
+                     b.y1 <= a.y0 + 0.5f;
+        EXPECT_TRUE(apart) << a << " overlaps " << b << " at " << width << "x" << height;
+      }
+    // The IR view is the widest panel; the pass list is no wider than its
+    // names need.
+    float irWidth = boxes[1].x1 - boxes[1].x0;
+    for (const Box &b : boxes)
+      EXPECT_LE(b.x1 - b.x0, irWidth) << b;
+  }
+  // The close buttons close them.
+  // (A frame after each: the panels move up when one closes.)
+  click("close-op-history");
+  frame();
+  click("close-inspector");
+  frame();
+  click("close-source-file");
+  frame();
+  float x0, y0, x1, y1;
+  EXPECT_FALSE(view->panelBounds("op-history", x0, y0, x1, y1));
+  EXPECT_FALSE(view->panelBounds("inspector", x0, y0, x1, y1));
+  EXPECT_FALSE(view->panelBounds("source-file", x0, y0, x1, y1));
+  ASSERT_TRUE(view->panelBounds("ir", x0, y0, x1, y1));
+  EXPECT_GT(y1 - y0, 700) << "the IR view takes its column's height back";
 }
 
 TEST_F(NullFrames, ThePassListsNamesKeepTheirRoomAndTheOtherColumnsGiveWay) {
@@ -657,4 +790,104 @@ TEST_F(NullFrames, EditAPassAndRerunFromTheView) {
   click("revert");
   EXPECT_FALSE(studio->hasEdit());
   EXPECT_FALSE(studio->passes().pass(0).edited);
+}
+
+TEST_F(NullFrames, WithoutLocationsTheLinkedViewOffersToRecordThem) {
+  openAndRecord(ARM_INPUT);
+  PipelineModel &passes = studio->passes();
+  std::optional<int> asmStep = passes.positionNamed("arm/asm");
+  ASSERT_TRUE(asmStep);
+  passes.select(*asmStep);
+  frame();
+  click("record-locations");
+  EXPECT_TRUE(studio->printLocations());
+  ASSERT_TRUE(frameUntil([&] { return !studio->recordingInProgress() &&
+                                      passes.hasRecording(); }, 60s));
+  asmStep = passes.positionNamed("arm/asm");
+  ASSERT_TRUE(asmStep);
+  passes.select(*asmStep);
+  frame();
+  frame();
+  float x = 0, y = 0;
+  ASSERT_TRUE(view->widgetCenter("linked-source-16", x, y));
+  ImGui::GetIO().MousePos = ImVec2(x, y);
+  frame();
+  frame();
+  EXPECT_EQ(view->linkedSourceLine(), 16u);
+  EXPECT_FALSE(view->linkedStepLines().empty());
+}
+
+TEST_F(NullFrames, AtAKernelsAssemblyTheSourceIsLinkedLineByLine) {
+  // arm-kernel.mlir's line 16 is its arith.addf; at arm/asm the view is the
+  // source beside the assembly, not a diff.
+  studio->setPrintLocations(true);
+  openAndRecord(ARM_INPUT);
+  PipelineModel &passes = studio->passes();
+  ASSERT_TRUE(passes.recording().succeeded) << studio->status();
+  std::optional<int> asmStep = passes.positionNamed("arm/asm");
+  ASSERT_TRUE(asmStep);
+  passes.select(*asmStep);
+  frame();
+  frame();
+  float x = 0, y = 0;
+  ASSERT_TRUE(view->widgetCenter("linked-source-16", x, y)) << "the source is beside it";
+  EXPECT_EQ(view->linkedSourceLine(), 0u);
+  // Hovering the source line highlights the instructions it became.
+  ImGuiIO &io = ImGui::GetIO();
+  io.MousePos = ImVec2(x, y);
+  frame();
+  frame();
+  EXPECT_EQ(view->linkedSourceLine(), 16u);
+  std::vector<unsigned> fadds = view->linkedStepLines();
+  ASSERT_FALSE(fadds.empty());
+  std::string text = *passes.irAt(*asmStep);
+  TextLines lines = TextLines::prepare(text);
+  bool fadd = false;
+  for (unsigned line : fadds)
+    fadd |= lines.line(line).find("fadd") != std::string_view::npos;
+  EXPECT_TRUE(fadd);
+  // Away from it, nothing is highlighted.
+  io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+  frame();
+  EXPECT_EQ(view->linkedSourceLine(), 0u);
+  // A click keeps it, and ] steps through its instructions, [ back.
+  click("linked-source-16");
+  EXPECT_EQ(view->linkedSourceLine(), 16u);
+  EXPECT_EQ(view->linkedStepCursor(), static_cast<int>(fadds.front()));
+  if (fadds.size() > 1) {
+    type("]");
+    EXPECT_EQ(view->linkedStepCursor(), static_cast<int>(fadds[1]));
+    type("[");
+  }
+  EXPECT_EQ(view->linkedStepCursor(), static_cast<int>(fadds.front()));
+  type("[");
+  EXPECT_EQ(view->linkedStepCursor(), static_cast<int>(fadds.back())) << "it wraps";
+  // The other way: hovering an instruction highlights its source line.
+  passes.select(*asmStep - 1);
+  frame();
+  passes.select(*asmStep);
+  frame();
+  frame();
+  // (The first instruction the map links, in sight at the top.)
+  executor_studio::SourceLineMap map = executor_studio::mapSourceLines(
+      text, executor_studio::SnapshotKind::Assembly, studio->document().name());
+  size_t first = 0;
+  while (first < map.sourceLinesOf.size() && map.sourceLinesOf[first].empty())
+    ++first;
+  ASSERT_LT(first, map.sourceLinesOf.size());
+  std::string probe = "linked-step-" + std::to_string(first + 1);
+  ASSERT_TRUE(view->widgetCenter(probe, x, y)) << probe;
+  io.MousePos = ImVec2(x, y);
+  frame();
+  frame();
+  EXPECT_EQ(view->linkedSourceLine(), map.sourceLinesOf[first].front());
+  EXPECT_NE(view->linkedSourceLine(), 0u);
+  io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+  // A host step is a diff again unless "linked" is ticked.
+  passes.select(0);
+  frame();
+  EXPECT_FALSE(view->widgetCenter("linked-source-16", x, y));
+  click("linked");
+  frame();
+  EXPECT_TRUE(view->widgetCenter("linked-source-16", x, y));
 }

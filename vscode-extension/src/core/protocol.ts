@@ -22,6 +22,8 @@ export const COMMANDS = {
   editPipelinePass: 'executor.editPipelinePass',
   rerunFromPass: 'executor.rerunFromPass',
   showOpHistory: 'executor.showOpHistory',
+  /** A step beside the .mlir file, each source line and what it became in one colour (core/sourceLines.ts). */
+  showLinkedStep: 'executor.showLinkedStep',
   restartServer: 'executor.restartServer',
   /** The server's "Launch" lenses run it (`executor/launch`, core/launch.ts). */
   launchKernel: 'executor.launchKernel',
@@ -34,6 +36,8 @@ export const LANGUAGE_ID = 'mlir';
 export const PREVIEW_SCHEME = 'executor-preview';
 /** The scheme of the editable pass snapshots, whose save re-runs the rest. */
 export const SNAPSHOT_SCHEME = 'executor-snapshot';
+/** The scheme of a step's text linked to its source (executor.showLinkedStep). */
+export const LINKED_SCHEME = 'executor-linked';
 /** The scheme of an op history's documents (each step's text, with locations). */
 export const HISTORY_SCHEME = 'executor-history';
 /** The scheme of the two texts of a structural diff. */

@@ -22,6 +22,7 @@ import { parseRerun, rerunDiagnostics, rerunRan, spliceRerun } from '../core/rer
 import { BUILD_RELATIVE_PATH, expandConfiguredPath, isExecutableFile, resolveServerPath } from '../core/serverPath';
 import { OutputTail, RestartPolicy, describeServerExit, transportArgs } from '../core/serverProcess';
 import { extensionRoot } from './support/paths';
+import { LINK_COLOURS, SourceLinesFormatError, colourLinks, parseSourceLines, sourceLinesOf, stepLinesOf } from '../core/sourceLines';
 import { DEFAULT_SETTINGS, RESTART_SETTINGS, SETTING_KEYS, readSettings, serverLaunch } from '../core/settings';
 
 /** A reply shaped like lsp/lib/PipelineResults.cpp writes it. */
@@ -51,6 +52,34 @@ function sampleReply(): Record<string, unknown> {
     ],
   };
 }
+
+describe('source lines (executor/sourceLines)', () => {
+  const reply = {
+    name: 'cross-compile-targets/k/asm', kind: 'asm', text: 'a\nb\nc\nd\ne\n',
+    links: [{ sourceLine: 29, stepLines: [1, 3] }, { sourceLine: 20, stepLines: [0] }],
+  };
+  it('reads a reply, its links in source order', () => {
+    const lines = parseSourceLines(reply);
+    assert.deepEqual(lines.links.map((l) => l.sourceLine), [20, 29]);
+    assert.deepEqual(stepLinesOf(lines, 29), [1, 3]);
+    assert.deepEqual(stepLinesOf(lines, 5), []);
+    assert.deepEqual(sourceLinesOf(lines, 3), [29]);
+  });
+  it('gives a source line and what it became one colour, by rank', () => {
+    const colours = colourLinks(parseSourceLines(reply));
+    assert.equal(colours.source.length, LINK_COLOURS.length);
+    assert.deepEqual(colours.source[0], [20]);
+    assert.deepEqual(colours.step[0], [0]);
+    assert.deepEqual(colours.source[1], [29]);
+    assert.deepEqual(colours.step[1], [1, 3]);
+  });
+  it('refuses what it cannot read, saying what', () => {
+    assert.throws(() => parseSourceLines(null), SourceLinesFormatError);
+    assert.throws(() => parseSourceLines({ ...reply, links: undefined }), /no "links"/);
+    assert.throws(() => parseSourceLines({ ...reply, links: [{ sourceLine: 1, stepLines: [99] }] }), /within the step/);
+    assert.throws(() => parseSourceLines({ ...reply, text: 3 }), /no "name", "kind" or "text"/);
+  });
+});
 
 describe('lens arguments', () => {
   it('reads what the server puts in a lens', () => {

@@ -25,6 +25,7 @@ import { ServerLifecycle } from '../core/lifecycle';
 import type { AlignedSnapshots } from '../core/opHistory';
 import { ALIGNED_SNAPSHOTS_METHOD, OP_HISTORY_METHOD, OpHistoryService, historyItems, parseAlignedSnapshots } from '../core/opHistory';
 import { entryCount, findLensSnapshot, formatDiagnostic, irAt, parsePipelinePreview } from '../core/preview';
+import { SOURCE_LINES_METHOD, parseSourceLines, sourceLinesOf, stepLinesOf } from '../core/sourceLines';
 import { PipelinePreviewService } from '../core/previewService';
 import { BYTECODE_SCHEME, COMMANDS, CONVERT_FROM_BYTECODE_METHOD, CONVERT_TO_BYTECODE_METHOD, parseLensTarget } from '../core/protocol';
 import { describeServerExit, transportArgs } from '../core/serverProcess';
@@ -313,6 +314,28 @@ describe('executor-lsp-server, spoken to as the extension does', { timeout: TIME
     // No op there, and no such snapshot: said so.
     await assert.rejects(session.request(OP_HISTORY_METHOD, { uri, position: { line: 0, character: 0 } }), /there is no op at line 1/);
     await assert.rejects(session.request(OP_HISTORY_METHOD, { uri, snapshot: 'nope/asm', line: 0 }), /there is no snapshot nope\/asm/);
+    await session.close(uri);
+  });
+
+  it('links a kernel\'s assembly to the lines of the file (Show a Step Linked to the Source)', { skip, timeout: TIMEOUT }, async () => {
+    const file = samplePath('cross-compile-dispatch.mlir');
+    const uri = uriOf(file);
+    const text = fs.readFileSync(file, 'utf8');
+    await session.open(uri, text);
+    const lines = parseSourceLines(await session.request(SOURCE_LINES_METHOD, { uri, chunk: 0, snapshot: 'cross-compile-targets/compute/asm' }));
+    assert.equal(lines.kind, 'asm');
+    assert.equal(lines.name, 'cross-compile-targets/compute/asm');
+    // The square kernel's mulf (a line of the file) became a multiply.
+    const mulf = text.split('\n').findIndex((l) => l.includes('arith.mulf'));
+    assert.ok(mulf >= 0);
+    const steps = stepLinesOf(lines, mulf);
+    assert.ok(steps.length > 0, `line ${mulf + 1} is linked`);
+    const asm = lines.text.split('\n');
+    assert.ok(steps.some((l) => (asm[l] ?? '').includes('mul')), steps.map((l) => asm[l]).join(' | '));
+    for (const l of steps) {
+      assert.ok(sourceLinesOf(lines, l).includes(mulf));
+    }
+    await assert.rejects(session.request(SOURCE_LINES_METHOD, { uri, snapshot: 'nope' }), /there is no snapshot nope/);
     await session.close(uri);
   });
 

@@ -83,6 +83,35 @@ private:
   std::unique_ptr<Index> index;
 };
 
+/// Which lines of a source file each line of a step's text came from, and
+/// back: the link between a source `.mlir` and any step (its MLIR, a
+/// kernel's LLVM IR or assembly), as Compiler Explorer colours a source
+/// line and what it became. Read from the same places an op's history
+/// follows (`loc`, `!dbg`, `.loc`); the studio's linked view and the
+/// language server's `executor/sourceLines` both use it.
+struct SourceLineMap {
+  /// For each line of the step's text (0-based), the source lines
+  /// (1-based, ascending, each once) it names in `file`: every place of an
+  /// MLIR line's loc (a fused one names several), an LLVM IR or assembly
+  /// line's own line (not the lines it was inlined at).
+  std::vector<std::vector<unsigned>> sourceLinesOf;
+  /// The source lines any step line names, ascending, and for each the
+  /// step lines (0-based, ascending) that name it (parallel vectors).
+  std::vector<unsigned> sourceLines;
+  std::vector<std::vector<unsigned>> stepLinesOf;
+
+  /// The step lines of source line `line` (1-based); none when it has none.
+  llvm::ArrayRef<unsigned> stepLines(unsigned line) const;
+  /// The index of source line `line` in `sourceLines` (its colour); -1 when
+  /// no step line names it.
+  int rank(unsigned line) const;
+};
+
+/// The map of `text` (a step's text of `kind`) to the lines of `file`
+/// (places in other files, a line table's absolute path for the name given
+/// to the parser included, as samePlace matches them).
+SourceLineMap mapSourceLines(llvm::StringRef text, SnapshotKind kind, llvm::StringRef file);
+
 /// One step of an op's history.
 struct OpHistoryStep {
   /// The snapshot; null for the input.

@@ -298,12 +298,12 @@ public:
   void jumpTo(const DiagnosticItem &item);
   /// Shows 1-based source line `line` in the Source view.
   void showSourceLine(unsigned line);
+  /// What position `position` holds (the input is MLIR).
+  SnapshotKind kindAt(int position) const;
 
 private:
   std::shared_ptr<const TextLines> prepared(const std::shared_ptr<const std::string> &text,
                                             const LineOptions &options);
-  /// What position `position` holds (the input is MLIR).
-  SnapshotKind kindAt(int position) const;
   /// `right` with its names aligned to `left`'s, cached; null with `error`
   /// when either does not parse. `origins`: the printed lines the aligned
   /// lines stand for, when moved functions were put back in place.

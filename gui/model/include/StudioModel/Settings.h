@@ -12,9 +12,11 @@ struct Settings {
   int windowX = -1, windowY = -1; // -1: let the window manager place it
   int windowWidth = 1600, windowHeight = 960;
   float fontSize = 15;
-  // The panels.
-  float passListWidth = 450;
-  float executorWidth = 410;
+  // The panels. A width of 0 is the automatic one: the pass list as wide
+  // as its names need, the executor column a share of the window; a drag
+  // sets a width of its own.
+  float passListWidth = 0;
+  float executorWidth = 0;
   float diagnosticsHeight = 120;
   // The views.
   std::string viewMode = "side-by-side";

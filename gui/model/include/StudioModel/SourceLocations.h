@@ -38,6 +38,18 @@ std::optional<SourceLocation>
 findSourceOnDisk(std::string_view line, const TextLines *text,
                  const std::string &baseDirectory);
 
+/// The ops at line `line` (1-based) of the file `fileName` whose text is
+/// `fileText`, as the places the input's printed IR `inputIR` (recorded
+/// with its locations) names for them: the line a user types or clicks is a
+/// line of the file, not of the printed input (comments, blank lines,
+/// aliases and the generic form make them differ). With `column` (1-based;
+/// 0: any), the op that starts last at or before it on that line. Empty,
+/// with `why`, when the line is past the end, holds no op, or the input
+/// names no places.
+std::vector<SourceLocation> findOpsAtFileLine(llvm::StringRef inputIR, llvm::StringRef fileName,
+                                              llvm::StringRef fileText, unsigned line,
+                                              unsigned column, std::string &why);
+
 /// The lines of the file at `path`; none when it cannot be read.
 std::optional<std::vector<std::string>> readSourceLines(const std::string &path);
 

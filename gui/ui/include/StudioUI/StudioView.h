@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace executor_studio::gui {
 
@@ -47,14 +48,28 @@ public:
   /// false when there is no such line or it names no location (`why`, if
   /// given, says which: "line 500 is past the end of input (42 lines)").
   bool openOpHistory(int position, unsigned line, std::string *why = nullptr);
+  /// The same for the op at `line` (1-based) of the document's file, at
+  /// `column` (0: the ops of the line): a line of the file, not of the
+  /// printed input (findOpsAtFileLine); `why`: "line 9 of prog.mlir holds
+  /// no op: `// a comment`".
+  bool openOpHistoryAtFileLine(unsigned line, unsigned column = 0, std::string *why = nullptr);
   /// What the inspector shows (type, shape, min/max/mean/NaN) in the last
   /// frame; empty when it is closed.
   const std::string &inspectorSummary() const;
   /// The element the cursor is over in the inspector's plot or heatmap
   /// (`[2] = 9`); empty when none.
   const std::string &inspectorHover() const;
-  /// The inspector window's corners in the last frame (false: closed).
+  /// Opens the source file panel on `path` at `line` (1-based; as "go to
+  /// source" does); false when the file cannot be read.
+  bool openSourceFile(const std::string &path, unsigned line);
+  /// The inspector panel's corners in the last frame (false: closed).
   bool inspectorBounds(float &x0, float &y0, float &x1, float &y1) const;
+  /// A panel's corners in the last frame: "passes", "ir", "executor", and
+  /// the docked ones while open, "op-history", "inspector", "source-file".
+  bool panelBounds(const std::string &name, float &x0, float &y0, float &x1, float &y1) const;
+  /// The width of one IR pane in the last frame (half the view side by
+  /// side), text and line numbers.
+  float irPaneWidth() const;
   /// Starts editing the IR after pass `pass` (0-based) with `text`
   /// (headless screenshots); the view re-runs it on the next frame.
   void editAndRerun(int pass, const std::string &text);
@@ -77,6 +92,13 @@ public:
   bool widgetText(const std::string &name, std::string &text, float &room) const;
   /// Whether the named widget was drawn enabled.
   bool widgetEnabled(const std::string &name) const;
+
+  /// The linked view (the source beside a step): the highlighted source
+  /// line (1-based; 0: none), the step lines (0-based) it became, and the
+  /// step line `]`/`[` went to (-1: none).
+  unsigned linkedSourceLine() const;
+  std::vector<unsigned> linkedStepLines() const;
+  int linkedStepCursor() const;
 
   /// Scrolls the IR view by `pixels` on the next frame (wrapping to the
   /// top at the end): the frame-time benchmark.
