@@ -158,6 +158,9 @@ public:
   /// Launches `kernel` with its inputs; 0 (logged) when it cannot.
   uint64_t launch(size_t kernel, bool async);
   uint64_t launchSelected(bool async);
+  /// Launches `kernel` under a debugger (ExecutorModel::launchUnderDebugger):
+  /// the session waits for gdb or lldb, whose commands debugLaunch() gives.
+  uint64_t launchUnderDebugger(size_t kernel);
 
   ExecutorModel &executor() { return *exec; }
 
