@@ -90,7 +90,7 @@ if [ ! -f "$stamp" ]; then
 fi
 
 # --- the server and the .vsix -------------------------------------------------
-bash "$root/scripts/build.sh" executor-lsp-server executor-opt
+bash "$root/scripts/build.sh" executor-lsp-server executor-opt executor-compile executor-server
 server="$build/bin/executor-lsp-server"
 (
   cd "$root/vscode-extension"
@@ -106,5 +106,7 @@ EDITOR_CHROMIUM="${EDITOR_CHROMIUM:-$(command -v chromium)}" \
 EDITOR_VSIX="$vsix" \
 EDITOR_SERVER="$server" \
 EDITOR_OPT="$build/bin/executor-opt" \
+EDITOR_COMPILE="$build/bin/executor-compile" \
+EDITOR_EXECUTOR_SERVER="$build/bin/executor-server" \
 EDITOR_SAMPLES="$root/samples" \
   node --test --test-reporter=spec "$root/tests/editor/editor.test.mjs"

@@ -28,6 +28,7 @@
 #include <optional>
 #include <sstream>
 #include <sys/stat.h>
+#include <thread>
 
 namespace executor_studio::gui {
 
@@ -223,6 +224,11 @@ bool parseArguments(int argc, char **argv, AppOptions &options, std::string &mes
       "launch", cl::location(parsed.launch), cl::value_desc("ENTRY"), cl::cat(headless),
       cl::desc("launch kernel ENTRY (square, compute::square or @compute::@square) before the "
                "screenshot"));
+  static cl::opt<bool, true> underDebugger(
+      "under-debugger", cl::location(parsed.underDebugger), cl::cat(headless),
+      cl::desc("--launch under a debugger (\"Launch under debugger\"): the picture shows "
+               "the session waiting for one and the gdb and lldb commands, which are "
+               "printed"));
   static cl::opt<std::string, true> inputs(
       "inputs", cl::location(parsed.inputs), cl::value_desc("JSON"), cl::cat(headless),
       cl::desc("its inputs: a JSON array, one entry per argument, each an array, a number or "
@@ -300,6 +306,8 @@ bool parseArguments(int argc, char **argv, AppOptions &options, std::string &mes
     return refuse("--restore-edit goes with --screenshot and without --edit");
   if (options.inspect && options.launch.empty())
     return refuse("--inspect goes with --launch");
+  if (options.underDebugger && (options.launch.empty() || options.inspect))
+    return refuse("--under-debugger goes with --launch and without --inspect");
   if (!options.launch.empty() && options.screenshot.empty())
     return refuse("--launch goes with --screenshot (in the window, press Launch or F5)");
   return true;
@@ -326,12 +334,15 @@ std::string title(const Studio &studio) {
 bool launchForScreenshot(Studio &studio, const AppOptions &options) {
   using namespace std::chrono_literals;
   ExecutorModel &executor = studio.executor();
-  if (options.executor.empty())
+  if (options.underDebugger && options.executor.empty()) {
+    // Its own session, with a local executor --debug-wait: no connection.
+  } else if (options.executor.empty())
     executor.startLocal();
   else
     executor.connect(options.executor);
   executor.waitIdle(30s);
-  if (executor.state() != ExecutorState::Connected) {
+  if (executor.state() != ExecutorState::Connected &&
+      !(options.underDebugger && options.executor.empty())) {
     std::fprintf(stderr, "executor-studio: executor %s: %s\n", stateName(executor.state()),
                  executor.error().c_str());
     return false;
@@ -352,10 +363,34 @@ bool launchForScreenshot(Studio &studio, const AppOptions &options) {
     std::fprintf(stderr, "executor-studio: %s\n", error.c_str());
     return false;
   }
-  uint64_t id = studio.launch(static_cast<size_t>(kernel), false);
+  uint64_t id = options.underDebugger
+                    ? studio.launchUnderDebugger(static_cast<size_t>(kernel))
+                    : studio.launch(static_cast<size_t>(kernel), false);
   if (id == 0) {
     std::fprintf(stderr, "executor-studio: %s\n", studio.status().c_str());
     return false;
+  }
+  if (options.underDebugger) {
+    // Until the executor says the session waits for a debugger.
+    const DebugLaunch &d = executor.debugLaunch();
+    auto deadline = std::chrono::steady_clock::now() + 60s;
+    while (d.phase != DebugLaunch::Phase::Waiting &&
+           d.phase != DebugLaunch::Phase::Finished &&
+           std::chrono::steady_clock::now() < deadline) {
+      executor.drain();
+      std::this_thread::sleep_for(10ms);
+    }
+    if (d.phase != DebugLaunch::Phase::Waiting) {
+      const LaunchRecord *r = executor.findLaunch(id);
+      std::fprintf(stderr, "executor-studio: launch of %s under a debugger: %s\n",
+                   options.launch.c_str(),
+                   r && !r->error.empty() ? r->error.c_str() : debugPhaseName(d.phase));
+      return false;
+    }
+    std::printf("launch #%llu %s: waiting for a debugger (pid %lld)\n  %s\n  %s\n",
+                static_cast<unsigned long long>(id), options.launch.c_str(),
+                static_cast<long long>(d.pid), d.gdbCommand.c_str(), d.lldbCommand.c_str());
+    return true;
   }
   executor.waitIdle(60s);
   const LaunchRecord *r = executor.findLaunch(id);

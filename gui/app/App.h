@@ -83,6 +83,9 @@ struct AppOptions {
   bool restoreEdit = false;
   /// Headless: open the inspector on the launch's first result.
   bool inspect = false;
+  /// Headless: --launch under a debugger; the picture shows the session
+  /// waiting for one, with the gdb and lldb commands.
+  bool underDebugger = false;
   std::string settingsPath;
   int width = 0, height = 0;
   int frames = 4;

@@ -11,8 +11,11 @@
 //   EDITOR_SERVER       executor-lsp-server
 //   EDITOR_OPT          executor-opt (writes and reads the .mlirbc file)
 //   EDITOR_SAMPLES      the repository's samples/
+//   EDITOR_COMPILE      executor-compile (the executor-kernel debugger's compiler)
+//   EDITOR_EXECUTOR_SERVER  executor-server (the debugger's executor, --debug-wait)
 //   EXECUTOR_STUDIO_EDITOR_SCREENSHOTS  where the screenshots go (optional)
 //   EXECUTOR_STUDIO_DOCS_SCREENSHOT     also write the README's screenshot there (optional)
+//   EXECUTOR_STUDIO_DOCS_DEBUG_SCREENSHOT  and the debugging one (optional)
 //
 // The steps run in order on one editor; each leaves a screenshot.
 
@@ -40,6 +43,8 @@ const vsix = required('EDITOR_VSIX');
 const serverPath = required('EDITOR_SERVER');
 const samples = required('EDITOR_SAMPLES');
 const optPath = required('EDITOR_OPT');
+const compilePath = required('EDITOR_COMPILE');
+const executorServerPath = required('EDITOR_EXECUTOR_SERVER');
 
 const STEP_TIMEOUT = 90_000;
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'executor-studio-editor-'));
@@ -143,6 +148,18 @@ const baseSettings = {
   'chat.commandCenter.enabled': false,
   'workbench.secondarySideBar.defaultVisibility': 'hidden',
 };
+
+/**
+ * Adds `settings` to the remote window's settings (the Remote tab's file,
+ * where code-server's window reads the extension's machine-overridable
+ * settings from): VS Code reloads the file when it changes.
+ */
+function addRemoteSettings(settings) {
+  const file = path.join(userDataDir, 'Machine', 'settings.json');
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const current = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8') || '{}') : {};
+  fs.writeFileSync(file, JSON.stringify({ ...current, ...settings }, null, 2));
+}
 
 /** The text of the Executor Studio output (the extension's log file). */
 function extensionLog() {
@@ -279,8 +296,8 @@ async function problemRows() {
 let failed;
 
 /** A step of the test: skipped after a failed one; a failure leaves a screenshot. */
-function step(name, fn) {
-  it(name, { timeout: STEP_TIMEOUT }, async (t) => {
+function step(name, fn, timeout = STEP_TIMEOUT) {
+  it(name, { timeout }, async (t) => {
     if (failed !== undefined) {
       t.skip(`"${failed}" failed`);
       return;
@@ -403,7 +420,7 @@ after(async () => {
   }
 });
 
-describe('Executor Studio in VS Code (code-server 4.100.3)', { timeout: STEP_TIMEOUT * 14 }, () => {
+describe('Executor Studio in VS Code (code-server 4.100.3)', { timeout: STEP_TIMEOUT * 20 }, () => {
   step('says why the server did not start when executorStudio.serverPath is wrong', async () => {
     await openFile('all-ops.mlir');
     const message = await waitFor('an error notification about the server path', async () =>
@@ -747,4 +764,91 @@ describe('Executor Studio in VS Code (code-server 4.100.3)', { timeout: STEP_TIM
     );
     await shot('rerun-error');
   });
+  step('debugs a kernel: a breakpoint on a .mlir line, the editor stops there, variables, continue (the docs screenshot)', async () => {
+    try {
+      await debugAKernel();
+    } catch (error) {
+      // What the extension and lldb-dap said.
+      console.log(`--- the extension's log:\n${extensionLog().split('\n').slice(-80).join('\n')}`);
+      throw error;
+    }
+  }, 5 * STEP_TIMEOUT);
 });
+
+async function debugAKernel() {
+  {
+    await runCommand('View: Close All Editor Groups');
+    await clearNotifications();
+    // The executor-kernel debugger's tools (lldb-dap: Debian's lldb-22,
+    // found where the extension looks by default).
+    addRemoteSettings({
+      'executorStudio.compilerPath': compilePath,
+      'executorStudio.executorServerPath': executorServerPath,
+    });
+    // The panel (Problems, from the steps before) off: room for the editor.
+    await runCommand('View: Hide Panel').catch(() => undefined);
+    await openFile('cross-compile-dispatch.mlir');
+    const source = fs.readFileSync(path.join(workspace, 'cross-compile-dispatch.mlir'), 'utf8').split('\n');
+    // The first op of @square: `%y = memref.alloc()`, the line after its signature.
+    const line = source.findIndex((l) => l.includes('func.func @square(')) + 2;
+    assert.match(source[line - 1], /%y = memref\.alloc\(\)/);
+    // The breakpoint, through the UI: the line, then F9 (Debug: Toggle Breakpoint).
+    await goTo(line, source[line - 1].indexOf('%y') + 1);
+    await page.keyboard.press('F9');
+    const editor = page.locator('.editor-group-container.active .monaco-editor').first();
+    await editor.locator('.codicon-debug-breakpoint').first().waitFor({ state: 'visible' });
+    // The extension's lens above @square starts the executor-kernel debug session.
+    const lens = editor.locator('.codelens-decoration a', { hasText: 'Debug @compute::@square' }).first();
+    await lens.waitFor({ state: 'visible', timeout: 60_000 });
+    await shot('debug-breakpoint-and-lens');
+    await lens.click();
+    // Stopped on that line: the debug toolbar, the current-line decoration
+    // in the editor, and the call stack's top frame at the .mlir line.
+    await page.locator('.debug-toolbar').first().waitFor({ state: 'visible', timeout: 120_000 });
+    // The kernel's frame by its name, @compute::@square, at its .mlir line.
+    const frames = await waitFor('the call stack stopped in @compute::@square', async () => {
+      const rows = (await page.locator('.debug-call-stack .monaco-list-row').allInnerTexts()).map((r) => r.replace(/\s+/g, ' ').trim());
+      return rows.some((r) => r.startsWith('@compute::@square cross-compile-dispatch.mlir')) ? rows : undefined;
+    }, 150_000);
+    const top = frames.find((r) => r.startsWith('@compute::@square'));
+    assert.match(top, new RegExp(`cross-compile-dispatch\\.mlir ${line}:`), frames.join('\n'));
+    await editor.locator('.debug-top-stack-frame-line').first().waitFor({ state: 'visible', timeout: 30_000 });
+    await editor.locator('.codicon-debug-stackframe').first().waitFor({ state: 'visible' });
+    // The stopped line is the breakpoint's: the cursor's line once the editor revealed it.
+    const activeLine = (await editor.locator('.line-numbers.active-line-number').first().innerText()).trim();
+    assert.equal(activeLine, String(line));
+    // The variables pane: the kernel's argument by its .mlir name, a memref.
+    const variables = await waitFor('the variables pane to show %x', async () => {
+      const rows = (await page.locator('.debug-variables .monaco-list-row').allInnerTexts()).map((r) => r.replace(/\s+/g, ' ').trim());
+      return rows.some((r) => /^x = /.test(r)) ? rows : undefined;
+    }, 30_000);
+    console.log(`  call stack: ${frames.join(' | ')}`);
+    console.log(`  variables: ${variables.join(' | ')}`);
+    assert.ok(variables.some((r) => /x = memref<4xf64>/.test(r)), variables.join('\n'));
+    // Opened, %x is its memref descriptor.
+    await page.locator('.debug-variables .monaco-list-row', { hasText: /x\s*=\s*memref<4xf64>/ }).first().click();
+    const descriptor = await waitFor("%x's descriptor in the variables pane", async () => {
+      const rows = (await page.locator('.debug-variables .monaco-list-row').allInnerTexts()).map((r) => r.replace(/\s+/g, ' '));
+      return rows.some((r) => /^aligned = /.test(r.trim())) && rows.some((r) => /^sizes\b/.test(r.trim())) ? rows : undefined;
+    }, 30_000);
+    console.log(`  %x: ${descriptor.join(' | ')}`);
+    // The panel (the debug console) off for the picture.
+    await runCommand('View: Hide Panel').catch(() => undefined);
+    await page.waitForTimeout(800);
+    await shot('debug-stopped');
+    const docs = process.env['EXECUTOR_STUDIO_DOCS_DEBUG_SCREENSHOT'];
+    if (docs) {
+      await shot('debug-stopped-docs', docs);
+    }
+    // Continue (F5 while stopped): the launch runs to its end and prints
+    // its results in the "Executor Studio" output; the session ends.
+    await page.keyboard.press('F5');
+    await page.locator('.debug-toolbar').first().waitFor({ state: 'hidden', timeout: 90_000 });
+    const output = await waitFor("the program's results in the extension's log", () => {
+      const text = extensionLog();
+      return /\[1,\s+4,\s+9,\s+16\]/.test(text) ? text : undefined;
+    }, 60_000);
+    assert.match(output, /\[0\.5,\s+2,\s+4\.5,\s+8\]/);
+    await shot('debug-continued');
+  }
+}

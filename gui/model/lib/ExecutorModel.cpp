@@ -8,6 +8,7 @@
 
 #include "llvm/ExecutionEngine/Orc/ExecutorProcessControl.h"
 #include "llvm/ExecutionEngine/Orc/Shared/TargetProcessControlTypes.h"
+#include "llvm/Support/Program.h"
 
 #include <algorithm>
 #include <atomic>
@@ -61,7 +62,15 @@ std::vector<CrashFrameRow> crashFramesOf(llvm::Error &err) {
 }
 
 struct Command {
-  enum class Kind { Connect, StartLocal, Disconnect, StopLocal, Launch, Shutdown };
+  enum class Kind {
+    Connect,
+    StartLocal,
+    Disconnect,
+    StopLocal,
+    Launch,
+    DebugLaunch,
+    Shutdown
+  };
   Kind kind = Kind::Shutdown;
   uint64_t epoch = 0;
   std::string address;
@@ -79,6 +88,8 @@ struct Event {
     LaunchStarted,
     LaunchDone,
     LaunchFailed,
+    /// A debug launch's session is open: its PID and where it runs.
+    DebugSession,
     Log,
     CommandDone
   };
@@ -98,7 +109,60 @@ struct Event {
   int64_t pid = 0;
   /// LaunchFailed: a crashed kernel's backtrace.
   std::vector<CrashFrameRow> frames;
+  /// Of a debug launch (its own session: the panel's state stays).
+  bool debug = false;
+  /// DebugSession: on this host, and the session's executable there.
+  bool local = false;
+  std::string executable;
+  /// DebugSession: with the model's executor --debug-wait (its log followed).
+  bool ours = false;
 };
+
+/// The host of an executor address (`host:port`, `tcp://host:port`,
+/// `tls://...`, `ssh://user@host...`), or "" for one on this host (a Unix
+/// socket, loopback).
+std::string remoteHostOf(const std::string &address) {
+  std::string rest = address;
+  if (rest.rfind("unix:", 0) == 0)
+    return "";
+  size_t scheme = rest.find("://");
+  if (scheme != std::string::npos)
+    rest = rest.substr(scheme + 3);
+  if (size_t at = rest.find('@'); at != std::string::npos)
+    rest = rest.substr(at + 1);
+  std::string host;
+  if (!rest.empty() && rest[0] == '[') {
+    host = rest.substr(1, rest.find(']') - 1);
+  } else {
+    host = rest.substr(0, rest.find_first_of(":/"));
+  }
+  if (host == "localhost" || host == "::1" || host.rfind("127.", 0) == 0)
+    return "";
+  return host;
+}
+
+/// `text` quoted for a POSIX shell when it needs to be.
+std::string shellQuote(const std::string &text) {
+  if (!text.empty() && text.find_first_not_of("abcdefghijklmnopqrstuvwxyz"
+                                              "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                              "0123456789_-./=:@+,") ==
+                           std::string::npos)
+    return text;
+  std::string out = "'";
+  for (char c : text)
+    out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+/// The executable of process `pid` of this host, or "".
+std::string executableOf(int64_t pid) {
+  char path[4096];
+  std::string link = "/proc/" + std::to_string(pid) + "/exe";
+  ssize_t n = ::readlink(link.c_str(), path, sizeof(path) - 1);
+  if (n <= 0)
+    return "";
+  return std::string(path, static_cast<size_t>(n));
+}
 
 } // namespace
 
@@ -142,6 +206,13 @@ struct ExecutorModel::Worker {
   uint64_t clientEpoch = 0;
   std::mutex localMutex; // the destructor may kill the local executor
   LocalExecutor local;
+  /// The local executor-server --debug-wait of "Launch under debugger".
+  LocalExecutor debugLocal;
+  std::string debugLogPath;
+  /// The debug launch's session (closed at shutdown: its launch may wait
+  /// for a debugger for minutes).
+  std::mutex debugMutex;
+  std::shared_ptr<ExecutorClient> debugClient;
   struct AsyncLaunch {
     std::thread thread;
     std::shared_ptr<std::atomic<bool>> done;
@@ -281,8 +352,21 @@ struct ExecutorModel::Worker {
     case Command::Kind::Launch:
       launch(command);
       return;
+    case Command::Kind::DebugLaunch:
+      debugLaunch(command);
+      return;
     case Command::Kind::Shutdown:
       closeClient(command.epoch, " (shutting down)");
+      {
+        // A debug launch may wait for a debugger: end its session first.
+        std::lock_guard<std::mutex> lock(debugMutex);
+        if (debugClient)
+          llvm::consumeError(debugClient->close());
+      }
+      {
+        std::lock_guard<std::mutex> lock(localMutex);
+        debugLocal.kill();
+      }
       reapAsync(true);
       stopLocal(command.epoch);
       return;
@@ -399,16 +483,18 @@ struct ExecutorModel::Worker {
   /// Runs one launch on `session`; posts its result.
   static void runLaunch(Worker *self, std::shared_ptr<ExecutorClient> session,
                         uint64_t epoch, uint64_t id, const LaunchRequest &request,
-                        double shipMs) {
+                        double shipMs, bool debug = false) {
     Event started;
     started.kind = Event::Kind::LaunchStarted;
     started.epoch = epoch;
     started.id = id;
+    started.debug = debug;
     self->post(std::move(started));
     Event e;
     e.epoch = epoch;
     e.id = id;
     e.shipMs = shipMs;
+    e.debug = debug;
     Clock::time_point start = Clock::now();
     {
       auto out = session->launch(request.entry, request.object, toHost(request),
@@ -431,6 +517,114 @@ struct ExecutorModel::Worker {
       }
     }
     self->post(std::move(e));
+  }
+
+  /// "Launch under debugger": a new session (with the connected remote
+  /// executor, else with the local executor-server --debug-wait, started
+  /// once), on a thread of its own: its launch waits for a debugger.
+  void debugLaunch(Command &command) {
+    uint64_t epoch = command.epoch, id = command.id;
+    auto fail = [this, epoch, id](std::string message) {
+      Event e;
+      e.kind = Event::Kind::LaunchFailed;
+      e.epoch = epoch;
+      e.id = id;
+      e.debug = true;
+      e.text = std::move(message);
+      post(std::move(e));
+    };
+    // The connected executor when it is not the panel's own local one.
+    std::string address;
+    if (client && clientEpoch == command.epoch &&
+        client->connectedAddress() != local.address())
+      address = client->address();
+    bool ours = address.empty();
+    if (ours) {
+      std::lock_guard<std::mutex> lock(localMutex);
+      if (!debugLocal.running()) {
+        std::string server = options.serverPath.empty()
+                                 ? LocalExecutor::defaultServerPath()
+                                 : options.serverPath;
+        log(epoch, "starting " + server + " --debug-wait");
+        debugLocal.useUnixSocket(true);
+        if (llvm::Error err = debugLocal.start(server, {"--debug-wait"}, debugLogPath)) {
+          fail("cannot start the local executor for debugging: " +
+               llvm::toString(std::move(err)));
+          return;
+        }
+        log(epoch, "local executor for debugging listening on " +
+                       debugLocal.address() + " (pid " +
+                       std::to_string(debugLocal.processId()) + ", --debug-wait, log " +
+                       debugLogPath + ")");
+      }
+      address = debugLocal.address();
+    }
+    struct stat st {};
+    if (::stat(command.request.object.c_str(), &st) != 0) {
+      fail("object " + command.request.object +
+           " does not exist: record the default pipeline (it runs "
+           "cross-compile-targets) to build it");
+      return;
+    }
+    auto done = std::make_shared<std::atomic<bool>>(false);
+    LaunchRequest request = command.request;
+    Clock::duration connect = options.connectTimeout,
+                    handshake = options.handshakeTimeout;
+    asyncLaunches.push_back(
+        {std::thread([this, address, ours, request, epoch, id, done, fail,
+                      connect, handshake] {
+           runDebugLaunch(address, ours, request, epoch, id, fail,
+                          std::chrono::duration_cast<std::chrono::milliseconds>(connect),
+                          std::chrono::duration_cast<std::chrono::milliseconds>(handshake));
+           done->store(true);
+         }),
+         done});
+  }
+
+  template <typename Fail>
+  void runDebugLaunch(const std::string &address, bool ours,
+                      const LaunchRequest &request, uint64_t epoch, uint64_t id,
+                      const Fail &fail, std::chrono::milliseconds connectTimeout,
+                      std::chrono::milliseconds handshakeTimeout) {
+    executor_studio::runtime::ClientOptions clientOptions;
+    clientOptions.connectTimeout = connectTimeout;
+    clientOptions.handshakeTimeout = handshakeTimeout;
+    // Both waits are bounded by ExecutorClient::open itself.
+    auto opened = ExecutorClient::open(address, clientOptions);
+    if (!opened) {
+      fail("cannot open a session for the debugger with " + address + ": " +
+           llvm::toString(opened.takeError()));
+      return;
+    }
+    std::shared_ptr<ExecutorClient> session = std::move(*opened);
+    {
+      std::lock_guard<std::mutex> lock(debugMutex);
+      debugClient = session;
+    }
+    Event opened_;
+    opened_.kind = Event::Kind::DebugSession;
+    opened_.epoch = epoch;
+    opened_.id = id;
+    opened_.debug = true;
+    opened_.text = address;
+    opened_.pid = session->sessionPid();
+    opened_.ours = ours;
+    opened_.local = ours || remoteHostOf(address).empty();
+    if (opened_.local && opened_.pid)
+      opened_.executable = executableOf(opened_.pid);
+    post(std::move(opened_));
+    double shipMs = 0;
+    Clock::time_point start = Clock::now();
+    if (llvm::Error err = session->sendBinary(request.object)) {
+      fail(llvm::toString(std::move(err)));
+    } else {
+      shipMs = millisecondsSince(start);
+      // The session's first launch: it waits for the debugger.
+      runLaunch(this, session, epoch, id, request, shipMs, /*debug=*/true);
+    }
+    std::lock_guard<std::mutex> lock(debugMutex);
+    llvm::consumeError(session->close());
+    debugClient.reset();
   }
 
   void launch(Command &command) {
@@ -522,6 +716,7 @@ ExecutorModel::ExecutorModel(ExecutorOptions options)
                       "-" + std::to_string(counter++) + ".log";
     worker->ownsLog = true;
   }
+  worker->debugLogPath = worker->logPath + ".debug";
   Worker *w = worker.get();
   worker->thread = std::thread([w] { w->run(); });
 }
@@ -544,14 +739,59 @@ ExecutorModel::~ExecutorModel() {
       lock.unlock();
       std::lock_guard<std::mutex> localLock(worker->localMutex);
       worker->local.kill();
+      worker->debugLocal.kill();
     }
   }
   worker->thread.join();
   if (worker->ownsLog)
     std::remove(worker->logPath.c_str());
+  if (worker->ownsLog)
+    std::remove(worker->debugLogPath.c_str());
 }
 
 const std::string &ExecutorModel::localLogPath() const { return worker->logPath; }
+
+const char *debugPhaseName(DebugLaunch::Phase phase) {
+  switch (phase) {
+  case DebugLaunch::Phase::None:
+    return "none";
+  case DebugLaunch::Phase::Starting:
+    return "starting";
+  case DebugLaunch::Phase::Waiting:
+    return "waiting for a debugger";
+  case DebugLaunch::Phase::Attached:
+    return "attached";
+  case DebugLaunch::Phase::Finished:
+    return "finished";
+  }
+  return "?";
+}
+
+std::string gdbAttachCommand(int64_t pid, const std::string &executable,
+                             const std::string &entry) {
+  std::string command = "gdb -q";
+  if (!executable.empty())
+    command += " " + shellQuote(executable);
+  command += " -p " + std::to_string(pid);
+  if (!entry.empty())
+    command += " -ex " + shellQuote("break " + entry);
+  return command + " -ex continue";
+}
+
+std::string lldbAttachCommand(int64_t pid, const std::string &executable,
+                              const std::string &entry, const std::string &lldb) {
+  std::string command = lldb;
+  if (!executable.empty())
+    command += " " + shellQuote(executable);
+  command += " -p " + std::to_string(pid);
+  // The session's PID namespace makes lldb take its own thread stops for
+  // the program's SIGSTOPs (docs/debugging.md; the extension's
+  // SIGSTOP_COMMAND): once attached, SIGSTOP neither stops nor passes.
+  command += " -o " + shellQuote("process handle SIGSTOP -s false -n false -p false");
+  if (!entry.empty())
+    command += " -o " + shellQuote("breakpoint set --name " + entry);
+  return command + " -o continue";
+}
 
 std::string ExecutorModel::gdbCommand() const {
   return pid ? "gdb -p " + std::to_string(pid) : std::string();
@@ -620,17 +860,40 @@ void ExecutorModel::stopLocal() {
   postCommand(*worker, std::move(c));
 }
 
-uint64_t ExecutorModel::launch(LaunchRequest request) {
-  if (!canLaunch()) {
+namespace {
+/// lldb on this host's PATH (`lldb`, else Debian's `lldb-22`).
+std::string localLldb() {
+  for (const char *name : {"lldb", "lldb-22"})
+    if (llvm::sys::findProgramByName(name))
+      return name;
+  return "lldb";
+}
+} // namespace
+
+uint64_t ExecutorModel::launchUnderDebugger(LaunchRequest request) {
+  if (!canLaunchUnderDebugger()) {
     addLog(LogEntry::Level::Error,
-           "cannot launch " + request.label + ": the executor is " +
-               stateName(current) + "; connect first");
+           "cannot launch " + request.label + " under a debugger: launch #" +
+               std::to_string(debugging.launchId) +
+               " is still under one (attach, or let it finish)");
     return 0;
   }
+  request.async = false;
+  uint64_t id = recordLaunch(request, /*debug=*/true);
+  debugging = DebugLaunch();
+  debugging.phase = DebugLaunch::Phase::Starting;
+  debugging.launchId = id;
+  debugging.entry = request.entry;
+  postLaunch(id, std::move(request), /*debug=*/true);
+  return id;
+}
+
+uint64_t ExecutorModel::recordLaunch(const LaunchRequest &request, bool debug) {
   LaunchRecord record;
   record.id = nextLaunch++;
   record.label = request.label;
   record.async = request.async;
+  record.debug = debug;
   record.resultTypes = request.results;
   record.inputs = request.inputs;
   record.inputTypes = request.inputTypes;
@@ -640,19 +903,36 @@ uint64_t ExecutorModel::launch(LaunchRequest request) {
     record.inputsSummary += formatShape(request.inputs[i].sizes);
   }
   records.push_back(record);
-  current = ExecutorState::Launching;
   addLog(LogEntry::Level::Info, "launch #" + std::to_string(record.id) + " " +
                                     record.label +
-                                    (request.async ? " (async)" : ""));
+                                    (debug           ? " under a debugger"
+                                     : request.async ? " (async)"
+                                                     : ""));
+  return record.id;
+}
+
+void ExecutorModel::postLaunch(uint64_t id, LaunchRequest request, bool debug) {
   Command c;
-  c.kind = Command::Kind::Launch;
+  c.kind = debug ? Command::Kind::DebugLaunch : Command::Kind::Launch;
   c.epoch = epoch;
-  c.id = record.id;
+  c.id = id;
   c.request = std::move(request);
   ++pendingCommands;
   ++inFlight;
   postCommand(*worker, std::move(c));
-  return record.id;
+}
+
+uint64_t ExecutorModel::launch(LaunchRequest request) {
+  if (!canLaunch()) {
+    addLog(LogEntry::Level::Error,
+           "cannot launch " + request.label + ": the executor is " +
+               stateName(current) + "; connect first");
+    return 0;
+  }
+  uint64_t id = recordLaunch(request, /*debug=*/false);
+  current = ExecutorState::Launching;
+  postLaunch(id, std::move(request), /*debug=*/false);
+  return id;
 }
 
 namespace {
@@ -683,27 +963,55 @@ void ExecutorModel::clearLaunches() {
 
 bool ExecutorModel::busy() const { return pendingCommands > 0 || inFlight > 0; }
 
-void ExecutorModel::tailServerLog() {
-  if (localListening.empty() && serverLogOffset == 0)
-    return;
-  std::ifstream in(worker->logPath, std::ios::binary);
+std::vector<std::string> ExecutorModel::tailLog(const std::string &path,
+                                               uint64_t &offset,
+                                               std::string &partial) {
+  std::vector<std::string> lines;
+  std::ifstream in(path, std::ios::binary);
   if (!in)
-    return;
+    return lines;
   in.seekg(0, std::ios::end);
   std::streamoff size = in.tellg();
-  if (size < 0 || static_cast<uint64_t>(size) <= serverLogOffset)
-    return;
-  in.seekg(static_cast<std::streamoff>(serverLogOffset));
-  std::string chunk(static_cast<size_t>(size) - serverLogOffset, '\0');
+  if (size < 0 || static_cast<uint64_t>(size) <= offset)
+    return lines;
+  in.seekg(static_cast<std::streamoff>(offset));
+  std::string chunk(static_cast<size_t>(size) - offset, '\0');
   in.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
-  serverLogOffset = static_cast<uint64_t>(size);
-  serverLogPartial += chunk;
+  offset = static_cast<uint64_t>(size);
+  partial += chunk;
   size_t at;
-  while ((at = serverLogPartial.find('\n')) != std::string::npos) {
-    std::string line = serverLogPartial.substr(0, at);
-    serverLogPartial.erase(0, at + 1);
-    if (!line.empty())
+  while ((at = partial.find('\n')) != std::string::npos) {
+    std::string line = partial.substr(0, at);
+    partial.erase(0, at + 1);
+    if (!line.empty()) {
       addLog(LogEntry::Level::Server, line);
+      lines.push_back(std::move(line));
+    }
+  }
+  return lines;
+}
+
+void ExecutorModel::tailServerLog() {
+  if (!localListening.empty() || serverLogOffset != 0)
+    tailLog(worker->logPath, serverLogOffset, serverLogPartial);
+  // The local executor --debug-wait's: its session says when it waits for
+  // a debugger and when one is attached (CrashReport.cpp's waitForDebugger).
+  if (debugging.phase == DebugLaunch::Phase::None)
+    return;
+  for (const std::string &line :
+       tailLog(worker->debugLogPath, debugLogOffset, debugLogPartial)) {
+    if (debugging.phase == DebugLaunch::Phase::Finished || !debugging.followsLog)
+      continue;
+    std::string pidText = "pid " + std::to_string(debugging.pid) + ";";
+    if (line.find("waiting for a debugger before launching") != std::string::npos &&
+        line.find(pidText) != std::string::npos)
+      debugging.phase = DebugLaunch::Phase::Waiting;
+    else if (line.find("a debugger is attached") != std::string::npos &&
+             debugging.phase == DebugLaunch::Phase::Waiting)
+      debugging.phase = DebugLaunch::Phase::Attached;
+    else if (line.find("no debugger came; launching") != std::string::npos &&
+             debugging.phase == DebugLaunch::Phase::Waiting)
+      debugging.noDebugger = true;
   }
 }
 
@@ -762,7 +1070,35 @@ void ExecutorModel::drain() {
       }
       localListening.clear();
       break;
+    case Event::Kind::DebugSession:
+      if (debugging.launchId == e.id) {
+        debugging.address = e.text;
+        debugging.local = e.local;
+        debugging.followsLog = e.ours;
+        debugging.host = e.local ? "" : remoteHostOf(e.text);
+        debugging.pid = e.pid;
+        debugging.executable = e.executable;
+        if (e.pid) {
+          debugging.gdbCommand =
+              gdbAttachCommand(e.pid, debugging.executable, debugging.entry);
+          debugging.lldbCommand =
+              lldbAttachCommand(e.pid, debugging.executable, debugging.entry,
+                                e.local ? localLldb() : "lldb");
+        }
+        std::string where = e.local ? "on this host" : "on " + debugging.host;
+        addLog(LogEntry::Level::Info,
+               "launch #" + std::to_string(e.id) + ": session pid " +
+                   std::to_string(e.pid) + " " + where +
+                   " waits for a debugger; attach with:");
+        addLog(LogEntry::Level::Info, "  " + debugging.gdbCommand);
+        addLog(LogEntry::Level::Info, "  " + debugging.lldbCommand);
+      }
+      break;
     case Event::Kind::LaunchStarted:
+      if (e.debug && debugging.launchId == e.id && !debugging.followsLog)
+        // No log to follow: the launch is in flight, and waits if that
+        // executor runs with --debug-wait.
+        debugging.phase = DebugLaunch::Phase::Waiting;
       for (LaunchRecord &r : records)
         if (r.id == e.id && r.status == LaunchRecord::Status::Queued)
           r.status = LaunchRecord::Status::Running;
@@ -789,6 +1125,13 @@ void ExecutorModel::drain() {
           addLog(LogEntry::Level::Error,
                  "launch #" + std::to_string(r.id) + " " + r.label +
                      " failed: " + r.error);
+      }
+      if (e.debug) {
+        if (debugging.launchId == e.id) {
+          tailServerLog(); // the executor's last words on the wait
+          debugging.phase = DebugLaunch::Phase::Finished;
+        }
+        break; // its own session: the panel's stays as it is
       }
       if (!currentSession)
         break;

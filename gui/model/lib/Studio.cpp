@@ -1016,6 +1016,21 @@ uint64_t Studio::launch(size_t kernel, bool async) {
   return exec->launch(std::move(request));
 }
 
+uint64_t Studio::launchUnderDebugger(size_t kernel) {
+  LaunchRequest request;
+  std::string error;
+  if (!buildLaunch(kernel, false, request, error)) {
+    setStatus(error, true);
+    return 0;
+  }
+  uint64_t id = exec->launchUnderDebugger(std::move(request));
+  if (id && !withDebugInfo)
+    setStatus("launched under a debugger without debug info: turn on \"debug "
+              "build\" for the kernel's .mlir lines and arguments",
+              false);
+  return id;
+}
+
 uint64_t Studio::launchSelected(bool async) {
   if (kernelIndex < 0) {
     setStatus("no kernel to launch: the document has no catalyst.launch_kernel", true);

@@ -366,11 +366,88 @@ void drawInputs(Studio &studio, StudioView::State &state) {
       studio.launch(static_cast<size_t>(selected), true);
     state.probe("launch-async", enabled);
     ImGui::EndDisabled();
+    // Under a debugger: a session of its own (no connection needed).
+    bool debuggable = kernel.launchable && executor.canLaunchUnderDebugger();
+    ImGui::BeginDisabled(!debuggable);
+    sameLineOrWrap(buttonWidth("Launch under debugger"));
+    if (ImGui::Button("Launch under debugger"))
+      studio.launchUnderDebugger(static_cast<size_t>(selected));
+    state.probe("launch-debugger", debuggable);
+    ImGui::EndDisabled();
+    helpTooltip("Launches on a session of its own that waits for a debugger "
+                "(executor-server --debug-wait: a local one, or the connected "
+                "remote executor), and shows and copies the gdb and lldb "
+                "commands that attach to it and stop in the kernel.");
     if (!executor.canLaunch()) {
       sameLineOrWrap(ImGui::CalcTextSize("connect to launch").x);
       ImGui::TextColored(colors::dim(), "connect to launch");
     }
   }
+}
+
+/// What a debug launch is doing, as its status cell and the panel say it.
+std::string debugPhaseText(const DebugLaunch &d) {
+  switch (d.phase) {
+  case DebugLaunch::Phase::Starting:
+    return "starting its session";
+  case DebugLaunch::Phase::Waiting:
+    return d.pid ? "waiting for a debugger (pid " + std::to_string(d.pid) + ")"
+                 : "waiting for a debugger";
+  case DebugLaunch::Phase::Attached:
+    return "attached (pid " + std::to_string(d.pid) + ")";
+  default:
+    return debugPhaseName(d.phase);
+  }
+}
+
+/// A launch under a debugger in flight: its state, and the commands that
+/// attach gdb or lldb to its session (the gdb one copied once it is known).
+void drawDebugLaunch(Studio &studio, StudioView::State &state) {
+  const DebugLaunch &d = studio.executor().debugLaunch();
+  if (d.phase == DebugLaunch::Phase::None || d.phase == DebugLaunch::Phase::Finished)
+    return;
+  const LaunchRecord *r = studio.executor().findLaunch(d.launchId);
+  ImGui::Separator();
+  ImGui::TextColored(colors::accent(), "Debugging launch #%llu %s",
+                     static_cast<unsigned long long>(d.launchId),
+                     r ? r->label.c_str() : "");
+  ImVec4 color = d.phase == DebugLaunch::Phase::Attached ? colors::ok() : colors::warning();
+  std::string phase = debugPhaseText(d);
+  ImGui::TextColored(color, "%s", phase.c_str());
+  state.probeText("debug-phase", phase, ImGui::GetContentRegionAvail().x);
+  if (d.gdbCommand.empty())
+    return;
+  static uint64_t copied = 0; // the launch whose gdb command was copied
+  if (copied != d.launchId) {
+    copied = d.launchId;
+    ImGui::SetClipboardText(d.gdbCommand.c_str());
+  }
+  ImGui::PushStyleColor(ImGuiCol_Text, colors::dim());
+  if (d.local)
+    ImGui::TextWrapped("Attach on this host (the gdb command is on the clipboard):");
+  else
+    ImGui::TextWrapped("Run on %s (it waits only if its executor-server runs with "
+                       "--debug-wait):",
+                       d.host.c_str());
+  ImGui::PopStyleColor();
+  auto command = [&](const char *name, const std::string &text) {
+    ImGui::PushID(name);
+    if (ImGui::SmallButton("copy"))
+      ImGui::SetClipboardText(text.c_str());
+    state.probe(std::string("copy-debug-") + name);
+    ImGui::SameLine();
+    ImGui::TextColored(colors::dim(), "%s", name);
+    ImGui::SameLine();
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextUnformatted(text.c_str());
+    ImGui::PopTextWrapPos();
+    state.probeText(std::string("debug-") + name, text, ImGui::GetContentRegionAvail().x);
+    ImGui::PopID();
+  };
+  command("gdb", d.gdbCommand);
+  command("lldb", d.lldbCommand);
+  if (!studio.debugBuild())
+    ImGui::TextColored(colors::dim(), "turn on \"debug build\" for the .mlir lines");
 }
 
 /// The launches' title, its clear button, and the latency of those done:
@@ -405,7 +482,14 @@ void drawLatency(ExecutorModel &executor, StudioView::State &state) {
 }
 
 /// A launch's status cell.
-void drawLaunchStatus(const LaunchRecord &r) {
+void drawLaunchStatus(const LaunchRecord &r, const DebugLaunch &debug) {
+  if (r.status == LaunchRecord::Status::Running && debug.launchId == r.id &&
+      debug.phase != DebugLaunch::Phase::Finished) {
+    ImGui::TextColored(debug.phase == DebugLaunch::Phase::Attached ? colors::ok()
+                                                                   : colors::warning(),
+                       "%s", debugPhaseText(debug).c_str());
+    return;
+  }
   switch (r.status) {
   case LaunchRecord::Status::Queued:
     ImGui::TextColored(colors::dim(), "queued");
@@ -494,16 +578,17 @@ void drawLaunchResults(StudioView::State &state, const LaunchRecord &r, bool new
 }
 
 /// One row of the launch table.
-void drawLaunchRow(StudioView::State &state, const LaunchRecord &r, bool newest) {
+void drawLaunchRow(StudioView::State &state, const LaunchRecord &r, bool newest,
+                   const DebugLaunch &debug) {
   ImGui::TableNextRow();
   ImGui::TableSetColumnIndex(0);
   ImGui::Text("%llu", static_cast<unsigned long long>(r.id));
   ImGui::TableSetColumnIndex(1);
-  std::string label = r.label + (r.async ? " (async)" : "");
+  std::string label = r.label + (r.async ? " (async)" : r.debug ? " (debugger)" : "");
   ImGui::TextUnformatted(label.c_str());
   helpTooltip(label.c_str());
   ImGui::TableSetColumnIndex(2);
-  drawLaunchStatus(r);
+  drawLaunchStatus(r, debug);
   ImGui::TableSetColumnIndex(3);
   drawLaunchTime(r);
   ImGui::TableSetColumnIndex(4);
@@ -545,7 +630,7 @@ void drawLaunches(Studio &studio, StudioView::State &state) {
   ImGui::TableSetupColumn("results", ImGuiTableColumnFlags_WidthStretch, 1.0f);
   ImGui::TableHeadersRow();
   for (auto it = launches.rbegin(); it != launches.rend(); ++it)
-    drawLaunchRow(state, *it, &*it == &launches.back());
+    drawLaunchRow(state, *it, &*it == &launches.back(), executor.debugLaunch());
   ImGui::EndTable();
 }
 
@@ -583,6 +668,7 @@ void drawExecutorPanel(Studio &studio, StudioView::State &state) {
   drawConnection(studio, state);
   drawKernels(studio);
   drawInputs(studio, state);
+  drawDebugLaunch(studio, state);
   drawLaunches(studio, state);
   drawLog(studio.executor(), state);
 }

@@ -11,6 +11,8 @@
 #include "ExternalExecutor.h"
 #include "TestFiles.h"
 
+#include "llvm/Support/Program.h"
+
 #include <arpa/inet.h>
 #include <chrono>
 #include <cstring>
@@ -277,6 +279,77 @@ TEST(ExecutorModel, ConnectsToAnExecutorItDidNotStartAndDisconnects) {
     EXPECT_EQ(m.launch(twice({1})), 0u);
   }
   server.stop();
+}
+
+// Under a debugger on an executor the panel is connected to (not its own
+// local one): a second session with that executor, which waits because it
+// runs with --debug-wait; the model cannot read its log, so the launch shows
+// "waiting" until it ends; the panel's own session stays as it was.
+TEST(ExecutorModel, LaunchUnderDebuggerUsesTheConnectedExecutor) {
+  if (!llvm::sys::findProgramByName("gdb"))
+    GTEST_SKIP() << "no gdb";
+  executor_studio::runtime::LocalExecutor server;
+  llvm::Error err = server.start(EXECUTOR_SERVER_PATH, {"--debug-wait"});
+  ASSERT_FALSE(static_cast<bool>(err)) << llvm::toString(std::move(err));
+  ExecutorModel m(options());
+  m.connect(server.address());
+  ASSERT_TRUE(m.waitIdle(20s));
+  ASSERT_EQ(m.state(), ExecutorState::Connected) << m.error();
+  int64_t panelSession = m.sessionPid();
+  // kernels_a.c with -g: the session registers it with gdb as it links it.
+  LaunchRequest request = twice({1, 2});
+  request.object = KERNELS_A_DEBUG_OBJECT;
+  uint64_t id = m.launchUnderDebugger(request);
+  ASSERT_NE(id, 0u);
+  const DebugLaunch &d = m.debugLaunch();
+  auto deadline = std::chrono::steady_clock::now() + 30s;
+  while (d.phase != DebugLaunch::Phase::Waiting && std::chrono::steady_clock::now() < deadline) {
+    m.drain();
+    std::this_thread::sleep_for(10ms);
+  }
+  ASSERT_EQ(d.phase, DebugLaunch::Phase::Waiting) << debugPhaseName(d.phase);
+  EXPECT_EQ(d.address, server.address());
+  EXPECT_FALSE(d.followsLog);
+  EXPECT_TRUE(d.local); // loopback: this host
+  ASSERT_GT(d.pid, 0);
+  EXPECT_NE(d.pid, panelSession);
+  EXPECT_EQ(d.gdbCommand, gdbAttachCommand(d.pid, d.executable, "k"));
+  EXPECT_NE(d.gdbCommand.find(" -p " + std::to_string(d.pid) + " -ex 'break k'"),
+            std::string::npos)
+      << d.gdbCommand;
+  EXPECT_EQ(m.state(), ExecutorState::Connected);
+  // gdb attached stops in the kernel (a C function here: its symbol is the
+  // wrapper's), then detaches: the launch ends with its results.
+  std::string pid = std::to_string(d.pid);
+  std::string out = testing::TempDir() + "model-gdb-" + pid + ".out";
+  EXPECT_EQ(llvm::sys::ExecuteAndWait("/bin/sh",
+                                      {"/bin/sh", "-c",
+                                       "gdb -nx -batch -p " + pid +
+                                           " -ex 'break _catalyst_pyface_k' -ex continue -ex bt > " +
+                                           out + " 2>&1"},
+                                      std::nullopt, {}, /*SecondsToWait=*/120),
+            0);
+  ASSERT_TRUE(m.waitIdle(60s)) << readFile(out);
+  EXPECT_NE(readFile(out).find("#0  _catalyst_pyface_k"), std::string::npos) << readFile(out);
+  EXPECT_NE(readFile(out).find("kernels_a.c:"), std::string::npos) << readFile(out);
+  const LaunchRecord *r = m.findLaunch(id);
+  ASSERT_EQ(r->status, LaunchRecord::Status::Done) << r->error;
+  EXPECT_EQ(doubles(r->results[0]), (std::vector<double>{2, 4}));
+  EXPECT_EQ(d.phase, DebugLaunch::Phase::Finished);
+  EXPECT_EQ(m.state(), ExecutorState::Connected);
+  EXPECT_EQ(m.sessionPid(), panelSession);
+  server.stop();
+}
+
+// The commands: quoted for a shell, the executable when there is one.
+TEST(ExecutorModel, DebuggerCommands) {
+  EXPECT_EQ(gdbAttachCommand(42, "/opt/my tools/executor-server", "square"),
+            "gdb -q '/opt/my tools/executor-server' -p 42 -ex 'break square' -ex continue");
+  EXPECT_EQ(gdbAttachCommand(42, "", "square"),
+            "gdb -q -p 42 -ex 'break square' -ex continue");
+  EXPECT_EQ(lldbAttachCommand(7, "", "k", "lldb-22"),
+            "lldb-22 -p 7 -o 'process handle SIGSTOP -s false -n false -p false' -o "
+            "'breakpoint set --name k' -o continue");
 }
 
 TEST(ExecutorModel, StopsTheLocalExecutorWithTheModel) {

@@ -4,6 +4,9 @@
 #include "ExecutorStudio/Pipeline/OpHistory.h"
 
 #include "TargetPrograms.h"
+#include "TestFiles.h"
+
+#include "llvm/Support/Program.h"
 
 #include <chrono>
 #include <cstring>
@@ -187,6 +190,82 @@ TEST(Studio, ReloadsWhenTheFileChanges) {
   EXPECT_EQ(studio.passes().viewMode(), ViewMode::SideBySide); // fixed: the diff again
   EXPECT_FALSE(studio.open("/no/such/file.mlir"));
   EXPECT_TRUE(studio.statusIsError());
+}
+
+// "Launch under debugger": the session (of a local executor-server
+// --debug-wait the model starts) waits; the gdb command the studio shows,
+// run as printed (plus -batch and what to print), attaches, stops in the
+// kernel at its .mlir line with its argument; then the launch completes.
+TEST(Studio, LaunchUnderDebuggerWaitsForGdbWhichStopsInTheKernel) {
+  if (!llvm::sys::findProgramByName("gdb"))
+    GTEST_SKIP() << "no gdb";
+  Studio studio(options());
+  studio.setDebugBuild(true);
+  ASSERT_TRUE(studio.open(SAMPLES_DIR "/cross-compile-dispatch.mlir"));
+  ASSERT_TRUE(studio.waitForRecording(60s));
+  ASSERT_NE(studio.recordedPipeline().find("debug=true"), std::string::npos);
+  int k = studio.findKernel("square");
+  ASSERT_GE(k, 0);
+  ExecutorModel &executor = studio.executor();
+  uint64_t id = studio.launchUnderDebugger(static_cast<size_t>(k));
+  ASSERT_NE(id, 0u) << studio.status();
+  // No second one while this one is under the debugger.
+  EXPECT_FALSE(executor.canLaunchUnderDebugger());
+  // The executor says the session waits: its PID, and the commands.
+  auto deadline = std::chrono::steady_clock::now() + 60s;
+  while (executor.debugLaunch().phase != DebugLaunch::Phase::Waiting &&
+         std::chrono::steady_clock::now() < deadline) {
+    executor.drain();
+    std::this_thread::sleep_for(10ms);
+  }
+  const DebugLaunch &d = executor.debugLaunch();
+  ASSERT_EQ(d.phase, DebugLaunch::Phase::Waiting) << debugPhaseName(d.phase);
+  EXPECT_EQ(d.launchId, id);
+  EXPECT_TRUE(d.local);
+  ASSERT_GT(d.pid, 0);
+  EXPECT_NE(d.executable.find("executor-server"), std::string::npos) << d.executable;
+  std::string pid = std::to_string(d.pid);
+  EXPECT_EQ(d.gdbCommand, "gdb -q " + d.executable + " -p " + pid +
+                              " -ex 'break square' -ex continue");
+  EXPECT_NE(d.lldbCommand.find(" " + d.executable + " -p " + pid +
+                               " -o 'process handle SIGSTOP -s false -n false "
+                               "-p false' -o 'breakpoint set --name square' -o continue"),
+            std::string::npos)
+      << d.lldbCommand;
+  EXPECT_EQ(executor.findLaunch(id)->status, LaunchRecord::Status::Running);
+  // The printed command, in batch mode, as a user pastes it into a shell.
+  std::string out = testing::TempDir() + "studio-gdb-" + pid + ".out";
+  std::string command = d.gdbCommand +
+                        " -nx -batch -ex bt -ex 'info args' -ex 'print *arg0.aligned@4' 2>&1";
+  std::optional<llvm::StringRef> redirects[] = {std::nullopt, llvm::StringRef(out),
+                                                std::nullopt};
+  std::string message;
+  EXPECT_EQ(llvm::sys::ExecuteAndWait("/bin/sh", {"/bin/sh", "-c", command}, std::nullopt,
+                                      redirects, /*SecondsToWait=*/120, 0, &message),
+            0)
+      << message;
+  std::string gdb = executor_test::readFile(out);
+  // (The studio's recording does not keep the .mlir's argument names, as
+  // executor-compile does: arg0.)
+  EXPECT_NE(gdb.find("hit Breakpoint 1"), std::string::npos) << gdb;
+  EXPECT_NE(gdb.find("#0  square (arg0=...) at cross-compile-dispatch.mlir:"),
+            std::string::npos)
+      << gdb;
+  EXPECT_NE(gdb.find("$1 = {1, 2, 3, 4}"), std::string::npos) << gdb;
+  // gdb detached: the kernel ran, the launch is done with its results.
+  ASSERT_TRUE(executor.waitIdle(60s));
+  const LaunchRecord *r = executor.findLaunch(id);
+  ASSERT_EQ(r->status, LaunchRecord::Status::Done) << r->error;
+  EXPECT_TRUE(r->debug);
+  EXPECT_EQ(doubles(r->results[0]), (std::vector<double>{1, 4, 9, 16}));
+  EXPECT_EQ(executor.debugLaunch().phase, DebugLaunch::Phase::Finished);
+  bool attached = false;
+  for (const LogEntry &e : executor.log())
+    attached |= e.text.find("a debugger is attached") != std::string::npos;
+  EXPECT_TRUE(attached);
+  EXPECT_TRUE(executor.canLaunchUnderDebugger());
+  // The panel's own session is untouched: never connected.
+  EXPECT_EQ(executor.state(), ExecutorState::Disconnected);
 }
 
 TEST(Studio, ACrashingKernelShowsAnErrorAndTheSessionReopens) {

@@ -226,9 +226,25 @@ TEST_F(Screenshot, ACrashInADebugBuildShowsItsFrames) {
   expectWindow(png);
 }
 
+TEST_F(Screenshot, ALaunchUnderADebuggerShowsTheCommands) {
+  std::string png = dir + "/launch-under-debugger.png";
+  Result run = studio({SAMPLES_DIR "/cross-compile-dispatch.mlir", "--screenshot", png,
+                       "--debug-build", "--launch", "square", "--under-debugger"});
+  EXPECT_EQ(run.exitCode, 0) << run.output;
+  EXPECT_NE(run.output.find("waiting for a debugger (pid "), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("gdb -q "), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("-o 'breakpoint set --name square' -o continue"), std::string::npos)
+      << run.output;
+  expectWindow(png);
+}
+
 TEST_F(Screenshot, BadArgumentsAreRefused) {
   EXPECT_EQ(studio({"--pass", "0"}).exitCode, 2);
   EXPECT_EQ(studio({"--launch", "square"}).exitCode, 2);
+  EXPECT_EQ(studio({SAMPLES_DIR "/cross-compile-dispatch.mlir", "--screenshot",
+                    dir + "/x.png", "--under-debugger"})
+                .exitCode,
+            2);
   Result help = studio({"--help"});
   EXPECT_EQ(help.exitCode, 0);
   EXPECT_NE(help.output.find("--screenshot"), std::string::npos);

@@ -14,6 +14,8 @@
 
 #include <imgui.h>
 
+#include "llvm/Support/Program.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cstring>
@@ -329,6 +331,87 @@ TEST_F(NullFrames, ADebugBuildsCrashFramesShowTheirLineInTheSource) {
   EXPECT_EQ(studio->passes().highlightedRow(), static_cast<long>(line - 1));
 }
 
+// "Launch under debugger": the button, the session's PID and the gdb and
+// lldb commands shown (the gdb one on the clipboard, the lldb one by its
+// copy button), lldb run as copied attaches and stops in the kernel, the
+// launch shows "attached", then its results.
+TEST_F(NullFrames, LaunchUnderDebuggerShowsTheCommandsAndTheAttachedState) {
+  std::string lldb;
+  for (const char *name : {"lldb", "lldb-22"})
+    if (auto found = llvm::sys::findProgramByName(name); found && lldb.empty())
+      lldb = name;
+  if (lldb.empty())
+    GTEST_SKIP() << "no lldb";
+  openAndRecord(SAMPLES_DIR "/cross-compile-dispatch.mlir");
+  click("debug-build");
+  ASSERT_TRUE(frameUntil(
+      [&] {
+        return !studio->recordingInProgress() &&
+               studio->recordedPipeline().find("debug=true") != std::string::npos;
+      },
+      60s));
+  frame();
+  // No connection needed: the launch gets a session of its own.
+  EXPECT_FALSE(view->widgetEnabled("launch"));
+  ASSERT_TRUE(view->widgetEnabled("launch-debugger"));
+  click("launch-debugger");
+  const DebugLaunch &d = studio->executor().debugLaunch();
+  ASSERT_TRUE(frameUntil([&] { return d.phase == DebugLaunch::Phase::Waiting; }, 60s))
+      << debugPhaseName(d.phase);
+  frame();
+  EXPECT_FALSE(view->widgetEnabled("launch-debugger")); // one at a time
+  std::string text;
+  float room = 0;
+  ASSERT_TRUE(view->widgetText("debug-phase", text, room));
+  EXPECT_EQ(text, "waiting for a debugger (pid " + std::to_string(d.pid) + ")");
+  ASSERT_TRUE(view->widgetText("debug-gdb", text, room));
+  EXPECT_EQ(text, d.gdbCommand);
+  EXPECT_NE(text.find(" -p " + std::to_string(d.pid) + " "), std::string::npos) << text;
+  EXPECT_NE(text.find(d.executable), std::string::npos) << text;
+  ASSERT_TRUE(view->widgetText("debug-lldb", text, room));
+  EXPECT_EQ(text, d.lldbCommand);
+  EXPECT_EQ(text.rfind(lldb + " ", 0), 0u) << text;
+  // The gdb command went to the clipboard as soon as it was shown.
+  EXPECT_EQ(std::string(ImGui::GetClipboardText()), d.gdbCommand);
+  click("copy-debug-lldb");
+  std::string copied = ImGui::GetClipboardText();
+  EXPECT_EQ(copied, d.lldbCommand);
+
+  // lldb as copied, in batch mode: it stops in the kernel and holds it
+  // there two seconds (the panel says "attached"), then detaches.
+  std::string out = testing::TempDir() + "studio-lldb-" + std::to_string(d.pid) + ".out";
+  std::string command = copied + " -b -o bt -o 'platform shell sleep 2' -o detach 2>&1";
+  int lldbStatus = -1;
+  std::thread attach([&] {
+    std::optional<llvm::StringRef> redirects[] = {std::nullopt, llvm::StringRef(out),
+                                                  std::nullopt};
+    lldbStatus = llvm::sys::ExecuteAndWait("/bin/sh", {"/bin/sh", "-c", command}, std::nullopt,
+                                           redirects, /*SecondsToWait=*/120);
+  });
+  bool attached = frameUntil([&] { return d.phase == DebugLaunch::Phase::Attached; }, 60s);
+  if (attached) {
+    frame();
+    EXPECT_TRUE(view->widgetText("debug-phase", text, room));
+    EXPECT_EQ(text, "attached (pid " + std::to_string(d.pid) + ")");
+  }
+  bool done = frameUntil([&] { return idle(); }, 120s);
+  attach.join();
+  std::string lldbOut = readFile(out);
+  EXPECT_TRUE(attached) << lldbOut;
+  ASSERT_TRUE(done) << lldbOut;
+  EXPECT_EQ(lldbStatus, 0) << lldbOut;
+  EXPECT_NE(lldbOut.find("stop reason = breakpoint 1"), std::string::npos) << lldbOut;
+  EXPECT_NE(lldbOut.find("`square(arg0="), std::string::npos) << lldbOut;
+  EXPECT_NE(lldbOut.find("cross-compile-dispatch.mlir:"), std::string::npos) << lldbOut;
+  frame();
+  const LaunchRecord &r = studio->executor().launches().back();
+  ASSERT_EQ(r.status, LaunchRecord::Status::Done) << r.error;
+  EXPECT_EQ(doubles(r.results[0]), (std::vector<double>{1, 4, 9, 16}));
+  // The debugging block goes with the launch; the button comes back.
+  EXPECT_FALSE(view->widgetText("debug-phase", text, room));
+  EXPECT_TRUE(view->widgetEnabled("launch-debugger"));
+}
+
 TEST_F(NullFrames, ADocumentThatDoesNotParseShowsItsDiagnostics) {
   openAndRecord(BAD_INPUT);
   for (int i = 0; i < 3; ++i)
@@ -454,14 +537,23 @@ TEST_F(NullFrames, EveryControlIsInTheWindowAt1024x640) {
   // Each is drawn whole inside the window's width (the executor panel
   // scrolls vertically; nothing scrolls sideways).
   for (const char *name : {"next-pass", "search", "hide-loc", "compare", "revert", "save-edit",
-                           "connect", "start-local", "launch", "launch-async", "inspect-in-0",
+                           "connect", "start-local", "launch", "launch-async", "launch-debugger",
+                           "inspect-in-0",
                            "inspect-out-0"}) {
     float right = 0;
     ASSERT_TRUE(view->widgetRight(name, right)) << name << " was not drawn";
     EXPECT_GT(right, 0) << name << " is cut by its panel's edge";
     EXPECT_LE(right, 1024) << name << " is off the window's right edge";
   }
-  // And it works there: out0 opens the inspector.
+  // And it works there: out0 opens the inspector, once the panel is
+  // scrolled down to it as a user does (its launch table is at the bottom).
+  float x = 0, y = 0;
+  ASSERT_TRUE(view->widgetCenter("launch-debugger", x, y));
+  io.MousePos = ImVec2(x, y);
+  io.MouseWheel = -5;
+  frame();
+  io.MouseWheel = 0;
+  frame();
   click("inspect-out-0");
   frame();
   EXPECT_FALSE(view->inspectorSummary().empty());

@@ -9,9 +9,12 @@
 // thread), so VS Code would show the main thread "paused on exception"
 // rather than the kernel at its breakpoint. StopFocus keeps, of a stop, the
 // event of the thread that really stopped, focused; a stop of SIGSTOPs
-// only (a pause) goes through as it came.
+// only (a pause) goes through as it came. And the kernel's frame is named
+// as the editor names the kernel (nameKernelFrames).
 
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+
+import { splitKernel } from './kernelDebug';
 
 export interface DapMessage {
   seq?: number;
@@ -71,6 +74,27 @@ export class StopFocus {
   }
 }
 
+/**
+ * lldb names a kernel's frame by its symbol (`square`); in a `stackTrace`
+ * response, the frame of `kernel`'s entry at a `.mlir` line gets the
+ * kernel's own name, `@compute::@square`, as the lens, the launch
+ * configuration and the studio call it (its wrappers,
+ * `_mlir_ciface_square` and `_catalyst_pyface_square`, keep theirs).
+ */
+export function nameKernelFrames(message: DapMessage, kernel: string): DapMessage {
+  const entry = splitKernel(kernel)?.entry;
+  const frames = message.body?.['stackFrames'];
+  if (entry === undefined || message.type !== 'response' || message.command !== 'stackTrace' || !Array.isArray(frames)) {
+    return message;
+  }
+  const named = frames.map((f: unknown) => {
+    const frame = f as { name?: unknown; source?: { path?: unknown } } | null;
+    const file = frame?.source?.path;
+    return frame?.name === entry && typeof file === 'string' && file.endsWith('.mlir') ? { ...frame, name: kernel } : f;
+  });
+  return { ...message, body: { ...message.body, stackFrames: named } };
+}
+
 /** Content-Length framed JSON from a stream, message by message. */
 export class DapFramer {
   private buffer = Buffer.alloc(0);
@@ -114,6 +138,8 @@ export class LldbDapChannel {
   private readonly framer = new DapFramer();
   private readonly focus = new StopFocus();
   private timer: NodeJS.Timeout | undefined;
+  /** The kernel of the attach configuration sent (its `executorKernel.kernel`). */
+  private kernel = '';
   exited = false;
 
   constructor(
@@ -125,7 +151,7 @@ export class LldbDapChannel {
     this.child = spawn(lldbDap, [], { stdio: ['pipe', 'pipe', 'pipe'] });
     this.child.stdout.on('data', (chunk: Buffer) => {
       for (const message of this.framer.push(chunk)) {
-        this.forward(this.focus.filter(message));
+        this.forward(this.focus.filter(nameKernelFrames(message, this.kernel)));
       }
       clearTimeout(this.timer);
       if (this.focus.holding()) {
@@ -157,6 +183,11 @@ export class LldbDapChannel {
   }
 
   send(message: unknown): void {
+    const request = message as DapMessage;
+    if (request.command === 'attach') {
+      const marker = (request['arguments'] as { executorKernel?: { kernel?: unknown } } | undefined)?.executorKernel;
+      this.kernel = typeof marker?.kernel === 'string' ? marker.kernel : '';
+    }
     if (!this.exited) {
       this.child.stdin.write(frame(message));
     }

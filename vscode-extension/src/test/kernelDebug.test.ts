@@ -30,7 +30,7 @@ import {
   withDebugLenses,
 } from '../core/kernelDebug';
 import { LocalExecutor, prepareKernelDebug } from '../core/kernelDebugRun';
-import { type DapMessage, DapFramer, StopFocus, frame } from '../core/dapProxy';
+import { type DapMessage, DapFramer, StopFocus, frame, nameKernelFrames } from '../core/dapProxy';
 import { COMMANDS } from '../core/protocol';
 import { EXECUTOR_COMPILE, EXECUTOR_SERVER, LLDB_DAP, resolveToolPath } from '../core/serverPath';
 import { DapClient } from './support/dap';
@@ -202,6 +202,29 @@ describe('lldb-dap, as the extension passes it on', () => {
     assert.deepEqual(focus.filter(response), [response]);
   });
 
+  it("names the kernel's frame @module::@entry, at its .mlir line only", () => {
+    const trace: DapMessage = {
+      seq: 9,
+      type: 'response',
+      command: 'stackTrace',
+      body: {
+        stackFrames: [
+          { id: 1, name: 'square', line: 69, source: { path: '/w/prog.mlir' } },
+          { id: 2, name: '_mlir_ciface_square', line: 68, source: { path: '/w/prog.mlir' } },
+          { id: 3, name: 'square', line: 4, source: { path: '/w/other.c' } },
+        ],
+        totalFrames: 3,
+      },
+    };
+    const named = nameKernelFrames(trace, '@compute::@square');
+    assert.deepEqual((named.body?.['stackFrames'] as { name: string }[]).map((f) => f.name), ['@compute::@square', '_mlir_ciface_square', 'square']);
+    assert.equal(named.body?.['totalFrames'], 3);
+    // Without a kernel, and for other messages: as they came.
+    assert.equal(nameKernelFrames(trace, ''), trace);
+    const threads: DapMessage = { seq: 10, type: 'response', command: 'threads', body: { threads: [] } };
+    assert.equal(nameKernelFrames(threads, '@compute::@square'), threads);
+  });
+
   it('frames messages as Content-Length JSON, across chunks', () => {
     const framer = new DapFramer();
     const bytes = Buffer.from(frame({ seq: 1, type: 'event', event: 'initialized' }) + frame({ seq: 2, type: 'event', event: 'output', body: { output: 'é' } }));
@@ -357,7 +380,9 @@ describe('a debug session of @compute::@square', () => {
     const frames = trace['stackFrames'] as { id: number; name: string; line: number; source?: { path?: string } }[];
     const top = frames[0];
     assert.ok(top);
-    assert.equal(top.name, 'square');
+    // The kernel's frame by the kernel's name (nameKernelFrames), its wrappers by theirs.
+    assert.equal(top.name, '@compute::@square');
+    assert.match(frames[1]?.name ?? '', /^_mlir_ciface_square$/);
     assert.equal(top.source?.path, program);
     const text = fs.readFileSync(program, 'utf8').split('\n');
     assert.match(text[top.line - 1] ?? '', /memref\.alloc\(\)|func\.func @square/, `line ${top.line} is in @square`);
@@ -372,7 +397,7 @@ describe('a debug session of @compute::@square', () => {
     const afterStep = (await dap.request('stackTrace', { threadId: thread, startFrame: 0, levels: 1 }))['stackFrames'] as { name: string; line: number }[];
     const next = afterStep[0];
     assert.ok(next);
-    assert.equal(next.name, 'square');
+    assert.equal(next.name, '@compute::@square');
     assert.equal(next.line, top.line + 1);
 
     // Ending the debug session detaches: the launch finishes, the executor keeps serving.

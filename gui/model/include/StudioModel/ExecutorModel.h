@@ -69,6 +69,8 @@ struct LaunchRecord {
   /// launch had to (0 when it was loaded already).
   double latencyMs = 0, shipMs = 0;
   std::string inputsSummary;
+  /// Launched under a debugger (ExecutorModel::launchUnderDebugger).
+  bool debug = false;
   /// What was launched with (for the result inspector).
   std::vector<MemRefData> inputs;
   std::vector<ShapedArg> inputTypes;
@@ -78,6 +80,60 @@ struct LaunchRecord {
   /// A kernel that crashed: its backtrace (innermost first).
   std::vector<CrashFrameRow> crashFrames;
 };
+
+/// "Launch under debugger": a launch on a session of its own that waits for
+/// a debugger before the kernel runs. The wait is executor-server's
+/// --debug-wait (the session's first launch waits until a tracer is on its
+/// process; the log says "waiting for a debugger before launching KERNEL:
+/// pid N" and then "a debugger is attached"), the mechanism the VS Code
+/// extension's executor-kernel debugger and tests/e2e/gdb-attach use: for
+/// a local executor the model starts one with --debug-wait (beside the
+/// panel's own, which launches without waiting) and follows its log; a
+/// remote executor waits only when it runs with --debug-wait, and the
+/// commands are to be run on its host.
+struct DebugLaunch {
+  enum class Phase {
+    None,
+    /// Opening the session and shipping the object.
+    Starting,
+    /// The session's launch waits for a debugger (remote: the launch is in
+    /// flight, waiting if that executor runs with --debug-wait).
+    Waiting,
+    /// The executor saw a debugger attach; the kernel runs under it.
+    Attached,
+    /// The launch ended (its record says how).
+    Finished
+  };
+  Phase phase = Phase::None;
+  uint64_t launchId = 0;
+  /// The kernel's symbol (the breakpoint the commands set).
+  std::string entry;
+  /// The session's executor and its host (empty: this host, `local`);
+  /// `followsLog`: the model's own executor --debug-wait, whose log says
+  /// when the session waits and when a debugger attached (any other only
+  /// waits when it runs with --debug-wait, and says nothing of it).
+  bool local = true, followsLog = false;
+  std::string address, host;
+  /// The session process's PID on the executor's host, and its executable
+  /// as this host sees it (local only: gdb and lldb would otherwise look for
+  /// it through the session's own mounts).
+  int64_t pid = 0;
+  std::string executable;
+  /// The executor said no debugger came in time and launched anyway.
+  bool noDebugger = false;
+  /// The commands that attach to the session and stop in the kernel (run
+  /// them on `host` for a remote executor); empty until the session is open.
+  std::string gdbCommand, lldbCommand;
+};
+const char *debugPhaseName(DebugLaunch::Phase phase);
+/// The gdb and lldb commands that attach to session `pid` (its executable
+/// `executable`, may be empty) and stop at kernel `entry`; `lldb` is the
+/// lldb binary's name (`lldb`, `lldb-22`).
+std::string gdbAttachCommand(int64_t pid, const std::string &executable,
+                             const std::string &entry);
+std::string lldbAttachCommand(int64_t pid, const std::string &executable,
+                              const std::string &entry,
+                              const std::string &lldb = "lldb");
 
 struct LogEntry {
   enum class Level { Info, Error, Server };
@@ -142,6 +198,18 @@ public:
   }
   /// Queues a launch; returns its id, or 0 (logged) when there is no session.
   uint64_t launch(LaunchRequest request);
+  /// "Launch under debugger" (DebugLaunch): on a new session with the
+  /// connected remote executor, else with a local executor-server
+  /// --debug-wait; returns the launch's id, or 0 (logged) while another
+  /// debug launch is in flight. Needs no open session.
+  uint64_t launchUnderDebugger(LaunchRequest request);
+  /// The last debug launch (phase None: none yet).
+  const DebugLaunch &debugLaunch() const { return debugging; }
+  /// Whether launchUnderDebugger takes a launch now.
+  bool canLaunchUnderDebugger() const {
+    return debugging.phase == DebugLaunch::Phase::None ||
+           debugging.phase == DebugLaunch::Phase::Finished;
+  }
 
   /// Applies what the worker posted. Call once a frame.
   void drain();
@@ -163,6 +231,14 @@ public:
 private:
   void addLog(LogEntry::Level level, std::string text);
   void tailServerLog();
+  /// A queued record of `request` in the table (and the log); its id.
+  uint64_t recordLaunch(const LaunchRequest &request, bool debug);
+  /// Hands launch `id` to the worker (a launch under a debugger when `debug`).
+  void postLaunch(uint64_t id, LaunchRequest request, bool debug);
+  /// Reads what `path` gained since `offset` into log lines (Server level);
+  /// the complete lines, in order.
+  std::vector<std::string> tailLog(const std::string &path, uint64_t &offset,
+                                   std::string &partial);
 
   std::unique_ptr<Worker> worker;
   ExecutorState current = ExecutorState::Disconnected;
@@ -181,6 +257,9 @@ private:
   std::chrono::steady_clock::time_point started, lastTail;
   uint64_t serverLogOffset = 0;
   std::string serverLogPartial;
+  DebugLaunch debugging;
+  uint64_t debugLogOffset = 0;
+  std::string debugLogPartial;
 };
 
 } // namespace executor_studio::gui

@@ -163,6 +163,9 @@ public:
   /// retargetedLaunch() gives the launch's id once it is made.
   uint64_t launch(size_t kernel, bool async);
   uint64_t launchSelected(bool async);
+  /// Launches `kernel` under a debugger (ExecutorModel::launchUnderDebugger):
+  /// the session waits for gdb or lldb, whose commands debugLaunch() gives.
+  uint64_t launchUnderDebugger(size_t kernel);
 
   ExecutorModel &executor() { return *exec; }
 
