@@ -10,10 +10,12 @@
 #include <imgui.h>
 
 #include <map>
+#include <memory>
 #include <vector>
 #include <string>
 
 namespace executor_studio::gui {
+struct GraphViewState;
 
 /// The colours the views share.
 namespace colors {
@@ -94,6 +96,9 @@ struct StudioView::State {
   unsigned sourceLine = 0;
   bool sourceScroll = false;
 
+  // The Graph view's pan and zoom (GraphView.cpp).
+  std::shared_ptr<GraphViewState> graphView;
+
   // The executor panel.
   std::string address;
   uint64_t lastLogGen = 0;
@@ -119,6 +124,11 @@ struct StudioView::State {
 
 void drawPassList(Studio &studio, StudioView::State &state);
 void drawIrView(Studio &studio, StudioView::State &state);
+/// The IR view and, when the graph is shown, the Graph view below it
+/// (GraphView.cpp).
+void drawIrAndGraph(Studio &studio, StudioView::State &state);
+/// The toolbar's "graph" box.
+void drawGraphToggle(Studio &studio, StudioView::State &state);
 void drawDiagnostics(Studio &studio, StudioView::State &state);
 void drawExecutorPanel(Studio &studio, StudioView::State &state);
 /// Opens the inspector on input (or result) `index` of launch `id`.

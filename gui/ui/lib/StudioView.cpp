@@ -108,6 +108,8 @@ void drawToolbar(Studio &studio, StudioView::State &state) {
     passes.nextChanged();
   ImGui::EndDisabled();
   ImGui::SameLine();
+  drawGraphToggle(studio, state);
+  ImGui::SameLine();
   if (passes.selected() >= 0) {
     const Snapshot &s = passes.pass(passes.selected());
     if (passes.isNested(passes.selected()))
@@ -356,7 +358,7 @@ void StudioView::draw() {
   ImGui::SameLine(0, 0);
   float center = ImGui::GetContentRegionAvail().x - executorWidth - gap;
   ImGui::BeginChild("##center", ImVec2(std::max(100.0f, center), mainHeight), false);
-  drawIrView(studio, *state);
+  drawIrAndGraph(studio, *state);
   ImGui::EndChild();
   ImGui::SameLine(0, 0);
   splitter("##split-executor", true, mainHeight, executorWidth, -1, minExecutor,
