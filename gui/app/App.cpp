@@ -486,7 +486,9 @@ int printGraph(const AppOptions &options) {
                  error.c_str());
     return 2;
   }
-  std::shared_ptr<const std::string> text = passes.irAt(*position);
+  // The input is the file as written: its lines are the file's.
+  std::shared_ptr<const std::string> text =
+      *position == kInputPosition ? studio.document().shared() : passes.irAt(*position);
   if (!text) {
     std::fprintf(stderr, "executor-studio: --graph %s: the recording has no IR there\n",
                  options.graphPass.c_str());

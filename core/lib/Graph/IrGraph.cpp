@@ -24,6 +24,7 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
@@ -209,7 +210,7 @@ std::string constantSuffix(Operation *op) {
   if (auto integer = llvm::dyn_cast<IntegerAttr>(value))
     os << integer.getValue();
   else if (auto real = llvm::dyn_cast<FloatAttr>(value))
-    os << real.getValueAsDouble();
+    os << llvm::format("%g", real.getValueAsDouble());
   else
     return "";
   return " " + text;
@@ -294,6 +295,10 @@ llvm::Expected<IrGraph> build(Parsed &parsed, Operation *function, const std::st
 
   // The ops, each region a cluster inside its op's.
   std::function<void(Operation *, int)> visit = [&](Operation *op, int cluster) {
+    // An implicit terminator (a `scf.yield` the printer leaves out) is not
+    // in the text: no node.
+    if (!parsed.state.getOpDef(op) && op->getNumOperands() == 0 && op->getNumRegions() == 0)
+      return;
     IrGraphNode node;
     node.opName = op->getName().getStringRef().str();
     node.label = node.opName + constantSuffix(op);

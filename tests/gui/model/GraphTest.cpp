@@ -110,7 +110,7 @@ TEST(IrGraph, OpsAreNodesValuesEdgesRegionsClusters) {
   ASSERT_TRUE(addf);
   EXPECT_EQ(graph->nodes[*addf].opName, "arith.addf");
   EXPECT_EQ(graph->nodes[*addf].cluster, 2);
-  EXPECT_EQ(graph->nodes[*addf].column, 12u);
+  EXPECT_EQ(graph->nodes[*addf].column, 14u); // its name's
   // Its operands: %acc (the loop's block argument: from the for) and %v.
   std::vector<std::string> into;
   for (const IrGraphEdge &e : graph->edges)
