@@ -115,6 +115,7 @@ public:
   DocumentMethod<RerunFromParams> onRerunFrom;
   DocumentMethod<OpHistoryParams> onOpHistory;
   DocumentMethod<AlignedSnapshotsParams> onAlignedSnapshots;
+  DocumentMethod<GraphParams> onGraph;
   DocumentMethod<LaunchParams> onLaunch;
   DocumentMethod<proto::CodeActionParams> onCodeAction;
   DocumentMethod<proto::TextDocumentPositionParams> onPrepareRename;
@@ -234,6 +235,9 @@ const proto::URIForFile &documentURI(const OpHistoryParams &params) {
   return params.preview.uri;
 }
 const proto::URIForFile &documentURI(const AlignedSnapshotsParams &params) {
+  return params.preview.uri;
+}
+const proto::URIForFile &documentURI(const GraphParams &params) {
   return params.preview.uri;
 }
 
@@ -379,6 +383,7 @@ void Server::onInitialize(const RawParams &params,
                                     {"previewCommand", kShowPreviewCommand},
                                     {"opHistoryProvider", true},
                                     {"alignedSnapshotsProvider", true},
+                                    {"graphProvider", true},
                                     {"launchProvider", true},
                                     {"launchCommand", kLaunchCommand},
                                     {"bytecodeProvider", true}}},
@@ -627,6 +632,28 @@ void Server::onAlignedSnapshots(TextFile &file,
                    getLastRequestKey(), std::move(reply));
 }
 
+void Server::onGraph(TextFile &file, const GraphParams &params,
+                     proto::Callback<json::Value> reply) {
+  json::Object query{{"kind", "graph"}, {"step", params.step}};
+  if (params.function)
+    query["function"] = *params.function;
+  PipelinePreviewParams preview = params.preview;
+  if (params.line) {
+    query["line"] = *params.line;
+    // The chunk that holds the line, unless one is named.
+    if (!preview.chunk) {
+      int64_t index = 0;
+      for (const auto &candidate : file.getChunks()) {
+        if (static_cast<int64_t>(candidate->lineOffset) > *params.line)
+          break;
+        preview.chunk = index++;
+      }
+    }
+  }
+  jobs->startQuery(file, preview, std::move(query), "graph", getLastRequestKey(),
+                   std::move(reply));
+}
+
 void Server::onLaunch(TextFile &file, const LaunchParams &params,
                       proto::Callback<json::Value> reply) {
   llvm::Expected<LaunchSpec> spec = findLaunch(file, params);
@@ -835,6 +862,7 @@ bool executor_studio::lsp::runServer(std::FILE *in, llvm::raw_ostream &out,
     server.bindDocument(handler, "executor/opHistory", &Server::onOpHistory);
     server.bindDocument(handler, "executor/alignedSnapshots",
                         &Server::onAlignedSnapshots);
+    server.bindDocument(handler, "executor/graph", &Server::onGraph);
     server.bindDocument(handler, "executor/launch", &Server::onLaunch);
     server.bindDocument(handler, "mlir/convertToBytecode",
                         &Server::onConvertToBytecode);

@@ -20,6 +20,7 @@ import { ServerLifecycle } from './core/lifecycle';
 import type { HistoryRun, OpHistoryParams } from './core/opHistory';
 import { ALIGNED_SNAPSHOTS_METHOD, OP_HISTORY_METHOD, OpHistoryService, historyItems, parseAlignedSnapshots } from './core/opHistory';
 import { findLensSnapshot } from './core/preview';
+import { registerGraphView } from './graphView';
 import type { PassItem, PreviewLocation, PreviewRun } from './core/previewService';
 import { PipelinePreviewService } from './core/previewService';
 import type { PreviewDiagnostic } from './core/protocol';
@@ -942,6 +943,7 @@ export function activate(context: vscode.ExtensionContext): void {
       })(),
     ),
     vscode.commands.registerCommand(COMMANDS.restartServer, () => restartServer(output)),
+    ...registerGraphView(send, (error: unknown) => { output.error(`graph: ${errorMessage(error)}`); }),
     ...registerKernelDebugger(output),
     vscode.commands.registerCommand(COMMANDS.debugKernel, (argument: unknown) =>
       run(async () => {

@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <mutex>
 #include <sstream>
 
@@ -105,6 +106,12 @@ llvm::Expected<GraphLayout> executor_studio::layoutGraph(const IrGraph &graph) {
     set(g, "searchsize", "10");
   }
 
+  if (const char *extra = std::getenv("EXECUTOR_STUDIO_GRAPH_ATTRS")) {
+    std::stringstream in(extra);
+    for (std::string item; std::getline(in, item, ';');)
+      if (size_t eq = item.find('='); eq != std::string::npos)
+        set(g, item.substr(0, eq).c_str(), item.substr(eq + 1));
+  }
   std::vector<Agraph_t *> clusters;
   for (const IrGraphCluster &cluster : graph.clusters) {
     Agraph_t *parent = cluster.parent >= 0 ? clusters[cluster.parent] : g;
@@ -212,7 +219,7 @@ std::string executor_studio::renderSvg(const IrGraph &graph, const GraphLayout &
   out += "<style>.cluster rect{fill:#f3f6fa;stroke:#8a9ab0}"
          ".node rect{fill:#ffffff;stroke:#4a5563}.node.launch rect{fill:#fff1d6;stroke:#c07a00}"
          ".node.argument rect{fill:#e6f4ea;stroke:#3c7d4a}.node.region rect{fill:#e8e4f6;"
-         "stroke:#6b5ca5}.edge path{fill:none;stroke:#56606e}.edge polygon{fill:#56606e}"
+         "stroke:#6b5ca5}.node.reference rect{fill:#f2f2f2;stroke:#9aa3ad;stroke-dasharray:2}.edge path{fill:none;stroke:#56606e}.edge polygon{fill:#56606e}"
          "</style>\n";
   out += "<g transform=\"translate(" + number(margin) + " " + number(margin) + ")\">\n";
   for (size_t i = 0; i < graph.clusters.size() && i < layout.clusters.size(); ++i) {
@@ -252,6 +259,7 @@ std::string executor_studio::renderSvg(const IrGraph &graph, const GraphLayout &
     const GraphLayout::Node &n = layout.nodes[i];
     std::string kind = node.kind == IrGraphNode::Kind::Argument ? " argument"
                        : node.kind == IrGraphNode::Kind::Region ? " region"
+                       : node.kind == IrGraphNode::Kind::Reference ? " reference"
                        : node.isLaunch                          ? " launch"
                                                                 : "";
     out += "<g class=\"node" + kind + "\" id=\"" + node.id + "\" data-line=\"" +

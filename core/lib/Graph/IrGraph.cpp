@@ -414,6 +414,37 @@ llvm::Expected<IrGraph> build(Parsed &parsed, Operation *function, const std::st
       graph.edges.push_back({key.first, key.second, value});
     }
   });
+  // A value with many users (a constant, an argument, a loop's induction
+  // variable) is shown as a small reference above each user instead of one
+  // long edge to each: dot lays out a long edge as a node on every rank it
+  // crosses, and a value used all through a 2,000-op function would make
+  // millions of them.
+  std::vector<size_t> users(graph.nodes.size(), 0);
+  for (const IrGraphEdge &edge : graph.edges)
+    ++users[edge.from];
+  std::vector<IrGraphEdge> edges;
+  edges.reserve(graph.edges.size());
+  for (IrGraphEdge &edge : graph.edges) {
+    if (users[edge.from] <= options.maxUsers) {
+      edges.push_back(std::move(edge));
+      continue;
+    }
+    const IrGraphNode &from = graph.nodes[edge.from];
+    IrGraphNode reference;
+    reference.kind = IrGraphNode::Kind::Reference;
+    reference.opName = edge.value.empty() ? from.opName : edge.value;
+    reference.label = reference.opName;
+    reference.line = from.line;
+    reference.column = from.column;
+    reference.endLine = from.line;
+    reference.sourceLocation = from.sourceLocation;
+    reference.cluster = graph.nodes[edge.to].cluster;
+    reference.ops = 0;
+    reference.referenceOf = static_cast<int>(edge.from);
+    size_t index = addNode(std::move(reference));
+    edges.push_back({index, edge.to, std::move(edge.value)});
+  }
+  graph.edges = std::move(edges);
   return graph;
 }
 } // namespace
@@ -421,11 +452,14 @@ llvm::Expected<IrGraph> build(Parsed &parsed, Operation *function, const std::st
 std::optional<size_t> IrGraph::nodeAtLine(unsigned line) const {
   std::optional<size_t> best;
   for (size_t i = 0; i < nodes.size(); ++i)
-    if (nodes[i].line == line && nodes[i].kind != IrGraphNode::Kind::Argument)
+    if (nodes[i].line == line && nodes[i].kind != IrGraphNode::Kind::Argument &&
+        nodes[i].kind != IrGraphNode::Kind::Reference)
       return i;
   // A line inside a collapsed op, or an argument's.
   for (size_t i = 0; i < nodes.size(); ++i) {
     const IrGraphNode &n = nodes[i];
+    if (n.kind == IrGraphNode::Kind::Reference)
+      continue;
     if (n.line && n.line <= line && line <= n.endLine &&
         (!best || n.line >= nodes[*best].line))
       if (n.kind != IrGraphNode::Kind::Op || n.line == line)
@@ -509,6 +543,7 @@ IrGraphCache::get(const std::shared_ptr<const std::string> &text, llvm::StringRe
     std::lock_guard<std::mutex> lock(mutex);
     for (Entry &entry : entries)
       if (entry.function == function && entry.maxOps == options.maxOps &&
+          entry.maxUsers == options.maxUsers &&
           (entry.text == text || *entry.text == *text)) {
         entry.used = ++clock;
         lastHit = true;
@@ -529,7 +564,7 @@ IrGraphCache::get(const std::shared_ptr<const std::string> &text, llvm::StringRe
   if (entries.size() >= capacity && !entries.empty())
     entries.erase(std::min_element(entries.begin(), entries.end(),
                                    [](const Entry &a, const Entry &b) { return a.used < b.used; }));
-  entries.push_back({text, function.str(), options.maxOps, laidOut, ++clock});
+  entries.push_back({text, function.str(), options.maxOps, options.maxUsers, laidOut, ++clock});
   return std::shared_ptr<const LaidOutGraph>(laidOut);
 }
 

@@ -58,8 +58,10 @@ void GraphModel::update(int position, const std::shared_ptr<const std::string> &
     shownText = text;
     return;
   }
-  if (text == shownText && wanted == shownWanted && position == shownPosition)
+  if (text == shownText && wanted == shownWanted && position == shownPosition) {
+    cached = true; // shown as it is: nothing laid out
     return;
+  }
   shownText = text;
   shownWanted = wanted;
   shownFunction = wanted;

@@ -25,7 +25,7 @@ struct GraphViewState {
   long followedHighlight = -1;
   bool dragged = false;
   /// Fit the whole graph on the next frame.
-  bool fit = true;
+  bool fit = false;
 };
 
 namespace {
@@ -40,18 +40,31 @@ ImU32 nodeFill(const IrGraphNode &node) {
     return IM_COL32(40, 80, 52, 255);
   if (node.kind == IrGraphNode::Kind::Region)
     return IM_COL32(70, 60, 110, 255);
+  if (node.kind == IrGraphNode::Kind::Reference)
+    return IM_COL32(36, 40, 48, 255);
   if (node.isLaunch)
     return IM_COL32(110, 76, 20, 255);
   return IM_COL32(48, 54, 66, 255);
 }
 
-/// Centres the graph in `size` at a zoom that shows all of it (at most 1.5).
-void fitGraph(GraphViewState &view, const GraphLayout &layout, ImVec2 size) {
+/// Centres the graph in `size` at a zoom that shows all of it (at most
+/// 1.5); with `readable`, at least a zoom whose labels can be read, the
+/// node `focus` (the cursor's, else the first) in view.
+void fitGraph(GraphViewState &view, const LaidOutGraph &laidOut, ImVec2 size, bool readable,
+              std::optional<size_t> focus) {
+  const GraphLayout &layout = laidOut.layout;
   float zx = size.x / static_cast<float>(layout.width + 20);
   float zy = size.y / static_cast<float>(layout.height + 20);
-  view.zoom = std::clamp(std::min(zx, zy), 0.05f, 1.5f);
+  float all = std::clamp(std::min(zx, zy), 0.05f, 1.5f);
+  view.zoom = readable ? std::max(all, 0.9f) : all;
   view.pan = ImVec2((size.x - static_cast<float>(layout.width) * view.zoom) / 2,
                     std::max(4.0f, (size.y - static_cast<float>(layout.height) * view.zoom) / 2));
+  if (view.zoom == all || layout.nodes.empty())
+    return;
+  // Too big to read whole: the focus node near the top, centred across.
+  const GraphLayout::Node &n = layout.nodes[focus.value_or(0)];
+  view.pan.x = size.x / 2 - static_cast<float>(n.x) * view.zoom;
+  view.pan.y = std::min(8.0f, size.y / 3 - static_cast<float>(n.y) * view.zoom);
 }
 } // namespace
 
@@ -59,7 +72,7 @@ void drawGraphToggle(Studio &studio, StudioView::State &state) {
   bool shown = studio.graph().shown();
   if (ImGui::Checkbox("graph", &shown)) {
     studio.graph().setShown(shown);
-    viewState(state).fit = true;
+    viewState(state).fittedGeneration = ~uint64_t(0);
   }
   state.probe("graph-toggle");
   if (ImGui::IsItemHovered())
@@ -109,7 +122,8 @@ void drawGraphView(Studio &studio, StudioView::State &state) {
   size.x = std::max(size.x, 10.0f);
   size.y = std::max(size.y, 10.0f);
   if (view.fit || view.fittedGeneration != g.generation()) {
-    fitGraph(view, layout, size);
+    // A new graph is shown readable; "fit" shows all of it.
+    fitGraph(view, *laidOut, size, !view.fit, g.cursorNode());
     view.fit = false;
     view.fittedGeneration = g.generation();
   }
@@ -168,12 +182,20 @@ void drawGraphView(Studio &studio, StudioView::State &state) {
 
   ImDrawList *draw = ImGui::GetWindowDrawList();
   draw->PushClipRect(origin, ImVec2(origin.x + size.x, origin.y + size.y), true);
+  // Only what is in view is drawn (a 2,000-op function has thousands of
+  // nodes and edges).
+  GraphPoint seen0 = toWorld(origin), seen1 = toWorld(ImVec2(origin.x + size.x, origin.y + size.y));
+  auto inView = [&](double x0, double y0, double x1, double y1) {
+    return x1 >= seen0.x && x0 <= seen1.x && y1 >= seen0.y && y0 <= seen1.y;
+  };
   ImFont *font = ImGui::GetFont();
   float fontSize = static_cast<float>(layout.fontSize) * view.zoom * 1.0f;
   bool labels = fontSize >= 5;
   float thickness = std::max(1.0f, view.zoom);
   for (size_t i = 0; i < graph.clusters.size(); ++i) {
     const GraphLayout::Cluster &c = layout.clusters[i];
+    if (!inView(c.x0, c.y0, c.x1, c.y1))
+      continue;
     ImVec2 a = toScreen(c.x0, c.y0), b = toScreen(c.x1, c.y1);
     draw->AddRectFilled(a, b, IM_COL32(255, 255, 255, 12), 4 * view.zoom);
     draw->AddRect(a, b, IM_COL32(120, 135, 160, 200), 4 * view.zoom, 0, 1);
@@ -185,6 +207,17 @@ void drawGraphView(Studio &studio, StudioView::State &state) {
   for (size_t i = 0; i < graph.edges.size(); ++i) {
     const GraphLayout::Edge &e = layout.edges[i];
     if (e.points.empty())
+      continue;
+    double x0 = e.points[0].x, y0 = e.points[0].y, x1 = x0, y1 = y0;
+    for (const GraphPoint &p : e.points) {
+      x0 = std::min(x0, p.x), x1 = std::max(x1, p.x);
+      y0 = std::min(y0, p.y), y1 = std::max(y1, p.y);
+    }
+    if (e.arrowTip) {
+      x0 = std::min(x0, e.arrowTip->x), x1 = std::max(x1, e.arrowTip->x);
+      y0 = std::min(y0, e.arrowTip->y), y1 = std::max(y1, e.arrowTip->y);
+    }
+    if (!inView(x0, y0, x1, y1))
       continue;
     for (size_t p = 0; p + 3 < e.points.size(); p += 3)
       draw->AddBezierCubic(toScreen(e.points[p].x, e.points[p].y),
@@ -205,6 +238,8 @@ void drawGraphView(Studio &studio, StudioView::State &state) {
   for (size_t i = 0; i < graph.nodes.size(); ++i) {
     const IrGraphNode &node = graph.nodes[i];
     const GraphLayout::Node &n = layout.nodes[i];
+    if (!inView(n.x - n.width / 2, n.y - n.height / 2, n.x + n.width / 2, n.y + n.height / 2))
+      continue;
     ImVec2 a = toScreen(n.x - n.width / 2, n.y - n.height / 2);
     ImVec2 b = toScreen(n.x + n.width / 2, n.y + n.height / 2);
     bool atCursor = cursorNode && *cursorNode == i;

@@ -184,7 +184,39 @@ TEST(IrGraph, FunctionsOverTheLimitCollapseTheirRegions) {
   ASSERT_TRUE(static_cast<bool>(whole));
   EXPECT_FALSE(whole->collapsed);
   EXPECT_EQ(whole->clusters.size(), 4u);
-  EXPECT_EQ(whole->nodes.size(), 133u);
+  // 133 and a reference to %a at each of its 121 users (each add and the
+  // first loop's init).
+  EXPECT_EQ(whole->nodes.size(), 133u + 121u);
+}
+
+TEST(IrGraph, ValuesWithManyUsersAreReferencedAtEachUser) {
+  // %k has eight users: a reference node above each instead of eight long
+  // edges; %x has two: edges.
+  std::string text = "func.func @fan(%x: f64) -> f64 {\n"
+                     "  %k = arith.constant 2.5 : f64\n";
+  std::string last = "%x";
+  for (int i = 0; i < 8; ++i) {
+    text += "  %v" + std::to_string(i) + " = arith.mulf " + last + ", %k : f64\n";
+    last = "%v" + std::to_string(i);
+  }
+  text += "  %s = arith.addf " + last + ", %x : f64\n  return %s : f64\n}\n";
+  llvm::Expected<IrGraph> graph = buildIrGraph(text, "fan");
+  ASSERT_TRUE(static_cast<bool>(graph)) << llvm::toString(graph.takeError());
+  // %x, the constant, eight mulf, addf, return; eight references.
+  EXPECT_EQ(countKind(*graph, IrGraphNode::Kind::Reference), 8u);
+  EXPECT_EQ(graph->nodes.size(), 12u + 8u);
+  const IrGraphNode &reference = graph->nodes[12];
+  EXPECT_EQ(reference.label, "%k");
+  EXPECT_EQ(reference.line, 2u); // the constant's
+  EXPECT_EQ(reference.referenceOf, 1);
+  // No edge leaves the constant; each reference feeds one mulf.
+  for (const IrGraphEdge &e : graph->edges)
+    EXPECT_NE(e.from, 1u);
+  // 8 from mulf to mulf or addf, 8 from references, %x twice, addf to
+  // return.
+  EXPECT_EQ(graph->edges.size(), 8u + 8u + 2u + 1u);
+  // The line of the constant is its node, not a reference.
+  EXPECT_EQ(graph->nodeAtLine(2), std::optional<size_t>(1));
 }
 
 TEST(GraphLayout, GraphvizPlacesNodesInsideTheirClusters) {

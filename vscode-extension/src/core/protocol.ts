@@ -21,6 +21,8 @@ export const COMMANDS = {
   editPipelinePass: 'executor.editPipelinePass',
   rerunFromPass: 'executor.rerunFromPass',
   showOpHistory: 'executor.showOpHistory',
+  /** The graph of the function at the cursor (core/graph.ts, graphView.ts). */
+  showIrGraph: 'executor.showIrGraph',
   restartServer: 'executor.restartServer',
   /** The server's "Launch" lenses run it (`executor/launch`, core/launch.ts). */
   launchKernel: 'executor.launchKernel',

@@ -39,6 +39,10 @@ struct GraphOptions {
   /// Functions with more operations than this show each region of their
   /// body as one node.
   size_t maxOps = 2000;
+  /// A value defined by a node with more users than this is drawn as a
+  /// reference node above each user (its name, the definition's line)
+  /// instead of an edge to each.
+  size_t maxUsers = 6;
 };
 
 struct IrGraphNode {
@@ -46,6 +50,7 @@ struct IrGraphNode {
     Op,       ///< an operation
     Argument, ///< an argument of the function
     Region,   ///< an op whose regions were collapsed into it
+    Reference, ///< a value with many users, shown again above one of them
   };
   Kind kind = Kind::Op;
   /// `op12`: the Graphviz name, the SVG element's id.
@@ -67,6 +72,8 @@ struct IrGraphNode {
   /// Operations it stands for (itself and, collapsed, those inside it).
   size_t ops = 1;
   bool isLaunch = false;
+  /// A reference's defining node.
+  int referenceOf = -1;
 };
 
 /// An SSA value from its definition to one user.
@@ -190,7 +197,7 @@ private:
   struct Entry {
     std::shared_ptr<const std::string> text;
     std::string function;
-    size_t maxOps;
+    size_t maxOps, maxUsers;
     std::shared_ptr<const LaidOutGraph> graph;
     uint64_t used;
   };
