@@ -56,7 +56,7 @@ void fitGraph(GraphViewState &view, const LaidOutGraph &laidOut, ImVec2 size, bo
   float zx = size.x / static_cast<float>(layout.width + 20);
   float zy = size.y / static_cast<float>(layout.height + 20);
   float all = std::clamp(std::min(zx, zy), 0.05f, 1.5f);
-  view.zoom = readable ? std::max(all, 0.9f) : all;
+  view.zoom = readable ? std::max(all, 1.2f) : all;
   view.pan = ImVec2((size.x - static_cast<float>(layout.width) * view.zoom) / 2,
                     std::max(4.0f, (size.y - static_cast<float>(layout.height) * view.zoom) / 2));
   if (view.zoom == all || layout.nodes.empty())
@@ -291,7 +291,7 @@ void drawIrAndGraph(Studio &studio, StudioView::State &state) {
     return;
   }
   float height = ImGui::GetContentRegionAvail().y;
-  ImGui::BeginChild("##ir-above-graph", ImVec2(0, std::floor(height * 0.42f)), false);
+  ImGui::BeginChild("##ir-above-graph", ImVec2(0, std::floor(height * 0.5f)), false);
   drawIrView(studio, state);
   ImGui::EndChild();
   ImGui::BeginChild("##graph-below-ir", ImVec2(0, 0), false);
