@@ -15,7 +15,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <mutex>
 #include <sstream>
 
@@ -106,12 +105,6 @@ llvm::Expected<GraphLayout> executor_studio::layoutGraph(const IrGraph &graph) {
     set(g, "searchsize", "10");
   }
 
-  if (const char *extra = std::getenv("EXECUTOR_STUDIO_GRAPH_ATTRS")) {
-    std::stringstream in(extra);
-    for (std::string item; std::getline(in, item, ';');)
-      if (size_t eq = item.find('='); eq != std::string::npos)
-        set(g, item.substr(0, eq).c_str(), item.substr(eq + 1));
-  }
   std::vector<Agraph_t *> clusters;
   for (const IrGraphCluster &cluster : graph.clusters) {
     Agraph_t *parent = cluster.parent >= 0 ? clusters[cluster.parent] : g;
