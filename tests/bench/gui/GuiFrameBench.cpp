@@ -41,6 +41,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <ctime>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -151,7 +152,9 @@ int benchGraph(GlWindow &window, int ops, int frames) {
     std::fprintf(stderr, "gui-bench: %s\n", llvm::toString(built.takeError()).c_str());
     return 1;
   }
+  std::clock_t cpu0 = std::clock();
   llvm::Expected<executor_studio::GraphLayout> layout = executor_studio::layoutGraph(*built);
+  double layoutCpu = 1000.0 * static_cast<double>(std::clock() - cpu0) / CLOCKS_PER_SEC;
   Clock::time_point c = Clock::now();
   if (!layout) {
     std::fprintf(stderr, "gui-bench: %s\n", llvm::toString(layout.takeError()).c_str());
@@ -200,8 +203,9 @@ int benchGraph(GlWindow &window, int ops, int frames) {
   std::printf("executor-studio Graph view: @big, %zu ops, %zu nodes, %zu edges, %zu clusters%s\n",
               built->opCount, built->nodes.size(), built->edges.size(), built->clusters.size(),
               built->collapsed ? " (regions collapsed)" : "");
-  std::printf("  build %.0f ms, Graphviz layout %.0f ms: %.0f ms (goal < 1000 ms: %s)\n",
-              ms(a, b), ms(b, c), ms(a, c), ms(a, c) < 1000 ? "met" : "MISSED");
+  std::printf("  build %.0f ms, Graphviz layout %.0f ms: %.0f ms (goal < 1000 ms: %s); the "
+              "layout's CPU time %.0f ms (what a shared machine's load does not add)\n",
+              ms(a, b), ms(b, c), ms(a, c), ms(a, c) < 1000 ? "met" : "MISSED", layoutCpu);
   std::printf("  first frame with the graph (build + layout + draw) %.0f ms; shown again "
               "from the cache %.1f ms (%s): %.0fx faster\n",
               ms(d, e), ms(f, g), cached ? "cached" : "NOT cached", ms(d, e) / std::max(ms(f, g), 1e-3));
