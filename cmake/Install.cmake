@@ -6,16 +6,28 @@
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
+# Two components: `executor` (what an executor host needs: executor-server,
+# catalyst-executor, executor-deploy, the runtime library, the plugin
+# headers, the CMake package, the systemd unit, the docs) by default, and
+# `tools` (the compiler, the language server, the studio, the samples they
+# read). The executor-studio package has both; executor-studio-executor the
+# first (CPackExecutorConfig.cmake below, or the executor-only build's).
+set(CMAKE_INSTALL_DEFAULT_COMPONENT_NAME executor)
 set(EXECUTOR_STUDIO_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/ExecutorStudio)
 set(EXECUTOR_STUDIO_DOC_DIR ${CMAKE_INSTALL_DATAROOTDIR}/doc/executor-studio)
 
 # Tools.
-foreach(tool executor-opt executor-compile executor-server executor-lsp-server
-             executor-studio)
+foreach(tool executor-opt executor-compile executor-server executor-deploy
+             executor-lsp-server executor-studio)
   if(TARGET ${tool})
     set_target_properties(${tool} PROPERTIES
       INSTALL_RPATH "\$ORIGIN/../${CMAKE_INSTALL_LIBDIR}")
-    install(TARGETS ${tool} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+    if(tool MATCHES "^executor-(server|deploy)$")
+      install(TARGETS ${tool} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+    else()
+      install(TARGETS ${tool} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
+        COMPONENT tools)
+    endif()
   endif()
 endforeach()
 
@@ -24,6 +36,13 @@ endforeach()
 if(TARGET executor-server)
   install(FILES $<TARGET_FILE_DIR:executor-server>/catalyst-executor
     DESTINATION ${CMAKE_INSTALL_BINDIR})
+endif()
+
+# The aarch64 build's executor-server (scripts/cross/build-aarch64.sh), for
+# executor-deploy to copy to arm64 hosts, when it is there at install time.
+if(NOT CMAKE_CROSSCOMPILING)
+  install(PROGRAMS ${EXECUTOR_STUDIO_AARCH64_BUILD_DIR}/bin/executor-server
+    DESTINATION ${CMAKE_INSTALL_LIBEXECDIR}/executor-studio/aarch64 OPTIONAL)
 endif()
 
 # The runtime library, also under the name Catalyst's programs link.
@@ -70,7 +89,7 @@ install(FILES
 install(FILES
   samples/cross-compile-dispatch.mlir samples/runtime-call.mlir
   samples/custom-call.mlir samples/all-ops.mlir
-  DESTINATION ${CMAKE_INSTALL_DATADIR}/executor-studio/samples)
+  DESTINATION ${CMAKE_INSTALL_DATADIR}/executor-studio/samples COMPONENT tools)
 # The README and the pages it links to (docs/, with their pictures and the
 # first program), laid out as in the repository so that the links hold.
 install(FILES README.md DESTINATION ${EXECUTOR_STUDIO_DOC_DIR})
@@ -88,6 +107,12 @@ install(FILES packaging/systemd/executor-server.default
 # The Debian package: cpack -G DEB in the build directory.
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME executor-studio)
+set(EXECUTOR_STUDIO_EXECUTOR_SUMMARY
+  "Executor Studio's executor-server and runtime library")
+set(EXECUTOR_STUDIO_EXECUTOR_DESCRIPTION
+  "Runs the kernels that executor-compile (or Catalyst) ships: executor-server (with a systemd unit), the runtime library (also as librt_executor.so), the plugin headers and the CMake package for plugin authors.")
+set(EXECUTOR_STUDIO_EXECUTOR_DEPENDS
+  "libc6, libstdc++6, libllvm22, zlib1g, libzstd1, libssl3")
 set(CPACK_PACKAGE_VENDOR "Executor Studio")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
   "Tools for the MLIR executor dialect: passes, executor-server, language server, GUI")
@@ -110,12 +135,9 @@ if(EXECUTOR_STUDIO_EXECUTOR_ONLY)
   # The executor parts alone, for a host that only runs kernels (in a cross
   # build, a package of the target's architecture).
   set(CPACK_PACKAGE_NAME executor-studio-executor)
-  set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
-    "Executor Studio's executor-server and runtime library")
-  set(CPACK_PACKAGE_DESCRIPTION
-    "Runs the kernels that executor-compile (or Catalyst) ships: executor-server (with a systemd unit), the runtime library (also as librt_executor.so), the plugin headers and the CMake package for plugin authors.")
-  set(EXECUTOR_STUDIO_DEB_DEPENDS
-    "libc6, libstdc++6, libllvm22, zlib1g, libzstd1, libssl3")
+  set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "${EXECUTOR_STUDIO_EXECUTOR_SUMMARY}")
+  set(CPACK_PACKAGE_DESCRIPTION "${EXECUTOR_STUDIO_EXECUTOR_DESCRIPTION}")
+  set(EXECUTOR_STUDIO_DEB_DEPENDS "${EXECUTOR_STUDIO_EXECUTOR_DEPENDS}")
   if(CMAKE_CROSSCOMPILING)
     if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(aarch64|arm64)$")
       set(CPACK_DEBIAN_PACKAGE_ARCHITECTURE arm64)
@@ -129,3 +151,18 @@ if(EXECUTOR_STUDIO_EXECUTOR_ONLY)
 endif()
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "${EXECUTOR_STUDIO_DEB_DEPENDS}")
 include(CPack)
+if(NOT EXECUTOR_STUDIO_EXECUTOR_ONLY)
+  # The executor-only package of this build's architecture, from the same
+  # build (its `executor` component): in the build directory,
+  #   cpack --config CPackExecutorConfig.cmake
+  file(WRITE ${PROJECT_BINARY_DIR}/CPackExecutorConfig.cmake
+"# executor-studio-executor: the executor component of this build (Install.cmake).
+include(\"${PROJECT_BINARY_DIR}/CPackConfig.cmake\")
+set(CPACK_PACKAGE_NAME executor-studio-executor)
+set(CPACK_PACKAGE_FILE_NAME executor-studio-executor-${PROJECT_VERSION}-Linux)
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY \"${EXECUTOR_STUDIO_EXECUTOR_SUMMARY}\")
+set(CPACK_PACKAGE_DESCRIPTION \"${EXECUTOR_STUDIO_EXECUTOR_DESCRIPTION}\")
+set(CPACK_DEBIAN_PACKAGE_DEPENDS \"${EXECUTOR_STUDIO_EXECUTOR_DEPENDS}\")
+set(CPACK_INSTALL_CMAKE_PROJECTS \"${PROJECT_BINARY_DIR};ExecutorStudio;executor;/\")
+")
+endif()

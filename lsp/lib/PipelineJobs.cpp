@@ -15,12 +15,14 @@
 #include "ExecutorStudio/Pipeline/RecordingWorker.h"
 #include "ExecutorStudio/Transforms/Passes.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/LSP/Logging.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
 
 #include <atomic>
 #include <chrono>
@@ -110,6 +112,11 @@ struct PipelineJobs::Input {
   bool debug = false;
   /// A launch: what to run once the pipeline wrote the objects.
   std::shared_ptr<const LaunchSpec> launch;
+  /// A preview or re-run: record every text (kept in the recording cache,
+  /// which `executor/stepText` answers from) whatever `ir` sends, in a
+  /// workspace of the document's own that stays between runs (its path is
+  /// in the texts: the same document records the same and hits the cache).
+  bool keepTexts = false;
 };
 
 namespace {
@@ -170,6 +177,7 @@ PipelineJobs::Input previewJob(const PipelinePreviewParams &params,
   job.pipeline = params.pipeline.value_or("");
   job.ir = params.ir;
   job.timeoutMs = timeoutMs;
+  job.keepTexts = true;
   return job;
 }
 
@@ -181,9 +189,23 @@ PipelineJobs::Input previewJob(const PipelinePreviewParams &params,
 /// targets' objects), removed with it.
 struct Workspace {
   llvm::SmallString<128> dir;
+  /// A directory that outlives the run (useStable).
+  bool stable = false;
   ~Workspace() {
-    if (!dir.empty())
+    if (!dir.empty() && !stable)
       llvm::sys::fs::remove_directories(dir, /*IgnoreErrors=*/true);
+  }
+  /// `parent`/`name`, made when missing, kept after the run.
+  bool useStable(StringRef parent, StringRef name, std::string &error) {
+    dir = parent;
+    llvm::sys::path::append(dir, name);
+    stable = true;
+    if (std::error_code ec = llvm::sys::fs::create_directories(dir)) {
+      error = "cannot create " + dir.str().str() + ": " + ec.message();
+      dir.clear();
+      return false;
+    }
+    return true;
   }
   bool create(std::string &error) {
     if (std::error_code ec =
@@ -219,17 +241,26 @@ std::string describeWorkerFailure(const std::string &why,
 /// time is up: {"chunks": [...]} as PipelineResults.h describes them.
 /// `withWorkspace` sees the objects the pipeline wrote before they are
 /// removed.
+/// `stableRoot`: where the workspaces of previews and re-runs
+/// (Input::keepTexts) are, one per document and chunk.
 WorkerOutcome
 runWorker(const ServerOptions &options, PipelineJobs::Job &job,
-          const PipelineJobs::Input &jobInput,
+          const PipelineJobs::Input &jobInput, StringRef stableRoot,
           llvm::function_ref<void(StringRef workspace, const json::Value &result)>
               withWorkspace = {}) {
   using Status = WorkerOutcome::Status;
   WorkerOutcome outcome;
   outcome.status = Status::Failed;
   Workspace workspace;
-  if (!workspace.create(outcome.error))
+  if (jobInput.keepTexts && !stableRoot.empty()) {
+    std::string name =
+        llvm::utohexstr(llvm::xxh3_64bits(job.uri.uri()), /*LowerCase=*/true) +
+        "-" + std::to_string(jobInput.chunk);
+    if (!workspace.useStable(stableRoot, name, outcome.error))
+      return outcome;
+  } else if (!workspace.create(outcome.error)) {
     return outcome;
+  }
 
   PipelineResultOptions result;
   result.uri = jobInput.textUri.empty() ? job.uri.uri().str() : jobInput.textUri;
@@ -262,6 +293,15 @@ runWorker(const ServerOptions &options, PipelineJobs::Job &job,
     request.irSnapshots = result.irSnapshots;
   else if (result.irMode == PipelineResultOptions::IRMode::None)
     request.irSnapshots = std::vector<int>();
+  if (jobInput.keepTexts && !jobInput.query) {
+    // Every text, whichever the reply carries: the recording cache keeps
+    // them for `executor/stepText`, and one recording (one cache entry)
+    // answers every choice of texts.
+    request.options.recordIR = true;
+    request.options.deferText = false;
+    request.options.recordNested = true;
+    request.irSnapshots.reset();
+  }
   if (jobInput.query) {
     // A question about the recording: every text, with locations for a
     // history (OpHistory.h).
@@ -329,10 +369,13 @@ runWorker(const ServerOptions &options, PipelineJobs::Job &job,
       results.push_back(chunkQueryToJSON(run.recording, *jobInput.query,
                                          request.text, chunk.lineOffset,
                                          chunk.index, result, align));
-    else
-      results.push_back(chunkResultToJSON(run.recording, request.text,
-                                          chunk.lineOffset, chunk.index,
-                                          result));
+    else {
+      json::Object chunkResult = chunkResultToJSON(
+          run.recording, request.text, chunk.lineOffset, chunk.index, result);
+      if (jobInput.keepTexts && !run.cacheId.empty())
+        chunkResult["recording"] = run.cacheId;
+      results.push_back(std::move(chunkResult));
+    }
   }
   outcome.status = Status::Finished;
   outcome.result = json::Object{{"chunks", std::move(results)}};
@@ -466,6 +509,24 @@ PipelineJobs::~PipelineJobs() {
   for (auto &job : remaining)
     if (job->thread.joinable())
       job->thread.join();
+  if (!previewWorkspaces.empty())
+    llvm::sys::fs::remove_directories(previewWorkspaces,
+                                      /*IgnoreErrors=*/true);
+}
+
+std::string PipelineJobs::getPreviewWorkspaces() {
+  std::lock_guard<std::mutex> lock(mutex);
+  if (previewWorkspaces.empty()) {
+    llvm::SmallString<128> dir;
+    if (std::error_code ec =
+            llvm::sys::fs::createUniqueDirectory("executor-lsp-previews", dir))
+      proto::Logger::error("cannot create a directory for the previews' "
+                           "workspaces ({0}): each preview records anew",
+                           ec.message());
+    else
+      previewWorkspaces = std::string(dir);
+  }
+  return previewWorkspaces;
 }
 
 void PipelineJobs::startPreview(const TextFile &file,
@@ -638,7 +699,8 @@ void PipelineJobs::run(Job &job, const Input &jobInput) {
   }
   if (job.kind == Kind::Launch)
     return runLaunchJob(job, jobInput);
-  WorkerOutcome outcome = runWorker(options, job, jobInput);
+  WorkerOutcome outcome =
+      runWorker(options, job, jobInput, getPreviewWorkspaces());
   if (job.kind == Kind::Preview)
     return finishPreview(job, std::move(outcome), jobInput);
   std::vector<proto::Diagnostic> diagnostics =
@@ -655,7 +717,7 @@ void PipelineJobs::runLaunchJob(Job &job, const Input &jobInput) {
   std::optional<json::Value> launched;
   std::vector<proto::Diagnostic> diagnostics;
   WorkerOutcome outcome =
-      runWorker(options, job, jobInput,
+      runWorker(options, job, jobInput, "",
                 [&](StringRef workspace, const json::Value &result) {
         const json::Object *root = result.getAsObject();
         const json::Array *chunks = root ? root->getArray("chunks") : nullptr;

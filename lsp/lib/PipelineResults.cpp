@@ -2,6 +2,7 @@
 #include "ExecutorLsp/PipelineResults.h"
 
 #include "ExecutorLsp/Forward.h"
+#include "ExecutorLsp/Protocol.h"
 #include "ExecutorLsp/SourceRanges.h"
 
 #include "ExecutorStudio/Pipeline/PipelineRecorder.h"
@@ -9,6 +10,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/LSP/Protocol.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 
@@ -92,9 +94,20 @@ private:
   std::string file;
 };
 
+/// A step's sizes: the bytes and lines of its text (none when it has no
+/// text), so that a client shows them without the text.
+void addSizes(json::Object &object, const IRText &ir, llvm::StringRef bytes,
+              llvm::StringRef lines) {
+  if (!ir)
+    return;
+  object[bytes] = static_cast<int64_t>(ir->size());
+  object[lines] = static_cast<int64_t>(llvm::StringRef(*ir).count('\n'));
+}
+
 /// The steps recorded inside `parent` (each target's own pipeline inside
-/// cross-compile-targets): `name` is the parent's pass and the step's
-/// (`cross-compile-targets/compute/convert-func-to-llvm`), `number` counts
+/// cross-compile-targets): `pass` is the target's and the step's
+/// (`compute/convert-func-to-llvm`; its name, as findSnapshot takes it, is
+/// the parent's pass before it: a client puts them together), `number` counts
 /// within the target from its extracted module (0), as executor-compile
 /// names the files in ir/TARGET/. With `withIR`, the text of each step that
 /// differs from the one before it in its target.
@@ -105,7 +118,6 @@ json::Array nestedToJSON(const Snapshot &parent, DiagnosticConverter &converter,
   for (const Snapshot &step : parent.nested) {
     json::Object object{
         {"number", static_cast<int64_t>(step.index)},
-        {"name", parent.pass + "/" + step.pass},
         {"pass", step.pass},
         {"target", step.target},
         {"anchor", step.anchor},
@@ -118,6 +130,7 @@ json::Array nestedToJSON(const Snapshot &parent, DiagnosticConverter &converter,
         before && before->target == step.target && step.ir.sameAs(before->ir);
     if (withIR && step.ir && !sameAsBefore)
       object["ir"] = *step.ir;
+    addSizes(object, step.ir, "bytes", "lines");
     json::Array diagnostics;
     for (const RecordedDiagnostic &diag : step.diagnostics)
       diagnostics.push_back(converter.convert(diag));
@@ -181,6 +194,7 @@ json::Object executor_studio::lsp::chunkResultToJSON(
   result["totalMilliseconds"] = recording.totalMilliseconds;
   if (recording.inputIR && (options.irMode == IRMode::Changes || selected(-1)))
     result["input"] = *recording.inputIR;
+  addSizes(result, recording.inputIR, "inputBytes", "inputLines");
   result["diagnostics"] = convertAll(recording.diagnostics);
   json::Array snapshots;
   IRText previous = recording.inputIR;
@@ -200,6 +214,7 @@ json::Object executor_studio::lsp::chunkResultToJSON(
         ((options.irMode == IRMode::Changes && !snapshot.ir.sameAs(previous)) ||
          selected(snapshot.index)))
       object["ir"] = *snapshot.ir;
+    addSizes(object, snapshot.ir, "bytes", "lines");
     object["diagnostics"] = convertAll(snapshot.diagnostics);
     if (!snapshot.nested.empty())
       object["nested"] = nestedToJSON(
@@ -222,4 +237,47 @@ json::Array executor_studio::lsp::diagnosticsToJSON(
   for (const RecordedDiagnostic &diag : recording.diagnostics)
     diagnostics.push_back(converter.convert(diag));
   return diagnostics;
+}
+
+llvm::Expected<json::Object>
+executor_studio::lsp::stepTextToJSON(const Recording &recording, int64_t step,
+                                     std::optional<int64_t> nested) {
+  auto invalid = [](const llvm::Twine &message) {
+    return makeError(proto::ErrorCode::InvalidParams, message);
+  };
+  const IRText *text = &recording.inputIR;
+  const Snapshot *snapshot = nullptr;
+  if (step >= 0) {
+    auto it = llvm::find_if(recording.snapshots, [&](const Snapshot &s) {
+      return static_cast<int64_t>(s.index) == step;
+    });
+    if (it == recording.snapshots.end())
+      return invalid(llvm::formatv(
+          "the recording has no step {0}: its steps are {1} to {2} (-1 is "
+          "the input)",
+          step,
+          recording.snapshots.empty() ? 0 : recording.snapshots.front().index,
+          recording.snapshots.empty()
+              ? -1
+              : static_cast<int64_t>(recording.snapshots.back().index)));
+    snapshot = &*it;
+    text = &snapshot->ir;
+    if (nested) {
+      if (*nested >= static_cast<int64_t>(snapshot->nested.size()))
+        return invalid(llvm::formatv(
+            "step {0} ({1}) has {2} nested steps, not {3}", step,
+            snapshot->pass, snapshot->nested.size(), *nested + 1));
+      snapshot = &snapshot->nested[*nested];
+      text = &snapshot->ir;
+    }
+  }
+  if (!*text)
+    return makeError(proto::ErrorCode::RequestFailed,
+                     "the recording has no text for this step");
+  json::Object result{{"step", step}, {"text", **text}};
+  if (nested)
+    result["nested"] = *nested;
+  result["kind"] = snapshotKindName(snapshot ? snapshot->kind
+                                             : SnapshotKind::MLIR);
+  return result;
 }

@@ -21,7 +21,9 @@ bool executor_studio::lsp::fromJSON(const json::Value &value,
       !o.mapOptional("pipeline", result.pipeline) ||
       !o.mapOptional("chunk", result.chunk))
     return false;
-  const json::Value *ir = value.getAsObject()->get("ir");
+  const json::Object *object = value.getAsObject();
+  StringRef field = object->get("withText") ? "withText" : "ir";
+  const json::Value *ir = object->get(field);
   if (!ir)
     return true;
   if (std::optional<StringRef> mode = ir->getAsString()) {
@@ -34,7 +36,7 @@ bool executor_studio::lsp::fromJSON(const json::Value &value,
     for (const json::Value &index : *indices) {
       std::optional<int64_t> number = index.getAsInteger();
       if (!number || *number < -1 || *number > INT32_MAX) {
-        path.field("ir").report("expected snapshot indices (-1: the input)");
+        path.field(field).report("expected snapshot indices (-1: the input)");
         return false;
       }
       list += std::to_string(*number) + ",";
@@ -42,9 +44,34 @@ bool executor_studio::lsp::fromJSON(const json::Value &value,
     result.ir = list.empty() ? "none" : list;
     return true;
   }
-  path.field("ir").report(
+  path.field(field).report(
       "expected \"changes\", \"none\" or an array of snapshot indices");
   return false;
+}
+
+bool executor_studio::lsp::fromJSON(const json::Value &value,
+                                    StepTextParams &result, json::Path path) {
+  json::ObjectMapper o(value, path);
+  if (!o || !o.map("recording", result.recording) ||
+      !o.map("step", result.step) || !o.mapOptional("nested", result.nested))
+    return false;
+  if (result.recording.empty()) {
+    path.field("recording").report("expected the id of a preview's recording");
+    return false;
+  }
+  if (result.step < -1 || result.step > INT32_MAX) {
+    path.field("step").report("expected a snapshot index (-1: the input)");
+    return false;
+  }
+  if (result.nested && (*result.nested < 0 || *result.nested > INT32_MAX)) {
+    path.field("nested").report("expected a position in the step's \"nested\"");
+    return false;
+  }
+  if (result.nested && result.step < 0) {
+    path.field("nested").report("the input has no nested steps");
+    return false;
+  }
+  return true;
 }
 
 bool executor_studio::lsp::fromJSON(const json::Value &value,

@@ -20,6 +20,7 @@
 #include "ExecutorLsp/InlayHints.h"
 #include "ExecutorLsp/Launch.h"
 #include "ExecutorLsp/PipelineJobs.h"
+#include "ExecutorLsp/PipelineResults.h"
 #include "ExecutorLsp/Protocol.h"
 #include "ExecutorLsp/Rename.h"
 #include "ExecutorLsp/SemanticTokens.h"
@@ -29,6 +30,7 @@
 #include "ExecutorLsp/TextFile.h"
 #include "ExecutorLsp/XRefs.h"
 
+#include "ExecutorStudio/Pipeline/RecordingWorker.h"
 #include "ExecutorStudio/Registration/Registration.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -124,6 +126,9 @@ public:
   DocumentMethod<FormattingParams> onFormatting;
   DocumentMethod<proto::InlayHintsParams> onInlayHint;
   DocumentMethod<ConvertBytecodeParams> onConvertToBytecode;
+  // (Of a recording the cache keeps, whichever document it came from.)
+  void onStepText(const StepTextParams &params,
+                  proto::Callback<json::Value> reply);
   // (Of a file on disk, open or not.)
   void onConvertFromBytecode(const ConvertBytecodeParams &params,
                              proto::Callback<json::Value> reply);
@@ -380,6 +385,7 @@ void Server::onInitialize(const RawParams &params,
       {"documentFormattingProvider", true},
       {"inlayHintProvider", true},
       {"experimental", json::Object{{"pipelinePreviewProvider", true},
+                                    {"stepTextProvider", true},
                                     {"previewCommand", kShowPreviewCommand},
                                     {"opHistoryProvider", true},
                                     {"alignedSnapshotsProvider", true},
@@ -583,6 +589,26 @@ void Server::onPipelinePreview(TextFile &file,
 void Server::onRerunFrom(TextFile &file, const RerunFromParams &params,
                          proto::Callback<json::Value> reply) {
   jobs->startRerun(file, params, getLastRequestKey(), std::move(reply));
+}
+
+void Server::onStepText(const StepTextParams &params,
+                        proto::Callback<json::Value> reply) {
+  std::shared_ptr<const Recording> recording =
+      lookupCachedRecording(params.recording);
+  if (!recording)
+    return reply(makeError(
+        proto::ErrorCode::ContentModified,
+        llvm::formatv("recording {0} is no longer kept (the recording cache "
+                      "evicted it, or it is from another run of the "
+                      "server): preview the document again, or ask the "
+                      "preview for this step's text (\"withText\")",
+                      params.recording)));
+  llvm::Expected<json::Object> text =
+      stepTextToJSON(*recording, params.step, params.nested);
+  if (!text)
+    return reply(text.takeError());
+  (*text)["recording"] = params.recording;
+  reply(json::Value(std::move(*text)));
 }
 
 void Server::onOpHistory(TextFile &file, const OpHistoryParams &params,
@@ -864,6 +890,7 @@ bool executor_studio::lsp::runServer(std::FILE *in, llvm::raw_ostream &out,
                         &Server::onAlignedSnapshots);
     server.bindDocument(handler, "executor/graph", &Server::onGraph);
     server.bindDocument(handler, "executor/launch", &Server::onLaunch);
+    handler.method("executor/stepText", &server, &Server::onStepText);
     server.bindDocument(handler, "mlir/convertToBytecode",
                         &Server::onConvertToBytecode);
     handler.method("mlir/convertFromBytecode", &server,

@@ -311,12 +311,13 @@ Error ExecutorClient::sendBinary(const std::string &name, ArrayRef<char> bytes,
   JITDylib &jd = impl->es->createBareJITDylib(name);
   jd.addToLinkOrder(*impl->process);
   // An executor lost or lying while the object went is the session's end,
-  // not the object's fault.
+  // not the object's fault (in the words of the check above: which of the
+  // two sees a session that ends meanwhile is a matter of timing).
   auto failed = [&](const std::string &doing, std::string message) {
     consumeError(impl->es->removeJITDylib(jd));
     if (impl->transport->ended()) {
       impl->open = false;
-      return impl->lost("send_binary of " + name, message);
+      return impl->lost("sending object " + name, message);
     }
     return impl->error("cannot " + doing + " object " + name + ": " + message);
   };

@@ -217,11 +217,7 @@ FirstBytes peekFirstBytes(int fd, Clock::time_point deadline) {
   constexpr size_t n = sizeof(kGreetingPrefix) - 1;
   char buffer[n];
   while (true) {
-    pollfd p{fd, POLLIN, 0};
-    int ready = poll(&p, 1, millisecondsUntil(deadline));
-    if (ready < 0 && errno == EINTR)
-      continue;
-    if (ready <= 0)
+    if (pollUntil(fd, POLLIN, deadline) <= 0)
       return FirstBytes::Silent;
     ssize_t got = recv(fd, buffer, n, MSG_PEEK);
     if (got < 0 && errno == EINTR)

@@ -72,9 +72,8 @@ llvm::Error LocalExecutor::start(const std::string &serverPath,
   std::string line;
   auto deadline = std::chrono::steady_clock::now() + timeout;
   while (true) {
-    int left = millisecondsUntil(deadline);
-    pollfd p{out[0], POLLIN, 0};
-    if (left <= 0 || poll(&p, 1, left) <= 0) {
+    if (millisecondsUntil(deadline) <= 0 ||
+        pollUntil(out[0], POLLIN, deadline) <= 0) {
       close(out[0]);
       stop();
       return failure("executor-server (" + serverPath +

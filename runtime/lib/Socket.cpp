@@ -153,8 +153,7 @@ int connectTo(const std::string &address, std::chrono::milliseconds timeout,
     fcntl(fd, F_SETFL, flags | O_NONBLOCK);
     int rc = connect(fd, ai->ai_addr, ai->ai_addrlen);
     if (rc < 0 && errno == EINPROGRESS) {
-      pollfd p{fd, POLLOUT, 0};
-      rc = poll(&p, 1, static_cast<int>(timeout.count()));
+      rc = pollFor(fd, POLLOUT, static_cast<int>(timeout.count()));
       if (rc == 0) {
         error = "connecting to " + address + " timed out after " +
                 std::to_string(timeout.count()) + " ms";
@@ -235,8 +234,7 @@ bool writeAll(int fd, const void *data, size_t size, int timeoutMs) {
           return false;
         wait = static_cast<int>(timeoutMs - waited);
       }
-      pollfd p{fd, POLLOUT, 0};
-      poll(&p, 1, wait);
+      pollFor(fd, POLLOUT, wait);
       continue;
     }
     return false;
@@ -249,14 +247,7 @@ bool readLine(int fd, std::string &line,
               size_t maxLength) {
   line.clear();
   while (line.size() < maxLength) {
-    int left = millisecondsUntil(deadline);
-    if (left <= 0)
-      return false;
-    pollfd p{fd, POLLIN, 0};
-    int rc = poll(&p, 1, left);
-    if (rc < 0 && errno == EINTR)
-      continue;
-    if (rc <= 0)
+    if (millisecondsUntil(deadline) <= 0 || pollUntil(fd, POLLIN, deadline) <= 0)
       return false;
     char c;
     // One byte at a time: nothing after the line may be consumed, the ORC
@@ -277,6 +268,25 @@ int millisecondsUntil(std::chrono::steady_clock::time_point deadline) {
   auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
       deadline - std::chrono::steady_clock::now());
   return left.count() < 0 ? 0 : static_cast<int>(left.count());
+}
+
+int pollFor(int fd, short events, int timeoutMs) {
+  pollfd p{fd, events, 0};
+  while (true) {
+    int rc = ::poll(&p, 1, timeoutMs);
+    if (rc >= 0 || errno != EINTR)
+      return rc;
+  }
+}
+
+int pollUntil(int fd, short events,
+              std::chrono::steady_clock::time_point deadline) {
+  pollfd p{fd, events, 0};
+  while (true) {
+    int rc = ::poll(&p, 1, millisecondsUntil(deadline));
+    if (rc >= 0 || errno != EINTR)
+      return rc;
+  }
 }
 
 bool tryLockFor(std::mutex &mutex, int timeoutMs) {

@@ -28,41 +28,12 @@ Error failure(const std::string &why) {
   return createStringError(inconvertibleErrorCode(), why);
 }
 
-/// The private directory of ssh's control sockets; "" with `why` when it
-/// cannot be made or another user could enter it.
-std::string controlDirectory(std::string &why) {
-  std::string dir;
-  if (const char *chosen = std::getenv("EXECUTOR_SSH_CONTROL_DIR");
-      chosen && *chosen)
-    dir = chosen;
-  else if (const char *runtime = std::getenv("XDG_RUNTIME_DIR");
-           runtime && runtime[0] == '/' && access(runtime, W_OK) == 0)
-    dir = std::string(runtime) + "/executor-studio-ssh";
-  else
-    dir = "/tmp/executor-studio-ssh-" + std::to_string(getuid());
-  if (mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) {
-    why = "cannot make ssh's control directory " + dir + ": " +
-          std::strerror(errno);
-    return "";
-  }
-  struct stat st {};
-  if (lstat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) ||
-      st.st_uid != getuid() || (st.st_mode & 077) != 0) {
-    why = "ssh's control directory " + dir +
-          " is not a directory of this "
-          "user's that only it can enter (mode 0700); remove it, or set "
-          "EXECUTOR_SSH_CONTROL_DIR to one";
-    return "";
-  }
-  return dir;
-}
-
 /// `target` as ssh-copy-id and ssh take it: USER@HOST, or HOST.
 std::string target(const AddressParts &parts) {
   return parts.user.empty() ? parts.host : parts.user + "@" + parts.host;
 }
 
-bool contains(const std::string &text, const char *what) {
+bool contains(const std::string &text, std::string_view what) {
   return text.find(what) != std::string::npos;
 }
 
@@ -188,6 +159,42 @@ private:
 };
 } // namespace
 
+std::string sshControlDirectory(std::string &why) {
+  std::string dir;
+  if (const char *chosen = std::getenv("EXECUTOR_SSH_CONTROL_DIR");
+      chosen && *chosen)
+    dir = chosen;
+  else if (const char *runtime = std::getenv("XDG_RUNTIME_DIR");
+           runtime && runtime[0] == '/' && access(runtime, W_OK) == 0)
+    dir = std::string(runtime) + "/executor-studio-ssh";
+  else
+    dir = "/tmp/executor-studio-ssh-" + std::to_string(getuid());
+  if (mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) {
+    why = "cannot make ssh's control directory " + dir + ": " +
+          std::strerror(errno);
+    return "";
+  }
+  struct stat st {};
+  if (lstat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) ||
+      st.st_uid != getuid() || (st.st_mode & 077) != 0) {
+    why = "ssh's control directory " + dir +
+          " is not a directory of this "
+          "user's that only it can enter (mode 0700); remove it, or set "
+          "EXECUTOR_SSH_CONTROL_DIR to one";
+    return "";
+  }
+  return dir;
+}
+
+std::string sshAddressText(const AddressParts &parts) {
+  std::string host = parts.host.find(':') != std::string::npos
+                         ? "[" + parts.host + "]"
+                         : parts.host;
+  return std::string(kSshAddressPrefix) +
+         (parts.user.empty() ? "" : parts.user + "@") + host +
+         (parts.port.empty() ? "" : ":" + parts.port);
+}
+
 std::string lastLines(const std::string &said) {
   std::string last;
   size_t end = said.size();
@@ -206,9 +213,10 @@ std::string lastLines(const std::string &said) {
   return last;
 }
 
-std::vector<std::string> sshCommand(const AddressParts &parts,
-                                    const std::string &controlDirectory,
-                                    std::chrono::milliseconds connectTimeout) {
+std::vector<std::string>
+sshCommand(const AddressParts &parts, const std::string &controlDirectory,
+           std::chrono::milliseconds connectTimeout,
+           const std::vector<std::string> &remoteCommand) {
   long seconds = std::max<long>(
       1, static_cast<long>((connectTimeout.count() + 999) / 1000));
   std::vector<std::string> args = {
@@ -226,13 +234,38 @@ std::vector<std::string> sshCommand(const AddressParts &parts,
     args.insert(args.end(), {"-p", parts.port});
   if (!parts.user.empty())
     args.insert(args.end(), {"-l", parts.user});
-  // The remote command: a path the address grammar let through only of
-  // characters no shell interprets.
-  args.insert(args.end(),
-              {"--", parts.host,
-               parts.path.empty() ? std::string("executor-server") : parts.path,
-               "--stdio"});
+  args.insert(args.end(), {"--", parts.host});
+  if (!remoteCommand.empty())
+    args.insert(args.end(), remoteCommand.begin(), remoteCommand.end());
+  else if (!parts.path.empty())
+    // A path the address grammar let through only of characters no shell
+    // interprets.
+    args.insert(args.end(), {parts.path, "--stdio"});
+  else
+    args.push_back(deployedServerLauncher());
   return args;
+}
+
+std::string remoteDeployDirectory() {
+  return "\"${XDG_CACHE_HOME:-$HOME/.cache}/executor-studio\"";
+}
+
+std::string deployedServerLauncher() {
+  // Fixed text (and this build's version): nothing the address says.
+  std::string script =
+      "c=" + remoteDeployDirectory() +
+      "; s=; for f in \"$c\"/" EXECUTOR_STUDIO_VERSION
+      "-*/executor-server; do d=${f%/executor-server}; h=${d##*-}; "
+      "[ ${#h} -eq 16 ] && [ -x \"$f\" ] || continue; "
+      "if [ -z \"$s\" ] || [ \"$f\" -nt \"$s\" ]; then s=$f; fi; done; "
+      "if [ -z \"$s\" ]; then exec executor-server --stdio; fi; "
+      "d=${s%/executor-server}; h=${d##*-}; "
+      "case \"$(sha256sum < \"$s\" 2>/dev/null)\" in \"$h\"*) "
+      "exec \"$s\" --stdio;; esac; "
+      "echo \"" +
+      std::string(kDamagedDeployment) +
+      ": $s does not have the checksum its directory names\" >&2; exit 125";
+  return "sh -c '" + script + "'";
 }
 
 std::string explainSshFailure(const AddressParts &parts,
@@ -277,16 +310,29 @@ std::string explainSshFailure(const AddressParts &parts,
   std::string pathForm = "ssh://" + who +
                          (parts.port.empty() ? "" : ":" + parts.port) +
                          "/path/to/executor-server";
+  if (contains(said, kDamagedDeployment))
+    return "the executor-server that executor-deploy copied to " + host +
+           " is damaged (its checksum does not match): copy it again with "
+           "executor-deploy " + sshAddressText(parts);
   if (notFound && parts.path.empty())
     return "no executor-server on " + host +
-           " (install it, or give its "
-           "path: " +
-           pathForm + ")";
+           ": copy one there with executor-deploy " + sshAddressText(parts) +
+           " (or install it, or give its path: " + pathForm + ")";
   if (notFound)
     return "no executor-server at " + parts.path + " on " + host +
            " (install it there, or give its path: " + pathForm + ")";
+  if (exitCode == 126 && (contains(said, "Exec format error") ||
+                          contains(said, "cannot execute binary file")))
+    return (parts.path.empty() ? "the executor-server that ran"
+                               : parts.path) +
+           " on " + host +
+           " is a program for another architecture (Exec format error): "
+           "copy the one for " + host + "'s architecture (uname -m there) "
+           "with executor-deploy " + sshAddressText(parts) +
+           ", or give the path of one built there: " + pathForm;
   if (exitCode == 126)
-    return parts.path + " on " + host +
+    return (parts.path.empty() ? "executor-server" : parts.path) + " on " +
+           host +
            " is not a program this user may "
            "run (chmod +x, or give the path of executor-server: " +
            pathForm + ")";
@@ -331,7 +377,7 @@ Expected<std::unique_ptr<Stream>> connectThroughProgram(
 Expected<std::unique_ptr<Stream>> connectSsh(const AddressParts &parts,
                                              const ClientOptions &options) {
   std::string why;
-  std::string directory = controlDirectory(why);
+  std::string directory = sshControlDirectory(why);
   if (directory.empty())
     return failure(why);
   // Logging in takes longer than a TCP connection: the handshake's time

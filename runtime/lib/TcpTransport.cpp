@@ -523,13 +523,7 @@ bool TcpTransport::buffered() {
 bool TcpTransport::waitReadable(int ms) {
   if (buffered())
     return true;
-  pollfd p{stream->fd(), POLLIN, 0};
-  while (true) {
-    int ready = ::poll(&p, 1, ms);
-    if (ready < 0 && errno == EINTR)
-      continue;
-    return ready != 0;
-  }
+  return pollFor(stream->fd(), POLLIN, ms) != 0;
 }
 
 bool TcpTransport::waitUntil(function_ref<bool()> ready,
@@ -614,13 +608,9 @@ ssize_t TcpTransport::readRest(char *into, size_t size) {
     ssize_t got = stream->read(into, size, /*dontWait=*/true, receivedFds);
     if (got >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK))
       return got;
-    pollfd p{stream->fd(), POLLIN, 0};
-    int ready;
-    do
-      ready = ::poll(&p, 1, static_cast<int>(options.stallTimeout.count()));
-    while (ready < 0 && errno == EINTR);
     // (An error or the end is for the read to report.)
-    if (ready == 0)
+    if (pollFor(stream->fd(), POLLIN,
+                static_cast<int>(options.stallTimeout.count())) == 0)
       return kStalled;
   }
 }
@@ -920,13 +910,12 @@ void TcpTransport::clientListen() {
       // (during open or send_binary) is not waited for longer than the
       // liveness time-out: the session ends, saying so. (A call sent while
       // this waits is seen at the next look, a time-out later at most.)
-      pollfd p{stream->fd(), POLLIN, 0};
       int overdueIn = msUntilOrcCallOverdue();
-      int ready = ::poll(&p, 1,
-                         overdueIn >= 0 ? overdueIn
-                         : options.stallTimeout.count()
-                             ? static_cast<int>(options.stallTimeout.count())
-                             : -1);
+      int ready = pollFor(stream->fd(), POLLIN,
+                          overdueIn >= 0 ? overdueIn
+                          : options.stallTimeout.count()
+                              ? static_cast<int>(options.stallTimeout.count())
+                              : -1);
       if (ready == 0 && msUntilOrcCallOverdue() == 0) {
         {
           std::lock_guard<std::mutex> hangupLock(hangupMutex);

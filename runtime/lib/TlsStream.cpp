@@ -51,13 +51,7 @@ std::string sslErrors(const std::string &fallback) {
 /// Waits up to `timeoutMs` (-1: for ever) for `events` on `fd`; false when
 /// the time passed first.
 bool waitFor(int fd, short events, int timeoutMs) {
-  pollfd p{fd, events, 0};
-  while (true) {
-    int rc = poll(&p, 1, timeoutMs);
-    if (rc < 0 && errno == EINTR)
-      continue;
-    return rc != 0;
-  }
+  return pollFor(fd, events, timeoutMs) != 0;
 }
 
 //===----------------------------------------------------------------------===//

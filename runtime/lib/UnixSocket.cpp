@@ -6,7 +6,6 @@
 #include <cstring>
 #include <poll.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -20,9 +19,8 @@ bool isUnixAddress(const std::string &address, std::string *path) {
   return true;
 }
 
-namespace {
-bool makeAddress(const std::string &path, sockaddr_un &addr,
-                 std::string &error) {
+bool unixSocketAddress(const std::string &path, sockaddr_un &addr,
+                       std::string &error) {
   addr = {};
   addr.sun_family = AF_UNIX;
   std::string address = std::string(kUnixAddressPrefix) + path;
@@ -36,19 +34,18 @@ bool makeAddress(const std::string &path, sockaddr_un &addr,
   return true;
 }
 
-void tuneUnix(int fd) {
+void tuneUnixSocket(int fd) {
   // Large messages in fewer steps (most of a big buffer goes in shared
   // memory anyway).
   int bytes = 4 << 20;
   setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &bytes, sizeof(bytes));
   setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &bytes, sizeof(bytes));
 }
-} // namespace
 
 int connectUnix(const std::string &path, std::chrono::milliseconds timeout,
                 std::string &error) {
   sockaddr_un addr;
-  if (!makeAddress(path, addr, error))
+  if (!unixSocketAddress(path, addr, error))
     return -1;
   int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (fd < 0) {
@@ -71,62 +68,9 @@ int connectUnix(const std::string &path, std::chrono::milliseconds timeout,
     close(fd);
     return -1;
   }
-  tuneUnix(fd);
+  tuneUnixSocket(fd);
   return fd;
 }
 
-int listenUnix(const std::string &path, unsigned mode, std::string &error) {
-  sockaddr_un addr;
-  if (!makeAddress(path, addr, error))
-    return -1;
-  struct stat st;
-  if (lstat(path.c_str(), &st) == 0) {
-    if (!S_ISSOCK(st.st_mode)) {
-      error = "unix:" + path + " exists and is not a socket; remove it or "
-              "choose another path";
-      return -1;
-    }
-    // Someone listening answers a connect; a stale file refuses it.
-    int probe = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    bool live = probe >= 0 && connect(probe, reinterpret_cast<sockaddr *>(&addr),
-                                      sizeof(addr)) == 0;
-    int why = errno;
-    if (probe >= 0)
-      close(probe);
-    if (live || (why != ECONNREFUSED && why != ENOENT)) {
-      error = "unix:" + path + " is in use: a server listens on it; stop it "
-              "or choose another path";
-      return -1;
-    }
-    if (unlink(path.c_str()) != 0 && errno != ENOENT) {
-      error = "cannot remove the stale socket file unix:" + path + ": " +
-              std::strerror(errno);
-      return -1;
-    }
-  }
-  int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (fd < 0) {
-    error = std::string("socket: ") + std::strerror(errno);
-    return -1;
-  }
-  // Created with no access for anyone else, then given `mode`: there is no
-  // moment at which others could connect.
-  mode_t old = umask(0177);
-  int rc = bind(fd, reinterpret_cast<sockaddr *>(&addr), sizeof(addr));
-  int bindErrno = errno;
-  umask(old);
-  if (rc != 0) {
-    error = "cannot bind unix:" + path + ": " + std::strerror(bindErrno);
-    close(fd);
-    return -1;
-  }
-  if (chmod(path.c_str(), mode) != 0 || listen(fd, 64) != 0) {
-    error = "cannot listen on unix:" + path + ": " + std::strerror(errno);
-    close(fd);
-    unlink(path.c_str());
-    return -1;
-  }
-  return fd;
-}
 
 } // namespace executor_studio::runtime

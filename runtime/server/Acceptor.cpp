@@ -18,9 +18,72 @@
 #include <netinet/in.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 namespace executor_studio::runtime {
+
+namespace {
+/// Binds and listens on the Unix socket `path`, with file mode `mode`
+/// (0600: only this user). A socket file left by a server that is gone is
+/// replaced; one that a live server listens on, or a file that is not a
+/// socket, is refused. -1 with `error` saying why.
+int listenUnix(const std::string &path, unsigned mode, std::string &error) {
+  sockaddr_un addr;
+  if (!unixSocketAddress(path, addr, error))
+    return -1;
+  struct stat st;
+  if (lstat(path.c_str(), &st) == 0) {
+    if (!S_ISSOCK(st.st_mode)) {
+      error = "unix:" + path + " exists and is not a socket; remove it or "
+              "choose another path";
+      return -1;
+    }
+    // Someone listening answers a connect; a stale file refuses it.
+    int probe = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    bool live = probe >= 0 && connect(probe, reinterpret_cast<sockaddr *>(&addr),
+                                      sizeof(addr)) == 0;
+    int why = errno;
+    if (probe >= 0)
+      close(probe);
+    if (live || (why != ECONNREFUSED && why != ENOENT)) {
+      error = "unix:" + path + " is in use: a server listens on it; stop it "
+              "or choose another path";
+      return -1;
+    }
+    if (unlink(path.c_str()) != 0 && errno != ENOENT) {
+      error = "cannot remove the stale socket file unix:" + path + ": " +
+              std::strerror(errno);
+      return -1;
+    }
+  }
+  int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) {
+    error = std::string("socket: ") + std::strerror(errno);
+    return -1;
+  }
+  // Created with no access for anyone else, then given `mode`: there is no
+  // moment at which others could connect. (umask is the process's: only
+  // the server, single-threaded here, sets it.)
+  mode_t old = umask(0177);
+  int rc = bind(fd, reinterpret_cast<sockaddr *>(&addr), sizeof(addr));
+  int bindErrno = errno;
+  umask(old);
+  if (rc != 0) {
+    error = "cannot bind unix:" + path + ": " + std::strerror(bindErrno);
+    close(fd);
+    return -1;
+  }
+  if (chmod(path.c_str(), mode) != 0 || listen(fd, 64) != 0) {
+    error = "cannot listen on unix:" + path + ": " + std::strerror(errno);
+    close(fd);
+    unlink(path.c_str());
+    return -1;
+  }
+  return fd;
+}
+} // namespace
 
 Acceptor::~Acceptor() { stop(); }
 

@@ -24,7 +24,12 @@
 namespace executor_studio::runtime {
 
 namespace {
-std::atomic<TcpTransport *> reportTo{nullptr};
+/// The session's variable for its transport (installCrashReports).
+std::atomic<TcpTransport *const *> reportVia{nullptr};
+TcpTransport *reportTo() {
+  TcpTransport *const *slot = reportVia.load();
+  return slot ? *slot : nullptr;
+}
 std::atomic<volatile int *> crashSignalSlot{nullptr};
 long hostPid = 0;
 int hostStatusFd = -1;
@@ -51,7 +56,7 @@ int64_t steadyNanoseconds() {
 std::atomic<int> hangupsBegun{0};
 void sendHangup(const char *message, size_t size) {
   ++hangupsBegun;
-  if (TcpTransport *transport = reportTo.load())
+  if (TcpTransport *transport = reportTo())
     transport->sendHangupBeforeExit(message, size);
 }
 /// The crash report's sender, a thread of its own: the signal handler
@@ -75,7 +80,7 @@ void runReporter() {
       continue; // EINTR
     if (reporterQuit.load())
       return;
-    if (TcpTransport *transport = reportTo.load())
+    if (TcpTransport *transport = reportTo())
       transport->sendHangupBeforeExit(crashReport, crashReportSize);
     crashReportSent.store(true);
   }
@@ -320,8 +325,8 @@ void onFatalSignal(int sig, siginfo_t *, void *context) {
 }
 } // namespace
 
-void installCrashReports(TcpTransport *transport) {
-  reportTo = transport;
+void installCrashReports(TcpTransport *const *transport) {
+  reportVia = transport;
   // What the handler needs later, prepared now: the libraries' code, and
   // the unwinder (loaded on first use).
   recordLoadedCode();
@@ -345,7 +350,7 @@ void prepareUnwinder() {
 }
 
 void stopCrashReports() {
-  reportTo.store(nullptr);
+  reportVia.store(nullptr);
   // A hangup that began before (a crash on a kernel thread, the watchdog)
   // still sends on the transport, and then ends the process: wait for that
   // (its sends take at most 2 s for the lock and 1 s to write) instead of
@@ -360,7 +365,7 @@ void stopCrashReports() {
 
 void exitSession(int status) {
   ++hangupsBegun; // the transport stays until the process ends
-  if (TcpTransport *transport = reportTo.load())
+  if (TcpTransport *transport = reportTo())
     transport->detachThreadsAtExit();
   std::fflush(nullptr);
   _exit(status);

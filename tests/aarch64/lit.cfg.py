@@ -64,3 +64,15 @@ config.substitutions.append(("%aarch64_build", build))
 config.substitutions.append(("%aarch64_sysroot", sysroot or ""))
 config.substitutions.append(("%libdir", os.path.join(config.executor_studio_obj_root, "lib")))
 config.substitutions.append(("%qemu", "%s -L %s" % (qemu, sysroot)))
+
+# ssh-executor.test starts Debian's sshd (tests/e2e/with-sshd): root, sshd,
+# ssh and ssh-keygen.
+if subprocess.call([os.path.join(config.executor_studio_src_root, "tests", "e2e", "with-sshd"), "--check"]) == 0:
+    config.available_features.add("sshd")
+else:
+    lit_config.note("ssh-executor.test is skipped: it needs root, /usr/sbin/sshd, ssh and ssh-keygen (openssh-server, openssh-client)")
+
+# A kernel that runs aarch64 programs through qemu (binfmt_misc) runs the
+# aarch64 copy deploy.test expects to fail with "Exec format error".
+if os.path.exists("/proc/sys/fs/binfmt_misc/qemu-aarch64"):
+    config.available_features.add("binfmt-aarch64")

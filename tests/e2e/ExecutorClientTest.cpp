@@ -7,6 +7,7 @@
 #include "ExecutorRuntime/Socket.h"
 #include "ExecutorRuntime/ExecutorClient.h"
 #include "ExecutorRuntime/LocalExecutor.h"
+#include "ScaledLaunch.h"
 #include "TestFiles.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -518,35 +519,10 @@ TEST_F(ExecutorClientTest, DescriptorLaunchesCarryScalarsOnExecutorServer) {
   auto client = connect();
   ASSERT_TRUE(client);
   ASSERT_FALSE(static_cast<bool>(client->sendBinary(kObjectA)));
-  double a = 0.5;
-  int32_t n = 1;
-  double data[] = {2, 4};
-  void *aWords[3] = {&a, &a, nullptr}, *nWords[3] = {&n, &n, nullptr};
-  int64_t x[5] = {0, 0, 0, 2, 1};
-  reinterpret_cast<double **>(x)[0] = data;
-  reinterpret_cast<double **>(x)[1] = data;
   auto entry = client->symbolAddress("_catalyst_pyface_scaled", kObjectA);
   ASSERT_TRUE(static_cast<bool>(entry)) << llvm::toString(entry.takeError());
-  for (int i = 0; i < 3; ++i) {
-    int64_t y[5] = {};
-    double total = 0;
-    int32_t count = 0;
-    llvm::Error err = client->launchDescriptorsAt(
-        *entry, "_catalyst_pyface_scaled",
-        {DescriptorView{aWords, 0}, DescriptorView{x, 1}, DescriptorView{nWords, 0}},
-        {8, 8, 4},
-        {DescriptorView{y, 1}, DescriptorView{&total, 0}, DescriptorView{&count, 0}},
-        {8, 8, 4}, {true, false, true}, {false, true, true});
-    ASSERT_FALSE(static_cast<bool>(err)) << llvm::toString(std::move(err));
-    DescriptorView result{y, 1};
-    ASSERT_EQ(result.size(0), 2);
-    const double *values = reinterpret_cast<const double *>(result.aligned());
-    EXPECT_EQ(std::vector<double>(values, values + 2),
-              (std::vector<double>{2, 3}));
-    EXPECT_EQ(total, 5);
-    EXPECT_EQ(count, 2);
-    std::free(result.allocated());
-  }
+  executor_test::expectScaledDescriptorLaunches(*client, *entry, 0.5, 1,
+                                                {2, 4}, 3);
   // (The session's log reaches the file through its keeper: a moment later.)
   for (int i = 0; i < 100 && readFile(log).find("launch 3 in, 3 out") ==
                                  std::string::npos;

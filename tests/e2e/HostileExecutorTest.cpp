@@ -72,6 +72,22 @@ struct Frame {
 /// executor sends to `rewrite` (which may change it, or queue messages of
 /// its own before it in `before`). What comes before ORC (greeting lines)
 /// and everything the client sends pass unchanged, descriptors included.
+/// A listening Unix socket at `path` (in the test's own temporary
+/// folder), or -1.
+int listenOnUnixPath(const std::string &path) {
+  sockaddr_un addr;
+  std::string error;
+  int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0 || !unixSocketAddress(path, addr, error) ||
+      bind(fd, reinterpret_cast<sockaddr *>(&addr), sizeof(addr)) != 0 ||
+      listen(fd, 8) != 0) {
+    if (fd >= 0)
+      close(fd);
+    return -1;
+  }
+  return fd;
+}
+
 class RewritingProxy {
 public:
   using Rewrite = std::function<void(Frame &frame, std::vector<Frame> &before)>;
@@ -81,8 +97,7 @@ public:
       path = ::testing::TempDir() + "/hostile-proxy-" +
              std::to_string(getpid()) + "-" + std::to_string(counter++) +
              ".sock";
-      std::string why;
-      listener = listenUnix(path, 0600, why);
+      listener = listenOnUnixPath(path);
       address = "unix:" + path;
     } else {
       listener = bindLoopback(/*listen=*/true, address);

@@ -17,6 +17,7 @@
 #include "ExecutorRuntime/LocalExecutor.h"
 #include "ExecutorRuntime/Socket.h"
 #include "ExternalExecutor.h"
+#include "ScaledLaunch.h"
 
 #include <chrono>
 #include <csignal>
@@ -175,48 +176,10 @@ TEST_P(InteropTest, DescriptorLaunchesCarryScalars) {
   connect();
   ASSERT_TRUE(client);
   ASSERT_FALSE(static_cast<bool>(client->sendBinary(kObjectA)));
-  double a = 2;
-  int32_t n = 10;
-  double data[] = {1, 2, 3};
-  void *aWords[3] = {&a, &a, nullptr}, *nWords[3] = {&n, &n, nullptr};
-  int64_t x[5] = {0, 0, 0, 3, 1};
-  reinterpret_cast<double **>(x)[0] = data;
-  reinterpret_cast<double **>(x)[1] = data;
   auto entry = client->symbolAddress("_catalyst_pyface_scaled", kObjectA);
   ASSERT_TRUE(static_cast<bool>(entry)) << llvm::toString(entry.takeError());
-  for (int i = 0; i < 20; ++i) {
-    int64_t y[5] = {};
-    double total = 0;
-    int32_t count = 0;
-    llvm::Error err = client->launchDescriptorsAt(
-        *entry, "_catalyst_pyface_scaled",
-        {DescriptorView{aWords, 0}, DescriptorView{x, 1}, DescriptorView{nWords, 0}},
-        {8, 8, 4},
-        {DescriptorView{y, 1}, DescriptorView{&total, 0}, DescriptorView{&count, 0}},
-        {8, 8, 4}, {true, false, true}, {false, true, true});
-    ASSERT_FALSE(static_cast<bool>(err)) << llvm::toString(std::move(err));
-    DescriptorView result{y, 1};
-    ASSERT_EQ(result.size(0), 3);
-    const double *values = reinterpret_cast<const double *>(result.aligned());
-    EXPECT_EQ(std::vector<double>(values, values + 3),
-              (std::vector<double>{12, 14, 16}));
-    EXPECT_EQ(total, 42);
-    EXPECT_EQ(count, 3);
-    std::free(result.allocated());
-  }
-  // A scalar must have a C scalar's size; nothing is sent otherwise.
-  int64_t y[5] = {};
-  double total = 0;
-  int32_t count = 0;
-  llvm::Error odd = client->launchDescriptorsAt(
-      *entry, "_catalyst_pyface_scaled",
-      {DescriptorView{aWords, 0}, DescriptorView{x, 1}, DescriptorView{nWords, 0}},
-      {8, 8, 4},
-      {DescriptorView{y, 1}, DescriptorView{&total, 0}, DescriptorView{&count, 0}},
-      {8, 3, 4}, {true, false, true}, {false, true, true});
-  ASSERT_TRUE(static_cast<bool>(odd));
-  EXPECT_NE(llvm::toString(std::move(odd)).find("of 3 bytes (1, 2, 4 or 8)"),
-            std::string::npos);
+  executor_test::expectScaledDescriptorLaunches(*client, *entry, 2, 10,
+                                                {1, 2, 3}, 20);
 }
 
 TEST_P(InteropTest, DescriptorLaunchesReadStridedInputs) {

@@ -135,7 +135,10 @@ protected:
         << "AuthorizedKeysFile " << dir << "/authorized_keys\n"
         << "StrictModes no\nUsePAM no\nPasswordAuthentication no\n"
         << "KbdInteractiveAuthentication no\nPermitRootLogin yes\n"
-        << "PidFile none\n";
+        << "PidFile none\n"
+        // The remote user's cache, where executor-deploy's copies would be
+        // (none here: an address without a path finds none).
+        << "SetEnv XDG_CACHE_HOME=" << dir << "/cache\n";
     std::string hostKey = firstLine(dir + "/host.pub");
     std::string otherKey = firstLine(dir + "/otherhost.pub");
     std::string entry = "[127.0.0.1]:" + port + " ";
@@ -296,8 +299,9 @@ TEST_F(SshAddressTest, AMissingServerSaysToInstallItOrGiveItsPath) {
   if (llvm::sys::findProgramByName("executor-server"))
     GTEST_SKIP() << "an executor-server is on PATH here";
   EXPECT_EQ(openFailure("ssh://root@lab"),
-            "executor ssh://root@lab: no executor-server on lab (install "
-            "it, or give its path: ssh://root@lab/path/to/executor-server)");
+            "executor ssh://root@lab: no executor-server on lab: copy one "
+            "there with executor-deploy ssh://root@lab (or install it, or "
+            "give its path: ssh://root@lab/path/to/executor-server)");
 }
 
 // A program there that does not know --stdio (an older executor-server):

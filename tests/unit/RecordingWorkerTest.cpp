@@ -355,6 +355,22 @@ TEST(RecordingCache, AnUnchangedRequestAnswersFromTheCache) {
   WorkerRecording uncached = recordInWorkerUncached(request, self(), 60s);
   ASSERT_EQ(uncached.status, WorkerRecording::Status::Finished) << uncached.error;
   EXPECT_EQ(withoutTimes(uncached.recording), withoutTimes(edited.recording));
+
+  // Issue 39, item 3: the recordings the cache keeps are found by their id
+  // (the language server's executor/stepText), the same texts; one the
+  // cache dropped is not found.
+  ASSERT_FALSE(first.cacheId.empty());
+  EXPECT_EQ(again.cacheId, first.cacheId);
+  EXPECT_NE(edited.cacheId, first.cacheId);
+  EXPECT_TRUE(uncached.cacheId.empty()) << "not kept: not in the cache";
+  std::shared_ptr<const Recording> kept = lookupCachedRecording(first.cacheId);
+  ASSERT_TRUE(kept);
+  EXPECT_EQ(json(*kept), json(first.recording));
+  EXPECT_FALSE(lookupCachedRecording("00000000deadbeef"));
+  RecordingCacheStatistics limits = getRecordingCacheStatistics();
+  setRecordingCacheLimit(0);
+  EXPECT_FALSE(lookupCachedRecording(first.cacheId));
+  setRecordingCacheLimit(limits.limit);
   ::unsetenv("EXECUTOR_STUDIO_CACHE_DIR");
 }
 

@@ -37,6 +37,7 @@ import {
   PIPELINE_PREVIEW_METHOD,
   PREVIEW_SCHEME,
   RERUN_FROM_METHOD,
+  STEP_TEXT_METHOD,
   SNAPSHOT_SCHEME,
   parseLensTarget,
 } from './core/protocol';
@@ -880,6 +881,7 @@ export function activate(context: vscode.ExtensionContext): void {
     (params, signal) => send(PIPELINE_PREVIEW_METHOD, params, signal),
     8,
     (params, signal) => send(RERUN_FROM_METHOD, params, signal),
+    (params, signal) => send(STEP_TEXT_METHOD, params, signal),
   );
   const histories = new OpHistoryService((params, signal) => send(OP_HISTORY_METHOD, params, signal));
   const alignedDocuments = new AlignedDocuments();

@@ -5,10 +5,12 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/xxhash.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <csignal>
@@ -547,7 +549,9 @@ public:
     return key;
   }
 
-  std::optional<Recording> lookup(const std::string &key) {
+  /// The recording of `key` and its id (idOf).
+  std::optional<std::pair<Recording, std::string>>
+  lookup(const std::string &key) {
     std::lock_guard<std::mutex> lock(mutex);
     auto it = index.find(key);
     if (it == index.end()) {
@@ -556,10 +560,27 @@ public:
     }
     ++stats.hits;
     entries.splice(entries.begin(), entries, it->second);
+    return std::make_pair(*it->second->recording, it->second->id);
+  }
+
+  /// The recording whose id is `id`, if it is still kept.
+  std::shared_ptr<const Recording> lookupId(StringRef id) {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = ids.find(id.str());
+    if (it == ids.end())
+      return nullptr;
+    entries.splice(entries.begin(), entries, it->second);
     return it->second->recording;
   }
 
-  void insert(const std::string &key, const Recording &recording) {
+  /// The id of the recording of `key`: a hash of it, 16 hex digits.
+  static std::string idOf(const std::string &key) {
+    return llvm::utohexstr(llvm::xxh3_64bits(key), /*LowerCase=*/true,
+                           /*Width=*/16);
+  }
+
+  /// Keeps `recording` under `key`; false when it is larger than the limit.
+  bool insert(const std::string &key, const Recording &recording) {
     size_t bytes = key.size() + size(recording.inputIR);
     for (const Snapshot &snapshot : recording.snapshots) {
       bytes += size(snapshot.ir) + snapshot.pass.size() + 256;
@@ -567,12 +588,20 @@ public:
         bytes += size(nested.ir) + nested.pass.size() + 256;
     }
     std::lock_guard<std::mutex> lock(mutex);
-    if (bytes > stats.limit || index.count(key))
-      return;
-    entries.push_front({key, recording, bytes});
+    if (bytes > stats.limit)
+      return false;
+    if (index.count(key))
+      return true;
+    std::string id = idOf(key);
+    if (ids.count(id))
+      return false; // (another key with the same hash: not addressable)
+    entries.push_front(
+        {key, id, std::make_shared<const Recording>(recording), bytes});
     index[key] = entries.begin();
+    ids[id] = entries.begin();
     stats.bytes += bytes;
     shrink();
+    return true;
   }
 
   void setLimit(size_t bytes) {
@@ -602,17 +631,18 @@ private:
     while (stats.bytes > stats.limit && !entries.empty()) {
       stats.bytes -= entries.back().bytes;
       index.erase(entries.back().key);
+      ids.erase(entries.back().id);
       entries.pop_back();
     }
   }
   struct Entry {
-    std::string key;
-    Recording recording;
+    std::string key, id;
+    std::shared_ptr<const Recording> recording;
     size_t bytes;
   };
   std::mutex mutex;
   std::list<Entry> entries;
-  std::unordered_map<std::string, std::list<Entry>::iterator> index;
+  std::unordered_map<std::string, std::list<Entry>::iterator> index, ids;
   RecordingCacheStatistics stats;
 };
 } // namespace
@@ -631,17 +661,24 @@ WorkerRecording executor_studio::recordInWorker(
   // An unchanged request answers from the cache: the recording the worker
   // sent for it, byte for byte.
   std::string cacheKey = RecordingCache::key(request, workerExecutable);
-  if (std::optional<Recording> cached = RecordingCache::get().lookup(cacheKey)) {
+  if (auto cached = RecordingCache::get().lookup(cacheKey)) {
     WorkerRecording outcome;
     outcome.status = WorkerRecording::Status::Finished;
-    outcome.recording = std::move(*cached);
+    outcome.recording = std::move(cached->first);
+    outcome.cacheId = std::move(cached->second);
     return outcome;
   }
   WorkerRecording outcome = recordInWorkerUncached(request, workerExecutable,
                                                    timeout, cancelled);
-  if (outcome.status == WorkerRecording::Status::Finished)
-    RecordingCache::get().insert(cacheKey, outcome.recording);
+  if (outcome.status == WorkerRecording::Status::Finished &&
+      RecordingCache::get().insert(cacheKey, outcome.recording))
+    outcome.cacheId = RecordingCache::idOf(cacheKey);
   return outcome;
+}
+
+std::shared_ptr<const Recording>
+executor_studio::lookupCachedRecording(StringRef id) {
+  return RecordingCache::get().lookupId(id);
 }
 
 WorkerRecording executor_studio::recordInWorkerUncached(

@@ -123,6 +123,7 @@ int PipelineModel::groupOf(int position) const {
 }
 
 void PipelineModel::setGroupExpanded(int group, bool expand) {
+  ++listGeneration;
   auto it = std::find(foldedGroups.begin(), foldedGroups.end(), group);
   if (!expand && it == foldedGroups.end())
     foldedGroups.push_back(group);
@@ -134,8 +135,21 @@ bool PipelineModel::groupExpanded(int group) const {
   return std::find(foldedGroups.begin(), foldedGroups.end(), group) == foldedGroups.end();
 }
 
+const PipelineModel::ListCache &PipelineModel::currentListCache() const {
+  if (listCache.generation != listGeneration || listCache.selected != selectedPass) {
+    listCache = ListCache();
+    listCache.generation = listGeneration;
+    listCache.selected = selectedPass;
+  }
+  return listCache;
+}
+
 std::vector<PipelineModel::ListRow> PipelineModel::listRows() const {
-  std::vector<ListRow> rows;
+  const ListCache &cached = currentListCache();
+  if (cached.made)
+    return cached.rows;
+  listCache.made = true;
+  std::vector<ListRow> &rows = listCache.rows;
   int lastGroup = -1;
   for (int position : order) {
     int g = groupOf(position);
@@ -156,6 +170,18 @@ std::vector<PipelineModel::ListRow> PipelineModel::listRows() const {
       rows.push_back({position, -1});
   }
   return rows;
+}
+
+size_t PipelineModel::longestListLabel() const {
+  std::vector<ListRow> rows = listRows();
+  if (listCache.longest)
+    return *listCache.longest;
+  size_t longest = 0;
+  for (const ListRow &row : rows)
+    longest = std::max(longest, characterCount(row.isGroup() ? groupLabel(row.group).full()
+                                                             : listLabel(row.position).full()));
+  listCache.longest = longest;
+  return longest;
 }
 
 bool PipelineModel::isNested(int position) const {
@@ -180,6 +206,7 @@ bool PipelineModel::hasNested(int step) const {
 }
 
 void PipelineModel::setExpanded(int step, bool expand) {
+  ++listGeneration;
   auto it = std::find(expandedSteps.begin(), expandedSteps.end(), step);
   if (expand && it == expandedSteps.end())
     expandedSteps.push_back(step);
@@ -208,6 +235,7 @@ std::optional<int> PipelineModel::positionNamed(const std::string &name) const {
 }
 
 void PipelineModel::setRecording(Recording recording) {
+  ++listGeneration;
   rec = std::move(recording);
   hasRec = true;
   rebuildEntries();
@@ -290,9 +318,11 @@ void PipelineModel::setEditDiagnostics(const std::vector<RecordedDiagnostic> &er
     item.pass = "edit of " + positionName(pass);
   }
   rebuildDiagnostics();
+  ++listGeneration; // (the labels count diagnostics)
 }
 
 void PipelineModel::clear() {
+  ++listGeneration;
   rec = Recording();
   hasRec = false;
   entries.clear();
@@ -493,9 +523,15 @@ bool PipelineModel::last() {
 // The pass list
 //===----------------------------------------------------------------------===//
 
-void PipelineModel::setPassFilter(std::string text) { passFilterText = std::move(text); }
+void PipelineModel::setPassFilter(std::string text) {
+  passFilterText = std::move(text);
+  ++listGeneration;
+}
 
-void PipelineModel::setHideUnchanged(bool hide) { hideUnchangedPasses = hide; }
+void PipelineModel::setHideUnchanged(bool hide) {
+  hideUnchangedPasses = hide;
+  ++listGeneration;
+}
 
 bool PipelineModel::passShown(size_t i) const {
   if (i >= entryCount())
@@ -634,8 +670,17 @@ PipelineModel::alignedRight(const std::shared_ptr<const std::string> &left,
       origins = hit.origins;
       return hit.aligned;
     }
+  addAlignment(left, right, alignSnapshots(*left, *right));
+  const AlignedEntry &entry = alignedCache.back();
+  error = entry.error;
+  origins = entry.origins;
+  return entry.aligned;
+}
+
+void PipelineModel::addAlignment(std::shared_ptr<const std::string> left,
+                                 std::shared_ptr<const std::string> right,
+                                 llvm::Expected<AlignedSnapshots> aligned) {
   AlignedEntry entry{left, right, nullptr, {}, nullptr};
-  llvm::Expected<AlignedSnapshots> aligned = alignSnapshots(*left, *right);
   if (aligned) {
     entry.aligned = aligned->renamed || aligned->moved
                         ? std::make_shared<const std::string>(std::move(aligned->right))
@@ -645,12 +690,14 @@ PipelineModel::alignedRight(const std::shared_ptr<const std::string> &left,
           std::move(aligned->rightLineOrigins));
   } else
     entry.error = llvm::toString(aligned.takeError());
-  alignedCache.push_back(entry);
+  for (size_t i = 0; i < alignedCache.size(); ++i)
+    if (alignedCache[i].left == left && alignedCache[i].right == right) {
+      alignedCache.erase(alignedCache.begin() + i);
+      break;
+    }
+  alignedCache.push_back(std::move(entry));
   if (alignedCache.size() > 4)
     alignedCache.erase(alignedCache.begin());
-  error = entry.error;
-  origins = entry.origins;
-  return entry.aligned;
 }
 
 const DiffView &PipelineModel::diffView() {
@@ -795,6 +842,7 @@ size_t PipelineModel::maxLineLength() {
 //===----------------------------------------------------------------------===//
 
 void PipelineModel::setIrFilter(IrFilter newFilter) {
+  ++listGeneration;
   if (newFilter.text == filter.text && newFilter.opName == filter.opName)
     return;
   filter = std::move(newFilter);

@@ -79,6 +79,12 @@ struct Studio::RecordedRun {
   /// Why the recording worker gave no recording (it crashed, timed out);
   /// the studio then keeps what it shows.
   std::string failure;
+  /// The structural alignment of the step the studio opens at with the one
+  /// before it (PipelineModel::addAlignment), made on the recording thread.
+  /// None aligned when both are null; else `aligned`, or why not.
+  std::shared_ptr<const std::string> alignedLeft, alignedRight;
+  std::optional<AlignedSnapshots> aligned;
+  std::string alignError;
 };
 
 struct Studio::Recorder {
@@ -95,6 +101,10 @@ struct Studio::Recorder {
     int rerunAfter = -2;
     /// The objects of the recording the re-run continues.
     std::string previousObjects;
+    /// The step the studio will show (its index; -2: the first that
+    /// changed the IR, as a document just opened shows; -1: none), whose
+    /// diff is aligned here.
+    int shown = -1;
   };
   using Result = RecordedRun;
 
@@ -207,6 +217,31 @@ struct Studio::Recorder {
     return false;
   }
 
+  /// Aligns step `shown` (Job::shown) of `r`'s recording with the one
+  /// before it, as the diff that shows it will, so that the UI thread does
+  /// not parse both texts in the frame that takes the recording in.
+  static void alignShown(int shown, Result &r) {
+    const std::vector<Snapshot> &steps = r.recording.snapshots;
+    if (shown == -2)
+      for (size_t i = 0; i < steps.size() && shown == -2; ++i)
+        if (steps[i].changed)
+          shown = static_cast<int>(i);
+    if (shown < 0 || shown >= static_cast<int>(steps.size()))
+      return;
+    std::shared_ptr<const std::string> left =
+        shown == 0 ? r.recording.inputIR : steps[shown - 1].ir;
+    std::shared_ptr<const std::string> right = steps[shown].ir;
+    if (!left || !right || left == right)
+      return;
+    r.alignedLeft = left;
+    r.alignedRight = right;
+    llvm::Expected<AlignedSnapshots> aligned = alignSnapshots(*left, *right);
+    if (aligned)
+      r.aligned = std::move(*aligned);
+    else
+      r.alignError = llvm::toString(aligned.takeError());
+  }
+
   Result execute(const Job &job) {
     Result r;
     r.id = job.id;
@@ -249,6 +284,7 @@ struct Studio::Recorder {
       return r;
     r.milliseconds =
         std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+    alignShown(job.shown, r);
 
     // Where the targets' objects are: the workspace cross-compile-targets
     // wrote to, or a default-pipeline build when this pipeline has none.
@@ -461,6 +497,12 @@ void Studio::startRecording() {
   job.pipeline = job.defaultPipeline ? defaultPipeline(job.workspace, withDebugInfo)
                  : withDebugInfo    ? withDebug(customPipeline)
                                     : customPipeline;
+  // The step it will open at (applyDocumentRun), aligned with the
+  // recording; a target's own step is aligned when shown.
+  job.shown = freshlyOpened ? -2
+              : stepper.selected() < static_cast<int>(stepper.passCount())
+                  ? stepper.selected()
+                  : -1;
   recorder->submit(std::move(job));
   setStatus("recording " + doc.name() + "...", false);
 }
@@ -728,6 +770,10 @@ void Studio::dropEdit() {
 
 void Studio::applyDocumentRun(RecordedRun &run) {
   stepper.setRecording(std::move(run.recording));
+  if (run.alignedLeft && run.alignedRight)
+    stepper.addAlignment(run.alignedLeft, run.alignedRight,
+                         run.aligned ? llvm::Expected<AlignedSnapshots>(std::move(*run.aligned))
+                                     : llvm::createStringError(run.alignError));
   lastPipeline = run.pipeline;
   currentWorkspace = run.workspace;
   ++recordingGen;

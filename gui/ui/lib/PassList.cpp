@@ -90,10 +90,7 @@ Columns chooseColumns(const PipelineModel &passes, bool opColumn) {
   shown.ops = opColumn && take(charW * 7);
   shown.time = take(ImGui::GetFontSize() * 3.2f);
   // The number only where it leaves every label whole (the tooltip has it).
-  size_t longest = 0;
-  for (const PipelineModel::ListRow &row : passes.listRows())
-    longest = std::max(longest, characterCount(row.isGroup() ? passes.groupLabel(row.group).full()
-                                                             : passes.listLabel(row.position).full()));
+  size_t longest = passes.longestListLabel();
   room -= std::max(0.0f, charW * (static_cast<float>(longest) - kNameMinChars));
   shown.number = take(shown.numberWidth);
   return shown;
@@ -285,11 +282,32 @@ void drawPassList(Studio &studio, StudioView::State &state) {
   for (size_t i = 0; i < passes.entryCount(); ++i)
     slowest = std::max(slowest, passes.pass(i).milliseconds);
   drawInputRow(passes, shown);
-  for (const PipelineModel::ListRow &row : passes.listRows())
+  // A list of thousands of rows (a recording of many targets) draws only
+  // the rows in view, and the selected one when it is to be scrolled to;
+  // a shorter one draws every row (laid out, and probed by the tests, when
+  // scrolled out of view).
+  std::vector<PipelineModel::ListRow> rows = passes.listRows();
+  auto drawRow = [&](const PipelineModel::ListRow &row) {
     if (row.isGroup())
       drawGroupRow(passes, state, row.group, slowest, shown);
     else
       drawStepRow(passes, state, row.position, slowest, shown);
+  };
+  constexpr size_t kClippedRows = 512;
+  if (rows.size() < kClippedRows) {
+    for (const PipelineModel::ListRow &row : rows)
+      drawRow(row);
+  } else {
+    ImGuiListClipper clipper;
+    clipper.Begin(static_cast<int>(rows.size()));
+    if (state.scrollPassList)
+      for (size_t i = 0; i < rows.size(); ++i)
+        if (!rows[i].isGroup() && rows[i].position == passes.selected())
+          clipper.ForceDisplayRangeByIndices(static_cast<int>(i), static_cast<int>(i) + 1);
+    while (clipper.Step())
+      for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i)
+        drawRow(rows[static_cast<size_t>(i)]);
+  }
   ImGui::EndTable();
 }
 

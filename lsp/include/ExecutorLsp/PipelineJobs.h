@@ -97,11 +97,15 @@ private:
   void run(Job &job, const Input &input);
   void runLaunchJob(Job &job, const Input &input);
   void reap();
+  /// The directory of the previews' workspaces (made on first use, removed
+  /// with the jobs); empty when it cannot be made.
+  std::string getPreviewWorkspaces();
 
   const ServerOptions &options;
   PublishFn publish;
   std::mutex mutex;
   std::vector<std::shared_ptr<Job>> jobs;
+  std::string previewWorkspaces;
 };
 
 } // namespace lsp

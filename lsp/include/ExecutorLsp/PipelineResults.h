@@ -7,7 +7,10 @@
 //    "input"?, "diagnostics",
 //    "snapshots": [{"index", "number", "pass", "options", "anchor",
 //                   "changed", "failed", "milliseconds", "ir"?,
-//                   "diagnostics", "nested"?}]}
+//                   "bytes"?, "lines"?, "diagnostics", "nested"?}]}
+// and "inputBytes", "inputLines" (the sizes of each text, sent or not), and
+// "recording" (the id `executor/stepText` fetches any step's text by, from
+// the recording cache; PipelineJobs adds it).
 // where diagnostics are LSP diagnostics of the document (with "pass"). Which
 // IR it holds depends on the request: every snapshot's "ir" where it differs
 // from the previous snapshot's (or the input's, for the first), none (the
@@ -26,6 +29,7 @@
 #define EXECUTORLSP_PIPELINERESULTS_H
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
 #include "llvm/Support/JSON.h"
 
 #include <optional>
@@ -68,6 +72,15 @@ llvm::json::Object chunkResultToJSON(const Recording &recording,
 llvm::json::Array diagnosticsToJSON(const Recording &recording,
                                     llvm::StringRef text, unsigned lineOffset,
                                     const PipelineResultOptions &options);
+
+/// The answer of `executor/stepText`: {"step", "nested"?, "kind", "text"},
+/// the text of snapshot `step` (its index; -1: the input), or of its
+/// nested step at position `nested`, byte for byte as a preview with that
+/// text prints it. Fails (InvalidParams) for a step the recording does not
+/// have.
+llvm::Expected<llvm::json::Object>
+stepTextToJSON(const Recording &recording, int64_t step,
+               std::optional<int64_t> nested);
 
 } // namespace lsp
 } // namespace executor_studio

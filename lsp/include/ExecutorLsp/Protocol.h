@@ -55,10 +55,12 @@ struct PipelinePreviewParams {
   std::optional<std::string> pipeline;
   /// The `// -----` chunk of a split file.
   std::optional<int64_t> chunk;
-  /// Which IR to return: "changes" (default: every snapshot whose IR
-  /// differs from the one before), "none", or snapshot indices (-1: the
-  /// input).
-  std::string ir = "changes";
+  /// Which texts the reply carries: "none" (the default: the steps'
+  /// summaries only, each text on demand by `executor/stepText`), snapshot
+  /// indices (-1: the input; a snapshot's nested steps come with it), or
+  /// "changes" (every snapshot whose IR differs from the one before).
+  /// Named `withText` (an array of indices) or `ir`.
+  std::string ir = "none";
 };
 
 bool fromJSON(const llvm::json::Value &value, PipelinePreviewParams &result,
@@ -123,6 +125,19 @@ struct GraphParams {
 };
 
 bool fromJSON(const llvm::json::Value &value, GraphParams &result,
+              llvm::json::Path path);
+
+/// `executor/stepText` parameters: the text of one step of a recording
+/// that a preview or re-run answered with (its "recording" id).
+struct StepTextParams {
+  std::string recording;
+  /// The snapshot's "index"; -1: the input.
+  int64_t step = -1;
+  /// A target's own step: its position in the snapshot's "nested".
+  std::optional<int64_t> nested;
+};
+
+bool fromJSON(const llvm::json::Value &value, StepTextParams &result,
               llvm::json::Path path);
 
 /// `textDocument/rename` parameters.

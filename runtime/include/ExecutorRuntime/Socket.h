@@ -57,6 +57,15 @@ bool readLine(int fd, std::string &line,
 /// The milliseconds from now to `deadline`, 0 once it has passed (a
 /// poll() time-out).
 int millisecondsUntil(std::chrono::steady_clock::time_point deadline);
+/// Waits up to `timeoutMs` (-1: for ever) for `events` on `fd`, waiting
+/// again when a signal interrupts it: poll()'s result (> 0: `fd` is ready
+/// or has an error or hang-up to report, 0: the time passed, < 0: poll
+/// failed). Allocates nothing (signal handlers use it).
+int pollFor(int fd, short events, int timeoutMs);
+/// The same until `deadline` (the time left is counted again after a
+/// signal).
+int pollUntil(int fd, short events,
+              std::chrono::steady_clock::time_point deadline);
 /// Takes `mutex` if it comes free within `timeoutMs`, spinning (no blocking
 /// wait, no allocation: for a session about to end). False when it did not.
 bool tryLockFor(std::mutex &mutex, int timeoutMs);

@@ -5,6 +5,7 @@
 //   -T -o BatchMode=yes -o ServerAliveInterval=15 -o ControlMaster=auto
 //   -o ControlPath=<private 0700 directory>/%C -o ControlPersist=60
 //   [-F $EXECUTOR_SSH_CONFIG] [-p PORT] [-l USER] -- HOST PATH --stdio
+// (without a PATH: the copy executor-deploy left there, deployedServerLauncher)
 // and speaks ORC over its standard input and output. Authentication,
 // encryption, ~/.ssh/config (or the file $EXECUTOR_SSH_CONFIG names, in its
 // stead), the agent, ProxyJump and known_hosts are ssh's;
@@ -35,10 +36,39 @@ namespace executor_studio::runtime {
 class Stream;
 struct ClientOptions;
 
-/// The ssh command line for the ssh:// address `parts`.
-std::vector<std::string> sshCommand(const AddressParts &parts,
-                                    const std::string &controlDirectory,
-                                    std::chrono::milliseconds connectTimeout);
+/// The ssh command line for the ssh:// address `parts`, running
+/// `remoteCommand` there (words the remote shell joins and interprets:
+/// fixed text only, nothing an address or a peer chose), by default
+/// `PATH --stdio` for an address with a path, else deployedServerLauncher().
+std::vector<std::string>
+sshCommand(const AddressParts &parts, const std::string &controlDirectory,
+           std::chrono::milliseconds connectTimeout,
+           const std::vector<std::string> &remoteCommand = {});
+
+/// The private directory of ssh's control sockets (made when missing); ""
+/// with `why` when it cannot be made or another user could enter it.
+std::string sshControlDirectory(std::string &why);
+
+/// `parts` written back as ssh://[USER@]HOST[:PORT], without a path.
+std::string sshAddressText(const AddressParts &parts);
+
+/// Where executor-deploy keeps servers on a remote host, as a (double-quoted)
+/// word of the remote shell: "${XDG_CACHE_HOME:-$HOME/.cache}/executor-studio".
+/// A copy lives in VERSION-SHA/executor-server there, SHA the first 16 hex
+/// digits of its SHA-256.
+std::string remoteDeployDirectory();
+
+/// The remote command of an ssh:// address without a path (one `sh -c`
+/// word of fixed text): the newest copy executor-deploy left for this
+/// version (remoteDeployDirectory()/VERSION-*/executor-server), after its
+/// SHA-256 is checked against its directory's name, with --stdio; else
+/// executor-server --stdio from the remote PATH. A copy whose checksum does
+/// not match is not run: it says kDamagedDeployment and exits with 125.
+std::string deployedServerLauncher();
+
+/// What the remote launcher says of a damaged copy.
+inline constexpr const char *kDamagedDeployment =
+    "executor-studio: damaged deployment";
 
 /// What to do about a failed ssh (its standard error `said`, its exit code,
 /// -2 when a signal ended it), for the address `parts`.

@@ -13,6 +13,7 @@
 
 #include <chrono>
 #include <string>
+#include <sys/un.h>
 
 namespace executor_studio::runtime {
 
@@ -24,11 +25,12 @@ bool isUnixAddress(const std::string &address, std::string *path = nullptr);
 int connectUnix(const std::string &path, std::chrono::milliseconds timeout,
                 std::string &error);
 
-/// Binds and listens on the Unix socket `path`, with file mode `mode`
-/// (0600: only this user). A socket file left by a server that is gone is
-/// replaced; one that a live server listens on, or a file that is not a
-/// socket, is refused. -1 with `error` saying why.
-int listenUnix(const std::string &path, unsigned mode, std::string &error);
+/// `path` as a Unix socket address, checked as the address grammar checks
+/// it (Address.h); false with `error` saying why.
+bool unixSocketAddress(const std::string &path, sockaddr_un &addr,
+                       std::string &error);
+/// Socket buffers for large messages, on a connected Unix socket.
+void tuneUnixSocket(int fd);
 
 } // namespace executor_studio::runtime
 

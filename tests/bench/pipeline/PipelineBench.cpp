@@ -31,9 +31,17 @@
 //     against the reference of the same run: one thread without any cache
 //     (as before issue 39), where every preview costs a first one; with
 //     --baseline-worker EXE (an executor-lsp-server built from before issue
-//     39), that build records the reference.
+//     39), that build records the reference. Each preview's time includes
+//     its reply as the language server writes it (chunkResultToJSON, the
+//     steps' summaries only, serialized). Then, per N: the reply's bytes
+//     against the reply before issue 39, item 3 (every changed text), the
+//     bytes of one step's text on demand (`executor/stepText`), and the
+//     goals' ratios: the first preview on all cores / on one, a one-kernel
+//     edit / the first preview.
 //
 //===----------------------------------------------------------------------===//
+#include "../TargetsProgram.h"
+#include "ExecutorLsp/PipelineResults.h"
 #include "ExecutorStudio/Pipeline/RecordingWorker.h"
 #include "ExecutorStudio/Registration/TextEntryPoints.h"
 #include "ExecutorStudio/Pipeline/PipelineRecorder.h"
@@ -113,39 +121,6 @@ std::string generate(int launches, int opsPerLaunch, bool upstreamOnly) {
   return os.str();
 }
 
-/// The host of issue 39's bench: @main launches each of `n` local targets
-/// once; target `edit` scales by `editValue` instead of its index.
-std::string generateTargets(int n, int edit = -1, int editValue = 0,
-                            int linesAbove = -1) {
-  std::ostringstream os;
-  os << "module @host {\n  func.func @main(%x: memref<8xf64>) {\n";
-  for (int i = 0; i < n; ++i)
-    os << "    %r" << i << " = catalyst.launch_kernel @k" << i << "::@kernel_"
-       << i << "(%x) : (memref<8xf64>) -> memref<8xf64>\n";
-  os << "    return\n  }\n";
-  for (int i = 0; i < n; ++i) {
-    int scale = i == edit ? editValue : i + 1;
-    if (i == linesAbove)
-      os << "  // a line inserted above this kernel and the ones below\n";
-    os << "  module @k" << i << " attributes {catalyst.target = {}} {\n"
-       << "    func.func @kernel_" << i
-       << "(%x: memref<8xf64>) -> memref<8xf64> {\n"
-       << "      %c0 = arith.constant 0 : index\n"
-       << "      %c1 = arith.constant 1 : index\n"
-       << "      %c8 = arith.constant 8 : index\n"
-       << "      %s = arith.constant " << scale << ".0 : f64\n"
-       << "      %y = memref.alloc() : memref<8xf64>\n"
-       << "      scf.for %i = %c0 to %c8 step %c1 {\n"
-       << "        %v = memref.load %x[%i] : memref<8xf64>\n"
-       << "        %w = arith.mulf %v, %s : f64\n"
-       << "        memref.store %w, %y[%i] : memref<8xf64>\n"
-       << "      }\n"
-       << "      return %y : memref<8xf64>\n    }\n  }\n";
-  }
-  os << "}\n";
-  return os.str();
-}
-
 template <typename Fn> double medianMs(Fn fn, int runs = 5) {
   std::vector<double> samples;
   for (int i = 0; i < runs; ++i) {
@@ -179,6 +154,47 @@ double cpuMs() {
   return ms;
 }
 
+/// The bytes of `value` as the language server sends it (compact JSON).
+size_t jsonBytes(const llvm::json::Value &value) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << value;
+  return text.size();
+}
+
+/// `value` without the sizes issue 39 added to the summaries, as the reply
+/// before it had them.
+void dropSizes(llvm::json::Value &value) {
+  if (llvm::json::Object *object = value.getAsObject()) {
+    for (const char *key : {"bytes", "lines", "inputBytes", "inputLines"})
+      object->erase(key);
+    for (auto &entry : *object)
+      dropSizes(entry.second);
+  } else if (llvm::json::Array *array = value.getAsArray()) {
+    for (llvm::json::Value &element : *array)
+      dropSizes(element);
+  }
+}
+
+/// The preview's reply for `recording` of `text`: "none" (the steps'
+/// summaries, as the server answers by default) or "changes" (every changed
+/// text, as it answered before issue 39, item 3).
+llvm::json::Value previewReply(const executor_studio::Recording &recording,
+                               const std::string &text, llvm::StringRef ir,
+                               const std::string &pipeline) {
+  executor_studio::lsp::PipelineResultOptions options;
+  options.uri = "file:///bench/targets.mlir";
+  options.bufferName = "targets.mlir";
+  options.pipeline = pipeline;
+  options.setIR(ir);
+  llvm::json::Object reply = executor_studio::lsp::chunkResultToJSON(
+      recording, text, 0, 0, options);
+  reply["uri"] = options.uri;
+  reply["version"] = 1;
+  reply["recording"] = "0123456789abcdef";
+  return llvm::json::Value(std::move(reply));
+}
+
 /// Issue 39's bench (see the top of the file).
 int benchTargets(const std::vector<int> &sizes, int runs,
                  const std::string &baselineWorker) {
@@ -200,6 +216,8 @@ int benchTargets(const std::vector<int> &sizes, int runs,
     std::string program = generateTargets(n);
     std::string workspace = (root + "/ws" + std::to_string(n)).str();
     double lastCpu = 0; // of the last preview
+    size_t lastReplyBytes = 0;
+    executor_studio::Recording lastRecording;
     catalyst::DefaultPipelineOptions options;
     options.workspace = workspace;
     auto request = [&](const std::string &text, const std::string &extra) {
@@ -223,10 +241,14 @@ int benchTargets(const std::vector<int> &sizes, int runs,
           cached ? executor_studio::recordInWorker(r, self, std::chrono::minutes(10))
                  : executor_studio::recordInWorkerUncached(
                        r, worker.empty() ? self : worker, std::chrono::minutes(10));
-      double ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-      lastCpu = cpuMs() - cpuStart;
       if (run.status != WorkerRecording::Status::Finished || !run.recording.succeeded)
         fail("preview of " + std::to_string(n) + " targets failed: " + run.error);
+      // The reply the server writes: the summaries.
+      lastReplyBytes = jsonBytes(
+          previewReply(run.recording, r.text, "none", r.options.pipeline));
+      double ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+      lastCpu = cpuMs() - cpuStart;
+      lastRecording = std::move(run.recording);
       return ms;
     };
     auto median = [](std::vector<double> v) {
@@ -256,6 +278,7 @@ int benchTargets(const std::vector<int> &sizes, int runs,
                     : llvm::formatv("x{0:F2}", ref / median(uncached)).str().c_str(),
                 median(uncachedCpu), refCpu / median(uncachedCpu));
     int editValue = 1000;
+    double firstOneCore = 0;
     for (const char *jobs : {"jobs=1", "jobs=0"}) {
       std::vector<double> first, same, edited, firstCpu, editedCpu, moved;
       for (int i = 0; i < runs; ++i) {
@@ -284,7 +307,40 @@ int benchTargets(const std::vector<int> &sizes, int runs,
                   f, s, e, m, ref / f, ref / std::max(s, 0.001), ref / e, ref / m,
                   median(firstCpu), refCpu / median(firstCpu), median(editedCpu),
                   refCpu / median(editedCpu));
+      if (std::string(jobs) == "jobs=1") {
+        firstOneCore = f;
+        continue;
+      }
+      std::printf("%5d  goals: repeated preview %.2f ms (< 20 ms); one-kernel "
+                  "edit / first preview %.2f (< 0.15); first preview all cores "
+                  "/ one core %.2f (<= 0.65 at N >= 32)\n",
+                  n, s, e / f, f / firstOneCore);
     }
+    // The reply's bytes: the summaries against every changed text, as the
+    // server answered before (one recording: the document's, from the cache).
+    preview(request(program, "jobs=0"), true);
+    llvm::json::Value full =
+        previewReply(lastRecording, program, "changes",
+                     request(program, "").options.pipeline);
+    dropSizes(full);
+    size_t fullBytes = jsonBytes(full);
+    // One step's text on demand: the snapshot after cross-compile-targets.
+    size_t stepBytes = 0;
+    for (const executor_studio::Snapshot &snapshot : lastRecording.snapshots) {
+      if (snapshot.pass != "cross-compile-targets")
+        continue;
+      auto text = executor_studio::lsp::stepTextToJSON(
+          lastRecording, snapshot.index, std::nullopt);
+      if (!text)
+        fail(llvm::toString(text.takeError()));
+      stepBytes = jsonBytes(llvm::json::Value(std::move(*text)));
+    }
+    std::printf("%5d  reply bytes: summaries %zu vs every changed text (before "
+                "issue 39, item 3) %zu: %.1f%% (goal < 10%%); one step's text "
+                "on demand (after cross-compile-targets): %zu\n",
+                n, lastReplyBytes, fullBytes,
+                100.0 * lastReplyBytes / std::max<size_t>(fullBytes, 1),
+                stepBytes);
     ::unsetenv("EXECUTOR_STUDIO_CACHE_DIR");
   }
   llvm::sys::fs::remove_directories(root);

@@ -506,3 +506,58 @@ TEST(PipelineModel, AnOpsHistoryGoesDownToItsKernelsLlvmIrAndAssembly) {
   }
   EXPECT_NE(m.irAt(*m.positionNamed("arm/llvm"))->find("!dbg"), std::string::npos);
 }
+
+TEST(PipelineModel, ADiffUsesTheAlignmentMadeOffTheUiThread) {
+  // The studio aligns the step a recording opens at on its recording
+  // thread (Studio.cpp, alignShown); the diff then takes that alignment
+  // instead of parsing both texts itself.
+  PipelineModel m = stepper();
+  std::shared_ptr<const std::string> input = m.irAt(kInputPosition);
+  std::shared_ptr<const std::string> afterCse = m.irAt(0);
+  m.addAlignment(input, afterCse,
+                 llvm::createStringError("aligned elsewhere: not parsed"));
+  const DiffView &refused = m.diffView();
+  EXPECT_FALSE(refused.structural);
+  EXPECT_EQ(refused.structuralError, "aligned elsewhere: not parsed");
+  // The alignment the recording thread made: the structural diff.
+  m.addAlignment(input, afterCse, alignSnapshots(*input, *afterCse));
+  m.setStructural(false);
+  m.setStructural(true);
+  const DiffView &aligned = m.diffView();
+  EXPECT_TRUE(aligned.structural) << aligned.structuralError;
+  EXPECT_EQ(aligned.diff.removed, 2u);
+  EXPECT_EQ(aligned.diff.added, 1u);
+}
+
+TEST(PipelineModel, TheListRowsAreKeptUntilWhatTheyShowChanges) {
+  PipelineModel m = stepper();
+  auto positions = [&] {
+    std::vector<int> out;
+    for (const PipelineModel::ListRow &row : m.listRows())
+      out.push_back(row.position);
+    return out;
+  };
+  auto longest = [&] {
+    size_t n = 0;
+    for (const PipelineModel::ListRow &row : m.listRows())
+      n = std::max(n, characterCount(m.listLabel(row.position).full()));
+    return n;
+  };
+  EXPECT_EQ(positions(), (std::vector<int>{0, 1, 2, 3}));
+  EXPECT_EQ(m.longestListLabel(), longest());
+  // Hiding the unchanged passes (the selected one always shows).
+  m.select(0);
+  m.setHideUnchanged(true);
+  EXPECT_EQ(positions(), (std::vector<int>{0, 1}));
+  m.select(3);
+  EXPECT_EQ(positions(), (std::vector<int>{0, 1, 3}));
+  m.setHideUnchanged(false);
+  m.setPassFilter("canon");
+  EXPECT_EQ(positions(), (std::vector<int>{1, 3}));
+  EXPECT_EQ(m.longestListLabel(), longest());
+  // A new recording: its rows.
+  m.setPassFilter("");
+  m.setRecording(record(kFoldingProgram, "builtin.module(cse)"));
+  EXPECT_EQ(positions(), (std::vector<int>{0}));
+  EXPECT_EQ(m.longestListLabel(), longest());
+}

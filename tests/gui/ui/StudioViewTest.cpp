@@ -308,7 +308,9 @@ TEST_F(NullFrames, ADebugBuildsCrashFramesShowTheirLineInTheSource) {
   ASSERT_TRUE(frameUntil([&] { return studio->executor().state() == ExecutorState::Error; }, 30s));
   frame();
   const LaunchRecord &r = studio->executor().launches().back();
-  ASSERT_FALSE(r.crashFrames.empty()) << r.error;
+  ASSERT_FALSE(r.crashFrames.empty())
+      << r.error << "\nthe executor's log:\n"
+      << readFile(studio->executor().localLogPath());
   // The faulting op's line: the crash kernel's volatile store.
   std::string text = readFile(CRASH_INPUT);
   unsigned line = 1 + static_cast<unsigned>(std::count(

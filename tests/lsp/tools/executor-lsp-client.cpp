@@ -17,6 +17,14 @@
 //                                 the "text" of a request's params, as
 //                                 executor/rerunFrom has) by the file's
 //                                 (relative to the script)
+//   // CLIENT-CAPTURE: NAME = PATH  keep the member at PATH of the answer
+//                                 (`result.snapshots.2.ir`: members and
+//                                 array positions); later blocks have
+//                                 `${NAME}` replaced by it (a string as is,
+//                                 other values as JSON)
+//   // CLIENT-SAME: A B            then print `same: A B` when the values
+//                                 captured as A and B are byte-identical,
+//                                 else `differ: A B` and their sizes
 //   // CLIENT-RAW                 send the block as is (malformed JSON)
 //   // CLIENT-BYTES               send the block's lines, joined without line
 //                                 breaks, as raw bytes with no framing added;
@@ -37,6 +45,7 @@
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -75,6 +84,10 @@ struct Step {
   std::string waitText;
   unsigned sleepMs = 0;
   std::string textFile;
+  /// CLIENT-CAPTURE: (name, path).
+  std::vector<std::pair<std::string, std::string>> captures;
+  /// CLIENT-SAME: the two names.
+  std::optional<std::pair<std::string, std::string>> same;
 };
 
 std::vector<Step> parseScript(StringRef text) {
@@ -110,6 +123,14 @@ std::vector<Step> parseScript(StringRef text) {
         any = true;
       } else if (comment.consume_front("CLIENT-SLEEP:")) {
         comment.trim().getAsInteger(10, current.sleepMs);
+        any = true;
+      } else if (comment.consume_front("CLIENT-CAPTURE:")) {
+        auto [name, path] = comment.split('=');
+        current.captures.emplace_back(name.trim().str(), path.trim().str());
+        any = true;
+      } else if (comment.consume_front("CLIENT-SAME:")) {
+        auto [a, b] = comment.trim().split(' ');
+        current.same.emplace(a.trim().str(), b.trim().str());
         any = true;
       } else if (comment.consume_front("CLIENT-TEXT:")) {
         current.textFile = comment.trim().str();
@@ -173,6 +194,47 @@ std::optional<uint64_t> getPeakRssKiB(int pid) {
   return std::nullopt;
 }
 
+/// The member of `value` at `path` (`result.snapshots.2.ir`), or null.
+const json::Value *findPath(const json::Value &value, StringRef path) {
+  const json::Value *current = &value;
+  SmallVector<StringRef> parts;
+  path.split(parts, '.');
+  for (StringRef part : parts) {
+    unsigned index = 0;
+    if (const json::Object *object = current->getAsObject())
+      current = object->get(part);
+    else if (const json::Array *array = current->getAsArray();
+             array && !part.getAsInteger(10, index) && index < array->size())
+      current = &(*array)[index];
+    else
+      current = nullptr;
+    if (!current)
+      return nullptr;
+  }
+  return current;
+}
+
+/// `body` with each `${NAME}` replaced by its captured value.
+std::string substitute(StringRef body, const StringMap<std::string> &values) {
+  std::string result;
+  while (!body.empty()) {
+    size_t start = body.find("${");
+    size_t end = start == StringRef::npos ? StringRef::npos
+                                          : body.find('}', start);
+    if (end == StringRef::npos) {
+      result += body;
+      break;
+    }
+    result += body.take_front(start);
+    StringRef name = body.slice(start + 2, end);
+    auto it = values.find(name);
+    result += it == values.end() ? body.slice(start, end + 1).str()
+                                 : it->second;
+    body = body.drop_front(end + 1);
+  }
+  return result;
+}
+
 void print(const json::Value &message) {
   outs() << formatv("{0:2}", message) << "\n";
   outs().flush();
@@ -231,6 +293,7 @@ int main(int argc, char **argv) {
   }
   auto timeout = std::chrono::milliseconds(timeoutMs);
   int status = 0;
+  StringMap<std::string> captured;
   for (Step &step : steps) {
     std::optional<json::Value> id;
     if (!step.body.empty()) {
@@ -239,7 +302,8 @@ int main(int argc, char **argv) {
       } else if (step.raw) {
         server.sendBody(StringRef(step.body).rtrim("\n"));
       } else {
-        Expected<json::Value> message = json::parse(step.body);
+        Expected<json::Value> message =
+            json::parse(substitute(step.body, captured));
         if (!message) {
           errs() << "invalid JSON in the script: "
                  << toString(message.takeError()) << "\n"
@@ -276,6 +340,29 @@ int main(int argc, char **argv) {
         break;
       }
       print(*response);
+      for (const auto &[name, path] : step.captures) {
+        const json::Value *value = findPath(*response, path);
+        if (!value) {
+          outs() << "capture: the answer has no " << path << "\n";
+          status = 1;
+          continue;
+        }
+        std::optional<StringRef> text = value->getAsString();
+        captured[name] = text ? text->str() : formatv("{0}", *value).str();
+      }
+    }
+    if (step.same) {
+      auto a = captured.find(step.same->first);
+      auto b = captured.find(step.same->second);
+      bool same = a != captured.end() && b != captured.end() &&
+                  a->second == b->second;
+      outs() << (same ? "same: " : "differ: ") << step.same->first << " "
+             << step.same->second;
+      if (!same)
+        outs() << formatv(" ({0} and {1} bytes)",
+                          a == captured.end() ? 0 : a->second.size(),
+                          b == captured.end() ? 0 : b->second.size());
+      outs() << "\n";
     }
     if (!step.waitMethod.empty()) {
       bool found = false;

@@ -12,7 +12,7 @@ import { isRecord } from './protocol';
 export interface NestedStep {
   /** The number within its target (0: the extracted module), as `executor-compile` names the file in `ir/TARGET/`. */
   number: number;
-  /** With its parent's pass: `cross-compile-targets/compute/convert-func-to-llvm`. */
+  /** With its parent's pass: `cross-compile-targets/compute/convert-func-to-llvm` (the server sends its `pass` only). */
   name: string;
   /** `compute/convert-func-to-llvm`, `compute/asm`. */
   pass: string;
@@ -23,8 +23,14 @@ export interface NestedStep {
   changed: boolean;
   failed: boolean;
   milliseconds: number;
-  /** Filled in from the step before it in its target when the server left it out. */
+  /**
+   * Filled in from the step before it in its target when it changed nothing
+   * and the server left it out; else fetched when shown (`executor/stepText`).
+   */
   ir: string | undefined;
+  /** The size of its text, sent or not. */
+  bytes?: number;
+  lines?: number;
   diagnostics: PreviewDiagnostic[];
 }
 
@@ -49,6 +55,11 @@ export interface Snapshot {
    * Undefined when the server recorded no IR.
    */
   ir: string | undefined;
+  /** The size of its text, sent or not. */
+  bytes?: number;
+  lines?: number;
+  /** The recording whose texts `executor/stepText` fetches (a re-run's steps have their own). */
+  recording?: string;
   diagnostics: PreviewDiagnostic[];
   /** Each target's own steps (`cross-compile-targets` only). */
   nested: NestedStep[];
@@ -64,8 +75,12 @@ export interface PipelinePreview {
   pipeline: string;
   succeeded: boolean;
   totalMilliseconds: number;
-  /** The input as printed before the first pass. */
+  /** The input as printed before the first pass (undefined until fetched, when the server sent only summaries). */
   input: string | undefined;
+  /** Whether the run has an input text (sent, or to fetch). */
+  hasInput: boolean;
+  /** The server's id of the recording, for `executor/stepText`. */
+  recording?: string;
   /** Diagnostics of parsing, verification and the pipeline text. */
   diagnostics: PreviewDiagnostic[];
   snapshots: Snapshot[];
@@ -130,7 +145,17 @@ export function readDiagnostics(value: unknown): PreviewDiagnostic[] {
   return result;
 }
 
-function readNested(value: unknown): NestedStep[] {
+function readSizes(raw: Record<string, unknown>, into: { bytes?: number; lines?: number }): void {
+  if (typeof raw['bytes'] === 'number') {
+    into.bytes = raw['bytes'];
+  }
+  if (typeof raw['lines'] === 'number') {
+    into.lines = raw['lines'];
+  }
+}
+
+/** A pass's nested steps; `parent` is the pass, which a step's name starts with. */
+function readNested(value: unknown, parent: string): NestedStep[] {
   if (!Array.isArray(value)) {
     return [];
   }
@@ -142,9 +167,11 @@ function readNested(value: unknown): NestedStep[] {
     const target = readString(raw['target'], raw['pass'].split('/')[0] ?? '');
     const before = steps.at(-1);
     const kind = raw['kind'] === 'llvm' || raw['kind'] === 'asm' ? raw['kind'] : 'mlir';
-    steps.push({
+    // A step that changed nothing has the text of the one before it in its target.
+    const inherited = before?.target === target && raw['changed'] !== true ? before.ir : undefined;
+    const step: NestedStep = {
       number: readNumber(raw['number'], steps.length),
-      name: readString(raw['name'], raw['pass']),
+      name: readString(raw['name'], `${parent}/${raw['pass']}`),
       pass: raw['pass'],
       target,
       kind,
@@ -152,9 +179,11 @@ function readNested(value: unknown): NestedStep[] {
       changed: raw['changed'] === true,
       failed: raw['failed'] === true,
       milliseconds: readNumber(raw['milliseconds'], 0),
-      ir: typeof raw['ir'] === 'string' ? raw['ir'] : before?.target === target ? before.ir : undefined,
+      ir: typeof raw['ir'] === 'string' ? raw['ir'] : inherited,
       diagnostics: readDiagnostics(raw['diagnostics']),
-    });
+    };
+    readSizes(raw, step);
+    steps.push(step);
   }
   return steps;
 }
@@ -210,15 +239,19 @@ export function parsePipelinePreview(value: unknown): PipelinePreview {
     throw new PreviewFormatError('"snapshots" is not an array');
   }
   const input = typeof root['input'] === 'string' ? root['input'] : undefined;
+  const recording = typeof root['recording'] === 'string' && root['recording'] !== '' ? root['recording'] : undefined;
   const snapshots: Snapshot[] = [];
   let previousIR = input;
   rawSnapshots.forEach((raw: unknown, position: number) => {
     if (!isRecord(raw) || typeof raw['pass'] !== 'string') {
       throw new PreviewFormatError(`snapshot ${position} has no "pass"`);
     }
-    const ir = typeof raw['ir'] === 'string' ? raw['ir'] : previousIR;
+    // A pass that changed nothing has the text of the one before it; the
+    // text of one that did, when the server sent only summaries, is
+    // fetched when shown.
+    const ir = typeof raw['ir'] === 'string' ? raw['ir'] : raw['changed'] === true ? undefined : previousIR;
     previousIR = ir;
-    snapshots.push({
+    const snapshot: Snapshot = {
       index: readNumber(raw['index'], position),
       pass: raw['pass'],
       options: readString(raw['options'], raw['pass']),
@@ -229,10 +262,15 @@ export function parsePipelinePreview(value: unknown): PipelinePreview {
       milliseconds: readNumber(raw['milliseconds'], readNumber(raw['ms'], 0)),
       ir,
       diagnostics: readDiagnostics(raw['diagnostics']),
-      nested: readNested(raw['nested']),
-    });
+      nested: readNested(raw['nested'], raw['pass']),
+    };
+    readSizes(raw, snapshot);
+    if (recording !== undefined) {
+      snapshot.recording = recording;
+    }
+    snapshots.push(snapshot);
   });
-  return {
+  const preview: PipelinePreview = {
     uri: typeof root['uri'] === 'string' ? root['uri'] : undefined,
     version: typeof root['version'] === 'number' ? root['version'] : undefined,
     chunk: readNumber(root['chunk'], 0),
@@ -244,9 +282,14 @@ export function parsePipelinePreview(value: unknown): PipelinePreview {
       snapshots.reduce((sum, s) => sum + s.milliseconds, 0),
     ),
     input,
+    hasInput: input !== undefined || typeof root['inputBytes'] === 'number',
     diagnostics: readDiagnostics(root['diagnostics']),
     snapshots,
   };
+  if (recording !== undefined) {
+    preview.recording = recording;
+  }
+  return preview;
 }
 
 /** The position of the snapshot a preview lens points at, or undefined. */
@@ -276,6 +319,44 @@ export function irAt(preview: PipelinePreview, position: number): string | undef
     return preview.input;
   }
   return position < preview.snapshots.length ? preview.snapshots[position]?.ir : nestedAt(preview, position)?.step.ir;
+}
+
+/**
+ * How `executor/stepText` names the text at `position` (-1: the input):
+ * the recording, the snapshot's index and a nested step's position in its
+ * snapshot; undefined when the server named no recording for it.
+ */
+export function stepTextAddress(preview: PipelinePreview, position: number): { recording: string; step: number; nested?: number } | undefined {
+  if (position < 0) {
+    return preview.recording === undefined ? undefined : { recording: preview.recording, step: -1 };
+  }
+  const snapshot = preview.snapshots[position];
+  if (snapshot !== undefined) {
+    return snapshot.recording === undefined ? undefined : { recording: snapshot.recording, step: snapshot.index };
+  }
+  const entry = nestedAt(preview, position);
+  const parent = entry === undefined ? undefined : preview.snapshots[entry.parent];
+  if (entry === undefined || parent?.recording === undefined) {
+    return undefined;
+  }
+  return { recording: parent.recording, step: parent.index, nested: parent.nested.indexOf(entry.step) };
+}
+
+/** Keeps a fetched text at `position` (-1: the input) in the model. */
+export function setTextAt(preview: PipelinePreview, position: number, text: string): void {
+  if (position < 0) {
+    preview.input = text;
+    return;
+  }
+  const snapshot = preview.snapshots[position];
+  if (snapshot !== undefined) {
+    snapshot.ir = text;
+    return;
+  }
+  const entry = nestedAt(preview, position);
+  if (entry !== undefined) {
+    entry.step.ir = text;
+  }
 }
 
 const SEVERITY_NAMES = ['error', 'error', 'warning', 'note', 'hint'];

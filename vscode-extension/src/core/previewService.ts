@@ -8,8 +8,9 @@
 import * as path from 'node:path';
 
 import type { PipelinePreview } from './preview';
-import { entryCount, formatDiagnostic, formatMilliseconds, irAt, nestedAt, nestedEntries, parsePipelinePreview } from './preview';
-import type { PipelinePreviewParams, PreviewDiagnostic, RerunFromParams } from './protocol';
+import { entryCount, formatDiagnostic, formatMilliseconds, irAt, nestedAt, nestedEntries, parsePipelinePreview, setTextAt, stepTextAddress } from './preview';
+import type { PipelinePreviewParams, PreviewDiagnostic, RerunFromParams, StepTextParams } from './protocol';
+import { isRecord } from './protocol';
 import type { RerunResult } from './rerun';
 import { parseRerun, rerunDiagnostics, rerunRan, spliceRerun } from './rerun';
 
@@ -17,6 +18,8 @@ import { parseRerun, rerunDiagnostics, rerunRan, spliceRerun } from './rerun';
 export type PreviewRequester = (params: PipelinePreviewParams, signal?: AbortSignal) => Promise<unknown>;
 /** Sends `executor/rerunFrom` and returns the raw reply. */
 export type RerunRequester = (params: RerunFromParams, signal?: AbortSignal) => Promise<unknown>;
+/** Sends `executor/stepText` and returns the raw reply. */
+export type StepTextRequester = (params: StepTextParams, signal?: AbortSignal) => Promise<unknown>;
 
 /** One run of the pipeline on one chunk of a document. */
 export interface PreviewRun {
@@ -103,6 +106,8 @@ export class PipelinePreviewService {
     /** How many runs to keep for the documents still open. */
     private readonly keep = 8,
     private readonly rerunRequest?: RerunRequester,
+    /** Fetches a step's text when it is shown (the preview sends only the steps' summaries). */
+    private readonly stepTextRequest?: StepTextRequester,
   ) {}
 
   /** Runs the pipeline on `chunk` of the document `source` (a URI). */
@@ -193,7 +198,7 @@ export class PipelinePreviewService {
   /** The pass list: the input, then each pass in the order it ran. */
   passItems(run: PreviewRun): PassItem[] {
     const items: PassItem[] = [];
-    if (run.preview.input !== undefined) {
+    if (run.preview.hasInput) {
       items.push({
         position: -1,
         label: 'input',
@@ -317,10 +322,36 @@ export class PipelinePreviewService {
     return { run, position: address.position };
   }
 
+  /**
+   * The text at `position` (-1: the input), fetched from the server
+   * (`executor/stepText`) the first time it is shown, then kept with the run;
+   * undefined when the server recorded none.
+   */
+  async fetchText(run: PreviewRun, position: number, signal?: AbortSignal): Promise<string | undefined> {
+    const known = irAt(run.preview, position);
+    if (known !== undefined || this.stepTextRequest === undefined) {
+      return known;
+    }
+    const address = stepTextAddress(run.preview, position);
+    if (address === undefined) {
+      return undefined;
+    }
+    const params: StepTextParams = { recording: address.recording, step: address.step };
+    if (address.nested !== undefined) {
+      params.nested = address.nested;
+    }
+    const reply = await this.stepTextRequest(params, signal);
+    if (!isRecord(reply) || typeof reply['text'] !== 'string') {
+      throw new Error(`malformed reply to executor/stepText for ${this.title(run, position)}`);
+    }
+    setTextAt(run.preview, position, reply['text']);
+    return reply['text'];
+  }
+
   /** The text an editable snapshot starts with: the IR after that pass, as it is. */
   async editableText(location: PreviewLocation, signal?: AbortSignal): Promise<string> {
     const { run, position } = await this.resolve(location, signal);
-    const ir = irAt(run.preview, position);
+    const ir = await this.fetchText(run, position, signal);
     if (ir === undefined) {
       throw new Error(`the server recorded no IR after ${this.title(run, position)}`);
     }
@@ -330,6 +361,7 @@ export class PipelinePreviewService {
   /** The text of a preview document: the IR after that pass. */
   async content(location: PreviewLocation, signal?: AbortSignal): Promise<string> {
     const { run, position } = await this.resolve(location, signal);
+    await this.fetchText(run, position, signal);
     return PipelinePreviewService.text(run, position);
   }
 

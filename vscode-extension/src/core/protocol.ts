@@ -3,6 +3,7 @@
 
 /** The server's request for the recorder's snapshots of one document chunk. */
 export const PIPELINE_PREVIEW_METHOD = 'executor/pipelinePreview';
+export const STEP_TEXT_METHOD = 'executor/stepText';
 
 /**
  * The server's request to re-run the rest of the pipeline on edited IR: the
@@ -55,6 +56,22 @@ export interface PipelinePreviewParams {
   pipeline?: string;
   /** The `// -----` chunk of a split file (0 when absent). */
   chunk?: number;
+  /**
+   * Which texts the reply carries: snapshot indices (-1: the input), or
+   * 'changes' (every changed one). Absent: none, only the steps' summaries;
+   * a text shown is fetched with `executor/stepText`.
+   */
+  withText?: number[] | 'changes' | 'none';
+}
+
+/** Parameters of `executor/stepText`: one text of a recording a preview named. */
+export interface StepTextParams {
+  /** The preview's "recording". */
+  recording: string;
+  /** The snapshot's index; -1 for the input. */
+  step: number;
+  /** A target's own step: its position in the snapshot's "nested". */
+  nested?: number;
 }
 
 /** Parameters of `executor/rerunFrom`. */

@@ -92,9 +92,14 @@ export function spliceRerun(base: PipelinePreview, result: RerunResult, editedTe
     succeeded: result.rest.succeeded,
     totalMilliseconds: before + result.rest.totalMilliseconds,
     input: edited < 0 ? editedIR : base.input,
+    hasInput: edited < 0 || base.hasInput,
     diagnostics: edited < 0 ? result.rest.diagnostics : base.diagnostics,
     snapshots,
     edited: edited < 0 ? -1 : kept.length - 1,
   };
+  // The input's text, when fetched, is the base run's (each step keeps its own recording).
+  if (edited >= 0 && base.recording !== undefined) {
+    spliced.recording = base.recording;
+  }
   return spliced;
 }

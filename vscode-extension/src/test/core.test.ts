@@ -15,7 +15,7 @@ import type { OpHistoryParams } from '../core/opHistory';
 import { OpHistoryService, historyItems, parseAlignedSnapshots, parseOpHistory, withoutLocation } from '../core/opHistory';
 import { findLensSnapshot, formatDiagnostic, formatMilliseconds, irAt, parsePipelinePreview, PreviewFormatError } from '../core/preview';
 import { PipelinePreviewService } from '../core/previewService';
-import type { PipelinePreviewParams, RerunFromParams } from '../core/protocol';
+import type { PipelinePreviewParams, RerunFromParams, StepTextParams } from '../core/protocol';
 import { COMMANDS, parseLensTarget } from '../core/protocol';
 import { parseRerun, rerunDiagnostics, rerunRan, spliceRerun } from '../core/rerun';
 import { BUILD_RELATIVE_PATH, expandConfiguredPath, isExecutableFile, resolveServerPath } from '../core/serverPath';
@@ -223,6 +223,110 @@ describe('preview service', () => {
       '// cross-compile-targets failed:\n//   error: 1:1: two targets named @t [cross-compile-targets]\npartial\n',
     );
     assert.equal(previews.passItems(run)[1]?.failed, true);
+  });
+});
+
+/** A snapshot's summary: without its "ir", with its sizes. */
+function withoutText(snapshot: Record<string, unknown>): Record<string, unknown> {
+  const summary: Record<string, unknown> = { ...snapshot, bytes: 15, lines: 1 };
+  delete summary['ir'];
+  return summary;
+}
+
+/** sampleReply() as the server sends it by default: the steps' summaries, no text. */
+function summaryReply(recording = 'r1'): Record<string, unknown> {
+  const reply = sampleReply();
+  delete reply['input'];
+  reply['inputBytes'] = 15;
+  reply['inputLines'] = 1;
+  reply['recording'] = recording;
+  const snapshots = (reply['snapshots'] as Record<string, unknown>[]).map((s) => withoutText(s));
+  reply['snapshots'] = snapshots;
+  const cross = snapshots[1];
+  assert.ok(cross);
+  cross['nested'] = [
+    { number: 0, name: 'cross-compile-targets/t/extracted', pass: 't/extracted', target: 't', kind: 'mlir', changed: true, bytes: 9, lines: 1, diagnostics: [] },
+    { number: 1, name: 'cross-compile-targets/t/asm', pass: 't/asm', target: 't', kind: 'asm', changed: true, bytes: 9, lines: 1, diagnostics: [] },
+  ];
+  return reply;
+}
+
+describe('texts fetched when shown (executor/stepText)', () => {
+  function service(): { previews: PipelinePreviewService; asked: StepTextParams[] } {
+    const asked: StepTextParams[] = [];
+    const texts: Record<string, string> = { '-1': 'module {INPUT}\n', 0: 'module {INPUT}\n', 1: 'module {CROSS}\n', 2: 'module {CROSS}\n', 3: 'module {DISPATCH}\n', '1/0': 't {EXTRACTED}\n', '1/1': 't: {ASM}\n' };
+    const previews = new PipelinePreviewService(
+      () => Promise.resolve(summaryReply()),
+      8,
+      () => {
+        // The re-run's summaries, and its own recording.
+        const reply = rerunReply();
+        delete reply['input'];
+        reply['recording'] = 'rerun';
+        reply['snapshots'] = (reply['snapshots'] as Record<string, unknown>[]).map((s) => withoutText(s));
+        return Promise.resolve(reply);
+      },
+      (params) => {
+        asked.push(params);
+        if (params.recording !== 'r1' && params.recording !== 'rerun') {
+          return Promise.reject(new Error(`recording ${params.recording} is no longer kept`));
+        }
+        const key = params.nested === undefined ? String(params.step) : `${params.step}/${params.nested}`;
+        return Promise.resolve({ recording: params.recording, step: params.step, text: `${params.recording}:${texts[key] ?? '?'}` });
+      },
+    );
+    return { previews, asked };
+  }
+
+  it('lists every step from the summaries, with the input, and sends no text request until one is shown', async () => {
+    const { previews, asked } = service();
+    const run = await previews.run('file:///w/a.mlir', 0);
+    assert.equal(run.preview.recording, 'r1');
+    assert.equal(run.preview.input, undefined);
+    assert.equal(run.preview.snapshots[1]?.bytes, 15);
+    assert.deepEqual(previews.passItems(run).map((i) => i.position), [-1, 0, 1, 4, 5, 2, 3], 'the nested steps under their pass');
+    assert.deepEqual(asked, []);
+  });
+
+  it('fetches a step the first time it is shown, then keeps it', async () => {
+    const { previews, asked } = service();
+    const run = await previews.run('file:///w/a.mlir', 0);
+    assert.equal(await previews.content(previews.location(run, 1)), 'r1:module {CROSS}\n');
+    assert.equal(await previews.content(previews.location(run, 1)), 'r1:module {CROSS}\n');
+    assert.equal(await previews.content(previews.location(run, -1)), 'r1:module {INPUT}\n');
+    assert.deepEqual(asked, [{ recording: 'r1', step: 1 }, { recording: 'r1', step: -1 }]);
+    // A pass that changed nothing is not the text of a pass that was not shown.
+    assert.equal(irAt(run.preview, 2), undefined);
+    assert.equal(await previews.editableText(previews.location(run, 2, true)), 'r1:module {CROSS}\n');
+    assert.deepEqual(asked.at(-1), { recording: 'r1', step: 2 });
+  });
+
+  it("fetches a target's own step by its position in its pass's nested steps", async () => {
+    const { previews, asked } = service();
+    const run = await previews.run('file:///w/a.mlir', 0);
+    // Position 5: the second nested step (the passes are 0..3).
+    assert.equal(previews.passName(run, 5), 'cross-compile-targets/t/asm');
+    assert.equal(await previews.content(previews.location(run, 5)), 'r1:t: {ASM}\n');
+    assert.deepEqual(asked, [{ recording: 'r1', step: 1, nested: 1 }]);
+  });
+
+  it("fetches a re-run's passes from its recording, the passes before it from the base run's", async () => {
+    const { previews, asked } = service();
+    const base = await previews.run('file:///w/a.mlir', 0);
+    const outcome = await previews.rerun(base, 1, 'module {EDITED}\n');
+    const run = outcome.run;
+    assert.ok(run);
+    assert.equal(await previews.content(previews.location(run, 1)), 'module {EDITED}\n', 'the edited text is the client\'s');
+    await previews.content(previews.location(run, 0));
+    await previews.content(previews.location(run, 2));
+    assert.deepEqual(asked, [{ recording: 'r1', step: 0 }, { recording: 'rerun', step: 2 }]);
+  });
+
+  it('reports a recording the server no longer keeps', async () => {
+    const previews = new PipelinePreviewService(() => Promise.resolve(summaryReply('gone')), 8, undefined,
+      (params) => Promise.reject(new Error(`recording ${params.recording} is no longer kept`)));
+    const run = await previews.run('file:///w/a.mlir', 0);
+    await assert.rejects(previews.content(previews.location(run, 1)), /recording gone is no longer kept/);
   });
 });
 

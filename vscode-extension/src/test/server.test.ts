@@ -24,7 +24,7 @@ import { chunkAtLine } from '../core/chunks';
 import { ServerLifecycle } from '../core/lifecycle';
 import type { AlignedSnapshots } from '../core/opHistory';
 import { ALIGNED_SNAPSHOTS_METHOD, OP_HISTORY_METHOD, OpHistoryService, historyItems, parseAlignedSnapshots } from '../core/opHistory';
-import { findLensSnapshot, formatDiagnostic, irAt } from '../core/preview';
+import { entryCount, findLensSnapshot, formatDiagnostic, irAt, parsePipelinePreview } from '../core/preview';
 import { PipelinePreviewService } from '../core/previewService';
 import { BYTECODE_SCHEME, COMMANDS, CONVERT_FROM_BYTECODE_METHOD, CONVERT_TO_BYTECODE_METHOD, parseLensTarget } from '../core/protocol';
 import { describeServerExit, transportArgs } from '../core/serverProcess';
@@ -99,7 +99,7 @@ describe('executor-lsp-server, spoken to as the extension does', { timeout: TIME
   before(async () => {
     if (skip === false) {
       session = started = await ServerSession.start(serverPath, serverLaunch(DEFAULT_SETTINGS), EXTENSION_ARGS);
-      previews = new PipelinePreviewService(session.requestPreview, 8, session.requestRerun);
+      previews = new PipelinePreviewService(session.requestPreview, 8, session.requestRerun, session.requestStepText);
     }
   });
 
@@ -210,11 +210,21 @@ describe('executor-lsp-server, spoken to as the extension does', { timeout: TIME
         passes.indexOf('dispatch-executor-targets') < passes.indexOf('convert-executor-to-llvm'),
       'in the order of the default pipeline',
     );
-    for (const snapshot of preview.snapshots) {
-      assert.ok(snapshot.ir?.includes('module'), `${snapshot.pass} has its IR`);
+    // The reply has the steps' summaries (with their sizes), no text: each
+    // is fetched when it is shown (executor/stepText).
+    assert.match(preview.recording ?? '', /^[0-9a-f]+$/);
+    assert.equal(preview.input, undefined);
+    for (const [position, snapshot] of preview.snapshots.entries()) {
+      assert.ok((snapshot.bytes ?? 0) > 0 && (snapshot.lines ?? 0) > 0, `${snapshot.pass} has its sizes`);
       assert.ok(snapshot.milliseconds >= 0);
+      if (snapshot.changed) {
+        assert.equal(snapshot.ir, undefined, `${snapshot.pass}: no text until shown`);
+      }
+      const text = await previews.fetchText(run, position);
+      assert.ok(text?.includes('module'), `${snapshot.pass} has its IR`);
+      assert.equal(Buffer.byteLength(text ?? ''), snapshot.bytes, `${snapshot.pass}: the size the summary said`);
     }
-    assert.ok(preview.input?.includes('catalyst.launch_kernel @compute::@square'));
+    assert.ok((await previews.fetchText(run, -1))?.includes('catalyst.launch_kernel @compute::@square'));
 
     // The quick pick: the input, then every pass, each target's own steps
     // (down to its assembly) under cross-compile-targets.
@@ -245,6 +255,15 @@ describe('executor-lsp-server, spoken to as the extension does', { timeout: TIME
     // After convert-executor-to-llvm the runtime is called.
     const lowered = irAt(preview, passes.indexOf('convert-executor-to-llvm')) ?? '';
     assert.match(lowered, /@__catalyst__executor__/);
+
+    // A text on demand is byte for byte what a reply with every text has.
+    const full = parsePipelinePreview(await session.requestPreview({ uri, chunk: 0, withText: 'changes' }));
+    assert.equal(full.recording, preview.recording, 'one recording, from the cache');
+    for (let position = -1; position < entryCount(full); ++position) {
+      assert.equal(await previews.fetchText(run, position), irAt(full, position), previews.title(run, position));
+    }
+    // A recording the server no longer keeps: said so.
+    await assert.rejects(session.requestStepText({ recording: '00000000deadbeef', step: 0 }), /recording 00000000deadbeef is no longer kept/);
     await session.close(uri);
   });
 
@@ -316,8 +335,8 @@ describe('executor-lsp-server, spoken to as the extension does', { timeout: TIME
     assert.equal(structural.right.name, 'dispatch-executor-targets');
     // The plain texts are the preview's (each run has a workspace of its own).
     const workspace = (text: string | undefined): string => (text ?? '').replace(/\/tmp\/executor-lsp-[^/]+\//g, 'WS/');
-    assert.equal(workspace(plain.left.text), workspace(irAt(run.preview, comparison.before)));
-    assert.equal(workspace(plain.right.text), workspace(irAt(run.preview, dispatch)));
+    assert.equal(workspace(plain.left.text), workspace(await previews.fetchText(run, comparison.before)));
+    assert.equal(workspace(plain.right.text), workspace(await previews.fetchText(run, dispatch)));
     // Lines of the right side the left lacks: fewer once names are aligned.
     const added = (left: string, right: string): number => {
       const have = new Map<string, number>();
@@ -392,14 +411,14 @@ describe('executor-lsp-server, spoken to as the extension does', { timeout: TIME
     assert.equal(run.preview.chunk, 1);
     assert.equal(run.preview.lineOffset, SCALAR_LAUNCH.split('\n').length);
     assert.equal(run.preview.succeeded, true);
-    assert.match(irAt(run.preview, run.preview.snapshots.length - 1) ?? '', /llvm\.call @__catalyst__executor__launch_async/);
+    assert.match(await previews.fetchText(run, run.preview.snapshots.length - 1) ?? '', /llvm\.call @__catalyst__executor__launch_async/);
 
     // The first chunk fails in dispatch-executor-targets: the preview says so above the IR.
     const failing = await previews.run(uri, 0);
     assert.equal(failing.preview.succeeded, false);
     const last = failing.preview.snapshots.length - 1;
     assert.equal(failing.preview.snapshots[last]?.failed, true);
-    const shown = PipelinePreviewService.text(failing, last);
+    const shown = await previews.content(previews.location(failing, last));
     assert.match(shown, /^\/\/ dispatch-executor-targets failed:\n\/\/ {3}error: 3:5: .*cannot be sent to an executor.*\[dispatch-executor-targets\]/);
     await session.close(uri);
   });
@@ -439,13 +458,13 @@ describe('executor-lsp-server, spoken to as the extension does', { timeout: TIME
     assert.deepEqual(run.preview.snapshots.map((s) => s.pass), passes, 'the same passes, in the same order');
     assert.deepEqual(run.preview.snapshots.map((s) => s.edited), passes.map((_p, i) => i === cross));
     for (let i = 0; i < cross; ++i) {
-      assert.equal(irAt(run.preview, i), irAt(base.preview, i), `pass ${i + 1} is the base run's`);
+      assert.equal(await previews.fetchText(run, i), await previews.fetchText(base, i), `pass ${i + 1} is the base run's`);
     }
     assert.match(irAt(run.preview, cross) ?? '', /address = "10\.0\.0\.9:7000"/);
     const after = await previews.content(previews.location(run, dispatch));
     assert.match(after, /executor\.open\("10\.0\.0\.9:7000"\)/);
     assert.doesNotMatch(after, /ADDR:PORT/);
-    assert.match(irAt(base.preview, dispatch) ?? '', /executor\.open\("ADDR:PORT"\)/, 'the base run is unchanged');
+    assert.match(await previews.fetchText(base, dispatch) ?? '', /executor\.open\("ADDR:PORT"\)/, 'the base run is unchanged');
     assert.match(previews.listTitle(run), /re-run after \d+\. cross-compile-targets \(edited\), succeeded$/);
 
     // The rest fails (dispatch-executor-targets needs the object): its error is at its line of the edited text.

@@ -24,6 +24,7 @@
 #include "llvm/Support/JSON.h"
 
 #include <chrono>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -57,6 +58,9 @@ struct WorkerRecording {
   /// Failed: why (the worker's exit, e.g. "killed by signal SIGSEGV", and
   /// the first lines it wrote on stderr, where MLIR names a crashing pass).
   std::string error;
+  /// Finished and kept in the cache of finished recordings (below): its id
+  /// there, for lookupCachedRecording; empty when it was not kept.
+  std::string cacheId;
 };
 
 /// Records `request` in a worker process: `workerExecutable --record-worker
@@ -83,6 +87,10 @@ struct RecordingCacheStatistics {
   size_t hits = 0, misses = 0, entries = 0, bytes = 0, limit = 0;
 };
 RecordingCacheStatistics getRecordingCacheStatistics();
+/// The recording that recordInWorker answered with WorkerRecording::cacheId
+/// `id`, while the cache keeps it (the language server's texts on demand,
+/// `executor/stepText`); null once it was evicted, or for an unknown id.
+std::shared_ptr<const Recording> lookupCachedRecording(llvm::StringRef id);
 void setRecordingCacheLimit(size_t bytes);
 
 /// alignSnapshots(left, right) in a worker process (RecordRequest::alignWith),

@@ -10,6 +10,7 @@
 #define STUDIOMODEL_PIPELINEMODEL_H
 
 #include "ExecutorStudio/Pipeline/PipelineRecorder.h"
+#include "ExecutorStudio/Pipeline/StructuralDiff.h"
 #include "StudioModel/IrText.h"
 #include "StudioModel/LineDiff.h"
 #include "StudioModel/SourceLocations.h"
@@ -134,8 +135,13 @@ public:
   };
   /// The pass list's rows, as passShown and the groups' folding say: each
   /// step, a target's group row before its steps (shown while its parent
-  /// is expanded and it or one of its steps passes the filter).
+  /// is expanded and it or one of its steps passes the filter). Kept until
+  /// what they depend on changes: a view asks for them every frame, and a
+  /// recording of many targets has thousands.
   std::vector<ListRow> listRows() const;
+  /// The characters of the longest label of listRows() (listLabel or
+  /// groupLabel, full), kept as listRows() is.
+  size_t longestListLabel() const;
   /// The number a front end shows: `index + 1` for a step, the number within
   /// its target for a nested one (as executor-compile names its file).
   unsigned number(int position) const;
@@ -207,6 +213,14 @@ public:
   /// LLVM IR and assembly always get the line diff.
   void setStructural(bool structural);
   bool structural() const { return structuralDiff; }
+  /// The structural alignment of texts `left` and `right` (alignSnapshots'
+  /// result, or why they could not be aligned), made elsewhere: the studio
+  /// aligns the step a recording opens at on its recording thread, so the
+  /// frame that takes a large recording in does not parse both texts.
+  /// diffView uses it when it compares these texts.
+  void addAlignment(std::shared_ptr<const std::string> left,
+                    std::shared_ptr<const std::string> right,
+                    llvm::Expected<AlignedSnapshots> aligned);
   void setViewMode(ViewMode mode);
   ViewMode viewMode() const { return mode; }
   /// Unified view: every line, or three lines of context around changes.
@@ -328,6 +342,20 @@ private:
   std::vector<int> foldedGroups;
   /// Whether entry `i` passes the pass filter and "hide unchanged".
   bool matchesPassFilter(size_t i) const;
+  /// listRows() and longestListLabel(), for listGeneration and the
+  /// selection they were made for.
+  struct ListCache {
+    uint64_t generation = ~uint64_t(0);
+    int selected = -2;
+    bool made = false;
+    std::vector<ListRow> rows;
+    std::optional<size_t> longest;
+  };
+  mutable ListCache listCache;
+  /// Bumped by whatever changes which rows the pass list has or their
+  /// labels (the recording, the filters, folding, edit diagnostics).
+  uint64_t listGeneration = 0;
+  const ListCache &currentListCache() const;
   std::shared_ptr<const std::string> source;
   std::string srcName;
   std::shared_ptr<const TextLines> sourceLines;

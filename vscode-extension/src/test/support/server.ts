@@ -21,8 +21,8 @@ import {
   createProtocolConnection,
 } from 'vscode-languageserver-protocol/node';
 
-import type { PreviewRequester, RerunRequester } from '../../core/previewService';
-import { LANGUAGE_ID, PIPELINE_PREVIEW_METHOD, RERUN_FROM_METHOD } from '../../core/protocol';
+import type { PreviewRequester, RerunRequester, StepTextRequester } from '../../core/previewService';
+import { LANGUAGE_ID, PIPELINE_PREVIEW_METHOD, RERUN_FROM_METHOD, STEP_TEXT_METHOD } from '../../core/protocol';
 import type { ServerLaunch } from '../../core/settings';
 
 interface DiagnosticsWaiter {
@@ -155,6 +155,9 @@ export class ServerSession {
 
   /** `executor/pipelinePreview`, as the extension's preview model sends it. */
   readonly requestPreview: PreviewRequester = (params) => this.connection.sendRequest(PIPELINE_PREVIEW_METHOD, params);
+
+  /** `executor/stepText`, as the extension's preview model sends it when a step is shown. */
+  readonly requestStepText: StepTextRequester = (params) => this.connection.sendRequest(STEP_TEXT_METHOD, params);
 
   /** `executor/rerunFrom`, as the extension's preview model sends it. */
   readonly requestRerun: RerunRequester = (params) => this.connection.sendRequest(RERUN_FROM_METHOD, params);
