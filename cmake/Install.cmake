@@ -22,6 +22,11 @@ foreach(tool executor-opt executor-compile executor-server executor-deploy
   if(TARGET ${tool})
     set_target_properties(${tool} PROPERTIES
       INSTALL_RPATH "\$ORIGIN/../${CMAKE_INSTALL_LIBDIR}")
+    # The graph of the IR: Graphviz's dot plugin, in Graphviz's directory.
+    if(tool MATCHES "^executor-(lsp-server|studio)$")
+      set_property(TARGET ${tool} APPEND PROPERTY
+        INSTALL_RPATH "${EXECUTOR_STUDIO_GRAPHVIZ_PLUGIN_DIR}")
+    endif()
     if(tool MATCHES "^executor-(server|deploy)$")
       install(TARGETS ${tool} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
     else()
@@ -129,6 +134,8 @@ set(CPACK_DEBIAN_COMPRESSION_TYPE gzip)
 # link MLIR statically), GLFW and OpenGL (executor-studio).
 set(EXECUTOR_STUDIO_DEB_DEPENDS
   "libc6, libstdc++6, libllvm22, libmlir-22, clang-22, lld-22, zlib1g, libzstd1, libglfw3, libgl1")
+# Graphviz (the graph of the IR, in the language server and the studio).
+string(APPEND EXECUTOR_STUDIO_DEB_DEPENDS ", libgvc6, libcgraph6")
 # OpenSSL (TLS on the executor wire, in the runtime and executor-server).
 string(APPEND EXECUTOR_STUDIO_DEB_DEPENDS ", libssl3")
 if(EXECUTOR_STUDIO_EXECUTOR_ONLY)

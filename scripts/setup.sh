@@ -32,6 +32,8 @@ PACKAGES=(
   qemu-user-static
   # GUI
   libglfw3-dev libimgui-dev libstb-dev nlohmann-json3-dev
+  # the graph of the IR: Graphviz's layout (libgvc, libcgraph, the dot plugin)
+  libgraphviz-dev
   libgl1-mesa-dev libgl1-mesa-dri libglx-mesa0 xvfb xauth fonts-dejavu-core
   # VS Code extension
   nodejs

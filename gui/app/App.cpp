@@ -248,6 +248,16 @@ bool parseArguments(int argc, char **argv, AppOptions &options, std::string &mes
   static cl::opt<bool, true> lineDiff("line-diff", cl::location(parsed.lineDiff),
                                       cl::cat(noWindow),
                                       cl::desc("with --print-diff: the plain line diff"));
+  static cl::list<std::string> graph(
+      "graph", cl::multi_val(2), cl::value_desc("PASS FUNC"), cl::cat(noWindow),
+      cl::desc("write the graph of function FUNC (main, compute::square) at PASS (a number or "
+               "a name, as --pass) as SVG, laid out by Graphviz, and exit"));
+  static cl::opt<std::string, true> output(
+      "o", cl::location(parsed.output), cl::value_desc("FILE.svg"), cl::cat(noWindow),
+      cl::desc("with --graph: write the SVG to FILE (default: stdout)"));
+  static cl::opt<std::string, true> showGraph(
+      "show-graph", cl::location(parsed.showGraph), cl::value_desc("FUNC"), cl::cat(headless),
+      cl::desc("show the Graph view of function FUNC below the IR"));
   static cl::opt<bool> shortHelp("h", cl::Hidden, cl::desc("the same as --help"));
 
   cl::ResetAllOptionOccurrences();
@@ -271,6 +281,10 @@ bool parseArguments(int argc, char **argv, AppOptions &options, std::string &mes
     return false;
   };
   options = parsed;
+  if (graph.size() == 2) {
+    options.graphPass = graph[0];
+    options.graphFunction = graph[1];
+  }
   if (pass.getNumOccurrences()) {
     const std::string &text = pass;
     bool number = !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
@@ -298,6 +312,13 @@ bool parseArguments(int argc, char **argv, AppOptions &options, std::string &mes
     return refuse("--inputs goes with --launch");
   if (!options.printDiff.empty() && (!options.screenshot.empty() || options.file.empty()))
     return refuse("--print-diff PASS goes with a FILE and without --screenshot");
+  if (!options.graphPass.empty() &&
+      (!options.screenshot.empty() || !options.printDiff.empty() || options.file.empty()))
+    return refuse("--graph PASS FUNC goes with a FILE and without --screenshot or --print-diff");
+  if (!options.output.empty() && options.graphPass.empty())
+    return refuse("-o goes with --graph");
+  if (!options.showGraph.empty() && options.screenshot.empty())
+    return refuse("--show-graph goes with --screenshot (in the window, tick \"graph\")");
   if (options.lineDiff && options.printDiff.empty())
     return refuse("--line-diff goes with --print-diff");
   if (!options.editFile.empty() && (options.pass < 1 || options.screenshot.empty()))
@@ -435,10 +456,10 @@ std::string pipelineProblem(Studio &studio, const AppOptions &options) {
   return problem;
 }
 
-/// --print-diff: records FILE, writes the selected pass's diff and exits.
-int printDiff(const AppOptions &options) {
+/// Records FILE for --print-diff and --graph; the exit code when that
+/// failed (the error printed).
+std::optional<int> recordWithoutWindow(Studio &studio, const AppOptions &options) {
   using namespace std::chrono_literals;
-  Studio studio;
   studio.setDebugBuild(options.debugBuild);
   if (!options.pipeline.empty())
     studio.setPipelineText(options.pipeline);
@@ -454,6 +475,14 @@ int printDiff(const AppOptions &options) {
     std::fprintf(stderr, "executor-studio: --pipeline: %s\n", problem.c_str());
     return 2;
   }
+  return std::nullopt;
+}
+
+/// --print-diff: records FILE, writes the selected pass's diff and exits.
+int printDiff(const AppOptions &options) {
+  Studio studio;
+  if (std::optional<int> failed = recordWithoutWindow(studio, options))
+    return *failed;
   PipelineModel &passes = studio.passes();
   passes.setStructural(!options.lineDiff);
   std::string error;
@@ -469,6 +498,82 @@ int printDiff(const AppOptions &options) {
                                    passes.positionName(view.leftPosition),
                                    passes.positionName(view.rightPosition));
   std::fwrite(text.data(), 1, text.size(), stdout);
+  return 0;
+}
+
+/// --graph: records FILE, writes the graph of a function at a pass as SVG.
+int printGraph(const AppOptions &options) {
+  Studio studio;
+  if (std::optional<int> failed = recordWithoutWindow(studio, options))
+    return *failed;
+  PipelineModel &passes = studio.passes();
+  if (!passes.recording().inputIR) {
+    std::string problem;
+    for (const RecordedDiagnostic &d : passes.recording().diagnostics)
+      if (problem.empty() && d.severity == RecordedDiagnostic::Severity::Error)
+        problem = d.file + ":" + std::to_string(d.line) + ":" + std::to_string(d.column) +
+                  ": " + d.message;
+    std::fprintf(stderr, "executor-studio: --graph: %s does not parse: %s\n",
+                 options.file.c_str(), problem.empty() ? "no message" : problem.c_str());
+    return 1;
+  }
+  std::string error;
+  std::optional<int> position;
+  if (options.graphPass == "input" || options.graphPass == "0")
+    position = kInputPosition;
+  else
+    position = namedPosition(passes, options.graphPass, error);
+  if (!position) {
+    std::fprintf(stderr, "executor-studio: --graph %s: %s\n", options.graphPass.c_str(),
+                 error.c_str());
+    return 2;
+  }
+  // The input is the file as written: its lines are the file's.
+  std::shared_ptr<const std::string> text =
+      *position == kInputPosition ? studio.document().shared() : passes.irAt(*position);
+  if (!text) {
+    std::fprintf(stderr, "executor-studio: --graph %s: the recording has no IR there\n",
+                 options.graphPass.c_str());
+    return 2;
+  }
+  if (passes.snapshotKind(*position) != SnapshotKind::MLIR) {
+    std::fprintf(stderr,
+                 "executor-studio: --graph %s: the step is %s, not MLIR; a graph is drawn of "
+                 "MLIR steps (the target's steps before its llvm and asm)\n",
+                 options.graphPass.c_str(), snapshotKindName(passes.snapshotKind(*position)));
+    return 2;
+  }
+  llvm::Expected<std::shared_ptr<const LaidOutGraph>> graph =
+      studio.graph().cache().get(text, options.graphFunction);
+  if (!graph) {
+    std::fprintf(stderr, "executor-studio: --graph %s %s: %s\n", options.graphPass.c_str(),
+                 options.graphFunction.c_str(), llvm::toString(graph.takeError()).c_str());
+    return 2;
+  }
+  std::string svg = renderSvg((*graph)->graph, (*graph)->layout);
+  if (options.output.empty() || options.output == "-") {
+    std::fwrite(svg.data(), 1, svg.size(), stdout);
+    return 0;
+  }
+  std::error_code ec;
+  llvm::raw_fd_ostream out(options.output, ec);
+  if (ec) {
+    std::fprintf(stderr, "executor-studio: -o %s: %s\n", options.output.c_str(),
+                 ec.message().c_str());
+    return 1;
+  }
+  out << svg;
+  out.close();
+  if (out.has_error()) {
+    std::fprintf(stderr, "executor-studio: -o %s: %s\n", options.output.c_str(),
+                 out.error().message().c_str());
+    out.clear_error();
+    return 1;
+  }
+  std::fprintf(stderr, "executor-studio: wrote %s (@%s at %s: %zu nodes, %zu edges)\n",
+               options.output.c_str(), (*graph)->graph.function.c_str(),
+               passes.positionName(*position).c_str(), (*graph)->graph.nodes.size(),
+               (*graph)->graph.edges.size());
   return 0;
 }
 } // namespace
@@ -614,6 +719,10 @@ int runHeadless(Studio &studio, StudioView &view, GlWindow &window, const AppOpt
     return *exit;
   if (!options.search.empty())
     view.setSearch(options.search);
+  if (!options.showGraph.empty()) {
+    studio.graph().setShown(true);
+    studio.graph().setFunction(options.showGraph);
+  }
   std::string why;
   if (options.historyLine &&
       !view.openOpHistoryAtFileLine(options.historyLine, options.historyColumn, &why)) {
@@ -688,6 +797,8 @@ int runWindow(Studio &studio, StudioView &view, GlWindow &window, Settings &sett
 int runApp(const AppOptions &options) {
   if (!options.printDiff.empty())
     return printDiff(options);
+  if (!options.graphPass.empty())
+    return printGraph(options);
   bool headless = !options.screenshot.empty();
   std::string settingsPath =
       options.settingsPath.empty() ? Settings::defaultPath() : options.settingsPath;

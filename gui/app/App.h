@@ -63,6 +63,13 @@ struct AppOptions {
   std::string printDiff;
   /// --print-diff: the plain line diff.
   bool lineDiff = false;
+  /// Headless, no window: write the graph of function `graphFunction` at
+  /// pass `graphPass` (a number or a name, as --pass) as SVG and exit.
+  std::string graphPass, graphFunction;
+  /// Where --graph writes (empty or `-`: stdout).
+  std::string output;
+  /// --screenshot: show the Graph view of this function.
+  std::string showGraph;
   /// A kernel to launch before the screenshot, with its inputs (a JSON
   /// array, one entry per argument).
   std::string launch, inputs;

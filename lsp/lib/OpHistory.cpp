@@ -4,6 +4,7 @@
 #include "ExecutorLsp/Forward.h"
 #include "ExecutorLsp/PipelineResults.h"
 
+#include "ExecutorStudio/Graph/IrGraph.h"
 #include "ExecutorStudio/Pipeline/OpHistory.h"
 #include "ExecutorStudio/Pipeline/PipelineRecorder.h"
 #include "ExecutorStudio/Pipeline/StructuralDiff.h"
@@ -282,6 +283,78 @@ json::Object alignedToJSON(const Recording &recording,
   result["diagnostics"] = std::move(diagnostics);
   return result;
 }
+/// `executor/graph`: the graph of one function at one step, as SVG, with
+/// each node's range (the input's: in the document; a step's: in its text).
+json::Object graphToJSON(const Recording &recording, const json::Object &query,
+                         llvm::StringRef text, unsigned lineOffset, json::Object result,
+                         json::Array diagnostics) {
+  result["diagnostics"] = std::move(diagnostics);
+  if (!recording.inputIR)
+    return errorResult(std::move(result), "the document did not parse: no graph to draw",
+                       /*invalidParams=*/false);
+  std::string stepRef = query.getString("step").value_or("").str();
+  std::optional<SnapshotRef> step = resolveSnapshot(recording, stepRef);
+  if (!step || !step->ir)
+    return errorResult(std::move(result),
+                       "there is no step " + stepRef + ": " + describeSnapshots(recording),
+                       /*invalidParams=*/true);
+  if (step->kind != SnapshotKind::MLIR)
+    return errorResult(std::move(result),
+                       "step " + step->name + " is " + snapshotKindName(step->kind) +
+                           ", not MLIR: a graph is drawn of MLIR steps",
+                       /*invalidParams=*/true);
+  bool input = step->name == "input";
+  // The input is the chunk as written: its lines are the document's.
+  auto stepText = std::make_shared<const std::string>(input ? text.str() : *step->ir);
+  std::string function = query.getString("function").value_or("").str();
+  if (function.empty()) {
+    // The function at the cursor, in the chunk as written.
+    int64_t line = query.getInteger("line").value_or(0) - lineOffset;
+    llvm::Expected<FunctionList> functions = listFunctions(text);
+    if (!functions)
+      return errorResult(std::move(result), llvm::toString(functions.takeError()),
+                         /*invalidParams=*/false);
+    std::optional<std::string> at =
+        functions->functionAtLine(static_cast<unsigned>(std::max<int64_t>(line, 0) + 1));
+    if (!at)
+      return errorResult(std::move(result),
+                         llvm::formatv("line {0} is in no function",
+                                       query.getInteger("line").value_or(0) + 1)
+                             .str(),
+                         /*invalidParams=*/true);
+    function = *at;
+  }
+  static IrGraphCache graphs;
+  llvm::Expected<std::shared_ptr<const LaidOutGraph>> graph = graphs.get(stepText, function);
+  if (!graph)
+    return errorResult(std::move(result), llvm::toString(graph.takeError()),
+                       /*invalidParams=*/true);
+  const IrGraph &g = (*graph)->graph;
+  unsigned offset = input ? lineOffset : 0;
+  json::Array nodes;
+  for (const IrGraphNode &node : g.nodes) {
+    json::Object out{{"id", node.id}, {"label", node.label}, {"op", node.opName}};
+    if (node.line) {
+      int line = static_cast<int>(node.line - 1 + offset);
+      int column = static_cast<int>(node.column ? node.column - 1 : 0);
+      out["range"] = json::Value(proto::Range(proto::Position(line, column),
+                                              proto::Position(line, column)));
+    }
+    if (!node.sourceLocation.empty())
+      out["location"] = node.sourceLocation;
+    nodes.push_back(std::move(out));
+  }
+  result["step"] = step->name;
+  result["function"] = g.function;
+  result["inDocument"] = input;
+  result["ops"] = static_cast<int64_t>(g.opCount);
+  result["collapsed"] = g.collapsed;
+  result["edges"] = static_cast<int64_t>(g.edges.size());
+  result["clusters"] = static_cast<int64_t>(g.clusters.size());
+  result["nodes"] = std::move(nodes);
+  result["svg"] = renderSvg(g, (*graph)->layout);
+  return result;
+}
 } // namespace
 
 void executor_studio::lsp::setQueryRecordOptions(const json::Object &query,
@@ -317,6 +390,9 @@ json::Object executor_studio::lsp::chunkQueryToJSON(
     return historyToJSON(recording, query, std::move(result),
                          std::move(diagnostics), options.bufferName,
                          lineOffset);
+  if (query.getString("kind") == "graph")
+    return graphToJSON(recording, query, text, lineOffset, std::move(result),
+                       std::move(diagnostics));
   return alignedToJSON(recording, query, std::move(result),
                        std::move(diagnostics), align);
 }

@@ -188,6 +188,31 @@ bool executor_studio::lsp::fromJSON(const json::Value &value,
 }
 
 bool executor_studio::lsp::fromJSON(const json::Value &value,
+                                    GraphParams &result, json::Path path) {
+  if (!fromJSON(value, result.preview, path))
+    return false;
+  const json::Object *object = value.getAsObject();
+  if (!snapshotRef(object->get("step"), result.step, path.field("step"))) {
+    if (!object->get("step"))
+      path.field("step").report("expected a step index (-1: the input) or a name");
+    return false;
+  }
+  json::ObjectMapper o(value, path);
+  if (!o.mapOptional("function", result.function) || !o.mapOptional("line", result.line))
+    return false;
+  if (!result.function && !result.line) {
+    path.report("expected a function (its name) or a line of the document (the "
+                "function there)");
+    return false;
+  }
+  if (result.line && *result.line < 0) {
+    path.field("line").report("expected a 0-based line of the document");
+    return false;
+  }
+  return true;
+}
+
+bool executor_studio::lsp::fromJSON(const json::Value &value,
                                     RenameParams &result, json::Path path) {
   json::ObjectMapper o(value, path);
   return o && o.map("textDocument", result.textDocument) &&

@@ -118,6 +118,7 @@ public:
   DocumentMethod<OpHistoryParams> onOpHistory;
   DocumentMethod<AlignedSnapshotsParams> onAlignedSnapshots;
   DocumentMethod<SourceLinesParams> onSourceLines;
+  DocumentMethod<GraphParams> onGraph;
   DocumentMethod<LaunchParams> onLaunch;
   DocumentMethod<proto::CodeActionParams> onCodeAction;
   DocumentMethod<proto::TextDocumentPositionParams> onPrepareRename;
@@ -243,6 +244,9 @@ const proto::URIForFile &documentURI(const AlignedSnapshotsParams &params) {
   return params.preview.uri;
 }
 const proto::URIForFile &documentURI(const SourceLinesParams &params) {
+  return params.preview.uri;
+}
+const proto::URIForFile &documentURI(const GraphParams &params) {
   return params.preview.uri;
 }
 
@@ -390,6 +394,7 @@ void Server::onInitialize(const RawParams &params,
                                     {"opHistoryProvider", true},
                                     {"alignedSnapshotsProvider", true},
                                     {"sourceLinesProvider", true},
+                                    {"graphProvider", true},
                                     {"launchProvider", true},
                                     {"launchCommand", kLaunchCommand},
                                     {"bytecodeProvider", true}}},
@@ -672,6 +677,28 @@ void Server::onSourceLines(TextFile &file, const SourceLinesParams &params,
                    getLastRequestKey(), std::move(reply));
 }
 
+void Server::onGraph(TextFile &file, const GraphParams &params,
+                     proto::Callback<json::Value> reply) {
+  json::Object query{{"kind", "graph"}, {"step", params.step}};
+  if (params.function)
+    query["function"] = *params.function;
+  PipelinePreviewParams preview = params.preview;
+  if (params.line) {
+    query["line"] = *params.line;
+    // The chunk that holds the line, unless one is named.
+    if (!preview.chunk) {
+      int64_t index = 0;
+      for (const auto &candidate : file.getChunks()) {
+        if (static_cast<int64_t>(candidate->lineOffset) > *params.line)
+          break;
+        preview.chunk = index++;
+      }
+    }
+  }
+  jobs->startQuery(file, preview, std::move(query), "graph", getLastRequestKey(),
+                   std::move(reply));
+}
+
 void Server::onLaunch(TextFile &file, const LaunchParams &params,
                       proto::Callback<json::Value> reply) {
   llvm::Expected<LaunchSpec> spec = findLaunch(file, params);
@@ -882,6 +909,7 @@ bool executor_studio::lsp::runServer(std::FILE *in, llvm::raw_ostream &out,
                         &Server::onAlignedSnapshots);
     server.bindDocument(handler, "executor/sourceLines",
                         &Server::onSourceLines);
+    server.bindDocument(handler, "executor/graph", &Server::onGraph);
     server.bindDocument(handler, "executor/launch", &Server::onLaunch);
     handler.method("executor/stepText", &server, &Server::onStepText);
     server.bindDocument(handler, "mlir/convertToBytecode",

@@ -22,6 +22,7 @@ import { ALIGNED_SNAPSHOTS_METHOD, OP_HISTORY_METHOD, OpHistoryService, historyI
 import { findLensSnapshot } from './core/preview';
 import type { SourceLines } from './core/sourceLines';
 import { LINK_COLOURS, SOURCE_LINES_METHOD, colourLinks, parseSourceLines, stepLinesOf } from './core/sourceLines';
+import { registerGraphView } from './graphView';
 import type { PassItem, PreviewLocation, PreviewRun } from './core/previewService';
 import { PipelinePreviewService } from './core/previewService';
 import type { PreviewDiagnostic } from './core/protocol';
@@ -1026,6 +1027,7 @@ export function activate(context: vscode.ExtensionContext): void {
       })(),
     ),
     vscode.commands.registerCommand(COMMANDS.restartServer, () => restartServer(output)),
+    ...registerGraphView(send, (error: unknown) => { output.error(`graph: ${errorMessage(error)}`); }),
     ...registerKernelDebugger(output),
     vscode.commands.registerCommand(COMMANDS.debugKernel, (argument: unknown) =>
       run(async () => {

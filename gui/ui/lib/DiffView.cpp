@@ -378,6 +378,9 @@ struct RowPainter {
       draw->AddRectFilled(ImVec2(p.x, y), ImVec2(p.x + width, bottom), colors::highlightBg());
     markHistory(r, p, bottom);
     ImGui::Dummy(ImVec2(width, lineHeight));
+    // A click puts the cursor on the line (the Graph view marks its op).
+    if (ImGui::IsItemClicked() && mode != ViewMode::Source)
+      studio.graph().setCursorLine(m.rightLineNumber(r));
     contextMenu(index, r);
   }
 

@@ -12,10 +12,12 @@
 #include <imgui.h>
 
 #include <map>
+#include <memory>
 #include <vector>
 #include <string>
 
 namespace executor_studio::gui {
+struct GraphViewState;
 
 /// The colours the views share.
 namespace colors {
@@ -109,6 +111,8 @@ struct StudioView::State {
   bool linkedPinned = false;
   int linkedCursor = -1;
   int linkedScrollStep = -1, linkedScrollSource = -1;
+  // The Graph view's pan and zoom (GraphView.cpp).
+  std::shared_ptr<GraphViewState> graphView;
 
   // The executor panel.
   std::string address;
@@ -157,6 +161,11 @@ void drawLinkedView(Studio &studio, StudioView::State &state);
 /// `]` (1) and `[` (-1): the next or previous step line of the highlighted
 /// source line.
 void moveLinkedCursor(StudioView::State &state, int step);
+/// The IR view and, when the graph is shown, the Graph view below it
+/// (GraphView.cpp).
+void drawIrAndGraph(Studio &studio, StudioView::State &state);
+/// The toolbar's "graph" box.
+void drawGraphToggle(Studio &studio, StudioView::State &state);
 void drawDiagnostics(Studio &studio, StudioView::State &state);
 void drawExecutorPanel(Studio &studio, StudioView::State &state);
 /// Opens the inspector on input (or result) `index` of launch `id`.

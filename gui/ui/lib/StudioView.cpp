@@ -109,6 +109,8 @@ void drawToolbar(Studio &studio, StudioView::State &state) {
     passes.nextChanged();
   ImGui::EndDisabled();
   ImGui::SameLine();
+  drawGraphToggle(studio, state);
+  ImGui::SameLine();
   if (passes.selected() >= 0) {
     const Snapshot &s = passes.pass(passes.selected());
     if (passes.isNested(passes.selected()))
@@ -394,7 +396,7 @@ void StudioView::draw() {
       docked ? std::floor(std::max(ImGui::GetFrameHeightWithSpacing() * 8, mainHeight * 0.55f))
              : mainHeight;
   ImGui::BeginChild("##center", ImVec2(std::max(100.0f, center), irHeight), false);
-  drawIrView(studio, *state);
+  drawIrAndGraph(studio, *state);
   ImGui::EndChild();
   remember("ir");
   if (docked) {

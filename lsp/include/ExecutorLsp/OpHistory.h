@@ -13,7 +13,9 @@
 //   {"kind": "history", "places": [{"file", "line", "column"}]} or
 //   {"kind": "history", "snapshot": "3", "line": 12, "previewLine"?},
 //     with "withIR" for the texts;
-//   {"kind": "align", "left": "2", "right": "3", "lineDiff": false}.
+//   {"kind": "align", "left": "2", "right": "3", "lineDiff": false};
+//   {"kind": "graph", "step": "3", "function"?, "line"?}: the graph of a
+//     function (core's Graph/IrGraph.h), as SVG with its nodes' ranges.
 // Its answer is one chunk's object, or one with "error" (and
 // "invalidParams" when the request named what is not there).
 //

@@ -114,6 +114,19 @@ struct AlignedSnapshotsParams {
 bool fromJSON(const llvm::json::Value &value, AlignedSnapshotsParams &result,
               llvm::json::Path path);
 
+/// `executor/graph` parameters: the preview's, the step (an index, -1 for
+/// the input, or a name) and the function: by name, or the one at a
+/// 0-based line of the document (the cursor's).
+struct GraphParams {
+  PipelinePreviewParams preview;
+  std::string step;
+  std::optional<std::string> function;
+  std::optional<int64_t> line;
+};
+
+bool fromJSON(const llvm::json::Value &value, GraphParams &result,
+              llvm::json::Path path);
+
 /// `executor/stepText` parameters: the text of one step of a recording
 /// that a preview or re-run answered with (its "recording" id).
 struct StepTextParams {

@@ -33,6 +33,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+using namespace executor_studio;
 using namespace executor_studio::gui;
 using namespace std::chrono_literals;
 
@@ -750,4 +751,55 @@ TEST_F(Screenshot, TheSourceLinkedToAKernelsAssemblyAtBothSizes) {
     stbi_image_free(pixels);
     EXPECT_GT(colours.size(), 50u) << size;
   }
+}
+
+TEST_F(Screenshot, TheGraphViewDrawsTheFunctionAtBothSizes) {
+  // The command line: the Graph view of @main after dispatch-executor-targets
+  // below the IR, at a laptop's split screen and at a desktop's size.
+  for (auto [width, height] : {std::pair{1024, 640}, std::pair{1600, 960}}) {
+    std::string size = std::to_string(width) + "x" + std::to_string(height);
+    std::string png = dir + "/graph-" + size + ".png";
+    Result run = studio({SAMPLES_DIR "/cross-compile-dispatch.mlir", "--screenshot", png,
+                         "--size", size, "--pass", "dispatch-executor-targets", "--show-graph",
+                         "main"});
+    ASSERT_EQ(run.exitCode, 0) << run.output;
+    int w = 0, h = 0, channels = 0;
+    unsigned char *pixels = stbi_load(png.c_str(), &w, &h, &channels, 4);
+    ASSERT_TRUE(pixels) << png;
+    EXPECT_EQ(w, width);
+    EXPECT_EQ(h, height);
+    // The launches' boxes are drawn in their own colour (GraphView's
+    // nodeFill for a launch) in the lower half, where the graph is.
+    size_t launchPixels = 0;
+    for (int y = h / 2; y < h; ++y)
+      for (int x = 0; x < w; ++x) {
+        const unsigned char *p = pixels + (static_cast<size_t>(y) * w + x) * 4;
+        launchPixels += p[0] == 110 && p[1] == 76 && p[2] == 20;
+      }
+    stbi_image_free(pixels);
+    EXPECT_GT(launchPixels, 500u) << size << ": no launch node drawn";
+  }
+
+  // In this process: every node of the graph is where a click finds it.
+  ASSERT_NO_FATAL_FAILURE(openInProcess(1024, 640));
+  PipelineModel &passes = inProcess->passes();
+  std::optional<int> dispatch = passes.positionNamed("dispatch-executor-targets");
+  ASSERT_TRUE(dispatch);
+  passes.select(*dispatch);
+  inProcess->graph().setShown(true);
+  inProcess->graph().setFunction("main");
+  ASSERT_NO_FATAL_FAILURE(drawFrames(dir + "/graph-in-process.png", 1024, 640));
+  const LaidOutGraph *graph = inProcess->graph().graph();
+  ASSERT_TRUE(graph) << inProcess->graph().error();
+  size_t launches = 0;
+  for (const IrGraphNode &node : graph->graph.nodes)
+    if (node.isLaunch && node.opName == "executor.launch") {
+      ++launches;
+      EXPECT_NE(node.label.find(" @ "), std::string::npos) << node.label;
+    }
+  EXPECT_EQ(launches, 2u); // @compute::@square and @scale; @local::@sum runs here
+  float x = 0, y = 0;
+  ASSERT_TRUE(view->widgetCenter("graph-op0", x, y)) << "the first node is drawn";
+  EXPECT_GT(y, 640 * 0.4f) << "below the IR";
+  EXPECT_LT(y, 640.0f);
 }

@@ -33,6 +33,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+using namespace executor_studio;
 using namespace executor_studio::gui;
 using namespace std::chrono_literals;
 
@@ -982,4 +983,50 @@ TEST_F(NullFrames, AtAKernelsAssemblyTheSourceIsLinkedLineByLine) {
   click("linked");
   frame();
   EXPECT_TRUE(view->widgetCenter("linked-source-16", x, y));
+}
+
+TEST_F(NullFrames, TheGraphViewSelectsTheLineOfAClickedNodeAndMarksTheCursorsNode) {
+  openAndRecord(ARM_INPUT);
+  PipelineModel &passes = studio->passes();
+  std::optional<int> dispatch = passes.positionNamed("dispatch-executor-targets");
+  ASSERT_TRUE(dispatch);
+  passes.select(*dispatch);
+  frame();
+  EXPECT_FALSE(studio->graph().shown());
+  click("graph-toggle");
+  ASSERT_TRUE(studio->graph().shown());
+  frame();
+  const LaidOutGraph *shown = studio->graph().graph();
+  ASSERT_TRUE(shown) << studio->graph().error();
+  EXPECT_EQ(shown->graph.function, "main"); // no cursor yet: the first function
+  // The launch's node, labelled with its kernel and executor.
+  auto launch = std::find_if(shown->graph.nodes.begin(), shown->graph.nodes.end(),
+                             [](const IrGraphNode &n) { return n.opName == "executor.launch"; });
+  ASSERT_NE(launch, shown->graph.nodes.end());
+  EXPECT_EQ(launch->label, "executor.launch\ntwice @ 10.0.0.9:4711");
+  // Click it: its line is selected (marked and scrolled to) in the IR view.
+  click("graph-" + launch->id);
+  EXPECT_EQ(studio->graph().cursorLine(), launch->line);
+  ASSERT_GE(passes.highlightedRow(), 0);
+  const DiffRow &row = passes.row(static_cast<size_t>(passes.highlightedRow()));
+  EXPECT_EQ(passes.rightLineNumber(row), launch->line);
+  EXPECT_NE(std::string(passes.rightText(row)).find("executor.launch"), std::string::npos);
+  // A line marked in the IR view (a search hit) marks its node.
+  view->setSearch("executor.open");
+  frame();
+  frame();
+  std::optional<size_t> node = studio->graph().cursorNode();
+  ASSERT_TRUE(node);
+  EXPECT_EQ(studio->graph().graph()->graph.nodes[*node].opName, "executor.open");
+  // The kernel's function at the first step (dispatch removed it): another
+  // graph.
+  passes.select(0);
+  studio->graph().setFunction("twice");
+  frame();
+  ASSERT_TRUE(studio->graph().graph()) << studio->graph().error();
+  EXPECT_EQ(studio->graph().function(), "arm::twice");
+  EXPECT_FALSE(studio->graph().graph()->graph.clusters.empty()); // its scf.for
+  // The toggle hides it again.
+  click("graph-toggle");
+  EXPECT_FALSE(studio->graph().shown());
 }

@@ -24,6 +24,8 @@ export const COMMANDS = {
   showOpHistory: 'executor.showOpHistory',
   /** A step beside the .mlir file, each source line and what it became in one colour (core/sourceLines.ts). */
   showLinkedStep: 'executor.showLinkedStep',
+  /** The graph of the function at the cursor (core/graph.ts, graphView.ts). */
+  showIrGraph: 'executor.showIrGraph',
   restartServer: 'executor.restartServer',
   /** The server's "Launch" lenses run it (`executor/launch`, core/launch.ts). */
   launchKernel: 'executor.launchKernel',

@@ -150,6 +150,8 @@ public:
   std::optional<int> positionNamed(const std::string &name) const;
   /// The IR at a position (null when the recording has none there).
   std::shared_ptr<const std::string> irAt(int position) const;
+  /// What the snapshot at `position` is (the input is MLIR).
+  SnapshotKind snapshotKind(int position) const { return kindAt(position); }
   /// `input`, or `3: cse`; a nested step's `15: cross-compile-targets/compute/asm`.
   std::string positionName(int position) const;
   /// The name the lists show: `input`, `cse`; a nested step's name within
@@ -266,6 +268,12 @@ public:
   //===--- Scrolling requests (jump to a line, to a hit) -------------------===//
   void requestScroll(size_t shownRow) { scrollRequest = shownRow; }
   std::optional<size_t> takeScrollRequest();
+  /// Scrolls to shown row `shownRow` and marks it (a node clicked in the
+  /// Graph view).
+  void markRow(size_t shownRow) {
+    scrollRequest = shownRow;
+    highlight = static_cast<long>(shownRow);
+  }
   /// The row to mark (a diagnostic's line, a search hit); -1 none.
   long highlightedRow() const { return highlight; }
 

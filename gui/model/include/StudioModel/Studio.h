@@ -12,6 +12,7 @@
 
 #include "StudioModel/Document.h"
 #include "StudioModel/ExecutorModel.h"
+#include "StudioModel/GraphModel.h"
 #include "StudioModel/Kernels.h"
 #include "StudioModel/PipelineModel.h"
 #include "StudioModel/Recovery.h"
@@ -90,6 +91,8 @@ public:
   const std::string &workspace() const { return currentWorkspace; }
   PipelineModel &passes() { return stepper; }
   const PipelineModel &passes() const { return stepper; }
+  /// The Graph view's function, layout and cursor.
+  GraphModel &graph() { return graphModel; }
 
   //===--- Editing a snapshot and re-running the rest ----------------------===//
   /// Re-runs the steps after pass `pass` (0-based, as the pass list counts
@@ -228,6 +231,7 @@ private:
   std::optional<RecoveredEdit> recovered;
   Document doc;
   PipelineModel stepper;
+  GraphModel graphModel;
   std::unique_ptr<ExecutorModel> exec;
   std::unique_ptr<Recorder> recorder;
   std::string root;
