@@ -373,12 +373,18 @@ runWorker(const ServerOptions &options, PipelineJobs::Job &job,
                            [&] { return job.isCancelled(); });
     };
     if (jobInput.query)
-      results.push_back(chunkQueryToJSON(run.recording, *jobInput.query,
+      results.push_back(chunkQueryToJSON(*run.recording, *jobInput.query,
                                          request.text, chunk.lineOffset,
                                          chunk.index, result, align));
     else {
-      json::Object chunkResult = chunkResultToJSON(
-          run.recording, request.text, chunk.lineOffset, chunk.index, result);
+      // A recording the cache keeps answers a repeated preview with the
+      // summaries made the first time.
+      json::Object chunkResult =
+          run.cacheId.empty()
+              ? chunkResultToJSON(*run.recording, request.text,
+                                  chunk.lineOffset, chunk.index, result)
+              : chunkResultToJSON(run.recording, request.text,
+                                  chunk.lineOffset, chunk.index, result);
       if (jobInput.keepTexts && !run.cacheId.empty())
         chunkResult["recording"] = run.cacheId;
       results.push_back(std::move(chunkResult));

@@ -13,6 +13,11 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
+
+#include <list>
+#include <mutex>
 
 using namespace executor_studio;
 using namespace executor_studio::lsp;
@@ -101,7 +106,7 @@ void addSizes(json::Object &object, const IRText &ir, llvm::StringRef bytes,
   if (!ir)
     return;
   object[bytes] = static_cast<int64_t>(ir->size());
-  object[lines] = static_cast<int64_t>(llvm::StringRef(*ir).count('\n'));
+  object[lines] = static_cast<int64_t>(ir.lines());
 }
 
 /// The steps recorded inside `parent` (each target's own pipeline inside
@@ -226,6 +231,99 @@ json::Object executor_studio::lsp::chunkResultToJSON(
   }
   result["snapshots"] = std::move(snapshots);
   return result;
+}
+
+namespace {
+/// The last few replies of chunkResultToJSON on recordings the recording
+/// cache keeps, by the recording (the object: one recorded again after its
+/// eviction has new times, and is another) and everything else the reply
+/// depends on. Most recently used first.
+class ChunkResultCache {
+public:
+  static ChunkResultCache &get() {
+    static ChunkResultCache cache;
+    return cache;
+  }
+
+  static std::string key(llvm::StringRef text, unsigned lineOffset,
+                         unsigned index, const PipelineResultOptions &options) {
+    std::string key;
+    llvm::raw_string_ostream os(key);
+    os << lineOffset << ' ' << index << ' ' << text.size() << ' '
+       << llvm::xxh3_64bits(text) << ' ' << static_cast<int>(options.irMode)
+       << ' ' << options.rerunAfter.value_or(-2) << ' ' << options.uri.size()
+       << ' ' << options.uri << ' ' << options.bufferName.size() << ' '
+       << options.bufferName << ' ' << options.pipeline.size() << ' '
+       << options.pipeline;
+    for (int snapshot : options.irSnapshots)
+      os << ' ' << snapshot;
+    return key;
+  }
+
+  std::optional<json::Object> lookup(const Recording *recording,
+                                     const std::string &key) {
+    std::lock_guard<std::mutex> lock(mutex);
+    // Replies of recordings nobody keeps any more go first.
+    llvm::erase_if(entries,
+                   [](const Entry &entry) { return entry.recording.expired(); });
+    auto it = llvm::find_if(entries, [&](const Entry &entry) {
+      return entry.recording.lock().get() == recording && entry.key == key;
+    });
+    if (it == entries.end()) {
+      ++stats.misses;
+      return std::nullopt;
+    }
+    ++stats.hits;
+    entries.splice(entries.begin(), entries, it);
+    return entries.front().reply;
+  }
+
+  void insert(const std::shared_ptr<const Recording> &recording,
+              std::string key, json::Object reply) {
+    std::lock_guard<std::mutex> lock(mutex);
+    entries.push_front({recording, std::move(key), std::move(reply)});
+    if (entries.size() > kMaxEntries)
+      entries.pop_back();
+  }
+
+  ChunkResultCacheStatistics statistics() {
+    std::lock_guard<std::mutex> lock(mutex);
+    ChunkResultCacheStatistics result = stats;
+    result.entries = entries.size();
+    return result;
+  }
+
+private:
+  /// A reply holds a summary per step (some MiB of JSON for 512 targets);
+  /// a few documents' last previews.
+  static constexpr size_t kMaxEntries = 4;
+  struct Entry {
+    std::weak_ptr<const Recording> recording;
+    std::string key;
+    json::Object reply;
+  };
+  std::mutex mutex;
+  std::list<Entry> entries;
+  ChunkResultCacheStatistics stats;
+};
+} // namespace
+
+json::Object executor_studio::lsp::chunkResultToJSON(
+    const std::shared_ptr<const Recording> &recording, llvm::StringRef text,
+    unsigned lineOffset, unsigned index, const PipelineResultOptions &options) {
+  ChunkResultCache &cache = ChunkResultCache::get();
+  std::string key = ChunkResultCache::key(text, lineOffset, index, options);
+  if (std::optional<json::Object> reply = cache.lookup(recording.get(), key))
+    return std::move(*reply);
+  json::Object reply =
+      chunkResultToJSON(*recording, text, lineOffset, index, options);
+  cache.insert(recording, std::move(key), reply);
+  return reply;
+}
+
+executor_studio::lsp::ChunkResultCacheStatistics
+executor_studio::lsp::getChunkResultCacheStatistics() {
+  return ChunkResultCache::get().statistics();
 }
 
 json::Array executor_studio::lsp::diagnosticsToJSON(

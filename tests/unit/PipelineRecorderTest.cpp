@@ -261,6 +261,22 @@ TEST(PipelineRecorder, SnapshotTextIsPrintedOnFirstUse) {
   EXPECT_EQ(asShared.get(), lazy.snapshots.back().ir.get());
 }
 
+TEST(PipelineRecorder, SnapshotLinesAreCountedOnceForEveryCopy) {
+  EXPECT_EQ(IRText().lines(), 0u);
+  IRText text(std::make_shared<const std::string>("a\nb\n\nc"));
+  EXPECT_EQ(text.lines(), 3u);
+  IRText copy = text;
+  EXPECT_EQ(copy.lines(), 3u);
+  // A deferred text is made for it, and counts as the same text made now.
+  RecordOptions deferred = options("builtin.module(cse)");
+  Recording lazy = recordPipeline(kFoldingProgram, "test.mlir", deferred);
+  ASSERT_TRUE(lazy.succeeded);
+  Recording copied = lazy; // (as a cached recording's copies share texts)
+  EXPECT_EQ(copied.snapshots[0].ir.lines(),
+            llvm::StringRef(*lazy.snapshots[0].ir).count('\n'));
+  EXPECT_GT(lazy.snapshots[0].ir.lines(), 0u);
+}
+
 TEST(PipelineRecorder, DroppedCopiesAreDestroyedOffTheDroppingThread) {
   // The copies of a deferred recording keep their context's owner alive:
   // when the recording is dropped they are destroyed on the recorder's own

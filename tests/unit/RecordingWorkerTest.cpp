@@ -157,21 +157,21 @@ TEST(RecordingWorker, RecordsInAWorkerAsInThisProcess) {
   WorkerRecording run = recordInWorker(request, self(), 60s);
   ASSERT_EQ(run.status, WorkerRecording::Status::Finished) << run.error;
   Recording here = recordPipeline(request.text, request.bufferName, request.options);
-  ASSERT_EQ(run.recording.snapshots.size(), 2u);
-  EXPECT_TRUE(run.recording.snapshots[0].changed);
-  EXPECT_FALSE(run.recording.snapshots[1].changed);
-  EXPECT_EQ(*run.recording.snapshots[0].ir, *here.snapshots[0].ir);
-  EXPECT_TRUE(run.recording.snapshots[1].ir.sameAs(run.recording.snapshots[0].ir));
+  ASSERT_EQ(run.recording->snapshots.size(), 2u);
+  EXPECT_TRUE(run.recording->snapshots[0].changed);
+  EXPECT_FALSE(run.recording->snapshots[1].changed);
+  EXPECT_EQ(*run.recording->snapshots[0].ir, *here.snapshots[0].ir);
+  EXPECT_TRUE(run.recording->snapshots[1].ir.sameAs(run.recording->snapshots[0].ir));
 
   // Only the snapshots asked for come back with their text.
   request.irSnapshots = std::vector<int>{0};
   request.options.deferText = true;
   WorkerRecording some = recordInWorker(request, self(), 60s);
   ASSERT_EQ(some.status, WorkerRecording::Status::Finished) << some.error;
-  EXPECT_FALSE(some.recording.inputIR);
-  ASSERT_TRUE(some.recording.snapshots[0].ir);
-  EXPECT_EQ(*some.recording.snapshots[0].ir, *here.snapshots[0].ir);
-  EXPECT_FALSE(some.recording.snapshots[1].ir);
+  EXPECT_FALSE(some.recording->inputIR);
+  ASSERT_TRUE(some.recording->snapshots[0].ir);
+  EXPECT_EQ(*some.recording->snapshots[0].ir, *here.snapshots[0].ir);
+  EXPECT_FALSE(some.recording->snapshots[1].ir);
 
   // A re-run of the steps after the first.
   request.irSnapshots.reset();
@@ -179,9 +179,9 @@ TEST(RecordingWorker, RecordsInAWorkerAsInThisProcess) {
   request.text = *here.snapshots[0].ir;
   WorkerRecording rest = recordInWorker(request, self(), 60s);
   ASSERT_EQ(rest.status, WorkerRecording::Status::Finished) << rest.error;
-  EXPECT_EQ(rest.recording.firstStep, 1u);
-  ASSERT_EQ(rest.recording.snapshots.size(), 1u);
-  EXPECT_EQ(rest.recording.snapshots[0].pass, "cse");
+  EXPECT_EQ(rest.recording->firstStep, 1u);
+  ASSERT_EQ(rest.recording->snapshots.size(), 1u);
+  EXPECT_EQ(rest.recording->snapshots[0].pass, "cse");
 }
 
 TEST(RecordingWorker, ACrashTimeOutOrCancellationEndsTheWorker) {
@@ -344,20 +344,22 @@ TEST(RecordingCache, AnUnchangedRequestAnswersFromTheCache) {
   RecordingCacheStatistics after = getRecordingCacheStatistics();
   EXPECT_EQ(after.misses, before.misses + 1);
   EXPECT_EQ(after.hits, before.hits + 1);
-  EXPECT_EQ(json(again.recording), json(first.recording));
-  expectSameSnapshots(again.recording.snapshots, first.recording.snapshots);
+  EXPECT_EQ(json(*again.recording), json(*first.recording));
+  expectSameSnapshots(again.recording->snapshots, first.recording->snapshots);
+  EXPECT_EQ(again.recording, first.recording)
+      << "a hit shares the recording the cache keeps: no copy";
 
   // Another program is recorded anew; so is the same one for another worker.
   request.text = targetsProgram(3, /*edit=*/1);
   WorkerRecording edited = recordInWorker(request, self(), 60s);
   ASSERT_EQ(edited.status, WorkerRecording::Status::Finished) << edited.error;
   EXPECT_EQ(getRecordingCacheStatistics().misses, after.misses + 1);
-  EXPECT_NE(json(edited.recording), json(first.recording));
+  EXPECT_NE(json(*edited.recording), json(*first.recording));
   // A worker again: its targets come from the cache on disk, and the
   // recording is the same, times aside.
   WorkerRecording uncached = recordInWorkerUncached(request, self(), 60s);
   ASSERT_EQ(uncached.status, WorkerRecording::Status::Finished) << uncached.error;
-  EXPECT_EQ(withoutTimes(uncached.recording), withoutTimes(edited.recording));
+  EXPECT_EQ(withoutTimes(*uncached.recording), withoutTimes(*edited.recording));
 
   // Issue 39, item 3: the recordings the cache keeps are found by their id
   // (the language server's executor/stepText), the same texts; one the
@@ -368,7 +370,7 @@ TEST(RecordingCache, AnUnchangedRequestAnswersFromTheCache) {
   EXPECT_TRUE(uncached.cacheId.empty()) << "not kept: not in the cache";
   std::shared_ptr<const Recording> kept = lookupCachedRecording(first.cacheId);
   ASSERT_TRUE(kept);
-  EXPECT_EQ(json(*kept), json(first.recording));
+  EXPECT_EQ(json(*kept), json(*first.recording));
   EXPECT_FALSE(lookupCachedRecording("00000000deadbeef"));
   RecordingCacheStatistics limits = getRecordingCacheStatistics();
   setRecordingCacheLimit(0);

@@ -243,6 +243,9 @@ struct IRText::State {
   std::function<std::string()> make;
   std::shared_ptr<const std::string> text;
   std::atomic<bool> made{false};
+  /// lines(), once counted.
+  std::atomic<size_t> lines{kNotCounted};
+  static constexpr size_t kNotCounted = ~size_t(0);
 };
 
 IRText::IRText(std::shared_ptr<const std::string> text) {
@@ -275,6 +278,18 @@ const std::string *IRText::get() const {
 IRText::operator std::shared_ptr<const std::string>() const {
   get();
   return state ? state->text : nullptr;
+}
+
+size_t IRText::lines() const {
+  if (!state)
+    return 0;
+  size_t count = state->lines.load(std::memory_order_relaxed);
+  if (count == State::kNotCounted) {
+    // (Two threads may both count: the same number.)
+    count = llvm::StringRef(*get()).count('\n');
+    state->lines.store(count, std::memory_order_relaxed);
+  }
+  return count;
 }
 
 bool IRText::isMade() const {

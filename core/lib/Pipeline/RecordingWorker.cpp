@@ -547,7 +547,7 @@ public:
   }
 
   /// The recording of `key` and its id (idOf).
-  std::optional<std::pair<Recording, std::string>>
+  std::optional<std::pair<std::shared_ptr<const Recording>, std::string>>
   lookup(const std::string &key) {
     std::lock_guard<std::mutex> lock(mutex);
     auto it = index.find(key);
@@ -557,7 +557,7 @@ public:
     }
     ++stats.hits;
     entries.splice(entries.begin(), entries, it->second);
-    return std::make_pair(*it->second->recording, it->second->id);
+    return std::make_pair(it->second->recording, it->second->id);
   }
 
   /// The recording whose id is `id`, if it is still kept.
@@ -577,9 +577,10 @@ public:
   }
 
   /// Keeps `recording` under `key`; false when it is larger than the limit.
-  bool insert(const std::string &key, const Recording &recording) {
-    size_t bytes = key.size() + size(recording.inputIR);
-    for (const Snapshot &snapshot : recording.snapshots) {
+  bool insert(const std::string &key,
+              const std::shared_ptr<const Recording> &recording) {
+    size_t bytes = key.size() + size(recording->inputIR);
+    for (const Snapshot &snapshot : recording->snapshots) {
       bytes += size(snapshot.ir) + snapshot.pass.size() + 256;
       for (const Snapshot &nested : snapshot.nested)
         bytes += size(nested.ir) + nested.pass.size() + 256;
@@ -593,7 +594,7 @@ public:
     if (ids.count(id))
       return false; // (another key with the same hash: not addressable)
     entries.push_front(
-        {key, id, std::make_shared<const Recording>(recording), bytes});
+        {key, id, recording, bytes});
     index[key] = entries.begin();
     ids[id] = entries.begin();
     stats.bytes += bytes;
@@ -696,7 +697,7 @@ WorkerRecording executor_studio::recordInWorkerUncached(
     outcome.error = llvm::toString(recording.takeError());
     return outcome;
   }
-  outcome.recording = std::move(*recording);
+  outcome.recording = std::make_shared<const Recording>(std::move(*recording));
   return outcome;
 }
 

@@ -204,7 +204,7 @@ struct Studio::Recorder {
                                          [this] { return superseded(); });
     switch (run.status) {
     case WorkerRecording::Status::Finished:
-      recording = std::move(run.recording);
+      recording = *run.recording;
       return true;
     case WorkerRecording::Status::Cancelled:
       r.failure = "cancelled";

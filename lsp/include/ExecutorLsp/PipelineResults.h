@@ -32,6 +32,7 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/JSON.h"
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -66,6 +67,22 @@ llvm::json::Object chunkResultToJSON(const Recording &recording,
                                      llvm::StringRef text, unsigned lineOffset,
                                      unsigned index,
                                      const PipelineResultOptions &options);
+
+/// chunkResultToJSON of a recording that the recording cache keeps
+/// (WorkerRecording::recording with a cacheId): a repeated preview of an
+/// unchanged document (the same recording object, chunk and options)
+/// answers with a copy of the JSON made the first time, from a cache of the
+/// last few replies, byte for byte the same, instead of building the
+/// summaries of every step again.
+llvm::json::Object
+chunkResultToJSON(const std::shared_ptr<const Recording> &recording,
+                  llvm::StringRef text, unsigned lineOffset, unsigned index,
+                  const PipelineResultOptions &options);
+/// The replies that cache holds, and how often it answered.
+struct ChunkResultCacheStatistics {
+  size_t hits = 0, misses = 0, entries = 0;
+};
+ChunkResultCacheStatistics getChunkResultCacheStatistics();
 
 /// The recording's own diagnostics (the parser's, the passes') as LSP
 /// diagnostics of the document, for chunk `text` at line `lineOffset`.

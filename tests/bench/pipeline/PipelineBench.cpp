@@ -179,16 +179,22 @@ void dropSizes(llvm::json::Value &value) {
 /// The preview's reply for `recording` of `text`: "none" (the steps'
 /// summaries, as the server answers by default) or "changes" (every changed
 /// text, as it answered before issue 39, item 3).
-llvm::json::Value previewReply(const executor_studio::Recording &recording,
-                               const std::string &text, llvm::StringRef ir,
-                               const std::string &pipeline) {
+/// As the server does: a recording the cache keeps (`kept`) answers from
+/// the cache of replies when it was answered before.
+llvm::json::Value
+previewReply(const std::shared_ptr<const executor_studio::Recording> &recording,
+             const std::string &text, llvm::StringRef ir,
+             const std::string &pipeline, bool kept = false) {
   executor_studio::lsp::PipelineResultOptions options;
   options.uri = "file:///bench/targets.mlir";
   options.bufferName = "targets.mlir";
   options.pipeline = pipeline;
   options.setIR(ir);
-  llvm::json::Object reply = executor_studio::lsp::chunkResultToJSON(
-      recording, text, 0, 0, options);
+  llvm::json::Object reply =
+      kept ? executor_studio::lsp::chunkResultToJSON(recording, text, 0, 0,
+                                                      options)
+           : executor_studio::lsp::chunkResultToJSON(*recording, text, 0, 0,
+                                                      options);
   reply["uri"] = options.uri;
   reply["version"] = 1;
   reply["recording"] = "0123456789abcdef";
@@ -217,7 +223,7 @@ int benchTargets(const std::vector<int> &sizes, int runs,
     std::string workspace = (root + "/ws" + std::to_string(n)).str();
     double lastCpu = 0; // of the last preview
     size_t lastReplyBytes = 0;
-    executor_studio::Recording lastRecording;
+    std::shared_ptr<const executor_studio::Recording> lastRecording;
     catalyst::DefaultPipelineOptions options;
     options.workspace = workspace;
     auto request = [&](const std::string &text, const std::string &extra) {
@@ -241,11 +247,12 @@ int benchTargets(const std::vector<int> &sizes, int runs,
           cached ? executor_studio::recordInWorker(r, self, std::chrono::minutes(10))
                  : executor_studio::recordInWorkerUncached(
                        r, worker.empty() ? self : worker, std::chrono::minutes(10));
-      if (run.status != WorkerRecording::Status::Finished || !run.recording.succeeded)
+      if (run.status != WorkerRecording::Status::Finished || !run.recording->succeeded)
         fail("preview of " + std::to_string(n) + " targets failed: " + run.error);
       // The reply the server writes: the summaries.
       lastReplyBytes = jsonBytes(
-          previewReply(run.recording, r.text, "none", r.options.pipeline));
+          previewReply(run.recording, r.text, "none", r.options.pipeline,
+                       !run.cacheId.empty()));
       double ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
       lastCpu = cpuMs() - cpuStart;
       lastRecording = std::move(run.recording);
@@ -326,11 +333,11 @@ int benchTargets(const std::vector<int> &sizes, int runs,
     size_t fullBytes = jsonBytes(full);
     // One step's text on demand: the snapshot after cross-compile-targets.
     size_t stepBytes = 0;
-    for (const executor_studio::Snapshot &snapshot : lastRecording.snapshots) {
+    for (const executor_studio::Snapshot &snapshot : lastRecording->snapshots) {
       if (snapshot.pass != "cross-compile-targets")
         continue;
       auto text = executor_studio::lsp::stepTextToJSON(
-          lastRecording, snapshot.index, std::nullopt);
+          *lastRecording, snapshot.index, std::nullopt);
       if (!text)
         fail(llvm::toString(text.takeError()));
       stepBytes = jsonBytes(llvm::json::Value(std::move(*text)));

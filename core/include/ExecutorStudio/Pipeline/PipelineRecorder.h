@@ -52,6 +52,10 @@ public:
   operator std::shared_ptr<const std::string>() const;
   /// Whether the text exists already (it is not deferred, or was asked for).
   bool isMade() const;
+  /// The lines of the text (its '\n'; 0 when there is none), counted the
+  /// first time they are asked for: every copy of this IRText (a recording
+  /// the recording cache keeps and answers again) shares the count.
+  size_t lines() const;
   /// Whether both are the same text object (a snapshot that shares its
   /// predecessor's text: the pass changed nothing), without making either.
   bool sameAs(const IRText &other) const;

@@ -54,7 +54,10 @@ struct RecordRequest {
 struct WorkerRecording {
   enum class Status { Finished, Cancelled, TimedOut, Failed };
   Status status = Status::Failed;
-  Recording recording;
+  /// Finished: the recording (never null then), shared with the cache of
+  /// finished recordings when it keeps it: an unchanged request costs no
+  /// copy of it.
+  std::shared_ptr<const Recording> recording;
   /// Failed: why (the worker's exit, e.g. "killed by signal SIGSEGV", and
   /// the first lines it wrote on stderr, where MLIR names a crashing pass).
   std::string error;
