@@ -18,7 +18,7 @@
 // and the address is checked (Address.h) before anything runs.
 //
 //===----------------------------------------------------------------------===//
-#include "ExecutorRuntime/Address.h"
+#include "ExecutorStudio/Support/Address.h"
 #include "ExecutorRuntime/SshConnect.h"
 #include "ExecutorStudio/Support/Subprocess.h"
 

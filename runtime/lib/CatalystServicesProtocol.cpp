@@ -1,6 +1,6 @@
 //===- CatalystServicesProtocol.cpp - launches through Catalyst's services ===//
 #include "CatalystServicesProtocol.h"
-#include "ExecutorRuntime/TcpTransport.h"
+#include "ExecutorRuntime/StreamTransport.h"
 #include "ExecutorRuntime/Wire.h"
 
 #include "llvm/ExecutionEngine/Orc/ExecutorProcessControl.h"

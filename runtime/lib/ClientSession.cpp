@@ -2,7 +2,7 @@
 #include "ClientSession.h"
 #include "LaunchProtocol.h"
 #include "ExecutorRuntime/Backtrace.h"
-#include "ExecutorRuntime/TcpTransport.h"
+#include "ExecutorRuntime/StreamTransport.h"
 #include "ExecutorRuntime/Wire.h"
 
 #include "llvm/ExecutionEngine/Orc/ExecutorProcessControl.h"
@@ -213,7 +213,7 @@ ExecutorClient::Impl::callAndWait(ExecutorAddr function,
     shared::WrapperFunctionBuffer reply;
   };
   auto slot = std::make_shared<Slot>();
-  TcpTransport *t = transport;
+  StreamTransport *t = transport;
   es->getExecutorProcessControl().callWrapperAsync(
       ExecutorProcessControl::RunInPlace(), function,
       [slot, t](shared::WrapperFunctionBuffer reply) {

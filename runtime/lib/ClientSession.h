@@ -31,7 +31,7 @@
 
 namespace executor_studio::runtime {
 class LaunchProtocol;
-class TcpTransport;
+class StreamTransport;
 
 /// Bytes of one SPS-encoded argument list.
 template <typename... Tags, typename... Args>
@@ -82,7 +82,7 @@ struct ExecutorClient::Impl {
   ExecutorKind kind = ExecutorKind::ExecutorServer;
   /// The session's transport (owned by the EPC): what the executor said
   /// when it hung up.
-  TcpTransport *transport = nullptr;
+  StreamTransport *transport = nullptr;
   /// How long one call may take (0: no limit); a call that took longer
   /// closed the session.
   std::chrono::milliseconds launchTimeout{0};

@@ -6,7 +6,7 @@
 #include "ObjectArchitecture.h"
 #include "ExecutorRuntime/Connect.h"
 #include "ExecutorRuntime/Socket.h"
-#include "ExecutorRuntime/TcpTransport.h"
+#include "ExecutorRuntime/StreamTransport.h"
 #include "ExecutorRuntime/UnixSocket.h"
 #include "ExecutorRuntime/Wire.h"
 
@@ -127,9 +127,9 @@ ExecutorClient::open(const std::string &address, ClientOptions options) {
 Expected<std::unique_ptr<ExecutorClient>>
 ExecutorClient::startSession(std::unique_ptr<Impl> impl,
                              std::unique_ptr<Stream> stream, bool sameHost) {
-  TcpTransport::Options transportOptions;
+  StreamTransport::Options transportOptions;
   transportOptions.stallTimeout = impl->liveness;
-  auto epc = SimpleRemoteEPC::Create<TcpTransport>(
+  auto epc = SimpleRemoteEPC::Create<StreamTransport>(
       std::make_unique<DynamicThreadPoolTaskDispatcher>(std::nullopt),
       SimpleRemoteEPC::Setup(), std::move(stream), &impl->transport,
       std::move(transportOptions));
@@ -155,7 +155,7 @@ ExecutorClient::startSession(std::unique_ptr<Impl> impl,
   bool setupAhead = pidAt != control.getBootstrapSymbolsMap().end();
   auto failedOpening = [&](const std::string &why, const std::string &what) {
     ExecutorClient client(std::move(impl));
-    TcpTransport *transport = client.impl->transport;
+    StreamTransport *transport = client.impl->transport;
     std::string hangup = transport ? transport->hangupMessage() : "";
     if (setupAhead && transport && transport->hungUpByPeer() &&
         hangup != kShuttingDownMessage && transport->malformedMessage().empty())
@@ -550,7 +550,7 @@ Error ExecutorClient::close() {
   if (!impl || !impl->es)
     return Error::success();
   impl->open = false;
-  // TcpTransport shuts the socket down on disconnect, so this returns even
+  // StreamTransport shuts the socket down on disconnect, so this returns even
   // when the server is gone.
   Error err = impl->es->endSession();
   impl->linker.reset();

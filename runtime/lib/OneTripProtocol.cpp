@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "LaunchProtocol.h"
-#include "ExecutorRuntime/TcpTransport.h"
+#include "ExecutorRuntime/StreamTransport.h"
 #include "ExecutorRuntime/Wire.h"
 
 #include "llvm/ExecutionEngine/Orc/AbsoluteSymbols.h"
@@ -182,7 +182,7 @@ OneTripProtocol::launchCall(const LaunchCall &call) {
   }
   if (!session.open)
     return session.closed();
-  TcpTransport *transport = session.transport;
+  StreamTransport *transport = session.transport;
   // A direct call gathered from the metadata and each input's data where it
   // lies.
   GatherMessage message;

@@ -1,6 +1,6 @@
 //===- Socket.cpp - TCP helpers shared by client and server ---------------===//
 #include "ExecutorRuntime/Socket.h"
-#include "ExecutorRuntime/Address.h"
+#include "ExecutorStudio/Support/Address.h"
 
 #include <algorithm>
 #include <cerrno>

@@ -1,6 +1,6 @@
 //===- UnixSocket.cpp - executors on this host, over a Unix socket --------===//
 #include "ExecutorRuntime/UnixSocket.h"
-#include "ExecutorRuntime/Address.h"
+#include "ExecutorStudio/Support/Address.h"
 
 #include <cerrno>
 #include <cstring>

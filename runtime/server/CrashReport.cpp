@@ -2,7 +2,7 @@
 #include "CrashReport.h"
 #include "LaunchService.h"
 #include "Limits.h"
-#include "ExecutorRuntime/TcpTransport.h"
+#include "ExecutorRuntime/StreamTransport.h"
 #include "ExecutorRuntime/Wire.h"
 #include "LogText.h"
 
@@ -25,9 +25,9 @@ namespace executor_studio::runtime {
 
 namespace {
 /// The session's variable for its transport (installCrashReports).
-std::atomic<TcpTransport *const *> reportVia{nullptr};
-TcpTransport *reportTo() {
-  TcpTransport *const *slot = reportVia.load();
+std::atomic<StreamTransport *const *> reportVia{nullptr};
+StreamTransport *reportTo() {
+  StreamTransport *const *slot = reportVia.load();
   return slot ? *slot : nullptr;
 }
 std::atomic<volatile int *> crashSignalSlot{nullptr};
@@ -56,7 +56,7 @@ int64_t steadyNanoseconds() {
 std::atomic<int> hangupsBegun{0};
 void sendHangup(const char *message, size_t size) {
   ++hangupsBegun;
-  if (TcpTransport *transport = reportTo())
+  if (StreamTransport *transport = reportTo())
     transport->sendHangupBeforeExit(message, size);
 }
 /// The crash report's sender, a thread of its own: the signal handler
@@ -80,7 +80,7 @@ void runReporter() {
       continue; // EINTR
     if (reporterQuit.load())
       return;
-    if (TcpTransport *transport = reportTo())
+    if (StreamTransport *transport = reportTo())
       transport->sendHangupBeforeExit(crashReport, crashReportSize);
     crashReportSent.store(true);
   }
@@ -325,7 +325,7 @@ void onFatalSignal(int sig, siginfo_t *, void *context) {
 }
 } // namespace
 
-void installCrashReports(TcpTransport *const *transport) {
+void installCrashReports(StreamTransport *const *transport) {
   reportVia = transport;
   // What the handler needs later, prepared now: the libraries' code, and
   // the unwinder (loaded on first use).
@@ -365,7 +365,7 @@ void stopCrashReports() {
 
 void exitSession(int status) {
   ++hangupsBegun; // the transport stays until the process ends
-  if (TcpTransport *transport = reportTo())
+  if (StreamTransport *transport = reportTo())
     transport->detachThreadsAtExit();
   std::fflush(nullptr);
   _exit(status);

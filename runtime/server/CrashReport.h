@@ -14,15 +14,15 @@
 #include <string>
 
 namespace executor_studio::runtime {
-class TcpTransport;
+class StreamTransport;
 
 /// In a session process: reports fatal signals (SIGSEGV, SIGBUS, SIGFPE,
 /// SIGILL, SIGABRT, SIGTRAP) over the transport `*transport` holds when
 /// one comes. Before the transport reads its first message: a request it
 /// reads can start a kernel at once (a kernel that crashed while this was
 /// still being prepared died without a report; once in 40 runs).
-/// TcpTransport::Create fills the variable before the transport reads.
-void installCrashReports(TcpTransport *const *transport);
+/// StreamTransport::Create fills the variable before the transport reads.
+void installCrashReports(StreamTransport *const *transport);
 /// Walks the unwinder once from here (outside any signal handler), so that
 /// unwind tables registered since are sorted now: the crash report's walk
 /// then allocates nothing. After each registration of a kernel's tables.

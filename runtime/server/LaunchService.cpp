@@ -13,7 +13,7 @@
 #include "Limits.h"
 #include "LogText.h"
 #include "ExecutorRuntime/Plugin.h"
-#include "ExecutorRuntime/TcpTransport.h"
+#include "ExecutorRuntime/StreamTransport.h"
 #include "ExecutorRuntime/Wire.h"
 
 #include "llvm/ExecutionEngine/Orc/Shared/WrapperFunctionUtils.h"
@@ -196,7 +196,7 @@ struct Launch : LaunchRequest {
 };
 
 /// A reply that is the status word then `bytes`, for direct calls.
-void replyDirectBuffer(TcpTransport &transport, uint64_t seq,
+void replyDirectBuffer(StreamTransport &transport, uint64_t seq,
                        CWrapperFunctionBuffer reply) {
   WrapperFunctionBuffer owned(reply);
   iovec part{const_cast<char *>(owned.data()), owned.size()};
@@ -223,7 +223,7 @@ void releaseDeferred() {
 
 /// A launch over a direct call: the reply is gathered from the kernel's
 /// results where they lie (or copied once into this side's shared arena).
-void serveDirectLaunch(TcpTransport &transport, uint64_t seq, uint32_t flags,
+void serveDirectLaunch(StreamTransport &transport, uint64_t seq, uint32_t flags,
                        WrapperFunctionBuffer request) {
   // Kernels run on this (reader) thread: give it a signal stack once.
   static thread_local KernelThreadStack stack;
@@ -420,7 +420,7 @@ extern "C" CWrapperFunctionBuffer executorStudioNote(const char *data,
   return replyEmpty();
 }
 
-void serveDirectCall(TcpTransport &transport, uint64_t seq, uint64_t function,
+void serveDirectCall(StreamTransport &transport, uint64_t seq, uint64_t function,
                      uint32_t flags, WrapperFunctionBuffer request) {
   markSessionStarted(); // a call ends the handshake, direct or not
   CallInFlight serving; // until its reply is sent

@@ -11,7 +11,7 @@
 #include <string>
 
 namespace executor_studio::runtime {
-class TcpTransport;
+class StreamTransport;
 /// Whether each launch is logged.
 extern std::atomic<bool> logLaunches;
 /// How log lines name this process ("session 3 (127.0.0.1:5123)").
@@ -35,10 +35,10 @@ llvm::orc::shared::CWrapperFunctionBuffer failWith(const std::string &message);
 /// kDirectCallsSymbol), notes, launch_async and await.
 std::unique_ptr<Service> makeLaunchService();
 
-/// Serves a direct call (TcpTransport.h) on the thread that read it: a
+/// Serves a direct call (StreamTransport.h) on the thread that read it: a
 /// launch gathers its reply from the kernel's results (or hands them over in
 /// shared memory); any other wrapper function is called as ORC would.
-void serveDirectCall(TcpTransport &transport, uint64_t seq, uint64_t function,
+void serveDirectCall(StreamTransport &transport, uint64_t seq, uint64_t function,
                      uint32_t flags,
                      llvm::orc::shared::WrapperFunctionBuffer request);
 } // namespace executor_studio::runtime

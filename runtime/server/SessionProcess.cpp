@@ -8,7 +8,7 @@
 #include "SessionProcess.h"
 
 #include "ExecutorRuntime/Stream.h"
-#include "ExecutorRuntime/TcpTransport.h"
+#include "ExecutorRuntime/StreamTransport.h"
 #include "ExecutorRuntime/Wire.h"
 #include "AssetService.h"
 #include "CatalystServices.h"
@@ -202,7 +202,7 @@ int finishSession(Error err) {
     stopCatalystRuntime();
   if (!err)
     return 0;
-  std::string refusal = TcpTransport::lastRefusal();
+  std::string refusal = StreamTransport::lastRefusal();
   logEvent("error: " + (refusal.empty() ? toString(std::move(err))
                                         : (consumeError(std::move(err)),
                                            refusal)));
@@ -220,8 +220,8 @@ int sessionNotStarted(const std::string &problem) {
 int serveSession(std::unique_ptr<Stream> stream, uint64_t memoryLimit) {
   bool kernelHeap = prepareSessionProcess(
       memoryLimit, stream->passesDescriptors() && publishOurs && useKernelHeap);
-  TcpTransport *transport = nullptr;
-  TcpTransport::Options options;
+  StreamTransport *transport = nullptr;
+  StreamTransport::Options options;
   options.executorSide = true;
   if (publishOurs)
     options.directHandler = serveDirectCall;
@@ -232,11 +232,11 @@ int serveSession(std::unique_ptr<Stream> stream, uint64_t memoryLimit) {
     return Error::success();
   };
   installCrashReports(&transport);
-  auto server = SimpleRemoteEPCServer::Create<TcpTransport>(
+  auto server = SimpleRemoteEPCServer::Create<StreamTransport>(
       setup, std::move(stream), &transport, std::move(options));
   if (!server) {
     std::string error = toString(server.takeError());
-    std::string refusal = TcpTransport::lastRefusal();
+    std::string refusal = StreamTransport::lastRefusal();
     return sessionNotStarted(refusal.empty() ? error : refusal);
   }
   return finishSession((*server)->waitForDisconnect());
@@ -246,14 +246,14 @@ int serveAheadSession(std::unique_ptr<Stream> stream, AheadServer &ahead,
                       uint64_t memoryLimit) {
   prepareSessionProcess(memoryLimit, ahead.kernelHeap);
   aheadSessionPid = static_cast<uint64_t>(sessionHostPid());
-  TcpTransport *transport = nullptr;
+  StreamTransport *transport = nullptr;
   installCrashReports(&transport);
-  TcpTransport::Options options;
+  StreamTransport::Options options;
   options.executorSide = true;
   options.setupSent = true;
   if (publishOurs)
     options.directHandler = serveDirectCall;
-  auto created = TcpTransport::Create(ahead.transport->client(),
+  auto created = StreamTransport::Create(ahead.transport->client(),
                                       std::move(stream), &transport,
                                       std::move(options));
   if (!created)

@@ -10,7 +10,7 @@
 // pending, with no process, until the client's first bytes (its first ORC
 // message). The session forked then inherits that server at the same
 // addresses the Setup's bootstrap symbols name, attaches its real transport
-// (TcpTransport with setupSent) and serves.
+// (StreamTransport with setupSent) and serves.
 //
 //===----------------------------------------------------------------------===//
 #ifndef EXECUTORSERVER_SETUPAHEAD_H

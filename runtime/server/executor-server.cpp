@@ -44,7 +44,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ExecutorRuntime/Handshake.h"
-#include "ExecutorRuntime/TcpTransport.h"
+#include "ExecutorRuntime/StreamTransport.h"
 #include "ExecutorRuntime/TlsStream.h"
 #include "Acceptor.h"
 #include "AssetService.h"
@@ -313,7 +313,7 @@ int main(int argc, char **argv) {
   loadSecurity(flags, token, tlsContext);
   std::string isolation, isolationMissing;
   SessionSandbox sandbox = probeSandbox(flags, isolation, isolationMissing);
-  TcpTransport::setMaxMessageSize(limits.maxMessageSize);
+  StreamTransport::setMaxMessageSize(limits.maxMessageSize);
   ServerSecurity security{tlsContext.get(), token};
   for (const std::string &plugin : flags.plugins)
     if (!dlopen(plugin.c_str(), RTLD_NOW | RTLD_GLOBAL)) {

@@ -52,7 +52,7 @@ const std::string kServer = EXECUTOR_SERVER_PATH;
 const std::string kObjectA = KERNELS_A_OBJECT;
 const std::string kHostile = HOSTILE_OBJECT;
 
-// The transport's framing (TcpTransport.cpp): a 32-byte header of size
+// The transport's framing (StreamTransport.cpp): a 32-byte header of size
 // (header included), opcode, sequence number and tag; a direct call's reply
 // and a shared-memory offer have opcodes of their own.
 constexpr uint64_t kDirectReplyOpcode = 0x41;

@@ -533,7 +533,7 @@ TEST_F(SecurityTest, AClientsLaunchTimeLimitFailsTheLaunchAndStopsTheKernel) {
                   "the client has gone while kernel spin still runs");
 }
 
-// Launches go as the transport's direct calls (TcpTransport.h), over TCP,
+// Launches go as the transport's direct calls (StreamTransport.h), over TCP,
 // TLS and Unix sockets alike: the limits hold there too.
 TEST_F(SecurityTest, TheMessageSizeLimitHoldsForLaunchesOverTcpTlsAndUnix) {
   for (const char *wire : {"tcp", "tls", "unix"}) {

@@ -1,6 +1,6 @@
 //===- FuzzOrcClient.cpp - what an executor sends a client's ORC ----------===//
 //
-// The client's side of TcpTransport under LLVM's SimpleRemoteEPC, opened as
+// The client's side of StreamTransport under LLVM's SimpleRemoteEPC, opened as
 // ExecutorClient opens a session: the input is everything the executor
 // sends (its Setup message, then results, Hangups, anything), and the client
 // makes the calls an open makes first (the dylib manager's open, a lookup
@@ -16,7 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ExecutorRuntime/Socket.h"
-#include "ExecutorRuntime/TcpTransport.h"
+#include "ExecutorRuntime/StreamTransport.h"
 
 #include "llvm/ExecutionEngine/Orc/Core.h"
 #include "llvm/ExecutionEngine/Orc/EPCDynamicLibrarySearchGenerator.h"
@@ -32,7 +32,7 @@ using namespace llvm;
 using namespace llvm::orc;
 
 extern "C" int LLVMFuzzerInitialize(int *, char ***) {
-  TcpTransport::setMaxMessageSize(1 << 20);
+  StreamTransport::setMaxMessageSize(1 << 20);
   return 0;
 }
 
@@ -54,10 +54,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     while (::read(sv[1], sink, sizeof(sink)) > 0)
       ;
   });
-  TcpTransport::Options options;
+  StreamTransport::Options options;
   options.stallTimeout = std::chrono::milliseconds(20);
-  TcpTransport *transport = nullptr;
-  auto epc = SimpleRemoteEPC::Create<TcpTransport>(
+  StreamTransport *transport = nullptr;
+  auto epc = SimpleRemoteEPC::Create<StreamTransport>(
       std::make_unique<DynamicThreadPoolTaskDispatcher>(std::nullopt),
       SimpleRemoteEPC::Setup(), socketStream(sv[0]), &transport,
       std::move(options));

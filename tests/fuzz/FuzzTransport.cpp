@@ -1,6 +1,6 @@
 //===- FuzzTransport.cpp - what a peer sends below ORC's message layer ----===//
 //
-// TcpTransport (runtime/include/ExecutorRuntime/TcpTransport.h) on the
+// StreamTransport (runtime/include/ExecutorRuntime/StreamTransport.h) on the
 // executor's side of a socket pair, fed by a peer that writes the input:
 // message framing (32-byte headers, sizes, opcodes), direct calls and their
 // replies, ORC messages handed to the session, a Hangup's error text.
@@ -14,7 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ExecutorRuntime/Socket.h"
-#include "ExecutorRuntime/TcpTransport.h"
+#include "ExecutorRuntime/StreamTransport.h"
 #include "ExecutorRuntime/Wire.h"
 
 #include "llvm/Support/Error.h"
@@ -60,7 +60,7 @@ private:
 /// Serves a direct call as executor-server does with a launch: the request
 /// is parsed against the peer's arena and its inputs read by their shapes;
 /// the reply is empty.
-void serveDirect(TcpTransport &transport, uint64_t seq, uint64_t, uint32_t,
+void serveDirect(StreamTransport &transport, uint64_t seq, uint64_t, uint32_t,
                  shared::WrapperFunctionBuffer request) {
   const SharedArena &peer = transport.peerArena();
   LaunchRequest parsed;
@@ -109,7 +109,7 @@ void sendChunk(int fd, const uint8_t *bytes, size_t size, size_t memfdBytes,
 
 extern "C" int LLVMFuzzerInitialize(int *, char ***) {
   // As executor-server --max-message-size (small: the input is too).
-  TcpTransport::setMaxMessageSize(1 << 20);
+  StreamTransport::setMaxMessageSize(1 << 20);
   return 0;
 }
 
@@ -127,7 +127,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   std::unique_ptr<Stream> stream = socketStream(sv[0]);
 #endif
   auto transport =
-      TcpTransport::Create(session, std::move(stream), nullptr, options);
+      StreamTransport::Create(session, std::move(stream), nullptr, options);
   if (!transport) {
     consumeError(transport.takeError());
     ::close(sv[1]);

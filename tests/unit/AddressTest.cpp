@@ -13,7 +13,7 @@ TEST(Address, AcceptsHostPort) {
   EXPECT_EQ(validateAddress("ADDR:PORT"), "");
 }
 
-// One grammar (ExecutorRuntime/Address.h): the verifier takes the Unix
+// One grammar (ExecutorStudio/Support/Address.h): the verifier takes the Unix
 // socket addresses the runtime connects to.
 TEST(Address, AcceptsUnixSockets) {
   EXPECT_EQ(validateAddress("unix:/run/user/1000/executor.sock"), "");

@@ -8,7 +8,7 @@
 // bootstrap symbols and picks how it launches, once: a launch protocol
 // (runtime/lib/LaunchProtocol.h; executorKind() says which):
 //  - executor-server: this project's services, a launch is one round trip,
-//    sent as a direct call of the transport (TcpTransport.h) that the
+//    sent as a direct call of the transport (StreamTransport.h) that the
 //    calling thread answers itself; on a Unix socket large buffers cross in
 //    shared memory (the kernels' large allocations live there);
 //  - catalyst-executor: Catalyst's catalyst_remote_* services and ORC's

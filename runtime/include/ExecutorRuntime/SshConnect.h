@@ -22,7 +22,7 @@
 #ifndef EXECUTORRUNTIME_SSHCONNECT_H
 #define EXECUTORRUNTIME_SSHCONNECT_H
 
-#include "ExecutorRuntime/Address.h"
+#include "ExecutorStudio/Support/Address.h"
 
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/Error.h"

@@ -1,6 +1,6 @@
 //===- Stream.h - the bytes under a session's transport ---------*- C++ -*-===//
 //
-// The transport (TcpTransport.h) frames ORC's messages and the direct calls;
+// The transport (StreamTransport.h) frames ORC's messages and the direct calls;
 // what carries its bytes is a Stream, one implementation per kind of
 // connection, chosen once where the connection is made (the client's
 // connectStream, the server's acceptor for each listener) and never asked

@@ -5,7 +5,7 @@
 // certificate and key of a TlsServerContext) or the client side (connect,
 // trusting the CA certificates of one file and checking that the server's
 // certificate names the host connected to: its DNS name, or its IP address
-// as an IP subject alternative name). TcpTransport (Options::tls) carries
+// as an IP subject alternative name). StreamTransport (Options::tls) carries
 // ORC's messages and its direct calls over it, in the same framing as over
 // a plain socket.
 //

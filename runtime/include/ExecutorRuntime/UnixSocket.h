@@ -9,7 +9,7 @@
 #ifndef EXECUTORRUNTIME_UNIXSOCKET_H
 #define EXECUTORRUNTIME_UNIXSOCKET_H
 
-#include "ExecutorRuntime/Address.h"
+#include "ExecutorStudio/Support/Address.h"
 
 #include <chrono>
 #include <string>

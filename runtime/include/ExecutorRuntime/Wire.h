@@ -67,7 +67,7 @@ inline constexpr const char *kSessionPidAddressSymbol =
 inline constexpr const char *kLaunchWrapperName = "__executor_studio_launch";
 /// Published by executor-server's launch service when it serves launches
 /// (and any wrapper call) as the transport's direct calls
-/// (TcpTransport::callDirect) instead of through ORC's message layer.
+/// (StreamTransport::callDirect) instead of through ORC's message layer.
 inline constexpr const char *kDirectCallsSymbol =
     "__executor_studio_direct_calls";
 inline constexpr const char *kNoteWrapperName = "__executor_studio_note";

@@ -1,7 +1,7 @@
 //===- RemoteBench.cpp - ssh:// and slurm: figures ------------------------===//
 #include "RemoteBench.h"
 
-#include "ExecutorRuntime/Address.h"
+#include "ExecutorStudio/Support/Address.h"
 #include "ExecutorRuntime/ExecutorClient.h"
 #include "ExecutorRuntime/Socket.h"
 #include "ExecutorRuntime/SshConnect.h"

@@ -1,6 +1,6 @@
 //===- ExecutorOps.cpp - executor dialect operations ------------*- C++ -*-===//
 #include "ExecutorStudio/Executor/IR/ExecutorOps.h"
-#include "ExecutorRuntime/Address.h"
+#include "ExecutorStudio/Support/Address.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
@@ -10,7 +10,7 @@ using namespace mlir;
 using namespace catalyst::executor;
 
 std::string catalyst::executor::validateAddress(llvm::StringRef address) {
-  return executor_studio::runtime::parseAddress(
+  return executor_studio::parseAddress(
       std::string_view(address.data(), address.size()));
 }
 

@@ -28,7 +28,7 @@ func.func @open_addresses() {
   %hn = executor.open("localhost:0") : !executor.session
   // CHECK: %[[MX:.+]] = executor.open("node-7.cluster:65535") : !executor.session
   %mx = executor.open("node-7.cluster:65535") : !executor.session
-  // The runtime's Unix sockets, in the same grammar (ExecutorRuntime/Address.h).
+  // The runtime's Unix sockets, in the same grammar (ExecutorStudio/Support/Address.h).
   // CHECK: %[[UX:.+]] = executor.open("unix:/run/user/1000/executor.sock") : !executor.session
   %ux = executor.open("unix:/run/user/1000/executor.sock") : !executor.session
   // CHECK: executor.close %[[V6]] : !executor.session

@@ -19,7 +19,7 @@ namespace catalyst::executor {
 /// Checks that `address` is an executor address: `host:port` (IPv6 hosts in
 /// brackets; the port is a decimal number in [0, 65535] or a symbolic
 /// placeholder such as `PORT`) or `unix:PATH`, in the runtime's grammar
-/// (ExecutorRuntime/Address.h). Returns an empty string when it is,
+/// (ExecutorStudio/Support/Address.h). Returns an empty string when it is,
 /// otherwise what is wrong with it (the runtime's words).
 std::string validateAddress(llvm::StringRef address);
 

@@ -1,8 +1,8 @@
-//===- TcpTransport.h - SimpleRemoteEPC messages over a socket --*- C++ -*-===//
+//===- StreamTransport.h - SimpleRemoteEPC messages over a Stream -*- C++ -*-===//
 //
 // The transport both ends of a session use: it only frames messages, over
-// the Stream (Stream.h) it is given: TCP, TLS over TCP, or a Unix domain
-// socket, where large buffers are handed over in shared memory
+// the Stream (Stream.h) it is given: TCP, TLS over TCP, a Unix domain socket
+// or a pipe pair (--stdio, ssh://, slurm:), where on a Unix socket large buffers are handed over in shared memory
 // (SharedMemory.h) instead of being copied through the socket. It never asks
 // which. Same wire format as ORC's FDSimpleRemoteEPCTransport
 // (a 32-byte header: size, opcode, sequence number, tag address; then the
@@ -47,8 +47,8 @@
 // does a peer's shared-memory arena larger than it.
 //
 //===----------------------------------------------------------------------===//
-#ifndef EXECUTORRUNTIME_TCPTRANSPORT_H
-#define EXECUTORRUNTIME_TCPTRANSPORT_H
+#ifndef EXECUTORRUNTIME_STREAMTRANSPORT_H
+#define EXECUTORRUNTIME_STREAMTRANSPORT_H
 
 #include "ExecutorRuntime/SharedMemory.h"
 #include "ExecutorRuntime/Stream.h"
@@ -90,12 +90,12 @@ public:
 /// Direct-call flag: the reply may put buffers in the server's arena.
 inline constexpr uint32_t kDirectMayShareReply = 1;
 
-class TcpTransport;
+class StreamTransport;
 struct TransportOptions {
   /// Serves one direct call on the thread that read it: reply with
   /// replyDirect(seq, ...) exactly once.
   using DirectHandler = std::function<void(
-      TcpTransport &transport, uint64_t seq, uint64_t function,
+      StreamTransport &transport, uint64_t seq, uint64_t function,
       uint32_t flags, llvm::orc::shared::WrapperFunctionBuffer request)>;
   /// The executor's side: it reads for itself (no callers wait there).
   bool executorSide = false;
@@ -114,17 +114,17 @@ struct TransportOptions {
   bool setupSent = false;
 };
 
-class TcpTransport final : public llvm::orc::SimpleRemoteEPCTransport {
+class StreamTransport final : public llvm::orc::SimpleRemoteEPCTransport {
 public:
   using Options = TransportOptions;
 
   /// Frames messages over `stream` (owned); `*created` gets the transport
   /// (owned by its client).
-  static llvm::Expected<std::unique_ptr<TcpTransport>>
+  static llvm::Expected<std::unique_ptr<StreamTransport>>
   Create(llvm::orc::SimpleRemoteEPCTransportClient &client,
-         std::unique_ptr<Stream> stream, TcpTransport **created = nullptr,
+         std::unique_ptr<Stream> stream, StreamTransport **created = nullptr,
          Options options = {});
-  ~TcpTransport() override;
+  ~StreamTransport() override;
 
   /// Acknowledge every segment at once (TCP_QUICKACK after each read). For
   /// peers that send a message in two writes without TCP_NODELAY (ORC's FD
@@ -214,7 +214,7 @@ public:
   const SharedArena &peerArena() const { return peer; }
 
 private:
-  TcpTransport(llvm::orc::SimpleRemoteEPCTransportClient &client,
+  StreamTransport(llvm::orc::SimpleRemoteEPCTransportClient &client,
                std::unique_ptr<Stream> stream, Options options)
       : client(client), stream(std::move(stream)),
         options(std::move(options)) {}
@@ -324,4 +324,4 @@ private:
 
 } // namespace executor_studio::runtime
 
-#endif // EXECUTORRUNTIME_TCPTRANSPORT_H
+#endif // EXECUTORRUNTIME_STREAMTRANSPORT_H

@@ -1,5 +1,5 @@
-//===- TcpTransport.cpp - SimpleRemoteEPC messages over a socket ----------===//
-#include "ExecutorRuntime/TcpTransport.h"
+//===- StreamTransport.cpp - SimpleRemoteEPC messages over a Stream -------===//
+#include "ExecutorRuntime/StreamTransport.h"
 #include "ExecutorRuntime/Socket.h"
 #include "ExecutorRuntime/Wire.h"
 
@@ -225,9 +225,9 @@ void DirectCallTimeout::log(raw_ostream &os) const {
 }
 
 
-void TcpTransport::setMaxMessageSize(uint64_t bytes) { messageLimit = bytes; }
+void StreamTransport::setMaxMessageSize(uint64_t bytes) { messageLimit = bytes; }
 
-Error TcpTransport::peerMalformed(const Twine &message) {
+Error StreamTransport::peerMalformed(const Twine &message) {
   std::string text = message.str();
   {
     std::lock_guard<std::mutex> lock(hangupMutex);
@@ -237,12 +237,12 @@ Error TcpTransport::peerMalformed(const Twine &message) {
   return transportError(text);
 }
 
-std::string TcpTransport::malformedMessage() const {
+std::string StreamTransport::malformedMessage() const {
   std::lock_guard<std::mutex> lock(hangupMutex);
   return malformed;
 }
-uint64_t TcpTransport::maxMessageSize() { return messageLimit; }
-std::string TcpTransport::oversizeMessage(uint64_t size) {
+uint64_t StreamTransport::maxMessageSize() { return messageLimit; }
+std::string StreamTransport::oversizeMessage(uint64_t size) {
   std::string message = "a message of " + std::to_string(size) +
                         " bytes is larger than the limit of " +
                         std::to_string(messageLimit.load()) +
@@ -252,35 +252,35 @@ std::string TcpTransport::oversizeMessage(uint64_t size) {
   return message;
 }
 
-std::string TcpTransport::lastRefusal() {
+std::string StreamTransport::lastRefusal() {
   std::lock_guard<std::mutex> lock(refusalMutex);
   return refusal;
 }
 
-Expected<std::unique_ptr<TcpTransport>>
-TcpTransport::Create(SimpleRemoteEPCTransportClient &client,
-                     std::unique_ptr<Stream> stream, TcpTransport **created,
+Expected<std::unique_ptr<StreamTransport>>
+StreamTransport::Create(SimpleRemoteEPCTransportClient &client,
+                     std::unique_ptr<Stream> stream, StreamTransport **created,
                      Options options) {
   if (!stream || stream->fd() < 0)
     return transportError("no connection to frame messages over");
-  std::unique_ptr<TcpTransport> transport(
-      new TcpTransport(client, std::move(stream), std::move(options)));
+  std::unique_ptr<StreamTransport> transport(
+      new StreamTransport(client, std::move(stream), std::move(options)));
   if (created)
     *created = transport.get();
   return std::move(transport);
 }
 
-std::string TcpTransport::hangupMessage() const {
+std::string StreamTransport::hangupMessage() const {
   std::lock_guard<std::mutex> lock(hangupMutex);
   return hangup;
 }
 
-bool TcpTransport::hungUpByPeer() const {
+bool StreamTransport::hungUpByPeer() const {
   std::lock_guard<std::mutex> lock(hangupMutex);
   return peerHangup;
 }
 
-void TcpTransport::sendHangupBeforeExit(const char *message,
+void StreamTransport::sendHangupBeforeExit(const char *message,
                                                size_t size) {
   // The body is an SPSError: u8 has-error (1), u64 length, the bytes.
   char packet[kHeaderSize + 1 + 8 + kMaxCrashReportSize];
@@ -304,7 +304,7 @@ void TcpTransport::sendHangupBeforeExit(const char *message,
   stream->writeBeforeExit(packet, kHeaderSize + body);
 }
 
-void TcpTransport::detachThreadsAtExit() {
+void StreamTransport::detachThreadsAtExit() {
   std::lock_guard<std::mutex> lock(mutex);
   for (std::thread &t : threads)
     if (t.joinable())
@@ -312,7 +312,7 @@ void TcpTransport::detachThreadsAtExit() {
   threads.clear();
 }
 
-TcpTransport::~TcpTransport() {
+StreamTransport::~StreamTransport() {
   disconnect();
   std::vector<std::thread> all;
   {
@@ -333,7 +333,7 @@ TcpTransport::~TcpTransport() {
   stream.reset(); // closes the socket
 }
 
-Error TcpTransport::start() {
+Error StreamTransport::start() {
   buffer.resize(kReadBuffer);
   // The executor's side reads once its Setup message is out (sendMessage):
   // ORC's SimpleRemoteEPCServer::Create starts the transport before it
@@ -350,7 +350,7 @@ Error TcpTransport::start() {
   return Error::success();
 }
 
-void TcpTransport::startReading() {
+void StreamTransport::startReading() {
   std::lock_guard<std::mutex> lock(mutex);
   if (started)
     return;
@@ -359,7 +359,7 @@ void TcpTransport::startReading() {
   threads.emplace_back([this] { watchInlineCalls(); });
 }
 
-Error TcpTransport::sendFrame(uint64_t opcode, uint64_t seq, uint64_t tag,
+Error StreamTransport::sendFrame(uint64_t opcode, uint64_t seq, uint64_t tag,
                               ArrayRef<iovec> parts, int passFd) {
   char header[kHeaderSize];
   size_t total = kHeaderSize;
@@ -381,7 +381,7 @@ Error TcpTransport::sendFrame(uint64_t opcode, uint64_t seq, uint64_t tag,
   return stream->write(iov.data(), iov.size(), passFd);
 }
 
-Error TcpTransport::sendMessage(SimpleRemoteEPCOpcode opcode, uint64_t seqNo,
+Error StreamTransport::sendMessage(SimpleRemoteEPCOpcode opcode, uint64_t seqNo,
                                 ExecutorAddr tagAddr, ArrayRef<char> argBytes) {
   // A call's result is awaited before it can come.
   bool tracked = opcode == SimpleRemoteEPCOpcode::CallWrapper &&
@@ -419,7 +419,7 @@ Error TcpTransport::sendMessage(SimpleRemoteEPCOpcode opcode, uint64_t seqNo,
   return err;
 }
 
-int TcpTransport::msUntilOrcCallOverdue() {
+int StreamTransport::msUntilOrcCallOverdue() {
   if (!options.stallTimeout.count())
     return -1;
   std::lock_guard<std::mutex> lock(callsMutex);
@@ -434,7 +434,7 @@ int TcpTransport::msUntilOrcCallOverdue() {
   return left.count() > 0 ? static_cast<int>(left.count()) : 0;
 }
 
-void TcpTransport::disconnect() {
+void StreamTransport::disconnect() {
   if (disconnected.exchange(true))
     return;
   // Wakes the reader, whose recv then sees the end of the stream.
@@ -445,7 +445,7 @@ void TcpTransport::disconnect() {
 }
 
 Expected<shared::WrapperFunctionBuffer>
-TcpTransport::callDirect(uint64_t function, uint32_t flags,
+StreamTransport::callDirect(uint64_t function, uint32_t flags,
                          ArrayRef<iovec> parts,
                          std::chrono::milliseconds timeout) {
   DirectSlot slot;
@@ -484,11 +484,11 @@ TcpTransport::callDirect(uint64_t function, uint32_t flags,
   return std::move(slot.reply);
 }
 
-Error TcpTransport::replyDirect(uint64_t seq, ArrayRef<iovec> parts) {
+Error StreamTransport::replyDirect(uint64_t seq, ArrayRef<iovec> parts) {
   return sendFrame(kDirectReply, seq, 0, parts);
 }
 
-Error TcpTransport::offerArena() {
+Error StreamTransport::offerArena() {
   if (own.generation() == offeredGeneration)
     return Error::success();
   uint64_t size = own.size();
@@ -499,7 +499,7 @@ Error TcpTransport::offerArena() {
   return Error::success();
 }
 
-Error TcpTransport::offerArena(int arenaFd, uint64_t size) {
+Error StreamTransport::offerArena(int arenaFd, uint64_t size) {
   if (arenaFd == offeredFd)
     return Error::success();
   iovec body{&size, sizeof(size)};
@@ -509,24 +509,24 @@ Error TcpTransport::offerArena(int arenaFd, uint64_t size) {
   return Error::success();
 }
 
-void TcpTransport::complete(function_ref<void()> update) {
+void StreamTransport::complete(function_ref<void()> update) {
   std::lock_guard<std::mutex> lock(mutex);
   update();
   if (waiters)
     wake.notify_all();
 }
 
-bool TcpTransport::buffered() {
+bool StreamTransport::buffered() {
   return end > begin || stream->hasPending();
 }
 
-bool TcpTransport::waitReadable(int ms) {
+bool StreamTransport::waitReadable(int ms) {
   if (buffered())
     return true;
   return pollFor(stream->fd(), POLLIN, ms) != 0;
 }
 
-bool TcpTransport::waitUntil(function_ref<bool()> ready,
+bool StreamTransport::waitUntil(function_ref<bool()> ready,
                              std::chrono::milliseconds timeout) {
   // (The clock only for a time limit: a launch without one reads none.)
   auto deadline = timeout.count() ? std::chrono::steady_clock::now() + timeout
@@ -588,7 +588,7 @@ bool TcpTransport::waitUntil(function_ref<bool()> ready,
   return !timedOut || ready();
 }
 
-Error TcpTransport::stalled() {
+Error StreamTransport::stalled() {
   std::string text = stallMessage(options.stallTimeout);
   {
     // What the client reports, as the peer's word would be.
@@ -599,7 +599,7 @@ Error TcpTransport::stalled() {
   return transportError(text);
 }
 
-ssize_t TcpTransport::readRest(char *into, size_t size) {
+ssize_t StreamTransport::readRest(char *into, size_t size) {
   if (!options.stallTimeout.count())
     return stream->read(into, size, false, receivedFds);
   // Reads what is there, and waits for more only until the time-out (over
@@ -615,7 +615,7 @@ ssize_t TcpTransport::readRest(char *into, size_t size) {
   }
 }
 
-int TcpTransport::readOne(Message &m, bool poll, Error &err) {
+int StreamTransport::readOne(Message &m, bool poll, Error &err) {
   bool first = true;
   // The header.
   while (end - begin < kHeaderSize) {
@@ -691,7 +691,7 @@ int TcpTransport::readOne(Message &m, bool poll, Error &err) {
   return 1;
 }
 
-bool TcpTransport::dispatch(Message &m, Error &err) {
+bool StreamTransport::dispatch(Message &m, Error &err) {
   uint64_t kind = m.opcode & 0xff;
   if (kind == kDirectReply) {
     // Only a number this side issued names a call (and never one of the
@@ -768,7 +768,7 @@ bool TcpTransport::dispatch(Message &m, Error &err) {
   return *action != SimpleRemoteEPCTransportClient::EndSession;
 }
 
-Error TcpTransport::checkOrcMessage(const Message &m) {
+Error StreamTransport::checkOrcMessage(const Message &m) {
   auto opcode = static_cast<SimpleRemoteEPCOpcode>(m.opcode);
   SpsWalk walk(m.body.data(), m.body.size());
   const char *shape = nullptr;
@@ -836,7 +836,7 @@ Error TcpTransport::checkOrcMessage(const Message &m) {
   return Error::success();
 }
 
-int TcpTransport::readAndDispatch(bool poll) {
+int StreamTransport::readAndDispatch(bool poll) {
   Message m;
   Error err = Error::success();
   int got = readOne(m, poll, err);
@@ -852,7 +852,7 @@ int TcpTransport::readAndDispatch(bool poll) {
   return -1;
 }
 
-void TcpTransport::finish(Error err) {
+void StreamTransport::finish(Error err) {
   {
     std::lock_guard<std::mutex> lock(mutex);
     if (closed) {
@@ -880,7 +880,7 @@ void TcpTransport::finish(Error err) {
   client.handleDisconnect(std::move(err));
 }
 
-void TcpTransport::clientListen() {
+void StreamTransport::clientListen() {
   std::unique_lock<std::mutex> lock(mutex);
   while (!closed) {
     // Callers read for themselves while they wait; leave them the socket,
@@ -944,7 +944,7 @@ void TcpTransport::clientListen() {
   }
 }
 
-void TcpTransport::serveReads() {
+void StreamTransport::serveReads() {
   std::unique_lock<std::mutex> lock(mutex);
   while (true) {
     ++idleReaders;
@@ -997,7 +997,7 @@ void TcpTransport::serveReads() {
   }
 }
 
-void TcpTransport::watchInlineCalls() {
+void StreamTransport::watchInlineCalls() {
   std::unique_lock<std::mutex> lock(mutex);
   while (!closed) {
     auto now = std::chrono::steady_clock::now();

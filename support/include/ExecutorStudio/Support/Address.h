@@ -24,15 +24,15 @@
 // text. Both say `address "..." PROBLEM` / `address '...' PROBLEM`.
 //
 //===----------------------------------------------------------------------===//
-#ifndef EXECUTORRUNTIME_ADDRESS_H
-#define EXECUTORRUNTIME_ADDRESS_H
+#ifndef EXECUTORSTUDIO_SUPPORT_ADDRESS_H
+#define EXECUTORSTUDIO_SUPPORT_ADDRESS_H
 
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
-namespace executor_studio::runtime {
+namespace executor_studio {
 
 /// The prefix of a Unix socket's address.
 inline constexpr std::string_view kUnixAddressPrefix = "unix:";
@@ -323,6 +323,6 @@ inline std::string parseAddress(std::string_view address,
   return "";
 }
 
-} // namespace executor_studio::runtime
+} // namespace executor_studio
 
-#endif // EXECUTORRUNTIME_ADDRESS_H
+#endif // EXECUTORSTUDIO_SUPPORT_ADDRESS_H
