@@ -94,7 +94,7 @@ struct SshEchoPeer {
   }
   std::string start(const std::string &self, const std::string &controlDir,
                     const std::string &log, size_t request, size_t reply) {
-    AddressParts parts;
+    executor_studio::AddressParts parts;
     std::string problem = parseAddress("ssh://lab" + self, &parts);
     if (!problem.empty())
       return "the bench's own path as an ssh:// address " + problem;
