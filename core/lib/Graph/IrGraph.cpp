@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "ExecutorStudio/Graph/IrGraph.h"
 #include "ExecutorStudio/Pipeline/InputLimits.h"
+#include "ExecutorStudio/Pipeline/StructuralDiff.h"
 #include "ExecutorStudio/Registration/Registration.h"
 #include "ExecutorStudio/Support/Nearest.h"
 
@@ -64,24 +65,10 @@ const DialectRegistry &registry() {
 
 /// Parses `text` into `parsed` (in `context`); the first error on failure.
 llvm::Error parse(MLIRContext &context, llvm::StringRef text, Parsed &parsed) {
-  parsed.sourceMgr.AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBuffer(text, kBufferName, /*RequiresNullTerminator=*/false),
-      llvm::SMLoc());
-  std::string firstError;
-  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
-    if (diag.getSeverity() == DiagnosticSeverity::Error && firstError.empty()) {
-      llvm::raw_string_ostream os(firstError);
-      if (auto fileLoc = llvm::dyn_cast<FileLineColLoc>(diag.getLocation()))
-        os << "line " << fileLoc.getLine() << ": ";
-      os << diag.str();
-    }
-    return success();
-  });
-  ParserConfig config(&context, /*verifyAfterParse=*/false);
-  if (failed(parseAsmSourceFile(parsed.sourceMgr, &parsed.top, config, &parsed.state)))
-    return llvm::createStringError(
-        "the step's IR does not parse: " +
-        (firstError.empty() ? std::string("unknown error") : firstError));
+  if (llvm::Error err = parseStepText(context, parsed.sourceMgr, text, kBufferName,
+                                      parsed.top, parsed.state))
+    return llvm::createStringError("the step's IR does not parse: " +
+                                   llvm::toString(std::move(err)));
   return llvm::Error::success();
 }
 

@@ -69,25 +69,11 @@ struct Side {
 };
 
 llvm::Error parseSide(MLIRContext &context, Side &side, const char *which) {
-  side.sourceMgr.AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBuffer(side.text, side.bufferName,
-                                       /*RequiresNullTerminator=*/false),
-      llvm::SMLoc());
-  std::string firstError;
-  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
-    if (diag.getSeverity() == DiagnosticSeverity::Error && firstError.empty()) {
-      llvm::raw_string_ostream os(firstError);
-      if (auto fileLoc = llvm::dyn_cast<FileLineColLoc>(diag.getLocation()))
-        os << "line " << fileLoc.getLine() << ": ";
-      os << diag.str();
-    }
-    return success();
-  });
-  ParserConfig config(&context, /*verifyAfterParse=*/false);
-  if (failed(parseAsmSourceFile(side.sourceMgr, &side.top, config, &side.state)))
-    return llvm::createStringError(
-        llvm::Twine("the ") + which + " snapshot does not parse: " +
-        (firstError.empty() ? std::string("unknown error") : firstError));
+  if (llvm::Error err = parseStepText(context, side.sourceMgr, side.text,
+                                      side.bufferName, side.top, side.state))
+    return llvm::createStringError(llvm::Twine("the ") + which +
+                                   " snapshot does not parse: " +
+                                   llvm::toString(std::move(err)));
   side.top.walk([&](Operation *) { ++side.ops; });
   return llvm::Error::success();
 }
@@ -855,4 +841,30 @@ executor_studio::alignSnapshots(MLIRContext &context, llvm::StringRef leftText,
   aligned.rightOps = right.ops;
   aligned.matchedOps = matcher.opsRL.size();
   return aligned;
+}
+
+llvm::Error executor_studio::parseStepText(MLIRContext &context,
+                                           llvm::SourceMgr &sourceMgr,
+                                           llvm::StringRef text,
+                                           llvm::StringRef bufferName,
+                                           Block &top, AsmParserState &state) {
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBuffer(text, bufferName,
+                                       /*RequiresNullTerminator=*/false),
+      llvm::SMLoc());
+  std::string firstError;
+  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
+    if (diag.getSeverity() == DiagnosticSeverity::Error && firstError.empty()) {
+      llvm::raw_string_ostream os(firstError);
+      if (auto fileLoc = llvm::dyn_cast<FileLineColLoc>(diag.getLocation()))
+        os << "line " << fileLoc.getLine() << ": ";
+      os << diag.str();
+    }
+    return success();
+  });
+  ParserConfig config(&context, /*verifyAfterParse=*/false);
+  if (failed(parseAsmSourceFile(sourceMgr, &top, config, &state)))
+    return llvm::createStringError(firstError.empty() ? std::string("unknown error")
+                                                      : firstError);
+  return llvm::Error::success();
 }

@@ -171,6 +171,11 @@ protected:
     ASSERT_TRUE(writePng(png, w, h, rgba, error)) << error;
   }
 
+  /// At `width` x `height`, after convert-arith-to-llvm: an op's history
+  /// and the source file docked under the IR, drawn; the IR panes at least
+  /// `paneMin` wide, nothing over anything (expectDockedLayout).
+  void drawDocked(int width, int height, float paneMin);
+
   static VirtualDisplay *display;
   static std::string startError;
   std::string dir;
@@ -701,32 +706,28 @@ void expectDockedLayout(StudioView &view, float width, float height, float paneM
           << a.name << " overlaps " << b.name;
     }
 }
+
+void Screenshot::drawDocked(int width, int height, float paneMin) {
+  ASSERT_NO_FATAL_FAILURE(openInProcess(width, height));
+  PipelineModel &passes = inProcess->passes();
+  std::optional<int> pass = passes.positionNamed("convert-arith-to-llvm");
+  ASSERT_TRUE(pass);
+  passes.select(*pass);
+  std::string why;
+  ASSERT_TRUE(view->openOpHistoryAtFileLine(42, 0, &why)) << why;
+  ASSERT_TRUE(view->openSourceFile(SAMPLES_DIR "/cross-compile-dispatch.mlir", 42));
+  std::string size = std::to_string(width) + "x" + std::to_string(height);
+  ASSERT_NO_FATAL_FAILURE(drawFrames(dir + "/docked-" + size + ".png", width, height));
+  expectDockedLayout(*view, width, height, paneMin);
+}
 } // namespace
 
 TEST_F(Screenshot, DockedPanelsLeaveTheIrItsWidthAt1024x640) {
-  ASSERT_NO_FATAL_FAILURE(openInProcess(1024, 640));
-  PipelineModel &passes = inProcess->passes();
-  std::optional<int> pass = passes.positionNamed("convert-arith-to-llvm");
-  ASSERT_TRUE(pass);
-  passes.select(*pass);
-  std::string why;
-  ASSERT_TRUE(view->openOpHistoryAtFileLine(42, 0, &why)) << why;
-  ASSERT_TRUE(view->openSourceFile(SAMPLES_DIR "/cross-compile-dispatch.mlir", 42));
-  ASSERT_NO_FATAL_FAILURE(drawFrames(dir + "/docked-1024x640.png", 1024, 640));
-  expectDockedLayout(*view, 1024, 640, 240);
+  ASSERT_NO_FATAL_FAILURE(drawDocked(1024, 640, 240));
 }
 
 TEST_F(Screenshot, DockedPanelsLeaveTheIrItsWidthAt1600x960) {
-  ASSERT_NO_FATAL_FAILURE(openInProcess(1600, 960));
-  PipelineModel &passes = inProcess->passes();
-  std::optional<int> pass = passes.positionNamed("convert-arith-to-llvm");
-  ASSERT_TRUE(pass);
-  passes.select(*pass);
-  std::string why;
-  ASSERT_TRUE(view->openOpHistoryAtFileLine(42, 0, &why)) << why;
-  ASSERT_TRUE(view->openSourceFile(SAMPLES_DIR "/cross-compile-dispatch.mlir", 42));
-  ASSERT_NO_FATAL_FAILURE(drawFrames(dir + "/docked-1600x960.png", 1600, 960));
-  expectDockedLayout(*view, 1600, 960, 400);
+  ASSERT_NO_FATAL_FAILURE(drawDocked(1600, 960, 400));
 }
 
 TEST_F(Screenshot, TheSourceLinkedToAKernelsAssemblyAtBothSizes) {

@@ -25,7 +25,12 @@
 #include <string>
 #include <vector>
 
+namespace llvm {
+class SourceMgr;
+} // namespace llvm
 namespace mlir {
+class AsmParserState;
+class Block;
 class MLIRContext;
 } // namespace mlir
 
@@ -59,6 +64,14 @@ struct AlignedSnapshots {
 llvm::Expected<AlignedSnapshots> alignSnapshots(mlir::MLIRContext &context,
                                                 llvm::StringRef left,
                                                 llvm::StringRef right);
+
+/// Parses a step's `text` (named `bufferName` in its locations; it must
+/// outlive `sourceMgr`) into `top` in `context`, unverified, keeping each
+/// op's places in `state`, as the structural diff and the graph of the IR
+/// read a step. Fails with the first error, "line N: MESSAGE".
+llvm::Error parseStepText(mlir::MLIRContext &context, llvm::SourceMgr &sourceMgr,
+                          llvm::StringRef text, llvm::StringRef bufferName,
+                          mlir::Block &top, mlir::AsmParserState &state);
 
 } // namespace executor_studio
 
