@@ -10,9 +10,10 @@
 //===----------------------------------------------------------------------===//
 #include "CatalystServicesProtocol.h"
 
+#include "ExecutorStudio/Support/EmitCode.h"
+
 #include "llvm/ExecutionEngine/Orc/ExecutorProcessControl.h"
 #include "llvm/IR/IRBuilder.h"
-#include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -106,12 +107,9 @@ Expected<std::unique_ptr<MemoryBuffer>> orcServicesObject(const Triple &triple) 
   });
   SmallVector<char, 0> object;
   raw_svector_ostream stream(object);
-  legacy::PassManager passes;
-  if (machine->addPassesToEmitFile(passes, stream, nullptr,
-                                   CodeGenFileType::ObjectFile))
-    return createStringError(inconvertibleErrorCode(),
-                             "cannot emit an object for " + triple.str());
-  passes.run(module);
+  if (Error err = executor_studio::emitCode(*machine, module, stream,
+                                            CodeGenFileType::ObjectFile))
+    return err;
   return MemoryBuffer::getMemBufferCopy(StringRef(object.data(), object.size()),
                                         "<executor-studio ORC services>");
 }

@@ -6,6 +6,7 @@
 #include "DebugVariables.h"
 #include "PyfaceWrappers.h"
 #include "ExecutorStudio/Transforms/Passes.h"
+#include "ExecutorStudio/Support/EmitCode.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -23,7 +24,6 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/IR/LLVMContext.h"
-#include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/FileSystem.h"
@@ -874,12 +874,10 @@ LogicalResult CrossCompileTargetsPass::emitObject(Target &target,
     std::unique_ptr<llvm::Module> copy = llvm::CloneModule(*module);
     llvm::SmallString<0> assembly;
     llvm::raw_svector_ostream os(assembly);
-    llvm::legacy::PassManager printer;
-    if (machine->addPassesToEmitFile(printer, os, nullptr,
-                                     llvm::CodeGenFileType::AssemblyFile))
-      return target.module.emitOpError("triple \"")
-             << target.triple << "\" cannot emit assembly";
-    printer.run(*copy);
+    if (llvm::Error err = executor_studio::emitCode(
+            *machine, *copy, os, llvm::CodeGenFileType::AssemblyFile))
+      return target.module.emitOpError("target @")
+             << target.name << ": " << llvm::toString(std::move(err));
     addNested(target, "asm", executor_studio::SnapshotKind::Assembly,
               assembly.str().str(), /*changed=*/true,
               millisecondsSince(start));
@@ -900,12 +898,10 @@ LogicalResult CrossCompileTargetsPass::emitObject(Target &target,
     return target.module.emitOpError("cannot write ")
            << objectPath << ": " << ec.message()
            << " (is the workspace writable?)";
-  llvm::legacy::PassManager codegen;
-  if (machine->addPassesToEmitFile(codegen, out.os(), nullptr,
-                                   llvm::CodeGenFileType::ObjectFile))
-    return target.module.emitOpError("triple \"")
-           << target.triple << "\" cannot emit object files";
-  codegen.run(*module);
+  if (llvm::Error err = executor_studio::emitCode(
+          *machine, *module, out.os(), llvm::CodeGenFileType::ObjectFile))
+    return target.module.emitOpError("target @")
+           << target.name << ": " << llvm::toString(std::move(err));
   out.keep();
   return success();
 }

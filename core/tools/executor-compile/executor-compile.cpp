@@ -17,6 +17,7 @@
 #include "ExecutorStudio/Transforms/Passes.h"
 #include "ExecutorStudio/Catalyst/IR/CatalystAttributes.h"
 #include "ExecutorStudio/Catalyst/IR/TargetTripleEdit.h"
+#include "ExecutorStudio/Support/EmitCode.h"
 #include "ExecutorStudio/Support/ValueParser.h"
 #include "ExecutorRuntime/ExecutorClient.h"
 
@@ -40,7 +41,6 @@
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/LLVMContext.h"
-#include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/CommandLine.h"
@@ -787,18 +787,9 @@ Exit writeObject(const std::string &objectPath, llvm::Module &llvmModule,
   llvm::ToolOutputFile out(objectPath, ec, llvm::sys::fs::OF_None);
   if (ec)
     return fail("cannot write " + objectPath + ": " + ec.message());
-  // The object writer seeks: standard output (a pipe) gets it whole
-  // from a buffer, as llc does.
-  std::optional<llvm::buffer_ostream> buffered;
-  llvm::raw_pwrite_stream *stream = &out.os();
-  if (!out.os().supportsSeeking())
-    stream = &buffered.emplace(out.os());
-  llvm::legacy::PassManager codegen;
-  if (machine.addPassesToEmitFile(codegen, *stream, nullptr,
-                                  llvm::CodeGenFileType::ObjectFile))
-    return fail("the host target cannot emit object files");
-  codegen.run(llvmModule);
-  buffered.reset();
+  if (llvm::Error err = executor_studio::emitCode(
+          machine, llvmModule, out.os(), llvm::CodeGenFileType::ObjectFile))
+    return fail("the host object: " + llvm::toString(std::move(err)));
   out.keep();
   return std::nullopt;
 }
