@@ -7,6 +7,7 @@
 #include "PyfaceWrappers.h"
 #include "ExecutorStudio/Transforms/Passes.h"
 #include "ExecutorStudio/Support/EmitCode.h"
+#include "ExecutorStudio/Support/Targets.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -33,7 +34,6 @@
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
@@ -57,17 +57,6 @@ using namespace mlir;
 using namespace catalyst;
 
 namespace {
-
-void initializeTargets() {
-  static bool done = [] {
-    llvm::InitializeAllTargetInfos();
-    llvm::InitializeAllTargets();
-    llvm::InitializeAllTargetMCs();
-    llvm::InitializeAllAsmPrinters();
-    return true;
-  }();
-  (void)done;
-}
 
 /// Whether code for `triple` runs in this process (same arch, OS and
 /// environment; the vendor does not matter).
@@ -800,13 +789,14 @@ LogicalResult CrossCompileTargetsPass::addDebugScopes(Target &target,
 LogicalResult CrossCompileTargetsPass::emitObject(Target &target,
                                                   ModuleOp llvmModule,
                                                   StringRef objectPath) {
-  initializeTargets();
+  // The program registered LLVM's targets at its entry (Targets.h).
   llvm::Triple triple(target.triple);
   std::string error;
   const llvm::Target *backend = llvm::TargetRegistry::lookupTarget(triple, error);
   if (!backend)
     return target.module.emitOpError("has unknown triple \"")
-           << target.triple << "\": " << error;
+           << target.triple << "\": " << error
+           << executor_studio::uninitializedTargetsNote();
   llvm::TargetOptions targetOptions;
   // Code LLVM proved unreachable (after a store to a null pointer, say)
   // traps where it was, inside its kernel, instead of running on past the

@@ -18,6 +18,7 @@
 #include "ExecutorStudio/Catalyst/IR/CatalystAttributes.h"
 #include "ExecutorStudio/Catalyst/IR/TargetTripleEdit.h"
 #include "ExecutorStudio/Support/EmitCode.h"
+#include "ExecutorStudio/Support/Targets.h"
 #include "ExecutorStudio/Support/ValueParser.h"
 #include "ExecutorRuntime/ExecutorClient.h"
 
@@ -50,7 +51,6 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/thread.h"
@@ -513,10 +513,6 @@ Exit chooseWorkspace(Plan &plan) {
 /// "" when LLVM here generates code for `triple`; otherwise why not, with
 /// the back ends it has.
 std::string unsupportedTriple(const std::string &triple) {
-  llvm::InitializeAllTargetInfos();
-  llvm::InitializeAllTargets();
-  llvm::InitializeAllTargetMCs();
-  llvm::InitializeAllAsmPrinters();
   std::string error;
   if (llvm::TargetRegistry::lookupTarget(llvm::Triple(triple), error))
     return "";
@@ -751,8 +747,6 @@ Exit translateHost(ModuleOp module, llvm::LLVMContext &llvmContext,
       return fail("embedding the kernel objects: " +
                   llvm::toString(embedded.takeError()));
   }
-  llvm::InitializeNativeTarget();
-  llvm::InitializeNativeTargetAsmPrinter();
   llvm::Triple triple(llvm::sys::getProcessTriple());
   std::string error;
   const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
@@ -960,6 +954,9 @@ int compileMain(int argc, char **argv) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  // Every target, for the host and cross-compile-targets' triples, once
+  // (Targets.h: the program's, never the libraries').
+  executor_studio::initializeTargets();
   // The parser, the passes and the printer recurse per nesting level: run
   // on a thread with a large stack (the input's nesting is limited too).
   int result = 1;
