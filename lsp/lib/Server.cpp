@@ -719,14 +719,12 @@ void Server::onFormatting(TextFile &file, const FormattingParams &params,
   FormatOptions formatOptions;
   formatOptions.dropComments =
       params.dropComments.value_or(formatDropsComments);
-  // The parser and the printer recurse once per nesting level.
-  std::optional<Expected<std::vector<proto::TextEdit>>> edits;
-  runOnParserStack(
-      [&] { edits.emplace(formatDocument(file, formatOptions)); });
-  if (!*edits)
-    return reply(edits->takeError());
+  Expected<std::vector<proto::TextEdit>> edits =
+      formatDocument(file, formatOptions);
+  if (!edits)
+    return reply(edits.takeError());
   json::Array result;
-  for (const proto::TextEdit &edit : **edits)
+  for (const proto::TextEdit &edit : *edits)
     result.push_back(toJSON(edit));
   reply(json::Value(std::move(result)));
 }
@@ -741,15 +739,11 @@ void Server::onInlayHint(TextFile &file, const proto::InlayHintsParams &params,
 
 void Server::onConvertFromBytecode(const ConvertBytecodeParams &params,
                                    proto::Callback<json::Value> reply) {
-  // Reading and printing recurse once per nesting level.
-  std::optional<Expected<std::string>> text;
-  runOnParserStack([&] {
-    text.emplace(convertFromBytecode(params.uri.file(), registry,
-                                     options.allowUnregisteredDialects));
-  });
-  if (!*text)
-    return reply(text->takeError());
-  reply(json::Object{{"output", std::move(**text)}});
+  Expected<std::string> text = convertFromBytecode(
+      params.uri.file(), registry, options.allowUnregisteredDialects);
+  if (!text)
+    return reply(text.takeError());
+  reply(json::Object{{"output", std::move(*text)}});
 }
 
 void Server::onConvertToBytecode(TextFile &file, const ConvertBytecodeParams &,
