@@ -5,7 +5,6 @@
 #include "StudioModel/Settings.h"
 #include "StudioModel/Studio.h"
 #include "StudioUI/StudioView.h"
-#include "ExecutorStudio/Support/Nearest.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
@@ -428,23 +427,6 @@ bool launchForScreenshot(Studio &studio, const StudioStart &start) {
   std::printf("\n");
   return true;
 }
-/// The position `--pass` or `--print-diff` names (a 1-based number or a
-/// name), or a message why there is none.
-std::optional<int> namedPosition(const PipelineModel &passes, const std::string &name,
-                                 std::string &error) {
-  if (std::optional<int> position = passes.positionNamed(name))
-    return position;
-  error = "the recording has no pass " + name + " (it has " +
-          std::to_string(passes.passCount()) +
-          " passes, numbered from 1; a target's own steps are TARGET/STEP)";
-  std::vector<std::string> names;
-  for (size_t position = 0; position < passes.entryCount(); ++position)
-    names.push_back(passes.shortName(static_cast<int>(position)));
-  if (std::optional<std::string> meant = nearestName(name, names))
-    error += "; did you mean '" + *meant + "'?";
-  return std::nullopt;
-}
-
 /// The error of a --pipeline that is no pipeline, or "": the input parsed,
 /// yet no pass ran (the recorder stops at the pipeline's text).
 std::string pipelineProblem(Studio &studio, const StudioStart &start) {
@@ -484,7 +466,7 @@ int printDiff(const AppOptions &options) {
   PipelineModel &passes = studio.passes();
   passes.setStructural(!options.lineDiff);
   std::string error;
-  std::optional<int> position = namedPosition(passes, options.printDiff, error);
+  std::optional<int> position = passes.positionNamed(options.printDiff, error);
   if (!position) {
     std::fprintf(stderr, "executor-studio: --print-diff %s: %s\n", options.printDiff.c_str(),
                  error.c_str());
@@ -520,7 +502,7 @@ int printGraph(const AppOptions &options) {
   if (options.graphPass == "input" || options.graphPass == "0")
     position = kInputPosition;
   else
-    position = namedPosition(passes, options.graphPass, error);
+    position = passes.positionNamed(options.graphPass, error);
   if (!position) {
     std::fprintf(stderr, "executor-studio: --graph %s: %s\n", options.graphPass.c_str(),
                  error.c_str());
@@ -625,7 +607,7 @@ StudioStart completeStart(const AppOptions &options, const Settings &settings, b
 std::optional<int> selectPass(Studio &studio, const StudioStart &start) {
   std::string error;
   if (!start.passName.empty()) {
-    std::optional<int> position = namedPosition(studio.passes(), start.passName, error);
+    std::optional<int> position = studio.passes().positionNamed(start.passName, error);
     if (!position) {
       std::fprintf(stderr, "executor-studio: --pass %s: %s\n", start.passName.c_str(),
                    error.c_str());
