@@ -723,7 +723,7 @@ void Screenshot::drawDocked(int width, int height, float paneMin) {
 } // namespace
 
 TEST_F(Screenshot, DockedPanelsLeaveTheIrItsWidthAt1024x640) {
-  ASSERT_NO_FATAL_FAILURE(drawDocked(1024, 640, 240));
+  ASSERT_NO_FATAL_FAILURE(drawDocked(1024, 640, 320));
 }
 
 TEST_F(Screenshot, DockedPanelsLeaveTheIrItsWidthAt1600x960) {
