@@ -754,6 +754,12 @@ int runHeadless(Studio &studio, StudioView &view, GlWindow &window, const AppOpt
     window.beginFrame();
     view.draw();
     window.endFrame(i + 1 == frames ? &rgba : nullptr, &w, &h);
+    // The linked view's recording with locations, asked for by the first
+    // frame, is in the picture (as the recording is).
+    if (i == 0 && !studio.waitForLocated(300s)) {
+      std::fprintf(stderr, "executor-studio: the recording with locations took over 300 s\n");
+      return 1;
+    }
   }
   std::string error;
   if (!writePng(options.screenshot, w, h, rgba, error)) {
@@ -773,7 +779,8 @@ int runWindow(Studio &studio, StudioView &view, GlWindow &window, Settings &sett
   for (int sig : {SIGINT, SIGTERM, SIGHUP})
     std::signal(sig, requestStop);
   while (!window.shouldClose() && !stopRequested) {
-    bool busy = studio.recordingInProgress() || studio.executor().busy();
+    bool busy =
+        studio.recordingInProgress() || studio.locating() || studio.executor().busy();
     window.waitEvents(busy ? 0.0 : 0.1);
     window.beginFrame();
     view.draw();

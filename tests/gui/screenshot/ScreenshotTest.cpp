@@ -752,6 +752,12 @@ TEST_F(Screenshot, TheSourceLinkedToAKernelsAssemblyAtBothSizes) {
     stbi_image_free(pixels);
     EXPECT_GT(colours.size(), 50u) << size;
   }
+  // Without --history (which prints locations): the default recording,
+  // the link read from one with locations made for the view.
+  std::string png = dir + "/linked-default.png";
+  Result r = studio({ARM_INPUT, "--screenshot", png, "--pass", "arm/asm"});
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  expectWindow(png);
 }
 
 TEST_F(Screenshot, TheGraphViewDrawsTheFunctionAtBothSizes) {

@@ -925,23 +925,46 @@ TEST_F(NullFrames, EditAPassAndRerunFromTheView) {
   EXPECT_FALSE(studio->passes().pass(0).edited);
 }
 
-TEST_F(NullFrames, WithoutLocationsTheLinkedViewOffersToRecordThem) {
+TEST_F(NullFrames, WithoutPrintLocTheLinkedViewLinksTheSourceAnyway) {
+  // The default: no "print loc". The linked view reads the link from a
+  // recording with locations made for it; the snapshots shown keep their
+  // text without them.
   openAndRecord(ARM_INPUT);
+  ASSERT_FALSE(studio->printLocations());
   PipelineModel &passes = studio->passes();
+  ASSERT_TRUE(passes.recording().succeeded) << studio->status();
   std::optional<int> asmStep = passes.positionNamed("arm/asm");
   ASSERT_TRUE(asmStep);
   passes.select(*asmStep);
   frame();
-  click("record-locations");
-  EXPECT_TRUE(studio->printLocations());
-  ASSERT_TRUE(frameUntil([&] { return !studio->recordingInProgress() &&
-                                      passes.hasRecording(); }, 60s));
-  asmStep = passes.positionNamed("arm/asm");
-  ASSERT_TRUE(asmStep);
-  passes.select(*asmStep);
+  ASSERT_TRUE(frameUntil([&] { return !studio->locating(); }, 60s));
   frame();
-  frame();
+  EXPECT_EQ(studio->locatingError(), "");
   float x = 0, y = 0;
+  ASSERT_TRUE(view->widgetCenter("linked-source-16", x, y));
+  ImGui::GetIO().MousePos = ImVec2(x, y);
+  frame();
+  frame();
+  EXPECT_EQ(view->linkedSourceLine(), 16u);
+  std::vector<unsigned> fadds = view->linkedStepLines();
+  ASSERT_FALSE(fadds.empty());
+  std::shared_ptr<const std::string> located = studio->locatedText(*asmStep);
+  ASSERT_TRUE(located);
+  TextLines lines = TextLines::prepare(*located);
+  for (unsigned line : fadds)
+    EXPECT_NE(lines.line(line).find("fadd"), std::string_view::npos) << lines.line(line);
+  ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+  // Nothing was recorded again for the view, and what it shows elsewhere
+  // has no locations.
+  EXPECT_FALSE(studio->printLocations());
+  EXPECT_EQ(passes.irAt(0)->find(" loc("), std::string::npos);
+  EXPECT_NE(studio->locatedText(0)->find(" loc("), std::string::npos);
+  // A host step, "linked" ticked: its ops link to the source too.
+  passes.select(0);
+  frame();
+  click("linked");
+  ASSERT_TRUE(frameUntil([&] { return !studio->locating(); }, 60s));
+  frame();
   ASSERT_TRUE(view->widgetCenter("linked-source-16", x, y));
   ImGui::GetIO().MousePos = ImVec2(x, y);
   frame();
