@@ -1067,6 +1067,17 @@ TEST_F(NullFrames, TheGraphViewSelectsTheLineOfAClickedNodeAndMarksTheCursorsNod
                              [](const IrGraphNode &n) { return n.opName == "executor.launch"; });
   ASSERT_NE(launch, shown->graph.nodes.end());
   EXPECT_EQ(launch->label, "executor.launch\ntwice @ 10.0.0.9:4711");
+  // It opens fitted: every node is in the graph's pane at 1600x960, none
+  // above its top.
+  float x0, y0, x1, y1;
+  ASSERT_TRUE(view->panelBounds("ir", x0, y0, x1, y1));
+  for (const IrGraphNode &n : shown->graph.nodes) {
+    float x = 0, y = 0;
+    ASSERT_TRUE(view->widgetCenter("graph-" + n.id, x, y)) << n.id << " is not in view";
+    EXPECT_GT(x, x0) << n.id;
+    EXPECT_LT(x, x1) << n.id;
+    EXPECT_LT(y, y1) << n.id;
+  }
   // Click it: its line is selected (marked and scrolled to) in the IR view.
   click("graph-" + launch->id);
   EXPECT_EQ(studio->graph().cursorLine(), launch->line);
