@@ -740,6 +740,12 @@ int runHeadless(Studio &studio, StudioView &view, GlWindow &window, const AppOpt
     window.beginFrame();
     view.draw();
     window.endFrame(i + 1 == frames ? &rgba : nullptr, &w, &h);
+    // The linked view's recording with locations, asked for by the first
+    // frame, is in the picture (as the recording is).
+    if (i == 0 && !studio.waitForLocated(300s)) {
+      std::fprintf(stderr, "executor-studio: the recording with locations took over 300 s\n");
+      return 1;
+    }
   }
   std::string error;
   if (!writePng(options.screenshot, w, h, rgba, error)) {
@@ -762,7 +768,8 @@ int runWindow(Studio &studio, StudioView &view, GlWindow &window, const StudioSt
     std::signal(sig, requestStop);
   bool started = false;
   while (!window.shouldClose() && !stopRequested) {
-    bool busy = studio.recordingInProgress() || studio.executor().busy();
+    bool busy =
+        studio.recordingInProgress() || studio.locating() || studio.executor().busy();
     window.waitEvents(busy ? 0.0 : 0.1);
     window.beginFrame();
     view.draw();

@@ -23,8 +23,8 @@ import { findLensSnapshot } from './core/preview';
 import type { SourceLines } from './core/sourceLines';
 import { LINK_COLOURS, SOURCE_LINES_METHOD, colourLinks, parseSourceLines, stepLinesOf } from './core/sourceLines';
 import { registerGraphView } from './graphView';
-import type { PassItem, PreviewLocation, PreviewRun } from './core/previewService';
-import { PipelinePreviewService } from './core/previewService';
+import type { PassItem, PreviewLocation, PreviewRun, StepChoice, StepKind } from './core/previewService';
+import { PipelinePreviewService, preferredChoice } from './core/previewService';
 import type { PreviewDiagnostic } from './core/protocol';
 import {
   ALIGNED_SCHEME,
@@ -474,7 +474,56 @@ const cursorDecoration = vscode.window.createTextEditorDecorationType({
   isWholeLine: true, borderWidth: '1px 0', borderStyle: 'solid', borderColor: 'rgba(255, 255, 255, 0.6)',
 });
 let linkedFollow: vscode.Disposable | undefined;
-let lastLinkedStep = '';
+let lastLinkedStep: number | string | undefined;
+
+/**
+ * The steps of the recording of the document in `editor` (the pipeline
+ * preview's run of the chunk at its cursor), of `kinds` (all: undefined),
+ * in a pick; `preferred` (the last one chosen) is the active item. The one
+ * chosen, or undefined.
+ */
+async function pickStep(previews: PipelinePreviewService, editor: vscode.TextEditor, title: string,
+  kinds: readonly StepKind[] | undefined, preferred: number | string | undefined): Promise<StepChoice | undefined> {
+  const chunk = chunkAtLine(editor.document.getText(), editor.selection.active.line);
+  const run = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: 'Executor: running the pipeline…', cancellable: true },
+    async (_progress, token) => {
+      try {
+        return await previews.run(editor.document.uri.toString(), chunk, abortSignal(token));
+      } catch (error) {
+        if (token.isCancellationRequested) {
+          return undefined;
+        }
+        throw error;
+      }
+    },
+  );
+  if (run === undefined) {
+    return undefined;
+  }
+  const why = PipelinePreviewService.whyEmpty(run);
+  if (why !== undefined) {
+    void vscode.window.showErrorMessage(`Executor: ${why}`);
+    return undefined;
+  }
+  const choices = previews.stepChoices(run, kinds);
+  type Item = vscode.QuickPickItem & { choice: StepChoice };
+  const pick = vscode.window.createQuickPick<Item>();
+  pick.title = `${previews.listTitle(run)}: ${title}`;
+  pick.matchOnDescription = true;
+  pick.items = choices.map((choice): Item => ({ label: choice.label, description: choice.description, choice }));
+  const active = preferredChoice(choices, preferred);
+  const activeItem = pick.items.find((item) => item.choice === active);
+  if (activeItem !== undefined) {
+    pick.activeItems = [activeItem];
+  }
+  let chosen: StepChoice | undefined;
+  await runQuickPick(pick, (item) => {
+    chosen = item.choice;
+    return Promise.resolve();
+  });
+  return chosen;
+}
 
 /**
  * Executor: Show a Step Linked to the Source. The step (a kernel's `asm` or
@@ -484,23 +533,20 @@ let lastLinkedStep = '';
  * into sight.
  */
 async function showLinkedStep(send: (method: string, params: object) => Promise<unknown>,
-  linked: LinkedDocuments): Promise<void> {
+  linked: LinkedDocuments, previews: PipelinePreviewService): Promise<void> {
   const editor = vscode.window.activeTextEditor;
   if (editor?.document.languageId !== LANGUAGE_ID || editor.document.uri.scheme !== 'file') {
     void vscode.window.showWarningMessage('Executor: Show a Step Linked to the Source needs a .mlir file in the editor.');
     return;
   }
-  const step = await vscode.window.showInputBox({
-    prompt: "The step to link: a name (compute/asm, compute/llvm, cse) or a number (-1: the input)",
-    value: lastLinkedStep || 'asm',
-  });
-  if (step === undefined || step.trim() === '') {
+  const chosen = await pickStep(previews, editor, 'the step to link to the source', undefined, lastLinkedStep ?? 'asm');
+  if (chosen === undefined) {
     return;
   }
-  lastLinkedStep = step.trim();
+  lastLinkedStep = chosen.ref;
   const source = editor.document;
   const chunk = chunkAtLine(source.getText(), editor.selection.active.line);
-  const snapshot = /^-?\d+$/.test(lastLinkedStep) ? Number(lastLinkedStep) : lastLinkedStep;
+  const snapshot = chosen.ref;
   const lines: SourceLines = parseSourceLines(await send(SOURCE_LINES_METHOD, { uri: source.uri.toString(), chunk, snapshot }));
   const extension = lines.kind === 'asm' ? 's' : lines.kind === 'llvm' ? 'll' : 'mlir';
   const uri = vscode.Uri.from({ scheme: LINKED_SCHEME, path: `/${lines.name.replace(/\//g, '.')}.${extension}`, query: source.uri.toString() });
@@ -995,7 +1041,7 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.workspace.registerTextDocumentContentProvider(ALIGNED_SCHEME, alignedDocuments),
     vscode.workspace.registerTextDocumentContentProvider(LINKED_SCHEME, linkedDocuments),
     vscode.commands.registerCommand(COMMANDS.showLinkedStep, () =>
-      run(() => showLinkedStep(send, linkedDocuments))(),
+      run(() => showLinkedStep(send, linkedDocuments, previews))(),
     ),
     { dispose: () => { linkedFollow?.dispose(); } },
     vscode.commands.registerCommand(COMMANDS.showOpHistory, (argument: unknown) =>
@@ -1027,7 +1073,8 @@ export function activate(context: vscode.ExtensionContext): void {
       })(),
     ),
     vscode.commands.registerCommand(COMMANDS.restartServer, () => restartServer(output)),
-    ...registerGraphView(send, (error: unknown) => { output.error(`graph: ${errorMessage(error)}`); }),
+    ...registerGraphView(send, (error: unknown) => { output.error(`graph: ${errorMessage(error)}`); },
+      async (editor, current) => (await pickStep(previews, editor, 'the step to draw', ['mlir'], current))?.ref),
     ...registerKernelDebugger(output),
     vscode.commands.registerCommand(COMMANDS.debugKernel, (argument: unknown) =>
       run(async () => {

@@ -15,7 +15,10 @@ import { COMMANDS, LANGUAGE_ID } from './core/protocol';
 
 type Send = (method: string, params: object, signal?: AbortSignal) => Promise<unknown>;
 
-export function registerGraphView(send: Send, report: (error: unknown) => void): vscode.Disposable[] {
+/** Asks for a step of the recording of `editor`'s document (`current`: the one drawn). */
+type PickStep = (editor: vscode.TextEditor, current: number | string) => Promise<number | string | undefined>;
+
+export function registerGraphView(send: Send, report: (error: unknown) => void, pickStep: PickStep): vscode.Disposable[] {
   let panel: vscode.WebviewPanel | undefined;
   let documentUri: string | undefined;
   let step: number | string = -1;
@@ -68,15 +71,11 @@ export function registerGraphView(send: Send, report: (error: unknown) => void):
         void vscode.window.showWarningMessage('Open a .mlir file and put the cursor in a function first.');
         return;
       }
-      const answer = await vscode.window.showInputBox({
-        prompt: 'The step to draw: input, a pass number (as the preview numbers them) or name (cse, cross-compile-targets/compute/extracted)',
-        value: typeof step === 'number' ? (step < 0 ? 'input' : String(step + 1)) : step,
-      });
-      if (answer === undefined) {
+      const chosen = await pickStep(editor, step);
+      if (chosen === undefined) {
         return;
       }
-      const trimmed = answer.trim();
-      step = trimmed === '' || trimmed === 'input' ? -1 : /^\d+$/.test(trimmed) ? Number(trimmed) - 1 : trimmed;
+      step = chosen;
       if (!panel) {
         panel = vscode.window.createWebviewPanel('executor.irGraph', 'Graph', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, { enableScripts: true });
         panel.onDidDispose(() => { panel = undefined; shown = undefined; });

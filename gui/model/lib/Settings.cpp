@@ -33,6 +33,7 @@ std::string Settings::toJson() const {
                   {"height", windowHeight}, {"fontSize", fontSize}}},
       {"layout", {{"passListWidth", passListWidth},
                   {"executorWidth", executorWidth},
+                  {"executorFolded", executorFolded},
                   {"diagnosticsHeight", diagnosticsHeight}}},
       {"view", {{"mode", viewMode}, {"structuralDiff", structuralDiff},
                 {"normaliseSsaNames", normaliseSsaNames},
@@ -64,6 +65,9 @@ Settings Settings::fromJson(const std::string &text, std::string *error) {
   if (auto l = j.find("layout"); l != j.end() && l->is_object()) {
     read(*l, "passListWidth", s.passListWidth);
     read(*l, "executorWidth", s.executorWidth);
+    read(*l, "executorFolded", s.executorFolded);
+    if (s.executorFolded < -1 || s.executorFolded > 1)
+      s.executorFolded = -1;
     read(*l, "diagnosticsHeight", s.diagnosticsHeight);
     // A width saved at an earlier default (every exit saves the layout,
     // dragged or not) is today's automatic width: the pass list as wide as

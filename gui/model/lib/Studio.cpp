@@ -96,6 +96,9 @@ struct Studio::Recorder {
     bool locations = false;
     /// The kernels get debug info (setDebugBuild).
     bool debug = false;
+    /// Only the recording's texts (Studio::locatedText): no kernels, no
+    /// alignment.
+    bool textsOnly = false;
     /// A re-run after this pass (-1: the input) of `text` as edited; -2:
     /// a recording of the document.
     int rerunAfter = -2;
@@ -280,7 +283,7 @@ struct Studio::Recorder {
       }
       return r;
     }
-    if (!record(job, options, std::nullopt, r.recording, r))
+    if (!record(job, options, std::nullopt, r.recording, r) || job.textsOnly)
       return r;
     r.milliseconds =
         std::chrono::duration<double, std::milli>(Clock::now() - start).count();
@@ -330,6 +333,7 @@ Studio::Studio(StudioOptions options)
               ? llvm::sys::fs::getMainExecutable(nullptr, nullptr)
               : opts.workerExecutable,
           opts.recordTimeout)),
+      locator(std::make_unique<Recorder>(recorder->workerExecutable, opts.recordTimeout)),
       lastDiskCheck(Clock::now()) {
   // The recordings are made in a worker process, but the pipeline's steps
   // are read here too (remainingPipeline): its passes must be registered.
@@ -352,6 +356,7 @@ Studio::Studio(StudioOptions options)
 
 Studio::~Studio() {
   recorder.reset();
+  locator.reset();
   exec.reset(); // closes the session and stops the local executor first
   if (ownsRoot) {
     std::error_code ec;
@@ -494,24 +499,75 @@ void Studio::record() {
     startRecording();
 }
 
-void Studio::startRecording() {
+void Studio::submitDocumentRecording(Recorder &to, std::string workspace, bool locations,
+                                     bool textsOnly) {
   Recorder::Job job;
   job.text = doc.shared();
   job.name = doc.name();
-  job.workspace = root + "/r" + std::to_string(++nextWorkspace);
+  job.workspace = std::move(workspace);
   job.defaultPipeline = customPipeline.empty();
-  job.locations = withLocations;
+  job.locations = locations;
   job.debug = withDebugInfo;
+  job.textsOnly = textsOnly;
   job.pipeline = job.defaultPipeline ? defaultPipeline(job.workspace, withDebugInfo)
                  : withDebugInfo    ? withDebug(customPipeline)
                                     : customPipeline;
   // The step it will open at (applyDocumentRun), aligned with the
   // recording; a target's own step is aligned when shown.
-  job.shown = freshlyOpened ? -2
+  job.shown = textsOnly ? -1
+              : freshlyOpened ? -2
               : stepper.selected() < static_cast<int>(stepper.passCount())
                   ? stepper.selected()
                   : -1;
-  recorder->submit(std::move(job));
+  to.submit(std::move(job));
+}
+
+std::shared_ptr<const std::string> Studio::locatedText(int position) {
+  if (withLocations || !stepper.hasRecording())
+    return stepper.irAt(position);
+  if (hasEdit()) {
+    locatedError = "an edit is shown: tick \"print loc\" to record it with locations";
+    return nullptr;
+  }
+  if (locatedFor != recordingGen) {
+    // Once per recording, the first time it is asked for.
+    locatedFor = recordingGen;
+    located.reset();
+    locatedError.clear();
+    submitDocumentRecording(*locator, root + "/l" + std::to_string(++nextWorkspace),
+                            /*locations=*/true, /*textsOnly=*/true);
+    return nullptr;
+  }
+  if (!located) {
+    std::optional<RecordedRun> run = locator->take();
+    if (!run)
+      return nullptr;
+    if (!run->failure.empty()) {
+      locatedError = "the recording with locations failed: " + run->failure;
+      return nullptr;
+    }
+    located = std::make_unique<PipelineModel>();
+    located->setRecording(std::move(run->recording));
+  }
+  // The same pipeline gives the same steps; else nothing is linked.
+  if (located->entryCount() != stepper.entryCount()) {
+    locatedError = "the recording with locations has other steps than the one shown";
+    return nullptr;
+  }
+  return located->irAt(position);
+}
+
+bool Studio::waitForLocated(std::chrono::milliseconds timeout) {
+  return locator->wait(timeout);
+}
+
+bool Studio::locating() const {
+  return !withLocations && locatedFor == recordingGen && !located && locatedError.empty();
+}
+
+void Studio::startRecording() {
+  submitDocumentRecording(*recorder, root + "/r" + std::to_string(++nextWorkspace),
+                          withLocations, /*textsOnly=*/false);
   setStatus("recording " + doc.name() + "...", false);
 }
 

@@ -665,12 +665,47 @@ void drawLog(ExecutorModel &executor, StudioView::State &state) {
 } // namespace
 
 void drawExecutorPanel(Studio &studio, StudioView::State &state) {
+  // Folds the column into a strip (the IR panes get its width).
+  if (ImGui::SmallButton(">##fold-executor"))
+    state.settings->executorFolded = 1;
+  state.probe("fold-executor");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("fold the executor panel into a strip at the window's edge");
+  ImGui::SameLine();
   drawConnection(studio, state);
   drawKernels(studio);
   drawInputs(studio, state);
   drawDebugLaunch(studio, state);
   drawLaunches(studio, state);
   drawLog(studio.executor(), state);
+}
+
+float executorStripWidth() {
+  return ImGui::GetFrameHeight() + ImGui::GetStyle().WindowPadding.x * 2;
+}
+
+void drawExecutorStrip(Studio &studio, StudioView::State &state) {
+  ExecutorState s = studio.executor().state();
+  bool open = ImGui::SmallButton("<##unfold-executor");
+  state.probe("unfold-executor");
+  // "executor" down the strip in its state's colour, a click on it opens
+  // the panel too.
+  ImGui::BeginGroup();
+  for (char c : std::string("executor"))
+    ImGui::TextColored(stateColor(s), " %c", c);
+  ImGui::EndGroup();
+  open |= ImGui::IsItemClicked();
+  bool hovered = ImGui::IsItemHovered();
+  size_t launches = studio.executor().launches().size();
+  if (launches) {
+    ImGui::TextColored(colors::dim(), "%zu", launches);
+    hovered |= ImGui::IsItemHovered();
+  }
+  if (hovered || ImGui::IsWindowHovered())
+    ImGui::SetTooltip("executor %s%s: click to open its panel", stateName(s),
+                      launches ? (", " + std::to_string(launches) + " launch(es)").c_str() : "");
+  if (open)
+    state.settings->executorFolded = 0;
 }
 
 } // namespace executor_studio::gui

@@ -48,23 +48,34 @@ ImU32 nodeFill(const IrGraphNode &node) {
 }
 
 /// Centres the graph in `size` at a zoom that shows all of it (at most
-/// 1.5); with `readable`, at least a zoom whose labels can be read, the
-/// node `focus` (the cursor's, else the first) in view.
-void fitGraph(GraphViewState &view, const LaidOutGraph &laidOut, ImVec2 size, bool readable,
+/// 1.5): "fit", and a graph opening that is readable so. One too large
+/// for that (a zoom under 0.5) opens at zoom 1 with its top at the top of
+/// the pane, centred across on the node `focus` (the cursor's, else the
+/// top one).
+void fitGraph(GraphViewState &view, const LaidOutGraph &laidOut, ImVec2 size, bool opening,
               std::optional<size_t> focus) {
   const GraphLayout &layout = laidOut.layout;
   float zx = size.x / static_cast<float>(layout.width + 20);
   float zy = size.y / static_cast<float>(layout.height + 20);
-  float all = std::clamp(std::min(zx, zy), 0.05f, 1.5f);
-  view.zoom = readable ? std::max(all, 1.2f) : all;
+  view.zoom = std::clamp(std::min(zx, zy), 0.02f, 1.5f);
   view.pan = ImVec2((size.x - static_cast<float>(layout.width) * view.zoom) / 2,
                     std::max(4.0f, (size.y - static_cast<float>(layout.height) * view.zoom) / 2));
-  if (view.zoom == all || layout.nodes.empty())
+  if (!opening || view.zoom >= 0.5f || layout.nodes.empty())
     return;
-  // Too big to read whole: the focus node near the top, centred across.
-  const GraphLayout::Node &n = layout.nodes[focus.value_or(0)];
-  view.pan.x = size.x / 2 - static_cast<float>(n.x) * view.zoom;
-  view.pan.y = std::min(8.0f, size.y / 3 - static_cast<float>(n.y) * view.zoom);
+  view.zoom = 1;
+  double top = layout.nodes[0].y - layout.nodes[0].height / 2;
+  size_t topNode = 0;
+  for (size_t i = 0; i < layout.nodes.size(); ++i)
+    if (double y = layout.nodes[i].y - layout.nodes[i].height / 2; y < top)
+      top = y, topNode = i;
+  for (const GraphLayout::Cluster &c : layout.clusters)
+    top = std::min(top, c.y0);
+  const GraphLayout::Node &n = layout.nodes[focus.value_or(topNode)];
+  view.pan.x = size.x / 2 - static_cast<float>(n.x);
+  view.pan.y = 4 - static_cast<float>(top);
+  // The cursor's node further down: in sight, a third of the way down.
+  if (focus && n.y - top > size.y * 0.8)
+    view.pan.y = size.y / 3 - static_cast<float>(n.y);
 }
 } // namespace
 
@@ -122,7 +133,8 @@ void drawGraphView(Studio &studio, StudioView::State &state) {
   size.x = std::max(size.x, 10.0f);
   size.y = std::max(size.y, 10.0f);
   if (view.fit || view.fittedGeneration != g.generation()) {
-    // A new graph is shown readable; "fit" shows all of it.
+    // A new graph opens fitted to the pane, as "fit" shows it (one too
+    // large to read so, at its top).
     fitGraph(view, *laidOut, size, !view.fit, g.cursorNode());
     view.fit = false;
     view.fittedGeneration = g.generation();
@@ -204,6 +216,9 @@ void drawGraphView(Studio &studio, StudioView::State &state) {
                     IM_COL32(150, 165, 190, 255), graph.clusters[i].label.c_str());
   }
   ImU32 edgeColor = IM_COL32(150, 158, 172, 220);
+  // A whole large graph (it opens fitted) is small on screen: its curves
+  // take a few segments each, not the dozens ImGui would tessellate.
+  int curveSegments = view.zoom < 0.25f ? 3 : view.zoom < 0.6f ? 6 : 0;
   for (size_t i = 0; i < graph.edges.size(); ++i) {
     const GraphLayout::Edge &e = layout.edges[i];
     if (e.points.empty())
@@ -224,7 +239,7 @@ void drawGraphView(Studio &studio, StudioView::State &state) {
                            toScreen(e.points[p + 1].x, e.points[p + 1].y),
                            toScreen(e.points[p + 2].x, e.points[p + 2].y),
                            toScreen(e.points[p + 3].x, e.points[p + 3].y), edgeColor,
-                           thickness);
+                           thickness, curveSegments);
     if (e.arrowTip) {
       GraphPoint from = e.points.back(), tip = *e.arrowTip;
       double dx = tip.x - from.x, dy = tip.y - from.y;

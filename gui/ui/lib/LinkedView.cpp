@@ -32,7 +32,9 @@ ImU32 linkColour(int rank, int alpha) {
 /// The map of the selected step, computed once per text.
 void refresh(Studio &studio, StudioView::State &state, int position) {
   PipelineModel &m = studio.passes();
-  std::shared_ptr<const std::string> text = m.irAt(position);
+  // With its locations (a recording with them is made for it when the
+  // one shown has none): the link is read from them.
+  std::shared_ptr<const std::string> text = studio.locatedText(position);
   const std::string &source = studio.document().text();
   if (text == state.linkedText && position == state.linkedPosition &&
       state.linkedSourceGen == studio.document().generation())
@@ -144,8 +146,12 @@ void drawLinkedView(Studio &studio, StudioView::State &state) {
   ImGui::TextColored(colors::dim(), " beside ");
   ImGui::SameLine();
   ImGui::TextColored(colors::accent(), "%s", m.positionName(position).c_str());
-  if (map.sourceLines.empty()) {
-    ImGui::TextColored(colors::warning(), "this step names no line of the source");
+  if (studio.locating()) {
+    ImGui::TextColored(colors::dim(), "linking the source: recording with locations...");
+  } else if (map.sourceLines.empty()) {
+    ImGui::TextColored(colors::warning(), "%s",
+                       studio.locatingError().empty() ? "this step names no line of the source"
+                                                      : studio.locatingError().c_str());
     if (!studio.printLocations()) {
       ImGui::SameLine();
       // The link is read from locations and a kernel's line table.

@@ -167,7 +167,13 @@ void drawIrAndGraph(Studio &studio, StudioView::State &state);
 /// The toolbar's "graph" box.
 void drawGraphToggle(Studio &studio, StudioView::State &state);
 void drawDiagnostics(Studio &studio, StudioView::State &state);
+/// The executor column open: its fold button, the connection, kernels,
+/// inputs, launches and log.
 void drawExecutorPanel(Studio &studio, StudioView::State &state);
+/// The executor column folded: a strip naming it in its state's colour;
+/// a click opens it (Settings::executorFolded).
+void drawExecutorStrip(Studio &studio, StudioView::State &state);
+float executorStripWidth();
 /// Opens the inspector on input (or result) `index` of launch `id`.
 void inspect(StudioView::State &state, uint64_t id, bool input, int index);
 /// The inspector window, when one is open.

@@ -342,11 +342,17 @@ void StudioView::draw() {
                                           ImGui::GetStyle().ItemSpacing.y * 2);
   // The IR panes get the width. The pass list is as wide as its names
   // need and the executor column 18% of the window (each at its minimum,
-  // or where the user dragged it), together at most 47% of it (42% under
-  // 1280 px);
-  // dragged ones may take more, leaving the IR 40% and at least 520 px
-  // where the window allows. What the user dragged is kept in the settings.
+  // or where the user dragged it), together at most 47% of it; dragged
+  // ones may take more, leaving the IR 40% and at least 520 px where the
+  // window allows. In a window under 1280 px wide the executor column is
+  // folded into a strip at its right edge until the user opens it (or
+  // always, or never: Settings::executorFolded), and the pass list takes
+  // at most 27% of the width (long names are cut in their middle, the
+  // times give way). What the user dragged or folded is kept in the
+  // settings.
   const float minPassList = 150, minExecutor = 230;
+  bool executorFolded =
+      settings.executorFolded == 1 || (settings.executorFolded < 0 && avail.x < 1280);
   float autoRoom =
       std::max(minPassList + minExecutor, avail.x * (avail.x < 1280 ? 0.42f : 0.47f));
   float sideRoom = std::max(minPassList + minExecutor,
@@ -355,17 +361,21 @@ void StudioView::draw() {
                             ? settings.executorWidth
                             : std::clamp(avail.x * 0.18f, 240.0f, 340.0f);
   executorWidth = std::clamp(executorWidth, minExecutor, std::max(minExecutor, avail.x * 0.5f));
+  float executorColumn = executorFolded ? executorStripWidth() : executorWidth;
   float passListWidth =
       settings.passListWidth > 0
           ? settings.passListWidth
           : std::min(passListWidthNeeded(passes),
-                     std::max({minPassList, passListWidthLeast(), autoRoom - executorWidth}));
+                     std::max({minPassList, passListWidthLeast(),
+                               executorFolded ? avail.x * 0.27f : autoRoom - executorColumn}));
   passListWidth = std::clamp(passListWidth, minPassList, std::max(minPassList, avail.x * 0.4f));
-  if (passListWidth + executorWidth > sideRoom) {
+  if (!executorFolded && passListWidth + executorWidth > sideRoom) {
     float scale = sideRoom / (passListWidth + executorWidth);
     passListWidth = std::max(minPassList, passListWidth * scale);
     executorWidth = std::max(minExecutor, executorWidth * scale);
   }
+  if (!executorFolded)
+    executorColumn = executorWidth;
   float passListBefore = passListWidth, executorBefore = executorWidth;
 
   // Docked panels share the IR column's height: the op history, the
@@ -389,7 +399,7 @@ void StudioView::draw() {
   splitter("##split-passes", true, mainHeight, passListWidth, 1, minPassList, avail.x * 0.4f);
   state->probe("split-passes");
   ImGui::SameLine(0, 0);
-  float center = ImGui::GetContentRegionAvail().x - executorWidth - gap;
+  float center = ImGui::GetContentRegionAvail().x - executorColumn - gap;
   ImGui::BeginGroup();
   int docked = history + inspector + source;
   float irHeight =
@@ -420,12 +430,19 @@ void StudioView::draw() {
   }
   ImGui::EndGroup();
   ImGui::SameLine(0, 0);
-  splitter("##split-executor", true, mainHeight, executorWidth, -1, minExecutor,
-           avail.x * 0.5f);
-  state->probe("split-executor");
+  if (executorFolded) {
+    ImGui::Dummy(ImVec2(gap, mainHeight));
+  } else {
+    splitter("##split-executor", true, mainHeight, executorWidth, -1, minExecutor,
+             avail.x * 0.5f);
+    state->probe("split-executor");
+  }
   ImGui::SameLine(0, 0);
   ImGui::BeginChild("##executor", ImVec2(0, mainHeight), true);
-  drawExecutorPanel(studio, *state);
+  if (executorFolded)
+    drawExecutorStrip(studio, *state);
+  else
+    drawExecutorPanel(studio, *state);
   ImGui::EndChild();
   remember("executor");
   // A drag is remembered (the settings file keeps it).

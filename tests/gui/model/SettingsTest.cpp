@@ -13,6 +13,7 @@ TEST(Settings, RoundTripsThroughAFile) {
   Settings s;
   s.windowWidth = 1234;
   s.passListWidth = 222;
+  s.executorFolded = 0;
   s.viewMode = "unified";
   s.normaliseSsaNames = true;
   s.lastFile = "/tmp/x.mlir";
@@ -22,6 +23,7 @@ TEST(Settings, RoundTripsThroughAFile) {
   Settings back = Settings::load(path, &error);
   EXPECT_EQ(back.windowWidth, 1234);
   EXPECT_EQ(back.passListWidth, 222);
+  EXPECT_EQ(back.executorFolded, 0);
   EXPECT_EQ(back.viewMode, "unified");
   EXPECT_TRUE(back.normaliseSsaNames);
   EXPECT_EQ(back.lastFile, "/tmp/x.mlir");
@@ -81,4 +83,13 @@ TEST(Settings, WidthsSavedAtTheEarlierDefaultsTakeTodays) {
       R"({"layout": {"passListWidth": 301.5, "executorWidth": 420}})");
   EXPECT_EQ(dragged.passListWidth, 301.5f);
   EXPECT_EQ(dragged.executorWidth, 420);
+}
+
+TEST(Settings, TheExecutorColumnIsFoldedAutomaticallyUnlessTheUserChose) {
+  EXPECT_EQ(Settings().executorFolded, -1);
+  EXPECT_EQ(Settings::fromJson(R"({"layout": {"executorFolded": 1}})").executorFolded, 1);
+  // Out of range or of the wrong type: the automatic choice.
+  for (const char *bad : {R"({"layout": {"executorFolded": 7}})",
+                          R"({"layout": {"executorFolded": "yes"}})"})
+    EXPECT_EQ(Settings::fromJson(bad).executorFolded, -1) << bad;
 }

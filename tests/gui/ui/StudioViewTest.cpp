@@ -522,6 +522,9 @@ TEST_F(NullFrames, EveryControlIsInTheWindowAt1024x640) {
   io.DisplaySize = ImVec2(1024, 640);
   openAndRecord(MATRIX_INPUT);
   ASSERT_TRUE(studio->passes().recording().succeeded) << studio->status();
+  // The executor column is folded there; its strip opens it.
+  click("unfold-executor");
+  frame();
   click("start-local");
   ASSERT_TRUE(frameUntil([&] { return studio->executor().state() == ExecutorState::Connected; },
                          30s))
@@ -679,10 +682,39 @@ TEST_F(NullFrames, PanelsResizeByDraggingTheirBorders) {
 TEST_F(NullFrames, AtSmallSizesTheIrKeepsItsRoom) {
   ImGui::GetIO().DisplaySize = ImVec2(1024, 640);
   openAndRecord(SAMPLES_DIR "/cross-compile-dispatch.mlir");
-  float passes = 0, executor = 0, y = 0;
+  float passes = 0, y = 0, x0, y0, x1, y1;
   ASSERT_TRUE(view->widgetCenter("split-passes", passes, y));
+  // Under 1280 px the executor column is a strip at the window's edge.
+  ASSERT_TRUE(view->panelBounds("executor", x0, y0, x1, y1));
+  EXPECT_LE(x1 - x0, 48) << "the executor column is folded";
+  EXPECT_GE(x0 - passes, 1024 * 0.66f) << "the IR view keeps two thirds of the width";
+  float folded = view->irPaneWidth();
+  // Its strip opens it (the IR gives way), its button folds it again; the
+  // settings keep the choice.
+  click("unfold-executor");
+  frame();
+  EXPECT_EQ(settings.executorFolded, 0);
+  ASSERT_TRUE(view->panelBounds("executor", x0, y0, x1, y1));
+  EXPECT_GE(x1 - x0, 230) << "the executor panel is open";
+  EXPECT_TRUE(view->widgetCenter("start-local", x0, y0));
+  EXPECT_LT(view->irPaneWidth(), folded);
+  float executor = 0;
   ASSERT_TRUE(view->widgetCenter("split-executor", executor, y));
+  ASSERT_TRUE(view->widgetCenter("split-passes", passes, y));
   EXPECT_GE(executor - passes, 1024 * 0.52f) << "the IR view keeps more than half the width";
+  click("fold-executor");
+  frame();
+  EXPECT_EQ(settings.executorFolded, 1);
+  EXPECT_EQ(view->irPaneWidth(), folded);
+  EXPECT_FALSE(view->widgetCenter("start-local", x0, y0));
+  EXPECT_EQ(Settings::fromJson(settings.toJson()).executorFolded, 1);
+  // Folded by the user: folded at any size; at 1600 px the default is open.
+  ImGui::GetIO().DisplaySize = ImVec2(1600, 960);
+  frame();
+  EXPECT_FALSE(view->widgetCenter("start-local", x0, y0));
+  settings.executorFolded = -1;
+  frame();
+  EXPECT_TRUE(view->widgetCenter("start-local", x0, y0));
 }
 
 namespace {
@@ -723,7 +755,7 @@ TEST_F(NullFrames, TheIrPanesGetTheWidthAndDockedPanelsOverlapNothing) {
   ASSERT_TRUE(view->openOpHistory(kInputPosition, line));
   view->openSourceFile(MATRIX_INPUT, 3);
   // (size, the least width of an IR pane side by side)
-  for (auto [width, height, paneMin] : {std::make_tuple(1024.0f, 640.0f, 250.0f),
+  for (auto [width, height, paneMin] : {std::make_tuple(1024.0f, 640.0f, 330.0f),
                                         std::make_tuple(1600.0f, 960.0f, 400.0f)}) {
     ImGui::GetIO().DisplaySize = ImVec2(width, height);
     frame();
@@ -782,7 +814,8 @@ TEST_F(NullFrames, ThePassListsNamesKeepTheirRoomAndTheOtherColumnsGiveWay) {
   ASSERT_TRUE(view->widgetText("pass-0", text, room));
   EXPECT_GE(room / charWidth, 16) << text;
   EXPECT_TRUE(view->widgetCenter("pass-ms-0", x, y)) << "the time column is shown";
-  // 1024x640: the names keep their room, the times give way.
+  // 1024x640: the names keep their room, the list at most 27% of the
+  // window (the executor column folded); the times give way when needed.
   ImGui::GetIO().DisplaySize = ImVec2(1024, 640);
   frame();
   frame();
@@ -798,6 +831,13 @@ TEST_F(NullFrames, ThePassListsNamesKeepTheirRoomAndTheOtherColumnsGiveWay) {
     else
       EXPECT_NE(text.find("..."), std::string::npos) << text;
   }
+  float x0, y0, x1, y1;
+  ASSERT_TRUE(view->panelBounds("passes", x0, y0, x1, y1));
+  EXPECT_LE(x1 - x0, 1024 * 0.27f + 1);
+  // With the executor column open, the times give way.
+  settings.executorFolded = 0;
+  frame();
+  frame();
   EXPECT_FALSE(view->widgetCenter("pass-ms-0", x, y)) << "the time column is hidden";
 }
 
@@ -885,23 +925,46 @@ TEST_F(NullFrames, EditAPassAndRerunFromTheView) {
   EXPECT_FALSE(studio->passes().pass(0).edited);
 }
 
-TEST_F(NullFrames, WithoutLocationsTheLinkedViewOffersToRecordThem) {
+TEST_F(NullFrames, WithoutPrintLocTheLinkedViewLinksTheSourceAnyway) {
+  // The default: no "print loc". The linked view reads the link from a
+  // recording with locations made for it; the snapshots shown keep their
+  // text without them.
   openAndRecord(ARM_INPUT);
+  ASSERT_FALSE(studio->printLocations());
   PipelineModel &passes = studio->passes();
+  ASSERT_TRUE(passes.recording().succeeded) << studio->status();
   std::optional<int> asmStep = passes.positionNamed("arm/asm");
   ASSERT_TRUE(asmStep);
   passes.select(*asmStep);
   frame();
-  click("record-locations");
-  EXPECT_TRUE(studio->printLocations());
-  ASSERT_TRUE(frameUntil([&] { return !studio->recordingInProgress() &&
-                                      passes.hasRecording(); }, 60s));
-  asmStep = passes.positionNamed("arm/asm");
-  ASSERT_TRUE(asmStep);
-  passes.select(*asmStep);
+  ASSERT_TRUE(frameUntil([&] { return !studio->locating(); }, 60s));
   frame();
-  frame();
+  EXPECT_EQ(studio->locatingError(), "");
   float x = 0, y = 0;
+  ASSERT_TRUE(view->widgetCenter("linked-source-16", x, y));
+  ImGui::GetIO().MousePos = ImVec2(x, y);
+  frame();
+  frame();
+  EXPECT_EQ(view->linkedSourceLine(), 16u);
+  std::vector<unsigned> fadds = view->linkedStepLines();
+  ASSERT_FALSE(fadds.empty());
+  std::shared_ptr<const std::string> located = studio->locatedText(*asmStep);
+  ASSERT_TRUE(located);
+  TextLines lines = TextLines::prepare(*located);
+  for (unsigned line : fadds)
+    EXPECT_NE(lines.line(line).find("fadd"), std::string_view::npos) << lines.line(line);
+  ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+  // Nothing was recorded again for the view, and what it shows elsewhere
+  // has no locations.
+  EXPECT_FALSE(studio->printLocations());
+  EXPECT_EQ(passes.irAt(0)->find(" loc("), std::string::npos);
+  EXPECT_NE(studio->locatedText(0)->find(" loc("), std::string::npos);
+  // A host step, "linked" ticked: its ops link to the source too.
+  passes.select(0);
+  frame();
+  click("linked");
+  ASSERT_TRUE(frameUntil([&] { return !studio->locating(); }, 60s));
+  frame();
   ASSERT_TRUE(view->widgetCenter("linked-source-16", x, y));
   ImGui::GetIO().MousePos = ImVec2(x, y);
   frame();
@@ -1004,6 +1067,17 @@ TEST_F(NullFrames, TheGraphViewSelectsTheLineOfAClickedNodeAndMarksTheCursorsNod
                              [](const IrGraphNode &n) { return n.opName == "executor.launch"; });
   ASSERT_NE(launch, shown->graph.nodes.end());
   EXPECT_EQ(launch->label, "executor.launch\ntwice @ 10.0.0.9:4711");
+  // It opens fitted: every node is in the graph's pane at 1600x960, none
+  // above its top.
+  float x0, y0, x1, y1;
+  ASSERT_TRUE(view->panelBounds("ir", x0, y0, x1, y1));
+  for (const IrGraphNode &n : shown->graph.nodes) {
+    float x = 0, y = 0;
+    ASSERT_TRUE(view->widgetCenter("graph-" + n.id, x, y)) << n.id << " is not in view";
+    EXPECT_GT(x, x0) << n.id;
+    EXPECT_LT(x, x1) << n.id;
+    EXPECT_LT(y, y1) << n.id;
+  }
   // Click it: its line is selected (marked and scrolled to) in the IR view.
   click("graph-" + launch->id);
   EXPECT_EQ(studio->graph().cursorLine(), launch->line);

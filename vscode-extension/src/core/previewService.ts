@@ -61,6 +61,26 @@ export interface PassItem {
   diagnostics: number;
 }
 
+export type StepKind = 'mlir' | 'llvm' | 'asm';
+
+/** A step offered in a pick: its pass list label and how the server names it. */
+export interface StepChoice {
+  label: string;
+  description: string;
+  /** -1 (the input), a pass's index, or a target's step by name (`compute/asm`). */
+  ref: number | string;
+  kind: StepKind;
+}
+
+/** The choice a previous pick named `preferred` (a ref, or a step's last name: `asm`). */
+export function preferredChoice(choices: readonly StepChoice[], preferred: number | string | undefined): StepChoice | undefined {
+  if (preferred === undefined) {
+    return undefined;
+  }
+  return choices.find((c) => c.ref === preferred)
+    ?? (typeof preferred === 'string' ? choices.find((c) => typeof c.ref === 'string' && c.ref.endsWith(`/${preferred}`)) : undefined);
+}
+
 /** Where a preview document lives: the path and query of its URI. */
 export interface PreviewLocation {
   path: string;
@@ -426,6 +446,18 @@ export class PipelinePreviewService {
       return nested.step.name;
     }
     return run.preview.snapshots[position]?.index ?? position;
+  }
+
+  /**
+   * The steps to pick from (Show IR Graph, Show a Step Linked to the
+   * Source): the pass list's labels, of the kinds asked for (all: none
+   * given), each with the name the language server takes for it.
+   */
+  stepChoices(run: PreviewRun, kinds?: readonly StepKind[]): StepChoice[] {
+    return this.passItems(run)
+      .map((pass) => ({ pass, kind: this.kindAt(run, pass.position) }))
+      .filter(({ kind }) => kinds === undefined || kinds.includes(kind))
+      .map(({ pass, kind }) => ({ label: pass.label, description: pass.description, ref: this.snapshotRef(run, pass.position), kind }));
   }
 
   /** What the text at `position` is: MLIR, LLVM IR or assembly. */

@@ -15,7 +15,7 @@ import { ServerLifecycle } from '../core/lifecycle';
 import type { OpHistoryParams } from '../core/opHistory';
 import { OpHistoryService, historyItems, parseAlignedSnapshots, parseOpHistory, withoutLocation } from '../core/opHistory';
 import { findLensSnapshot, formatDiagnostic, formatMilliseconds, irAt, parsePipelinePreview, PreviewFormatError } from '../core/preview';
-import { PipelinePreviewService } from '../core/previewService';
+import { PipelinePreviewService, preferredChoice } from '../core/previewService';
 import type { PipelinePreviewParams, RerunFromParams, StepTextParams } from '../core/protocol';
 import { COMMANDS, parseLensTarget } from '../core/protocol';
 import { parseRerun, rerunDiagnostics, rerunRan, spliceRerun } from '../core/rerun';
@@ -316,6 +316,23 @@ describe('texts fetched when shown (executor/stepText)', () => {
     assert.equal(run.preview.snapshots[1]?.bytes, 15);
     assert.deepEqual(previews.passItems(run).map((i) => i.position), [-1, 0, 1, 4, 5, 2, 3], 'the nested steps under their pass');
     assert.deepEqual(asked, []);
+  });
+
+  it('offers the steps to pick by their pass list labels, as the server names them (Show IR Graph, Show a Step Linked)', async () => {
+    const { previews, asked } = service();
+    const run = await previews.run('file:///w/a.mlir', 0);
+    const all = previews.stepChoices(run);
+    assert.deepEqual(all.map((c) => c.ref), [-1, 0, 1, 'cross-compile-targets/t/extracted', 'cross-compile-targets/t/asm', 2, 3]);
+    assert.deepEqual(all.map((c) => c.label), previews.passItems(run).map((i) => i.label));
+    assert.equal(all[4]?.kind, 'asm');
+    // The graph's: MLIR steps only.
+    assert.deepEqual(previews.stepChoices(run, ['mlir']).map((c) => c.ref), [-1, 0, 1, 'cross-compile-targets/t/extracted', 2, 3]);
+    // The last one chosen, by its ref or its last name.
+    assert.equal(preferredChoice(all, 'asm')?.ref, 'cross-compile-targets/t/asm');
+    assert.equal(preferredChoice(all, 1)?.ref, 1);
+    assert.equal(preferredChoice(all, 'nope'), undefined);
+    assert.equal(preferredChoice(all, undefined), undefined);
+    assert.deepEqual(asked, [], 'no text is fetched to list them');
   });
 
   it('fetches a step the first time it is shown, then keeps it', async () => {

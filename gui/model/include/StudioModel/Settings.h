@@ -17,6 +17,11 @@ struct Settings {
   // sets a width of its own.
   float passListWidth = 0;
   float executorWidth = 0;
+  /// The executor column folded into a strip at the window's right edge
+  /// (the IR panes get its width): -1 automatic (folded in a window under
+  /// 1280 px wide), 0 open, 1 folded; the strip's and the panel's buttons
+  /// set it.
+  int executorFolded = -1;
   float diagnosticsHeight = 120;
   // The views.
   std::string viewMode = "side-by-side";

@@ -75,6 +75,19 @@ public:
   /// Records again.
   void setPrintLocations(bool on);
   bool printLocations() const { return withLocations; }
+  /// Step `position`'s text with its locations (`loc`, a kernel's `!dbg`
+  /// and `.loc`), for the linked view: the recording's own when it prints
+  /// them; else that of a recording of the document with locations, made
+  /// in the background the first time one is asked for after each
+  /// recording (null until it is in: locating(); or when it failed or the
+  /// studio shows an edit: locatingError()). The snapshots shown keep
+  /// their text without locations.
+  std::shared_ptr<const std::string> locatedText(int position);
+  bool locating() const;
+  /// Waits up to `timeout` for the recording with locations (none asked
+  /// for: at once); false when it is still running.
+  bool waitForLocated(std::chrono::milliseconds timeout);
+  const std::string &locatingError() const { return locatedError; }
   /// Compile the kernels with debug info (cross-compile-targets{debug=true}:
   /// crash reports and gdb show their .mlir lines). Records again.
   void setDebugBuild(bool on);
@@ -239,6 +252,16 @@ private:
   GraphModel graphModel;
   std::unique_ptr<ExecutorModel> exec;
   std::unique_ptr<Recorder> recorder;
+  /// The recording with locations behind locatedText(), of recording
+  /// generation `locatedFor`.
+  std::unique_ptr<Recorder> locator;
+  /// Submits a recording of the document as it is (the studio's pipeline
+  /// and options, `locations` printed) to `to`, in `workspace`.
+  void submitDocumentRecording(Recorder &to, std::string workspace, bool locations,
+                               bool textsOnly);
+  std::unique_ptr<PipelineModel> located;
+  uint64_t locatedFor = 0;
+  std::string locatedError;
   std::string root;
   bool ownsRoot = false;
   unsigned nextWorkspace = 0;
