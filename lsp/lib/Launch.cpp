@@ -19,9 +19,9 @@
 #include <cstring>
 
 using namespace mlir;
+using namespace executor_studio;
 using namespace executor_studio::lsp;
 namespace json = llvm::json;
-using namespace executor_studio;
 using executor_studio::runtime::CrashFrame;
 using executor_studio::runtime::HostMemRef;
 using executor_studio::runtime::ResultSpec;

@@ -34,22 +34,31 @@ TEST(KernelArguments, ArraysGiveTheirShape) {
   EXPECT_EQ(in.data.sizes, std::vector<int64_t>{4});
   EXPECT_EQ(in.data.elementSize, 8);
   EXPECT_EQ(values<double>(in.data), (std::vector<double>{1, 2, 3.5, 4}));
-  ParsedArgument nested = parseInput(arg({2, -1}, "i32"), "[[1, 2, 3], [4, 5, 6]]");
+  ParsedArgument nested =
+      parseInput(arg({2, -1}, "i32"), "[[1, 2, 3], [4, 5, 6]]");
   ASSERT_TRUE(nested.ok) << nested.error;
   EXPECT_EQ(nested.data.sizes, (std::vector<int64_t>{2, 3}));
-  EXPECT_EQ(values<int32_t>(nested.data), (std::vector<int32_t>{1, 2, 3, 4, 5, 6}));
+  EXPECT_EQ(values<int32_t>(nested.data),
+            (std::vector<int32_t>{1, 2, 3, 4, 5, 6}));
 }
 
 TEST(KernelArguments, ArraysMustFitTheType) {
-  EXPECT_NE(parseInput(arg({4}), "[1, 2]").error.find("does not fit"), std::string::npos);
-  EXPECT_NE(parseInput(arg({2, 2}), "[1, 2, 3]").error.find("rank"), std::string::npos);
-  EXPECT_NE(parseInput(arg({2, 2}), "[[1, 2], [3]]").error.find("ragged"), std::string::npos);
-  EXPECT_NE(parseInput(arg({2}), "[1, \"x\"]").error.find("not a number"), std::string::npos);
-  EXPECT_NE(parseInput(arg({2}), "[1, 2").error.find("not JSON"), std::string::npos);
-  EXPECT_NE(parseInput(arg({2}, "i8"), "[1, 300]").error.find("does not fit i8"),
+  EXPECT_NE(parseInput(arg({4}), "[1, 2]").error.find("does not fit"),
             std::string::npos);
-  EXPECT_NE(parseInput(arg({2}, "i32"), "[1, 2.5]").error.find("not an integer"),
+  EXPECT_NE(parseInput(arg({2, 2}), "[1, 2, 3]").error.find("rank"),
             std::string::npos);
+  EXPECT_NE(parseInput(arg({2, 2}), "[[1, 2], [3]]").error.find("ragged"),
+            std::string::npos);
+  EXPECT_NE(parseInput(arg({2}), "[1, \"x\"]").error.find("not a number"),
+            std::string::npos);
+  EXPECT_NE(parseInput(arg({2}), "[1, 2").error.find("not JSON"),
+            std::string::npos);
+  EXPECT_NE(
+      parseInput(arg({2}, "i8"), "[1, 300]").error.find("does not fit i8"),
+      std::string::npos);
+  EXPECT_NE(
+      parseInput(arg({2}, "i32"), "[1, 2.5]").error.find("not an integer"),
+      std::string::npos);
   ShapedArg unsupported;
   unsupported.why = "scalars are not supported";
   EXPECT_EQ(parseInput(unsupported, "1").error, "scalars are not supported");
@@ -59,14 +68,18 @@ TEST(KernelArguments, NumbersAndPatternsFill) {
   ParsedArgument fill = parseInput(arg({3}), "2.5");
   ASSERT_TRUE(fill.ok) << fill.error;
   EXPECT_EQ(values<double>(fill.data), (std::vector<double>{2.5, 2.5, 2.5}));
-  ParsedArgument iota = parseInput(arg({2, 2}, "i64"), "{\"iota\": 10, \"step\": -2}");
+  ParsedArgument iota =
+      parseInput(arg({2, 2}, "i64"), "{\"iota\": 10, \"step\": -2}");
   ASSERT_TRUE(iota.ok) << iota.error;
   EXPECT_EQ(values<int64_t>(iota.data), (std::vector<int64_t>{10, 8, 6, 4}));
   ParsedArgument lin = parseInput(arg({5}, "f32"), "{\"linspace\": [0, 1]}");
   ASSERT_TRUE(lin.ok) << lin.error;
-  EXPECT_EQ(values<float>(lin.data), (std::vector<float>{0, 0.25, 0.5, 0.75, 1}));
-  ParsedArgument r1 = parseInput(arg({100}), "{\"random\": [-1, 1], \"seed\": 3}");
-  ParsedArgument r2 = parseInput(arg({100}), "{\"random\": [-1, 1], \"seed\": 3}");
+  EXPECT_EQ(values<float>(lin.data),
+            (std::vector<float>{0, 0.25, 0.5, 0.75, 1}));
+  ParsedArgument r1 =
+      parseInput(arg({100}), "{\"random\": [-1, 1], \"seed\": 3}");
+  ParsedArgument r2 =
+      parseInput(arg({100}), "{\"random\": [-1, 1], \"seed\": 3}");
   ASSERT_TRUE(r1.ok) << r1.error;
   EXPECT_EQ(r1.data.bytes, r2.data.bytes);
   for (double v : values<double>(r1.data)) {
@@ -75,20 +88,25 @@ TEST(KernelArguments, NumbersAndPatternsFill) {
   }
   EXPECT_NE(parseInput(arg({2}), "{\"fil\": 1}").error.find("needs one of"),
             std::string::npos);
-  EXPECT_NE(parseInput(arg({2}), "{\"fill\": 1, \"colour\": 2}").error.find("colour"),
-            std::string::npos);
+  EXPECT_NE(
+      parseInput(arg({2}), "{\"fill\": 1, \"colour\": 2}").error.find("colour"),
+      std::string::npos);
 }
 
 TEST(KernelArguments, DynamicSizesNeedAShape) {
   EXPECT_NE(parseInput(arg({-1}), "{\"fill\": 1}").error.find("dynamic"),
             std::string::npos);
-  EXPECT_NE(parseInput(arg({-1}), "7").error.find("dynamic"), std::string::npos);
-  ParsedArgument in = parseInput(arg({-1, 2}), "{\"fill\": 1, \"shape\": [3, 2]}");
+  EXPECT_NE(parseInput(arg({-1}), "7").error.find("dynamic"),
+            std::string::npos);
+  ParsedArgument in =
+      parseInput(arg({-1, 2}), "{\"fill\": 1, \"shape\": [3, 2]}");
   ASSERT_TRUE(in.ok) << in.error;
   EXPECT_EQ(in.data.sizes, (std::vector<int64_t>{3, 2}));
-  EXPECT_NE(parseInput(arg({-1, 2}), "{\"fill\": 1, \"shape\": [3, 3]}").error.find("does not fit"),
+  EXPECT_NE(parseInput(arg({-1, 2}), "{\"fill\": 1, \"shape\": [3, 3]}")
+                .error.find("does not fit"),
             std::string::npos);
-  EXPECT_NE(parseInput(arg({-1}), "{\"fill\": 1, \"shape\": [1000000000000]}").error.find("too large"),
+  EXPECT_NE(parseInput(arg({-1}), "{\"fill\": 1, \"shape\": [1000000000000]}")
+                .error.find("too large"),
             std::string::npos);
 }
 
@@ -99,8 +117,10 @@ TEST(KernelArguments, FormatsNestedValues) {
   std::vector<double> v = {1, 2.5, 3, 4, 5, 6};
   d.bytes.resize(48);
   std::memcpy(d.bytes.data(), v.data(), 48);
-  EXPECT_EQ(formatValues(d, elementTypeNamed("f64")), "[[1, 2.5, 3], [4, 5, 6]]");
-  EXPECT_EQ(formatValues(d, elementTypeNamed("f64"), 4), "[[1, 2.5, 3], [4, ...]]");
+  EXPECT_EQ(formatValues(d, elementTypeNamed("f64")),
+            "[[1, 2.5, 3], [4, 5, 6]]");
+  EXPECT_EQ(formatValues(d, elementTypeNamed("f64"), 4),
+            "[[1, 2.5, 3], [4, ...]]");
   MemRefData i;
   i.sizes = {3};
   i.elementSize = 4;
@@ -137,7 +157,8 @@ TEST(KernelArguments, ElementTypes) {
   EXPECT_EQ(elementTypeNamed("ui16").isUnsigned, true);
   EXPECT_EQ(elementTypeNamed("index").size, 8);
   EXPECT_EQ(elementTypeNamed("bf16").kind, ElementType::Kind::Unsupported);
-  EXPECT_EQ(elementTypeNamed("complex<f32>").kind, ElementType::Kind::Unsupported);
+  EXPECT_EQ(elementTypeNamed("complex<f32>").kind,
+            ElementType::Kind::Unsupported);
 }
 
 TEST(KernelArguments, FlatListsFillAStaticShape) {
@@ -174,9 +195,10 @@ TEST(KernelArguments, BadValuesNameTheirPosition) {
   EXPECT_EQ(parseInput(arg({}, "i1"), "2").error, "2 does not fit i1");
   // A front end names the kernel and the argument.
   ShapedArg a = arg({4});
-  EXPECT_EQ(argumentError("@k::@e", 1, a, "shape [2] does not fit memref<4xf64>"),
-            "@k::@e argument 1 (memref<4xf64>): shape [2] does not fit "
-            "memref<4xf64>");
+  EXPECT_EQ(
+      argumentError("@k::@e", 1, a, "shape [2] does not fit memref<4xf64>"),
+      "@k::@e argument 1 (memref<4xf64>): shape [2] does not fit "
+      "memref<4xf64>");
   EXPECT_EQ(argumentCountError("@k::@e", 1, 2, "--inputs"),
             "@k::@e takes 1 argument(s), --inputs gives 2");
 }
@@ -224,7 +246,8 @@ TEST(KernelArguments, TypesALaunchCarries) {
             "memref<*xf64> is unranked: a launch needs a ranked memref");
   ShapedArg vector = describe(mlir::VectorType::get({4}, b.getF64Type()));
   EXPECT_FALSE(vector.supported);
-  EXPECT_NE(vector.why.find("neither a memref nor a scalar"), std::string::npos);
+  EXPECT_NE(vector.why.find("neither a memref nor a scalar"),
+            std::string::npos);
   EXPECT_EQ(parseInput(vector, "[1, 2, 3, 4]").error, vector.why);
 }
 
@@ -235,9 +258,10 @@ TEST(KernelArguments, ResultsAsJSON) {
   std::vector<int16_t> v = {-1, 2, 300, -32768};
   d.bytes.resize(8);
   std::memcpy(d.bytes.data(), v.data(), 8);
-  EXPECT_EQ(json::Value(resultToJSON(d, arg({2, 2}, "i16"))),
-            json::Value(json::Object{{"sizes", json::Array{2, 2}},
-                                     {"values", json::Array{-1, 2, 300, -32768}}}));
+  EXPECT_EQ(
+      json::Value(resultToJSON(d, arg({2, 2}, "i16"))),
+      json::Value(json::Object{{"sizes", json::Array{2, 2}},
+                               {"values", json::Array{-1, 2, 300, -32768}}}));
   MemRefData f;
   f.sizes = {2};
   f.elementSize = 8;

@@ -41,7 +41,8 @@ std::string positionText(const std::vector<int64_t> &position) {
 }
 
 /// The position of element `flat` (row-major) of `shape`.
-std::vector<int64_t> positionOf(int64_t flat, const std::vector<int64_t> &shape) {
+std::vector<int64_t> positionOf(int64_t flat,
+                                const std::vector<int64_t> &shape) {
   std::vector<int64_t> position(shape.size(), 0);
   for (size_t d = shape.size(); d > 0; --d) {
     if (shape[d - 1] > 0) {
@@ -169,7 +170,8 @@ bool store(const ElementType &element, double value, size_t index,
       error = std::string(text) + " is not an integer (" + element.name + ")";
       return false;
     }
-    unsigned bits = element.kind == ElementType::Kind::Index ? 64 : element.bits;
+    unsigned bits =
+        element.kind == ElementType::Kind::Index ? 64 : element.bits;
     long double lo, hi;
     if (bits == 1) {
       lo = 0;
@@ -202,7 +204,8 @@ bool store(const ElementType &element, double value, size_t index,
 int64_t readInteger(const ElementType &element, const char *at) {
   int64_t v = 0;
   std::memcpy(&v, at, static_cast<size_t>(element.size));
-  unsigned bits = element.kind == ElementType::Kind::Index ? 64 : element.size * 8;
+  unsigned bits =
+      element.kind == ElementType::Kind::Index ? 64 : element.size * 8;
   if (bits < 64 && !element.isUnsigned && element.bits != 1) {
     // Sign-extend.
     int64_t sign = int64_t(1) << (bits - 1);
@@ -232,7 +235,8 @@ double readElement(const ElementType &element, const char *at) {
   return 0;
 }
 
-void appendNumber(std::string &out, const ElementType &element, const char *at) {
+void appendNumber(std::string &out, const ElementType &element,
+                  const char *at) {
   char text[64];
   if (element.kind == ElementType::Kind::Float) {
     std::snprintf(text, sizeof(text), "%.6g", readElement(element, at));
@@ -317,8 +321,9 @@ namespace {
 bool argumentShape(const ShapedArg &arg, std::vector<int64_t> &shape,
                    std::string &error) {
   if (!arg.hasStaticShape()) {
-    error = arg.type + " has dynamic sizes: give \"shape\": " +
-            shapeText(arg.shape) + " with numbers for the ?s";
+    error = arg.type +
+            " has dynamic sizes: give \"shape\": " + shapeText(arg.shape) +
+            " with numbers for the ?s";
     return false;
   }
   shape = arg.shape;
@@ -416,8 +421,9 @@ bool randomValues(const ShapedArg &arg, const json::Object &j,
   bool integral = arg.element.kind != ElementType::Kind::Float;
   for (double &v : values) {
     if (integral) {
-      std::uniform_int_distribution<int64_t> d(static_cast<int64_t>(std::ceil(lo)),
-                                               static_cast<int64_t>(std::floor(hi)));
+      std::uniform_int_distribution<int64_t> d(
+          static_cast<int64_t>(std::ceil(lo)),
+          static_cast<int64_t>(std::floor(hi)));
       v = static_cast<double>(d(generator));
     } else {
       std::uniform_real_distribution<double> d(lo, hi);
@@ -467,7 +473,7 @@ bool generateValues(const ShapedArg &arg, const json::Object &j,
 
 /// Every key of a pattern is one it knows.
 bool checkPatternKeys(const json::Object &j, std::string &error) {
-  static const char *known[] = {"fill", "iota", "step", "linspace",
+  static const char *known[] = {"fill",   "iota", "step", "linspace",
                                 "random", "seed", "shape"};
   for (const auto &entry : j) {
     bool ok = false;
@@ -518,13 +524,15 @@ ParsedArgument parseInputValue(const ShapedArg &arg, const json::Value &j) {
 
   result.data.sizes = shape;
   result.data.elementSize = arg.element.size;
-  result.data.bytes.assign(values.size() * static_cast<size_t>(arg.element.size), 0);
+  result.data.bytes.assign(
+      values.size() * static_cast<size_t>(arg.element.size), 0);
   for (size_t i = 0; i < values.size(); ++i)
     if (!store(arg.element, values[i], i, result.data.bytes, result.error)) {
       if (!shape.empty())
-        result.error = "element " +
-                       positionText(positionOf(static_cast<int64_t>(i), shape)) +
-                       ": " + result.error;
+        result.error =
+            "element " +
+            positionText(positionOf(static_cast<int64_t>(i), shape)) + ": " +
+            result.error;
       return result;
     }
   result.ok = true;
@@ -567,8 +575,8 @@ std::string defaultInputText(const ShapedArg &arg) {
   if (!arg.hasStaticShape()) {
     std::string shape = "[";
     for (size_t i = 0; i < arg.shape.size(); ++i)
-      shape += (i ? ", " : "") +
-               std::to_string(arg.shape[i] < 0 ? 4 : arg.shape[i]);
+      shape +=
+          (i ? ", " : "") + std::to_string(arg.shape[i] < 0 ? 4 : arg.shape[i]);
     return "{\"iota\": 1, \"shape\": " + shape + "]}";
   }
   if (arg.shape.size() == 1 && arg.shape[0] <= 16) {
@@ -647,7 +655,8 @@ std::string formatValues(const MemRefData &data, const ElementType &element,
   return out;
 }
 
-double valueAt(const MemRefData &data, const ElementType &element, int64_t flat) {
+double valueAt(const MemRefData &data, const ElementType &element,
+               int64_t flat) {
   if (element.size <= 0 || flat < 0 ||
       static_cast<size_t>((flat + 1) * element.size) > data.bytes.size())
     return 0;
@@ -658,8 +667,9 @@ ValueStats valueStats(const MemRefData &data, const ElementType &element) {
   ValueStats stats;
   if (element.kind == ElementType::Kind::Unsupported || element.size <= 0)
     return stats;
-  int64_t n = std::min<int64_t>(data.numElements(),
-                                static_cast<int64_t>(data.bytes.size()) / element.size);
+  int64_t n =
+      std::min<int64_t>(data.numElements(),
+                        static_cast<int64_t>(data.bytes.size()) / element.size);
   double sum = 0;
   for (int64_t i = 0; i < n; ++i) {
     double v = readElement(element, data.bytes.data() + i * element.size);
@@ -680,7 +690,8 @@ ValueStats valueStats(const MemRefData &data, const ElementType &element) {
 
 std::string valuesJson(const MemRefData &data, const ElementType &element) {
   int64_t n = data.numElements();
-  std::string text = formatValues(data, element, static_cast<size_t>(std::max<int64_t>(n, 1)));
+  std::string text =
+      formatValues(data, element, static_cast<size_t>(std::max<int64_t>(n, 1)));
   if (element.kind != ElementType::Kind::Float)
     return text;
   // %g spells NaN and the infinities as words JSON does not have.
@@ -774,7 +785,8 @@ json::Value resultToJSON(const MemRefData &data, const ShapedArg &arg) {
     if (element.kind == ElementType::Kind::Float) {
       double v = readElement(element, at);
       // JSON has no NaN or infinities.
-      values.push_back(std::isfinite(v) ? json::Value(v) : json::Value(nullptr));
+      values.push_back(std::isfinite(v) ? json::Value(v)
+                                        : json::Value(nullptr));
     } else if (element.isUnsigned && element.size == 8) {
       uint64_t v;
       std::memcpy(&v, at, 8);
@@ -788,7 +800,8 @@ json::Value resultToJSON(const MemRefData &data, const ShapedArg &arg) {
   json::Array sizes;
   for (int64_t size : data.sizes)
     sizes.push_back(size);
-  return json::Object{{"sizes", std::move(sizes)}, {"values", std::move(values)}};
+  return json::Object{{"sizes", std::move(sizes)},
+                      {"values", std::move(values)}};
 }
 
 } // namespace executor_studio

@@ -92,7 +92,7 @@ ShapedArg describeArgument(mlir::Type type, bool isResult, bool dispatched);
 /// an optional `"shape": [...]` (needed for dynamic sizes). An error about
 /// an element names its position (`element [1][0]`).
 ParsedArgument parseInputValue(const ShapedArg &arg,
-                            const llvm::json::Value &value);
+                               const llvm::json::Value &value);
 /// The same, from the JSON's text (an input editor's).
 ParsedArgument parseInput(const ShapedArg &arg, std::string_view text);
 
@@ -122,7 +122,8 @@ struct ValueStats {
 };
 ValueStats valueStats(const MemRefData &data, const ElementType &element);
 /// Element `flat` (row-major) as a double.
-double valueAt(const MemRefData &data, const ElementType &element, int64_t flat);
+double valueAt(const MemRefData &data, const ElementType &element,
+               int64_t flat);
 /// The whole buffer as JSON text: nested arrays by shape, NaN and
 /// infinities as null (JSON has no spelling for them).
 std::string valuesJson(const MemRefData &data, const ElementType &element);
