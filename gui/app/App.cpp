@@ -5,7 +5,6 @@
 #include "StudioModel/Settings.h"
 #include "StudioModel/Studio.h"
 #include "StudioUI/StudioView.h"
-#include "ExecutorStudio/Support/Nearest.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
@@ -175,17 +174,17 @@ bool parseArguments(int argc, char **argv, AppOptions &options, std::string &mes
   static AppOptions parsed;
   static cl::OptionCategory window("Window");
   static cl::OptionCategory headless("Headless (under Xvfb with Mesa)");
-  static cl::opt<std::string, true> file(cl::Positional, cl::location(parsed.file),
+  static cl::opt<std::string, true> file(cl::Positional, cl::location(parsed.start.file),
                                          cl::desc("[FILE.mlir]"), cl::cat(window));
   static cl::opt<std::string, true> pipeline(
-      "pipeline", cl::location(parsed.pipeline), cl::value_desc("TEXT"), cl::cat(window),
+      "pipeline", cl::location(parsed.start.pipeline), cl::value_desc("TEXT"), cl::cat(window),
       cl::desc("record TEXT (builtin.module(cse,canonicalize)) instead of the default pipeline"));
   static cl::opt<std::string, true> settings(
       "settings", cl::location(parsed.settingsPath), cl::value_desc("FILE"), cl::cat(window),
       cl::desc("window and layout settings (default "
                "$XDG_CONFIG_HOME/executor-studio/settings.json)"));
   static cl::opt<bool, true> debugBuild(
-      "debug-build", cl::location(parsed.debugBuild), cl::cat(window),
+      "debug-build", cl::location(parsed.start.debugBuild), cl::cat(window),
       cl::desc("compile the kernels with debug info (the \"debug build\" toggle): a crash "
                "names the .mlir line of each kernel frame"));
   static cl::opt<std::string> size("size", cl::value_desc("WxH"), cl::cat(window),
@@ -198,10 +197,10 @@ bool parseArguments(int argc, char **argv, AppOptions &options, std::string &mes
       "pass", cl::value_desc("N|NAME"), cl::cat(headless),
       cl::desc("select pass N (1-based, as the pass list numbers them) or by name: cse, "
                "compute/asm (a target's own step)"));
-  static cl::opt<std::string, true> view("view", cl::location(parsed.view),
+  static cl::opt<std::string, true> view("view", cl::location(parsed.start.view),
                                          cl::value_desc("MODE"), cl::cat(headless),
                                          cl::desc("side-by-side, unified or source"));
-  static cl::opt<std::string, true> search("search", cl::location(parsed.search),
+  static cl::opt<std::string, true> search("search", cl::location(parsed.start.search),
                                            cl::value_desc("TEXT"), cl::cat(headless),
                                            cl::desc("search the IR view for TEXT"));
   static cl::opt<std::string> history(
@@ -209,32 +208,32 @@ bool parseArguments(int argc, char **argv, AppOptions &options, std::string &mes
       cl::desc("follow the op at LINE (and COL) of the file through every pass (its op "
                "history; records with locations)"));
   static cl::opt<std::string, true> edit(
-      "edit", cl::location(parsed.editFile), cl::value_desc("FILE"), cl::cat(headless),
+      "edit", cl::location(parsed.start.editFile), cl::value_desc("FILE"), cl::cat(headless),
       cl::desc("replace the IR after --pass N with FILE and re-run the passes after it "
                "(shows the edited re-run)"));
   static cl::opt<bool, true> restoreEdit(
-      "restore-edit", cl::location(parsed.restoreEdit), cl::cat(headless),
+      "restore-edit", cl::location(parsed.start.restoreEdit), cl::cat(headless),
       cl::desc("restore the edit of FILE that an earlier session kept (in "
                "$XDG_STATE_HOME/executor-studio/recovery; the window offers it) and re-run "
                "the passes after it"));
   static cl::opt<bool, true> inspect(
-      "inspect", cl::location(parsed.inspect), cl::cat(headless),
+      "inspect", cl::location(parsed.start.inspect), cl::cat(headless),
       cl::desc("open the result inspector on --launch's first result"));
   static cl::opt<std::string, true> launch(
-      "launch", cl::location(parsed.launch), cl::value_desc("ENTRY"), cl::cat(headless),
+      "launch", cl::location(parsed.start.launch), cl::value_desc("ENTRY"), cl::cat(headless),
       cl::desc("launch kernel ENTRY (square, compute::square or @compute::@square) before the "
                "screenshot"));
   static cl::opt<bool, true> underDebugger(
-      "under-debugger", cl::location(parsed.underDebugger), cl::cat(headless),
+      "under-debugger", cl::location(parsed.start.underDebugger), cl::cat(headless),
       cl::desc("--launch under a debugger (\"Launch under debugger\"): the picture shows "
                "the session waiting for one and the gdb and lldb commands, which are "
                "printed"));
   static cl::opt<std::string, true> inputs(
-      "inputs", cl::location(parsed.inputs), cl::value_desc("JSON"), cl::cat(headless),
+      "inputs", cl::location(parsed.start.inputs), cl::value_desc("JSON"), cl::cat(headless),
       cl::desc("its inputs: a JSON array, one entry per argument, each an array, a number or "
                "a pattern ({\"iota\": 1})"));
   static cl::opt<std::string, true> executor(
-      "executor", cl::location(parsed.executor), cl::value_desc("HOST:PORT"),
+      "executor", cl::location(parsed.start.executor), cl::value_desc("HOST:PORT"),
       cl::cat(headless),
       cl::desc("the executor for --launch (default: start a local one)"));
   static cl::opt<int, true> frames("frames", cl::location(parsed.frames), cl::value_desc("N"),
@@ -256,7 +255,7 @@ bool parseArguments(int argc, char **argv, AppOptions &options, std::string &mes
       "o", cl::location(parsed.output), cl::value_desc("FILE.svg"), cl::cat(noWindow),
       cl::desc("with --graph: write the SVG to FILE (default: stdout)"));
   static cl::opt<std::string, true> showGraph(
-      "show-graph", cl::location(parsed.showGraph), cl::value_desc("FUNC"), cl::cat(headless),
+      "show-graph", cl::location(parsed.start.showGraph), cl::value_desc("FUNC"), cl::cat(headless),
       cl::desc("show the Graph view of function FUNC below the IR"));
   static cl::opt<bool> shortHelp("h", cl::Hidden, cl::desc("the same as --help"));
 
@@ -281,6 +280,7 @@ bool parseArguments(int argc, char **argv, AppOptions &options, std::string &mes
     return false;
   };
   options = parsed;
+  StudioStart &start = options.start;
   if (graph.size() == 2) {
     options.graphPass = graph[0];
     options.graphFunction = graph[1];
@@ -291,45 +291,45 @@ bool parseArguments(int argc, char **argv, AppOptions &options, std::string &mes
       return c >= '0' && c <= '9';
     });
     if (number)
-      options.pass = std::atoi(text.c_str());
+      start.pass = std::atoi(text.c_str());
     else if (!text.empty() && text[0] != '-')
-      options.passName = text; // (resolved against the recording)
-    if (options.pass < 1 && options.passName.empty())
+      start.passName = text; // (resolved against the recording)
+    if (start.pass < 1 && start.passName.empty())
       return refuse("--pass takes a pass number from 1 or a pass name");
   }
   if (history.getNumOccurrences()) {
     auto [lineText, columnText] = llvm::StringRef(history).split(':');
-    if (lineText.getAsInteger(10, options.historyLine) || options.historyLine == 0 ||
+    if (lineText.getAsInteger(10, start.historyLine) || start.historyLine == 0 ||
         (history.find(':') != std::string::npos &&
-         (columnText.getAsInteger(10, options.historyColumn) || options.historyColumn == 0)))
+         (columnText.getAsInteger(10, start.historyColumn) || start.historyColumn == 0)))
       return refuse("--history takes LINE or LINE:COL of the file, numbered from 1");
   }
-  if (view.getNumOccurrences() && !viewModeNamed(options.view))
+  if (view.getNumOccurrences() && !viewModeNamed(start.view))
     return refuse("--view takes side-by-side, unified or source");
   if (size.getNumOccurrences() && !parseSize(size, options.width, options.height))
     return refuse("--size takes WxH (at least 320x240)");
-  if (!options.inputs.empty() && options.launch.empty())
+  if (!start.inputs.empty() && start.launch.empty())
     return refuse("--inputs goes with --launch");
-  if (!options.printDiff.empty() && (!options.screenshot.empty() || options.file.empty()))
+  if (!options.printDiff.empty() && (!options.screenshot.empty() || start.file.empty()))
     return refuse("--print-diff PASS goes with a FILE and without --screenshot");
   if (!options.graphPass.empty() &&
-      (!options.screenshot.empty() || !options.printDiff.empty() || options.file.empty()))
+      (!options.screenshot.empty() || !options.printDiff.empty() || start.file.empty()))
     return refuse("--graph PASS FUNC goes with a FILE and without --screenshot or --print-diff");
   if (!options.output.empty() && options.graphPass.empty())
     return refuse("-o goes with --graph");
-  if (!options.showGraph.empty() && options.screenshot.empty())
+  if (!start.showGraph.empty() && options.screenshot.empty())
     return refuse("--show-graph goes with --screenshot (in the window, tick \"graph\")");
   if (options.lineDiff && options.printDiff.empty())
     return refuse("--line-diff goes with --print-diff");
-  if (!options.editFile.empty() && (options.pass < 1 || options.screenshot.empty()))
+  if (!start.editFile.empty() && (start.pass < 1 || options.screenshot.empty()))
     return refuse("--edit goes with --pass N and --screenshot");
-  if (options.restoreEdit && (options.screenshot.empty() || !options.editFile.empty()))
+  if (start.restoreEdit && (options.screenshot.empty() || !start.editFile.empty()))
     return refuse("--restore-edit goes with --screenshot and without --edit");
-  if (options.inspect && options.launch.empty())
+  if (start.inspect && start.launch.empty())
     return refuse("--inspect goes with --launch");
-  if (options.underDebugger && (options.launch.empty() || options.inspect))
+  if (start.underDebugger && (start.launch.empty() || start.inspect))
     return refuse("--under-debugger goes with --launch and without --inspect");
-  if (!options.launch.empty() && options.screenshot.empty())
+  if (!start.launch.empty() && options.screenshot.empty())
     return refuse("--launch goes with --screenshot (in the window, press Launch or F5)");
   return true;
 }
@@ -352,46 +352,46 @@ std::string title(const Studio &studio) {
 
 /// --launch: connects, launches, waits; prints what happened. False when
 /// the launch did not succeed.
-bool launchForScreenshot(Studio &studio, const AppOptions &options) {
+bool launchForScreenshot(Studio &studio, const StudioStart &start) {
   using namespace std::chrono_literals;
   ExecutorModel &executor = studio.executor();
-  if (options.underDebugger && options.executor.empty()) {
+  if (start.underDebugger && start.executor.empty()) {
     // Its own session, with a local executor --debug-wait: no connection.
-  } else if (options.executor.empty())
+  } else if (start.executor.empty())
     executor.startLocal();
   else
-    executor.connect(options.executor);
+    executor.connect(start.executor);
   executor.waitIdle(30s);
   if (executor.state() != ExecutorState::Connected &&
-      !(options.underDebugger && options.executor.empty())) {
+      !(start.underDebugger && start.executor.empty())) {
     std::fprintf(stderr, "executor-studio: executor %s: %s\n", stateName(executor.state()),
                  executor.error().c_str());
     return false;
   }
-  int kernel = studio.findKernel(options.launch);
+  int kernel = studio.findKernel(start.launch);
   if (kernel < 0) {
     std::string names;
     for (const Kernel &k : studio.kernels())
       names += " " + k.qualifiedName();
     std::fprintf(stderr, "executor-studio: no kernel %s (the document launches:%s)\n",
-                 options.launch.c_str(), names.empty() ? " none" : names.c_str());
+                 start.launch.c_str(), names.empty() ? " none" : names.c_str());
     return false;
   }
   studio.selectKernel(kernel);
   std::string error;
-  if (!options.inputs.empty() &&
-      !studio.setInputsFromJson(static_cast<size_t>(kernel), options.inputs, error)) {
+  if (!start.inputs.empty() &&
+      !studio.setInputsFromJson(static_cast<size_t>(kernel), start.inputs, error)) {
     std::fprintf(stderr, "executor-studio: %s\n", error.c_str());
     return false;
   }
-  uint64_t id = options.underDebugger
+  uint64_t id = start.underDebugger
                     ? studio.launchUnderDebugger(static_cast<size_t>(kernel))
                     : studio.launch(static_cast<size_t>(kernel), false);
   if (id == 0) {
     std::fprintf(stderr, "executor-studio: %s\n", studio.status().c_str());
     return false;
   }
-  if (options.underDebugger) {
+  if (start.underDebugger) {
     // Until the executor says the session waits for a debugger.
     const DebugLaunch &d = executor.debugLaunch();
     auto deadline = std::chrono::steady_clock::now() + 60s;
@@ -404,19 +404,19 @@ bool launchForScreenshot(Studio &studio, const AppOptions &options) {
     if (d.phase != DebugLaunch::Phase::Waiting) {
       const LaunchRecord *r = executor.findLaunch(id);
       std::fprintf(stderr, "executor-studio: launch of %s under a debugger: %s\n",
-                   options.launch.c_str(),
+                   start.launch.c_str(),
                    r && !r->error.empty() ? r->error.c_str() : debugPhaseName(d.phase));
       return false;
     }
     std::printf("launch #%llu %s: waiting for a debugger (pid %lld)\n  %s\n  %s\n",
-                static_cast<unsigned long long>(id), options.launch.c_str(),
+                static_cast<unsigned long long>(id), start.launch.c_str(),
                 static_cast<long long>(d.pid), d.gdbCommand.c_str(), d.lldbCommand.c_str());
     return true;
   }
   executor.waitIdle(60s);
   const LaunchRecord *r = executor.findLaunch(id);
   if (!r || r->status != LaunchRecord::Status::Done) {
-    std::fprintf(stderr, "executor-studio: launch of %s failed: %s\n", options.launch.c_str(),
+    std::fprintf(stderr, "executor-studio: launch of %s failed: %s\n", start.launch.c_str(),
                  r ? r->error.c_str() : "no record");
     return false;
   }
@@ -427,28 +427,11 @@ bool launchForScreenshot(Studio &studio, const AppOptions &options) {
   std::printf("\n");
   return true;
 }
-/// The position `--pass` or `--print-diff` names (a 1-based number or a
-/// name), or a message why there is none.
-std::optional<int> namedPosition(const PipelineModel &passes, const std::string &name,
-                                 std::string &error) {
-  if (std::optional<int> position = passes.positionNamed(name))
-    return position;
-  error = "the recording has no pass " + name + " (it has " +
-          std::to_string(passes.passCount()) +
-          " passes, numbered from 1; a target's own steps are TARGET/STEP)";
-  std::vector<std::string> names;
-  for (size_t position = 0; position < passes.entryCount(); ++position)
-    names.push_back(passes.shortName(static_cast<int>(position)));
-  if (std::optional<std::string> meant = nearestName(name, names))
-    error += "; did you mean '" + *meant + "'?";
-  return std::nullopt;
-}
-
 /// The error of a --pipeline that is no pipeline, or "": the input parsed,
 /// yet no pass ran (the recorder stops at the pipeline's text).
-std::string pipelineProblem(Studio &studio, const AppOptions &options) {
+std::string pipelineProblem(Studio &studio, const StudioStart &start) {
   const Recording &rec = studio.passes().recording();
-  if (options.pipeline.empty() || !rec.inputIR || !rec.snapshots.empty() || rec.succeeded)
+  if (start.pipeline.empty() || !rec.inputIR || !rec.snapshots.empty() || rec.succeeded)
     return "";
   std::string problem;
   for (const RecordedDiagnostic &d : rec.diagnostics)
@@ -460,10 +443,7 @@ std::string pipelineProblem(Studio &studio, const AppOptions &options) {
 /// failed (the error printed).
 std::optional<int> recordWithoutWindow(Studio &studio, const AppOptions &options) {
   using namespace std::chrono_literals;
-  studio.setDebugBuild(options.debugBuild);
-  if (!options.pipeline.empty())
-    studio.setPipelineText(options.pipeline);
-  if (!studio.open(options.file)) {
+  if (!studio.start(options.start)) {
     std::fprintf(stderr, "executor-studio: %s\n", studio.status().c_str());
     return 1;
   }
@@ -471,7 +451,7 @@ std::optional<int> recordWithoutWindow(Studio &studio, const AppOptions &options
     std::fprintf(stderr, "executor-studio: the recording did not finish\n");
     return 1;
   }
-  if (std::string problem = pipelineProblem(studio, options); !problem.empty()) {
+  if (std::string problem = pipelineProblem(studio, options.start); !problem.empty()) {
     std::fprintf(stderr, "executor-studio: --pipeline: %s\n", problem.c_str());
     return 2;
   }
@@ -486,7 +466,7 @@ int printDiff(const AppOptions &options) {
   PipelineModel &passes = studio.passes();
   passes.setStructural(!options.lineDiff);
   std::string error;
-  std::optional<int> position = namedPosition(passes, options.printDiff, error);
+  std::optional<int> position = passes.positionNamed(options.printDiff, error);
   if (!position) {
     std::fprintf(stderr, "executor-studio: --print-diff %s: %s\n", options.printDiff.c_str(),
                  error.c_str());
@@ -514,7 +494,7 @@ int printGraph(const AppOptions &options) {
         problem = d.file + ":" + std::to_string(d.line) + ":" + std::to_string(d.column) +
                   ": " + d.message;
     std::fprintf(stderr, "executor-studio: --graph: %s does not parse: %s\n",
-                 options.file.c_str(), problem.empty() ? "no message" : problem.c_str());
+                 options.start.file.c_str(), problem.empty() ? "no message" : problem.c_str());
     return 1;
   }
   std::string error;
@@ -522,7 +502,7 @@ int printGraph(const AppOptions &options) {
   if (options.graphPass == "input" || options.graphPass == "0")
     position = kInputPosition;
   else
-    position = namedPosition(passes, options.graphPass, error);
+    position = passes.positionNamed(options.graphPass, error);
   if (!position) {
     std::fprintf(stderr, "executor-studio: --graph %s: %s\n", options.graphPass.c_str(),
                  error.c_str());
@@ -598,94 +578,90 @@ Settings loadSettings(const AppOptions &options, const std::string &settingsPath
     settings = defaults;
     settings.viewMode = "side-by-side";
   }
-  if (!options.view.empty())
-    settings.viewMode = options.view;
-  if (options.historyLine)
+  if (!options.start.view.empty())
+    settings.viewMode = options.start.view;
+  if (options.start.historyLine)
     settings.printLocations = true; // an op is followed by its location
   return settings;
 }
 
-/// The document to open: FILE, else (in the window) the last one. Whether
-/// the run goes on (a screenshot needs its file).
-bool openDocument(Studio &studio, const AppOptions &options, Settings &settings, bool headless,
-                  std::string &file) {
-  file = options.file;
-  if (file.empty() && !headless && !settings.lastFile.empty()) {
+/// The start the run hands the model: the command line's, completed from
+/// `settings`. In the window: FILE, else the last file (when it is still
+/// there), and --pipeline, else the settings' pipeline. Locations printed
+/// as the settings say (loadSettings: --history turns them on).
+StudioStart completeStart(const AppOptions &options, const Settings &settings, bool headless) {
+  StudioStart start = options.start;
+  if (!headless) {
     struct stat st {};
-    if (::stat(settings.lastFile.c_str(), &st) == 0)
-      file = settings.lastFile;
+    if (start.file.empty() && !settings.lastFile.empty() &&
+        ::stat(settings.lastFile.c_str(), &st) == 0)
+      start.file = settings.lastFile;
+    if (start.pipeline.empty())
+      start.pipeline = settings.pipeline;
   }
-  if (file.empty())
-    return true;
-  if (!studio.open(file)) {
-    std::fprintf(stderr, "executor-studio: %s\n", studio.status().c_str());
-    return !headless;
-  }
-  if (!headless)
-    settings.lastFile = studio.document().path();
-  return true;
+  start.printLocations = settings.printLocations;
+  return start;
 }
 
 /// --pass N or --pass NAME; an exit code when it names no pass.
-std::optional<int> selectPass(Studio &studio, const AppOptions &options) {
+std::optional<int> selectPass(Studio &studio, const StudioStart &start) {
   std::string error;
-  if (!options.passName.empty()) {
-    std::optional<int> position = namedPosition(studio.passes(), options.passName, error);
+  if (!start.passName.empty()) {
+    std::optional<int> position = studio.passes().positionNamed(start.passName, error);
     if (!position) {
-      std::fprintf(stderr, "executor-studio: --pass %s: %s\n", options.passName.c_str(),
+      std::fprintf(stderr, "executor-studio: --pass %s: %s\n", start.passName.c_str(),
                    error.c_str());
       return 2;
     }
     studio.passes().select(*position);
   }
-  if (options.pass > 0) {
-    if (options.pass > static_cast<int>(studio.passes().passCount())) {
+  if (start.pass > 0) {
+    if (start.pass > static_cast<int>(studio.passes().passCount())) {
       std::fprintf(stderr, "executor-studio: --pass %d: the recording has %zu passes\n",
-                   options.pass, studio.passes().passCount());
+                   start.pass, studio.passes().passCount());
       return 2;
     }
-    studio.passes().select(options.pass - 1);
+    studio.passes().select(start.pass - 1);
   }
   return std::nullopt;
 }
 
 /// --edit FILE: the IR after --pass N replaced and the rest re-run; an exit
 /// code when FILE cannot be read.
-std::optional<int> applyEditFile(Studio &studio, StudioView &view, const AppOptions &options) {
-  std::ifstream in(options.editFile);
+std::optional<int> applyEditFile(Studio &studio, StudioView &view, const StudioStart &start) {
+  std::ifstream in(start.editFile);
   if (!in) {
-    std::fprintf(stderr, "executor-studio: --edit: cannot read %s\n", options.editFile.c_str());
+    std::fprintf(stderr, "executor-studio: --edit: cannot read %s\n", start.editFile.c_str());
     return 1;
   }
   std::stringstream text;
   text << in.rdbuf();
-  view.editAndRerun(options.pass - 1, text.str());
+  view.editAndRerun(start.pass - 1, text.str());
   studio.waitForRecording(300s);
   if (!studio.editErrors().empty()) {
     const RecordedDiagnostic &d = studio.editErrors()[0];
-    std::fprintf(stderr, "executor-studio: --edit %s:%u:%u: %s\n", options.editFile.c_str(),
+    std::fprintf(stderr, "executor-studio: --edit %s:%u:%u: %s\n", start.editFile.c_str(),
                  d.line, d.column, d.message.c_str());
   }
   studio.passes().select(
-      std::min<int>(options.pass, static_cast<int>(studio.passes().passCount()) - 1));
+      std::min<int>(start.pass, static_cast<int>(studio.passes().passCount()) - 1));
   return std::nullopt;
 }
 
 /// The kept edit: said to be there, or (--restore-edit) restored and
 /// re-run; an exit code when there is none to restore or it cannot be.
-std::optional<int> offerKeptEdit(Studio &studio, const AppOptions &options,
-                                 const std::string &file) {
-  if (const RecoveredEdit *kept = studio.recoveredEdit(); kept && !options.restoreEdit)
+std::optional<int> offerKeptEdit(Studio &studio, const StudioStart &start) {
+  if (const RecoveredEdit *kept = studio.recoveredEdit(); kept && !start.restoreEdit)
     std::fprintf(stderr,
                  "executor-studio: an edit of pass %d of %s was kept at %s UTC: "
                  "--restore-edit restores it\n",
                  kept->pass + 1, kept->document.c_str(), kept->savedAt.c_str());
-  if (!options.restoreEdit)
+  if (!start.restoreEdit)
     return std::nullopt;
   const RecoveredEdit *kept = studio.recoveredEdit();
   if (!kept) {
     std::fprintf(stderr, "executor-studio: --restore-edit: no edit of %s is kept in %s\n",
-                 file.c_str(), RecoveryStore::defaultDir().c_str());
+                 start.file.c_str(), RecoveryStore::defaultDir().c_str());
     return 2;
   }
   int pass = kept->pass;
@@ -700,52 +676,62 @@ std::optional<int> offerKeptEdit(Studio &studio, const AppOptions &options,
   return std::nullopt;
 }
 
-/// --screenshot: the recording, what the options ask for (a pass, an edit,
-/// the kept edit, a search, an op's history, a launch), a few frames, the
-/// PNG. The exit code.
-int runHeadless(Studio &studio, StudioView &view, GlWindow &window, const AppOptions &options,
-                const std::string &file) {
-  studio.waitForRecording(300s);
-  if (std::string problem = pipelineProblem(studio, options); !problem.empty()) {
-    std::fprintf(stderr, "executor-studio: --pipeline: %s\n", problem.c_str());
-    return 2;
-  }
-  if (std::optional<int> exit = selectPass(studio, options))
-    return *exit;
-  if (!options.editFile.empty())
-    if (std::optional<int> exit = applyEditFile(studio, view, options))
-      return *exit;
-  if (std::optional<int> exit = offerKeptEdit(studio, options, file))
-    return *exit;
-  if (!options.search.empty())
-    view.setSearch(options.search);
-  if (!options.showGraph.empty()) {
+/// What `start` asks for once its file is recorded: a pass, an edit, the
+/// kept edit, a search, the graph, an op's history, a launch. An exit code
+/// when one cannot be done (the reason printed); `launched` says whether
+/// the launch (when one is asked for) succeeded.
+std::optional<int> applyStart(Studio &studio, StudioView &view, const StudioStart &start,
+                              bool &launched) {
+  launched = true;
+  if (std::optional<int> exit = selectPass(studio, start))
+    return exit;
+  if (!start.editFile.empty())
+    if (std::optional<int> exit = applyEditFile(studio, view, start))
+      return exit;
+  if (std::optional<int> exit = offerKeptEdit(studio, start))
+    return exit;
+  if (!start.search.empty())
+    view.setSearch(start.search);
+  if (!start.showGraph.empty()) {
     studio.graph().setShown(true);
-    studio.graph().setFunction(options.showGraph);
+    studio.graph().setFunction(start.showGraph);
   }
   std::string why;
-  if (options.historyLine &&
-      !view.openOpHistoryAtFileLine(options.historyLine, options.historyColumn, &why)) {
-    std::string at = std::to_string(options.historyLine);
-    if (options.historyColumn)
-      at += ":" + std::to_string(options.historyColumn);
+  if (start.historyLine &&
+      !view.openOpHistoryAtFileLine(start.historyLine, start.historyColumn, &why)) {
+    std::string at = std::to_string(start.historyLine);
+    if (start.historyColumn)
+      at += ":" + std::to_string(start.historyColumn);
     std::fprintf(stderr, "executor-studio: --history %s: %s\n", at.c_str(), why.c_str());
     return 2;
   }
-  bool launched = true;
-  if (!options.launch.empty()) {
+  if (!start.launch.empty()) {
     // Arguments that cannot be launched: no picture, the reason.
-    int kernel = studio.findKernel(options.launch);
+    int kernel = studio.findKernel(start.launch);
     std::string error;
-    if (kernel >= 0 && !options.inputs.empty() &&
-        !studio.setInputsFromJson(static_cast<size_t>(kernel), options.inputs, error)) {
+    if (kernel >= 0 && !start.inputs.empty() &&
+        !studio.setInputsFromJson(static_cast<size_t>(kernel), start.inputs, error)) {
       std::fprintf(stderr, "executor-studio: --inputs: %s\n", error.c_str());
       return 2;
     }
-    launched = launchForScreenshot(studio, options);
-    if (launched && options.inspect && !studio.executor().launches().empty())
+    launched = launchForScreenshot(studio, start);
+    if (launched && start.inspect && !studio.executor().launches().empty())
       view.openInspector(studio.executor().launches().back().id, false, 0);
   }
+  return std::nullopt;
+}
+
+/// --screenshot: once the recording is in, what the start asks for
+/// (applyStart), a few frames, the PNG. The exit code.
+int runHeadless(Studio &studio, StudioView &view, GlWindow &window, const AppOptions &options) {
+  studio.waitForRecording(300s);
+  if (std::string problem = pipelineProblem(studio, options.start); !problem.empty()) {
+    std::fprintf(stderr, "executor-studio: --pipeline: %s\n", problem.c_str());
+    return 2;
+  }
+  bool launched = true;
+  if (std::optional<int> exit = applyStart(studio, view, options.start, launched))
+    return *exit;
   std::vector<unsigned char> rgba;
   int w = 0, h = 0;
   int frames = std::max(3, options.frames);
@@ -765,19 +751,29 @@ int runHeadless(Studio &studio, StudioView &view, GlWindow &window, const AppOpt
   return launched ? 0 : 3;
 }
 
-/// The window until it is closed (or SIGINT, SIGTERM, SIGHUP); then its
-/// place, size and document are saved in the settings.
-int runWindow(Studio &studio, StudioView &view, GlWindow &window, Settings &settings,
-              const std::string &settingsPath) {
+/// The window until it is closed (or SIGINT, SIGTERM, SIGHUP): once the
+/// recording is in, what the start asks for (applyStart: the parser leaves
+/// the window --pass, --search and --history); then its place, size and
+/// document are saved in the settings.
+int runWindow(Studio &studio, StudioView &view, GlWindow &window, const StudioStart &start,
+              Settings &settings, const std::string &settingsPath) {
   std::string shownTitle;
   for (int sig : {SIGINT, SIGTERM, SIGHUP})
     std::signal(sig, requestStop);
+  bool started = false;
   while (!window.shouldClose() && !stopRequested) {
     bool busy = studio.recordingInProgress() || studio.executor().busy();
     window.waitEvents(busy ? 0.0 : 0.1);
     window.beginFrame();
     view.draw();
     window.endFrame();
+    // (Applied when done: waiting no time.)
+    if (!started && studio.waitForRecording(0ms)) {
+      // (What cannot be done is said on stderr; the window stays.)
+      started = true;
+      bool launched = true;
+      (void)applyStart(studio, view, start, launched);
+    }
     if (title(studio) != shownTitle) {
       shownTitle = title(studio);
       window.setTitle(shownTitle);
@@ -803,6 +799,7 @@ int runApp(const AppOptions &options) {
   std::string settingsPath =
       options.settingsPath.empty() ? Settings::defaultPath() : options.settingsPath;
   Settings settings = loadSettings(options, settingsPath, headless);
+  StudioStart start = completeStart(options, settings, headless);
   bool fixedSize = headless && options.settingsPath.empty();
   int width = options.width ? options.width : fixedSize ? 1600 : settings.windowWidth;
   int height = options.height ? options.height : fixedSize ? 960 : settings.windowHeight;
@@ -831,19 +828,21 @@ int runApp(const AppOptions &options) {
   StudioOptions studioOptions;
   studioOptions.recoveryDir = RecoveryStore::defaultDir();
   Studio studio(studioOptions);
-  studio.setDebugBuild(options.debugBuild);
-  if (!options.pipeline.empty())
-    studio.setPipelineText(options.pipeline);
-  else if (!headless)
-    studio.setPipelineText(settings.pipeline);
-  std::string file;
-  if (!openDocument(studio, options, settings, headless, file))
-    return 1;
+  // The model gets the start once; a screenshot needs its file.
+  if (!studio.start(start)) {
+    std::fprintf(stderr, "executor-studio: %s\n", studio.status().c_str());
+    if (headless)
+      return 1;
+  }
+  if (!headless && studio.document().hasFile())
+    settings.lastFile = studio.document().path();
   StudioView view(studio, settings);
   view.setLaunchKey(GLFW_KEY_F5);
+  // The same start, the same model and view: the frames go to a PNG or to
+  // the window.
   if (headless)
-    return runHeadless(studio, view, *window, options, file);
-  return runWindow(studio, view, *window, settings, settingsPath);
+    return runHeadless(studio, view, *window, options);
+  return runWindow(studio, view, *window, start, settings, settingsPath);
 }
 
 } // namespace executor_studio::gui

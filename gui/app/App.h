@@ -2,6 +2,8 @@
 #ifndef STUDIOAPP_APP_H
 #define STUDIOAPP_APP_H
 
+#include "StudioModel/Start.h"
+
 #include <memory>
 #include <string>
 #include <vector>
@@ -46,18 +48,14 @@ private:
 bool writePng(const std::string &path, int width, int height,
               const std::vector<unsigned char> &rgba, std::string &error);
 
-/// What `executor-studio` was asked to do.
+/// What `executor-studio` was asked to do: what to open, record, select
+/// and launch (the StudioStart handed to the model), and where the frames
+/// go (the window, or --screenshot's PNG) or what to write without a window.
 struct AppOptions {
-  std::string file;
-  /// Compile the kernels with debug info (the "debug build" toggle).
-  bool debugBuild = false;
+  StudioStart start;
   /// Headless: render a few frames, write this PNG, exit.
   std::string screenshot;
-  /// 1-based pass to select (as the pass list numbers them); 0: the first.
-  int pass = 0;
-  /// Or the pass by name: `cse`, a nested step (`compute/asm`,
-  /// `cross-compile-targets/compute/convert-func-to-llvm`).
-  std::string passName;
+  int frames = 4;
   /// Headless, no window: write the diff the studio shows for this pass
   /// (a number or a name, as --pass) to stdout and exit.
   std::string printDiff;
@@ -68,34 +66,8 @@ struct AppOptions {
   std::string graphPass, graphFunction;
   /// Where --graph writes (empty or `-`: stdout).
   std::string output;
-  /// --screenshot: show the Graph view of this function.
-  std::string showGraph;
-  /// A kernel to launch before the screenshot, with its inputs (a JSON
-  /// array, one entry per argument).
-  std::string launch, inputs;
-  /// The executor for --launch (empty: start a local one).
-  std::string executor;
-  /// A pipeline to record instead of the default one.
-  std::string pipeline;
-  /// side-by-side, unified or source.
-  std::string view;
-  std::string search;
-  /// --history LINE[:COL]: follow the op at this 1-based line (and column;
-  /// 0: any) of the file (line 0: none).
-  unsigned historyLine = 0, historyColumn = 0;
-  /// Headless: edit the IR after pass `pass` to this file's text and
-  /// re-run the rest before the screenshot.
-  std::string editFile;
-  /// Headless: restore the edit an earlier session kept (Recovery.h).
-  bool restoreEdit = false;
-  /// Headless: open the inspector on the launch's first result.
-  bool inspect = false;
-  /// Headless: --launch under a debugger; the picture shows the session
-  /// waiting for one, with the gdb and lldb commands.
-  bool underDebugger = false;
   std::string settingsPath;
   int width = 0, height = 0;
-  int frames = 4;
 };
 
 /// Parses the command line with llvm::cl (--help prints the options and

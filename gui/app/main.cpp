@@ -11,11 +11,15 @@
 #include "ExecutorStudio/Pipeline/RecordingWorker.h"
 #include "ExecutorStudio/Registration/TextEntryPoints.h"
 #include "ExecutorStudio/Registration/Registration.h"
+#include "ExecutorStudio/Support/Targets.h"
 
 #include <cstdio>
 #include <cstring>
 
 int main(int argc, char **argv) {
+  // LLVM's targets, for cross-compile-targets and launches on an ORC
+  // executor, once (Targets.h); the recording worker too.
+  executor_studio::initializeTargets();
   // The studio records in a worker process: itself (RecordingWorker.h).
   if (std::optional<int> worker = executor_studio::runRecordWorkerIfAsked(argc, argv))
     return *worker;

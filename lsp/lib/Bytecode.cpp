@@ -18,6 +18,8 @@
 #include "llvm/Support/LSP/Protocol.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <optional>
+
 using namespace mlir;
 using namespace executor_studio::lsp;
 
@@ -26,10 +28,10 @@ static llvm::Error makeError(const llvm::Twine &message) {
                                            proto::ErrorCode::RequestFailed);
 }
 
-llvm::Expected<std::string>
-executor_studio::lsp::convertFromBytecode(llvm::StringRef path,
-                                          const DialectRegistry &registry,
-                                          bool allowUnregisteredDialects) {
+static llvm::Expected<std::string>
+convertFromBytecodeOnThisStack(llvm::StringRef path,
+                               const DialectRegistry &registry,
+                               bool allowUnregisteredDialects) {
   uint64_t size = 0;
   if (std::error_code ec = llvm::sys::fs::file_size(path, size))
     return makeError("cannot read " + path + ": " + ec.message());
@@ -90,4 +92,17 @@ executor_studio::lsp::convertToBytecode(const TextFile &file) {
   if (failed(writeBytecodeToFile(&chunk.parsedIR.front(), os, config)))
     return makeError("MLIR's bytecode writer failed on the document");
   return llvm::encodeBase64(bytes);
+}
+
+llvm::Expected<std::string>
+executor_studio::lsp::convertFromBytecode(llvm::StringRef path,
+                                          const DialectRegistry &registry,
+                                          bool allowUnregisteredDialects) {
+  // Reading and printing recurse once per nesting level.
+  std::optional<llvm::Expected<std::string>> text;
+  runOnParserStack([&] {
+    text.emplace(convertFromBytecodeOnThisStack(path, registry,
+                                                allowUnregisteredDialects));
+  });
+  return std::move(*text);
 }

@@ -3,6 +3,7 @@
 
 #include "ExecutorLsp/ParsedChunk.h"
 #include "ExecutorLsp/SourceRanges.h"
+#include "ExecutorLsp/TargetTripleActions.h"
 #include "ExecutorLsp/TextFile.h"
 #include "ExecutorLsp/VerifierFixIts.h"
 
@@ -122,4 +123,22 @@ void executor_studio::lsp::getCodeActions(
     action.edit->changes[uri.uri().str()] = std::move(edits);
     actions.push_back(std::move(action));
   }
+}
+
+void executor_studio::lsp::getCodeActions(
+    const TextFile &file, const proto::CodeActionParams &params,
+    std::vector<proto::CodeAction> &actions) {
+  auto wanted = [&](StringRef kind) {
+    if (params.context.only.empty())
+      return true;
+    return llvm::any_of(params.context.only, [&](StringRef base) {
+      return kind == base || kind.starts_with((base + ".").str());
+    });
+  };
+  if (wanted(proto::CodeAction::kQuickFix))
+    getCodeActions(file, params.context.diagnostics, actions);
+  // Refactorings where no quick fix is asked about (or when asked for).
+  if (wanted(kTargetTripleActionKind) &&
+      (!params.context.only.empty() || params.context.diagnostics.empty()))
+    getTargetTripleActions(file, params.range, actions);
 }

@@ -94,3 +94,11 @@ void executor_studio::lsp::getFoldingRanges(const TextFile &file,
                            }),
                ranges.end());
 }
+
+llvm::json::Value executor_studio::lsp::toJSON(const FoldingRange &range) {
+  return llvm::json::Object{
+      {"startLine", static_cast<int64_t>(range.startLine)},
+      {"endLine", static_cast<int64_t>(range.endLine)},
+      {"kind", range.kind},
+  };
+}

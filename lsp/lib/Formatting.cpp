@@ -19,6 +19,8 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <optional>
+
 using namespace mlir;
 using namespace executor_studio;
 using namespace executor_studio::lsp;
@@ -97,11 +99,9 @@ llvm::Error printChunk(MLIRContext &context, StringRef text, StringRef header,
   }
   return llvm::Error::success();
 }
-} // namespace
 
 llvm::Expected<std::vector<proto::TextEdit>>
-executor_studio::lsp::formatDocument(const TextFile &file,
-                                     const FormatOptions &options) {
+formatOnThisStack(const TextFile &file, const FormatOptions &options) {
   if (!file.hasFullService())
     return makeError("the document is past the size for formatting "
                      "(lsp/README.md, \"Limits\")");
@@ -170,4 +170,14 @@ executor_studio::lsp::formatDocument(const TextFile &file,
   edit.newText = std::move(formatted);
   edits.push_back(std::move(edit));
   return edits;
+}
+} // namespace
+
+llvm::Expected<std::vector<proto::TextEdit>>
+executor_studio::lsp::formatDocument(const TextFile &file,
+                                     const FormatOptions &options) {
+  // The parser and the printer recurse once per nesting level.
+  std::optional<llvm::Expected<std::vector<proto::TextEdit>>> edits;
+  runOnParserStack([&] { edits.emplace(formatOnThisStack(file, options)); });
+  return std::move(*edits);
 }

@@ -9,6 +9,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/SymbolTable.h"
+#include "llvm/Support/LSP/Protocol.h"
 
 using namespace mlir;
 using namespace executor_studio::lsp;
@@ -70,4 +71,13 @@ void executor_studio::lsp::getLaunchHints(const TextFile &file,
       hints.push_back(std::move(hint));
     }
   }
+}
+
+llvm::json::Value executor_studio::lsp::toJSON(const LaunchHint &hint) {
+  return llvm::json::Object{
+      {"position", proto::Position(hint.line, hint.column)},
+      {"label", hint.label},
+      {"tooltip", hint.tooltip},
+      {"paddingLeft", true},
+  };
 }

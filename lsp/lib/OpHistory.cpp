@@ -2,7 +2,10 @@
 #include "ExecutorLsp/OpHistory.h"
 
 #include "ExecutorLsp/Forward.h"
+#include "ExecutorLsp/ParsedChunk.h"
 #include "ExecutorLsp/PipelineResults.h"
+#include "ExecutorLsp/SourceLocations.h"
+#include "ExecutorLsp/TextFile.h"
 
 #include "ExecutorStudio/Graph/IrGraph.h"
 #include "ExecutorStudio/Pipeline/OpHistory.h"
@@ -395,4 +398,86 @@ json::Object executor_studio::lsp::chunkQueryToJSON(
                        std::move(diagnostics));
   return alignedToJSON(recording, query, std::move(result),
                        std::move(diagnostics), align);
+}
+
+//===----------------------------------------------------------------------===//
+// The requests' queries
+//===----------------------------------------------------------------------===//
+
+llvm::Expected<ChunkQuery>
+executor_studio::lsp::getOpHistoryQuery(const TextFile &file,
+                                        const OpHistoryParams &params) {
+  ChunkQuery result{params.preview,
+                    json::Object{{"kind", "history"}, {"withIR", params.ir}}};
+  json::Object &query = result.query;
+  if (!params.position) {
+    query["snapshot"] = *params.snapshot;
+    query["line"] = *params.line;
+    query["previewLine"] = params.previewLine;
+    return std::move(result);
+  }
+  // The op at the position, in the chunk that holds it.
+  const proto::Position &pos = *params.position;
+  const ParsedChunk *chunk = nullptr;
+  for (const auto &candidate : file.getChunks())
+    if (static_cast<int64_t>(candidate->lineOffset) <= pos.line)
+      chunk = candidate.get();
+  if (!chunk || !chunk->hasParserState())
+    return makeError(proto::ErrorCode::RequestFailed,
+                     llvm::formatv("line {0} is in a chunk that does not "
+                                   "parse: no op to follow",
+                                   int64_t(pos.line) + 1));
+  json::Array places;
+  std::string op = findOpPlaces(*chunk, pos, places);
+  if (op.empty())
+    return makeError(
+        proto::ErrorCode::InvalidParams,
+        llvm::formatv("there is no op at line {0}, character {1}",
+                      int64_t(pos.line) + 1, int64_t(pos.character) + 1));
+  // The chunk's parser numbers its lines from the chunk's start: the places
+  // of the query are lines of the file.
+  for (json::Value &value : places)
+    if (json::Object *place = value.getAsObject())
+      if (place->getString("file") == file.getURI().file())
+        if (std::optional<int64_t> line = place->getInteger("line"))
+          (*place)["line"] = *line + static_cast<int64_t>(chunk->lineOffset);
+  query["places"] = std::move(places);
+  query["op"] = op;
+  result.preview.chunk = chunk->index;
+  return std::move(result);
+}
+
+ChunkQuery executor_studio::lsp::getAlignedSnapshotsQuery(
+    const AlignedSnapshotsParams &params) {
+  return {params.preview, json::Object{{"kind", "align"},
+                                       {"left", params.left},
+                                       {"right", params.right},
+                                       {"lineDiff", params.lineDiff}}};
+}
+
+ChunkQuery
+executor_studio::lsp::getSourceLinesQuery(const SourceLinesParams &params) {
+  return {params.preview,
+          json::Object{{"kind", "lines"}, {"snapshot", params.snapshot}}};
+}
+
+ChunkQuery executor_studio::lsp::getGraphQuery(const TextFile &file,
+                                               const GraphParams &params) {
+  ChunkQuery result{params.preview,
+                    json::Object{{"kind", "graph"}, {"step", params.step}}};
+  if (params.function)
+    result.query["function"] = *params.function;
+  if (params.line) {
+    result.query["line"] = *params.line;
+    // The chunk that holds the line, unless one is named.
+    if (!result.preview.chunk) {
+      int64_t index = 0;
+      for (const auto &candidate : file.getChunks()) {
+        if (static_cast<int64_t>(candidate->lineOffset) > *params.line)
+          break;
+        result.preview.chunk = index++;
+      }
+    }
+  }
+  return result;
 }

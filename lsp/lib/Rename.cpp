@@ -300,3 +300,9 @@ executor_studio::lsp::rename(const TextFile &file, const proto::Position &pos,
       edits.end());
   return edits;
 }
+
+llvm::json::Value executor_studio::lsp::toJSON(const RenameTarget &target) {
+  proto::Range range(proto::Position(target.line, target.startColumn),
+                     proto::Position(target.line, target.endColumn));
+  return llvm::json::Object{{"range", range}, {"placeholder", target.name}};
+}

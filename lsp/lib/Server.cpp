@@ -19,13 +19,12 @@
 #include "ExecutorLsp/Hover.h"
 #include "ExecutorLsp/InlayHints.h"
 #include "ExecutorLsp/Launch.h"
+#include "ExecutorLsp/OpHistory.h"
 #include "ExecutorLsp/PipelineJobs.h"
 #include "ExecutorLsp/PipelineResults.h"
 #include "ExecutorLsp/Protocol.h"
 #include "ExecutorLsp/Rename.h"
 #include "ExecutorLsp/SemanticTokens.h"
-#include "ExecutorLsp/SourceLocations.h"
-#include "ExecutorLsp/ParsedChunk.h"
 #include "ExecutorLsp/TargetTripleActions.h"
 #include "ExecutorLsp/TextFile.h"
 #include "ExecutorLsp/XRefs.h"
@@ -177,6 +176,13 @@ private:
                              const proto::URIForFile &uri, int64_t version,
                              llvm::function_ref<bool()> isCancelled,
                              std::vector<proto::Diagnostic> diagnostics);
+  /// Starts `query` about `file`'s recording (OpHistory.h), for the request
+  /// being handled.
+  void startQuery(const TextFile &file, ChunkQuery query, llvm::StringRef what,
+                  proto::Callback<json::Value> reply) {
+    jobs->startQuery(file, query.preview, std::move(query.query), what,
+                     getLastRequestKey(), std::move(reply));
+  }
   /// The request id of the message being handled, as PipelineJobs keys it.
   std::string getLastRequestKey() const {
     const std::optional<json::Value> &id = input.getLastRequestId();
@@ -618,85 +624,28 @@ void Server::onStepText(const StepTextParams &params,
 
 void Server::onOpHistory(TextFile &file, const OpHistoryParams &params,
                          proto::Callback<json::Value> reply) {
-  json::Object query{{"kind", "history"}, {"withIR", params.ir}};
-  PipelinePreviewParams preview = params.preview;
-  if (params.position) {
-    // The op at the position, in the chunk that holds it.
-    const proto::Position &pos = *params.position;
-    const ParsedChunk *chunk = nullptr;
-    for (const auto &candidate : file.getChunks())
-      if (static_cast<int64_t>(candidate->lineOffset) <= pos.line)
-        chunk = candidate.get();
-    if (!chunk || !chunk->hasParserState())
-      return reply(makeError(
-          proto::ErrorCode::RequestFailed,
-          llvm::formatv("line {0} is in a chunk that does not parse: no op "
-                        "to follow",
-                        int64_t(pos.line) + 1)));
-    json::Array places;
-    std::string op = findOpPlaces(*chunk, pos, places);
-    if (op.empty())
-      return reply(makeError(
-          proto::ErrorCode::InvalidParams,
-          llvm::formatv("there is no op at line {0}, character {1}",
-                        int64_t(pos.line) + 1, int64_t(pos.character) + 1)));
-    // The chunk's parser numbers its lines from the chunk's start: the
-    // places of the query are lines of the file.
-    for (json::Value &value : places)
-      if (json::Object *place = value.getAsObject())
-        if (place->getString("file") == file.getURI().file())
-          if (std::optional<int64_t> line = place->getInteger("line"))
-            (*place)["line"] = *line + static_cast<int64_t>(chunk->lineOffset);
-    query["places"] = std::move(places);
-    query["op"] = op;
-    preview.chunk = chunk->index;
-  } else {
-    query["snapshot"] = *params.snapshot;
-    query["line"] = *params.line;
-    query["previewLine"] = params.previewLine;
-  }
-  jobs->startQuery(file, preview, std::move(query), "op history",
-                   getLastRequestKey(), std::move(reply));
+  llvm::Expected<ChunkQuery> query = getOpHistoryQuery(file, params);
+  if (!query)
+    return reply(query.takeError());
+  startQuery(file, std::move(*query), "op history", std::move(reply));
 }
 
 void Server::onAlignedSnapshots(TextFile &file,
                                 const AlignedSnapshotsParams &params,
                                 proto::Callback<json::Value> reply) {
-  json::Object query{{"kind", "align"},
-                     {"left", params.left},
-                     {"right", params.right},
-                     {"lineDiff", params.lineDiff}};
-  jobs->startQuery(file, params.preview, std::move(query), "structural diff",
-                   getLastRequestKey(), std::move(reply));
+  startQuery(file, getAlignedSnapshotsQuery(params), "structural diff",
+             std::move(reply));
 }
 
 void Server::onSourceLines(TextFile &file, const SourceLinesParams &params,
                            proto::Callback<json::Value> reply) {
-  json::Object query{{"kind", "lines"}, {"snapshot", params.snapshot}};
-  jobs->startQuery(file, params.preview, std::move(query), "source lines",
-                   getLastRequestKey(), std::move(reply));
+  startQuery(file, getSourceLinesQuery(params), "source lines",
+             std::move(reply));
 }
 
 void Server::onGraph(TextFile &file, const GraphParams &params,
                      proto::Callback<json::Value> reply) {
-  json::Object query{{"kind", "graph"}, {"step", params.step}};
-  if (params.function)
-    query["function"] = *params.function;
-  PipelinePreviewParams preview = params.preview;
-  if (params.line) {
-    query["line"] = *params.line;
-    // The chunk that holds the line, unless one is named.
-    if (!preview.chunk) {
-      int64_t index = 0;
-      for (const auto &candidate : file.getChunks()) {
-        if (static_cast<int64_t>(candidate->lineOffset) > *params.line)
-          break;
-        preview.chunk = index++;
-      }
-    }
-  }
-  jobs->startQuery(file, preview, std::move(query), "graph", getLastRequestKey(),
-                   std::move(reply));
+  startQuery(file, getGraphQuery(file, params), "graph", std::move(reply));
 }
 
 void Server::onLaunch(TextFile &file, const LaunchParams &params,
@@ -712,21 +661,9 @@ void Server::onLaunch(TextFile &file, const LaunchParams &params,
 
 void Server::onCodeAction(TextFile &file, const proto::CodeActionParams &params,
                           proto::Callback<json::Value> reply) {
-  auto wanted = [&](StringRef kind) {
-    if (params.context.only.empty())
-      return true;
-    return llvm::any_of(params.context.only, [&](StringRef base) {
-      return kind == base || kind.starts_with((base + ".").str());
-    });
-  };
   // (The JSON borrows the actions' URIs: they live until the reply is out.)
   std::vector<proto::CodeAction> actions;
-  if (wanted(proto::CodeAction::kQuickFix))
-    getCodeActions(file, params.context.diagnostics, actions);
-  // Refactorings where no quick fix is asked about (or when asked for).
-  if (wanted(kTargetTripleActionKind) &&
-      (!params.context.only.empty() || params.context.diagnostics.empty()))
-    getTargetTripleActions(file, params.range, actions);
+  getCodeActions(file, params, actions);
   json::Array result;
   for (const proto::CodeAction &action : actions)
     result.push_back(toJSON(action));
@@ -739,9 +676,7 @@ void Server::onPrepareRename(TextFile &file,
   std::optional<RenameTarget> target = prepareRename(file, params.position);
   if (!target)
     return reply(nullptr);
-  proto::Range range(proto::Position(target->line, target->startColumn),
-                     proto::Position(target->line, target->endColumn));
-  reply(json::Object{{"range", range}, {"placeholder", target->name}});
+  reply(toJSON(*target));
 }
 
 void Server::onRename(TextFile &file, const RenameParams &params,
@@ -776,14 +711,7 @@ void Server::onFoldingRange(TextFile &file, const DocumentParams &,
                             proto::Callback<json::Value> reply) {
   std::vector<FoldingRange> ranges;
   getFoldingRanges(file, ranges);
-  json::Array result;
-  for (const FoldingRange &range : ranges)
-    result.push_back(json::Object{
-        {"startLine", static_cast<int64_t>(range.startLine)},
-        {"endLine", static_cast<int64_t>(range.endLine)},
-        {"kind", range.kind},
-    });
-  reply(json::Value(std::move(result)));
+  reply(json::Value(json::Array(ranges)));
 }
 
 void Server::onFormatting(TextFile &file, const FormattingParams &params,
@@ -791,14 +719,12 @@ void Server::onFormatting(TextFile &file, const FormattingParams &params,
   FormatOptions formatOptions;
   formatOptions.dropComments =
       params.dropComments.value_or(formatDropsComments);
-  // The parser and the printer recurse once per nesting level.
-  std::optional<Expected<std::vector<proto::TextEdit>>> edits;
-  runOnParserStack(
-      [&] { edits.emplace(formatDocument(file, formatOptions)); });
-  if (!*edits)
-    return reply(edits->takeError());
+  Expected<std::vector<proto::TextEdit>> edits =
+      formatDocument(file, formatOptions);
+  if (!edits)
+    return reply(edits.takeError());
   json::Array result;
-  for (const proto::TextEdit &edit : **edits)
+  for (const proto::TextEdit &edit : *edits)
     result.push_back(toJSON(edit));
   reply(json::Value(std::move(result)));
 }
@@ -808,28 +734,16 @@ void Server::onInlayHint(TextFile &file, const proto::InlayHintsParams &params,
   std::vector<LaunchHint> hints;
   getLaunchHints(file, std::max<int64_t>(params.range.start.line, 0),
                  std::max<int64_t>(params.range.end.line, 0), hints);
-  json::Array result;
-  for (const LaunchHint &hint : hints)
-    result.push_back(json::Object{
-        {"position", proto::Position(hint.line, hint.column)},
-        {"label", hint.label},
-        {"tooltip", hint.tooltip},
-        {"paddingLeft", true},
-    });
-  reply(json::Value(std::move(result)));
+  reply(json::Value(json::Array(hints)));
 }
 
 void Server::onConvertFromBytecode(const ConvertBytecodeParams &params,
                                    proto::Callback<json::Value> reply) {
-  // Reading and printing recurse once per nesting level.
-  std::optional<Expected<std::string>> text;
-  runOnParserStack([&] {
-    text.emplace(convertFromBytecode(params.uri.file(), registry,
-                                     options.allowUnregisteredDialects));
-  });
-  if (!*text)
-    return reply(text->takeError());
-  reply(json::Object{{"output", std::move(**text)}});
+  Expected<std::string> text = convertFromBytecode(
+      params.uri.file(), registry, options.allowUnregisteredDialects);
+  if (!text)
+    return reply(text.takeError());
+  reply(json::Object{{"output", std::move(*text)}});
 }
 
 void Server::onConvertToBytecode(TextFile &file, const ConvertBytecodeParams &,

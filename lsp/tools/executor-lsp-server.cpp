@@ -9,6 +9,7 @@
 #include "ExecutorStudio/Pipeline/RecordingWorker.h"
 #include "ExecutorStudio/Registration/TextEntryPoints.h"
 #include "ExecutorStudio/Registration/Registration.h"
+#include "ExecutorStudio/Support/Targets.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -148,6 +149,9 @@ void watchClientProcess(int pid) {
 
 int main(int argc, char **argv) {
   InitLLVM y(argc, argv);
+  // LLVM's targets, for cross-compile-targets and launches on an ORC
+  // executor, once (Targets.h); the recording worker too.
+  executor_studio::initializeTargets();
   // A recording worker the server started (RecordingWorker.h).
   if (std::optional<int> worker = executor_studio::runRecordWorkerIfAsked(argc, argv))
     return *worker;

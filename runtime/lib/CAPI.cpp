@@ -12,6 +12,7 @@
 #include "ExecutorRuntime/CAPI.h"
 #include "ExecutorRuntime/ExecutorClient.h"
 
+#include "ExecutorStudio/Support/Targets.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -98,6 +99,11 @@ std::string atCallSite() {
 } // namespace
 
 extern "C" int64_t __catalyst__executor__open(const char *address) {
+  // A compiled program enters the library here (every other entry takes the
+  // handle this returns) and has no main of ours: LLVM's targets, which an
+  // ORC executor's services are compiled with (OrcGenericProtocol), are
+  // registered here, once (Targets.h). Library code below never does.
+  executor_studio::initializeTargets();
   if (!address || !*address)
     die("cannot open a session: the executor address is empty");
   Registry &r = registry();

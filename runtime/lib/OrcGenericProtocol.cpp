@@ -10,17 +10,16 @@
 //===----------------------------------------------------------------------===//
 #include "CatalystServicesProtocol.h"
 
+#include "ExecutorStudio/Support/EmitCode.h"
+#include "ExecutorStudio/Support/Targets.h"
+
 #include "llvm/ExecutionEngine/Orc/ExecutorProcessControl.h"
 #include "llvm/IR/IRBuilder.h"
-#include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Target/TargetOptions.h"
-
-#include <mutex>
 
 using namespace llvm;
 using namespace llvm::orc;
@@ -33,19 +32,15 @@ namespace {
 /// has no services of its own. Each is an ORC wrapper function
 /// `{ptr, i64} (ptr data, i64 size)`, the C ABI of CWrapperFunctionBuffer.
 Expected<std::unique_ptr<MemoryBuffer>> orcServicesObject(const Triple &triple) {
-  static std::once_flag targets;
-  std::call_once(targets, [] {
-    InitializeAllTargetInfos();
-    InitializeAllTargets();
-    InitializeAllTargetMCs();
-    InitializeAllAsmPrinters();
-  });
+  // The program registered LLVM's targets at its entry (Targets.h): its
+  // main, or the C ABI's __catalyst__executor__open.
   std::string problem;
   const Target *target = TargetRegistry::lookupTarget(triple, problem);
   if (!target)
     return createStringError(inconvertibleErrorCode(),
                              "no LLVM target for the executor's triple " +
-                                 triple.str() + ": " + problem);
+                                 triple.str() + ": " + problem +
+                                 executor_studio::uninitializedTargetsNote());
   std::unique_ptr<TargetMachine> machine(target->createTargetMachine(
       triple, "", "", TargetOptions(), Reloc::PIC_));
   if (!machine)
@@ -106,12 +101,9 @@ Expected<std::unique_ptr<MemoryBuffer>> orcServicesObject(const Triple &triple) 
   });
   SmallVector<char, 0> object;
   raw_svector_ostream stream(object);
-  legacy::PassManager passes;
-  if (machine->addPassesToEmitFile(passes, stream, nullptr,
-                                   CodeGenFileType::ObjectFile))
-    return createStringError(inconvertibleErrorCode(),
-                             "cannot emit an object for " + triple.str());
-  passes.run(module);
+  if (Error err = executor_studio::emitCode(*machine, module, stream,
+                                            CodeGenFileType::ObjectFile))
+    return err;
   return MemoryBuffer::getMemBufferCopy(StringRef(object.data(), object.size()),
                                         "<executor-studio ORC services>");
 }

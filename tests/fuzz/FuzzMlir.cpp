@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 #include "ExecutorStudio/Pipeline/InputLimits.h"
 #include "ExecutorStudio/Registration/Registration.h"
+#include "ExecutorStudio/Support/Targets.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -50,6 +51,8 @@ mlir::MLIRContext &freshEnoughContext() {
 } // namespace
 
 extern "C" int LLVMFuzzerInitialize(int *, char ***) {
+  // LLVM's targets, as the tools register them (Targets.h).
+  executor_studio::initializeTargets();
   registry = new mlir::DialectRegistry();
   executor_studio::registerAllDialects(*registry);
   executor_studio::registerAllPasses();

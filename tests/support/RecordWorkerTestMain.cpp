@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "ExecutorStudio/Pipeline/RecordingWorker.h"
 #include "ExecutorStudio/Registration/TextEntryPoints.h"
+#include "ExecutorStudio/Support/Targets.h"
 
 #include <csignal>
 #include <cstdlib>
@@ -24,6 +25,8 @@ int main(int argc, char **argv) {
     std::signal(SIGSEGV, SIG_DFL);
     std::raise(SIGSEGV);
   }
+  // LLVM's targets, as the tools register them (Targets.h).
+  executor_studio::initializeTargets();
   if (std::optional<int> worker = executor_studio::runRecordWorkerIfAsked(argc, argv))
     return *worker;
   ::testing::InitGoogleTest(&argc, argv);

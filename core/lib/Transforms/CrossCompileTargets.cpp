@@ -6,6 +6,8 @@
 #include "DebugVariables.h"
 #include "PyfaceWrappers.h"
 #include "ExecutorStudio/Transforms/Passes.h"
+#include "ExecutorStudio/Support/EmitCode.h"
+#include "ExecutorStudio/Support/Targets.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -23,7 +25,6 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/IR/LLVMContext.h"
-#include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/FileSystem.h"
@@ -33,7 +34,6 @@
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
@@ -57,17 +57,6 @@ using namespace mlir;
 using namespace catalyst;
 
 namespace {
-
-void initializeTargets() {
-  static bool done = [] {
-    llvm::InitializeAllTargetInfos();
-    llvm::InitializeAllTargets();
-    llvm::InitializeAllTargetMCs();
-    llvm::InitializeAllAsmPrinters();
-    return true;
-  }();
-  (void)done;
-}
 
 /// Whether code for `triple` runs in this process (same arch, OS and
 /// environment; the vendor does not matter).
@@ -800,13 +789,14 @@ LogicalResult CrossCompileTargetsPass::addDebugScopes(Target &target,
 LogicalResult CrossCompileTargetsPass::emitObject(Target &target,
                                                   ModuleOp llvmModule,
                                                   StringRef objectPath) {
-  initializeTargets();
+  // The program registered LLVM's targets at its entry (Targets.h).
   llvm::Triple triple(target.triple);
   std::string error;
   const llvm::Target *backend = llvm::TargetRegistry::lookupTarget(triple, error);
   if (!backend)
     return target.module.emitOpError("has unknown triple \"")
-           << target.triple << "\": " << error;
+           << target.triple << "\": " << error
+           << executor_studio::uninitializedTargetsNote();
   llvm::TargetOptions targetOptions;
   // Code LLVM proved unreachable (after a store to a null pointer, say)
   // traps where it was, inside its kernel, instead of running on past the
@@ -874,12 +864,10 @@ LogicalResult CrossCompileTargetsPass::emitObject(Target &target,
     std::unique_ptr<llvm::Module> copy = llvm::CloneModule(*module);
     llvm::SmallString<0> assembly;
     llvm::raw_svector_ostream os(assembly);
-    llvm::legacy::PassManager printer;
-    if (machine->addPassesToEmitFile(printer, os, nullptr,
-                                     llvm::CodeGenFileType::AssemblyFile))
-      return target.module.emitOpError("triple \"")
-             << target.triple << "\" cannot emit assembly";
-    printer.run(*copy);
+    if (llvm::Error err = executor_studio::emitCode(
+            *machine, *copy, os, llvm::CodeGenFileType::AssemblyFile))
+      return target.module.emitOpError("target @")
+             << target.name << ": " << llvm::toString(std::move(err));
     addNested(target, "asm", executor_studio::SnapshotKind::Assembly,
               assembly.str().str(), /*changed=*/true,
               millisecondsSince(start));
@@ -900,12 +888,10 @@ LogicalResult CrossCompileTargetsPass::emitObject(Target &target,
     return target.module.emitOpError("cannot write ")
            << objectPath << ": " << ec.message()
            << " (is the workspace writable?)";
-  llvm::legacy::PassManager codegen;
-  if (machine->addPassesToEmitFile(codegen, out.os(), nullptr,
-                                   llvm::CodeGenFileType::ObjectFile))
-    return target.module.emitOpError("triple \"")
-           << target.triple << "\" cannot emit object files";
-  codegen.run(*module);
+  if (llvm::Error err = executor_studio::emitCode(
+          *machine, *module, out.os(), llvm::CodeGenFileType::ObjectFile))
+    return target.module.emitOpError("target @")
+           << target.name << ": " << llvm::toString(std::move(err));
   out.keep();
   return success();
 }

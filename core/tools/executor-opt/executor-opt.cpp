@@ -9,6 +9,7 @@
 #include "ExecutorStudio/Pipeline/InputLimits.h"
 #include "ExecutorStudio/Pipeline/PassOptionHelp.h"
 #include "ExecutorStudio/Registration/Registration.h"
+#include "ExecutorStudio/Support/Targets.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
@@ -71,6 +72,8 @@ int run(int argc, char **argv, llvm::StringRef inputFilename,
 } // namespace
 
 int main(int argc, char **argv) {
+  // LLVM's targets, for cross-compile-targets, once (Targets.h).
+  executor_studio::initializeTargets();
   mlir::DialectRegistry registry;
   executor_studio::registerAllDialects(registry);
   executor_studio::registerAllPasses();

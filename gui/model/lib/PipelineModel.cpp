@@ -4,6 +4,7 @@
 #include "ExecutorStudio/Pipeline/OpHistory.h"
 #include "ExecutorStudio/Registration/TextEntryPoints.h"
 #include "ExecutorStudio/Pipeline/StructuralDiff.h"
+#include "ExecutorStudio/Support/Nearest.h"
 
 #include <algorithm>
 
@@ -231,6 +232,20 @@ std::optional<int> PipelineModel::positionNamed(const std::string &name) const {
   for (size_t i = 0; i < entries.size(); ++i)
     if (found && entries[i].snapshot == found)
       return static_cast<int>(i);
+  return std::nullopt;
+}
+
+std::optional<int> PipelineModel::positionNamed(const std::string &name,
+                                                std::string &why) const {
+  if (std::optional<int> position = positionNamed(name))
+    return position;
+  why = "the recording has no pass " + name + " (it has " + std::to_string(passCount()) +
+        " passes, numbered from 1; a target's own steps are TARGET/STEP)";
+  std::vector<std::string> names;
+  for (size_t position = 0; position < entryCount(); ++position)
+    names.push_back(shortName(static_cast<int>(position)));
+  if (std::optional<std::string> meant = nearestName(name, names))
+    why += "; did you mean '" + *meant + "'?";
   return std::nullopt;
 }
 

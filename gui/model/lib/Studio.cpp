@@ -381,6 +381,14 @@ void Studio::setStatus(std::string text, bool error) {
   statusError = error;
 }
 
+bool Studio::start(const StudioStart &start) {
+  // The options first: the document is recorded once, with them.
+  setDebugBuild(start.debugBuild);
+  setPrintLocations(start.printLocations);
+  setPipelineText(start.pipeline);
+  return start.file.empty() || open(start.file);
+}
+
 bool Studio::open(const std::string &path) {
   std::string error;
   if (!doc.open(path, error)) {

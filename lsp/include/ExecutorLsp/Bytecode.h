@@ -24,7 +24,7 @@ namespace lsp {
 
 /// The text of the bytecode (or textual) file at `path`, printed with its
 /// locations (`loc(...)`) so that saving it again loses nothing. It must
-/// hold one top-level op.
+/// hold one top-level op. Runs on the parser's stack (DocumentLimits.h).
 llvm::Expected<std::string>
 convertFromBytecode(llvm::StringRef path, const mlir::DialectRegistry &registry,
                     bool allowUnregisteredDialects);

@@ -20,6 +20,14 @@ void getCodeActions(const TextFile &file,
                     llvm::ArrayRef<llvm::lsp::Diagnostic> diagnostics,
                     std::vector<llvm::lsp::CodeAction> &actions);
 
+/// `textDocument/codeAction`: of the kinds the request asks for (`only`;
+/// all when it names none), the quick fixes for its diagnostics (above) and
+/// the target-triple refactorings of its range (TargetTripleActions.h), these
+/// where no quick fix is asked about (or when they are asked for).
+void getCodeActions(const TextFile &file,
+                    const llvm::lsp::CodeActionParams &params,
+                    std::vector<llvm::lsp::CodeAction> &actions);
+
 } // namespace lsp
 } // namespace executor_studio
 

@@ -4,6 +4,8 @@
 
 #include "ExecutorLsp/Forward.h"
 
+#include "llvm/Support/JSON.h"
+
 #include <string>
 #include <vector>
 
@@ -22,6 +24,9 @@ struct FoldingRange {
 /// so text that does not parse folds too), runs of comment lines, and each
 /// chunk of a split file. None past the full-service size.
 void getFoldingRanges(const TextFile &file, std::vector<FoldingRange> &ranges);
+
+/// As LSP's FoldingRange.
+llvm::json::Value toJSON(const FoldingRange &range);
 
 } // namespace lsp
 } // namespace executor_studio

@@ -24,7 +24,8 @@ struct FormatOptions {
 /// and block-argument names as written (a group's first name), blocks
 /// numbered `^bb0`... No edits when it is already so. Fails, naming the
 /// reason and the place, when a chunk has errors, when comments would be
-/// lost (see FormatOptions), or past the full-service size.
+/// lost (see FormatOptions), or past the full-service size. Runs on the
+/// parser's stack (DocumentLimits.h).
 llvm::Expected<std::vector<llvm::lsp::TextEdit>>
 formatDocument(const TextFile &file, const FormatOptions &options);
 

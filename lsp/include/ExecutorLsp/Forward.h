@@ -12,6 +12,7 @@
 namespace llvm {
 namespace lsp {
 struct CodeAction;
+struct CodeActionParams;
 struct CompletionList;
 struct Diagnostic;
 struct Hover;

@@ -4,6 +4,8 @@
 
 #include "ExecutorLsp/Forward.h"
 
+#include "llvm/Support/JSON.h"
+
 #include <string>
 #include <vector>
 
@@ -24,6 +26,9 @@ struct LaunchHint {
 /// target is shipped in (or linked from). None past the full-service size.
 void getLaunchHints(const TextFile &file, unsigned firstLine, unsigned lastLine,
                     std::vector<LaunchHint> &hints);
+
+/// As LSP's InlayHint (padded on the left).
+llvm::json::Value toJSON(const LaunchHint &hint);
 
 } // namespace lsp
 } // namespace executor_studio

@@ -19,9 +19,15 @@
 // Its answer is one chunk's object, or one with "error" (and
 // "invalidParams" when the request named what is not there).
 //
+// The requests' parameters become a query here too (get*Query), so that the
+// server only routes them.
+//
 //===----------------------------------------------------------------------===//
 #ifndef EXECUTORLSP_OPHISTORY_H
 #define EXECUTORLSP_OPHISTORY_H
+
+#include "ExecutorLsp/Forward.h"
+#include "ExecutorLsp/Protocol.h"
 
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
@@ -34,6 +40,25 @@ struct Recording;
 struct RecordOptions;
 namespace lsp {
 struct PipelineResultOptions;
+
+/// A question about a chunk's recording: the preview that records the chunk
+/// and the query (above).
+struct ChunkQuery {
+  PipelinePreviewParams preview;
+  llvm::json::Object query;
+};
+
+/// `executor/opHistory`: the history of the op at the position (in the chunk
+/// that holds it), or of the op at a snapshot's line. Fails (an LSP error)
+/// when the position is in a chunk that does not parse, or on no op.
+llvm::Expected<ChunkQuery> getOpHistoryQuery(const TextFile &file,
+                                             const OpHistoryParams &params);
+/// `executor/alignedSnapshots`.
+ChunkQuery getAlignedSnapshotsQuery(const AlignedSnapshotsParams &params);
+/// `executor/sourceLines`.
+ChunkQuery getSourceLinesQuery(const SourceLinesParams &params);
+/// `executor/graph`: of the chunk that holds the line, unless one is named.
+ChunkQuery getGraphQuery(const TextFile &file, const GraphParams &params);
 
 /// Sets what the recording needs for `query` (locations for a history;
 /// every text printed; nested steps).

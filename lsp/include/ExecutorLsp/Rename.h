@@ -5,6 +5,7 @@
 #include "ExecutorLsp/Forward.h"
 
 #include "llvm/Support/Error.h"
+#include "llvm/Support/JSON.h"
 
 #include <optional>
 #include <string>
@@ -26,6 +27,8 @@ struct RenameTarget {
 /// size.
 std::optional<RenameTarget> prepareRename(const TextFile &file,
                                           const llvm::lsp::Position &pos);
+/// As the answer to `textDocument/prepareRename`: its range and placeholder.
+llvm::json::Value toJSON(const RenameTarget &target);
 
 /// The edits that rename the name at `pos` to `newName` (its sigil
 /// optional) at its definition and every use in its chunk. Fails with a

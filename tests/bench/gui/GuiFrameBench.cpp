@@ -38,6 +38,7 @@
 #include "ExecutorStudio/Pipeline/PipelineRecorder.h"
 #include "ExecutorStudio/Pipeline/RecordingWorker.h"
 #include "ExecutorStudio/Registration/TextEntryPoints.h"
+#include "ExecutorStudio/Support/Targets.h"
 #include "ExecutorStudio/Graph/IrGraph.h"
 #include "StudioModel/Settings.h"
 #include "StudioModel/Studio.h"
@@ -342,6 +343,8 @@ int benchTargets(GlWindow &window, const std::vector<int> &sizes) {
 }
 
 int main(int argc, char **argv) {
+  // LLVM's targets, as the tools register them (Targets.h).
+  executor_studio::initializeTargets();
   // The studio records in a worker process: this program.
   if (std::optional<int> worker = executor_studio::runRecordWorkerIfAsked(argc, argv))
     return *worker;

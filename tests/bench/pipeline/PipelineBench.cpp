@@ -44,6 +44,7 @@
 #include "ExecutorLsp/PipelineResults.h"
 #include "ExecutorStudio/Pipeline/RecordingWorker.h"
 #include "ExecutorStudio/Registration/TextEntryPoints.h"
+#include "ExecutorStudio/Support/Targets.h"
 #include "ExecutorStudio/Pipeline/PipelineRecorder.h"
 #include "ExecutorStudio/Registration/Registration.h"
 #include "ExecutorStudio/Transforms/Passes.h"
@@ -355,6 +356,8 @@ int benchTargets(const std::vector<int> &sizes, int runs,
 }
 
 int main(int argc, char **argv) {
+  // LLVM's targets, as the tools register them (Targets.h).
+  executor_studio::initializeTargets();
   // The previews of --targets record in this program's own worker.
   if (std::optional<int> worker = executor_studio::runRecordWorkerIfAsked(argc, argv))
     return *worker;

@@ -63,6 +63,8 @@
 #include "ExternalExecutor.h"
 #include "RunTool.h"
 
+#include "ExecutorStudio/Support/Targets.h"
+
 #include "llvm/Support/FileSystem.h"
 
 #include "llvm/ExecutionEngine/Orc/ExecutorProcessControl.h"
@@ -804,6 +806,8 @@ double openSslPingPongMicros(OpenSslPingPong &p, int iterations) {
 }
 
 int main(int argc, char **argv) {
+  // LLVM's targets, as the tools register them (Targets.h).
+  executor_studio::initializeTargets();
   std::string jsonPath;
   int iterations = 300, rounds = 15;
   bool eachRound = false, debugKernelsOnly = false, floodOnly = false,

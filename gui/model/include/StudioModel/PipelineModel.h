@@ -148,6 +148,9 @@ public:
   /// The position findSnapshot names `name` (`4`, `cse`,
   /// `cross-compile-targets/compute/asm`, `compute/asm`), if any.
   std::optional<int> positionNamed(const std::string &name) const;
+  /// The same; when there is none, `why` says so, with how many passes there
+  /// are and the nearest name (--pass, --print-diff, --graph).
+  std::optional<int> positionNamed(const std::string &name, std::string &why) const;
   /// The IR at a position (null when the recording has none there).
   std::shared_ptr<const std::string> irAt(int position) const;
   /// What the snapshot at `position` is (the input is MLIR).

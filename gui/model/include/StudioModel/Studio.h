@@ -16,6 +16,7 @@
 #include "StudioModel/Kernels.h"
 #include "StudioModel/PipelineModel.h"
 #include "StudioModel/Recovery.h"
+#include "StudioModel/Start.h"
 
 #include <chrono>
 #include <map>
@@ -50,6 +51,10 @@ public:
   Studio &operator=(const Studio &) = delete;
 
   //===--- The document ----------------------------------------------------===//
+  /// What `start` asks to open and how to record it (its pipeline, debug
+  /// build and locations), set once: one recording of its file (when it
+  /// names one). False (see status()) when the file cannot be read.
+  bool start(const StudioStart &start);
   /// Reads `path` and records it; false (see status()) when it cannot be read.
   bool open(const std::string &path);
   /// A document from text (tests, pasted IR); recorded at once.

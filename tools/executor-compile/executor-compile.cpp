@@ -17,6 +17,8 @@
 #include "ExecutorStudio/Transforms/Passes.h"
 #include "ExecutorStudio/Catalyst/IR/CatalystAttributes.h"
 #include "ExecutorStudio/Catalyst/IR/TargetTripleEdit.h"
+#include "ExecutorStudio/Support/EmitCode.h"
+#include "ExecutorStudio/Support/Targets.h"
 #include "ExecutorStudio/Support/ValueParser.h"
 #include "ExecutorRuntime/ExecutorClient.h"
 
@@ -40,7 +42,6 @@
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/LLVMContext.h"
-#include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/CommandLine.h"
@@ -50,7 +51,6 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/thread.h"
@@ -513,10 +513,6 @@ Exit chooseWorkspace(Plan &plan) {
 /// "" when LLVM here generates code for `triple`; otherwise why not, with
 /// the back ends it has.
 std::string unsupportedTriple(const std::string &triple) {
-  llvm::InitializeAllTargetInfos();
-  llvm::InitializeAllTargets();
-  llvm::InitializeAllTargetMCs();
-  llvm::InitializeAllAsmPrinters();
   std::string error;
   if (llvm::TargetRegistry::lookupTarget(llvm::Triple(triple), error))
     return "";
@@ -751,8 +747,6 @@ Exit translateHost(ModuleOp module, llvm::LLVMContext &llvmContext,
       return fail("embedding the kernel objects: " +
                   llvm::toString(embedded.takeError()));
   }
-  llvm::InitializeNativeTarget();
-  llvm::InitializeNativeTargetAsmPrinter();
   llvm::Triple triple(llvm::sys::getProcessTriple());
   std::string error;
   const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
@@ -787,18 +781,9 @@ Exit writeObject(const std::string &objectPath, llvm::Module &llvmModule,
   llvm::ToolOutputFile out(objectPath, ec, llvm::sys::fs::OF_None);
   if (ec)
     return fail("cannot write " + objectPath + ": " + ec.message());
-  // The object writer seeks: standard output (a pipe) gets it whole
-  // from a buffer, as llc does.
-  std::optional<llvm::buffer_ostream> buffered;
-  llvm::raw_pwrite_stream *stream = &out.os();
-  if (!out.os().supportsSeeking())
-    stream = &buffered.emplace(out.os());
-  llvm::legacy::PassManager codegen;
-  if (machine.addPassesToEmitFile(codegen, *stream, nullptr,
-                                  llvm::CodeGenFileType::ObjectFile))
-    return fail("the host target cannot emit object files");
-  codegen.run(llvmModule);
-  buffered.reset();
+  if (llvm::Error err = executor_studio::emitCode(
+          machine, llvmModule, out.os(), llvm::CodeGenFileType::ObjectFile))
+    return fail("the host object: " + llvm::toString(std::move(err)));
   out.keep();
   return std::nullopt;
 }
@@ -969,6 +954,9 @@ int compileMain(int argc, char **argv) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  // Every target, for the host and cross-compile-targets' triples, once
+  // (Targets.h: the program's, never the libraries').
+  executor_studio::initializeTargets();
   // The parser, the passes and the printer recurse per nesting level: run
   // on a thread with a large stack (the input's nesting is limited too).
   int result = 1;
