@@ -16,10 +16,10 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 
-#include <cmath>
 #include <cstring>
 
 using namespace mlir;
+using namespace executor_studio;
 using namespace executor_studio::lsp;
 namespace json = llvm::json;
 using executor_studio::runtime::CrashFrame;
@@ -28,118 +28,13 @@ using executor_studio::runtime::ResultSpec;
 using llvm::StringRef;
 
 namespace {
-/// `type` as a launch carries it, or why it cannot.
-std::optional<LaunchSpec::Value> describeValue(Type type, std::string &why) {
-  LaunchSpec::Value value;
-  Type element = type;
-  if (auto shaped = dyn_cast<ShapedType>(type)) {
-    if (!isa<MemRefType, RankedTensorType>(type) || !shaped.hasStaticShape()) {
-      llvm::raw_string_ostream(why) << "a launch from the editor takes memrefs "
-                                       "of static shape and scalars, not ";
-      llvm::raw_string_ostream(why) << type;
-      return std::nullopt;
-    }
-    value.sizes.assign(shaped.getShape().begin(), shaped.getShape().end());
-    element = shaped.getElementType();
-  } else {
-    value.scalar = true;
-  }
-  if (isa<IndexType>(element)) {
-    value.kind = 'i';
-    value.bytes = 8;
-  } else if (auto f = dyn_cast<FloatType>(element);
-             f && (f.getWidth() == 32 || f.getWidth() == 64)) {
-    value.kind = 'f';
-    value.bytes = f.getWidth() / 8;
-  } else if (auto i = dyn_cast<IntegerType>(element);
-             i && llvm::is_contained({8u, 16u, 32u, 64u}, i.getWidth())) {
-    value.kind = 'i';
-    value.bytes = i.getWidth() / 8;
-  } else {
-    llvm::raw_string_ostream(why)
-        << "a launch from the editor takes f32, f64, i8 to i64 and index "
-           "elements, not ";
-    llvm::raw_string_ostream(why) << element;
-    return std::nullopt;
-  }
-  return value;
-}
-
-int64_t countOf(const LaunchSpec::Value &value) {
-  int64_t n = 1;
-  for (int64_t s : value.sizes)
-    n *= s;
-  return n;
-}
-
-/// The numbers of `value`, flattened (nested arrays row-major).
-bool flatten(const json::Value &value, std::vector<double> &out) {
-  if (std::optional<double> number = value.getAsNumber()) {
-    out.push_back(*number);
-    return true;
-  }
-  const json::Array *array = value.getAsArray();
-  if (!array)
-    return false;
-  for (const json::Value &item : *array)
-    if (!flatten(item, out))
-      return false;
-  return true;
-}
-
-HostMemRef toHost(const LaunchSpec::Value &value) {
+HostMemRef toHost(const ShapedArg &arg, const MemRefData &data) {
   HostMemRef m;
-  m.sizes = value.sizes;
-  m.elementSize = value.bytes;
-  m.scalar = value.scalar;
-  m.bytes.resize(value.elements.size() * value.bytes);
-  for (size_t i = 0; i < value.elements.size(); ++i) {
-    char *at = m.bytes.data() + i * value.bytes;
-    double v = value.elements[i];
-    auto put = [&](auto x) { std::memcpy(at, &x, sizeof(x)); };
-    if (value.kind == 'f')
-      value.bytes == 4 ? put(float(v)) : put(v);
-    else if (value.bytes == 1)
-      put(int8_t(v));
-    else if (value.bytes == 2)
-      put(int16_t(v));
-    else if (value.bytes == 4)
-      put(int32_t(v));
-    else
-      put(int64_t(v));
-  }
+  m.sizes = data.sizes;
+  m.elementSize = data.elementSize;
+  m.bytes = data.bytes;
+  m.scalar = arg.scalar;
   return m;
-}
-
-json::Value fromHost(const HostMemRef &m, const LaunchSpec::Value &spec) {
-  json::Array values;
-  size_t count = spec.bytes ? m.bytes.size() / spec.bytes : 0;
-  for (size_t i = 0; i < count; ++i) {
-    const char *at = m.bytes.data() + i * spec.bytes;
-    auto get = [&](auto x) {
-      std::memcpy(&x, at, sizeof(x));
-      return x;
-    };
-    if (spec.kind == 'f') {
-      double v = spec.bytes == 4 ? double(get(float())) : get(double());
-      // JSON has no NaN or infinities.
-      values.push_back(std::isfinite(v) ? json::Value(v) : json::Value(nullptr));
-    }
-    else if (spec.bytes == 1)
-      values.push_back(int64_t(get(int8_t())));
-    else if (spec.bytes == 2)
-      values.push_back(int64_t(get(int16_t())));
-    else if (spec.bytes == 4)
-      values.push_back(int64_t(get(int32_t())));
-    else
-      values.push_back(get(int64_t()));
-  }
-  if (m.scalar && values.size() == 1)
-    return std::move(values.front());
-  json::Array sizes;
-  for (int64_t size : m.sizes)
-    sizes.push_back(size);
-  return json::Object{{"sizes", std::move(sizes)}, {"values", std::move(values)}};
 }
 
 /// The crash's diagnostic: at the innermost frame with a line in the
@@ -236,40 +131,36 @@ executor_studio::lsp::findLaunch(const TextFile &file,
                        "@" + spec.module +
                            " is not dispatched to an executor (it has no "
                            "catalyst.dispatch address): give an \"address\"");
-    std::string why;
-    for (Type type : func.getFunctionType().getInputs()) {
-      std::optional<LaunchSpec::Value> value = describeValue(type, why);
-      if (!value)
-        return makeError(proto::ErrorCode::RequestFailed,
-                         "cannot launch " + spec.kernel + ": " + why);
-      spec.inputs.push_back(std::move(*value));
-    }
-    for (Type type : func.getFunctionType().getResults()) {
-      std::optional<LaunchSpec::Value> value = describeValue(type, why);
-      if (!value)
-        return makeError(proto::ErrorCode::RequestFailed,
-                         "cannot launch " + spec.kernel + ": " + why);
-      spec.results.push_back(std::move(*value));
-    }
+    auto describe = [&](llvm::ArrayRef<Type> types, bool isResult,
+                        std::vector<ShapedArg> &args) -> llvm::Error {
+      for (Type type : types) {
+        args.push_back(describeArgument(type, isResult, spec.dispatched));
+        if (!args.back().supported)
+          return makeError(proto::ErrorCode::RequestFailed,
+                           "cannot launch " + spec.kernel + ": " +
+                               args.back().why);
+      }
+      return llvm::Error::success();
+    };
+    if (llvm::Error err = describe(func.getFunctionType().getInputs(),
+                                   /*isResult=*/false, spec.inputs))
+      return std::move(err);
+    if (llvm::Error err = describe(func.getFunctionType().getResults(),
+                                   /*isResult=*/true, spec.results))
+      return std::move(err);
     if (params.inputs && params.inputs->size() != spec.inputs.size())
       return makeError(proto::ErrorCode::InvalidParams,
-                       llvm::formatv("{0} takes {1} argument(s); \"inputs\" "
-                                     "has {2}",
-                                     spec.kernel, spec.inputs.size(),
-                                     params.inputs->size()));
+                       argumentCountError(spec.kernel, spec.inputs.size(),
+                                          params.inputs->size(),
+                                          "\"inputs\""));
     for (auto [i, input] : llvm::enumerate(spec.inputs)) {
-      int64_t count = countOf(input);
-      if (!params.inputs) {
-        for (int64_t k = 0; k < count; ++k)
-          input.elements.push_back(double(k + 1));
-        continue;
-      }
-      if (!flatten((*params.inputs)[i], input.elements) ||
-          static_cast<int64_t>(input.elements.size()) != count)
+      ParsedArgument parsed = params.inputs
+                               ? parseInputValue(input, (*params.inputs)[i])
+                               : parseInput(input, defaultInputText(input));
+      if (!parsed.ok)
         return makeError(proto::ErrorCode::InvalidParams,
-                         llvm::formatv("input {0} of {1} must be {2} "
-                                       "number(s); it is not",
-                                       i, spec.kernel, count));
+                         argumentError(spec.kernel, i, input, parsed.error));
+      spec.inputValues.push_back(std::move(parsed.data));
     }
     return spec;
   }
@@ -324,12 +215,12 @@ json::Value executor_studio::lsp::runLaunch(
   if (llvm::Error err = client.sendBinary(object))
     return failed(llvm::toString(std::move(err)));
   std::vector<HostMemRef> inputs;
-  for (const LaunchSpec::Value &input : spec.inputs)
-    inputs.push_back(toHost(input));
+  for (auto [arg, data] : llvm::zip_equal(spec.inputs, spec.inputValues))
+    inputs.push_back(toHost(arg, data));
   std::vector<ResultSpec> results;
-  for (const LaunchSpec::Value &r : spec.results)
-    results.push_back(ResultSpec{static_cast<int64_t>(r.sizes.size()),
-                                 static_cast<int64_t>(r.bytes), r.scalar});
+  for (const ShapedArg &r : spec.results)
+    results.push_back(ResultSpec{static_cast<int64_t>(r.shape.size()),
+                                 r.element.size, r.scalar});
   auto out = client.launch(spec.entry, object, inputs, results);
   if (!out) {
     llvm::Error err = out.takeError();
@@ -360,8 +251,13 @@ json::Value executor_studio::lsp::runLaunch(
     return failed(std::move(message));
   }
   json::Array values;
-  for (auto [i, m] : llvm::enumerate(*out))
-    values.push_back(fromHost(m, spec.results[i]));
+  for (auto [i, m] : llvm::enumerate(*out)) {
+    MemRefData data;
+    data.sizes = std::move(m.sizes);
+    data.elementSize = m.elementSize;
+    data.bytes = std::move(m.bytes);
+    values.push_back(resultToJSON(data, spec.results[i]));
+  }
   result["ok"] = true;
   result["results"] = std::move(values);
   llvm::consumeError(client.close());

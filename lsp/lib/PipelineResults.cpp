@@ -6,6 +6,7 @@
 #include "ExecutorLsp/SourceRanges.h"
 
 #include "ExecutorStudio/Pipeline/PipelineRecorder.h"
+#include "ExecutorStudio/Pipeline/RecordingWorker.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
@@ -121,25 +122,17 @@ json::Array nestedToJSON(const Snapshot &parent, DiagnosticConverter &converter,
   json::Array nested;
   const Snapshot *before = nullptr;
   for (const Snapshot &step : parent.nested) {
-    json::Object object{
-        {"number", static_cast<int64_t>(step.index)},
-        {"pass", step.pass},
-        {"target", step.target},
-        {"anchor", step.anchor},
-        {"kind", snapshotKindName(step.kind)},
-        {"changed", step.changed},
-        {"failed", step.failed},
-        {"milliseconds", step.milliseconds},
-    };
+    json::Object object =
+        snapshotToJSON(step, SnapshotField::Kind | SnapshotField::Target,
+                       [&](const RecordedDiagnostic &diag) -> json::Value {
+                         return converter.convert(diag);
+                       });
+    object["number"] = static_cast<int64_t>(step.index);
     bool sameAsBefore =
         before && before->target == step.target && step.ir.sameAs(before->ir);
     if (withIR && step.ir && !sameAsBefore)
       object["ir"] = *step.ir;
     addSizes(object, step.ir, "bytes", "lines");
-    json::Array diagnostics;
-    for (const RecordedDiagnostic &diag : step.diagnostics)
-      diagnostics.push_back(converter.convert(diag));
-    object["diagnostics"] = std::move(diagnostics);
     nested.push_back(std::move(object));
     before = &step;
   }
@@ -204,23 +197,18 @@ json::Object executor_studio::lsp::chunkResultToJSON(
   json::Array snapshots;
   IRText previous = recording.inputIR;
   for (const Snapshot &snapshot : recording.snapshots) {
-    json::Object object{
-        {"index", static_cast<int64_t>(snapshot.index)},
-        // As the studio shows it and executor-compile names its file.
-        {"number", static_cast<int64_t>(snapshot.index + 1)},
-        {"pass", snapshot.pass},
-        {"options", snapshot.options},
-        {"anchor", snapshot.anchor},
-        {"changed", snapshot.changed},
-        {"failed", snapshot.failed},
-        {"milliseconds", snapshot.milliseconds},
-    };
+    json::Object object = snapshotToJSON(
+        snapshot, SnapshotField::Index | SnapshotField::Options,
+        [&](const RecordedDiagnostic &diag) -> json::Value {
+          return converter.convert(diag);
+        });
+    // As the studio shows it and executor-compile names its file.
+    object["number"] = static_cast<int64_t>(snapshot.index + 1);
     if (snapshot.ir &&
         ((options.irMode == IRMode::Changes && !snapshot.ir.sameAs(previous)) ||
          selected(snapshot.index)))
       object["ir"] = *snapshot.ir;
     addSizes(object, snapshot.ir, "bytes", "lines");
-    object["diagnostics"] = convertAll(snapshot.diagnostics);
     if (!snapshot.nested.empty())
       object["nested"] = nestedToJSON(
           snapshot, converter,

@@ -93,25 +93,14 @@ struct TextReader {
   }
 };
 
-json::Value snapshotToJSON(const Snapshot &snapshot, TextWriter &texts,
-                           bool send) {
-  json::Object object{
-      {"index", static_cast<int64_t>(snapshot.index)},
-      {"pass", snapshot.pass},
-      {"options", snapshot.options},
-      {"anchor", snapshot.anchor},
-      {"changed", snapshot.changed},
-      {"failed", snapshot.failed},
-      {"edited", snapshot.edited},
-      {"milliseconds", snapshot.milliseconds},
-      {"kind", kKindNames[static_cast<int>(snapshot.kind)]},
-      {"target", snapshot.target},
-  };
+/// A snapshot as the worker writes it: every field, its text as `texts`
+/// shares it, its nested steps.
+json::Value workerSnapshotToJSON(const Snapshot &snapshot, TextWriter &texts,
+                                 bool send) {
+  json::Object object = snapshotToJSON(
+      snapshot, SnapshotField::All,
+      [](const RecordedDiagnostic &diag) { return toJSON(diag); });
   texts.write(object, snapshot.ir, send);
-  json::Array diagnostics;
-  for (const RecordedDiagnostic &diag : snapshot.diagnostics)
-    diagnostics.push_back(toJSON(diag));
-  object["diagnostics"] = std::move(diagnostics);
   if (!snapshot.nested.empty()) {
     TextWriter nestedTexts;
     json::Array nested;
@@ -120,7 +109,7 @@ json::Value snapshotToJSON(const Snapshot &snapshot, TextWriter &texts,
       // Each target's steps share texts within the target only.
       if (before && before->target != step.target)
         nestedTexts = TextWriter();
-      nested.push_back(snapshotToJSON(step, nestedTexts, send));
+      nested.push_back(workerSnapshotToJSON(step, nestedTexts, send));
       before = &step;
     }
     object["nested"] = std::move(nested);
@@ -175,6 +164,36 @@ bool snapshotFromJSON(const json::Value &value, Snapshot &snapshot,
   return true;
 }
 } // namespace
+
+json::Object executor_studio::snapshotToJSON(
+    const Snapshot &snapshot, SnapshotField fields,
+    llvm::function_ref<json::Value(const RecordedDiagnostic &)> diagnostic) {
+  json::Object object{
+      {"pass", snapshot.pass},
+      {"anchor", snapshot.anchor},
+      {"changed", snapshot.changed},
+      {"failed", snapshot.failed},
+      {"milliseconds", snapshot.milliseconds},
+  };
+  auto has = [&](SnapshotField field) {
+    return (fields & field) != SnapshotField::None;
+  };
+  if (has(SnapshotField::Index))
+    object["index"] = static_cast<int64_t>(snapshot.index);
+  if (has(SnapshotField::Options))
+    object["options"] = snapshot.options;
+  if (has(SnapshotField::Edited))
+    object["edited"] = snapshot.edited;
+  if (has(SnapshotField::Kind))
+    object["kind"] = snapshotKindName(snapshot.kind);
+  if (has(SnapshotField::Target))
+    object["target"] = snapshot.target;
+  json::Array diagnostics;
+  for (const RecordedDiagnostic &diag : snapshot.diagnostics)
+    diagnostics.push_back(diagnostic(diag));
+  object["diagnostics"] = std::move(diagnostics);
+  return object;
+}
 
 json::Value executor_studio::toJSON(const RecordedDiagnostic &diag) {
   json::Object object{
@@ -317,7 +336,7 @@ executor_studio::toJSON(const Recording &recording,
   json::Array snapshots;
   for (const Snapshot &snapshot : recording.snapshots)
     snapshots.push_back(
-        snapshotToJSON(snapshot, texts, send(static_cast<int>(snapshot.index))));
+        workerSnapshotToJSON(snapshot, texts, send(static_cast<int>(snapshot.index))));
   object["snapshots"] = std::move(snapshots);
   // The output: the last snapshot's text (or the input's) when it is that,
   // else its own when every text is sent.

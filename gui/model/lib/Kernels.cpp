@@ -10,7 +10,6 @@
 #include "ExecutorStudio/Catalyst/IR/CatalystOps.h"
 #include "ExecutorStudio/Catalyst/IR/TargetTripleEdit.h"
 #include "ExecutorStudio/Registration/Registration.h"
-#include "ExecutorStudio/Transforms/LaunchRules.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -36,43 +35,6 @@ template <typename T> std::string print(T value) {
   llvm::raw_string_ostream os(s);
   value.print(os);
   return s;
-}
-
-ShapedArg describe(Type type) {
-  ShapedArg arg;
-  arg.type = print(type);
-  if (type.isIntOrIndexOrFloat()) {
-    // A scalar: the launch passes it through a pointer, as the kernel's
-    // pyface wrapper loads it.
-    arg.scalar = true;
-    arg.element = elementTypeNamed(arg.type);
-    if (arg.element.kind == ElementType::Kind::Unsupported) {
-      arg.why = "scalar type " + arg.type + " is not supported (f32, f64, iN, index are)";
-      return arg;
-    }
-    arg.supported = true;
-    return arg;
-  }
-  auto shaped = dyn_cast<ShapedType>(type);
-  if (!shaped || !(isa<MemRefType>(type) || isa<RankedTensorType>(type))) {
-    if (isa<UnrankedMemRefType, UnrankedTensorType>(type))
-      arg.why = arg.type + " is unranked: a launch needs a ranked memref";
-    else
-      arg.why = arg.type + " is neither a memref nor a scalar: a launch "
-                           "carries ranked memrefs and integer, index and "
-                           "float scalars";
-    return arg;
-  }
-  for (int64_t size : shaped.getShape())
-    arg.shape.push_back(ShapedType::isDynamic(size) ? -1 : size);
-  arg.element = elementTypeNamed(print(shaped.getElementType()));
-  if (arg.element.kind == ElementType::Kind::Unsupported) {
-    arg.why = "element type " + arg.element.name +
-              " is not supported by the input editor (f32, f64, iN, index are)";
-    return arg;
-  }
-  arg.supported = true;
-  return arg;
 }
 
 unsigned lineOf(Location loc) {
@@ -171,23 +133,11 @@ bool findKernels(std::string_view source, std::string_view bufferName,
     }
     kernel.signature = print(FunctionType::get(&ctx, inputs, results));
     kernel.launchable = true;
+    bool dispatched = !kernel.dispatchAddress.empty();
     for (Type t : inputs)
-      kernel.inputs.push_back(describe(t));
+      kernel.inputs.push_back(describeArgument(t, /*isResult=*/false, dispatched));
     for (Type t : results)
-      kernel.results.push_back(describe(t));
-    if (!kernel.dispatchAddress.empty()) {
-      // What dispatch-executor-targets refuses, the studio does not launch.
-      for (size_t i = 0; i < inputs.size() + results.size(); ++i) {
-        bool isResult = i >= inputs.size();
-        Type type = isResult ? results[i - inputs.size()] : inputs[i];
-        ShapedArg &arg = isResult ? kernel.results[i - inputs.size()] : kernel.inputs[i];
-        if (std::optional<std::string> problem =
-                catalyst::dispatchedLaunchProblem(type, isResult, /*beforeBufferization=*/true)) {
-          arg.supported = false;
-          arg.why = *problem;
-        }
-      }
-    }
+      kernel.results.push_back(describeArgument(t, /*isResult=*/true, dispatched));
     for (const ShapedArg &arg : kernel.inputs)
       if (!arg.supported && kernel.launchable) {
         kernel.launchable = false;

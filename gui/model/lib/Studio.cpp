@@ -10,8 +10,9 @@
 #include "ExecutorStudio/Transforms/Passes.h"
 
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
 
-#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <condition_variable>
@@ -999,7 +1000,7 @@ std::string &Studio::inputText(size_t kernel, size_t arg) {
   return in.texts[arg];
 }
 
-ParsedInput Studio::parsedInput(size_t kernel, size_t arg) {
+ParsedArgument Studio::parsedInput(size_t kernel, size_t arg) {
   const Kernel &k = kernelList.at(kernel);
   return parseInput(k.inputs.at(arg), inputText(kernel, arg));
 }
@@ -1007,18 +1008,21 @@ ParsedInput Studio::parsedInput(size_t kernel, size_t arg) {
 bool Studio::setInputsFromJson(size_t kernel, const std::string &text,
                                std::string &error) {
   const Kernel &k = kernelList.at(kernel);
-  nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
-  if (j.is_discarded() || !j.is_array()) {
+  llvm::Expected<llvm::json::Value> j = llvm::json::parse(text);
+  const llvm::json::Array *list = j ? j->getAsArray() : nullptr;
+  if (!j)
+    llvm::consumeError(j.takeError());
+  if (!list) {
     error = "--inputs must be a JSON array with one entry per argument";
     return false;
   }
-  if (j.size() != k.inputs.size()) {
-    error = k.qualifiedName() + " takes " + std::to_string(k.inputs.size()) +
-            " argument(s), --inputs gives " + std::to_string(j.size());
+  if (list->size() != k.inputs.size()) {
+    error = argumentCountError(k.qualifiedName(), k.inputs.size(),
+                               list->size(), "--inputs");
     return false;
   }
   for (size_t a = 0; a < k.inputs.size(); ++a)
-    inputText(kernel, a) = j[a].dump();
+    inputText(kernel, a) = llvm::formatv("{0}", (*list)[a]).str();
   return true;
 }
 
@@ -1041,10 +1045,9 @@ bool Studio::buildLaunch(size_t kernel, bool async, LaunchRequest &request,
   request.inputTypes = k.inputs;
   request.async = async;
   for (size_t a = 0; a < k.inputs.size(); ++a) {
-    ParsedInput in = parsedInput(kernel, a);
+    ParsedArgument in = parsedInput(kernel, a);
     if (!in.ok) {
-      error = k.qualifiedName() + " argument " + std::to_string(a) + " (" +
-              k.inputs[a].type + "): " + in.error;
+      error = argumentError(k.qualifiedName(), a, k.inputs[a], in.error);
       return false;
     }
     request.inputs.push_back(std::move(in.data));

@@ -51,7 +51,7 @@ void inputEditor(Studio &studio, size_t k, size_t a) {
   std::string key = kernel.qualifiedName() + "#" + std::to_string(a) + ":" + arg.type;
   InputCheck &check = inputChecks()[key];
   if (check.text != text || check.summary.empty()) {
-    ParsedInput parsed = parseInput(arg, text);
+    ParsedArgument parsed = parseInput(arg, text);
     check.text = text;
     check.ok = parsed.ok;
     check.summary = parsed.ok ? std::to_string(parsed.data.numElements()) + " x " +

@@ -15,6 +15,8 @@
 
 #include "ExecutorLsp/Forward.h"
 
+#include "ExecutorStudio/Launch/KernelArguments.h"
+
 #include "llvm/Support/Error.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/LSP/Protocol.h"
@@ -45,17 +47,10 @@ struct LaunchSpec {
   /// compiled for another machine: cross-compile-targets).
   std::string triple;
   bool dispatched = false;
-  /// An argument or result: a memref (its static sizes) or a scalar.
-  struct Value {
-    std::vector<int64_t> sizes;
-    bool scalar = false;
-    /// 'f' (float), 'i' (integer or index).
-    char kind = 'f';
-    unsigned bytes = 8;
-    /// The argument's elements (inputs).
-    std::vector<double> elements;
-  };
-  std::vector<Value> inputs, results;
+  /// Its arguments and results (KernelArguments.h), and the arguments'
+  /// values (the request's "inputs", else 1, 2, 3, ...).
+  std::vector<ShapedArg> inputs, results;
+  std::vector<MemRefData> inputValues;
 };
 
 /// The launch `params` asks for in `file`, or why it cannot be run.

@@ -24,6 +24,7 @@
 #include <thread>
 #include <unistd.h>
 
+using namespace executor_studio;
 using namespace executor_studio::gui;
 using namespace std::chrono_literals;
 

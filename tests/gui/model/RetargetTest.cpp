@@ -20,6 +20,7 @@
 #include <gtest/gtest.h>
 #include <sstream>
 
+using namespace executor_studio;
 using namespace executor_studio::gui;
 using namespace std::chrono_literals;
 

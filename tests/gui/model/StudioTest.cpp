@@ -15,6 +15,7 @@
 #include <gtest/gtest.h>
 #include <thread>
 
+using namespace executor_studio;
 using namespace executor_studio::gui;
 using executor_studio::SourceLineMap;
 using executor_studio::mapSourceLines;

@@ -20,6 +20,7 @@
 #include "ExecutorStudio/Pipeline/PipelineRecorder.h"
 #include "ExecutorStudio/Pipeline/StructuralDiff.h"
 
+#include "llvm/ADT/BitmaskEnum.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/JSON.h"
 
@@ -109,6 +110,30 @@ alignInWorker(llvm::StringRef left, llvm::StringRef right,
 /// text: it is declared in ExecutorStudio/Registration/TextEntryPoints.h.
 
 llvm::json::Value toJSON(const RecordedDiagnostic &diagnostic);
+
+/// The fields of a snapshot's JSON besides the ones every such JSON has
+/// (snapshotToJSON).
+enum class SnapshotField : unsigned {
+  None = 0,
+  Index = 1 << 0,   ///< "index": its position in its recording (or target)
+  Options = 1 << 1, ///< "options": its pass's
+  Edited = 1 << 2,  ///< "edited": it ran on a text the user edited
+  Kind = 1 << 3,    ///< "kind": its text's (snapshotKindName)
+  Target = 1 << 4,  ///< "target": the target its nested pipeline ran for
+  All = Index | Options | Edited | Kind | Target,
+  LLVM_MARK_AS_BITMASK_ENUM(/*LargestValue=*/Target)
+};
+LLVM_ENABLE_BITMASK_ENUMS_IN_NAMESPACE();
+
+/// The one JSON form of a snapshot, for every reader (the recording
+/// worker's file, the language server's preview): "pass", "anchor",
+/// "changed", "failed", "milliseconds", the `fields` asked for, and
+/// "diagnostics", each as `diagnostic` writes it. Its text and its nested
+/// steps are the caller's (each sends them its own way).
+llvm::json::Object snapshotToJSON(
+    const Snapshot &snapshot, SnapshotField fields,
+    llvm::function_ref<llvm::json::Value(const RecordedDiagnostic &)>
+        diagnostic);
 bool fromJSON(const llvm::json::Value &value, RecordedDiagnostic &diagnostic,
               llvm::json::Path path);
 llvm::json::Value toJSON(const RecordOptions &options);

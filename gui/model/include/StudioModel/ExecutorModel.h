@@ -15,7 +15,7 @@
 #ifndef STUDIOMODEL_EXECUTORMODEL_H
 #define STUDIOMODEL_EXECUTORMODEL_H
 
-#include "StudioModel/Values.h"
+#include "ExecutorStudio/Launch/KernelArguments.h"
 
 #include <chrono>
 #include <cstdint>

@@ -9,7 +9,7 @@
 #ifndef STUDIOMODEL_KERNELS_H
 #define STUDIOMODEL_KERNELS_H
 
-#include "StudioModel/Values.h"
+#include "ExecutorStudio/Launch/KernelArguments.h"
 
 #include <string>
 #include <string_view>

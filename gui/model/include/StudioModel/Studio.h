@@ -168,7 +168,7 @@ public:
   int findKernel(const std::string &name) const;
   /// The input editor's text of argument `arg` of kernel `kernel`.
   std::string &inputText(size_t kernel, size_t arg);
-  ParsedInput parsedInput(size_t kernel, size_t arg);
+  ParsedArgument parsedInput(size_t kernel, size_t arg);
   /// Sets every input of `kernel` from a JSON array with one entry per
   /// argument (each an array, a number or a pattern object).
   bool setInputsFromJson(size_t kernel, const std::string &json,

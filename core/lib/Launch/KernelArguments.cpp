@@ -1,17 +1,22 @@
-//===- Values.cpp - memref values for kernel launches ---------------------===//
-#include "StudioModel/Values.h"
+//===- KernelArguments.cpp - a kernel's arguments for a launch ------------===//
+#include "ExecutorStudio/Launch/KernelArguments.h"
 
-#include <nlohmann/json.hpp>
+#include "ExecutorStudio/Transforms/LaunchRules.h"
 
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <random>
 
-namespace executor_studio::gui {
+namespace executor_studio {
 
-using nlohmann::json;
+namespace json = llvm::json;
 
 namespace {
 /// Inputs larger than this are refused rather than allocated.
@@ -27,40 +32,86 @@ std::string shapeText(const std::vector<int64_t> &shape) {
   return s + "]";
 }
 
+/// `[1][0]`: where an element is.
+std::string positionText(const std::vector<int64_t> &position) {
+  std::string s;
+  for (int64_t i : position)
+    s += "[" + std::to_string(i) + "]";
+  return s;
+}
+
+/// The position of element `flat` (row-major) of `shape`.
+std::vector<int64_t> positionOf(int64_t flat,
+                                const std::vector<int64_t> &shape) {
+  std::vector<int64_t> position(shape.size(), 0);
+  for (size_t d = shape.size(); d > 0; --d) {
+    if (shape[d - 1] > 0) {
+      position[d - 1] = flat % shape[d - 1];
+      flat /= shape[d - 1];
+    }
+  }
+  return position;
+}
+
+std::string dump(const json::Value &value) {
+  std::string s;
+  llvm::raw_string_ostream(s) << value;
+  return s;
+}
+
+/// A number or a boolean as a double.
+std::optional<double> numberOf(const json::Value &value) {
+  if (std::optional<bool> b = value.getAsBoolean())
+    return *b ? 1.0 : 0.0;
+  return value.getAsNumber();
+}
+
 /// Collects the leaves of a nested array and its shape; false with `error`
 /// when it is ragged or holds something other than numbers.
-bool flatten(const json &j, size_t depth, std::vector<int64_t> &shape,
-             std::vector<const json *> &leaves, std::string &error) {
-  if (!j.is_array()) {
-    if (!j.is_number() && !j.is_boolean()) {
-      error = "element " + j.dump() + " is not a number";
+bool flatten(const json::Value &j, std::vector<int64_t> &position,
+             std::vector<int64_t> &shape, std::vector<double> &leaves,
+             std::string &error) {
+  size_t depth = position.size();
+  const json::Array *array = j.getAsArray();
+  if (!array) {
+    std::optional<double> number = numberOf(j);
+    if (!number) {
+      error = "element " + positionText(position) + " (" + dump(j) +
+              ") is not a number";
       return false;
     }
     if (depth != shape.size()) {
-      error = "the array is ragged: a number where a list of " +
-              std::to_string(shape.size() - depth) + " more level(s) belongs";
+      error = "the array is ragged: a number at " + positionText(position) +
+              " where a list of " + std::to_string(shape.size() - depth) +
+              " more level(s) belongs";
       return false;
     }
-    leaves.push_back(&j);
+    leaves.push_back(*number);
     return true;
   }
   if (depth == shape.size()) {
     if (!leaves.empty()) {
-      error = "the array is ragged: a list where a number belongs";
+      error = "the array is ragged: a list at " + positionText(position) +
+              " where a number belongs";
       return false;
     }
-    shape.push_back(static_cast<int64_t>(j.size()));
-  } else if (static_cast<int64_t>(j.size()) != shape[depth]) {
-    error = "the array is ragged: a list of " + std::to_string(j.size()) +
-            " where " + std::to_string(shape[depth]) + " belong";
+    shape.push_back(static_cast<int64_t>(array->size()));
+  } else if (static_cast<int64_t>(array->size()) != shape[depth]) {
+    error = "the array is ragged: a list of " + std::to_string(array->size()) +
+            " at " + positionText(position) + " where " +
+            std::to_string(shape[depth]) + " belong";
     return false;
   }
-  for (const json &e : j)
-    if (!flatten(e, depth + 1, shape, leaves, error))
+  for (size_t i = 0; i < array->size(); ++i) {
+    position.push_back(static_cast<int64_t>(i));
+    bool ok = flatten((*array)[i], position, shape, leaves, error);
+    position.pop_back();
+    if (!ok)
       return false;
+  }
   // An empty list fixes this level's size and leaves deeper levels unknown.
-  if (j.empty() && depth + 1 < shape.size()) {
-    error = "the array is ragged";
+  if (array->empty() && depth + 1 < shape.size()) {
+    error = "the array is ragged at " + positionText(position);
     return false;
   }
   return true;
@@ -119,7 +170,8 @@ bool store(const ElementType &element, double value, size_t index,
       error = std::string(text) + " is not an integer (" + element.name + ")";
       return false;
     }
-    unsigned bits = element.kind == ElementType::Kind::Index ? 64 : element.bits;
+    unsigned bits =
+        element.kind == ElementType::Kind::Index ? 64 : element.bits;
     long double lo, hi;
     if (bits == 1) {
       lo = 0;
@@ -148,6 +200,20 @@ bool store(const ElementType &element, double value, size_t index,
   return false;
 }
 
+/// An integer or index element, sign-extended unless it is unsigned.
+int64_t readInteger(const ElementType &element, const char *at) {
+  int64_t v = 0;
+  std::memcpy(&v, at, static_cast<size_t>(element.size));
+  unsigned bits =
+      element.kind == ElementType::Kind::Index ? 64 : element.size * 8;
+  if (bits < 64 && !element.isUnsigned && element.bits != 1) {
+    // Sign-extend.
+    int64_t sign = int64_t(1) << (bits - 1);
+    v = (v ^ sign) - sign;
+  }
+  return v;
+}
+
 double readElement(const ElementType &element, const char *at) {
   switch (element.kind) {
   case ElementType::Kind::Float:
@@ -161,24 +227,16 @@ double readElement(const ElementType &element, const char *at) {
       return f;
     }
   case ElementType::Kind::Integer:
-  case ElementType::Kind::Index: {
-    int64_t v = 0;
-    std::memcpy(&v, at, static_cast<size_t>(element.size));
-    unsigned bits = element.kind == ElementType::Kind::Index ? 64 : element.size * 8;
-    if (bits < 64 && !element.isUnsigned && element.bits != 1) {
-      // Sign-extend.
-      int64_t sign = int64_t(1) << (bits - 1);
-      v = (v ^ sign) - sign;
-    }
-    return static_cast<double>(v);
-  }
+  case ElementType::Kind::Index:
+    return static_cast<double>(readInteger(element, at));
   case ElementType::Kind::Unsupported:
     break;
   }
   return 0;
 }
 
-void appendNumber(std::string &out, const ElementType &element, const char *at) {
+void appendNumber(std::string &out, const ElementType &element,
+                  const char *at) {
   char text[64];
   if (element.kind == ElementType::Kind::Float) {
     std::snprintf(text, sizeof(text), "%.6g", readElement(element, at));
@@ -263,100 +321,109 @@ namespace {
 bool argumentShape(const ShapedArg &arg, std::vector<int64_t> &shape,
                    std::string &error) {
   if (!arg.hasStaticShape()) {
-    error = arg.type + " has dynamic sizes: give \"shape\": " +
-            shapeText(arg.shape) + " with numbers for the ?s";
+    error = arg.type +
+            " has dynamic sizes: give \"shape\": " + shapeText(arg.shape) +
+            " with numbers for the ?s";
     return false;
   }
   shape = arg.shape;
   return true;
 }
 
-/// A nested JSON list: its shape from its nesting, its leaves in order.
-bool listValues(const ShapedArg &arg, const json &j, std::vector<int64_t> &shape,
-                std::vector<double> &values, std::string &error) {
-  std::vector<const json *> leaves;
-  if (!flatten(j, 0, shape, leaves, error) || !fits(arg, shape, error))
+/// A JSON list: its shape from its nesting, its leaves in order. A flat list
+/// of every element of a static shape takes that shape.
+bool listValues(const ShapedArg &arg, const json::Value &j,
+                std::vector<int64_t> &shape, std::vector<double> &values,
+                std::string &error) {
+  std::vector<int64_t> position;
+  if (!flatten(j, position, shape, values, error))
     return false;
-  values.reserve(leaves.size());
-  for (const json *leaf : leaves)
-    values.push_back(leaf->is_boolean() ? (leaf->get<bool>() ? 1.0 : 0.0)
-                                        : leaf->get<double>());
-  return true;
+  if (shape.size() == 1 && arg.shape.size() != 1 && arg.hasStaticShape() &&
+      shape[0] == arg.staticElements())
+    shape = arg.shape;
+  return fits(arg, shape, error);
 }
 
 /// A number or a boolean: every element of the argument's shape.
-bool scalarValues(const ShapedArg &arg, const json &j, std::vector<int64_t> &shape,
+bool scalarValues(const ShapedArg &arg, double v, std::vector<int64_t> &shape,
                   std::vector<double> &values, std::string &error) {
   if (!argumentShape(arg, shape, error) || !fits(arg, shape, error))
     return false;
-  double v = j.is_boolean() ? (j.get<bool>() ? 1.0 : 0.0) : j.get<double>();
   values.assign(static_cast<size_t>(arg.staticElements()), v);
   return true;
 }
 
 /// A pattern's "shape", or the argument's when it has none.
-bool patternShape(const ShapedArg &arg, const json &j, std::vector<int64_t> &shape,
-                  std::string &error) {
-  if (!j.contains("shape"))
+bool patternShape(const ShapedArg &arg, const json::Object &j,
+                  std::vector<int64_t> &shape, std::string &error) {
+  const json::Value *s = j.get("shape");
+  if (!s)
     return argumentShape(arg, shape, error);
-  const json &s = j["shape"];
-  if (!s.is_array()) {
+  const json::Array *sizes = s->getAsArray();
+  if (!sizes) {
     error = "\"shape\" must be a list of sizes";
     return false;
   }
-  for (const json &d : s) {
-    if (!d.is_number_integer()) {
+  for (const json::Value &d : *sizes) {
+    std::optional<int64_t> size = d.getAsInteger();
+    if (!size) {
       error = "\"shape\" must be a list of integer sizes";
       return false;
     }
-    shape.push_back(d.get<int64_t>());
+    shape.push_back(*size);
   }
   return true;
 }
 
 /// The pattern's key `what` as a number.
-bool patternNumber(const json &v, const char *what, double &out, std::string &error) {
-  if (!v.is_number()) {
+bool patternNumber(const json::Value &v, const char *what, double &out,
+                   std::string &error) {
+  std::optional<double> number = v.getAsNumber();
+  if (!number) {
     error = std::string("\"") + what + "\" must be a number";
     return false;
   }
-  out = v.get<double>();
+  out = *number;
   return true;
 }
 
 /// The pattern's key `what` as [from, to].
-bool patternRange(const json &v, const char *what, double &from, double &to,
-                  std::string &error) {
-  if (!v.is_array() || v.size() != 2 || !v[0].is_number() || !v[1].is_number()) {
+bool patternRange(const json::Value &v, const char *what, double &from,
+                  double &to, std::string &error) {
+  const json::Array *range = v.getAsArray();
+  if (!range || range->size() != 2 || !(*range)[0].getAsNumber() ||
+      !(*range)[1].getAsNumber()) {
     error = std::string("\"") + what + "\" must be [from, to]";
     return false;
   }
-  from = v[0].get<double>();
-  to = v[1].get<double>();
+  from = *(*range)[0].getAsNumber();
+  to = *(*range)[1].getAsNumber();
   return true;
 }
 
 /// {"random": [lo, hi], "seed": N}: uniform values, whole numbers for an
 /// integer element type.
-bool randomValues(const ShapedArg &arg, const json &j, std::vector<double> &values,
-                  std::string &error) {
+bool randomValues(const ShapedArg &arg, const json::Object &j,
+                  std::vector<double> &values, std::string &error) {
   double lo, hi;
-  if (!patternRange(j["random"], "random", lo, hi, error))
+  if (!patternRange(*j.get("random"), "random", lo, hi, error))
     return false;
   uint64_t seed = 1;
-  if (j.contains("seed")) {
-    if (!j["seed"].is_number_integer()) {
+  if (const json::Value *s = j.get("seed")) {
+    std::optional<uint64_t> n = s->getAsUINT64();
+    if (!n) {
       error = "\"seed\" must be an integer";
       return false;
     }
-    seed = j["seed"].get<uint64_t>();
+    seed = *n;
   }
   std::mt19937_64 generator(seed);
   bool integral = arg.element.kind != ElementType::Kind::Float;
   for (double &v : values) {
     if (integral) {
-      std::uniform_int_distribution<int64_t> d(static_cast<int64_t>(std::ceil(lo)),
-                                               static_cast<int64_t>(std::floor(hi)));
+      std::uniform_int_distribution<int64_t> d(
+          static_cast<int64_t>(std::ceil(lo)),
+          static_cast<int64_t>(std::floor(hi)));
       v = static_cast<double>(d(generator));
     } else {
       std::uniform_real_distribution<double> d(lo, hi);
@@ -367,27 +434,28 @@ bool randomValues(const ShapedArg &arg, const json &j, std::vector<double> &valu
 }
 
 /// The values of a fill, iota, linspace or random pattern.
-bool generateValues(const ShapedArg &arg, const json &j, std::vector<double> &values,
-                    std::string &error) {
-  if (j.contains("fill")) {
+bool generateValues(const ShapedArg &arg, const json::Object &j,
+                    std::vector<double> &values, std::string &error) {
+  if (const json::Value *fill = j.get("fill")) {
     double v;
-    if (!patternNumber(j["fill"], "fill", v, error))
+    if (!patternNumber(*fill, "fill", v, error))
       return false;
     std::fill(values.begin(), values.end(), v);
     return true;
   }
-  if (j.contains("iota")) {
+  if (const json::Value *iota = j.get("iota")) {
     double start, step = 1;
-    if (!patternNumber(j["iota"], "iota", start, error) ||
-        (j.contains("step") && !patternNumber(j["step"], "step", step, error)))
+    const json::Value *stepValue = j.get("step");
+    if (!patternNumber(*iota, "iota", start, error) ||
+        (stepValue && !patternNumber(*stepValue, "step", step, error)))
       return false;
     for (size_t i = 0; i < values.size(); ++i)
       values[i] = start + step * static_cast<double>(i);
     return true;
   }
-  if (j.contains("linspace")) {
+  if (const json::Value *linspace = j.get("linspace")) {
     double from, to;
-    if (!patternRange(j["linspace"], "linspace", from, to, error))
+    if (!patternRange(*linspace, "linspace", from, to, error))
       return false;
     for (size_t i = 0; i < values.size(); ++i)
       values[i] = values.size() == 1
@@ -396,7 +464,7 @@ bool generateValues(const ShapedArg &arg, const json &j, std::vector<double> &va
                                    static_cast<double>(values.size() - 1);
     return true;
   }
-  if (j.contains("random"))
+  if (j.get("random"))
     return randomValues(arg, j, values, error);
   error = "a pattern needs one of \"fill\", \"iota\", \"linspace\" "
           "or \"random\"";
@@ -404,15 +472,15 @@ bool generateValues(const ShapedArg &arg, const json &j, std::vector<double> &va
 }
 
 /// Every key of a pattern is one it knows.
-bool checkPatternKeys(const json &j, std::string &error) {
-  static const char *known[] = {"fill", "iota", "step", "linspace",
+bool checkPatternKeys(const json::Object &j, std::string &error) {
+  static const char *known[] = {"fill",   "iota", "step", "linspace",
                                 "random", "seed", "shape"};
-  for (auto it = j.begin(); it != j.end(); ++it) {
+  for (const auto &entry : j) {
     bool ok = false;
     for (const char *k : known)
-      ok |= it.key() == k;
+      ok |= entry.first == k;
     if (!ok) {
-      error = "unknown pattern key \"" + it.key() + "\"";
+      error = "unknown pattern key \"" + entry.first.str() + "\"";
       return false;
     }
   }
@@ -420,8 +488,9 @@ bool checkPatternKeys(const json &j, std::string &error) {
 }
 
 /// A pattern object: its shape, then its values.
-bool patternValues(const ShapedArg &arg, const json &j, std::vector<int64_t> &shape,
-                   std::vector<double> &values, std::string &error) {
+bool patternValues(const ShapedArg &arg, const json::Object &j,
+                   std::vector<int64_t> &shape, std::vector<double> &values,
+                   std::string &error) {
   if (!patternShape(arg, j, shape, error) || !fits(arg, shape, error))
     return false;
   int64_t n = 1;
@@ -432,29 +501,21 @@ bool patternValues(const ShapedArg &arg, const json &j, std::vector<int64_t> &sh
 }
 } // namespace
 
-ParsedInput parseInput(const ShapedArg &arg, std::string_view text) {
-  ParsedInput result;
+ParsedArgument parseInputValue(const ShapedArg &arg, const json::Value &j) {
+  ParsedArgument result;
   if (!arg.supported) {
     result.error = arg.why;
     return result;
   }
-  json j;
-  try {
-    j = json::parse(text.begin(), text.end());
-  } catch (const json::parse_error &e) {
-    result.error = std::string("not JSON: ") + e.what();
-    return result;
-  }
-
   std::vector<int64_t> shape;
   std::vector<double> values;
   bool read = false;
-  if (j.is_array())
+  if (j.getAsArray())
     read = listValues(arg, j, shape, values, result.error);
-  else if (j.is_number() || j.is_boolean())
-    read = scalarValues(arg, j, shape, values, result.error);
-  else if (j.is_object())
-    read = patternValues(arg, j, shape, values, result.error);
+  else if (std::optional<double> number = numberOf(j))
+    read = scalarValues(arg, *number, shape, values, result.error);
+  else if (const json::Object *pattern = j.getAsObject())
+    read = patternValues(arg, *pattern, shape, values, result.error);
   else
     result.error = "give a JSON array, a number or a pattern object "
                    "({\"fill\": 1}, {\"iota\": 0}, {\"random\": [0, 1]})";
@@ -463,12 +524,49 @@ ParsedInput parseInput(const ShapedArg &arg, std::string_view text) {
 
   result.data.sizes = shape;
   result.data.elementSize = arg.element.size;
-  result.data.bytes.assign(values.size() * static_cast<size_t>(arg.element.size), 0);
+  result.data.bytes.assign(
+      values.size() * static_cast<size_t>(arg.element.size), 0);
   for (size_t i = 0; i < values.size(); ++i)
-    if (!store(arg.element, values[i], i, result.data.bytes, result.error))
+    if (!store(arg.element, values[i], i, result.data.bytes, result.error)) {
+      if (!shape.empty())
+        result.error =
+            "element " +
+            positionText(positionOf(static_cast<int64_t>(i), shape)) + ": " +
+            result.error;
       return result;
+    }
   result.ok = true;
   return result;
+}
+
+ParsedArgument parseInput(const ShapedArg &arg, std::string_view text) {
+  if (!arg.supported) {
+    ParsedArgument result;
+    result.error = arg.why;
+    return result;
+  }
+  llvm::Expected<json::Value> j =
+      json::parse(llvm::StringRef(text.data(), text.size()));
+  if (!j) {
+    ParsedArgument result;
+    result.error = "not JSON: " + llvm::toString(j.takeError());
+    return result;
+  }
+  return parseInputValue(arg, *j);
+}
+
+std::string argumentError(llvm::StringRef kernel, size_t index,
+                          const ShapedArg &arg, llvm::StringRef error) {
+  return llvm::formatv("{0} argument {1} ({2}): {3}", kernel, index, arg.type,
+                       error)
+      .str();
+}
+
+std::string argumentCountError(llvm::StringRef kernel, size_t expected,
+                               size_t given, llvm::StringRef what) {
+  return llvm::formatv("{0} takes {1} argument(s), {2} gives {3}", kernel,
+                       expected, what, given)
+      .str();
 }
 
 std::string defaultInputText(const ShapedArg &arg) {
@@ -477,8 +575,8 @@ std::string defaultInputText(const ShapedArg &arg) {
   if (!arg.hasStaticShape()) {
     std::string shape = "[";
     for (size_t i = 0; i < arg.shape.size(); ++i)
-      shape += (i ? ", " : "") +
-               std::to_string(arg.shape[i] < 0 ? 4 : arg.shape[i]);
+      shape +=
+          (i ? ", " : "") + std::to_string(arg.shape[i] < 0 ? 4 : arg.shape[i]);
     return "{\"iota\": 1, \"shape\": " + shape + "]}";
   }
   if (arg.shape.size() == 1 && arg.shape[0] <= 16) {
@@ -557,7 +655,8 @@ std::string formatValues(const MemRefData &data, const ElementType &element,
   return out;
 }
 
-double valueAt(const MemRefData &data, const ElementType &element, int64_t flat) {
+double valueAt(const MemRefData &data, const ElementType &element,
+               int64_t flat) {
   if (element.size <= 0 || flat < 0 ||
       static_cast<size_t>((flat + 1) * element.size) > data.bytes.size())
     return 0;
@@ -568,8 +667,9 @@ ValueStats valueStats(const MemRefData &data, const ElementType &element) {
   ValueStats stats;
   if (element.kind == ElementType::Kind::Unsupported || element.size <= 0)
     return stats;
-  int64_t n = std::min<int64_t>(data.numElements(),
-                                static_cast<int64_t>(data.bytes.size()) / element.size);
+  int64_t n =
+      std::min<int64_t>(data.numElements(),
+                        static_cast<int64_t>(data.bytes.size()) / element.size);
   double sum = 0;
   for (int64_t i = 0; i < n; ++i) {
     double v = readElement(element, data.bytes.data() + i * element.size);
@@ -590,7 +690,8 @@ ValueStats valueStats(const MemRefData &data, const ElementType &element) {
 
 std::string valuesJson(const MemRefData &data, const ElementType &element) {
   int64_t n = data.numElements();
-  std::string text = formatValues(data, element, static_cast<size_t>(std::max<int64_t>(n, 1)));
+  std::string text =
+      formatValues(data, element, static_cast<size_t>(std::max<int64_t>(n, 1)));
   if (element.kind != ElementType::Kind::Float)
     return text;
   // %g spells NaN and the infinities as words JSON does not have.
@@ -613,4 +714,94 @@ std::string valuesJson(const MemRefData &data, const ElementType &element) {
   return out;
 }
 
-} // namespace executor_studio::gui
+namespace {
+std::string printed(mlir::Type type) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  type.print(os);
+  return s;
+}
+
+/// The type alone: what a launch carries, dispatched or not.
+ShapedArg describeType(mlir::Type type) {
+  ShapedArg arg;
+  arg.type = printed(type);
+  if (type.isIntOrIndexOrFloat()) {
+    // A scalar: the launch passes it through a pointer, as the kernel's
+    // pyface wrapper loads it.
+    arg.scalar = true;
+    arg.element = elementTypeNamed(arg.type);
+    if (arg.element.kind == ElementType::Kind::Unsupported) {
+      arg.why = "scalar type " + arg.type +
+                " is not supported (f32, f64, iN, index are)";
+      return arg;
+    }
+    arg.supported = true;
+    return arg;
+  }
+  auto shaped = mlir::dyn_cast<mlir::ShapedType>(type);
+  if (!shaped || !mlir::isa<mlir::MemRefType, mlir::RankedTensorType>(type)) {
+    if (mlir::isa<mlir::UnrankedMemRefType, mlir::UnrankedTensorType>(type))
+      arg.why = arg.type + " is unranked: a launch needs a ranked memref";
+    else
+      arg.why = arg.type + " is neither a memref nor a scalar: a launch "
+                           "carries ranked memrefs and integer, index and "
+                           "float scalars";
+    return arg;
+  }
+  for (int64_t size : shaped.getShape())
+    arg.shape.push_back(mlir::ShapedType::isDynamic(size) ? -1 : size);
+  arg.element = elementTypeNamed(printed(shaped.getElementType()));
+  if (arg.element.kind == ElementType::Kind::Unsupported) {
+    arg.why = "element type " + arg.element.name +
+              " is not supported by the input editor (f32, f64, iN, index are)";
+    return arg;
+  }
+  arg.supported = true;
+  return arg;
+}
+} // namespace
+
+ShapedArg describeArgument(mlir::Type type, bool isResult, bool dispatched) {
+  ShapedArg arg = describeType(type);
+  if (dispatched)
+    // What dispatch-executor-targets refuses, no front end launches.
+    if (std::optional<std::string> problem = catalyst::dispatchedLaunchProblem(
+            type, isResult, /*beforeBufferization=*/true)) {
+      arg.supported = false;
+      arg.why = *problem;
+    }
+  return arg;
+}
+
+json::Value resultToJSON(const MemRefData &data, const ShapedArg &arg) {
+  const ElementType &element = arg.element;
+  json::Array values;
+  size_t count = element.size > 0
+                     ? data.bytes.size() / static_cast<size_t>(element.size)
+                     : 0;
+  for (size_t i = 0; i < count; ++i) {
+    const char *at = data.bytes.data() + i * element.size;
+    if (element.kind == ElementType::Kind::Float) {
+      double v = readElement(element, at);
+      // JSON has no NaN or infinities.
+      values.push_back(std::isfinite(v) ? json::Value(v)
+                                        : json::Value(nullptr));
+    } else if (element.isUnsigned && element.size == 8) {
+      uint64_t v;
+      std::memcpy(&v, at, 8);
+      values.push_back(v);
+    } else {
+      values.push_back(readInteger(element, at));
+    }
+  }
+  if (arg.scalar && values.size() == 1)
+    return std::move(values.front());
+  json::Array sizes;
+  for (int64_t size : data.sizes)
+    sizes.push_back(size);
+  return json::Object{{"sizes", std::move(sizes)},
+                      {"values", std::move(values)}};
+}
+
+} // namespace executor_studio
