@@ -156,7 +156,11 @@ TEST(KernelArguments, ElementTypes) {
   EXPECT_EQ(elementTypeNamed("i1").size, 1);
   EXPECT_EQ(elementTypeNamed("ui16").isUnsigned, true);
   EXPECT_EQ(elementTypeNamed("index").size, 8);
-  EXPECT_EQ(elementTypeNamed("bf16").kind, ElementType::Kind::Unsupported);
+  EXPECT_EQ(elementTypeNamed("f16").size, 2);
+  EXPECT_EQ(elementTypeNamed("bf16").size, 2);
+  EXPECT_TRUE(elementTypeNamed("bf16").isBrainFloat);
+  EXPECT_FALSE(elementTypeNamed("f16").isBrainFloat);
+  EXPECT_EQ(elementTypeNamed("f80").kind, ElementType::Kind::Unsupported);
   EXPECT_EQ(elementTypeNamed("complex<f32>").kind,
             ElementType::Kind::Unsupported);
 }
@@ -235,10 +239,11 @@ TEST(KernelArguments, TypesALaunchCarries) {
   EXPECT_TRUE(describe(b.getIntegerType(16, false)).element.isUnsigned);
   EXPECT_EQ(describe(b.getI1Type()).element.size, 1);
 
-  ShapedArg bf16 = describe(mlir::MemRefType::get({2}, b.getBF16Type()));
-  EXPECT_FALSE(bf16.supported);
-  EXPECT_EQ(bf16.why, "element type bf16 is not supported by the input editor "
-                      "(f32, f64, iN, index are)");
+  EXPECT_TRUE(describe(mlir::MemRefType::get({2}, b.getBF16Type())).supported);
+  ShapedArg f80 = describe(mlir::MemRefType::get({2}, b.getF80Type()));
+  EXPECT_FALSE(f80.supported);
+  EXPECT_EQ(f80.why, "element type f80 is not supported by the input editor "
+                     "(f16, bf16, f32, f64, iN, index are)");
   ShapedArg unranked =
       describe(mlir::UnrankedMemRefType::get(b.getF64Type(), nullptr));
   EXPECT_FALSE(unranked.supported);
@@ -277,4 +282,26 @@ TEST(KernelArguments, ResultsAsJSON) {
   s.elementSize = 1;
   s.bytes = {char(200)};
   EXPECT_EQ(resultToJSON(s, scalar), json::Value(200));
+}
+
+TEST(KernelArguments, HalfFloatsInBothFormats) {
+  // f16 and bf16 are 16 bits each in another format: 1.5 is 0x3E00 in f16
+  // and 0x3FC0 in bf16; 0.1 rounds to the nearest of each.
+  ParsedArgument h = parseInput(arg({3}, "f16"), "[1.5, -2, 0.1]");
+  ASSERT_TRUE(h.ok) << h.error;
+  EXPECT_EQ(h.data.elementSize, 2);
+  EXPECT_EQ(values<uint16_t>(h.data),
+            (std::vector<uint16_t>{0x3E00, 0xC000, 0x2E66}));
+  ParsedArgument b = parseInput(arg({3}, "bf16"), "[1.5, -2, 0.1]");
+  ASSERT_TRUE(b.ok) << b.error;
+  EXPECT_EQ(values<uint16_t>(b.data),
+            (std::vector<uint16_t>{0x3FC0, 0xC000, 0x3DCD}));
+  // Printed back as the numbers they hold.
+  EXPECT_EQ(formatValues(h.data, elementTypeNamed("f16"), 8),
+            "[1.5, -2, 0.0999756]");
+  EXPECT_EQ(formatValues(b.data, elementTypeNamed("bf16"), 8),
+            "[1.5, -2, 0.100098]");
+  json::Value result = resultToJSON(h.data, arg({3}, "f16"));
+  EXPECT_EQ(*result.getAsObject()->getArray("values"),
+            (json::Array{1.5, -2.0, 0.0999755859375}));
 }

@@ -4,6 +4,7 @@
 #include "ExecutorStudio/Transforms/LaunchRules.h"
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/APFloat.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -149,6 +150,28 @@ bool fits(const ShapedArg &arg, const std::vector<int64_t> &shape,
   return true;
 }
 
+const llvm::fltSemantics &halfSemantics(const ElementType &element) {
+  return element.isBrainFloat ? llvm::APFloat::BFloat()
+                              : llvm::APFloat::IEEEhalf();
+}
+
+/// A 16-bit float's bits for `value`, rounded to nearest even.
+uint16_t toHalf(const ElementType &element, double value) {
+  llvm::APFloat f(value);
+  bool losesInfo;
+  f.convert(halfSemantics(element), llvm::APFloat::rmNearestTiesToEven,
+            &losesInfo);
+  return static_cast<uint16_t>(f.bitcastToAPInt().getZExtValue());
+}
+
+double fromHalf(const ElementType &element, uint16_t bits) {
+  llvm::APFloat f(halfSemantics(element), llvm::APInt(16, bits));
+  bool losesInfo;
+  f.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven,
+            &losesInfo);
+  return f.convertToDouble();
+}
+
 /// Writes `value` as element `index`; false with `error` when it does not fit.
 bool store(const ElementType &element, double value, size_t index,
            std::vector<char> &bytes, std::string &error) {
@@ -157,6 +180,9 @@ bool store(const ElementType &element, double value, size_t index,
   case ElementType::Kind::Float:
     if (element.bits == 64) {
       std::memcpy(at, &value, 8);
+    } else if (element.bits == 16) {
+      uint16_t h = toHalf(element, value);
+      std::memcpy(at, &h, 2);
     } else {
       float f = static_cast<float>(value);
       std::memcpy(at, &f, 4);
@@ -221,6 +247,10 @@ double readElement(const ElementType &element, const char *at) {
       double d;
       std::memcpy(&d, at, 8);
       return d;
+    } else if (element.bits == 16) {
+      uint16_t h;
+      std::memcpy(&h, at, 2);
+      return fromHalf(element, h);
     } else {
       float f;
       std::memcpy(&f, at, 4);
@@ -283,10 +313,11 @@ int64_t MemRefData::numElements() const {
 ElementType elementTypeNamed(std::string_view name) {
   ElementType t;
   t.name = std::string(name);
-  if (name == "f64" || name == "f32") {
+  if (name == "f64" || name == "f32" || name == "f16" || name == "bf16") {
     t.kind = ElementType::Kind::Float;
-    t.bits = name == "f64" ? 64 : 32;
+    t.bits = name == "f64" ? 64 : name == "f32" ? 32 : 16;
     t.size = t.bits / 8;
+    t.isBrainFloat = name == "bf16";
     return t;
   }
   if (name == "index") {
@@ -733,7 +764,7 @@ ShapedArg describeType(mlir::Type type) {
     arg.element = elementTypeNamed(arg.type);
     if (arg.element.kind == ElementType::Kind::Unsupported) {
       arg.why = "scalar type " + arg.type +
-                " is not supported (f32, f64, iN, index are)";
+                " is not supported (f16, bf16, f32, f64, iN, index are)";
       return arg;
     }
     arg.supported = true;
@@ -754,7 +785,8 @@ ShapedArg describeType(mlir::Type type) {
   arg.element = elementTypeNamed(printed(shaped.getElementType()));
   if (arg.element.kind == ElementType::Kind::Unsupported) {
     arg.why = "element type " + arg.element.name +
-              " is not supported by the input editor (f32, f64, iN, index are)";
+              " is not supported by the input editor (f16, bf16, f32, f64, iN, "
+              "index are)";
     return arg;
   }
   arg.supported = true;

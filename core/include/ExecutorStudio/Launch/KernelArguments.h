@@ -4,7 +4,8 @@
 // executor/launch, the studio's executor panel and its --inputs) knows about
 // a kernel's arguments and results, with one set of rules and messages:
 // which types a launch carries (ranked memrefs and tensors, static or
-// dynamic sizes, and scalars; f32, f64, i1, i8 to i64 signed or not, index),
+// dynamic sizes, and scalars; f16, bf16, f32, f64, i1, i8 to i64 signed or
+// not, index: what dispatch-executor-targets takes),
 // the JSON a user writes for an input (nested or flat lists, a number, a
 // fill pattern) turned into a dense buffer, and a buffer printed back (as
 // text or as JSON). The buffers are the runtime's layout (row-major,
@@ -39,6 +40,8 @@ struct ElementType {
   /// Bits of integers (1 for i1), of floats.
   unsigned bits = 0;
   bool isUnsigned = false;
+  /// bf16 (the brain float): 16 bits like f16, another format.
+  bool isBrainFloat = false;
 };
 
 /// A kernel argument or result: a ranked memref (or a tensor, launched as
