@@ -830,7 +830,7 @@ async function debugAKernel() {
     await page.locator('.debug-variables .monaco-list-row', { hasText: /x\s*=\s*memref<4xf64>/ }).first().click();
     const descriptor = await waitFor("%x's descriptor in the variables pane", async () => {
       const rows = (await page.locator('.debug-variables .monaco-list-row').allInnerTexts()).map((r) => r.replace(/\s+/g, ' '));
-      return rows.some((r) => /^aligned = /.test(r.trim())) && rows.some((r) => /^data = \[1, 2, 3, 4\]/.test(r.trim())) ? rows : undefined;
+      return rows.some((r) => /^aligned = /.test(r.trim())) && rows.some((r) => /^sizes = \[4\]/.test(r.trim())) && rows.some((r) => /^data = \[1, 2, 3, 4\]/.test(r.trim())) ? rows : undefined;
     }, 30_000);
     console.log(`  %x: ${descriptor.join(' | ')}`);
     // Opened, data is the elements.

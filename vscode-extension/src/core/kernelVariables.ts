@@ -259,8 +259,8 @@ export class KernelVariables {
   private readonly frameOf = new Map<number, number>();
   /** A memref argument's descriptor (lldb's reference) -> its `data` child. */
   private readonly descriptors = new Map<number, DapVariable>();
-  /** A memref argument's descriptor (lldb's reference) -> its element type. */
-  private readonly descriptorTypes = new Map<number, string>();
+  /** A memref argument's descriptor (lldb's reference) -> its element type and its sizes' and strides' values (`[4]`). */
+  private readonly descriptorTypes = new Map<number, { element: string; sizes: string; strides: string }>();
   /** A `data` child's reference -> the elements. */
   private readonly own = new Map<number, DapVariable[]>();
   private next = OWN_REFERENCES;
@@ -329,7 +329,16 @@ export class KernelVariables {
       if (own !== 0) {
         this.own.set(own, elements);
       }
-      this.descriptorTypes.set(variable.variablesReference, shape.elementType);
+      // The descriptor's sizes and strides as lldb reads them (`[4]`, where lldb says `long[1]`).
+      const pieces = async (piece: string): Promise<string> => {
+        const values: string[] = [];
+        for (let d = 0; d < shape.sizes.length; ++d) {
+          const value = await this.read(`${variable.evaluateName ?? variable.name}.${piece}[${d}]`, frameId);
+          values.push(value instanceof Error ? '?' : value);
+        }
+        return `[${values.join(', ')}]`;
+      };
+      this.descriptorTypes.set(variable.variablesReference, { element: shape.elementType, sizes: await pieces('sizes'), strides: await pieces('strides') });
       this.descriptors.set(variable.variablesReference, {
         name: 'data',
         value: summary,
@@ -341,11 +350,21 @@ export class KernelVariables {
     return rewritten;
   }
 
-  /** A descriptor's piece with its MLIR type: `f64 *` for the pointers, `index` for the rest. */
+  /** A descriptor's piece with its MLIR type (`f64 *` for the pointers, `index` for the rest), its sizes and strides with their values. */
   private descriptorPiece(reference: number, piece: DapVariable): DapVariable {
-    const element = this.descriptorTypes.get(reference) ?? '';
-    const types: Record<string, string> = { allocated: `${element} *`, aligned: `${element} *`, offset: 'index' };
-    const type = types[piece.name] ?? (/^(sizes|strides)$/.test(piece.name) ? piece.type?.replace(/^\w+/, 'index') : undefined);
-    return type === undefined ? piece : { ...piece, type };
+    const descriptor = this.descriptorTypes.get(reference);
+    if (!descriptor) {
+      return piece;
+    }
+    if (piece.name === 'allocated' || piece.name === 'aligned') {
+      return { ...piece, type: `${descriptor.element} *` };
+    }
+    if (piece.name === 'offset') {
+      return { ...piece, type: 'index' };
+    }
+    if (piece.name === 'sizes' || piece.name === 'strides') {
+      return { ...piece, type: piece.type?.replace(/^\w+/, 'index') ?? 'index[]', value: descriptor[piece.name] };
+    }
+    return piece;
   }
 }

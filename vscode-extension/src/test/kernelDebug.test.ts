@@ -448,6 +448,8 @@ describe('a debug session of @compute::@square', () => {
     assert.deepEqual([...descriptor.keys()], ['allocated', 'aligned', 'offset', 'sizes', 'strides', 'data']);
     assert.equal(descriptor.get('aligned')?.type, 'f64 *');
     assert.equal(descriptor.get('offset')?.type, 'index');
+    assert.equal(descriptor.get('sizes')?.value, '[4]');
+    assert.equal(descriptor.get('strides')?.value, '[1]');
     const data = descriptor.get('data');
     assert.ok(data);
     assert.equal(data.value, '[1, 2, 3, 4]');

@@ -70,7 +70,7 @@ describe("a kernel's variables", () => {
   });
 
   it("rewrites lldb-dap's replies for the kernel frame's scopes: MLIR types, a memref's data in its value and as a child", async () => {
-    const values: Record<string, string> = { 'x.sizes[1]': '2' };
+    const values: Record<string, string> = { 'x.sizes[0]': '8', 'x.sizes[1]': '2', 'x.strides[0]': '2', 'x.strides[1]': '1' };
     for (let i = 0; i < 16; ++i) {
       values[`x.aligned[${i}]`] = String(i + 1);
     }
@@ -102,7 +102,13 @@ describe("a kernel's variables", () => {
       { name: 'offset', value: '0', type: 'long', variablesReference: 0 },
       { name: 'sizes', value: 'long[2]', type: 'long[2]', variablesReference: 18 },
     ]);
-    assert.deepEqual(descriptor.map((v) => [v.name, v.type]), [['allocated', 'f64 *'], ['aligned', 'f64 *'], ['offset', 'index'], ['sizes', 'index[2]'], ['data', 'f64[16]']]);
+    assert.deepEqual(descriptor.map((v) => [v.name, v.type, v.value]), [
+      ['allocated', 'f64 *', '0x0'],
+      ['aligned', 'f64 *', '0x10'],
+      ['offset', 'index', '0'],
+      ['sizes', 'index[2]', '[8, 2]'],
+      ['data', 'f64[16]', '[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]'],
+    ]);
     const data = descriptor[4];
     assert.ok(data && data.variablesReference >= OWN_REFERENCES);
     const elements = variables.ownChildren(data.variablesReference) ?? [];
