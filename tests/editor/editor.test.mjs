@@ -824,14 +824,22 @@ async function debugAKernel() {
     }, 30_000);
     console.log(`  call stack: ${frames.join(' | ')}`);
     console.log(`  variables: ${variables.join(' | ')}`);
-    assert.ok(variables.some((r) => /x = memref<4xf64>/.test(r)), variables.join('\n'));
-    // Opened, %x is its memref descriptor.
+    // Its value: the memref's type and first elements (KernelVariables).
+    assert.ok(variables.some((r) => /x = memref<4xf64> \[1, 2, 3, 4\]/.test(r)), variables.join('\n'));
+    // Opened, %x is its memref descriptor, with its data.
     await page.locator('.debug-variables .monaco-list-row', { hasText: /x\s*=\s*memref<4xf64>/ }).first().click();
     const descriptor = await waitFor("%x's descriptor in the variables pane", async () => {
       const rows = (await page.locator('.debug-variables .monaco-list-row').allInnerTexts()).map((r) => r.replace(/\s+/g, ' '));
-      return rows.some((r) => /^aligned = /.test(r.trim())) && rows.some((r) => /^sizes\b/.test(r.trim())) ? rows : undefined;
+      return rows.some((r) => /^aligned = /.test(r.trim())) && rows.some((r) => /^sizes = \[4\]/.test(r.trim())) && rows.some((r) => /^data = \[1, 2, 3, 4\]/.test(r.trim())) ? rows : undefined;
     }, 30_000);
     console.log(`  %x: ${descriptor.join(' | ')}`);
+    // Opened, data is the elements.
+    await page.locator('.debug-variables .monaco-list-row', { hasText: /^\s*data\s*=/ }).first().click();
+    const elements = await waitFor("%x's elements in the variables pane", async () => {
+      const rows = (await page.locator('.debug-variables .monaco-list-row').allInnerTexts()).map((r) => r.replace(/\s+/g, ' ').trim());
+      return rows.some((r) => /^\[0\] = 1$/.test(r)) && rows.some((r) => /^\[3\] = 4$/.test(r)) ? rows : undefined;
+    }, 30_000);
+    console.log(`  data: ${elements.join(' | ')}`);
     // The panel (the debug console) off for the picture.
     await runCommand('View: Hide Panel').catch(() => undefined);
     await page.waitForTimeout(800);

@@ -184,6 +184,32 @@ TEST(RecordingWorker, RecordsInAWorkerAsInThisProcess) {
   EXPECT_EQ(rest.recording->snapshots[0].pass, "cse");
 }
 
+// A debug build's recording (the studio's) names the kernels' debug
+// variables as executor-compile -g does: `x`, as the .mlir writes it, with
+// keepArgumentNames (through the worker's request); `arg0` without.
+TEST(RecordingWorker, ADebugRecordingNamesTheKernelsArgumentsAsTheSourceDoes) {
+  Workspace ws("worker-names");
+  RecordRequest request;
+  request.text = sample("cross-compile-dispatch.mlir");
+  request.bufferName = "dispatch.mlir";
+  request.options.pipeline = "builtin.module(cross-compile-targets{workspace=" +
+                             ws.path.str().str() + " debug=true})";
+  request.options.recordNested = true;
+  request.options.deferText = false;
+  for (bool keep : {true, false}) {
+    request.options.keepArgumentNames = keep;
+    WorkerRecording run = recordInWorker(request, self(), 120s);
+    ASSERT_EQ(run.status, WorkerRecording::Status::Finished) << run.error;
+    ASSERT_TRUE(run.recording->succeeded);
+    const Snapshot *llvmIR = findSnapshot(*run.recording, "compute/llvm");
+    ASSERT_TRUE(llvmIR && llvmIR->ir);
+    const std::string &text = *llvmIR->ir;
+    EXPECT_EQ(text.find("DILocalVariable(name: \"x\", arg: 1") != std::string::npos, keep)
+        << text.substr(text.find("DILocalVariable"), 200);
+    EXPECT_EQ(text.find("DILocalVariable(name: \"arg0\", arg: 1") != std::string::npos, !keep);
+  }
+}
+
 TEST(RecordingWorker, ACrashTimeOutOrCancellationEndsTheWorker) {
   RecordRequest request;
   request.text = "module {}";

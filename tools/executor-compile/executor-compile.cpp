@@ -22,8 +22,6 @@
 #include "ExecutorStudio/Support/ValueParser.h"
 #include "ExecutorRuntime/ExecutorClient.h"
 
-#include "mlir/AsmParser/AsmParser.h"
-#include "mlir/AsmParser/AsmParserState.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
@@ -829,35 +827,12 @@ Exit link(ModuleOp module, const std::string &objectPath,
 }
 
 /// Parses the input. With -g, functions' arguments keep their names as
-/// written (a NameLoc on each), for their debug variables (gdb's `info
-/// args`): the parser's own state has them.
+/// written, for their debug variables (gdb's `info args`): parseModule, as
+/// the studio's debug recordings do.
 static OwningOpRef<ModuleOp> parseInput(llvm::SourceMgr &sourceMgr,
                                        MLIRContext &ctx) {
-  if (!debugInfo)
-    return parseSourceFile<ModuleOp>(sourceMgr, &ctx);
-  ParserConfig config(&ctx);
-  AsmParserState state;
-  Block block;
-  if (failed(parseAsmSourceFile(sourceMgr, &block, config, &state)))
-    return nullptr;
-  for (const AsmParserState::BlockDefinition &def : state.getBlockDefs()) {
-    if (!def.block->isEntryBlock() ||
-        !isa_and_nonnull<func::FuncOp>(def.block->getParentOp()))
-      continue;
-    for (auto [arg, argDef] : llvm::zip(def.block->getArguments(), def.arguments)) {
-      StringRef name(argDef.loc.Start.getPointer(),
-                     argDef.loc.End.getPointer() - argDef.loc.Start.getPointer());
-      name = name.take_front(name.find_first_of("#:"));
-      if (name.consume_front("%") && !name.empty() &&
-          !llvm::all_of(name, llvm::isDigit))
-        arg.setLoc(NameLoc::get(StringAttr::get(&ctx, name), arg.getLoc()));
-    }
-  }
-  unsigned id = sourceMgr.getMainFileID();
-  Location fileLoc = FileLineColLoc::get(
-      &ctx, sourceMgr.getMemoryBuffer(id)->getBufferIdentifier(), 0, 0);
-  return detail::constructContainerOpForParserIfNecessary<ModuleOp>(
-      &block, &ctx, fileLoc);
+  return executor_studio::parseModule(sourceMgr, ParserConfig(&ctx),
+                                      /*keepArgumentNames=*/debugInfo);
 }
 
 /// The driver: options, then parse / record / write (MLIR, LLVM IR, the

@@ -240,6 +240,7 @@ json::Value executor_studio::toJSON(const RecordOptions &options) {
       {"printGenericForm", options.printGenericForm},
       {"printDebugInfo", options.printDebugInfo},
       {"allowUnregisteredDialects", options.allowUnregisteredDialects},
+      {"keepArgumentNames", options.keepArgumentNames},
       {"recordNested", options.recordNested},
   };
 }
@@ -253,6 +254,7 @@ bool executor_studio::fromJSON(const json::Value &value, RecordOptions &options,
          o.map("printGenericForm", options.printGenericForm) &&
          o.map("printDebugInfo", options.printDebugInfo) &&
          o.map("allowUnregisteredDialects", options.allowUnregisteredDialects) &&
+         o.map("keepArgumentNames", options.keepArgumentNames) &&
          o.map("recordNested", options.recordNested);
 }
 

@@ -17,6 +17,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/thread.h"
 
@@ -90,11 +91,13 @@ Recording recordText(StringRef source, StringRef bufferName,
       failedParse.diagnostics.push_back(convertDiagnostic(diag));
       return success();
     });
-    ParserConfig config(&ctx);
     // MLIR's lexer ends at the NUL after a MemoryBuffer's text: a slice of
     // a larger buffer is copied, or it would read on past its end.
-    std::string text = source.str();
-    module = parseSourceString<ModuleOp>(text, config, bufferName);
+    llvm::SourceMgr sourceMgr;
+    sourceMgr.AddNewSourceBuffer(
+        llvm::MemoryBuffer::getMemBufferCopy(source, bufferName), llvm::SMLoc());
+    module = parseModule(sourceMgr, ParserConfig(&ctx),
+                         options.keepArgumentNames);
   }
   if (!module)
     return failedParse;
@@ -105,7 +108,8 @@ Recording recordText(StringRef source, StringRef bufferName,
   ParsedInput parsed;
   parsed.opIsKept = true;
   parsed.printReparsed = [source = source.str(), name = bufferName.str(),
-                          unregistered = options.allowUnregisteredDialects](
+                          unregistered = options.allowUnregisteredDialects,
+                          keepNames = options.keepArgumentNames](
                              const std::function<std::string(Operation *)> &print) {
     DialectRegistry registry;
     registerAllDialects(registry);
@@ -114,8 +118,11 @@ Recording recordText(StringRef source, StringRef bufferName,
     std::string text;
     // The parser and the printer recurse per nesting level.
     runOnParserStack([&] {
-      ParserConfig config(&context);
-      OwningOpRef<ModuleOp> again = parseSourceString<ModuleOp>(source, config, name);
+      llvm::SourceMgr sourceMgr;
+      sourceMgr.AddNewSourceBuffer(
+          llvm::MemoryBuffer::getMemBuffer(source, name), llvm::SMLoc());
+      OwningOpRef<ModuleOp> again =
+          parseModule(sourceMgr, ParserConfig(&context), keepNames);
       if (again)
         text = print(again->getOperation());
     });

@@ -256,6 +256,8 @@ struct Studio::Recorder {
     RecordOptions options;
     options.pipeline = job.pipeline;
     options.printDebugInfo = job.locations;
+    // A debug build's kernels name their arguments as the .mlir does.
+    options.keepArgumentNames = job.debug;
     // Each target's own lowering, down to its assembly, under
     // cross-compile-targets in the pass list.
     options.recordNested = true;
@@ -308,6 +310,7 @@ struct Studio::Recorder {
       RecordOptions build;
       build.pipeline = Studio::defaultPipeline(job.workspace, job.debug);
       build.recordIR = false;
+      build.keepArgumentNames = job.debug;
       Recording built;
       Result buildRun;
       bool finished = record(job, build, std::nullopt, built, buildRun);

@@ -237,7 +237,7 @@ TEST(Studio, LaunchUnderDebuggerWaitsForGdbWhichStopsInTheKernel) {
   // The printed command, in batch mode, as a user pastes it into a shell.
   std::string out = testing::TempDir() + "studio-gdb-" + pid + ".out";
   std::string command = d.gdbCommand +
-                        " -nx -batch -ex bt -ex 'info args' -ex 'print *arg0.aligned@4' 2>&1";
+                        " -nx -batch -ex bt -ex 'info args' -ex 'print *x.aligned@4' 2>&1";
   std::optional<llvm::StringRef> redirects[] = {std::nullopt, llvm::StringRef(out),
                                                 std::nullopt};
   std::string message;
@@ -246,10 +246,9 @@ TEST(Studio, LaunchUnderDebuggerWaitsForGdbWhichStopsInTheKernel) {
             0)
       << message;
   std::string gdb = executor_test::readFile(out);
-  // (The studio's recording does not keep the .mlir's argument names, as
-  // executor-compile does: arg0.)
+  // The kernel's argument by its .mlir name, as executor-compile -g names it.
   EXPECT_NE(gdb.find("hit Breakpoint 1"), std::string::npos) << gdb;
-  EXPECT_NE(gdb.find("#0  square (arg0=...) at cross-compile-dispatch.mlir:"),
+  EXPECT_NE(gdb.find("#0  square (x=...) at cross-compile-dispatch.mlir:"),
             std::string::npos)
       << gdb;
   EXPECT_NE(gdb.find("$1 = {1, 2, 3, 4}"), std::string::npos) << gdb;

@@ -402,7 +402,8 @@ TEST_F(NullFrames, LaunchUnderDebuggerShowsTheCommandsAndTheAttachedState) {
   ASSERT_TRUE(done) << lldbOut;
   EXPECT_EQ(lldbStatus, 0) << lldbOut;
   EXPECT_NE(lldbOut.find("stop reason = breakpoint 1"), std::string::npos) << lldbOut;
-  EXPECT_NE(lldbOut.find("`square(arg0="), std::string::npos) << lldbOut;
+  // The kernel's argument by its .mlir name, as executor-compile -g names it.
+  EXPECT_NE(lldbOut.find("`square(x=memref<4xf64>"), std::string::npos) << lldbOut;
   EXPECT_NE(lldbOut.find("cross-compile-dispatch.mlir:"), std::string::npos) << lldbOut;
   frame();
   const LaunchRecord &r = studio->executor().launches().back();

@@ -10,11 +10,15 @@
 // rather than the kernel at its breakpoint. StopFocus keeps, of a stop, the
 // event of the thread that really stopped, focused; a stop of SIGSTOPs
 // only (a pause) goes through as it came. And the kernel's frame is named
-// as the editor names the kernel (nameKernelFrames).
+// as the editor names the kernel (nameKernelFrames), and its variables are
+// shown with their MLIR types and a memref's data (KernelVariables,
+// kernelVariables.ts, which reads the elements with `evaluate` requests of
+// its own).
 
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 
 import { splitKernel } from './kernelDebug';
+import { type DapVariable, type KernelArgument, KernelVariables } from './kernelVariables';
 
 export interface DapMessage {
   seq?: number;
@@ -127,11 +131,29 @@ export function frame(message: unknown): string {
   return `Content-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`;
 }
 
+/** The seq of the first request the channel sends lldb-dap itself (VS Code's count from 1). */
+const OWN_SEQ = 1_000_000_000;
+
+/** The arguments of an attach configuration's `executorKernel.arguments`, if well formed. */
+function markerArguments(marker: { arguments?: unknown } | undefined): KernelArgument[] {
+  const args = marker?.arguments;
+  if (!Array.isArray(args)) {
+    return [];
+  }
+  return args.filter((a): a is KernelArgument => {
+    const arg = a as { name?: unknown; type?: unknown } | null;
+    return typeof arg?.name === 'string' && typeof arg.type === 'string';
+  });
+}
+
 /**
  * lldb-dap as the executor-kernel debugger runs it: spawned, its messages
  * unframed and passed through StopFocus to `onMessage` (a stop of SIGSTOPs
- * only goes out once lldb-dap has been quiet for `quietMs`), and what it
- * is sent framed to it. Ends with a `terminated` event when lldb-dap exits.
+ * only goes out once lldb-dap has been quiet for `quietMs`), in the order
+ * lldb-dap sent them (a `variables` reply of the kernel's frame waits for
+ * the elements it shows, read with requests of the channel's own, whose
+ * replies go nowhere else), and what it is sent framed to it. Ends with a
+ * `terminated` event when lldb-dap exits.
  */
 export class LldbDapChannel {
   private readonly child: ChildProcessWithoutNullStreams;
@@ -140,25 +162,50 @@ export class LldbDapChannel {
   private timer: NodeJS.Timeout | undefined;
   /** The kernel of the attach configuration sent (its `executorKernel.kernel`). */
   private kernel = '';
+  /** The rewrites of the kernel frame's variables (its `executorKernel.arguments`). */
+  private variables = new KernelVariables([], () => Promise.resolve(new Error('not attached')));
+  /** VS Code's stackTrace, scopes and variables requests whose replies are rewritten, by seq. */
+  private readonly requests = new Map<number, DapMessage>();
+  /** The frames (ids) of the kernel in this stop's stack traces. */
+  private readonly kernelFrames = new Set<number>();
+  /** The channel's own requests waiting for lldb-dap's reply, by seq. */
+  private readonly own = new Map<number, (reply: DapMessage | Error) => void>();
+  private nextSeq = OWN_SEQ;
+  /** The seq of the last message forwarded: the channel's own replies take it (VS Code needs no new numbers). */
+  private lastSeq = 0;
+  /** What goes to `onMessage`, in lldb-dap's order. */
+  private queue: Promise<void> = Promise.resolve();
   exited = false;
 
   constructor(
     lldbDap: string,
     private readonly onMessage: (message: DapMessage) => void,
-    onLog: (line: string) => void,
-    quietMs = 300,
+    private readonly onLog: (line: string) => void,
+    private readonly quietMs = 300,
+    private readonly ownTimeoutMs = 10000,
   ) {
     this.child = spawn(lldbDap, [], { stdio: ['pipe', 'pipe', 'pipe'] });
     this.child.stdout.on('data', (chunk: Buffer) => {
       for (const message of this.framer.push(chunk)) {
-        this.forward(this.focus.filter(nameKernelFrames(message, this.kernel)));
+        const answer = message.type === 'response' && typeof message['request_seq'] === 'number' ? this.own.get(message['request_seq']) : undefined;
+        if (answer) {
+          answer(message);
+          continue;
+        }
+        this.enqueue(async () => {
+          this.forward(this.focus.filter(await this.rewrite(message)));
+        });
       }
-      clearTimeout(this.timer);
-      if (this.focus.holding()) {
-        this.timer = setTimeout(() => {
-          this.forward(this.focus.flush());
-        }, quietMs);
-      }
+      this.enqueue(() => {
+        clearTimeout(this.timer);
+        if (this.focus.holding()) {
+          this.timer = setTimeout(() => {
+            this.enqueue(() => {
+              this.forward(this.focus.flush());
+            });
+          }, this.quietMs);
+        }
+      });
     });
     this.child.stderr.on('data', (chunk: Buffer) => {
       onLog(`lldb-dap: ${chunk.toString().trimEnd()}`);
@@ -169,24 +216,119 @@ export class LldbDapChannel {
     this.child.on('exit', (code, signal) => {
       this.exited = true;
       clearTimeout(this.timer);
+      for (const answer of this.own.values()) {
+        answer(new Error('lldb-dap exited'));
+      }
       if (code !== 0) {
         onLog(`lldb-dap exited with ${signal ?? String(code)}`);
       }
-      this.forward([...this.focus.flush(), { seq: 0, type: 'event', event: 'terminated' }]);
+      this.enqueue(() => {
+        this.forward([...this.focus.flush(), { seq: 0, type: 'event', event: 'terminated' }]);
+      });
+    });
+  }
+
+  private enqueue(step: () => void | Promise<void>): void {
+    this.queue = this.queue.then(step).catch((error: unknown) => {
+      this.onLog(`executor-kernel: ${error instanceof Error ? error.message : String(error)}`);
     });
   }
 
   private forward(messages: DapMessage[]): void {
     for (const message of messages) {
+      if (typeof message.seq === 'number' && message.seq > this.lastSeq) {
+        this.lastSeq = message.seq;
+      }
       this.onMessage(message);
     }
+  }
+
+  /** lldb-dap's `message` as VS Code gets it: the kernel's frames named, its variables with MLIR types and data. */
+  private async rewrite(message: DapMessage): Promise<DapMessage> {
+    if (message.type === 'event' && (message.event === 'continued' || message.event === 'exited')) {
+      // lldb-dap's frames and variables references of the last stop are gone.
+      this.kernelFrames.clear();
+      this.variables.reset();
+      return message;
+    }
+    const seq = message['request_seq'];
+    const request = message.type === 'response' && typeof seq === 'number' ? this.requests.get(seq) : undefined;
+    if (!request || typeof seq !== 'number') {
+      return message;
+    }
+    this.requests.delete(seq);
+    const args = (request['arguments'] ?? {}) as Record<string, unknown>;
+    if (message.command === 'stackTrace') {
+      const named = nameKernelFrames(message, this.kernel);
+      const frames = named.body?.['stackFrames'];
+      for (const f of Array.isArray(frames) ? frames : []) {
+        const frame = f as { id?: unknown; name?: unknown } | null;
+        if (frame?.name === this.kernel && typeof frame.id === 'number') {
+          this.kernelFrames.add(frame.id);
+        }
+      }
+      return named;
+    }
+    const scopes = message.body?.['scopes'];
+    if (message.command === 'scopes' && typeof args['frameId'] === 'number' && this.kernelFrames.has(args['frameId']) && Array.isArray(scopes)) {
+      this.variables.addScopes(scopes as { variablesReference?: unknown; name?: unknown; presentationHint?: unknown }[], args['frameId']);
+      return message;
+    }
+    const variables = message.body?.['variables'];
+    if (message.command === 'variables' && message['success'] === true && typeof args['variablesReference'] === 'number' && Array.isArray(variables)) {
+      const rewritten = await this.variables.rewrite(args['variablesReference'], variables as DapVariable[]);
+      return { ...message, body: { ...message.body, variables: rewritten } };
+    }
+    return message;
+  }
+
+  /** lldb's value of variable path `path` in frame `frameId` (no expression is compiled), or why not. */
+  private readValue(path: string, frameId: number): Promise<string | Error> {
+    if (this.exited) {
+      return Promise.resolve(new Error('lldb-dap exited'));
+    }
+    const seq = this.nextSeq++;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.own.delete(seq);
+        resolve(new Error(`lldb-dap did not answer within ${this.ownTimeoutMs / 1000} s`));
+      }, this.ownTimeoutMs);
+      this.own.set(seq, (reply) => {
+        clearTimeout(timer);
+        this.own.delete(seq);
+        if (reply instanceof Error) {
+          resolve(reply);
+        } else if (reply['success'] === true && typeof reply.body?.['result'] === 'string') {
+          resolve(reply.body['result']);
+        } else {
+          const error = (reply.body?.['error'] as { format?: unknown } | undefined)?.format;
+          const text = typeof error === 'string' ? error : reply['message'];
+          resolve(new Error(typeof text === 'string' ? text : 'no value'));
+        }
+      });
+      this.child.stdin.write(frame({ seq, type: 'request', command: 'evaluate', arguments: { expression: path, frameId, context: 'hover' } }));
+    });
   }
 
   send(message: unknown): void {
     const request = message as DapMessage;
     if (request.command === 'attach') {
-      const marker = (request['arguments'] as { executorKernel?: { kernel?: unknown } } | undefined)?.executorKernel;
+      const marker = (request['arguments'] as { executorKernel?: { kernel?: unknown; arguments?: unknown } } | undefined)?.executorKernel;
       this.kernel = typeof marker?.kernel === 'string' ? marker.kernel : '';
+      this.variables = new KernelVariables(markerArguments(marker), (path, frameId) => this.readValue(path, frameId));
+    }
+    if (request.type === 'request' && typeof request.seq === 'number' && ['stackTrace', 'scopes', 'variables'].includes(request.command ?? '')) {
+      const reference = (request['arguments'] as { variablesReference?: unknown } | undefined)?.variablesReference;
+      const children = typeof reference === 'number' ? this.variables.ownChildren(reference) : undefined;
+      if (children) {
+        // A memref's `data`: its elements, read already.
+        const seq = request.seq;
+        this.enqueue(() => {
+          this.forward([{ seq: this.lastSeq, type: 'response', request_seq: seq, command: 'variables', success: true, body: { variables: children } }]);
+        });
+        return;
+      }
+      this.requests.set(request.seq, request);
     }
     if (!this.exited) {
       this.child.stdin.write(frame(message));

@@ -8,6 +8,7 @@
 
 import * as path from 'node:path';
 
+import type { KernelArgument } from './kernelVariables';
 import { COMMANDS, isRecord } from './protocol';
 
 export const DEBUG_TYPE = 'executor-kernel';
@@ -173,11 +174,17 @@ export function findWaitingSession(log: string, from = 0): WaitingSession | unde
   return m ? { kernel: m[1] ?? '', pid: Number(m[2]) } : undefined;
 }
 
-/** The debug configuration lldb-dap gets: an attach to the waiting session. */
+/**
+ * The debug configuration lldb-dap gets: an attach to the waiting session.
+ * `args`: the kernel's arguments as the .mlir declares them
+ * (kernelArguments), which the variables pane shows with their MLIR types
+ * (KernelVariables, through the extension's channel to lldb-dap).
+ */
 export function attachConfiguration(
   request: KernelDebugRequest,
   session: WaitingSession,
   executable: string | undefined,
+  args: KernelArgument[] = [],
 ): Record<string, unknown> {
   const entry = splitKernel(request.kernel)?.entry ?? '';
   const config: Record<string, unknown> = {
@@ -188,7 +195,7 @@ export function attachConfiguration(
     initCommands: [JIT_LOADER_COMMAND],
     postRunCommands: [SIGSTOP_COMMAND],
     // What the extension reads back when the session ends.
-    executorKernel: { kernel: request.kernel, program: request.program, pid: session.pid },
+    executorKernel: { kernel: request.kernel, program: request.program, pid: session.pid, arguments: args },
   };
   // The session's executable as this host sees it (lldb would otherwise
   // look for it through the session's own mounts, /proc/PID/root).

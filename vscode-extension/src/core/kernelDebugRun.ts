@@ -20,6 +20,7 @@ import {
   parseListening,
   splitKernel,
 } from './kernelDebug';
+import { kernelArguments } from './kernelVariables';
 
 /** executor-server --bind 127.0.0.1:0 --debug-wait, on this host. */
 export class LocalExecutor {
@@ -206,7 +207,8 @@ export async function prepareKernelDebug(
       } catch {
         exe = undefined;
       }
-      return { configuration: attachConfiguration(request, session, exe), session, run, address };
+      const args = kernelArguments(text, names.module, names.entry) ?? [];
+      return { configuration: attachConfiguration(request, session, exe, args), session, run, address };
     }
     if (!run.running()) {
       throw new Error(

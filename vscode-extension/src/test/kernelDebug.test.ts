@@ -123,7 +123,7 @@ describe('executor-kernel configurations', () => {
   });
 
   it("resolves to lldb-dap's attach, with the GDB JIT loader on", () => {
-    const config = attachConfiguration(request({ sourceMap: [['/b', '/s']] }), { pid: 42, kernel: 'square' }, '/opt/bin/executor-server');
+    const config = attachConfiguration(request({ sourceMap: [['/b', '/s']] }), { pid: 42, kernel: 'square' }, '/opt/bin/executor-server', [{ name: 'x', type: 'memref<4xf64>' }]);
     assert.deepEqual(config, {
       type: DEBUG_TYPE,
       request: 'attach',
@@ -134,7 +134,8 @@ describe('executor-kernel configurations', () => {
       postRunCommands: [SIGSTOP_COMMAND],
       preRunCommands: ['breakpoint set --name square'],
       sourceMap: [['/b', '/s']],
-      executorKernel: { kernel: '@compute::@square', program: '/w/prog.mlir', pid: 42 },
+      // The kernel's arguments, for the variables pane (KernelVariables).
+      executorKernel: { kernel: '@compute::@square', program: '/w/prog.mlir', pid: 42, arguments: [{ name: 'x', type: 'memref<4xf64>' }] },
     });
     assert.equal(JIT_LOADER_COMMAND, 'settings set plugin.jit-loader.gdb.enable on');
     assert.equal(SIGSTOP_COMMAND, 'process handle SIGSTOP --stop false --notify false --pass false');
@@ -315,6 +316,102 @@ if (sessionSkip !== false) {
   console.log(sessionSkip);
 }
 
+interface Variable {
+  name: string;
+  value: string;
+  type?: string;
+  variablesReference: number;
+  evaluateName?: string;
+}
+
+/** The variables of `reference`, by name. */
+async function variablesOf(dap: DapClient, reference: number): Promise<Map<string, Variable>> {
+  const body = await dap.request('variables', { variablesReference: reference });
+  return new Map((body['variables'] as Variable[]).map((v) => [v.name, v]));
+}
+
+/** The variables pane of frame `frameId`: its Locals scope's variables, by name. */
+async function localsOf(dap: DapClient, frameId: number): Promise<Map<string, Variable>> {
+  const scopes = (await dap.request('scopes', { frameId }))['scopes'] as { name: string; variablesReference: number }[];
+  const locals = scopes.find((scope) => scope.name === 'Locals');
+  assert.ok(locals, JSON.stringify(scopes));
+  return variablesOf(dap, locals.variablesReference);
+}
+
+interface StoppedSession {
+  dap: DapClient;
+  prepared: Awaited<ReturnType<typeof prepareKernelDebug>>;
+  executor: () => LocalExecutor | undefined;
+  thread: unknown;
+  frames: { id: number; name: string; line: number; source?: { path?: string } }[];
+}
+
+/**
+ * `program` compiled with -g (at `optimization`) and run against a local
+ * executor-server --debug-wait, lldb-dap attached through the extension's
+ * channel with the configuration the extension resolves, as VS Code
+ * drives it, stopped in `kernel`; its stack.
+ */
+async function debugUntilStopped(
+  found: { compiler: string; server: string; lldbDap: string },
+  program: string,
+  kernel: string,
+  cleanups: (() => void)[],
+  optimization?: string,
+): Promise<StoppedSession> {
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'executor-kernel-debug-'));
+  cleanups.push(() => {
+    fs.rmSync(work, { recursive: true, force: true });
+  });
+  let executor: LocalExecutor | undefined;
+  const parsed = parseKernelDebugConfiguration({ ...lensDebugConfiguration(program, kernel), ...(optimization ? { optimization } : {}) }, work);
+  assert.equal(typeof parsed, 'object');
+  const prepared = await prepareKernelDebug(parsed as KernelDebugRequest, {
+    compiler: found.compiler,
+    localExecutor: async () => {
+      executor = await LocalExecutor.start(found.server);
+      cleanups.push(() => {
+        executor?.stop();
+      });
+      return executor;
+    },
+  }, work);
+  cleanups.push(() => {
+    prepared.run.kill();
+  });
+  assert.equal(prepared.session.kernel, splitKernel(kernel)?.entry);
+  assert.equal(prepared.configuration['pid'], prepared.session.pid);
+  assert.equal(prepared.configuration['request'], 'attach');
+  assert.equal(prepared.configuration['program'], found.server, 'the session is executor-server');
+
+  // As VS Code drives the extension's adapter (lldb-dap through
+  // LldbDapChannel): initialize, the resolved attach, the
+  // editor's breakpoints (none: the kernel's name stops it), configurationDone.
+  const dap = new DapClient(found.lldbDap, true);
+  cleanups.push(() => {
+    dap.kill();
+  });
+  await dap.request('initialize', { clientID: 'vscode', adapterID: DEBUG_TYPE, linesStartAt1: true, columnsStartAt1: true, pathFormat: 'path' });
+  const attach = dap.send('attach', prepared.configuration);
+  await dap.event('initialized');
+  await dap.request('configurationDone');
+  const attached = await dap.waitFor((m) => m.type === 'response' && m.request_seq === attach, 'the response to attach');
+  assert.ok(attached.success, attached.message);
+  const stopped = await dap.waitFor((m) => m.event === 'stopped' && m.body?.['reason'] === 'breakpoint', 'a stop in the kernel');
+  const thread = stopped.body?.['threadId'];
+  // Through the extension's channel, this stop is one stopped event: the
+  // kernel's thread, focused (lldb-dap sends one a thread, and focuses the
+  // main thread's "signal SIGSTOP").
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const shown = dap.received.filter((m) => m.event === 'stopped');
+  assert.equal(shown.length, 1, JSON.stringify(shown));
+  assert.equal(shown[0]?.body?.['threadId'], thread);
+  assert.equal(shown[0]?.body?.['preserveFocusHint'], false);
+  const trace = await dap.request('stackTrace', { threadId: thread, startFrame: 0, levels: 3 });
+  const frames = trace['stackFrames'] as StoppedSession['frames'];
+  return { dap, prepared, executor: () => executor, thread, frames };
+}
+
 describe('a debug session of @compute::@square', () => {
   const cleanups: (() => void)[] = [];
   after(() => {
@@ -327,57 +424,8 @@ describe('a debug session of @compute::@square', () => {
     if (typeof tools === 'string') {
       return;
     }
-    const work = fs.mkdtempSync(path.join(os.tmpdir(), 'executor-kernel-debug-'));
-    cleanups.push(() => {
-      fs.rmSync(work, { recursive: true, force: true });
-    });
-    let executor: LocalExecutor | undefined;
     const program = samplePath('cross-compile-dispatch.mlir');
-    const parsed = parseKernelDebugConfiguration(lensDebugConfiguration(program, '@compute::@square'), work);
-    assert.equal(typeof parsed, 'object');
-    const prepared = await prepareKernelDebug(parsed as KernelDebugRequest, {
-      compiler: tools.compiler,
-      localExecutor: async () => {
-        executor = await LocalExecutor.start(tools.server);
-        cleanups.push(() => {
-          executor?.stop();
-        });
-        return executor;
-      },
-    }, work);
-    cleanups.push(() => {
-      prepared.run.kill();
-    });
-    assert.equal(prepared.session.kernel, 'square');
-    assert.equal(prepared.configuration['pid'], prepared.session.pid);
-    assert.equal(prepared.configuration['request'], 'attach');
-    assert.equal(prepared.configuration['program'], tools.server, 'the session is executor-server');
-
-    // As VS Code drives the extension's adapter (lldb-dap through
-    // LldbDapChannel): initialize, the resolved attach, the
-    // editor's breakpoints (none: the kernel's name stops it), configurationDone.
-    const dap = new DapClient(tools.lldbDap, true);
-    cleanups.push(() => {
-      dap.kill();
-    });
-    await dap.request('initialize', { clientID: 'vscode', adapterID: DEBUG_TYPE, linesStartAt1: true, columnsStartAt1: true, pathFormat: 'path' });
-    const attach = dap.send('attach', prepared.configuration);
-    await dap.event('initialized');
-    await dap.request('configurationDone');
-    const attached = await dap.waitFor((m) => m.type === 'response' && m.request_seq === attach, 'the response to attach');
-    assert.ok(attached.success, attached.message);
-    const stopped = await dap.waitFor((m) => m.event === 'stopped' && m.body?.['reason'] === 'breakpoint', 'a stop in the kernel');
-    const thread = stopped.body?.['threadId'];
-    // Through the extension's channel, this stop is one stopped event: the
-    // kernel's thread, focused (lldb-dap sends one a thread, and focuses the
-    // main thread's "signal SIGSTOP").
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    const shown = dap.received.filter((m) => m.event === 'stopped');
-    assert.equal(shown.length, 1, JSON.stringify(shown));
-    assert.equal(shown[0]?.body?.['threadId'], thread);
-    assert.equal(shown[0]?.body?.['preserveFocusHint'], false);
-    const trace = await dap.request('stackTrace', { threadId: thread, startFrame: 0, levels: 3 });
-    const frames = trace['stackFrames'] as { id: number; name: string; line: number; source?: { path?: string } }[];
+    const { dap, prepared, executor, thread, frames } = await debugUntilStopped(tools, program, '@compute::@square', cleanups);
     const top = frames[0];
     assert.ok(top);
     // The kernel's frame by the kernel's name (nameKernelFrames), its wrappers by theirs.
@@ -389,22 +437,79 @@ describe('a debug session of @compute::@square', () => {
     const value = await dap.request('evaluate', { expression: 'x.aligned[3]', frameId: top.id, context: 'watch' });
     assert.equal(value['result'], '4');
 
+    // The variables pane: x by its .mlir name, its descriptor with its
+    // data (KernelVariables), the pieces with their MLIR types.
+    const locals = await localsOf(dap, top.id);
+    const x = locals.get('x');
+    assert.ok(x, JSON.stringify([...locals.keys()]));
+    assert.equal(x.type, 'memref<4xf64>');
+    assert.equal(x.value, 'memref<4xf64> [1, 2, 3, 4]');
+    const descriptor = await variablesOf(dap, x.variablesReference);
+    assert.deepEqual([...descriptor.keys()], ['allocated', 'aligned', 'offset', 'sizes', 'strides', 'data']);
+    assert.equal(descriptor.get('aligned')?.type, 'f64 *');
+    assert.equal(descriptor.get('offset')?.type, 'index');
+    assert.equal(descriptor.get('sizes')?.value, '[4]');
+    assert.equal(descriptor.get('strides')?.value, '[1]');
+    const data = descriptor.get('data');
+    assert.ok(data);
+    assert.equal(data.value, '[1, 2, 3, 4]');
+    assert.equal(data.type, 'f64[4]');
+    const elements = await variablesOf(dap, data.variablesReference);
+    assert.deepEqual([...elements.values()].map((e) => [e.name, e.value, e.type, e.evaluateName]), [
+      ['[0]', '1', 'f64', 'x.aligned[0]'],
+      ['[1]', '2', 'f64', 'x.aligned[1]'],
+      ['[2]', '3', 'f64', 'x.aligned[2]'],
+      ['[3]', '4', 'f64', 'x.aligned[3]'],
+    ]);
+
     // next: the following .mlir line, still in the kernel.
     await dap.request('next', { threadId: thread });
     const resumed = await dap.event('continued');
     const stepped = await dap.waitFor((m) => m.event === 'stopped' && m.body?.['threadId'] === thread, 'the stop after next', 120000, resumed.seq);
     assert.equal(stepped.body?.['reason'], 'step');
-    const afterStep = (await dap.request('stackTrace', { threadId: thread, startFrame: 0, levels: 1 }))['stackFrames'] as { name: string; line: number }[];
+    const afterStep = (await dap.request('stackTrace', { threadId: thread, startFrame: 0, levels: 1 }))['stackFrames'] as { id: number; name: string; line: number }[];
     const next = afterStep[0];
     assert.ok(next);
     assert.equal(next.name, '@compute::@square');
     assert.equal(next.line, top.line + 1);
+    // The pane of the new stop reads the data again.
+    assert.equal((await localsOf(dap, next.id)).get('x')?.value, 'memref<4xf64> [1, 2, 3, 4]');
 
     // Ending the debug session detaches: the launch finishes, the executor keeps serving.
     await dap.request('continue', { threadId: thread });
     await dap.request('disconnect', { terminateDebuggee: false });
     assert.equal(await prepared.run.exited, 0, prepared.run.output);
     assert.match(prepared.run.output, /\[1, {2}4, {2}9, {2}16\]/);
-    assert.ok(executor?.running(), 'the executor still serves');
+    assert.ok(executor()?.running(), 'the executor still serves');
+  });
+});
+
+/** tests/e2e/Inputs/scalar-dispatch.mlir: @remote::@axpy(%a: f64, %n: i32, %x: memref<8xf64>). */
+const scalarProgram = path.join(path.dirname(extensionRoot()), 'tests', 'e2e', 'Inputs', 'scalar-dispatch.mlir');
+
+describe('a debug session of a kernel with scalar arguments', () => {
+  const cleanups: (() => void)[] = [];
+  after(() => {
+    for (const cleanup of cleanups.reverse()) {
+      cleanup();
+    }
+  });
+
+  it('shows each argument by its .mlir name with its MLIR type, and a memref<8xf64> with its data', { skip: sessionSkip !== false ? sessionSkip : !fs.existsSync(scalarProgram) && `no ${scalarProgram}`, timeout: 240000 }, async () => {
+    if (typeof tools === 'string') {
+      return;
+    }
+    const { dap, prepared, thread, frames } = await debugUntilStopped(tools, scalarProgram, '@remote::@axpy', cleanups);
+    const top = frames[0];
+    assert.equal(top?.name, '@remote::@axpy');
+    const locals = await localsOf(dap, top.id);
+    assert.deepEqual([...locals.values()].map((v) => [v.name, v.type, v.value]), [
+      ['a', 'f64', '2.5'],
+      ['n', 'i32', '-3'],
+      ['x', 'memref<8xf64>', 'memref<8xf64> [1, 2, 3, 4, 5, 6, 7, 8]'],
+    ]);
+    await dap.request('continue', { threadId: thread });
+    await dap.request('disconnect', { terminateDebuggee: false });
+    assert.equal(await prepared.run.exited, 0, prepared.run.output);
   });
 });

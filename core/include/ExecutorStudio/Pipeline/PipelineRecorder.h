@@ -150,6 +150,11 @@ struct RecordOptions {
   bool printDebugInfo = false;
   /// Let unregistered dialects through the parser.
   bool allowUnregisteredDialects = false;
+  /// The text entry parses the functions' arguments with the names they
+  /// are written with (parseModule in Registration/TextEntryPoints.h), as
+  /// executor-compile -g does: the kernels' debug variables are then `x`,
+  /// not `arg0`. For a recording that builds objects with debug info.
+  bool keepArgumentNames = false;
   /// Record the pipelines that passes run on their own (each target's inside
   /// `cross-compile-targets`, down to its assembly) as Snapshot::nested.
   /// Needs recordIR.

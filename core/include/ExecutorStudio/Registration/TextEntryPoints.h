@@ -12,9 +12,31 @@
 #include "ExecutorStudio/Pipeline/PipelineRecorder.h"
 #include "ExecutorStudio/Pipeline/StructuralDiff.h"
 
+#include "mlir/IR/OwningOpRef.h"
+
 #include <optional>
 
+namespace llvm {
+class SourceMgr;
+} // namespace llvm
+
+namespace mlir {
+class ModuleOp;
+class ParserConfig;
+} // namespace mlir
+
 namespace executor_studio {
+
+/// Parses the main file of `sourceMgr` into a module, as
+/// mlir::parseSourceFile does. With `keepArgumentNames`, the arguments of
+/// each func.func keep the names they are written with (`%x`: a NameLoc "x"
+/// on the argument; `%0` is no name), which the kernels' debug variables
+/// take (Transforms/DebugVariables.h): how executor-compile -g and the
+/// recordings of a debug build (RecordOptions::keepArgumentNames) parse, so
+/// that a debugger shows the kernel's `x`, not `arg0`.
+mlir::OwningOpRef<mlir::ModuleOp> parseModule(llvm::SourceMgr &sourceMgr,
+                                              const mlir::ParserConfig &config,
+                                              bool keepArgumentNames);
 
 /// Parses `source` (named `bufferName` in diagnostics) with every dialect of
 /// executor-opt and records `options.pipeline` on it.
