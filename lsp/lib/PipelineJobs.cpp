@@ -64,11 +64,29 @@ struct PipelineJobs::Job {
       std::lock_guard<std::mutex> lock(mutex);
       callback = std::move(reply);
       reply = nullptr;
+      rawReply = nullptr;
     }
     if (callback)
       callback(std::move(result));
     else if (!result)
       llvm::consumeError(result.takeError());
+  }
+
+  /// Answers the preview request with `result`, once: written directly
+  /// when the job has a RawReply, else as JSON.
+  void answer(const ChunkReply &result) {
+    RawReply raw;
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      if (reply && rawReply) {
+        raw = std::move(rawReply);
+        reply = nullptr; // answered through `raw`
+      }
+      rawReply = nullptr;
+    }
+    if (raw)
+      return raw([&](llvm::raw_ostream &os) { result.write(os); });
+    answer(json::Value(result.toObject()));
   }
 
   bool isCancelled() {
@@ -86,6 +104,8 @@ struct PipelineJobs::Job {
   std::condition_variable cv;
   bool cancelled = false;
   proto::Callback<json::Value> reply;
+  /// Writes the reply directly (MessageOutput.h), when the server can.
+  RawReply rawReply;
 
   std::thread thread;
   std::atomic<bool> finished{false};
@@ -127,6 +147,9 @@ namespace {
 struct WorkerOutcome {
   enum class Status { Finished, Cancelled, TimedOut, Failed } status;
   json::Value result = nullptr;
+  /// A preview's or re-run's chunk (Input::keepTexts, no query), instead
+  /// of `result`.
+  std::optional<ChunkReply> reply;
   std::string error;
 };
 
@@ -376,18 +399,23 @@ runWorker(const ServerOptions &options, PipelineJobs::Job &job,
       results.push_back(chunkQueryToJSON(*run.recording, *jobInput.query,
                                          request.text, chunk.lineOffset,
                                          chunk.index, result, align));
-    else {
-      // A recording the cache keeps answers a repeated preview with the
-      // summaries made the first time.
-      json::Object chunkResult =
+    else if (jobInput.keepTexts) {
+      // A preview's or re-run's one chunk, its summaries serialized once: a
+      // recording the cache keeps answers a repeated preview with the reply
+      // made the first time.
+      ChunkReply reply =
           run.cacheId.empty()
-              ? chunkResultToJSON(*run.recording, request.text,
-                                  chunk.lineOffset, chunk.index, result)
-              : chunkResultToJSON(run.recording, request.text,
-                                  chunk.lineOffset, chunk.index, result);
-      if (jobInput.keepTexts && !run.cacheId.empty())
-        chunkResult["recording"] = run.cacheId;
-      results.push_back(std::move(chunkResult));
+              ? chunkReply(*run.recording, request.text, chunk.lineOffset,
+                           chunk.index, result)
+              : chunkReply(run.recording, request.text, chunk.lineOffset,
+                           chunk.index, result);
+      if (!run.cacheId.empty())
+        reply.head["recording"] = run.cacheId;
+      outcome.reply = std::move(reply);
+    } else {
+      results.push_back(chunkResultToJSON(*run.recording, request.text,
+                                          chunk.lineOffset, chunk.index,
+                                          result));
     }
   }
   outcome.status = Status::Finished;
@@ -421,6 +449,16 @@ void finishPreview(PipelineJobs::Job &job, WorkerOutcome outcome,
   case WorkerOutcome::Status::Finished:
     break;
   }
+  auto addDocument = [&](json::Object &result) {
+    if (!jobInput.textUri.empty())
+      result["textUri"] = jobInput.textUri;
+    result["uri"] = job.uri.uri();
+    result["version"] = job.version;
+  };
+  if (outcome.reply) {
+    addDocument(outcome.reply->head);
+    return job.answer(*outcome.reply);
+  }
   json::Object *root = outcome.result.getAsObject();
   json::Array *chunks = root ? root->getArray("chunks") : nullptr;
   if (!chunks || chunks->empty() || !chunks->front().getAsObject())
@@ -432,10 +470,7 @@ void finishPreview(PipelineJobs::Job &job, WorkerOutcome outcome,
                                     ? proto::ErrorCode::InvalidParams
                                     : proto::ErrorCode::RequestFailed,
                                 *error));
-  if (!jobInput.textUri.empty())
-    result["textUri"] = jobInput.textUri;
-  result["uri"] = job.uri.uri();
-  result["version"] = job.version;
+  addDocument(result);
   job.answer(json::Value(std::move(result)));
 }
 
@@ -545,7 +580,8 @@ std::string PipelineJobs::getPreviewWorkspaces() {
 void PipelineJobs::startPreview(const TextFile &file,
                                 const PipelinePreviewParams &params,
                                 std::string requestKey,
-                                proto::Callback<json::Value> reply) {
+                                proto::Callback<json::Value> reply,
+                                RawReply rawReply) {
   if (auto refused = checkPipelineInput(
           file.getContents(), "the document", "pipeline preview",
           "pipeline previews", "executor-compile --save-ir-after-each"))
@@ -554,13 +590,14 @@ void PipelineJobs::startPreview(const TextFile &file,
     return reply(std::move(*invalid));
   start(Kind::Preview, params.uri, file.getVersion(),
         previewJob(params, file.getContents(), options.previewTimeoutMs),
-        std::move(requestKey), std::move(reply));
+        std::move(requestKey), std::move(reply), std::move(rawReply));
 }
 
 void PipelineJobs::startRerun(const TextFile &file,
                               const RerunFromParams &params,
                               std::string requestKey,
-                              proto::Callback<json::Value> reply) {
+                              proto::Callback<json::Value> reply,
+                              RawReply rawReply) {
   const PipelinePreviewParams &preview = params.preview;
   if (auto refused = checkPipelineInput(params.text, "the edited IR", "re-run",
                                         "re-runs", "executor-opt"))
@@ -587,7 +624,7 @@ void PipelineJobs::startRerun(const TextFile &file,
   jobInput.textUri = params.textUri.value_or("");
   jobInput.what = "re-run";
   start(Kind::Preview, preview.uri, file.getVersion(), std::move(jobInput),
-        std::move(requestKey), std::move(reply));
+        std::move(requestKey), std::move(reply), std::move(rawReply));
 }
 
 void PipelineJobs::startQuery(const TextFile &file,
@@ -645,10 +682,12 @@ void PipelineJobs::startDiagnostics(const TextFile &file) {
 void PipelineJobs::start(Kind kind, const proto::URIForFile &uri,
                          int64_t version, Input jobInput,
                          std::string requestKey,
-                         proto::Callback<json::Value> reply) {
+                         proto::Callback<json::Value> reply,
+                         RawReply rawReply) {
   reap();
   auto job = std::make_shared<Job>(kind, uri, version);
   job->reply = std::move(reply);
+  job->rawReply = std::move(rawReply);
   job->requestKey = std::move(requestKey);
   {
     std::lock_guard<std::mutex> lock(mutex);

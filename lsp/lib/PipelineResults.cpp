@@ -222,7 +222,7 @@ json::Object executor_studio::lsp::chunkResultToJSON(
 }
 
 namespace {
-/// The last few replies of chunkResultToJSON on recordings the recording
+/// The last few replies of chunkReply on recordings the recording
 /// cache keeps, by the recording (the object: one recorded again after its
 /// eviction has new times, and is another) and everything else the reply
 /// depends on. Most recently used first.
@@ -248,7 +248,7 @@ public:
     return key;
   }
 
-  std::optional<json::Object> lookup(const Recording *recording,
+  std::optional<ChunkReply> lookup(const Recording *recording,
                                      const std::string &key) {
     std::lock_guard<std::mutex> lock(mutex);
     // Replies of recordings nobody keeps any more go first.
@@ -267,7 +267,7 @@ public:
   }
 
   void insert(const std::shared_ptr<const Recording> &recording,
-              std::string key, json::Object reply) {
+              std::string key, ChunkReply reply) {
     std::lock_guard<std::mutex> lock(mutex);
     entries.push_front({recording, std::move(key), std::move(reply)});
     if (entries.size() > kMaxEntries)
@@ -282,13 +282,13 @@ public:
   }
 
 private:
-  /// A reply holds a summary per step (some MiB of JSON for 512 targets);
-  /// a few documents' last previews.
+  /// A reply holds a summary per step (some MiB of JSON for 512 targets,
+  /// serialized); a few documents' last previews.
   static constexpr size_t kMaxEntries = 4;
   struct Entry {
     std::weak_ptr<const Recording> recording;
     std::string key;
-    json::Object reply;
+    ChunkReply reply;
   };
   std::mutex mutex;
   std::list<Entry> entries;
@@ -296,15 +296,75 @@ private:
 };
 } // namespace
 
-json::Object executor_studio::lsp::chunkResultToJSON(
+namespace {
+/// The compact JSON of `value`.
+std::shared_ptr<const std::string> serialize(const json::Value &value) {
+  auto text = std::make_shared<std::string>();
+  llvm::raw_string_ostream os(*text);
+  os << value;
+  return text;
+}
+} // namespace
+
+void executor_studio::lsp::ChunkReply::write(llvm::raw_ostream &os) const {
+  // llvm::json writes an object's members sorted by key: "snapshots" goes
+  // where it sorts among the head's.
+  std::vector<const json::Object::value_type *> members;
+  for (const auto &member : head)
+    members.push_back(&member);
+  llvm::sort(members, [](const auto *left, const auto *right) {
+    return left->first < right->first;
+  });
+  json::OStream json(os);
+  json.objectBegin();
+  bool snapshotsWritten = false;
+  auto writeSnapshots = [&] {
+    json.attributeBegin("snapshots");
+    json.rawValue(snapshots ? llvm::StringRef(*snapshots) : "[]");
+    json.attributeEnd();
+    snapshotsWritten = true;
+  };
+  for (const auto *member : members) {
+    if (!snapshotsWritten &&
+        llvm::StringRef("snapshots") < llvm::StringRef(member->first))
+      writeSnapshots();
+    json.attribute(member->first, member->second);
+  }
+  if (!snapshotsWritten)
+    writeSnapshots();
+  json.objectEnd();
+}
+
+json::Object executor_studio::lsp::ChunkReply::toObject() const {
+  json::Object object = head;
+  llvm::Expected<json::Value> parsed =
+      json::parse(snapshots ? llvm::StringRef(*snapshots) : "[]");
+  if (!parsed) // we wrote it
+    llvm::report_fatal_error(parsed.takeError());
+  object["snapshots"] = std::move(*parsed);
+  return object;
+}
+
+ChunkReply executor_studio::lsp::chunkReply(
+    const Recording &recording, llvm::StringRef text, unsigned lineOffset,
+    unsigned index, const PipelineResultOptions &options) {
+  ChunkReply reply;
+  reply.head = chunkResultToJSON(recording, text, lineOffset, index, options);
+  if (json::Value *snapshots = reply.head.get("snapshots")) {
+    reply.snapshots = serialize(*snapshots);
+    reply.head.erase("snapshots");
+  }
+  return reply;
+}
+
+ChunkReply executor_studio::lsp::chunkReply(
     const std::shared_ptr<const Recording> &recording, llvm::StringRef text,
     unsigned lineOffset, unsigned index, const PipelineResultOptions &options) {
   ChunkResultCache &cache = ChunkResultCache::get();
   std::string key = ChunkResultCache::key(text, lineOffset, index, options);
-  if (std::optional<json::Object> reply = cache.lookup(recording.get(), key))
+  if (std::optional<ChunkReply> reply = cache.lookup(recording.get(), key))
     return std::move(*reply);
-  json::Object reply =
-      chunkResultToJSON(*recording, text, lineOffset, index, options);
+  ChunkReply reply = chunkReply(*recording, text, lineOffset, index, options);
   cache.insert(recording, std::move(key), reply);
   return reply;
 }

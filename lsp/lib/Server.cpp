@@ -9,6 +9,7 @@
 
 #include "ExecutorLsp/Bytecode.h"
 #include "ExecutorLsp/CheckedInput.h"
+#include "ExecutorLsp/MessageOutput.h"
 #include "ExecutorLsp/CodeActions.h"
 #include "ExecutorLsp/CodeLens.h"
 #include "ExecutorLsp/Completion.h"
@@ -82,7 +83,10 @@ private:
 
 class Server {
 public:
-  Server(CheckedInput &input, const ServerOptions &options);
+  /// `output`: where a preview's reply is written directly (none: as
+  /// JSON, through the transport).
+  Server(CheckedInput &input, MessageOutput *output,
+         const ServerOptions &options);
   ~Server();
 
   // Lifetime.
@@ -189,7 +193,16 @@ private:
     return id ? getRequestKey(*id) : std::string();
   }
 
+  /// A RawReply to the request being dispatched, when the output takes one.
+  RawReply getRawReply() const {
+    const std::optional<json::Value> &id = input.getLastRequestId();
+    if (!output || !id)
+      return nullptr;
+    return output->replyTo(*id);
+  }
+
   CheckedInput &input;
+  MessageOutput *output;
   ServerOptions options;
   mlir::DialectRegistry registry;
   std::unique_ptr<llvm::ThreadPoolInterface> threadPool;
@@ -277,8 +290,9 @@ void Server::bindDocument(proto::MessageHandler &messages,
 }
 } // namespace
 
-Server::Server(CheckedInput &input, const ServerOptions &options)
-    : input(input), options(options),
+Server::Server(CheckedInput &input, MessageOutput *output,
+               const ServerOptions &options)
+    : input(input), output(output), options(options),
       defaultPassIndices(getDefaultPassIndices()) {
   registerAllDialects(registry);
   if (options.verifyThreads != 1)
@@ -594,12 +608,14 @@ void Server::onCodeLens(TextFile &file, const DocumentParams &,
 void Server::onPipelinePreview(TextFile &file,
                                const PipelinePreviewParams &params,
                                proto::Callback<json::Value> reply) {
-  jobs->startPreview(file, params, getLastRequestKey(), std::move(reply));
+  jobs->startPreview(file, params, getLastRequestKey(), std::move(reply),
+                     getRawReply());
 }
 
 void Server::onRerunFrom(TextFile &file, const RerunFromParams &params,
                          proto::Callback<json::Value> reply) {
-  jobs->startRerun(file, params, getLastRequestKey(), std::move(reply));
+  jobs->startRerun(file, params, getLastRequestKey(), std::move(reply),
+                   getRawReply());
 }
 
 void Server::onStepText(const StepTextParams &params,
@@ -765,14 +781,19 @@ bool executor_studio::lsp::runServer(std::FILE *in, llvm::raw_ostream &out,
       in, transportOptions.delimitedInput ? proto::JSONStreamStyle::Delimited
                                           : proto::JSONStreamStyle::Standard);
   CheckedInput &inputRef = *checkedInput;
-  proto::JSONTransport transport(std::move(checkedInput), out,
+  // A preview's reply is written directly (its summaries kept serialized),
+  // except when the output is pretty-printed.
+  MessageOutput messageOutput(out);
+  proto::JSONTransport transport(std::move(checkedInput), messageOutput,
                                  transportOptions.prettyOutput);
   proto::MessageHandler handler(transport);
   // vscode-mlir opens a .mlirbc file as this scheme (mlir/convertFromBytecode).
   proto::URIForFile::registerSupportedScheme("mlir.bytecode-mlir");
   bool shutdown = false;
   {
-    Server server(inputRef, options);
+    Server server(inputRef,
+                  transportOptions.prettyOutput ? nullptr : &messageOutput,
+                  options);
     handler.method("initialize", &server, &Server::onInitialize);
     handler.notification("initialized", &server, &Server::onInitialized);
     handler.method("shutdown", &server, &Server::onShutdown);

@@ -62,19 +62,33 @@ void expectSameSnapshots(const std::vector<Snapshot> &a, const std::vector<Snaps
   }
 }
 
-Recording roundTrip(const Recording &recording) {
-  std::string text;
-  llvm::raw_string_ostream(text) << toJSON(recording);
+/// `recording` through JSON, its texts in the JSON or (`outOfBand`) out of
+/// band, as the worker sends them.
+Recording roundTrip(const Recording &recording, bool outOfBand = false) {
+  std::string text, texts;
+  llvm::raw_string_ostream textsStream(texts);
+  if (outOfBand)
+    llvm::raw_string_ostream(text)
+        << toJSON(recording, std::nullopt, textsStream);
+  else
+    llvm::raw_string_ostream(text) << toJSON(recording);
+  EXPECT_EQ(outOfBand, text.find("\"irAt\"") != std::string::npos);
   llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(text);
   EXPECT_TRUE(static_cast<bool>(parsed));
   Recording back;
   llvm::json::Path::Root root;
-  EXPECT_TRUE(parsed && fromJSON(*parsed, back, root)) << llvm::toString(root.getError());
+  EXPECT_TRUE(parsed && (outOfBand ? fromJSON(*parsed, back, root, texts)
+                                   : fromJSON(*parsed, back, root)))
+      << llvm::toString(root.getError());
   return back;
 }
 } // namespace
 
-TEST(RecordingWorker, JsonRoundTripKeepsNestedStepsTextsAndSharing) {
+class RecordingWorkerTrip : public testing::TestWithParam<bool> {};
+INSTANTIATE_TEST_SUITE_P(TextsInJsonOrOutOfBand, RecordingWorkerTrip,
+                         testing::Bool());
+
+TEST_P(RecordingWorkerTrip, KeepsNestedStepsTextsAndSharing) {
   Workspace ws("worker");
   RecordOptions options;
   options.pipeline = "builtin.module(executor-default-pipeline{workspace=" +
@@ -83,7 +97,7 @@ TEST(RecordingWorker, JsonRoundTripKeepsNestedStepsTextsAndSharing) {
   Recording recording =
       recordPipeline(sample("cross-compile-dispatch.mlir"), "dispatch.mlir", options);
   ASSERT_TRUE(recording.succeeded);
-  Recording back = roundTrip(recording);
+  Recording back = roundTrip(recording, /*outOfBand=*/GetParam());
   EXPECT_EQ(back.succeeded, recording.succeeded);
   EXPECT_EQ(back.totalMilliseconds, recording.totalMilliseconds);
   ASSERT_TRUE(back.inputIR);
@@ -146,6 +160,37 @@ TEST(RecordingWorker, InvalidRecordingsAreRejectedWithThePlace) {
   (*value.getAsObject()->getArray("snapshots")->front().getAsObject())["index"] = 0;
   EXPECT_FALSE(fromJSON(value, recording, sharing));
   EXPECT_NE(llvm::toString(sharing.getError()).find("no text before it"), std::string::npos);
+}
+
+TEST(RecordingWorker, TextsOutOfBandAreCheckedAgainstTheirSize) {
+  auto recordingWith = [](int64_t at, int64_t bytes) {
+    return llvm::json::Value(llvm::json::Object{
+        {"succeeded", true}, {"totalMilliseconds", 1.0}, {"firstStep", 0},
+        {"diagnostics", llvm::json::Array{}}, {"irAt", at}, {"irBytes", bytes},
+        {"snapshots", llvm::json::Array{}}});
+  };
+  Recording recording;
+  llvm::json::Path::Root fits("recording");
+  ASSERT_TRUE(fromJSON(recordingWith(2, 3), recording, fits, "01234"))
+      << llvm::toString(fits.getError());
+  EXPECT_EQ(*recording.inputIR, "234");
+  for (auto [at, bytes, texts, why] :
+       {std::make_tuple(int64_t(3), int64_t(3), "01234", "past the end"),
+        std::make_tuple(int64_t(6), int64_t(0), "01234", "past the end"),
+        std::make_tuple(int64_t(1), int64_t(INT64_MAX), "01234", "past the end"),
+        std::make_tuple(int64_t(-1), int64_t(1), "01234", "expected an offset"),
+        std::make_tuple(int64_t(0), int64_t(-1), "01234", "expected a size")}) {
+    Recording bad;
+    llvm::json::Path::Root root("recording");
+    EXPECT_FALSE(fromJSON(recordingWith(at, bytes), bad, root, texts));
+    EXPECT_NE(llvm::toString(root.getError()).find(why), std::string::npos)
+        << llvm::toString(root.getError());
+  }
+  // Out of band, but no texts sent.
+  llvm::json::Path::Root none("recording");
+  EXPECT_FALSE(fromJSON(recordingWith(0, 1), recording, none));
+  EXPECT_NE(llvm::toString(none.getError()).find("no texts were sent"),
+            std::string::npos);
 }
 
 TEST(RecordingWorker, RecordsInAWorkerAsInThisProcess) {

@@ -46,11 +46,79 @@ bool enumFromJSON(const json::Value &value, Enum &result,
   return false;
 }
 
+/// Where texts go out of band: their bytes one after the other in `os`,
+/// each text's place in the JSON ("irAt", "irBytes"), so that neither side
+/// escapes or parses megabytes of JSON strings.
+struct OutOfBand {
+  llvm::raw_ostream &os;
+  uint64_t offset = 0;
+};
+
+/// Writes text `text` as member `key` of `object`: in the JSON, or out of
+/// band (`keyAt`, `keyBytes`).
+void writeText(json::Object &object, StringRef key, const std::string &text,
+               OutOfBand *outOfBand) {
+  if (!outOfBand) {
+    object[key] = text;
+    return;
+  }
+  object[(key + "At").str()] = static_cast<int64_t>(outOfBand->offset);
+  object[(key + "Bytes").str()] = static_cast<int64_t>(text.size());
+  outOfBand->os << text;
+  outOfBand->offset += text.size();
+}
+
+/// Reads what writeText wrote as `key` into `text` (unchanged when there is
+/// none): from `texts` (the bytes out of band) when the JSON says where,
+/// checked against their size.
+bool readText(const json::Object &object, llvm::StringLiteral key,
+              llvm::StringLiteral atKey, llvm::StringLiteral bytesKey,
+              IRText &text, const std::optional<StringRef> &texts,
+              json::Path path) {
+  if (const json::Value *inline_ = object.get(key)) {
+    std::optional<StringRef> string = inline_->getAsString();
+    if (!string) {
+      path.field(key).report("expected a string");
+      return false;
+    }
+    text = IRText(std::make_shared<const std::string>(string->str()));
+    return true;
+  }
+  const json::Value *atValue = object.get(atKey);
+  if (!atValue)
+    return true;
+  std::optional<int64_t> at = atValue->getAsInteger();
+  std::optional<int64_t> bytes = object.getInteger(bytesKey);
+  if (!at || *at < 0) {
+    path.field(atKey).report("expected an offset");
+    return false;
+  }
+  if (!bytes || *bytes < 0) {
+    path.field(bytesKey).report("expected a size");
+    return false;
+  }
+  if (!texts) {
+    path.field(atKey).report("a text out of band, but no texts were sent");
+    return false;
+  }
+  if (uint64_t(*at) > texts->size() ||
+      uint64_t(*bytes) > texts->size() - uint64_t(*at)) {
+    path.field(bytesKey).report("past the end of the texts");
+    return false;
+  }
+  text = IRText(std::make_shared<const std::string>(
+      texts->substr(uint64_t(*at), uint64_t(*bytes)).str()));
+  return true;
+}
+
 /// Writes the IR of a list of snapshots: "ir" where it is sent and differs
 /// from the one before, "sameIR" where it is the one before's (sent).
 struct TextWriter {
+  explicit TextWriter(OutOfBand *outOfBand = nullptr) : outOfBand(outOfBand) {}
+
   IRText previous;
   bool previousSent = false;
+  OutOfBand *outOfBand;
 
   void write(json::Object &object, const IRText &ir, bool send) {
     if (!ir || !send) {
@@ -61,7 +129,7 @@ struct TextWriter {
     if (previousSent && ir.sameAs(previous))
       object["sameIR"] = true;
     else
-      object["ir"] = *ir;
+      writeText(object, "ir", *ir, outOfBand);
     previous = ir;
     previousSent = true;
   }
@@ -69,7 +137,10 @@ struct TextWriter {
 
 /// Reads what TextWriter wrote.
 struct TextReader {
+  explicit TextReader(std::optional<StringRef> texts) : texts(texts) {}
+
   IRText previous;
+  std::optional<StringRef> texts;
 
   bool read(const json::Object &object, IRText &ir, json::Path path) {
     if (std::optional<bool> same = object.getBoolean("sameIR"); same && *same) {
@@ -78,20 +149,21 @@ struct TextReader {
         return false;
       }
       ir = previous;
-    } else if (const json::Value *text = object.get("ir")) {
-      std::optional<StringRef> string = text->getAsString();
-      if (!string) {
-        path.field("ir").report("expected a string");
-        return false;
-      }
-      ir = IRText(std::make_shared<const std::string>(string->str()));
     } else {
       ir = nullptr;
+      if (!readText(object, "ir", "irAt", "irBytes", ir, texts, path))
+        return false;
     }
     previous = ir;
     return true;
   }
 };
+
+json::Value recordingToJSON(const Recording &recording,
+                            const std::optional<std::vector<int>> &irSnapshots,
+                            OutOfBand *outOfBand);
+bool recordingFromJSON(const json::Value &value, Recording &recording,
+                       json::Path path, std::optional<StringRef> outOfBand);
 
 /// A snapshot as the worker writes it: every field, its text as `texts`
 /// shares it, its nested steps.
@@ -102,13 +174,13 @@ json::Value workerSnapshotToJSON(const Snapshot &snapshot, TextWriter &texts,
       [](const RecordedDiagnostic &diag) { return toJSON(diag); });
   texts.write(object, snapshot.ir, send);
   if (!snapshot.nested.empty()) {
-    TextWriter nestedTexts;
+    TextWriter nestedTexts(texts.outOfBand);
     json::Array nested;
     const Snapshot *before = nullptr;
     for (const Snapshot &step : snapshot.nested) {
       // Each target's steps share texts within the target only.
       if (before && before->target != step.target)
-        nestedTexts = TextWriter();
+        nestedTexts = TextWriter(texts.outOfBand);
       nested.push_back(workerSnapshotToJSON(step, nestedTexts, send));
       before = &step;
     }
@@ -146,7 +218,7 @@ bool snapshotFromJSON(const json::Value &value, Snapshot &snapshot,
       path.field("nested").report("expected an array");
       return false;
     }
-    TextReader nestedTexts;
+    TextReader nestedTexts(texts.texts);
     for (auto [i, step] : llvm::enumerate(*steps)) {
       Snapshot &added = snapshot.nested.emplace_back();
       if (!snapshotFromJSON(step, added, nestedTexts, path.field("nested").index(i)))
@@ -321,6 +393,31 @@ json::Value executor_studio::toJSON(const Recording &recording) {
 json::Value
 executor_studio::toJSON(const Recording &recording,
                         const std::optional<std::vector<int>> &irSnapshots) {
+  return recordingToJSON(recording, irSnapshots, nullptr);
+}
+
+json::Value
+executor_studio::toJSON(const Recording &recording,
+                        const std::optional<std::vector<int>> &irSnapshots,
+                        llvm::raw_ostream &texts) {
+  OutOfBand outOfBand{texts};
+  return recordingToJSON(recording, irSnapshots, &outOfBand);
+}
+
+bool executor_studio::fromJSON(const json::Value &value, Recording &recording,
+                               json::Path path) {
+  return recordingFromJSON(value, recording, path, std::nullopt);
+}
+
+bool executor_studio::fromJSON(const json::Value &value, Recording &recording,
+                               json::Path path, StringRef texts) {
+  return recordingFromJSON(value, recording, path, texts);
+}
+
+namespace {
+json::Value recordingToJSON(const Recording &recording,
+                            const std::optional<std::vector<int>> &irSnapshots,
+                            OutOfBand *outOfBand) {
   auto send = [&](int snapshot) {
     return !irSnapshots || llvm::is_contained(*irSnapshots, snapshot);
   };
@@ -329,7 +426,7 @@ executor_studio::toJSON(const Recording &recording,
       {"totalMilliseconds", recording.totalMilliseconds},
       {"firstStep", static_cast<int64_t>(recording.firstStep)},
   };
-  TextWriter texts;
+  TextWriter texts(outOfBand);
   texts.write(object, recording.inputIR, send(-1));
   json::Array diagnostics;
   for (const RecordedDiagnostic &diag : recording.diagnostics)
@@ -346,13 +443,13 @@ executor_studio::toJSON(const Recording &recording,
     if (texts.previousSent && recording.outputIR.sameAs(texts.previous))
       object["output"] = "last";
     else if (!irSnapshots)
-      object["outputIR"] = *recording.outputIR;
+      writeText(object, "outputIR", *recording.outputIR, outOfBand);
   }
   return object;
 }
 
-bool executor_studio::fromJSON(const json::Value &value, Recording &recording,
-                               json::Path path) {
+bool recordingFromJSON(const json::Value &value, Recording &recording,
+                       json::Path path, std::optional<StringRef> outOfBand) {
   json::ObjectMapper o(value, path);
   int64_t firstStep = 0;
   if (!o || !o.map("succeeded", recording.succeeded) ||
@@ -366,7 +463,7 @@ bool executor_studio::fromJSON(const json::Value &value, Recording &recording,
   }
   recording.firstStep = static_cast<unsigned>(firstStep);
   const json::Object *object = value.getAsObject();
-  TextReader texts;
+  TextReader texts(outOfBand);
   if (!texts.read(*object, recording.inputIR, path))
     return false;
   const json::Array *snapshots = object->getArray("snapshots");
@@ -382,10 +479,16 @@ bool executor_studio::fromJSON(const json::Value &value, Recording &recording,
   if (std::optional<StringRef> output = object->getString("output");
       output && *output == "last") {
     recording.outputIR = texts.previous;
-  } else if (std::optional<StringRef> text = object->getString("outputIR")) {
-    recording.outputIR = IRText(std::make_shared<const std::string>(text->str()));
+  } else if (!readText(*object, "outputIR", "outputIRAt", "outputIRBytes",
+                       recording.outputIR, outOfBand, path)) {
+    return false;
   }
   return true;
+}
+} // namespace
+
+std::string executor_studio::getWorkerTextsPath(StringRef resultPath) {
+  return (resultPath + ".texts").str();
 }
 
 //===----------------------------------------------------------------------===//
@@ -487,9 +590,29 @@ llvm::Expected<Recording> readResult(StringRef path) {
       });
   if (!parsed)
     return parsed.takeError();
+  // Its texts, out of band (none from a worker that sent them in the JSON).
+  std::string textsPath = getWorkerTextsPath(path);
+  std::unique_ptr<llvm::MemoryBuffer> texts;
+  uint64_t textsSize = 0;
+  if (!llvm::sys::fs::file_size(textsPath, textsSize)) {
+    if (textsSize > kMaxResultBytes)
+      return llvm::createStringError(
+          llvm::formatv("the recording's texts are {0} MB, more than a front "
+                        "end should take: ask for less IR",
+                        textsSize >> 20)
+              .str());
+    auto buffer = llvm::MemoryBuffer::getFile(textsPath, /*IsText=*/false,
+                                              /*RequiresNullTerminator=*/false);
+    if (!buffer)
+      return llvm::createStringError("cannot read the recording's texts " +
+                                     textsPath + ": " +
+                                     buffer.getError().message());
+    texts = std::move(*buffer);
+  }
   Recording recording;
   json::Path::Root root("recording");
-  if (!fromJSON(*parsed, recording, root))
+  if (texts ? !fromJSON(*parsed, recording, root, texts->getBuffer())
+            : !fromJSON(*parsed, recording, root))
     return llvm::createStringError("the worker wrote an invalid recording: " +
                                    llvm::toString(root.getError()));
   return recording;

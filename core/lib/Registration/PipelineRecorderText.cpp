@@ -205,7 +205,24 @@ int executor_studio::runRecordWorker(StringRef requestPath,
           ? recordPipelineFrom(request.text, request.bufferName,
                                request.options, *request.rerunAfter)
           : recordPipeline(request.text, request.bufferName, request.options);
-  return writeWorkerResult(resultPath, toJSON(recording, request.irSnapshots));
+  // The texts out of band, in a file of their own (RecordingWorker.h).
+  std::string textsPath = getWorkerTextsPath(resultPath);
+  std::error_code ec;
+  llvm::raw_fd_ostream texts(textsPath, ec);
+  if (ec) {
+    llvm::errs() << "cannot write " << textsPath << ": " << ec.message()
+                 << "\n";
+    return 1;
+  }
+  llvm::json::Value result = toJSON(recording, request.irSnapshots, texts);
+  texts.close();
+  if (texts.has_error()) {
+    llvm::errs() << "cannot write " << textsPath << ": "
+                 << texts.error().message() << "\n";
+    texts.clear_error();
+    return 1;
+  }
+  return writeWorkerResult(resultPath, result);
 }
 
 std::optional<int> executor_studio::runRecordWorkerIfAsked(int argc,

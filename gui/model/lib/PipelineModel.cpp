@@ -692,9 +692,10 @@ PipelineModel::alignedRight(const std::shared_ptr<const std::string> &left,
   return entry.aligned;
 }
 
-void PipelineModel::addAlignment(std::shared_ptr<const std::string> left,
-                                 std::shared_ptr<const std::string> right,
-                                 llvm::Expected<AlignedSnapshots> aligned) {
+PipelineModel::AlignedEntry
+PipelineModel::alignedEntry(std::shared_ptr<const std::string> left,
+                            std::shared_ptr<const std::string> right,
+                            llvm::Expected<AlignedSnapshots> aligned) {
   AlignedEntry entry{left, right, nullptr, {}, nullptr};
   if (aligned) {
     entry.aligned = aligned->renamed || aligned->moved
@@ -705,14 +706,73 @@ void PipelineModel::addAlignment(std::shared_ptr<const std::string> left,
           std::move(aligned->rightLineOrigins));
   } else
     entry.error = llvm::toString(aligned.takeError());
+  return entry;
+}
+
+void PipelineModel::addAlignment(std::shared_ptr<const std::string> left,
+                                 std::shared_ptr<const std::string> right,
+                                 llvm::Expected<AlignedSnapshots> aligned) {
+  keepAlignment(alignedEntry(std::move(left), std::move(right), std::move(aligned)));
+}
+
+void PipelineModel::keepAlignment(AlignedEntry entry) {
   for (size_t i = 0; i < alignedCache.size(); ++i)
-    if (alignedCache[i].left == left && alignedCache[i].right == right) {
+    if (alignedCache[i].left == entry.left && alignedCache[i].right == entry.right) {
       alignedCache.erase(alignedCache.begin() + i);
       break;
     }
   alignedCache.push_back(std::move(entry));
   if (alignedCache.size() > 4)
     alignedCache.erase(alignedCache.begin());
+}
+
+PipelineModel::PreparedDiff
+PipelineModel::prepareDiff(std::shared_ptr<const std::string> left,
+                           std::shared_ptr<const std::string> right, bool structural,
+                           LineOptions options) {
+  PreparedDiff prepared;
+  prepared.left = left;
+  prepared.right = right;
+  prepared.structural = structural;
+  std::shared_ptr<const std::string> compared = right;
+  // As diffView: the right text aligned with the left, SSA names then kept.
+  if (structural && left != right) {
+    AlignedEntry entry = alignedEntry(left, right, alignSnapshots(*left, *right));
+    prepared.aligned = entry.aligned;
+    prepared.origins = entry.origins;
+    prepared.alignError = entry.error;
+    if (entry.aligned) {
+      compared = entry.aligned;
+      options.normaliseSsaNames = false;
+    }
+  } else if (structural) {
+    options.normaliseSsaNames = false;
+  }
+  prepared.options = options;
+  if (left != compared) {
+    TextLines leftLines = TextLines::prepare(*left, options);
+    TextLines rightLines = TextLines::prepare(*compared, options);
+    if (prepared.origins)
+      rightLines = rightLines.renumbered(*prepared.origins);
+    prepared.diff = diffLines(leftLines, rightLines);
+  }
+  return prepared;
+}
+
+void PipelineModel::addPreparedDiff(PreparedDiff prepared) {
+  std::shared_ptr<const std::string> compared = prepared.right;
+  if (prepared.structural && prepared.left != prepared.right) {
+    keepAlignment({prepared.left, prepared.right, prepared.aligned,
+                   prepared.alignError, prepared.origins});
+    if (prepared.aligned)
+      compared = prepared.aligned;
+  }
+  if (prepared.left == compared)
+    return; // diffView needs no diff
+  diffCache.push_back(
+      {prepared.left, compared, prepared.options, std::move(prepared.diff)});
+  if (diffCache.size() > 2)
+    diffCache.erase(diffCache.begin());
 }
 
 const DiffView &PipelineModel::diffView() {
@@ -746,7 +806,11 @@ const DiffView &PipelineModel::diffView() {
       view.diff.blocks.push_back({0, static_cast<uint32_t>(view.left->size()), 0,
                                   static_cast<uint32_t>(view.right->size()), true});
   } else {
-    view.diff = diffLines(*view.left, *view.right);
+    // A diff made on the recording thread (addPreparedDiff), else now.
+    auto made = std::find_if(diffCache.begin(), diffCache.end(), [&](const DiffEntry &entry) {
+      return entry.left == leftText && entry.right == rightText && entry.options == options;
+    });
+    view.diff = made != diffCache.end() ? made->diff : diffLines(*view.left, *view.right);
   }
   view.sideBySide = sideBySideRows(view.diff);
   view.unified = unifiedRows(view.diff, whole ? kWholeFile : 3);

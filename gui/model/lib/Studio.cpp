@@ -80,12 +80,10 @@ struct Studio::RecordedRun {
   /// Why the recording worker gave no recording (it crashed, timed out);
   /// the studio then keeps what it shows.
   std::string failure;
-  /// The structural alignment of the step the studio opens at with the one
-  /// before it (PipelineModel::addAlignment), made on the recording thread.
-  /// None aligned when both are null; else `aligned`, or why not.
-  std::shared_ptr<const std::string> alignedLeft, alignedRight;
-  std::optional<AlignedSnapshots> aligned;
-  std::string alignError;
+  /// The diff of the step the studio opens at with the one before it
+  /// (its structural alignment and line diff), made on the recording
+  /// thread (PipelineModel::addPreparedDiff).
+  std::optional<PipelineModel::PreparedDiff> shownDiff;
 };
 
 struct Studio::Recorder {
@@ -107,8 +105,11 @@ struct Studio::Recorder {
     std::string previousObjects;
     /// The step the studio will show (its index; -2: the first that
     /// changed the IR, as a document just opened shows; -1: none), whose
-    /// diff is aligned here.
+    /// diff is made here, with the model's line options and structural
+    /// diff as they were when the recording started.
     int shown = -1;
+    LineOptions lineOptions;
+    bool structural = true;
   };
   using Result = RecordedRun;
 
@@ -221,10 +222,12 @@ struct Studio::Recorder {
     return false;
   }
 
-  /// Aligns step `shown` (Job::shown) of `r`'s recording with the one
-  /// before it, as the diff that shows it will, so that the UI thread does
-  /// not parse both texts in the frame that takes the recording in.
-  static void alignShown(int shown, Result &r) {
+  /// Diffs step `shown` (Job::shown) of `r`'s recording with the one
+  /// before it, as the diff view that shows it will (aligned, then the
+  /// lines), so that the UI thread does neither in the frame that takes the
+  /// recording in.
+  static void diffShown(const Job &job, Result &r) {
+    int shown = job.shown;
     const std::vector<Snapshot> &steps = r.recording.snapshots;
     if (shown == -2)
       for (size_t i = 0; i < steps.size() && shown == -2; ++i)
@@ -237,13 +240,10 @@ struct Studio::Recorder {
     std::shared_ptr<const std::string> right = steps[shown].ir;
     if (!left || !right || left == right)
       return;
-    r.alignedLeft = left;
-    r.alignedRight = right;
-    llvm::Expected<AlignedSnapshots> aligned = alignSnapshots(*left, *right);
-    if (aligned)
-      r.aligned = std::move(*aligned);
-    else
-      r.alignError = llvm::toString(aligned.takeError());
+    SnapshotKind leftKind = shown == 0 ? SnapshotKind::MLIR : steps[shown - 1].kind;
+    bool structural = job.structural && leftKind == SnapshotKind::MLIR &&
+                      steps[shown].kind == SnapshotKind::MLIR;
+    r.shownDiff = PipelineModel::prepareDiff(left, right, structural, job.lineOptions);
   }
 
   Result execute(const Job &job) {
@@ -290,7 +290,7 @@ struct Studio::Recorder {
       return r;
     r.milliseconds =
         std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-    alignShown(job.shown, r);
+    diffShown(job, r);
 
     // Where the targets' objects are: the workspace cross-compile-targets
     // wrote to, or a default-pipeline build when this pipeline has none.
@@ -523,6 +523,8 @@ void Studio::submitDocumentRecording(Recorder &to, std::string workspace, bool l
               : stepper.selected() < static_cast<int>(stepper.passCount())
                   ? stepper.selected()
                   : -1;
+  job.lineOptions = stepper.lineOptions();
+  job.structural = stepper.structural();
   to.submit(std::move(job));
 }
 
@@ -868,10 +870,8 @@ void Studio::dropEdit() {
 
 void Studio::applyDocumentRun(RecordedRun &run) {
   stepper.setRecording(std::move(run.recording));
-  if (run.alignedLeft && run.alignedRight)
-    stepper.addAlignment(run.alignedLeft, run.alignedRight,
-                         run.aligned ? llvm::Expected<AlignedSnapshots>(std::move(*run.aligned))
-                                     : llvm::createStringError(run.alignError));
+  if (run.shownDiff)
+    stepper.addPreparedDiff(std::move(*run.shownDiff));
   lastPipeline = run.pipeline;
   currentWorkspace = run.workspace;
   ++recordingGen;

@@ -14,6 +14,7 @@
 #define EXECUTORLSP_PIPELINEJOBS_H
 
 #include "ExecutorLsp/Forward.h"
+#include "ExecutorLsp/MessageOutput.h"
 
 #include "llvm/ADT/FunctionExtras.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -57,14 +58,18 @@ public:
   ~PipelineJobs();
 
   /// Starts `executor/pipelinePreview` on `file`, answered through `reply`;
-  /// `requestKey` names it for cancelRequest().
+  /// `requestKey` names it for cancelRequest(). With `rawReply`, its reply
+  /// (the steps' summaries, kept serialized) is written through that
+  /// instead (MessageOutput.h), its errors through `reply`.
   void startPreview(const TextFile &file, const PipelinePreviewParams &params,
                     std::string requestKey,
-                    llvm::lsp::Callback<llvm::json::Value> reply);
+                    llvm::lsp::Callback<llvm::json::Value> reply,
+                    RawReply rawReply = nullptr);
   /// Starts `executor/rerunFrom` on `file`.
   void startRerun(const TextFile &file, const RerunFromParams &params,
                   std::string requestKey,
-                  llvm::lsp::Callback<llvm::json::Value> reply);
+                  llvm::lsp::Callback<llvm::json::Value> reply,
+                  RawReply rawReply = nullptr);
   /// Starts a question about the recording of `file` (`executor/opHistory`,
   /// `executor/alignedSnapshots`): `query` is one of OpHistory.h,
   /// `what` names the request in errors.
@@ -93,7 +98,8 @@ public:
 private:
   void start(Kind kind, const llvm::lsp::URIForFile &uri, int64_t version,
              Input input, std::string requestKey,
-             llvm::lsp::Callback<llvm::json::Value> reply);
+             llvm::lsp::Callback<llvm::json::Value> reply,
+             RawReply rawReply = nullptr);
   void run(Job &job, const Input &input);
   void runLaunchJob(Job &job, const Input &input);
   void reap();

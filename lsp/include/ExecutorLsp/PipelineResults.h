@@ -37,6 +37,10 @@
 #include <string>
 #include <vector>
 
+namespace llvm {
+class raw_ostream;
+} // namespace llvm
+
 namespace executor_studio {
 struct Recording;
 namespace lsp {
@@ -68,16 +72,37 @@ llvm::json::Object chunkResultToJSON(const Recording &recording,
                                      unsigned index,
                                      const PipelineResultOptions &options);
 
-/// chunkResultToJSON of a recording that the recording cache keeps
+/// A chunk's preview JSON with its steps' summaries ("snapshots", the bulk
+/// of it: some MiB for 512 targets) serialized once, so that a reply is
+/// written without building, copying or serializing them again.
+struct ChunkReply {
+  /// Every member but "snapshots"; a caller adds its own (none named
+  /// "snapshots").
+  llvm::json::Object head;
+  /// The compact JSON of the "snapshots" array.
+  std::shared_ptr<const std::string> snapshots;
+
+  /// Writes the chunk as compact JSON, byte for byte as `os <<
+  /// llvm::json::Value(toObject())` (members in llvm::json's order).
+  void write(llvm::raw_ostream &os) const;
+  /// The whole chunk as JSON (parses the summaries back).
+  llvm::json::Object toObject() const;
+};
+
+/// chunkResultToJSON as a ChunkReply.
+ChunkReply chunkReply(const Recording &recording, llvm::StringRef text,
+                      unsigned lineOffset, unsigned index,
+                      const PipelineResultOptions &options);
+
+/// chunkReply of a recording that the recording cache keeps
 /// (WorkerRecording::recording with a cacheId): a repeated preview of an
 /// unchanged document (the same recording object, chunk and options)
-/// answers with a copy of the JSON made the first time, from a cache of the
-/// last few replies, byte for byte the same, instead of building the
-/// summaries of every step again.
-llvm::json::Object
-chunkResultToJSON(const std::shared_ptr<const Recording> &recording,
-                  llvm::StringRef text, unsigned lineOffset, unsigned index,
-                  const PipelineResultOptions &options);
+/// answers with the reply made the first time (its serialized summaries
+/// shared), from a cache of the last few replies, byte for byte the same,
+/// instead of building the summaries of every step again.
+ChunkReply chunkReply(const std::shared_ptr<const Recording> &recording,
+                      llvm::StringRef text, unsigned lineOffset,
+                      unsigned index, const PipelineResultOptions &options);
 /// The replies that cache holds, and how often it answered.
 struct ChunkResultCacheStatistics {
   size_t hits = 0, misses = 0, entries = 0;

@@ -32,8 +32,9 @@
 //     (as before issue 39), where every preview costs a first one; with
 //     --baseline-worker EXE (an executor-lsp-server built from before issue
 //     39), that build records the reference. Each preview's time includes
-//     its reply as the language server writes it (chunkResultToJSON, the
-//     steps' summaries only, serialized). Then, per N: the reply's bytes
+//     its reply as the language server writes it (chunkReply, the steps'
+//     summaries only, written out: a repeated preview writes the summaries
+//     serialized the first time). Then, per N: the reply's bytes
 //     against the reply before issue 39, item 3 (every changed text), the
 //     bytes of one step's text on demand (`executor/stepText`), and the
 //     goals' ratios: the first preview on all cores / on one, a one-kernel
@@ -177,29 +178,41 @@ void dropSizes(llvm::json::Value &value) {
   }
 }
 
-/// The preview's reply for `recording` of `text`: "none" (the steps'
-/// summaries, as the server answers by default) or "changes" (every changed
+/// The options of the preview of `text` (`ir`: "none", the steps'
+/// summaries, as the server answers by default, or "changes", every changed
 /// text, as it answered before issue 39, item 3).
-/// As the server does: a recording the cache keeps (`kept`) answers from
-/// the cache of replies when it was answered before.
-llvm::json::Value
-previewReply(const std::shared_ptr<const executor_studio::Recording> &recording,
-             const std::string &text, llvm::StringRef ir,
-             const std::string &pipeline, bool kept = false) {
+executor_studio::lsp::PipelineResultOptions
+previewOptions(llvm::StringRef ir, const std::string &pipeline) {
   executor_studio::lsp::PipelineResultOptions options;
   options.uri = "file:///bench/targets.mlir";
   options.bufferName = "targets.mlir";
   options.pipeline = pipeline;
   options.setIR(ir);
-  llvm::json::Object reply =
-      kept ? executor_studio::lsp::chunkResultToJSON(recording, text, 0, 0,
-                                                      options)
-           : executor_studio::lsp::chunkResultToJSON(*recording, text, 0, 0,
-                                                      options);
-  reply["uri"] = options.uri;
-  reply["version"] = 1;
-  reply["recording"] = "0123456789abcdef";
-  return llvm::json::Value(std::move(reply));
+  return options;
+}
+
+/// The bytes of the preview's reply for `recording` of `text` (the steps'
+/// summaries) as the language server writes it: a recording the cache
+/// keeps (`kept`) answers from the cache of replies when it was answered
+/// before, its summaries written as they were serialized then
+/// (ChunkReply, MessageOutput.h).
+std::string
+previewReply(const std::shared_ptr<const executor_studio::Recording> &recording,
+             const std::string &text, const std::string &pipeline,
+             bool kept = false) {
+  auto options = previewOptions("none", pipeline);
+  executor_studio::lsp::ChunkReply reply =
+      kept ? executor_studio::lsp::chunkReply(recording, text, 0, 0, options)
+           : executor_studio::lsp::chunkReply(*recording, text, 0, 0, options);
+  reply.head["uri"] = options.uri;
+  reply.head["version"] = 1;
+  reply.head["recording"] = "0123456789abcdef";
+  std::string bytes;
+  llvm::raw_string_ostream os(bytes);
+  os << R"({"id":1,"jsonrpc":"2.0","result":)";
+  reply.write(os);
+  os << '}';
+  return bytes;
 }
 
 /// Issue 39's bench (see the top of the file).
@@ -251,9 +264,9 @@ int benchTargets(const std::vector<int> &sizes, int runs,
       if (run.status != WorkerRecording::Status::Finished || !run.recording->succeeded)
         fail("preview of " + std::to_string(n) + " targets failed: " + run.error);
       // The reply the server writes: the summaries.
-      lastReplyBytes = jsonBytes(
-          previewReply(run.recording, r.text, "none", r.options.pipeline,
-                       !run.cacheId.empty()));
+      lastReplyBytes = previewReply(run.recording, r.text, r.options.pipeline,
+                                    !run.cacheId.empty())
+                           .size();
       double ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
       lastCpu = cpuMs() - cpuStart;
       lastRecording = std::move(run.recording);
@@ -327,9 +340,26 @@ int benchTargets(const std::vector<int> &sizes, int runs,
     // The reply's bytes: the summaries against every changed text, as the
     // server answered before (one recording: the document's, from the cache).
     preview(request(program, "jobs=0"), true);
-    llvm::json::Value full =
-        previewReply(lastRecording, program, "changes",
-                     request(program, "").options.pipeline);
+    // The reply written directly (its summaries serialized once) is byte
+    // for byte the transport's JSON of the same reply.
+    {
+      std::string pipeline = request(program, "jobs=0").options.pipeline;
+      llvm::json::Object result = executor_studio::lsp::chunkResultToJSON(
+          *lastRecording, program, 0, 0, previewOptions("none", pipeline));
+      result["uri"] = "file:///bench/targets.mlir";
+      result["version"] = 1;
+      result["recording"] = "0123456789abcdef";
+      llvm::json::Object message{
+          {"jsonrpc", "2.0"}, {"id", 1}, {"result", std::move(result)}};
+      std::string json;
+      llvm::raw_string_ostream os(json);
+      os << llvm::json::Value(std::move(message));
+      if (json != previewReply(lastRecording, program, pipeline, true))
+        fail("the reply written directly differs from its JSON");
+    }
+    llvm::json::Value full(executor_studio::lsp::chunkResultToJSON(
+        *lastRecording, program, 0, 0,
+        previewOptions("changes", request(program, "").options.pipeline)));
     dropSizes(full);
     size_t fullBytes = jsonBytes(full);
     // One step's text on demand: the snapshot after cross-compile-targets.

@@ -509,7 +509,7 @@ TEST(PipelineModel, AnOpsHistoryGoesDownToItsKernelsLlvmIrAndAssembly) {
 
 TEST(PipelineModel, ADiffUsesTheAlignmentMadeOffTheUiThread) {
   // The studio aligns the step a recording opens at on its recording
-  // thread (Studio.cpp, alignShown); the diff then takes that alignment
+  // thread (Studio.cpp, diffShown); the diff then takes that alignment
   // instead of parsing both texts itself.
   PipelineModel m = stepper();
   std::shared_ptr<const std::string> input = m.irAt(kInputPosition);
@@ -527,6 +527,47 @@ TEST(PipelineModel, ADiffUsesTheAlignmentMadeOffTheUiThread) {
   EXPECT_TRUE(aligned.structural) << aligned.structuralError;
   EXPECT_EQ(aligned.diff.removed, 2u);
   EXPECT_EQ(aligned.diff.added, 1u);
+}
+
+TEST(PipelineModel, ADiffMadeOffTheUiThreadIsTheOneItWouldMake) {
+  // The studio diffs the step a recording opens at on its recording thread
+  // (prepareDiff: aligned, then the lines); diffView takes that diff, the
+  // same as the one it makes itself, and its rows from it.
+  for (bool structural : {true, false}) {
+    SCOPED_TRACE(structural ? "structural" : "line diff");
+    PipelineModel fresh = threeKernels(::testing::TempDir() + "prepared-fresh");
+    PipelineModel given = threeKernels(::testing::TempDir() + "prepared-given");
+    std::optional<int> dispatch = fresh.positionNamed("dispatch-executor-targets");
+    ASSERT_TRUE(dispatch);
+    LineOptions options;
+    options.normaliseSsaNames = true;
+    for (PipelineModel *m : {&fresh, &given}) {
+      m->select(*dispatch);
+      m->setStructural(structural);
+      m->setLineOptions(options);
+    }
+    PipelineModel::PreparedDiff prepared = PipelineModel::prepareDiff(
+        given.irAt(given.leftPosition()), given.irAt(given.rightPosition()), structural,
+        options);
+    EXPECT_EQ(prepared.structural, structural);
+    EXPECT_EQ(static_cast<bool>(prepared.aligned), structural) << prepared.alignError;
+    // Marked, so that the test sees it is this diff that is shown.
+    prepared.diff.added += 1000;
+    given.addPreparedDiff(prepared);
+    const DiffView &made = fresh.diffView();
+    const DiffView &taken = given.diffView();
+    EXPECT_EQ(taken.structural, made.structural);
+    EXPECT_EQ(taken.diff.added, made.diff.added + 1000);
+    EXPECT_EQ(taken.diff.removed, made.diff.removed);
+    EXPECT_EQ(taken.diff.blocks.size(), made.diff.blocks.size());
+    EXPECT_EQ(taken.sideBySide.size(), made.sideBySide.size());
+    // Other line options: a diff of its own.
+    LineOptions other = options;
+    other.hideLocations = true;
+    given.setLineOptions(other);
+    fresh.setLineOptions(other);
+    EXPECT_EQ(given.diffView().diff.added, fresh.diffView().diff.added);
+  }
 }
 
 TEST(PipelineModel, TheListRowsAreKeptUntilWhatTheyShowChanges) {

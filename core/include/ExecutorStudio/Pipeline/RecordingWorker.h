@@ -11,7 +11,9 @@
 // round-trip a Recording: snapshots, the nested steps of each target with
 // their LLVM IR and assembly, diagnostics, timings, changed marks; a
 // snapshot that changed nothing shares its predecessor's text on both
-// sides, so IRText::sameAs holds after the trip).
+// sides, so IRText::sameAs holds after the trip). The recording's texts
+// cross out of band, in a file of their own next to the JSON (RESULT.texts):
+// the JSON says where each one is.
 //
 //===----------------------------------------------------------------------===//
 #ifndef EXECUTORSTUDIO_PIPELINE_RECORDINGWORKER_H
@@ -149,6 +151,20 @@ llvm::json::Value toJSON(const Recording &recording,
                          const std::optional<std::vector<int>> &irSnapshots);
 bool fromJSON(const llvm::json::Value &value, Recording &recording,
               llvm::json::Path path);
+/// toJSON(recording, irSnapshots) with the texts out of band: each text's
+/// bytes written to `texts`, one after the other, and where they are in the
+/// JSON ("irAt" and "irBytes" instead of "ir"), so that neither the worker
+/// nor the front end escapes or parses megabytes of JSON strings (the
+/// worker's result).
+llvm::json::Value toJSON(const Recording &recording,
+                         const std::optional<std::vector<int>> &irSnapshots,
+                         llvm::raw_ostream &texts);
+/// fromJSON of what that wrote, its texts read from `texts` (each place
+/// checked against their size).
+bool fromJSON(const llvm::json::Value &value, Recording &recording,
+              llvm::json::Path path, llvm::StringRef texts);
+/// Where the worker writes the texts of its result at `resultPath`.
+std::string getWorkerTextsPath(llvm::StringRef resultPath);
 llvm::json::Value toJSON(const AlignedSnapshots &aligned);
 bool fromJSON(const llvm::json::Value &value, AlignedSnapshots &aligned,
               llvm::json::Path path);

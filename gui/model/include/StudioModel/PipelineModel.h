@@ -224,6 +224,32 @@ public:
   void addAlignment(std::shared_ptr<const std::string> left,
                     std::shared_ptr<const std::string> right,
                     llvm::Expected<AlignedSnapshots> aligned);
+  /// diffView's work on two texts made elsewhere: the studio diffs the step
+  /// a recording opens at on its recording thread, so that the frame that
+  /// takes a large recording in neither parses both texts nor diffs their
+  /// lines (some 10 ms at 512 targets).
+  struct PreparedDiff {
+    std::shared_ptr<const std::string> left, right;
+    /// The structural diff was asked for: `aligned` is the right text as
+    /// aligned with the left (null when it could not be: `alignError`),
+    /// `origins` its lines' (AlignedSnapshots::rightLineOrigins).
+    bool structural = false;
+    std::shared_ptr<const std::string> aligned;
+    std::shared_ptr<const std::vector<uint32_t>> origins;
+    std::string alignError;
+    /// The options the lines were prepared with, and their diff.
+    LineOptions options;
+    LineDiff diff;
+  };
+  /// What diffView computes comparing `left` with `right` (both non-null),
+  /// with line options `options` and the structural diff when `structural`
+  /// (for two MLIR texts); on any thread.
+  static PreparedDiff prepareDiff(std::shared_ptr<const std::string> left,
+                                  std::shared_ptr<const std::string> right,
+                                  bool structural, LineOptions options);
+  /// Keeps `prepared`: diffView uses it when it compares these texts with
+  /// these options.
+  void addPreparedDiff(PreparedDiff prepared);
   void setViewMode(ViewMode mode);
   ViewMode viewMode() const { return mode; }
   /// Unified view: every line, or three lines of context around changes.
@@ -378,6 +404,18 @@ private:
     std::shared_ptr<const std::vector<uint32_t>> origins;
   };
   std::vector<AlignedEntry> alignedCache;
+  static AlignedEntry alignedEntry(std::shared_ptr<const std::string> left,
+                                   std::shared_ptr<const std::string> right,
+                                   llvm::Expected<AlignedSnapshots> aligned);
+  void keepAlignment(AlignedEntry entry);
+  /// Line diffs made elsewhere (addPreparedDiff), by the texts compared
+  /// (the right one as aligned) and the line options.
+  struct DiffEntry {
+    std::shared_ptr<const std::string> left, right;
+    LineOptions options;
+    LineDiff diff;
+  };
+  std::vector<DiffEntry> diffCache;
   ViewMode mode = ViewMode::SideBySide;
   /// The view a recording that did not parse switched away from.
   std::optional<ViewMode> sourceShownForErrors;
