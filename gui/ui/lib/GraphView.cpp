@@ -40,8 +40,6 @@ ImU32 nodeFill(const IrGraphNode &node) {
     return IM_COL32(40, 80, 52, 255);
   if (node.kind == IrGraphNode::Kind::Region)
     return IM_COL32(70, 60, 110, 255);
-  if (node.kind == IrGraphNode::Kind::Reference)
-    return IM_COL32(36, 40, 48, 255);
   if (node.isLaunch)
     return IM_COL32(110, 76, 20, 255);
   return IM_COL32(48, 54, 66, 255);
