@@ -293,6 +293,10 @@ void drawGraphView(Studio &studio, StudioView::State &state) {
       ImGui::TextColored(colors::dim(), "source %s", node.sourceLocation.c_str());
     if (node.kind == IrGraphNode::Kind::Region)
       ImGui::TextColored(colors::dim(), "%zu ops collapsed into one node", node.ops);
+    // Where the values named on the box (not drawn as edges) come from.
+    for (const IrGraphNode::Use &use : node.farUses)
+      if (unsigned line = graph.nodes[use.definition].line)
+        ImGui::TextColored(colors::dim(), "%s: line %u", use.value.c_str(), line);
     ImGui::EndTooltip();
   }
   ImGui::EndChild();
