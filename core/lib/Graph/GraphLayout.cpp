@@ -212,7 +212,7 @@ std::string executor_studio::renderSvg(const IrGraph &graph, const GraphLayout &
   out += "<style>.cluster rect{fill:#f3f6fa;stroke:#8a9ab0}"
          ".node rect{fill:#ffffff;stroke:#4a5563}.node.launch rect{fill:#fff1d6;stroke:#c07a00}"
          ".node.argument rect{fill:#e6f4ea;stroke:#3c7d4a}.node.region rect{fill:#e8e4f6;"
-         "stroke:#6b5ca5}.node.reference rect{fill:#f2f2f2;stroke:#9aa3ad;stroke-dasharray:2}.edge path{fill:none;stroke:#56606e}.edge polygon{fill:#56606e}"
+         "stroke:#6b5ca5}.edge path{fill:none;stroke:#56606e}.edge polygon{fill:#56606e}"
          "</style>\n";
   out += "<g transform=\"translate(" + number(margin) + " " + number(margin) + ")\">\n";
   for (size_t i = 0; i < graph.clusters.size() && i < layout.clusters.size(); ++i) {
@@ -252,7 +252,6 @@ std::string executor_studio::renderSvg(const IrGraph &graph, const GraphLayout &
     const GraphLayout::Node &n = layout.nodes[i];
     std::string kind = node.kind == IrGraphNode::Kind::Argument ? " argument"
                        : node.kind == IrGraphNode::Kind::Region ? " region"
-                       : node.kind == IrGraphNode::Kind::Reference ? " reference"
                        : node.isLaunch                          ? " launch"
                                                                 : "";
     out += "<g class=\"node" + kind + "\" id=\"" + node.id + "\" data-line=\"" +

@@ -402,34 +402,51 @@ llvm::Expected<IrGraph> build(Parsed &parsed, Operation *function, const std::st
     }
   });
   // A value with many users (a constant, an argument, a loop's induction
-  // variable) is shown as a small reference above each user instead of one
-  // long edge to each: dot lays out a long edge as a node on every rank it
-  // crosses, and a value used all through a 2,000-op function would make
-  // millions of them.
+  // variable) is named on each user's box instead of drawn as one long edge
+  // to each: dot lays out a long edge as a node on every rank it crosses,
+  // and a value used all through a 2,000-op function would make millions of
+  // them (and a node of its own above each user would double the nodes dot
+  // orders on each rank).
   std::vector<size_t> users(graph.nodes.size(), 0);
   for (const IrGraphEdge &edge : graph.edges)
     ++users[edge.from];
   std::vector<IrGraphEdge> edges;
   edges.reserve(graph.edges.size());
+  std::vector<size_t> withFarUses;
   for (IrGraphEdge &edge : graph.edges) {
     if (users[edge.from] <= options.maxUsers) {
       edges.push_back(std::move(edge));
       continue;
     }
-    const IrGraphNode &from = graph.nodes[edge.from];
-    IrGraphNode reference;
-    reference.kind = IrGraphNode::Kind::Reference;
-    reference.opName = edge.value.empty() ? from.opName : edge.value;
-    reference.label = reference.opName;
-    reference.line = from.line;
-    reference.column = from.column;
-    reference.endLine = from.line;
-    reference.sourceLocation = from.sourceLocation;
-    reference.cluster = graph.nodes[edge.to].cluster;
-    reference.ops = 0;
-    reference.referenceOf = static_cast<int>(edge.from);
-    size_t index = addNode(std::move(reference));
-    edges.push_back({index, edge.to, std::move(edge.value)});
+    IrGraphNode &user = graph.nodes[edge.to];
+    if (user.farUses.empty())
+      withFarUses.push_back(edge.to);
+    llvm::StringRef names(edge.value);
+    if (names.empty())
+      names = graph.nodes[edge.from].opName;
+    // One edge stands for each value of its definition the user takes.
+    do {
+      auto [name, rest] = names.split(',');
+      user.farUses.push_back({name.str(), edge.from});
+      names = rest;
+    } while (!names.empty());
+  }
+  // Their names on the box: `uses %a, %c1`, a line of at most about 32
+  // characters each.
+  for (size_t index : withFarUses) {
+    IrGraphNode &user = graph.nodes[index];
+    std::string line = "uses";
+    for (size_t i = 0; i < user.farUses.size(); ++i) {
+      const std::string &name = user.farUses[i].value;
+      if (i > 0 && line.size() + name.size() > 32) {
+        user.label += "\n" + line + ",";
+        line = "    ";
+      } else if (i > 0) {
+        line += ",";
+      }
+      line += " " + name;
+    }
+    user.label += "\n" + line;
   }
   graph.edges = std::move(edges);
   return graph;
@@ -439,14 +456,11 @@ llvm::Expected<IrGraph> build(Parsed &parsed, Operation *function, const std::st
 std::optional<size_t> IrGraph::nodeAtLine(unsigned line) const {
   std::optional<size_t> best;
   for (size_t i = 0; i < nodes.size(); ++i)
-    if (nodes[i].line == line && nodes[i].kind != IrGraphNode::Kind::Argument &&
-        nodes[i].kind != IrGraphNode::Kind::Reference)
+    if (nodes[i].line == line && nodes[i].kind != IrGraphNode::Kind::Argument)
       return i;
   // A line inside a collapsed op, or an argument's.
   for (size_t i = 0; i < nodes.size(); ++i) {
     const IrGraphNode &n = nodes[i];
-    if (n.kind == IrGraphNode::Kind::Reference)
-      continue;
     if (n.line && n.line <= line && line <= n.endLine &&
         (!best || n.line >= nodes[*best].line))
       if (n.kind != IrGraphNode::Kind::Op || n.line == line)

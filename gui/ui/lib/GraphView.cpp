@@ -40,8 +40,6 @@ ImU32 nodeFill(const IrGraphNode &node) {
     return IM_COL32(40, 80, 52, 255);
   if (node.kind == IrGraphNode::Kind::Region)
     return IM_COL32(70, 60, 110, 255);
-  if (node.kind == IrGraphNode::Kind::Reference)
-    return IM_COL32(36, 40, 48, 255);
   if (node.isLaunch)
     return IM_COL32(110, 76, 20, 255);
   return IM_COL32(48, 54, 66, 255);
@@ -295,6 +293,10 @@ void drawGraphView(Studio &studio, StudioView::State &state) {
       ImGui::TextColored(colors::dim(), "source %s", node.sourceLocation.c_str());
     if (node.kind == IrGraphNode::Kind::Region)
       ImGui::TextColored(colors::dim(), "%zu ops collapsed into one node", node.ops);
+    // Where the values named on the box (not drawn as edges) come from.
+    for (const IrGraphNode::Use &use : node.farUses)
+      if (unsigned line = graph.nodes[use.definition].line)
+        ImGui::TextColored(colors::dim(), "%s: line %u", use.value.c_str(), line);
     ImGui::EndTooltip();
   }
   ImGui::EndChild();

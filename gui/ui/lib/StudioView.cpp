@@ -341,7 +341,7 @@ void StudioView::draw() {
   float mainHeight = std::max(100.0f, avail.y - diagnosticsHeight - status - gap -
                                           ImGui::GetStyle().ItemSpacing.y * 2);
   // The IR panes get the width. The pass list is as wide as its names
-  // need and the executor column 18% of the window (each at its minimum,
+  // need and the executor column 15% of the window (each at its minimum,
   // or where the user dragged it), together at most 47% of it; dragged
   // ones may take more, leaving the IR 40% and at least 520 px where the
   // window allows. In a window under 1280 px wide the executor column is
@@ -359,7 +359,7 @@ void StudioView::draw() {
                             avail.x - std::max(avail.x * 0.4f, 520.0f));
   float executorWidth = settings.executorWidth > 0
                             ? settings.executorWidth
-                            : std::clamp(avail.x * 0.18f, 240.0f, 340.0f);
+                            : std::clamp(avail.x * 0.15f, 240.0f, 340.0f);
   executorWidth = std::clamp(executorWidth, minExecutor, std::max(minExecutor, avail.x * 0.5f));
   float executorColumn = executorFolded ? executorStripWidth() : executorWidth;
   float passListWidth =

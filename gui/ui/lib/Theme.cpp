@@ -147,7 +147,16 @@ void StudioView::State::probe(const std::string &name, bool enabled) {
   ImVec2 min = ImGui::GetItemRectMin(), max = ImGui::GetItemRectMax();
   // Clipped by the window: an item cut by the window's edge ends there.
   float visibleRight = std::min(max.x, ImGui::GetWindowPos().x + ImGui::GetWindowWidth());
-  probes[name] = {ImVec2((min.x + max.x) / 2, (min.y + max.y) / 2), enabled,
+  // Its centre is that of the part in view, where a click reaches it: a
+  // row wider than its panel (a long backtrace frame) has its own centre
+  // outside the panel, over whatever is drawn beside it.
+  ImVec2 clipMin = ImGui::GetWindowDrawList()->GetClipRectMin();
+  ImVec2 clipMax = ImGui::GetWindowDrawList()->GetClipRectMax();
+  ImVec2 shownMin(std::max(min.x, clipMin.x), std::max(min.y, clipMin.y));
+  ImVec2 shownMax(std::min(max.x, clipMax.x), std::min(max.y, clipMax.y));
+  if (shownMin.x >= shownMax.x || shownMin.y >= shownMax.y)
+    shownMin = min, shownMax = max; // not in view at all: where it is
+  probes[name] = {ImVec2((shownMin.x + shownMax.x) / 2, (shownMin.y + shownMax.y) / 2), enabled,
                   max.x > visibleRight ? -1.0f : max.x, std::string(), 0.0f};
 }
 

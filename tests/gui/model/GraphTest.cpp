@@ -184,14 +184,20 @@ TEST(IrGraph, FunctionsOverTheLimitCollapseTheirRegions) {
   ASSERT_TRUE(static_cast<bool>(whole));
   EXPECT_FALSE(whole->collapsed);
   EXPECT_EQ(whole->clusters.size(), 4u);
-  // 133 and a reference to %a at each of its 121 users (each add and the
-  // first loop's init).
-  EXPECT_EQ(whole->nodes.size(), 133u + 121u);
+  // 133 nodes: %a, used by 121 ops (each add and the first loop's init),
+  // is named on each of them, not a node more above each.
+  EXPECT_EQ(whole->nodes.size(), 133u);
+  size_t usingA = 0;
+  for (const IrGraphNode &node : whole->nodes)
+    usingA += llvm::count_if(node.farUses, [](const IrGraphNode::Use &use) {
+      return use.value == "%a" && use.definition == 0;
+    });
+  EXPECT_EQ(usingA, 121u);
 }
 
-TEST(IrGraph, ValuesWithManyUsersAreReferencedAtEachUser) {
-  // %k has eight users: a reference node above each instead of eight long
-  // edges; %x has two: edges.
+TEST(IrGraph, ValuesWithManyUsersAreNamedOnEachUser) {
+  // %k has eight users: named on each (no node or long edge more); %x has
+  // two: edges.
   std::string text = "func.func @fan(%x: f64) -> f64 {\n"
                      "  %k = arith.constant 2.5 : f64\n";
   std::string last = "%x";
@@ -202,21 +208,45 @@ TEST(IrGraph, ValuesWithManyUsersAreReferencedAtEachUser) {
   text += "  %s = arith.addf " + last + ", %x : f64\n  return %s : f64\n}\n";
   llvm::Expected<IrGraph> graph = buildIrGraph(text, "fan");
   ASSERT_TRUE(static_cast<bool>(graph)) << llvm::toString(graph.takeError());
-  // %x, the constant, eight mulf, addf, return; eight references.
-  EXPECT_EQ(countKind(*graph, IrGraphNode::Kind::Reference), 8u);
-  EXPECT_EQ(graph->nodes.size(), 12u + 8u);
-  const IrGraphNode &reference = graph->nodes[12];
-  EXPECT_EQ(reference.label, "%k");
-  EXPECT_EQ(reference.line, 2u); // the constant's
-  EXPECT_EQ(reference.referenceOf, 1);
-  // No edge leaves the constant; each reference feeds one mulf.
+  // %x, the constant, eight mulf, addf, return.
+  EXPECT_EQ(graph->nodes.size(), 12u);
+  for (size_t i = 2; i < 10; ++i) {
+    const IrGraphNode &mulf = graph->nodes[i];
+    ASSERT_EQ(mulf.farUses.size(), 1u) << i;
+    EXPECT_EQ(mulf.farUses[0].value, "%k");
+    EXPECT_EQ(mulf.farUses[0].definition, 1u); // the constant's node
+    EXPECT_EQ(mulf.label, "arith.mulf\nuses %k");
+  }
+  EXPECT_TRUE(graph->nodes[10].farUses.empty());
+  // No edge leaves the constant.
   for (const IrGraphEdge &e : graph->edges)
     EXPECT_NE(e.from, 1u);
-  // 8 from mulf to mulf or addf, 8 from references, %x twice, addf to
-  // return.
-  EXPECT_EQ(graph->edges.size(), 8u + 8u + 2u + 1u);
-  // The line of the constant is its node, not a reference.
+  // 8 from mulf to mulf or addf, %x twice, addf to return.
+  EXPECT_EQ(graph->edges.size(), 8u + 2u + 1u);
   EXPECT_EQ(graph->nodeAtLine(2), std::optional<size_t>(1));
+}
+
+TEST(IrGraph, ManyFarUsesWrapOnTheBox) {
+  // Five constants, each with more users than GraphOptions::maxUsers.
+  std::string text = "func.func @wide(%x: f64) -> f64 {\n";
+  for (int c = 0; c < 5; ++c)
+    text += "  %const" + std::to_string(c) + " = arith.constant " + std::to_string(c) +
+            ".0 : f64\n";
+  std::string last = "%x";
+  for (int i = 0; i < 8; ++i) {
+    std::string v = "%v" + std::to_string(i);
+    text += "  " + v + " = \"test.op\"(" + last +
+            ", %const0, %const1, %const2, %const3, %const4) : (f64, f64, f64, f64, f64, f64) "
+            "-> f64\n";
+    last = v;
+  }
+  text += "  return " + last + " : f64\n}\n";
+  llvm::Expected<IrGraph> graph = buildIrGraph(text, "wide");
+  ASSERT_TRUE(static_cast<bool>(graph)) << llvm::toString(graph.takeError());
+  const IrGraphNode &op = graph->nodes[6];
+  EXPECT_EQ(op.opName, "test.op");
+  EXPECT_EQ(op.farUses.size(), 5u);
+  EXPECT_EQ(op.label, "test.op\nuses %const0, %const1, %const2,\n     %const3, %const4");
 }
 
 TEST(GraphLayout, GraphvizPlacesNodesInsideTheirClusters) {

@@ -727,7 +727,7 @@ TEST_F(Screenshot, DockedPanelsLeaveTheIrItsWidthAt1024x640) {
 }
 
 TEST_F(Screenshot, DockedPanelsLeaveTheIrItsWidthAt1600x960) {
-  ASSERT_NO_FATAL_FAILURE(drawDocked(1600, 960, 400));
+  ASSERT_NO_FATAL_FAILURE(drawDocked(1600, 960, 440));
 }
 
 TEST_F(Screenshot, TheSourceLinkedToAKernelsAssemblyAtBothSizes) {

@@ -39,9 +39,8 @@ struct GraphOptions {
   /// Functions with more operations than this show each region of their
   /// body as one node.
   size_t maxOps = 2000;
-  /// A value defined by a node with more users than this is drawn as a
-  /// reference node above each user (its name, the definition's line)
-  /// instead of an edge to each.
+  /// A value defined by a node with more users than this is named on each
+  /// user's box (`uses %a, %c1`) instead of drawn as an edge to each.
   size_t maxUsers = 6;
 };
 
@@ -50,7 +49,6 @@ struct IrGraphNode {
     Op,       ///< an operation
     Argument, ///< an argument of the function
     Region,   ///< an op whose regions were collapsed into it
-    Reference, ///< a value with many users, shown again above one of them
   };
   Kind kind = Kind::Op;
   /// `op12`: the Graphviz name, the SVG element's id.
@@ -72,8 +70,16 @@ struct IrGraphNode {
   /// Operations it stands for (itself and, collapsed, those inside it).
   size_t ops = 1;
   bool isLaunch = false;
-  /// A reference's defining node.
-  int referenceOf = -1;
+  /// A value with many users (GraphOptions::maxUsers) this node uses: named
+  /// on its box (the label's last line, `uses %a, %c1`) rather than drawn
+  /// as an edge from its definition, which dot would lay out as a chain of
+  /// nodes down every rank between them.
+  struct Use {
+    std::string value;
+    /// The node that defines it.
+    size_t definition = 0;
+  };
+  std::vector<Use> farUses;
 };
 
 /// An SSA value from its definition to one user.
