@@ -325,6 +325,13 @@ def main():
     for path in documents:
         failures += check_links_and_files(path, source)
     scratch_root = tempfile.mkdtemp(prefix="documented-commands-")
+    # The studio's settings and kept edits, and the tools' caches, of this
+    # run only: a user's own are neither read nor left with the scratch
+    # files' recovery entries.
+    for variable, name in (("XDG_CONFIG_HOME", "config"), ("XDG_STATE_HOME", "state"),
+                           ("XDG_CACHE_HOME", "cache")):
+        env[variable] = os.path.join(scratch_root, "home", name)
+        os.makedirs(env[variable])
     sources += [(None, help_blocks(build, scratch_root), None)]
     try:
         for path, blocks, prepare in sources:
