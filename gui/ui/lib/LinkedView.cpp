@@ -50,8 +50,11 @@ void refresh(Studio &studio, StudioView::State &state, int position) {
   state.linkedPinned = false;
   state.linkedCursor = -1;
   state.linkedShown = 0;
-  // Another step starts at the top.
-  state.linkedScrollStep = state.linkedScrollSource = 0;
+  // Another step starts at the top, beside the first source line it links
+  // (a kernel's assembly beside the kernel, not the file's first comment).
+  state.linkedScrollStep = 0;
+  state.linkedScrollSource =
+      state.linkedMap.sourceLines.empty() ? 0 : static_cast<int>(state.linkedMap.sourceLines.front()) - 1;
 }
 
 /// One side: its lines, each in its source line's colour, the highlighted
