@@ -427,3 +427,23 @@ executor_studio::lsp::stepTextToJSON(const Recording &recording, int64_t step,
                                              : SnapshotKind::MLIR);
   return result;
 }
+
+llvm::Expected<json::Value>
+executor_studio::lsp::getStepText(const StepTextParams &params) {
+  std::shared_ptr<const Recording> recording =
+      lookupCachedRecording(params.recording);
+  if (!recording)
+    return makeError(
+        proto::ErrorCode::ContentModified,
+        llvm::formatv("recording {0} is no longer kept (the recording cache "
+                      "evicted it, or it is from another run of the "
+                      "server): preview the document again, or ask the "
+                      "preview for this step's text (\"withText\")",
+                      params.recording));
+  llvm::Expected<json::Object> text =
+      stepTextToJSON(*recording, params.step, params.nested);
+  if (!text)
+    return text.takeError();
+  (*text)["recording"] = params.recording;
+  return json::Value(std::move(*text));
+}

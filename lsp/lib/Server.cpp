@@ -620,22 +620,7 @@ void Server::onRerunFrom(TextFile &file, const RerunFromParams &params,
 
 void Server::onStepText(const StepTextParams &params,
                         proto::Callback<json::Value> reply) {
-  std::shared_ptr<const Recording> recording =
-      lookupCachedRecording(params.recording);
-  if (!recording)
-    return reply(makeError(
-        proto::ErrorCode::ContentModified,
-        llvm::formatv("recording {0} is no longer kept (the recording cache "
-                      "evicted it, or it is from another run of the "
-                      "server): preview the document again, or ask the "
-                      "preview for this step's text (\"withText\")",
-                      params.recording)));
-  llvm::Expected<json::Object> text =
-      stepTextToJSON(*recording, params.step, params.nested);
-  if (!text)
-    return reply(text.takeError());
-  (*text)["recording"] = params.recording;
-  reply(json::Value(std::move(*text)));
+  reply(getStepText(params));
 }
 
 void Server::onOpHistory(TextFile &file, const OpHistoryParams &params,

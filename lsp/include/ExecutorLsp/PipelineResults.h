@@ -124,6 +124,12 @@ llvm::Expected<llvm::json::Object>
 stepTextToJSON(const Recording &recording, int64_t step,
                std::optional<int64_t> nested);
 
+struct StepTextParams;
+/// `executor/stepText`: stepTextToJSON of the recording the cache keeps
+/// under `params.recording`, with that id; ContentModified when the cache
+/// no longer keeps it (the client previews again).
+llvm::Expected<llvm::json::Value> getStepText(const StepTextParams &params);
+
 } // namespace lsp
 } // namespace executor_studio
 
