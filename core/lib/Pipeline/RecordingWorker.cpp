@@ -68,54 +68,67 @@ void writeText(json::Object &object, StringRef key, const std::string &text,
   outOfBand->offset += text.size();
 }
 
-/// The texts a worker wrote out of band, kept open after its directory (and
-/// so the file's name) is gone: nothing else can change them, and the
-/// descriptor closes with the last text of the recording that reads from it
-/// (the recording replaced, the recording cache's entry dropped, the process
-/// ending). A text is read from its place the first time it is asked for.
+/// The texts a worker wrote out of band, kept in a file of their own in the
+/// temporary directory (moved out of the worker's, which goes with it) until
+/// the last text of the recording that reads from it goes (the recording
+/// replaced and out of the recording cache, the process ending). A text is
+/// read from its place, checked against the file's size, the first time it
+/// is asked for. (Not kept open: a cache of many recordings would hold as
+/// many descriptors.)
 class KeptTexts {
 public:
-  static llvm::Expected<std::shared_ptr<const KeptTexts>> open(StringRef path) {
-    llvm::Expected<llvm::sys::fs::file_t> file =
-        llvm::sys::fs::openNativeFileForRead(path);
-    if (!file)
-      return llvm::createStringError("cannot open the recording's texts " +
-                                     path.str() + ": " +
-                                     llvm::toString(file.takeError()));
-    auto kept = std::shared_ptr<KeptTexts>(new KeptTexts(*file));
-    llvm::sys::fs::file_status status;
-    if (std::error_code ec = llvm::sys::fs::status(*file, status))
-      return llvm::createStringError("cannot read the size of the recording's texts " +
+  static llvm::Expected<std::shared_ptr<const KeptTexts>> keep(StringRef path) {
+    llvm::SmallString<128> keptPath;
+    if (std::error_code ec = llvm::sys::fs::createTemporaryFile(
+            "executor-texts", "txt", keptPath))
+      return llvm::createStringError(
+          "cannot keep the recording's texts in the temporary directory: " +
+          ec.message());
+    auto kept = std::shared_ptr<KeptTexts>(new KeptTexts(keptPath.str().str()));
+    if (std::error_code ec = llvm::sys::fs::rename(path, keptPath))
+      return llvm::createStringError("cannot keep the recording's texts " +
                                      path.str() + ": " + ec.message());
-    kept->bytes = status.getSize();
+    if (std::error_code ec = llvm::sys::fs::file_size(keptPath, kept->bytes))
+      return llvm::createStringError("cannot read the size of the recording's texts " +
+                                     kept->path + ": " + ec.message());
     return kept;
   }
-  ~KeptTexts() { llvm::sys::fs::closeFile(file); }
+  ~KeptTexts() { llvm::sys::fs::remove(path); }
 
   uint64_t size() const { return bytes; }
 
   /// Bytes [at, at + count) (checked against the size when the recording
-  /// was read); a text saying why when they cannot be read.
+  /// was read, and against the file's now); a text saying why when they
+  /// cannot be read.
   std::string read(uint64_t at, uint64_t count) const {
+    auto failed = [&](const std::string &why) {
+      return "// cannot read this step's text from " + path + ": " + why + "\n";
+    };
+    llvm::Expected<llvm::sys::fs::file_t> file =
+        llvm::sys::fs::openNativeFileForRead(path);
+    if (!file)
+      return failed(llvm::toString(file.takeError()));
     std::string text(count, '\0');
     uint64_t done = 0;
-    while (done < count) {
+    std::string error;
+    while (done < count && error.empty()) {
       llvm::Expected<size_t> got = llvm::sys::fs::readNativeFileSlice(
-          file, llvm::MutableArrayRef<char>(text.data() + done, count - done),
+          *file, llvm::MutableArrayRef<char>(text.data() + done, count - done),
           at + done);
       if (!got)
-        return "// cannot read this step's text from the recording's texts: " +
-               llvm::toString(got.takeError()) + "\n";
-      if (*got == 0)
-        return "// the recording's texts ended before this step's text\n";
-      done += *got;
+        error = llvm::toString(got.takeError());
+      else if (*got == 0)
+        error = "the file ends before it";
+      else
+        done += *got;
     }
-    return text;
+    llvm::sys::fs::closeFile(*file);
+    return error.empty() ? text : failed(error);
   }
 
 private:
-  explicit KeptTexts(llvm::sys::fs::file_t file) : file(file) {}
-  llvm::sys::fs::file_t file;
+  explicit KeptTexts(std::string path) : path(std::move(path)) {}
+  std::string path;
   uint64_t bytes = 0;
 };
 
@@ -657,11 +670,11 @@ llvm::Expected<Recording> readResult(StringRef path) {
   if (!parsed)
     return parsed.takeError();
   // Its texts, out of band (none from a worker that sent them in the JSON),
-  // kept open and read when a text is asked for.
+  // kept and read when a text is asked for.
   std::string textsPath = getWorkerTextsPath(path);
   TextSource texts;
   if (llvm::sys::fs::exists(textsPath)) {
-    llvm::Expected<std::shared_ptr<const KeptTexts>> kept = KeptTexts::open(textsPath);
+    llvm::Expected<std::shared_ptr<const KeptTexts>> kept = KeptTexts::keep(textsPath);
     if (!kept)
       return kept.takeError();
     if ((*kept)->size() > kMaxResultBytes)
