@@ -68,13 +68,93 @@ void writeText(json::Object &object, StringRef key, const std::string &text,
   outOfBand->offset += text.size();
 }
 
+/// The texts a worker wrote out of band, kept in a file of their own in the
+/// temporary directory (moved out of the worker's, which goes with it) until
+/// the last text of the recording that reads from it goes (the recording
+/// replaced and out of the recording cache, the process ending). A text is
+/// read from its place, checked against the file's size, the first time it
+/// is asked for. (Not kept open: a cache of many recordings would hold as
+/// many descriptors.)
+class KeptTexts {
+public:
+  static llvm::Expected<std::shared_ptr<const KeptTexts>> keep(StringRef path) {
+    llvm::SmallString<128> keptPath;
+    if (std::error_code ec = llvm::sys::fs::createTemporaryFile(
+            "executor-texts", "txt", keptPath))
+      return llvm::createStringError(
+          "cannot keep the recording's texts in the temporary directory: " +
+          ec.message());
+    auto kept = std::shared_ptr<KeptTexts>(new KeptTexts(keptPath.str().str()));
+    if (std::error_code ec = llvm::sys::fs::rename(path, keptPath))
+      return llvm::createStringError("cannot keep the recording's texts " +
+                                     path.str() + ": " + ec.message());
+    if (std::error_code ec = llvm::sys::fs::file_size(keptPath, kept->bytes))
+      return llvm::createStringError("cannot read the size of the recording's texts " +
+                                     kept->path + ": " + ec.message());
+    return kept;
+  }
+  ~KeptTexts() { llvm::sys::fs::remove(path); }
+
+  uint64_t size() const { return bytes; }
+
+  /// Bytes [at, at + count) (checked against the size when the recording
+  /// was read, and against the file's now); a text saying why when they
+  /// cannot be read.
+  std::string read(uint64_t at, uint64_t count) const {
+    auto failed = [&](const std::string &why) {
+      return "// cannot read this step's text from " + path + ": " + why + "\n";
+    };
+    llvm::Expected<llvm::sys::fs::file_t> file =
+        llvm::sys::fs::openNativeFileForRead(path);
+    if (!file)
+      return failed(llvm::toString(file.takeError()));
+    std::string text(count, '\0');
+    uint64_t done = 0;
+    std::string error;
+    while (done < count && error.empty()) {
+      llvm::Expected<size_t> got = llvm::sys::fs::readNativeFileSlice(
+          *file, llvm::MutableArrayRef<char>(text.data() + done, count - done),
+          at + done);
+      if (!got)
+        error = llvm::toString(got.takeError());
+      else if (*got == 0)
+        error = "the file ends before it";
+      else
+        done += *got;
+    }
+    llvm::sys::fs::closeFile(*file);
+    return error.empty() ? text : failed(error);
+  }
+
+private:
+  explicit KeptTexts(std::string path) : path(std::move(path)) {}
+  std::string path;
+  uint64_t bytes = 0;
+};
+
+/// Where out-of-band texts are: bytes in memory, or a kept file whose texts
+/// are read when asked for.
+struct TextSource {
+  std::optional<StringRef> bytes;
+  std::shared_ptr<const KeptTexts> kept;
+
+  explicit operator bool() const { return bytes || kept; }
+  uint64_t size() const { return kept ? kept->size() : bytes->size(); }
+  /// Bytes [at, at + count), within size().
+  IRText text(uint64_t at, uint64_t count) const {
+    if (!kept)
+      return IRText(std::make_shared<const std::string>(bytes->substr(at, count).str()));
+    return IRText::deferred(
+        [kept = kept, at, count] { return kept->read(at, count); });
+  }
+};
+
 /// Reads what writeText wrote as `key` into `text` (unchanged when there is
 /// none): from `texts` (the bytes out of band) when the JSON says where,
 /// checked against their size.
 bool readText(const json::Object &object, llvm::StringLiteral key,
               llvm::StringLiteral atKey, llvm::StringLiteral bytesKey,
-              IRText &text, const std::optional<StringRef> &texts,
-              json::Path path) {
+              IRText &text, const TextSource &texts, json::Path path) {
   if (const json::Value *inline_ = object.get(key)) {
     std::optional<StringRef> string = inline_->getAsString();
     if (!string) {
@@ -101,13 +181,12 @@ bool readText(const json::Object &object, llvm::StringLiteral key,
     path.field(atKey).report("a text out of band, but no texts were sent");
     return false;
   }
-  if (uint64_t(*at) > texts->size() ||
-      uint64_t(*bytes) > texts->size() - uint64_t(*at)) {
+  if (uint64_t(*at) > texts.size() ||
+      uint64_t(*bytes) > texts.size() - uint64_t(*at)) {
     path.field(bytesKey).report("past the end of the texts");
     return false;
   }
-  text = IRText(std::make_shared<const std::string>(
-      texts->substr(uint64_t(*at), uint64_t(*bytes)).str()));
+  text = texts.text(uint64_t(*at), uint64_t(*bytes));
   return true;
 }
 
@@ -137,10 +216,10 @@ struct TextWriter {
 
 /// Reads what TextWriter wrote.
 struct TextReader {
-  explicit TextReader(std::optional<StringRef> texts) : texts(texts) {}
+  explicit TextReader(TextSource texts) : texts(std::move(texts)) {}
 
   IRText previous;
-  std::optional<StringRef> texts;
+  TextSource texts;
 
   bool read(const json::Object &object, IRText &ir, json::Path path) {
     if (std::optional<bool> same = object.getBoolean("sameIR"); same && *same) {
@@ -163,7 +242,7 @@ json::Value recordingToJSON(const Recording &recording,
                             const std::optional<std::vector<int>> &irSnapshots,
                             OutOfBand *outOfBand);
 bool recordingFromJSON(const json::Value &value, Recording &recording,
-                       json::Path path, std::optional<StringRef> outOfBand);
+                       json::Path path, const TextSource &outOfBand);
 
 /// A snapshot as the worker writes it: every field, its text as `texts`
 /// shares it, its nested steps.
@@ -406,12 +485,12 @@ executor_studio::toJSON(const Recording &recording,
 
 bool executor_studio::fromJSON(const json::Value &value, Recording &recording,
                                json::Path path) {
-  return recordingFromJSON(value, recording, path, std::nullopt);
+  return recordingFromJSON(value, recording, path, TextSource());
 }
 
 bool executor_studio::fromJSON(const json::Value &value, Recording &recording,
                                json::Path path, StringRef texts) {
-  return recordingFromJSON(value, recording, path, texts);
+  return recordingFromJSON(value, recording, path, TextSource{texts, nullptr});
 }
 
 namespace {
@@ -449,7 +528,7 @@ json::Value recordingToJSON(const Recording &recording,
 }
 
 bool recordingFromJSON(const json::Value &value, Recording &recording,
-                       json::Path path, std::optional<StringRef> outOfBand) {
+                       json::Path path, const TextSource &outOfBand) {
   json::ObjectMapper o(value, path);
   int64_t firstStep = 0;
   if (!o || !o.map("succeeded", recording.succeeded) ||
@@ -590,31 +669,28 @@ llvm::Expected<Recording> readResult(StringRef path) {
       });
   if (!parsed)
     return parsed.takeError();
-  // Its texts, out of band (none from a worker that sent them in the JSON).
+  // Its texts, out of band (none from a worker that sent them in the JSON),
+  // kept and read when a text is asked for.
   std::string textsPath = getWorkerTextsPath(path);
-  std::unique_ptr<llvm::MemoryBuffer> texts;
-  uint64_t textsSize = 0;
-  if (!llvm::sys::fs::file_size(textsPath, textsSize)) {
-    if (textsSize > kMaxResultBytes)
+  TextSource texts;
+  if (llvm::sys::fs::exists(textsPath)) {
+    llvm::Expected<std::shared_ptr<const KeptTexts>> kept = KeptTexts::keep(textsPath);
+    if (!kept)
+      return kept.takeError();
+    if ((*kept)->size() > kMaxResultBytes)
       return llvm::createStringError(
           llvm::formatv("the recording's texts are {0} MB, more than a front "
                         "end should take: ask for less IR",
-                        textsSize >> 20)
+                        (*kept)->size() >> 20)
               .str());
-    auto buffer = llvm::MemoryBuffer::getFile(textsPath, /*IsText=*/false,
-                                              /*RequiresNullTerminator=*/false);
-    if (!buffer)
-      return llvm::createStringError("cannot read the recording's texts " +
-                                     textsPath + ": " +
-                                     buffer.getError().message());
-    texts = std::move(*buffer);
+    texts.kept = std::move(*kept);
   }
   Recording recording;
   json::Path::Root root("recording");
-  if (texts ? !fromJSON(*parsed, recording, root, texts->getBuffer())
-            : !fromJSON(*parsed, recording, root))
+  if (!recordingFromJSON(*parsed, recording, root, texts))
     return llvm::createStringError("the worker wrote an invalid recording: " +
                                    llvm::toString(root.getError()));
+  recording.keptTextBytes = texts.kept ? texts.kept->size() : 0;
   return recording;
 }
 } // namespace
@@ -723,7 +799,9 @@ public:
   /// Keeps `recording` under `key`; false when it is larger than the limit.
   bool insert(const std::string &key,
               const std::shared_ptr<const Recording> &recording) {
-    size_t bytes = key.size() + size(recording->inputIR);
+    // Texts read when asked for count as what they can become.
+    size_t bytes = key.size() + size(recording->inputIR) +
+                   recording->keptTextBytes;
     for (const Snapshot &snapshot : recording->snapshots) {
       bytes += size(snapshot.ir) + snapshot.pass.size() + 256;
       for (const Snapshot &nested : snapshot.nested)

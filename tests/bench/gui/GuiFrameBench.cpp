@@ -54,6 +54,7 @@
 #include <algorithm>
 #include <chrono>
 #include <ctime>
+#include <fstream>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -255,6 +256,16 @@ FrameTime drawFrame(GlWindow &window, StudioView &view) {
   return {ms(a, Clock::now()), studio};
 }
 
+/// The process's resident memory (VmRSS), in MB; 0 when unknown.
+double residentMB() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line))
+    if (line.rfind("VmRSS:", 0) == 0)
+      return std::strtod(line.c_str() + 6, nullptr) / 1024.0;
+  return 0;
+}
+
 /// Issue 39: the frames while a recording of N targets arrives.
 int benchTargets(GlWindow &window, const std::vector<int> &sizes) {
   std::printf("executor-studio frames while the recording of N targets arrives "
@@ -338,6 +349,29 @@ int benchTargets(GlWindow &window, const std::vector<int> &sizes) {
                 "(CPU of the UI thread: the model, ImGui's draw lists; not Mesa's rendering, "
                 "which this machine's software OpenGL does) %.2f ms (goal < 16 ms: %s)\n",
                 worst, worstOwn, worstOwn < 16 ? "met" : "MISSED");
+    // What the studio holds of the texts: those a view made (the shown step
+    // and the one before it), of all the recording's.
+    size_t texts = 0, madeTexts = 0, madeBytes = 0;
+    auto count = [&](const executor_studio::IRText &ir) {
+      if (!ir)
+        return;
+      ++texts;
+      if (ir.isMade()) {
+        ++madeTexts;
+        madeBytes += ir->size();
+      }
+    };
+    const executor_studio::Recording &recording = passes.recording();
+    count(recording.inputIR);
+    for (const executor_studio::Snapshot &step : recording.snapshots) {
+      count(step.ir);
+      for (const executor_studio::Snapshot &nested : step.nested)
+        count(nested.ir);
+    }
+    std::printf("         texts in memory: %zu of %zu (%.1f MB; %.1f MB kept on disk until "
+                "asked for); resident memory of the studio process %.0f MB\n",
+                madeTexts, texts, madeBytes / 1048576.0,
+                recording.keptTextBytes / 1048576.0, residentMB());
   }
   return 0;
 }

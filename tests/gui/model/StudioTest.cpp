@@ -2,10 +2,12 @@
 #include "StudioModel/Studio.h"
 #include "StudioModel/IrText.h"
 #include "ExecutorStudio/Pipeline/OpHistory.h"
+#include "ExecutorStudio/Pipeline/RecordingWorker.h"
 
 #include "TargetPrograms.h"
 #include "TestFiles.h"
 
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Program.h"
 
 #include <chrono>
@@ -414,4 +416,85 @@ TEST(Studio, EachSourceLineIsLinkedToTheKernelsLlvmIrAndAssembly) {
   std::shared_ptr<const std::string> input = passes.irAt(kInputPosition);
   SourceLineMap host = mapSourceLines(*input, SnapshotKind::MLIR, file);
   EXPECT_FALSE(host.stepLines(5).empty());
+}
+
+// Issue 39: the texts of a recording stay in the worker's texts file (kept
+// open) until a view shows them: the shown step and the one before it, for
+// the diff. Each is byte for byte what reading the worker's result with
+// every text in memory gives.
+TEST(Studio, ARecordingsTextsAreReadWhenAStepIsShown) {
+  const std::string program = "func.func @f(%a: i32) -> i32 {\n"
+                              "  %one = arith.constant 1 : i32\n"
+                              "  %b = arith.addi %a, %a : i32\n"
+                              "  %c = arith.addi %a, %a : i32\n"
+                              "  %d = arith.muli %b, %c : i32\n"
+                              "  %e = arith.muli %d, %one : i32\n"
+                              "  return %e : i32\n}\n"
+                              "func.func private @unused() {\n  return\n}\n";
+  const std::string pipeline = "builtin.module(canonicalize,cse,symbol-dce,canonicalize)";
+  Studio studio(options());
+  studio.setPipelineText(pipeline);
+  studio.openText("lazy.mlir", program);
+  ASSERT_TRUE(studio.waitForRecording(60s));
+  PipelineModel &passes = studio.passes();
+  const Recording &lazy = passes.recording();
+  ASSERT_TRUE(lazy.succeeded) << studio.status();
+  ASSERT_EQ(passes.passCount(), 4u);
+  EXPECT_GT(lazy.keptTextBytes, 0u);
+  for (int i = 0; i < 3; ++i)
+    EXPECT_TRUE(lazy.snapshots[i].changed) << i;
+  EXPECT_TRUE(lazy.snapshots[3].ir.sameAs(lazy.snapshots[2].ir));
+  // It opens at the first step that changed: that one and the input are
+  // read (the worker thread diffed them), nothing else.
+  ASSERT_EQ(passes.selected(), 0);
+  passes.diffView();
+  EXPECT_TRUE(lazy.inputIR.isMade());
+  EXPECT_TRUE(lazy.snapshots[0].ir.isMade());
+  EXPECT_FALSE(lazy.snapshots[1].ir.isMade());
+  EXPECT_FALSE(lazy.snapshots[2].ir.isMade());
+  EXPECT_FALSE(lazy.outputIR.isMade());
+  // Showing step 3 (symbol-dce) reads it and the one before it, only.
+  passes.select(2);
+  passes.diffView();
+  EXPECT_TRUE(lazy.snapshots[1].ir.isMade());
+  EXPECT_TRUE(lazy.snapshots[2].ir.isMade());
+  EXPECT_FALSE(passes.diffView().diff.identical());
+
+  // The eager path: the same request in the worker, its result read with
+  // every text in memory.
+  executor_test::Workspace ws("lazy-texts");
+  RecordRequest request;
+  request.text = program;
+  request.bufferName = "lazy.mlir";
+  request.options.pipeline = pipeline;
+  request.options.recordNested = true;
+  request.options.deferText = false;
+  std::string requestPath = ws.path.str().str() + "/request.json";
+  std::string resultPath = ws.path.str().str() + "/result.json";
+  {
+    std::ofstream os(requestPath);
+    std::string json;
+    llvm::raw_string_ostream(json) << toJSON(request);
+    os << json;
+  }
+  std::string self = llvm::sys::fs::getMainExecutable(nullptr, nullptr);
+  std::string error;
+  ASSERT_EQ(llvm::sys::ExecuteAndWait(self, {self, "--record-worker", requestPath, resultPath},
+                                      std::nullopt, {}, /*SecondsToWait=*/60, 0, &error),
+            0)
+      << error;
+  auto result = llvm::MemoryBuffer::getFile(resultPath);
+  auto texts = llvm::MemoryBuffer::getFile(getWorkerTextsPath(resultPath));
+  ASSERT_TRUE(result && texts);
+  llvm::Expected<llvm::json::Value> parsed = llvm::json::parse((*result)->getBuffer());
+  ASSERT_TRUE(static_cast<bool>(parsed)) << llvm::toString(parsed.takeError());
+  Recording eager;
+  llvm::json::Path::Root root("recording");
+  ASSERT_TRUE(fromJSON(*parsed, eager, root, (*texts)->getBuffer()))
+      << llvm::toString(root.getError());
+  ASSERT_EQ(eager.snapshots.size(), lazy.snapshots.size());
+  EXPECT_EQ(*eager.inputIR, *lazy.inputIR);
+  for (size_t i = 0; i < eager.snapshots.size(); ++i)
+    EXPECT_EQ(*eager.snapshots[i].ir, *lazy.snapshots[i].ir) << i;
+  EXPECT_EQ(*eager.outputIR, *lazy.outputIR);
 }

@@ -11,6 +11,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -175,6 +176,9 @@ struct Recording {
   /// The pipeline step the first snapshot is (0 unless this recording is the
   /// rest of a pipeline, from recordPipelineFrom).
   unsigned firstStep = 0;
+  /// The bytes of the texts a recording worker sent that are kept on disk
+  /// and read when one is asked for (its deferred texts; 0 for none).
+  uint64_t keptTextBytes = 0;
 };
 
 /// Records `options.pipeline` on `op` in place (its context must have the
