@@ -628,18 +628,7 @@ void Server::onStepText(const StepTextParams &params,
 
 void Server::onCacheStatistics(const proto::NoParams &,
                                proto::Callback<json::Value> reply) {
-  RecordingCacheStatistics recordings = getRecordingCacheStatistics();
-  ChunkResultCacheStatistics replies = getChunkResultCacheStatistics();
-  auto count = [](size_t n) { return static_cast<int64_t>(n); };
-  reply(json::Object{
-      {"recordings", json::Object{{"hits", count(recordings.hits)},
-                                  {"misses", count(recordings.misses)},
-                                  {"entries", count(recordings.entries)},
-                                  {"bytes", count(recordings.bytes)},
-                                  {"limit", count(recordings.limit)}}},
-      {"replies", json::Object{{"hits", count(replies.hits)},
-                               {"misses", count(replies.misses)},
-                               {"entries", count(replies.entries)}}}});
+  reply(cacheStatisticsToJSON());
 }
 
 void Server::onOpHistory(TextFile &file, const OpHistoryParams &params,

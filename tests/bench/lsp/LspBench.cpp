@@ -15,7 +15,7 @@
 //    program of N targets, each edit one constant of one kernel followed by
 //    executor/pipelinePreview, with a small recording cache; prints VmRSS and
 //    VmHWM of the server and what its caches hold (executor/cacheStatistics)
-//    at the start and after 10%, 50% and all of the edits.
+//    at the start and after every tenth of the edits.
 //
 //===----------------------------------------------------------------------===//
 #include "LspTestClient.h"
@@ -717,12 +717,12 @@ bool benchMemory() {
     }
     if (!preview())
       return false;
-    if (i == std::max(1u, total / 10) || i == std::max(1u, total / 2) ||
-        i == total) {
+    // Every tenth of the edits (100, 200, ..., 1,000), and the last.
+    if (i % std::max(1u, total / 10) == 0 || i == total) {
       std::optional<int64_t> rss = report(i);
       if (!rss)
         return false;
-      if (i == std::max(1u, total / 2))
+      if (!half && i >= total / 2)
         half = rss;
       if (i == total)
         last = rss;
