@@ -374,6 +374,21 @@ executor_studio::lsp::getChunkResultCacheStatistics() {
   return ChunkResultCache::get().statistics();
 }
 
+json::Object executor_studio::lsp::cacheStatisticsToJSON() {
+  RecordingCacheStatistics recordings = getRecordingCacheStatistics();
+  ChunkResultCacheStatistics replies = getChunkResultCacheStatistics();
+  auto count = [](size_t n) { return static_cast<int64_t>(n); };
+  return json::Object{
+      {"recordings", json::Object{{"hits", count(recordings.hits)},
+                                  {"misses", count(recordings.misses)},
+                                  {"entries", count(recordings.entries)},
+                                  {"bytes", count(recordings.bytes)},
+                                  {"limit", count(recordings.limit)}}},
+      {"replies", json::Object{{"hits", count(replies.hits)},
+                               {"misses", count(replies.misses)},
+                               {"entries", count(replies.entries)}}}};
+}
+
 json::Array executor_studio::lsp::diagnosticsToJSON(
     const Recording &recording, llvm::StringRef text, unsigned lineOffset,
     const PipelineResultOptions &options) {

@@ -133,6 +133,9 @@ public:
   // (Of a recording the cache keeps, whichever document it came from.)
   void onStepText(const StepTextParams &params,
                   proto::Callback<json::Value> reply);
+  // (Of the whole server: what its caches hold.)
+  void onCacheStatistics(const proto::NoParams &,
+                         proto::Callback<json::Value> reply);
   // (Of a file on disk, open or not.)
   void onConvertFromBytecode(const ConvertBytecodeParams &params,
                              proto::Callback<json::Value> reply);
@@ -623,6 +626,11 @@ void Server::onStepText(const StepTextParams &params,
   reply(getStepText(params));
 }
 
+void Server::onCacheStatistics(const proto::NoParams &,
+                               proto::Callback<json::Value> reply) {
+  reply(cacheStatisticsToJSON());
+}
+
 void Server::onOpHistory(TextFile &file, const OpHistoryParams &params,
                          proto::Callback<json::Value> reply) {
   llvm::Expected<ChunkQuery> query = getOpHistoryQuery(file, params);
@@ -832,6 +840,8 @@ bool executor_studio::lsp::runServer(std::FILE *in, llvm::raw_ostream &out,
     server.bindDocument(handler, "executor/graph", &Server::onGraph);
     server.bindDocument(handler, "executor/launch", &Server::onLaunch);
     handler.method("executor/stepText", &server, &Server::onStepText);
+    handler.method("executor/cacheStatistics", &server,
+                   &Server::onCacheStatistics);
     server.bindDocument(handler, "mlir/convertToBytecode",
                         &Server::onConvertToBytecode);
     handler.method("mlir/convertFromBytecode", &server,

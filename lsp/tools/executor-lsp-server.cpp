@@ -79,6 +79,11 @@ cl::opt<unsigned, true>
                    cl::location(serverOptions.previewTimeoutMs),
                    cl::desc("How long an executor/pipelinePreview may take"),
                    cl::cat(serverCategory));
+cl::opt<unsigned> recordingCacheMB(
+    "recording-cache-mb",
+    cl::desc("MiB of texts the cache of finished recordings keeps (0: off; "
+             "default 256, or EXECUTOR_STUDIO_RECORDING_CACHE_MB)"),
+    cl::value_desc("MiB"), cl::cat(serverCategory));
 
 // What language clients pass (vscode-languageclient: `--stdio` for
 // TransportKind.stdio, and `--clientProcessId=N`). stdin/stdout is the only
@@ -185,6 +190,8 @@ int main(int argc, char **argv) {
     watchClientProcess(clientProcessId);
   }
 
+  if (recordingCacheMB.getNumOccurrences())
+    executor_studio::setRecordingCacheLimit(size_t(recordingCacheMB) << 20);
   lsp::Logger::setLogLevel(logLevel);
   if (litTest)
     lsp::URIForFile::registerSupportedScheme("test");

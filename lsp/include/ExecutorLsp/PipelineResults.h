@@ -108,6 +108,10 @@ struct ChunkResultCacheStatistics {
   size_t hits = 0, misses = 0, entries = 0;
 };
 ChunkResultCacheStatistics getChunkResultCacheStatistics();
+/// `executor/cacheStatistics`: what the recording cache
+/// (getRecordingCacheStatistics: hits, misses, entries, bytes, limit) and
+/// the cache of replies (hits, misses, entries) hold.
+llvm::json::Object cacheStatisticsToJSON();
 
 /// The recording's own diagnostics (the parser's, the passes') as LSP
 /// diagnostics of the document, for chunk `text` at line `lineOffset`.

@@ -11,12 +11,23 @@
 // 3. executor/pipelinePreview (the default pipeline, every snapshot's IR) on a
 //    generated host program of 10,000 ops that launches kernels of a
 //    dispatched target; prints the time (goal: under 1 s).
+// 4. --memory (only this): the server's memory over 1,000 edits of issue 39's
+//    program of N targets, each edit one constant of one kernel followed by
+//    executor/pipelinePreview, with a small recording cache; prints VmRSS and
+//    VmHWM of the server and what its caches hold (executor/cacheStatistics)
+//    at the start and after every tenth of the edits.
 //
 //===----------------------------------------------------------------------===//
 #include "LspTestClient.h"
 
+#include "../TargetsProgram.h"
+
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/SmallString.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -44,6 +55,21 @@ cl::opt<unsigned> previews("previews", cl::desc("Timed previews"), cl::init(5));
 cl::opt<unsigned> requests("requests",
                            cl::desc("Timed editing requests of each kind"),
                            cl::init(20));
+cl::opt<bool> memory("memory",
+                     cl::desc("Only the server's memory over many edits of "
+                              "a program of --memory-targets targets"));
+cl::opt<unsigned> memoryEdits("memory-edits",
+                              cl::desc("Edits (each followed by a preview) "
+                                       "of --memory"),
+                              cl::init(1000));
+cl::opt<unsigned> memoryTargets("memory-targets",
+                                cl::desc("Targets of the program --memory "
+                                         "edits"),
+                                cl::init(8));
+cl::opt<unsigned> memoryCacheMB("memory-cache-mb",
+                                cl::desc("The server's recording cache limit "
+                                         "(--recording-cache-mb) in --memory"),
+                                cl::init(32));
 
 constexpr std::chrono::milliseconds kTimeout(120000);
 
@@ -569,6 +595,165 @@ bool benchPreview(StringRef title, const std::string &text, StringRef irMode,
   ours.process.finish(kTimeout);
   return true;
 }
+/// VmRSS and VmHWM of process `pid` in KiB, from /proc/PID/status (-1 for a
+/// field it does not have).
+std::pair<int64_t, int64_t> residentMemory(int pid) {
+  std::pair<int64_t, int64_t> kib{-1, -1};
+  auto status = MemoryBuffer::getFileAsStream("/proc/" + std::to_string(pid) +
+                                              "/status");
+  if (!status)
+    return kib;
+  SmallVector<StringRef> lines;
+  (*status)->getBuffer().split(lines, '\n');
+  for (StringRef line : lines) {
+    auto [name, value] = line.split(':');
+    int64_t *field = name == "VmRSS" ? &kib.first
+                     : name == "VmHWM" ? &kib.second
+                                       : nullptr;
+    // "   123456 kB"
+    if (field && value.trim().consumeInteger(10, *field))
+      *field = -1;
+  }
+  return kib;
+}
+
+/// The server's memory over `memoryEdits` edits of the program of
+/// `memoryTargets` targets: each edit changes the constant of one kernel
+/// (the kernels in turn, a value no edit used before: every preview records
+/// anew and the recording cache takes a new entry), then previews.
+bool benchMemory() {
+  Server ours;
+  ours.name = "executor-lsp-server";
+  // The targets' disk cache of the workers goes to a directory of this run
+  // (not the user's cache), removed at the end.
+  SmallString<128> cacheDir;
+  if (std::error_code error =
+          sys::fs::createUniqueDirectory("executor-lsp-bench", cacheDir)) {
+    errs() << "cannot make a cache directory: " << error.message() << "\n";
+    return false;
+  }
+  ::setenv("EXECUTOR_STUDIO_CACHE_DIR", cacheDir.c_str(), 1);
+  llvm::scope_exit removeCache(
+      [&] { sys::fs::remove_directories(cacheDir); });
+  // Only the preview records: no pipeline diagnostics in the background.
+  if (!startServer(ours, {ourServer, "--pipeline-diagnostics=false",
+                          formatv("--recording-cache-mb={0}",
+                                  memoryCacheMB.getValue())
+                              .str()}))
+    return false;
+  int pid = ours.process.getPid();
+  StringRef uri = "file:///bench/targets.mlir";
+  unsigned n = std::max(1u, memoryTargets.getValue());
+  outs() << formatv("server memory over {0} edits of a program of {1} "
+                    "targets (one constant of one kernel, then "
+                    "executor/pipelinePreview), recording cache limit "
+                    "{2} MiB\n",
+                    memoryEdits.getValue(), n, memoryCacheMB.getValue());
+  auto preview = [&]() -> bool {
+    int64_t id = ours.nextId++;
+    ours.process.send(makeRequest(id, "executor/pipelinePreview",
+                                  json::Object{{"uri", uri}}));
+    std::optional<json::Value> reply =
+        ours.process.waitForResponse(id, kTimeout);
+    const json::Object *result =
+        reply ? reply->getAsObject()->getObject("result") : nullptr;
+    if (!result || !result->getBoolean("succeeded").value_or(false)) {
+      errs() << "the preview failed: "
+             << (reply ? formatv("{0}", *reply).str() : "no answer") << "\n";
+      return false;
+    }
+    return true;
+  };
+  // Returns VmHWM (KiB): the peak, which a leak raises and the allocator's
+  // returning of free pages (VmRSS going down and up again) does not blur.
+  auto report = [&](unsigned done) -> std::optional<int64_t> {
+    int64_t id = ours.nextId++;
+    ours.process.send(
+        makeRequest(id, "executor/cacheStatistics", json::Object{}));
+    std::optional<json::Value> reply =
+        ours.process.waitForResponse(id, kTimeout);
+    const json::Object *result =
+        reply ? reply->getAsObject()->getObject("result") : nullptr;
+    const json::Object *recordings =
+        result ? result->getObject("recordings") : nullptr;
+    const json::Object *replies =
+        result ? result->getObject("replies") : nullptr;
+    if (!recordings || !replies) {
+      errs() << "no answer to executor/cacheStatistics: "
+             << (reply ? formatv("{0}", *reply).str() : "no answer") << "\n";
+      return std::nullopt;
+    }
+    auto [rss, hwm] = residentMemory(pid);
+    auto get = [](const json::Object *o, StringRef key) {
+      return o->getInteger(key).value_or(-1);
+    };
+    outs() << formatv("  {0,6} {1,10:f1} {2,10:f1} {3,8} {4,10:f1} {5,8} "
+                      "{6,8} {7,8} {8,8}\n",
+                      done, rss / 1024.0, hwm / 1024.0,
+                      get(recordings, "entries"),
+                      get(recordings, "bytes") / 1048576.0,
+                      get(recordings, "hits"), get(recordings, "misses"),
+                      get(replies, "entries"), get(replies, "hits"));
+    return hwm;
+  };
+  if (timeDiagnostics(ours, uri, generateTargets(n), /*open=*/true) < 0 ||
+      !preview()) {
+    errs() << "no diagnostics or no preview for the program\n";
+    return false;
+  }
+  outs() << formatv("  {0,6} {1,10} {2,10} {3,8} {4,10} {5,8} {6,8} {7,8} "
+                    "{8,8}\n",
+                    "edits", "VmRSS MiB", "VmHWM MiB", "entries", "cache MiB",
+                    "hits", "misses", "replies", "rhits");
+  std::optional<int64_t> first = report(0), half, last;
+  if (!first)
+    return false;
+  unsigned total = memoryEdits;
+  auto start = Clock::now();
+  for (unsigned i = 1; i <= total; ++i) {
+    // Kernel i % n gets 1000 + i: a text no edit sent before.
+    std::string text = generateTargets(n, i % n, 1000 + i);
+    if (timeDiagnostics(ours, uri, text, /*open=*/false) < 0) {
+      errs() << "no diagnostics after edit " << i << "\n";
+      return false;
+    }
+    if (!preview())
+      return false;
+    // Every tenth of the edits (100, 200, ..., 1,000), and the last.
+    if (i % std::max(1u, total / 10) == 0 || i == total) {
+      std::optional<int64_t> hwm = report(i);
+      if (!hwm)
+        return false;
+      if (!half && i >= total / 2)
+        half = hwm;
+      if (i == total)
+        last = hwm;
+    }
+  }
+  double seconds =
+      std::chrono::duration<double>(Clock::now() - start).count();
+  // Bounded: the peak past the start by at most the cache's limit and a
+  // fixed overhead (the last few replies the reply cache keeps, allocator
+  // slack: a thread's new malloc arena is a step of tens of MiB, once).
+  // The growth over the second half, when the cache has long been full, is
+  // shown: a leak per edit keeps it rising from run to run of more edits.
+  int64_t limitKiB = int64_t(memoryCacheMB) << 10;
+  int64_t overheadKiB = 64 << 10;
+  int64_t grown = *last - *first, lateGrowth = *last - *half;
+  bool met = grown <= limitKiB + overheadKiB;
+  outs() << formatv("  {0} edits in {1:f1} s; VmHWM grew {2:f1} MiB (goal "
+                    "<= limit + 64 MiB = {3} MiB), {4:f1} MiB over the "
+                    "second half: {5}\n",
+                    total, seconds, grown / 1024.0,
+                    (limitKiB + overheadKiB) >> 10, lateGrowth / 1024.0,
+                    met ? "met" : "NOT met");
+  int64_t id = ours.nextId++;
+  ours.process.send(makeRequest(id, "shutdown", nullptr));
+  ours.process.waitForResponse(id, kTimeout);
+  ours.process.send(makeNotification("exit", nullptr));
+  ours.process.finish(kTimeout);
+  return met;
+}
 } // namespace
 
 int main(int argc, char **argv) {
@@ -577,6 +762,8 @@ int main(int argc, char **argv) {
                               "stock mlir-lsp-server\n");
   outs() << "executor-lsp-server: " << ourServer << "\n"
          << "reference:           " << referenceServer << "\n";
+  if (memory)
+    return benchMemory() ? 0 : 1;
   bool ok = benchDiagnostics();
   if (requests)
     ok = benchEditing() && ok;
