@@ -287,6 +287,18 @@ std::string targetCacheKey(StringRef text, const Target &target,
   return key;
 }
 
+/// Whether the file at `path` holds exactly `bytes` (false when it cannot
+/// be read).
+bool sameFileContents(StringRef path, StringRef bytes) {
+  uint64_t size;
+  if (llvm::sys::fs::file_size(path, size) || size != bytes.size())
+    return false;
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
+      llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                  /*RequiresNullTerminator=*/false);
+  return file && (*file)->getBuffer() == bytes;
+}
+
 /// The in-memory cache of compiled targets, shared by every run of the pass
 /// in the process (the language server's, the studio's and the driver's),
 /// least recently used out first, bounded by the bytes it holds.
@@ -424,7 +436,7 @@ private:
     return identity;
   }
 
-  static constexpr StringLiteral kMagic = "executor-studio-target-cache 1\n";
+  static constexpr StringLiteral kMagic = "executor-studio-target-cache 2\n";
 
   /// The file of `key` (empty: no disk cache).
   std::string diskPath(const std::string &key) {
@@ -445,8 +457,10 @@ private:
   }
 
   /// The entry: kMagic, the identity and the key (a hash's collision reads
-  /// as a miss), the object and the recorded steps as the recording
-  /// worker's JSON, each after its size in bytes on a line of its own.
+  /// as a miss), the object, the recorded steps as the recording worker's
+  /// JSON with their texts out of band, and those texts (RecordingWorker.h:
+  /// reading an entry parses no megabytes of escaped JSON strings), each
+  /// after its size in bytes on a line of its own.
   std::shared_ptr<const TargetResult> readDisk(const std::string &key) {
     std::string path = diskPath(key);
     if (path.empty())
@@ -457,33 +471,34 @@ private:
     if (!file)
       return nullptr;
     StringRef rest = (*file)->getBuffer();
-    auto field = [&](std::string &out) {
+    auto field = [&](StringRef &out) {
       size_t newline = rest.find('\n');
       uint64_t size = 0;
       if (newline == StringRef::npos ||
           rest.take_front(newline).getAsInteger(10, size) ||
           rest.size() < newline + 1 + size)
         return false;
-      out = rest.substr(newline + 1, size).str();
+      out = rest.substr(newline + 1, size);
       rest = rest.drop_front(newline + 1 + size);
       return true;
     };
-    std::string identity, storedKey, object, steps;
+    StringRef identity, storedKey, object, steps, texts;
     if (!rest.consume_front(kMagic) || !field(identity) ||
         identity != executableIdentity() || !field(storedKey) ||
-        storedKey != key || !field(object) || !field(steps) || !rest.empty())
+        storedKey != key || !field(object) || !field(steps) ||
+        !field(texts) || !rest.empty())
       return nullptr;
     llvm::Expected<llvm::json::Value> json = llvm::json::parse(steps);
     executor_studio::Recording recording;
     llvm::json::Path::Root root;
-    if (!json || !executor_studio::fromJSON(*json, recording, root)) {
+    if (!json || !executor_studio::fromJSON(*json, recording, root, texts)) {
       if (!json)
         llvm::consumeError(json.takeError());
       return nullptr;
     }
     auto result = std::make_shared<TargetResult>();
     result->succeeded = true;
-    result->object = std::make_shared<const std::string>(std::move(object));
+    result->object = std::make_shared<const std::string>(object.str());
     result->nested = std::move(recording.snapshots);
     // Used now: the last to go.
     int fd;
@@ -506,8 +521,12 @@ private:
     executor_studio::Recording recording;
     recording.succeeded = true;
     recording.snapshots = result.nested;
-    std::string steps;
-    llvm::raw_string_ostream(steps) << executor_studio::toJSON(recording);
+    std::string steps, texts;
+    {
+      llvm::raw_string_ostream textsOut(texts);
+      llvm::raw_string_ostream(steps)
+          << executor_studio::toJSON(recording, std::nullopt, textsOut);
+    }
     // Written whole under another name, then renamed: a reader in another
     // process sees the old entry or the new one.
     SmallString<256> temporary;
@@ -518,7 +537,8 @@ private:
       llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
       os << kMagic;
       for (const std::string *part : std::initializer_list<const std::string *>{
-               &executableIdentity(), &key, result.object.get(), &steps})
+               &executableIdentity(), &key, result.object.get(), &steps,
+               &texts})
         os << part->size() << "\n" << *part;
       os.close();
       if (os.has_error()) {
@@ -534,7 +554,8 @@ private:
     // The directory's size is counted once, then kept up to date here (other
     // processes add to it too: counted again when it seems over the limit).
     uint64_t written = kMagic.size() + executableIdentity().size() +
-                       key.size() + result.object->size() + steps.size() + 64;
+                       key.size() + result.object->size() + steps.size() +
+                       texts.size() + 80;
     bool over;
     {
       std::lock_guard<std::mutex> lock(mutex);
@@ -1211,6 +1232,11 @@ CrossCompileTargetsPass::compileApart(const Target &hostTarget,
   if (!job.cacheKey.empty())
     if (std::shared_ptr<const TargetResult> cached =
             TargetCache::get().lookup(job.cacheKey)) {
+      // An object already there with the same bytes (the same workspace
+      // previewed again) stays: rewriting it truncates it, and the file
+      // system flushes a truncated file on close, for every target.
+      if (sameFileContents(job.objectPath, *cached->object))
+        return cached;
       std::error_code ec;
       llvm::raw_fd_ostream os(job.objectPath, ec, llvm::sys::fs::OF_None);
       if (!ec) {
