@@ -251,6 +251,15 @@ bool startServer(Server &server, const std::vector<std::string> &command) {
   return true;
 }
 
+/// shutdown, exit, and the process waited for (each within kTimeout).
+void stopServer(Server &server) {
+  int64_t id = server.nextId++;
+  server.process.send(makeRequest(id, "shutdown", nullptr));
+  server.process.waitForResponse(id, kTimeout);
+  server.process.send(makeNotification("exit", nullptr));
+  server.process.finish(kTimeout);
+}
+
 /// Sends `text` (didOpen when `open`) and returns the milliseconds until the
 /// diagnostics of that version arrive, or a negative value.
 double timeDiagnostics(Server &server, StringRef uri, const std::string &text,
@@ -352,13 +361,8 @@ bool benchDiagnostics() {
   outs() << formatv("  ratio (executor-lsp-server / mlir-lsp-server, "
                     "medians): {0:f3}  (goal <= 1.0: {1})\n",
                     ratio, ratio <= 1.0 ? "met" : "NOT met");
-  for (Server *server : {&ours, &stock}) {
-    int64_t id = server->nextId++;
-    server->process.send(makeRequest(id, "shutdown", nullptr));
-    server->process.waitForResponse(id, kTimeout);
-    server->process.send(makeNotification("exit", nullptr));
-    server->process.finish(kTimeout);
-  }
+  for (Server *server : {&ours, &stock})
+    stopServer(*server);
   return true;
 }
 
@@ -510,13 +514,8 @@ bool benchEditing() {
   }
   outs() << formatv("  goal: every median under 100 ms: {0}\n",
                     allMet ? "met" : "NOT met");
-  for (Server *server : {&ours, &stock}) {
-    int64_t id = server->nextId++;
-    server->process.send(makeRequest(id, "shutdown", nullptr));
-    server->process.waitForResponse(id, kTimeout);
-    server->process.send(makeNotification("exit", nullptr));
-    server->process.finish(kTimeout);
-  }
+  for (Server *server : {&ours, &stock})
+    stopServer(*server);
   return allMet;
 }
 
@@ -588,11 +587,7 @@ bool benchPreview(StringRef title, const std::string &text, StringRef irMode,
     outs() << formatv("  (goal < 1000 ms: {0})",
                       median(samples) < 1000 ? "met" : "NOT met");
   outs() << "\n";
-  int64_t id = ours.nextId++;
-  ours.process.send(makeRequest(id, "shutdown", nullptr));
-  ours.process.waitForResponse(id, kTimeout);
-  ours.process.send(makeNotification("exit", nullptr));
-  ours.process.finish(kTimeout);
+  stopServer(ours);
   return true;
 }
 /// VmRSS and VmHWM of process `pid` in KiB, from /proc/PID/status (-1 for a
@@ -747,11 +742,7 @@ bool benchMemory() {
                     total, seconds, grown / 1024.0,
                     (limitKiB + overheadKiB) >> 10, lateGrowth / 1024.0,
                     met ? "met" : "NOT met");
-  int64_t id = ours.nextId++;
-  ours.process.send(makeRequest(id, "shutdown", nullptr));
-  ours.process.waitForResponse(id, kTimeout);
-  ours.process.send(makeNotification("exit", nullptr));
-  ours.process.finish(kTimeout);
+  stopServer(ours);
   return met;
 }
 } // namespace
