@@ -476,7 +476,7 @@ private:
       uint64_t size = 0;
       if (newline == StringRef::npos ||
           rest.take_front(newline).getAsInteger(10, size) ||
-          rest.size() < newline + 1 + size)
+          size > rest.size() - newline - 1) // (no overflow, unlike a sum)
         return false;
       out = rest.substr(newline + 1, size);
       rest = rest.drop_front(newline + 1 + size);
