@@ -320,12 +320,14 @@ TEST(ExecutorModel, LaunchUnderDebuggerUsesTheConnectedExecutor) {
       << d.gdbCommand;
   EXPECT_EQ(m.state(), ExecutorState::Connected);
   // gdb attached stops in the kernel (a C function here: its symbol is the
-  // wrapper's), then detaches: the launch ends with its results.
+  // wrapper's), then detaches: the launch ends with its results. gdb is
+  // given the server's executable, as the studio's command gives it: when it
+  // lies under /tmp, the session's private /tmp hides it from gdb's target:.
   std::string pid = std::to_string(d.pid);
   std::string out = testing::TempDir() + "model-gdb-" + pid + ".out";
   EXPECT_EQ(llvm::sys::ExecuteAndWait("/bin/sh",
                                       {"/bin/sh", "-c",
-                                       "gdb -nx -batch -p " + pid +
+                                       "gdb -nx -batch '" + d.executable + "' -p " + pid +
                                            " -ex 'break _catalyst_pyface_k' -ex continue -ex bt > " +
                                            out + " 2>&1"},
                                       std::nullopt, {}, /*SecondsToWait=*/120),
