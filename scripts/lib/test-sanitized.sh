@@ -10,7 +10,6 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 sanitize=$1
-supp=$root/tests/sanitizers
 case $sanitize in
   address,undefined|undefined,address)
     sanitize=address,undefined
@@ -57,6 +56,14 @@ fi
 # - quarantine_size_mb=32: freed memory ASan holds back (256 MiB by
 #   default) is not the product's; the language server's memory budget
 #   test measures the product.
+# Servers some tests start as another user (a non-root server, uid 4242)
+# read the suppressions too: from a copy every user can read, since a
+# checkout may sit in a folder only its owner enters (mktemp -d makes 0700).
+supp=$(mktemp -d "${TMPDIR:-/tmp}/executor-sanitizer-supp.XXXXXX")
+trap 'rm -rf "$supp"' EXIT
+cp "$root"/tests/sanitizers/*.supp "$supp"/
+chmod 755 "$supp"
+chmod 644 "$supp"/*.supp
 export ASAN_OPTIONS=${ASAN_OPTIONS:-allow_user_poisoning=0:use_sigaltstack=0:allocator_may_return_null=1:quarantine_size_mb=32:detect_stack_use_after_return=1:check_initialization_order=1:strict_init_order=1:detect_leaks=1}
 export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$supp/lsan.supp:print_suppressions=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1:suppressions=$supp/ubsan.supp}
