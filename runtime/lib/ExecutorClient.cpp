@@ -555,8 +555,18 @@ Error ExecutorClient::close() {
   Error err = impl->es->endSession();
   impl->linker.reset();
   impl->es.reset();
+  impl->transport = nullptr; // the EPC owned it
   consumeError(std::move(err)); // the peer is gone by design
   return Error::success();
+}
+
+void ExecutorClient::interrupt() {
+  // The transport's disconnect is made for any thread: it shuts the stream
+  // down, and the reader and every waiting call see the end.
+  if (!impl || !impl->transport)
+    return;
+  impl->open = false;
+  impl->transport->disconnect();
 }
 
 } // namespace executor_studio::runtime

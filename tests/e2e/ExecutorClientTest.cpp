@@ -531,3 +531,31 @@ TEST_F(ExecutorClientTest, DescriptorLaunchesCarryScalarsOnExecutorServer) {
   EXPECT_NE(readFile(log).find("launch 3 in, 3 out"), std::string::npos)
       << readFile(log);
 }
+
+TEST_F(ExecutorClientTest, InterruptFromAnotherThreadEndsACallInFlight) {
+  // The session waits for a debugger before the launch: the call stays in
+  // flight until another thread interrupts the client, which ends it with
+  // an error; the owner then closes the client (what the studio does at
+  // exit while a launch waits for a debugger; under ASan, closing instead
+  // freed what the waiting call used).
+  startServer({"--debug-wait"});
+  auto client = connect();
+  ASSERT_TRUE(client);
+  ASSERT_FALSE(static_cast<bool>(client->sendBinary(kObjectA)));
+  std::atomic<bool> returned{false};
+  std::string error;
+  std::thread launcher([&] {
+    auto out = client->launch("k", kObjectA, {vec({1, 2})}, {{1, 8}});
+    if (!out)
+      error = llvm::toString(out.takeError());
+    returned = true;
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  EXPECT_FALSE(returned.load()) << "the launch did not wait for a debugger";
+  client->interrupt();
+  launcher.join();
+  EXPECT_FALSE(error.empty()) << "the interrupted launch succeeded";
+  EXPECT_FALSE(client->isOpen());
+  EXPECT_FALSE(static_cast<bool>(client->close()));
+  client->interrupt(); // after close: nothing to end, nothing touched
+}

@@ -329,8 +329,13 @@ struct ExecutorModel::Worker {
     if (!client)
       return;
     std::string address = client->address();
-    // Async launches hold their own reference; closing ends them.
-    llvm::consumeError(client->close());
+    // Async launches hold their own reference: while they do, interrupting
+    // ends their calls, and the last reference closes the session once they
+    // are out (close() frees what their calls use).
+    if (client.use_count() > 1)
+      client->interrupt();
+    else
+      llvm::consumeError(client->close());
     client.reset();
     log(epoch, std::string("closed the session with ") + address + why);
   }
@@ -358,10 +363,11 @@ struct ExecutorModel::Worker {
     case Command::Kind::Shutdown:
       closeClient(command.epoch, " (shutting down)");
       {
-        // A debug launch may wait for a debugger: end its session first.
+        // A debug launch may wait for a debugger: end its session first
+        // (its thread, in the launch, closes the client when it is out).
         std::lock_guard<std::mutex> lock(debugMutex);
         if (debugClient)
-          llvm::consumeError(debugClient->close());
+          debugClient->interrupt();
       }
       {
         std::lock_guard<std::mutex> lock(localMutex);

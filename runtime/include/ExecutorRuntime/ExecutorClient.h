@@ -226,8 +226,15 @@ public:
   llvm::Expected<std::vector<char>> callAddress(uint64_t address,
                                                 llvm::ArrayRef<char> input);
 
-  /// Ends the session; later calls fail. Called by the destructor.
+  /// Ends the session; later calls fail. Called by the destructor. It frees
+  /// what calls use: only the client's owner calls it, when no other thread
+  /// is in a call (a thread that shares the client calls interrupt()).
   llvm::Error close();
+  /// Ends the session's connection, from any thread, while other threads
+  /// may be in a call: those calls fail (the session is closed) and the
+  /// executor ends the session, and with it a kernel that runs or waits for
+  /// a debugger. Nothing is freed: close() or the destructor does that.
+  void interrupt();
   bool isOpen() const;
 
   /// For tools that drive ORC directly (the benchmarks' multi-round-trip
