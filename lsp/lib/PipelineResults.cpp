@@ -106,7 +106,7 @@ void addSizes(json::Object &object, const IRText &ir, llvm::StringRef bytes,
               llvm::StringRef lines) {
   if (!ir)
     return;
-  object[bytes] = static_cast<int64_t>(ir->size());
+  object[bytes] = static_cast<int64_t>(ir.size());
   object[lines] = static_cast<int64_t>(ir.lines());
 }
 
@@ -120,6 +120,8 @@ void addSizes(json::Object &object, const IRText &ir, llvm::StringRef bytes,
 json::Array nestedToJSON(const Snapshot &parent, DiagnosticConverter &converter,
                          bool withIR) {
   json::Array nested;
+  // (Reserved: json::Value's move may throw, so a growing array copies.)
+  nested.reserve(parent.nested.size());
   const Snapshot *before = nullptr;
   for (const Snapshot &step : parent.nested) {
     json::Object object =
@@ -195,6 +197,7 @@ json::Object executor_studio::lsp::chunkResultToJSON(
   addSizes(result, recording.inputIR, "inputBytes", "inputLines");
   result["diagnostics"] = convertAll(recording.diagnostics);
   json::Array snapshots;
+  snapshots.reserve(recording.snapshots.size());
   IRText previous = recording.inputIR;
   for (const Snapshot &snapshot : recording.snapshots) {
     json::Object object = snapshotToJSON(

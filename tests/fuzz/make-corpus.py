@@ -65,6 +65,35 @@ def write(target, name, data):
         f.write(data if isinstance(data, bytes) else data.encode())
 
 
+def uleb(v):
+    b = b""
+    while True:
+        byte = v & 0x7F
+        v >>= 7
+        if v:
+            b += bytes([byte | 0x80])
+        else:
+            return b + bytes([byte])
+
+
+def string(s): return uleb(len(s)) + s
+
+
+def recording(texts, snapshots, output=b"\1"):
+    """A recording's binary form (writeRecording), behind the harness's first
+    byte: the size of its texts, then the texts."""
+    placed_input = b"\2" + uleb(0) + uleb(11) + uleb(2)
+    b = b"executor-studio-recording 1\n" + b"\1" + struct.pack("<d", 3.5) + uleb(0)
+    b += placed_input + uleb(0) + uleb(len(snapshots)) + b"".join(snapshots) + output
+    return bytes([len(texts)]) + texts + b
+
+
+def snapshot(target, index, pass_, text, nested=(), diagnostics=b"\0", flags=1):
+    b = string(target) + uleb(index) + string(pass_) + string(pass_) + string(b"builtin.module")
+    b += bytes([flags]) + struct.pack("<d", 0.25) + b"\0" + diagnostics + text
+    return b + uleb(len(nested)) + b"".join(nested)
+
+
 def main():
     # Seeds are (re)written in place: the reproducers of fixed crashes that
     # were moved into the corpora by hand stay.
@@ -85,6 +114,14 @@ def main():
     # aligned pointer, offset, sizes, strides.
     def view(rank, elt, aligned, offset, sizes, strides):
         return bytes([rank, elt]) + b"".join(i64(w) for w in [aligned, offset] + sizes + strides)
+    texts = b"module {\n}\nfunc.func @k()\n"
+    same, none, placed = b"\1", b"\0", b"\2" + uleb(11) + uleb(15) + uleb(1)
+    diagnostic = uleb(1) + b"\1" + string(b"a warning") + string(b"x.mlir") + uleb(3) + uleb(7) + string(b"cse") + uleb(0)
+    write("fuzz-recording", "shared-text", recording(texts, [snapshot(b"", 0, b"cse", same, flags=0)]))
+    write("fuzz-recording", "nested-targets", recording(texts, [snapshot(b"", 0, b"cross-compile-targets", placed, nested=[
+        snapshot(b"a", 0, b"a/extracted", placed), snapshot(b"a", 1, b"a/cse", same),
+        snapshot(b"b", 0, b"b/extracted", placed)])]))
+    write("fuzz-recording", "diagnostic-no-text", recording(texts, [snapshot(b"", 0, b"cse", none, diagnostics=diagnostic)], output=b"\0"))
     write("fuzz-result-view", "dense-rank2", view(2, 8, 0x10000, 0, [2, 3], [3, 1]))
     write("fuzz-result-view", "transposed", view(2, 4, 0x10000, 1, [3, 2], [1, 3]))
     write("fuzz-result-view", "broadcast-stride0", view(1, 8, 0x10000, 0, [4], [0]))

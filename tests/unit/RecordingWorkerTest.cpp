@@ -62,33 +62,24 @@ void expectSameSnapshots(const std::vector<Snapshot> &a, const std::vector<Snaps
   }
 }
 
-/// `recording` through JSON, its texts in the JSON or (`outOfBand`) out of
-/// band, as the worker sends them.
-Recording roundTrip(const Recording &recording, bool outOfBand = false) {
-  std::string text, texts;
-  llvm::raw_string_ostream textsStream(texts);
-  if (outOfBand)
-    llvm::raw_string_ostream(text)
-        << toJSON(recording, std::nullopt, textsStream);
-  else
-    llvm::raw_string_ostream(text) << toJSON(recording);
-  EXPECT_EQ(outOfBand, text.find("\"irAt\"") != std::string::npos);
-  llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(text);
-  EXPECT_TRUE(static_cast<bool>(parsed));
-  Recording back;
-  llvm::json::Path::Root root;
-  EXPECT_TRUE(parsed && (outOfBand ? fromJSON(*parsed, back, root, texts)
-                                   : fromJSON(*parsed, back, root)))
-      << llvm::toString(root.getError());
-  return back;
+/// The binary form of `recording`: its structure, then its texts.
+std::pair<std::string, std::string> written(const Recording &recording) {
+  std::string bytes, texts;
+  llvm::raw_string_ostream out(bytes), textsOut(texts);
+  writeRecording(recording, std::nullopt, out, textsOut);
+  return {bytes, texts};
+}
+
+/// `recording` through its binary form, as the worker sends it.
+Recording roundTrip(const Recording &recording) {
+  auto [bytes, texts] = written(recording);
+  llvm::Expected<Recording> back = readRecording(bytes, texts);
+  EXPECT_TRUE(static_cast<bool>(back)) << llvm::toString(back.takeError());
+  return back ? std::move(*back) : Recording();
 }
 } // namespace
 
-class RecordingWorkerTrip : public testing::TestWithParam<bool> {};
-INSTANTIATE_TEST_SUITE_P(TextsInJsonOrOutOfBand, RecordingWorkerTrip,
-                         testing::Bool());
-
-TEST_P(RecordingWorkerTrip, KeepsNestedStepsTextsAndSharing) {
+TEST(RecordingWorker, TheTripKeepsNestedStepsTextsAndSharing) {
   Workspace ws("worker");
   RecordOptions options;
   options.pipeline = "builtin.module(executor-default-pipeline{workspace=" +
@@ -97,7 +88,7 @@ TEST_P(RecordingWorkerTrip, KeepsNestedStepsTextsAndSharing) {
   Recording recording =
       recordPipeline(sample("cross-compile-dispatch.mlir"), "dispatch.mlir", options);
   ASSERT_TRUE(recording.succeeded);
-  Recording back = roundTrip(recording, /*outOfBand=*/GetParam());
+  Recording back = roundTrip(recording);
   EXPECT_EQ(back.succeeded, recording.succeeded);
   EXPECT_EQ(back.totalMilliseconds, recording.totalMilliseconds);
   ASSERT_TRUE(back.inputIR);
@@ -120,6 +111,22 @@ TEST_P(RecordingWorkerTrip, KeepsNestedStepsTextsAndSharing) {
   ASSERT_TRUE(assembly);
   EXPECT_EQ(assembly->kind, SnapshotKind::Assembly);
   EXPECT_NE(assembly->ir->find("square:"), std::string::npos);
+  // Each text is written once: the texts are no larger than the distinct
+  // texts of the recording.
+  auto [bytes, texts] = written(recording);
+  size_t distinct = recording.inputIR->size();
+  IRText before = recording.inputIR;
+  for (const Snapshot &s : recording.snapshots) {
+    if (!s.ir.sameAs(before))
+      distinct += s.ir->size();
+    before = s.ir;
+    for (size_t i = 0; i < s.nested.size(); ++i)
+      if (s.nested[i].ir &&
+          !(i > 0 && s.nested[i - 1].target == s.nested[i].target &&
+            s.nested[i].ir.sameAs(s.nested[i - 1].ir)))
+        distinct += s.nested[i].ir->size();
+  }
+  EXPECT_EQ(texts.size(), distinct);
 }
 
 TEST(RecordingWorker, DiagnosticsAndFailuresSurviveTheTrip) {
@@ -141,55 +148,87 @@ TEST(RecordingWorker, DiagnosticsAndFailuresSurviveTheTrip) {
   EXPECT_GT(unparsedBack.diagnostics[0].column, 0u);
 }
 
+namespace {
+/// Why readRecording refuses `bytes` (with `texts`); empty when it reads.
+std::string refusal(llvm::StringRef bytes, llvm::StringRef texts) {
+  llvm::Expected<Recording> read = readRecording(bytes, texts);
+  return read ? "" : llvm::toString(read.takeError());
+}
+} // namespace
+
 TEST(RecordingWorker, InvalidRecordingsAreRejectedWithThePlace) {
   Recording recording;
-  llvm::json::Path::Root root("recording");
-  llvm::json::Value value = llvm::json::Object{
-      {"succeeded", true}, {"totalMilliseconds", 1.0}, {"firstStep", 0},
-      {"diagnostics", llvm::json::Array{}},
-      {"snapshots", llvm::json::Array{llvm::json::Object{
-                        {"index", -4}, {"pass", "cse"}, {"options", "cse"},
-                        {"anchor", ""}, {"changed", true}, {"failed", false},
-                        {"edited", false}, {"milliseconds", 1.0}, {"kind", "mlir"},
-                        {"target", ""}, {"diagnostics", llvm::json::Array{}}}}}};
-  EXPECT_FALSE(fromJSON(value, recording, root));
-  EXPECT_NE(llvm::toString(root.getError()).find("out of range"), std::string::npos);
-  llvm::json::Path::Root sharing("recording");
-  value.getAsObject()->getArray("snapshots")->front().getAsObject()->insert(
-      {"sameIR", true});
-  (*value.getAsObject()->getArray("snapshots")->front().getAsObject())["index"] = 0;
-  EXPECT_FALSE(fromJSON(value, recording, sharing));
-  EXPECT_NE(llvm::toString(sharing.getError()).find("no text before it"), std::string::npos);
+  recording.succeeded = true;
+  Snapshot &step = recording.snapshots.emplace_back();
+  step.pass = step.options = "cse";
+  step.ir = IRText(std::make_shared<const std::string>("module {\n}\n"));
+  Snapshot &nested = step.nested.emplace_back();
+  nested.target = "k";
+  nested.ir = step.ir;
+  auto [bytes, texts] = written(recording);
+  ASSERT_EQ(refusal(bytes, texts), "");
+  Recording back = roundTrip(recording);
+  ASSERT_EQ(back.snapshots.size(), 1u);
+  EXPECT_EQ(back.snapshots[0].ir.size(), 11u);
+  EXPECT_EQ(back.snapshots[0].ir.lines(), 2u);
+
+  // Every prefix is refused, naming the byte; never a crash.
+  for (size_t size = 0; size < bytes.size(); ++size) {
+    std::string why = refusal(llvm::StringRef(bytes).take_front(size), texts);
+    EXPECT_NE(why.find("invalid recording at byte"), std::string::npos)
+        << size << ": " << why;
+  }
+  EXPECT_NE(refusal(bytes + "x", texts).find("1 bytes after the recording"),
+            std::string::npos);
+  std::string otherVersion = bytes;
+  otherVersion[26] = '9';
+  EXPECT_NE(refusal(otherVersion, texts).find("not a recording of this version"),
+            std::string::npos);
+
+  // A count larger than what is left: refused before anything is reserved.
+  Recording empty;
+  auto [emptyBytes, emptyTexts] = written(empty);
+  // The snapshots' count is the last byte but the output's tag.
+  std::string huge = emptyBytes;
+  size_t countAt = huge.size() - 2;
+  ASSERT_EQ(huge[countAt], 0);
+  huge.replace(countAt, 1, "\xff\xff\xff\xff\x0f");
+  std::string why = refusal(huge, "");
+  EXPECT_NE(why.find("the number of snapshots is out of range"), std::string::npos)
+      << why;
+  EXPECT_NE(why.find("at byte"), std::string::npos) << why;
 }
 
-TEST(RecordingWorker, TextsOutOfBandAreCheckedAgainstTheirSize) {
-  auto recordingWith = [](int64_t at, int64_t bytes) {
-    return llvm::json::Value(llvm::json::Object{
-        {"succeeded", true}, {"totalMilliseconds", 1.0}, {"firstStep", 0},
-        {"diagnostics", llvm::json::Array{}}, {"irAt", at}, {"irBytes", bytes},
-        {"snapshots", llvm::json::Array{}}});
-  };
+TEST(RecordingWorker, TextsAreCheckedAgainstTheirSize) {
   Recording recording;
-  llvm::json::Path::Root fits("recording");
-  ASSERT_TRUE(fromJSON(recordingWith(2, 3), recording, fits, "01234"))
-      << llvm::toString(fits.getError());
-  EXPECT_EQ(*recording.inputIR, "234");
-  for (auto [at, bytes, texts, why] :
-       {std::make_tuple(int64_t(3), int64_t(3), "01234", "past the end"),
-        std::make_tuple(int64_t(6), int64_t(0), "01234", "past the end"),
-        std::make_tuple(int64_t(1), int64_t(INT64_MAX), "01234", "past the end"),
-        std::make_tuple(int64_t(-1), int64_t(1), "01234", "expected an offset"),
-        std::make_tuple(int64_t(0), int64_t(-1), "01234", "expected a size")}) {
-    Recording bad;
-    llvm::json::Path::Root root("recording");
-    EXPECT_FALSE(fromJSON(recordingWith(at, bytes), bad, root, texts));
-    EXPECT_NE(llvm::toString(root.getError()).find(why), std::string::npos)
-        << llvm::toString(root.getError());
+  recording.inputIR = IRText(std::make_shared<const std::string>("234"));
+  std::string bytes = written(recording).first;
+  // The input's text is placed at 0, 3 bytes, 0 lines: move it to 2.
+  std::string placed = std::string("\x02\x00\x03\x00", 4);
+  size_t at = bytes.find(placed);
+  ASSERT_NE(at, std::string::npos);
+  auto with = [&](std::string place) {
+    std::string changed = bytes;
+    changed.replace(at, placed.size(), place);
+    return changed;
+  };
+  llvm::Expected<Recording> fits =
+      readRecording(with(std::string("\x02\x02\x03\x00", 4)), "01234");
+  ASSERT_TRUE(static_cast<bool>(fits)) << llvm::toString(fits.takeError());
+  EXPECT_EQ(*fits->inputIR, "234");
+  for (auto [place, why] :
+       {std::make_pair(std::string("\x02\x03\x03\x00", 4), "past the end of the texts"),
+        std::make_pair(std::string("\x02\x06\x00\x00", 4), "a text's place"),
+        std::make_pair(std::string("\x02\x01\xff\xff\xff\xff\xff\xff\xff\xff\x7f\x00", 12),
+                       "past the end of the texts"),
+        std::make_pair(std::string("\x02\x00\x02\x03", 4), "a text's lines"),
+        std::make_pair(std::string("\x01", 1), "shared with the one before"),
+        std::make_pair(std::string("\x07", 1), "a text's kind")}) {
+    std::string refused = refusal(with(place), "01234");
+    EXPECT_NE(refused.find(why), std::string::npos) << refused;
   }
-  // Out of band, but no texts sent.
-  llvm::json::Path::Root none("recording");
-  EXPECT_FALSE(fromJSON(recordingWith(0, 1), recording, none));
-  EXPECT_NE(llvm::toString(none.getError()).find("no texts were sent"),
+  // A text, but no texts sent.
+  EXPECT_NE(refusal(bytes, "").find("past the end of the texts"),
             std::string::npos);
 }
 
@@ -369,15 +408,14 @@ std::string withoutTimes(Recording recording) {
     for (Snapshot &nested : snapshot.nested)
       nested.milliseconds = 0;
   }
-  std::string text;
-  llvm::raw_string_ostream(text) << toJSON(recording);
-  return text;
+  auto [bytes, texts] = written(recording);
+  return bytes + texts;
 }
 
-std::string json(const Recording &recording) {
-  std::string text;
-  llvm::raw_string_ostream(text) << toJSON(recording);
-  return text;
+/// The recording as the worker sends it: its structure and its texts.
+std::string sent(const Recording &recording) {
+  auto [bytes, texts] = written(recording);
+  return bytes + texts;
 }
 
 std::string objectsOf(llvm::StringRef workspace, int n) {
@@ -415,7 +453,7 @@ TEST(RecordingCache, AnUnchangedRequestAnswersFromTheCache) {
   RecordingCacheStatistics after = getRecordingCacheStatistics();
   EXPECT_EQ(after.misses, before.misses + 1);
   EXPECT_EQ(after.hits, before.hits + 1);
-  EXPECT_EQ(json(*again.recording), json(*first.recording));
+  EXPECT_EQ(sent(*again.recording), sent(*first.recording));
   expectSameSnapshots(again.recording->snapshots, first.recording->snapshots);
   EXPECT_EQ(again.recording, first.recording)
       << "a hit shares the recording the cache keeps: no copy";
@@ -425,7 +463,7 @@ TEST(RecordingCache, AnUnchangedRequestAnswersFromTheCache) {
   WorkerRecording edited = recordInWorker(request, self(), 60s);
   ASSERT_EQ(edited.status, WorkerRecording::Status::Finished) << edited.error;
   EXPECT_EQ(getRecordingCacheStatistics().misses, after.misses + 1);
-  EXPECT_NE(json(*edited.recording), json(*first.recording));
+  EXPECT_NE(sent(*edited.recording), sent(*first.recording));
   // A worker again: its targets come from the cache on disk, and the
   // recording is the same, times aside.
   WorkerRecording uncached = recordInWorkerUncached(request, self(), 60s);
@@ -441,7 +479,7 @@ TEST(RecordingCache, AnUnchangedRequestAnswersFromTheCache) {
   EXPECT_TRUE(uncached.cacheId.empty()) << "not kept: not in the cache";
   std::shared_ptr<const Recording> kept = lookupCachedRecording(first.cacheId);
   ASSERT_TRUE(kept);
-  EXPECT_EQ(json(*kept), json(*first.recording));
+  EXPECT_EQ(sent(*kept), sent(*first.recording));
   EXPECT_FALSE(lookupCachedRecording("00000000deadbeef"));
   RecordingCacheStatistics limits = getRecordingCacheStatistics();
   setRecordingCacheLimit(0);

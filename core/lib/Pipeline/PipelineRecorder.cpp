@@ -245,6 +245,8 @@ struct IRText::State {
   std::atomic<bool> made{false};
   /// lines(), once counted.
   std::atomic<size_t> lines{kNotCounted};
+  /// size(), when it was known before the text was made.
+  size_t knownSize = kNotCounted;
   static constexpr size_t kNotCounted = ~size_t(0);
 };
 
@@ -261,6 +263,20 @@ IRText IRText::deferred(std::function<std::string()> make) {
   result.state = std::make_shared<State>();
   result.state->make = std::move(make);
   return result;
+}
+
+IRText IRText::deferred(std::function<std::string()> make, size_t size,
+                        size_t lines) {
+  IRText result = deferred(std::move(make));
+  result.state->knownSize = size;
+  result.state->lines = lines;
+  return result;
+}
+
+size_t IRText::size() const {
+  if (!state)
+    return 0;
+  return state->knownSize != State::kNotCounted ? state->knownSize : get()->size();
 }
 
 const std::string *IRText::get() const {

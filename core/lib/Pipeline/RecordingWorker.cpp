@@ -4,10 +4,14 @@
 #include "ExecutorStudio/Support/Subprocess.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/bit.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/BinaryStreamReader.h"
+#include "llvm/Support/EndianStream.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/LEB128.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/xxhash.h"
@@ -30,7 +34,6 @@ using llvm::StringRef;
 
 namespace {
 constexpr const char *kSeverityNames[] = {"error", "warning", "remark", "note"};
-constexpr const char *kKindNames[] = {"mlir", "llvm", "asm"};
 
 template <typename Enum, size_t N>
 bool enumFromJSON(const json::Value &value, Enum &result,
@@ -44,28 +47,6 @@ bool enumFromJSON(const json::Value &value, Enum &result,
       }
   path.report("not one of the names expected");
   return false;
-}
-
-/// Where texts go out of band: their bytes one after the other in `os`,
-/// each text's place in the JSON ("irAt", "irBytes"), so that neither side
-/// escapes or parses megabytes of JSON strings.
-struct OutOfBand {
-  llvm::raw_ostream &os;
-  uint64_t offset = 0;
-};
-
-/// Writes text `text` as member `key` of `object`: in the JSON, or out of
-/// band (`keyAt`, `keyBytes`).
-void writeText(json::Object &object, StringRef key, const std::string &text,
-               OutOfBand *outOfBand) {
-  if (!outOfBand) {
-    object[key] = text;
-    return;
-  }
-  object[(key + "At").str()] = static_cast<int64_t>(outOfBand->offset);
-  object[(key + "Bytes").str()] = static_cast<int64_t>(text.size());
-  outOfBand->os << text;
-  outOfBand->offset += text.size();
 }
 
 /// The texts a worker wrote out of band, kept in a file of their own in the
@@ -132,188 +113,362 @@ private:
   uint64_t bytes = 0;
 };
 
-/// Where out-of-band texts are: bytes in memory, or a kept file whose texts
-/// are read when asked for.
+/// Where a recording's texts are: bytes in memory, or a kept file whose
+/// texts are read when asked for.
 struct TextSource {
-  std::optional<StringRef> bytes;
+  StringRef bytes;
   std::shared_ptr<const KeptTexts> kept;
 
-  explicit operator bool() const { return bytes || kept; }
-  uint64_t size() const { return kept ? kept->size() : bytes->size(); }
-  /// Bytes [at, at + count), within size().
-  IRText text(uint64_t at, uint64_t count) const {
+  uint64_t size() const { return kept ? kept->size() : bytes.size(); }
+  /// Bytes [at, at + count), within size(), of `lines` lines.
+  IRText text(uint64_t at, uint64_t count, uint64_t lines) const {
     if (!kept)
-      return IRText(std::make_shared<const std::string>(bytes->substr(at, count).str()));
+      return IRText(std::make_shared<const std::string>(bytes.substr(at, count).str()));
     return IRText::deferred(
-        [kept = kept, at, count] { return kept->read(at, count); });
+        [kept = kept, at, count] { return kept->read(at, count); }, count,
+        lines);
   }
 };
 
-/// Reads what writeText wrote as `key` into `text` (unchanged when there is
-/// none): from `texts` (the bytes out of band) when the JSON says where,
-/// checked against their size.
-bool readText(const json::Object &object, llvm::StringLiteral key,
-              llvm::StringLiteral atKey, llvm::StringLiteral bytesKey,
-              IRText &text, const TextSource &texts, json::Path path) {
-  if (const json::Value *inline_ = object.get(key)) {
-    std::optional<StringRef> string = inline_->getAsString();
-    if (!string) {
-      path.field(key).report("expected a string");
-      return false;
-    }
-    text = IRText(std::make_shared<const std::string>(string->str()));
-    return true;
-  }
-  const json::Value *atValue = object.get(atKey);
-  if (!atValue)
-    return true;
-  std::optional<int64_t> at = atValue->getAsInteger();
-  std::optional<int64_t> bytes = object.getInteger(bytesKey);
-  if (!at || *at < 0) {
-    path.field(atKey).report("expected an offset");
-    return false;
-  }
-  if (!bytes || *bytes < 0) {
-    path.field(bytesKey).report("expected a size");
-    return false;
-  }
-  if (!texts) {
-    path.field(atKey).report("a text out of band, but no texts were sent");
-    return false;
-  }
-  if (uint64_t(*at) > texts.size() ||
-      uint64_t(*bytes) > texts.size() - uint64_t(*at)) {
-    path.field(bytesKey).report("past the end of the texts");
-    return false;
-  }
-  text = texts.text(uint64_t(*at), uint64_t(*bytes));
-  return true;
-}
+/// The binary form of a recording (writeRecording): its version first, so
+/// that another version is an error, not a misreading.
+constexpr llvm::StringLiteral kRecordingMagic = "executor-studio-recording 1\n";
 
-/// Writes the IR of a list of snapshots: "ir" where it is sent and differs
-/// from the one before, "sameIR" where it is the one before's (sent).
-struct TextWriter {
-  explicit TextWriter(OutOfBand *outOfBand = nullptr) : outOfBand(outOfBand) {}
+/// How a text is written: none (no text, or one not sent), the same text as
+/// the one before (sent), or its place in the texts.
+enum class TextTag : uint8_t { None, SameAsBefore, Placed };
+/// Nested steps in nested steps, notes of notes: no deeper than this.
+constexpr unsigned kMaxDepth = 4;
+/// The fewest bytes a snapshot and a diagnostic take (empty strings and
+/// lists, a time's 8 bytes).
+constexpr uint64_t kMinSnapshotBytes = 18, kMinDiagnosticBytes = 7;
 
+/// The text before, within one list of snapshots (each target's steps share
+/// texts within the target only).
+struct TextsBefore {
   IRText previous;
   bool previousSent = false;
-  OutOfBand *outOfBand;
-
-  void write(json::Object &object, const IRText &ir, bool send) {
-    if (!ir || !send) {
-      previous = ir;
-      previousSent = false;
-      return;
-    }
-    if (previousSent && ir.sameAs(previous))
-      object["sameIR"] = true;
-    else
-      writeText(object, "ir", *ir, outOfBand);
-    previous = ir;
-    previousSent = true;
-  }
 };
 
-/// Reads what TextWriter wrote.
-struct TextReader {
-  explicit TextReader(TextSource texts) : texts(std::move(texts)) {}
+/// Writes writeRecording's binary form: integers as ULEB128, a time as the
+/// bits of its double (little-endian), a string as its size and its bytes.
+class RecordingWriter {
+public:
+  RecordingWriter(llvm::raw_ostream &out, llvm::raw_ostream &texts)
+      : out(out), texts(texts) {}
 
-  IRText previous;
-  TextSource texts;
-
-  bool read(const json::Object &object, IRText &ir, json::Path path) {
-    if (std::optional<bool> same = object.getBoolean("sameIR"); same && *same) {
-      if (!previous) {
-        path.field("sameIR").report("no text before it to share");
-        return false;
-      }
-      ir = previous;
+  void write(const Recording &recording,
+             const std::optional<std::vector<int>> &irSnapshots) {
+    auto send = [&](int snapshot) {
+      return !irSnapshots || llvm::is_contained(*irSnapshots, snapshot);
+    };
+    out << kRecordingMagic;
+    byte(recording.succeeded);
+    real(recording.totalMilliseconds);
+    number(recording.firstStep);
+    TextsBefore before;
+    text(recording.inputIR, send(-1), before);
+    diagnostics(recording.diagnostics);
+    number(recording.snapshots.size());
+    for (const Snapshot &snapshot : recording.snapshots)
+      this->snapshot(snapshot, nullptr, before,
+                     send(static_cast<int>(snapshot.index)));
+    // The output: the last text sent when it is that, else its own when
+    // every text is sent.
+    if (recording.outputIR && before.previousSent &&
+        recording.outputIR.sameAs(before.previous)) {
+      byte(static_cast<uint8_t>(TextTag::SameAsBefore));
     } else {
-      ir = nullptr;
-      if (!readText(object, "ir", "irAt", "irBytes", ir, texts, path))
+      TextsBefore none;
+      text(recording.outputIR, !irSnapshots, none);
+    }
+  }
+
+private:
+  void number(uint64_t value) { llvm::encodeULEB128(value, out); }
+  void byte(uint8_t value) { out << static_cast<char>(value); }
+  void real(double value) {
+    llvm::support::endian::write<uint64_t>(out, llvm::bit_cast<uint64_t>(value),
+                                           llvm::endianness::little);
+  }
+  void string(StringRef value) {
+    number(value.size());
+    out << value;
+  }
+
+  void text(const IRText &ir, bool send, TextsBefore &before) {
+    if (!ir || !send) {
+      byte(static_cast<uint8_t>(TextTag::None));
+    } else if (before.previousSent && ir.sameAs(before.previous)) {
+      byte(static_cast<uint8_t>(TextTag::SameAsBefore));
+    } else {
+      const std::string &bytes = *ir;
+      byte(static_cast<uint8_t>(TextTag::Placed));
+      number(offset);
+      number(bytes.size());
+      number(ir.lines());
+      texts << bytes;
+      offset += bytes.size();
+    }
+    before.previous = ir;
+    before.previousSent = ir && send;
+  }
+
+  void diagnostics(const std::vector<RecordedDiagnostic> &list) {
+    number(list.size());
+    for (const RecordedDiagnostic &diag : list) {
+      byte(static_cast<uint8_t>(diag.severity));
+      string(diag.message);
+      string(diag.file);
+      number(diag.line);
+      number(diag.column);
+      string(diag.pass);
+      diagnostics(diag.notes);
+    }
+  }
+
+  /// `snapshot` after `sibling` in its list (null: the first or a step of
+  /// the recording itself).
+  void snapshot(const Snapshot &snapshot, const Snapshot *sibling,
+                TextsBefore &before, bool send) {
+    // Its target first: a reader knows whether it shares texts with its
+    // sibling before it reads its text.
+    string(snapshot.target);
+    if (sibling && sibling->target != snapshot.target)
+      before = TextsBefore();
+    number(snapshot.index);
+    string(snapshot.pass);
+    string(snapshot.options);
+    string(snapshot.anchor);
+    byte(snapshot.changed | snapshot.failed << 1 | snapshot.edited << 2);
+    real(snapshot.milliseconds);
+    byte(static_cast<uint8_t>(snapshot.kind));
+    diagnostics(snapshot.diagnostics);
+    text(snapshot.ir, send, before);
+    number(snapshot.nested.size());
+    TextsBefore nestedBefore;
+    for (auto [i, step] : llvm::enumerate(snapshot.nested))
+      this->snapshot(step, i ? &snapshot.nested[i - 1] : nullptr, nestedBefore,
+                     send);
+  }
+
+  llvm::raw_ostream &out, &texts;
+  uint64_t offset = 0;
+};
+
+/// Reads what RecordingWriter wrote, checking every count, size and place
+/// against what is left before it is used.
+class RecordingReader {
+public:
+  RecordingReader(StringRef bytes, TextSource texts)
+      : in(bytes, llvm::endianness::little), texts(std::move(texts)) {}
+
+  llvm::Expected<Recording> read() {
+    Recording recording;
+    if (!readRecording(recording))
+      return llvm::createStringError("invalid recording at byte " +
+                                     std::to_string(failedAt) + ": " + error);
+    return recording;
+  }
+
+private:
+  bool readRecording(Recording &recording) {
+    StringRef magic;
+    if (in.bytesRemaining() < kRecordingMagic.size() ||
+        !accept(in.readFixedString(magic, kRecordingMagic.size())) ||
+        magic != kRecordingMagic)
+      return fail("not a recording of this version (" +
+                  StringRef(kRecordingMagic).trim().str() + ")");
+    uint64_t firstStep = 0, count = 0;
+    TextsBefore before;
+    if (!flag(recording.succeeded) || !real(recording.totalMilliseconds) ||
+        !number(firstStep, uint64_t(1) << 30, "the first step") ||
+        !text(recording.inputIR, before) ||
+        !diagnostics(recording.diagnostics, 0) ||
+        !elements(count, "snapshots", kMinSnapshotBytes))
+      return false;
+    recording.firstStep = static_cast<unsigned>(firstStep);
+    recording.snapshots.reserve(count);
+    for (uint64_t i = 0; i < count; ++i)
+      if (!snapshot(recording.snapshots.emplace_back(), nullptr, before, 0))
+        return false;
+    uint8_t output = 0;
+    if (!peekTag(output))
+      return false;
+    if (output == static_cast<uint8_t>(TextTag::SameAsBefore)) {
+      (void)accept(in.readInteger(output));
+      if (!before.previousSent)
+        return fail("the output is the last text, but none was sent");
+      recording.outputIR = before.previous;
+    } else {
+      TextsBefore none;
+      if (!text(recording.outputIR, none))
         return false;
     }
-    previous = ir;
+    if (!in.empty())
+      return fail(std::to_string(in.bytesRemaining()) +
+                  " bytes after the recording");
     return true;
   }
-};
 
-json::Value recordingToJSON(const Recording &recording,
-                            const std::optional<std::vector<int>> &irSnapshots,
-                            OutOfBand *outOfBand);
-bool recordingFromJSON(const json::Value &value, Recording &recording,
-                       json::Path path, const TextSource &outOfBand);
-
-/// A snapshot as the worker writes it: every field, its text as `texts`
-/// shares it, its nested steps.
-json::Value workerSnapshotToJSON(const Snapshot &snapshot, TextWriter &texts,
-                                 bool send) {
-  json::Object object = snapshotToJSON(
-      snapshot, SnapshotField::All,
-      [](const RecordedDiagnostic &diag) { return toJSON(diag); });
-  texts.write(object, snapshot.ir, send);
-  if (!snapshot.nested.empty()) {
-    TextWriter nestedTexts(texts.outOfBand);
-    json::Array nested;
-    const Snapshot *before = nullptr;
-    for (const Snapshot &step : snapshot.nested) {
-      // Each target's steps share texts within the target only.
-      if (before && before->target != step.target)
-        nestedTexts = TextWriter(texts.outOfBand);
-      nested.push_back(workerSnapshotToJSON(step, nestedTexts, send));
-      before = &step;
+  bool fail(const std::string &why) {
+    if (error.empty()) {
+      error = why;
+      failedAt = in.getOffset();
     }
-    object["nested"] = std::move(nested);
-  }
-  return object;
-}
-
-bool snapshotFromJSON(const json::Value &value, Snapshot &snapshot,
-                      TextReader &texts, json::Path path) {
-  json::ObjectMapper o(value, path);
-  int64_t index = 0;
-  if (!o || !o.map("index", index) || !o.map("pass", snapshot.pass) ||
-      !o.map("options", snapshot.options) || !o.map("anchor", snapshot.anchor) ||
-      !o.map("changed", snapshot.changed) || !o.map("failed", snapshot.failed) ||
-      !o.map("edited", snapshot.edited) ||
-      !o.map("milliseconds", snapshot.milliseconds) ||
-      !o.map("target", snapshot.target) ||
-      !o.map("diagnostics", snapshot.diagnostics))
-    return false;
-  if (index < 0 || index > (int64_t(1) << 30)) {
-    path.field("index").report("out of range");
     return false;
   }
-  snapshot.index = static_cast<unsigned>(index);
-  const json::Object *object = value.getAsObject();
-  const json::Value *kind = object->get("kind");
-  if (!kind || !enumFromJSON(*kind, snapshot.kind, kKindNames, path.field("kind")))
-    return false;
-  if (!texts.read(*object, snapshot.ir, path))
-    return false;
-  if (const json::Value *nested = object->get("nested")) {
-    const json::Array *steps = nested->getAsArray();
-    if (!steps) {
-      path.field("nested").report("expected an array");
+  bool accept(llvm::Error result) {
+    if (!result)
+      return true;
+    llvm::consumeError(std::move(result));
+    return fail("the recording ends early");
+  }
+  bool number(uint64_t &value, uint64_t max, StringRef what) {
+    if (!accept(in.readULEB128(value)))
       return false;
-    }
-    TextReader nestedTexts(texts.texts);
-    for (auto [i, step] : llvm::enumerate(*steps)) {
-      Snapshot &added = snapshot.nested.emplace_back();
-      if (!snapshotFromJSON(step, added, nestedTexts, path.field("nested").index(i)))
-        return false;
-      if (i > 0 && snapshot.nested[i - 1].target != added.target) {
-        // A new target: its first step shares nothing (as written).
-        if (std::optional<bool> same = step.getAsObject()->getBoolean("sameIR");
-            same && *same) {
-          path.field("nested").index(i).report("shares a text across targets");
-          return false;
-        }
-      }
-    }
+    return value <= max || fail(what.str() + " is out of range");
   }
-  return true;
-}
+  /// A count of elements of at least `minBytes` each: no more than what is
+  /// left can hold (a count read is reserved at once).
+  bool elements(uint64_t &count, StringRef what, uint64_t minBytes) {
+    return number(count, in.bytesRemaining() / minBytes,
+                  ("the number of " + what).str());
+  }
+  bool byte(uint8_t &value, uint8_t max, StringRef what) {
+    if (!accept(in.readInteger(value)))
+      return false;
+    return value <= max || fail(what.str() + " is out of range");
+  }
+  bool flag(bool &value) {
+    uint8_t byte = 0;
+    if (!this->byte(byte, 1, "a flag"))
+      return false;
+    value = byte;
+    return true;
+  }
+  bool real(double &value) {
+    uint64_t bits = 0;
+    if (!accept(in.readInteger(bits)))
+      return false;
+    value = llvm::bit_cast<double>(bits);
+    return true;
+  }
+  bool string(std::string &value) {
+    uint64_t size = 0;
+    StringRef bytes;
+    if (!number(size, std::min<uint64_t>(in.bytesRemaining(), UINT32_MAX),
+                "a string's size") ||
+        !accept(in.readFixedString(bytes, static_cast<uint32_t>(size))))
+      return false;
+    value = bytes.str();
+    return true;
+  }
+  bool peekTag(uint8_t &tag) {
+    uint64_t at = in.getOffset();
+    if (!byte(tag, static_cast<uint8_t>(TextTag::Placed), "a text's kind"))
+      return false;
+    in.setOffset(at);
+    return true;
+  }
+
+  bool text(IRText &ir, TextsBefore &before) {
+    uint8_t tag = 0;
+    if (!byte(tag, static_cast<uint8_t>(TextTag::Placed), "a text's kind"))
+      return false;
+    switch (static_cast<TextTag>(tag)) {
+    case TextTag::None:
+      ir = nullptr;
+      break;
+    case TextTag::SameAsBefore:
+      if (!before.previousSent)
+        return fail("a text shared with the one before, but there is none");
+      ir = before.previous;
+      break;
+    case TextTag::Placed: {
+      uint64_t at = 0, size = 0, lines = 0;
+      if (!number(at, texts.size(), "a text's place") ||
+          !number(size, UINT64_MAX, "a text's size"))
+        return false;
+      if (size > texts.size() - at)
+        return fail("a text goes past the end of the texts");
+      if (!number(lines, size, "a text's lines"))
+        return false;
+      ir = texts.text(at, size, lines);
+      break;
+    }
+    }
+    before.previous = ir;
+    before.previousSent = static_cast<bool>(ir);
+    return true;
+  }
+
+  bool diagnostics(std::vector<RecordedDiagnostic> &list, unsigned depth) {
+    uint64_t count = 0;
+    if (!elements(count, "diagnostics", kMinDiagnosticBytes))
+      return false;
+    if (count && depth >= kMaxDepth)
+      return fail("notes nested too deep");
+    list.reserve(count);
+    for (uint64_t i = 0; i < count; ++i) {
+      RecordedDiagnostic &diag = list.emplace_back();
+      uint8_t severity = 0;
+      uint64_t line = 0, column = 0;
+      if (!byte(severity, static_cast<uint8_t>(RecordedDiagnostic::Severity::Note),
+                "a severity") ||
+          !string(diag.message) || !string(diag.file) ||
+          !number(line, UINT32_MAX, "a line") ||
+          !number(column, UINT32_MAX, "a column") || !string(diag.pass) ||
+          !diagnostics(diag.notes, depth + 1))
+        return false;
+      diag.severity = static_cast<RecordedDiagnostic::Severity>(severity);
+      diag.line = static_cast<unsigned>(line);
+      diag.column = static_cast<unsigned>(column);
+    }
+    return true;
+  }
+
+  /// What RecordingWriter::snapshot wrote.
+  bool snapshot(Snapshot &snapshot, const Snapshot *sibling,
+                TextsBefore &before, unsigned depth) {
+    uint64_t index = 0, count = 0;
+    uint8_t flags = 0, kind = 0;
+    if (!string(snapshot.target))
+      return false;
+    if (sibling && sibling->target != snapshot.target)
+      before = TextsBefore();
+    if (!number(index, uint64_t(1) << 30, "a step's index") ||
+        !string(snapshot.pass) || !string(snapshot.options) ||
+        !string(snapshot.anchor) || !byte(flags, 7, "a step's flags") ||
+        !real(snapshot.milliseconds) ||
+        !byte(kind, static_cast<uint8_t>(SnapshotKind::Assembly),
+              "a step's kind") ||
+        !diagnostics(snapshot.diagnostics, 0) || !text(snapshot.ir, before) ||
+        !elements(count, "nested steps", kMinSnapshotBytes))
+      return false;
+    snapshot.index = static_cast<unsigned>(index);
+    snapshot.changed = flags & 1;
+    snapshot.failed = flags & 2;
+    snapshot.edited = flags & 4;
+    snapshot.kind = static_cast<SnapshotKind>(kind);
+    if (count && depth >= kMaxDepth)
+      return fail("steps nested too deep");
+    snapshot.nested.reserve(count);
+    TextsBefore nestedBefore;
+    for (uint64_t i = 0; i < count; ++i) {
+      Snapshot &step = snapshot.nested.emplace_back();
+      if (!this->snapshot(step, i ? &snapshot.nested[i - 1] : nullptr,
+                          nestedBefore, depth + 1))
+        return false;
+    }
+    return true;
+  }
+
+  llvm::BinaryStreamReader in;
+  TextSource texts;
+  std::string error;
+  uint64_t failedAt = 0;
+};
 } // namespace
 
 json::Object executor_studio::snapshotToJSON(
@@ -465,106 +620,17 @@ bool executor_studio::fromJSON(const json::Value &value,
   return true;
 }
 
-json::Value executor_studio::toJSON(const Recording &recording) {
-  return toJSON(recording, std::nullopt);
+void executor_studio::writeRecording(
+    const Recording &recording,
+    const std::optional<std::vector<int>> &irSnapshots, llvm::raw_ostream &out,
+    llvm::raw_ostream &texts) {
+  RecordingWriter(out, texts).write(recording, irSnapshots);
 }
 
-json::Value
-executor_studio::toJSON(const Recording &recording,
-                        const std::optional<std::vector<int>> &irSnapshots) {
-  return recordingToJSON(recording, irSnapshots, nullptr);
+llvm::Expected<Recording> executor_studio::readRecording(StringRef bytes,
+                                                         StringRef texts) {
+  return RecordingReader(bytes, TextSource{texts, nullptr}).read();
 }
-
-json::Value
-executor_studio::toJSON(const Recording &recording,
-                        const std::optional<std::vector<int>> &irSnapshots,
-                        llvm::raw_ostream &texts) {
-  OutOfBand outOfBand{texts};
-  return recordingToJSON(recording, irSnapshots, &outOfBand);
-}
-
-bool executor_studio::fromJSON(const json::Value &value, Recording &recording,
-                               json::Path path) {
-  return recordingFromJSON(value, recording, path, TextSource());
-}
-
-bool executor_studio::fromJSON(const json::Value &value, Recording &recording,
-                               json::Path path, StringRef texts) {
-  return recordingFromJSON(value, recording, path, TextSource{texts, nullptr});
-}
-
-namespace {
-json::Value recordingToJSON(const Recording &recording,
-                            const std::optional<std::vector<int>> &irSnapshots,
-                            OutOfBand *outOfBand) {
-  auto send = [&](int snapshot) {
-    return !irSnapshots || llvm::is_contained(*irSnapshots, snapshot);
-  };
-  json::Object object{
-      {"succeeded", recording.succeeded},
-      {"totalMilliseconds", recording.totalMilliseconds},
-      {"firstStep", static_cast<int64_t>(recording.firstStep)},
-  };
-  TextWriter texts(outOfBand);
-  texts.write(object, recording.inputIR, send(-1));
-  json::Array diagnostics;
-  for (const RecordedDiagnostic &diag : recording.diagnostics)
-    diagnostics.push_back(toJSON(diag));
-  object["diagnostics"] = std::move(diagnostics);
-  json::Array snapshots;
-  for (const Snapshot &snapshot : recording.snapshots)
-    snapshots.push_back(
-        workerSnapshotToJSON(snapshot, texts, send(static_cast<int>(snapshot.index))));
-  object["snapshots"] = std::move(snapshots);
-  // The output: the last snapshot's text (or the input's) when it is that,
-  // else its own when every text is sent.
-  if (recording.outputIR) {
-    if (texts.previousSent && recording.outputIR.sameAs(texts.previous))
-      object["output"] = "last";
-    else if (!irSnapshots)
-      writeText(object, "outputIR", *recording.outputIR, outOfBand);
-  }
-  return object;
-}
-
-bool recordingFromJSON(const json::Value &value, Recording &recording,
-                       json::Path path, const TextSource &outOfBand) {
-  json::ObjectMapper o(value, path);
-  int64_t firstStep = 0;
-  if (!o || !o.map("succeeded", recording.succeeded) ||
-      !o.map("totalMilliseconds", recording.totalMilliseconds) ||
-      !o.map("firstStep", firstStep) ||
-      !o.map("diagnostics", recording.diagnostics))
-    return false;
-  if (firstStep < 0 || firstStep > (int64_t(1) << 30)) {
-    path.field("firstStep").report("out of range");
-    return false;
-  }
-  recording.firstStep = static_cast<unsigned>(firstStep);
-  const json::Object *object = value.getAsObject();
-  TextReader texts(outOfBand);
-  if (!texts.read(*object, recording.inputIR, path))
-    return false;
-  const json::Array *snapshots = object->getArray("snapshots");
-  if (!snapshots) {
-    path.field("snapshots").report("expected an array");
-    return false;
-  }
-  recording.snapshots.reserve(snapshots->size());
-  for (auto [i, snapshot] : llvm::enumerate(*snapshots))
-    if (!snapshotFromJSON(snapshot, recording.snapshots.emplace_back(), texts,
-                          path.field("snapshots").index(i)))
-      return false;
-  if (std::optional<StringRef> output = object->getString("output");
-      output && *output == "last") {
-    recording.outputIR = texts.previous;
-  } else if (!readText(*object, "outputIR", "outputIRAt", "outputIRBytes",
-                       recording.outputIR, outOfBand, path)) {
-    return false;
-  }
-  return true;
-}
-} // namespace
 
 std::string executor_studio::getWorkerTextsPath(StringRef resultPath) {
   return (resultPath + ".texts").str();
@@ -598,7 +664,7 @@ struct WorkerFiles {
       return std::string(result);
     };
     request = path("request.json");
-    result = path("result.json");
+    result = path("result");
     errors = path("stderr.txt");
     std::error_code ec;
     llvm::raw_fd_ostream os(request, ec);
@@ -660,37 +726,35 @@ readWorkerJSON(StringRef path, StringRef what, uint64_t maxBytes,
 llvm::Expected<Recording> readResult(StringRef path) {
   // Every pass of a huge program can be too much to hold.
   constexpr uint64_t kMaxResultBytes = uint64_t(512) << 20;
-  llvm::Expected<json::Value> parsed =
-      readWorkerJSON(path, "recording", kMaxResultBytes, [](uint64_t size) {
-        return llvm::formatv("the recording is {0} MB, more than a front end "
-                             "should take: ask for less IR",
-                             size >> 20)
-            .str();
-      });
-  if (!parsed)
-    return parsed.takeError();
-  // Its texts, out of band (none from a worker that sent them in the JSON),
-  // kept and read when a text is asked for.
-  std::string textsPath = getWorkerTextsPath(path);
+  auto tooLarge = [](StringRef what, uint64_t size) {
+    return llvm::createStringError(
+        llvm::formatv("the recording's {0} are {1} MB, more than a front end "
+                      "should take: ask for less IR",
+                      what, size >> 20)
+            .str());
+  };
+  uint64_t size = 0;
+  if (!llvm::sys::fs::file_size(path, size) && size > kMaxResultBytes)
+    return tooLarge("steps", size);
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+  if (!buffer)
+    return llvm::createStringError("the worker wrote no recording");
+  // Its texts, kept in a file and read when a text is asked for.
+  llvm::Expected<std::shared_ptr<const KeptTexts>> kept =
+      KeptTexts::keep(getWorkerTextsPath(path));
+  if (!kept)
+    return kept.takeError();
+  if ((*kept)->size() > kMaxResultBytes)
+    return tooLarge("texts", (*kept)->size());
   TextSource texts;
-  if (llvm::sys::fs::exists(textsPath)) {
-    llvm::Expected<std::shared_ptr<const KeptTexts>> kept = KeptTexts::keep(textsPath);
-    if (!kept)
-      return kept.takeError();
-    if ((*kept)->size() > kMaxResultBytes)
-      return llvm::createStringError(
-          llvm::formatv("the recording's texts are {0} MB, more than a front "
-                        "end should take: ask for less IR",
-                        (*kept)->size() >> 20)
-              .str());
-    texts.kept = std::move(*kept);
-  }
-  Recording recording;
-  json::Path::Root root("recording");
-  if (!recordingFromJSON(*parsed, recording, root, texts))
-    return llvm::createStringError("the worker wrote an invalid recording: " +
-                                   llvm::toString(root.getError()));
-  recording.keptTextBytes = texts.kept ? texts.kept->size() : 0;
+  texts.kept = *kept;
+  llvm::Expected<Recording> recording =
+      RecordingReader((*buffer)->getBuffer(), std::move(texts)).read();
+  if (!recording)
+    return llvm::createStringError("the worker wrote an " +
+                                   llvm::toString(recording.takeError()));
+  recording->keptTextBytes = (*kept)->size();
   return recording;
 }
 } // namespace

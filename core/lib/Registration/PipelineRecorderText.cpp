@@ -158,19 +158,22 @@ Recording executor_studio::recordPipelineFrom(StringRef text,
 // The recording worker's side (RecordingWorker.h)
 //===----------------------------------------------------------------------===//
 
-/// Writes the worker's answer to `resultPath`: 0, or 1 with why on stderr.
-static int writeWorkerResult(StringRef resultPath,
-                             const llvm::json::Value &result) {
+/// Writes `path` with `write`: 0, or 1 with why on stderr.
+static int writeWorkerFile(StringRef path,
+                           llvm::function_ref<void(llvm::raw_ostream &)> write) {
   std::error_code ec;
-  llvm::raw_fd_ostream os(resultPath, ec);
-  if (ec) {
-    llvm::errs() << "cannot write " << resultPath << ": " << ec.message()
-                 << "\n";
-    return 1;
+  llvm::raw_fd_ostream os(path, ec);
+  if (!ec) {
+    write(os);
+    os.close();
+    if (os.has_error()) {
+      ec = os.error();
+      os.clear_error();
+    }
   }
-  os << result;
-  os.close();
-  return os.has_error() ? 1 : 0;
+  if (ec)
+    llvm::errs() << "cannot write " << path << ": " << ec.message() << "\n";
+  return ec ? 1 : 0;
 }
 
 int executor_studio::runRecordWorker(StringRef requestPath,
@@ -195,34 +198,27 @@ int executor_studio::runRecordWorker(StringRef requestPath,
   if (request.alignWith) {
     llvm::Expected<AlignedSnapshots> aligned =
         alignSnapshots(request.text, *request.alignWith);
-    return writeWorkerResult(
-        resultPath,
+    llvm::json::Value result =
         aligned ? llvm::json::Object{{"aligned", toJSON(*aligned)}}
-                : llvm::json::Object{{"error", llvm::toString(aligned.takeError())}});
+                : llvm::json::Object{{"error", llvm::toString(aligned.takeError())}};
+    return writeWorkerFile(resultPath,
+                           [&](llvm::raw_ostream &os) { os << result; });
   }
   Recording recording =
       request.rerunAfter
           ? recordPipelineFrom(request.text, request.bufferName,
                                request.options, *request.rerunAfter)
           : recordPipeline(request.text, request.bufferName, request.options);
-  // The texts out of band, in a file of their own (RecordingWorker.h).
-  std::string textsPath = getWorkerTextsPath(resultPath);
-  std::error_code ec;
-  llvm::raw_fd_ostream texts(textsPath, ec);
-  if (ec) {
-    llvm::errs() << "cannot write " << textsPath << ": " << ec.message()
-                 << "\n";
-    return 1;
-  }
-  llvm::json::Value result = toJSON(recording, request.irSnapshots, texts);
-  texts.close();
-  if (texts.has_error()) {
-    llvm::errs() << "cannot write " << textsPath << ": "
-                 << texts.error().message() << "\n";
-    texts.clear_error();
-    return 1;
-  }
-  return writeWorkerResult(resultPath, result);
+  // Its texts in a file of their own (RecordingWorker.h).
+  std::string structure;
+  llvm::raw_string_ostream out(structure);
+  if (int failed = writeWorkerFile(
+          getWorkerTextsPath(resultPath), [&](llvm::raw_ostream &texts) {
+            writeRecording(recording, request.irSnapshots, out, texts);
+          }))
+    return failed;
+  return writeWorkerFile(resultPath,
+                         [&](llvm::raw_ostream &os) { os << structure; });
 }
 
 std::optional<int> executor_studio::runRecordWorkerIfAsked(int argc,

@@ -436,7 +436,7 @@ private:
     return identity;
   }
 
-  static constexpr StringLiteral kMagic = "executor-studio-target-cache 2\n";
+  static constexpr StringLiteral kMagic = "executor-studio-target-cache 3\n";
 
   /// The file of `key` (empty: no disk cache).
   std::string diskPath(const std::string &key) {
@@ -458,8 +458,7 @@ private:
 
   /// The entry: kMagic, the identity and the key (a hash's collision reads
   /// as a miss), the object, the recorded steps as the recording worker's
-  /// JSON with their texts out of band, and those texts (RecordingWorker.h:
-  /// reading an entry parses no megabytes of escaped JSON strings), each
+  /// binary form (writeRecording), and their texts (RecordingWorker.h), each
   /// after its size in bytes on a line of its own.
   std::shared_ptr<const TargetResult> readDisk(const std::string &key) {
     std::string path = diskPath(key);
@@ -488,18 +487,16 @@ private:
         storedKey != key || !field(object) || !field(steps) ||
         !field(texts) || !rest.empty())
       return nullptr;
-    llvm::Expected<llvm::json::Value> json = llvm::json::parse(steps);
-    executor_studio::Recording recording;
-    llvm::json::Path::Root root;
-    if (!json || !executor_studio::fromJSON(*json, recording, root, texts)) {
-      if (!json)
-        llvm::consumeError(json.takeError());
+    llvm::Expected<executor_studio::Recording> recording =
+        executor_studio::readRecording(steps, texts);
+    if (!recording) {
+      llvm::consumeError(recording.takeError());
       return nullptr;
     }
     auto result = std::make_shared<TargetResult>();
     result->succeeded = true;
     result->object = std::make_shared<const std::string>(object.str());
-    result->nested = std::move(recording.snapshots);
+    result->nested = std::move(recording->snapshots);
     // Used now: the last to go.
     int fd;
     if (!llvm::sys::fs::openFileForRead(path, fd)) {
@@ -523,9 +520,9 @@ private:
     recording.snapshots = result.nested;
     std::string steps, texts;
     {
-      llvm::raw_string_ostream textsOut(texts);
-      llvm::raw_string_ostream(steps)
-          << executor_studio::toJSON(recording, std::nullopt, textsOut);
+      llvm::raw_string_ostream stepsOut(steps), textsOut(texts);
+      executor_studio::writeRecording(recording, std::nullopt, stepsOut,
+                                      textsOut);
     }
     // Written whole under another name, then renamed: a reader in another
     // process sees the old entry or the new one.

@@ -470,7 +470,7 @@ TEST(Studio, ARecordingsTextsAreReadWhenAStepIsShown) {
   request.options.recordNested = true;
   request.options.deferText = false;
   std::string requestPath = ws.path.str().str() + "/request.json";
-  std::string resultPath = ws.path.str().str() + "/result.json";
+  std::string resultPath = ws.path.str().str() + "/result";
   {
     std::ofstream os(requestPath);
     std::string json;
@@ -486,12 +486,10 @@ TEST(Studio, ARecordingsTextsAreReadWhenAStepIsShown) {
   auto result = llvm::MemoryBuffer::getFile(resultPath);
   auto texts = llvm::MemoryBuffer::getFile(getWorkerTextsPath(resultPath));
   ASSERT_TRUE(result && texts);
-  llvm::Expected<llvm::json::Value> parsed = llvm::json::parse((*result)->getBuffer());
-  ASSERT_TRUE(static_cast<bool>(parsed)) << llvm::toString(parsed.takeError());
-  Recording eager;
-  llvm::json::Path::Root root("recording");
-  ASSERT_TRUE(fromJSON(*parsed, eager, root, (*texts)->getBuffer()))
-      << llvm::toString(root.getError());
+  llvm::Expected<Recording> read =
+      readRecording((*result)->getBuffer(), (*texts)->getBuffer());
+  ASSERT_TRUE(static_cast<bool>(read)) << llvm::toString(read.takeError());
+  Recording &eager = *read;
   ASSERT_EQ(eager.snapshots.size(), lazy.snapshots.size());
   EXPECT_EQ(*eager.inputIR, *lazy.inputIR);
   for (size_t i = 0; i < eager.snapshots.size(); ++i)

@@ -44,6 +44,11 @@ public:
   IRText(std::shared_ptr<const std::string> text);
   /// Text that `make` produces on first use.
   static IRText deferred(std::function<std::string()> make);
+  /// Text that `make` produces on first use, whose size in bytes and lines
+  /// are known already (a text kept in a file): size() and lines() answer
+  /// without making it.
+  static IRText deferred(std::function<std::string()> make, size_t size,
+                         size_t lines);
 
   /// The text (made now if it was deferred); null when there is none.
   const std::string *get() const;
@@ -53,6 +58,9 @@ public:
   operator std::shared_ptr<const std::string>() const;
   /// Whether the text exists already (it is not deferred, or was asked for).
   bool isMade() const;
+  /// The bytes of the text (0 when there is none); made now when they are
+  /// not known.
+  size_t size() const;
   /// The lines of the text (its '\n'; 0 when there is none), counted the
   /// first time they are asked for: every copy of this IRText (a recording
   /// the recording cache keeps and answers again) shares the count.

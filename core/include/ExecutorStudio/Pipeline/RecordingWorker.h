@@ -7,13 +7,11 @@
 // Registration/TextEntryPoints.h), so a pass that crashes takes only the worker
 // down, and a time-out or a cancellation kills it at once.
 //
-// The request and the recording cross as JSON files (toJSON/fromJSON below
-// round-trip a Recording: snapshots, the nested steps of each target with
-// their LLVM IR and assembly, diagnostics, timings, changed marks; a
-// snapshot that changed nothing shares its predecessor's text on both
-// sides, so IRText::sameAs holds after the trip). The recording's texts
-// cross out of band, in a file of their own next to the JSON (RESULT.texts):
-// the JSON says where each one is.
+// The request crosses as a JSON file; the recording comes back in its binary
+// form (writeRecording/readRecording below: snapshots, the nested steps of
+// each target with their LLVM IR and assembly, diagnostics, timings,
+// changed marks), its texts in a file of their own next to it
+// (RESULT.texts), read when a front end shows one.
 //
 //===----------------------------------------------------------------------===//
 #ifndef EXECUTORSTUDIO_PIPELINE_RECORDINGWORKER_H
@@ -144,25 +142,23 @@ bool fromJSON(const llvm::json::Value &value, RecordOptions &options,
 llvm::json::Value toJSON(const RecordRequest &request);
 bool fromJSON(const llvm::json::Value &value, RecordRequest &request,
               llvm::json::Path path);
-/// Every text of the recording.
-llvm::json::Value toJSON(const Recording &recording);
-/// The texts of the snapshots in `irSnapshots` only (RecordRequest).
-llvm::json::Value toJSON(const Recording &recording,
-                         const std::optional<std::vector<int>> &irSnapshots);
-bool fromJSON(const llvm::json::Value &value, Recording &recording,
-              llvm::json::Path path);
-/// toJSON(recording, irSnapshots) with the texts out of band: each text's
-/// bytes written to `texts`, one after the other, and where they are in the
-/// JSON ("irAt" and "irBytes" instead of "ir"), so that neither the worker
-/// nor the front end escapes or parses megabytes of JSON strings (the
-/// worker's result).
-llvm::json::Value toJSON(const Recording &recording,
-                         const std::optional<std::vector<int>> &irSnapshots,
-                         llvm::raw_ostream &texts);
-/// fromJSON of what that wrote, its texts read from `texts` (each place
-/// checked against their size).
-bool fromJSON(const llvm::json::Value &value, Recording &recording,
-              llvm::json::Path path, llvm::StringRef texts);
+/// The recording's one serialized form: what a worker sends back and the
+/// target cache keeps on disk. Its structure (every field of every snapshot
+/// and nested step, diagnostics, where each text is) goes to `out` in a
+/// compact binary form; the texts' bytes go to `texts`, one after the
+/// other, each written once: a step that changed nothing shares its
+/// predecessor's text on both sides (IRText::sameAs holds after the trip).
+/// Only the texts of the snapshots in `irSnapshots` (RecordRequest; the
+/// nested steps of a snapshot sent come with it) are written; none: every
+/// text. Neither side escapes, parses or copies megabytes of JSON.
+void writeRecording(const Recording &recording,
+                    const std::optional<std::vector<int>> &irSnapshots,
+                    llvm::raw_ostream &out, llvm::raw_ostream &texts);
+/// What writeRecording wrote, its texts from `texts`. Every count, size and
+/// place is checked against what is left before it is used: a damaged or
+/// hostile input fails, naming what is wrong and at which byte.
+llvm::Expected<Recording> readRecording(llvm::StringRef bytes,
+                                        llvm::StringRef texts);
 /// Where the worker writes the texts of its result at `resultPath`.
 std::string getWorkerTextsPath(llvm::StringRef resultPath);
 llvm::json::Value toJSON(const AlignedSnapshots &aligned);
