@@ -29,9 +29,9 @@
 //       and after a line inserted in the middle (the kernels below move),
 //     with cross-compile-targets on one thread (jobs=1) and on all cores,
 //     against the reference of the same run: one thread without any cache
-//     (as before issue 39), where every preview costs a first one; with
-//     --baseline-worker EXE (an executor-lsp-server built from before issue
-//     39), that build records the reference. Each preview's time includes
+//     (as before issue 39), where every preview costs a first one. (A
+//     build from before the binary form of a recording cannot be the
+//     worker: its result is JSON.) Each preview's time includes
 //     its reply as the language server writes it (chunkReply, the steps'
 //     summaries only, written out: a repeated preview writes the summaries
 //     serialized the first time). Then, per N: the reply's bytes
@@ -56,7 +56,6 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/raw_ostream.h"
@@ -216,8 +215,7 @@ previewReply(const std::shared_ptr<const executor_studio::Recording> &recording,
 }
 
 /// Issue 39's bench (see the top of the file).
-int benchTargets(const std::vector<int> &sizes, int runs,
-                 const std::string &baselineWorker) {
+int benchTargets(const std::vector<int> &sizes, int runs) {
   using executor_studio::RecordRequest;
   using executor_studio::WorkerRecording;
   std::string self = llvm::sys::fs::getMainExecutable(nullptr, nullptr);
@@ -253,14 +251,13 @@ int benchTargets(const std::vector<int> &sizes, int runs,
       r.options.recordNested = true;
       return r;
     };
-    auto preview = [&](const RecordRequest &r, bool cached,
-                       const std::string &worker = "") {
+    auto preview = [&](const RecordRequest &r, bool cached) {
       auto start = Clock::now();
       double cpuStart = cpuMs();
       WorkerRecording run =
           cached ? executor_studio::recordInWorker(r, self, std::chrono::minutes(10))
                  : executor_studio::recordInWorkerUncached(
-                       r, worker.empty() ? self : worker, std::chrono::minutes(10));
+                       r, self, std::chrono::minutes(10));
       if (run.status != WorkerRecording::Status::Finished || !run.recording->succeeded)
         fail("preview of " + std::to_string(n) + " targets failed: " + run.error);
       // The reply the server writes: the summaries.
@@ -276,28 +273,16 @@ int benchTargets(const std::vector<int> &sizes, int runs,
       std::sort(v.begin(), v.end());
       return v[v.size() / 2];
     };
-    // The reference: one thread, no cache (every preview is a first one);
-    // with --baseline-worker, a build from before issue 39 records it.
-    std::vector<double> reference, uncached, referenceCpu, uncachedCpu;
+    // The reference: one thread, no cache (every preview is a first one).
+    std::vector<double> uncached, uncachedCpu;
     for (int i = 0; i < runs; ++i) {
-      if (!baselineWorker.empty()) {
-        reference.push_back(preview(request(program, ""), false, baselineWorker));
-        referenceCpu.push_back(lastCpu);
-      }
       uncached.push_back(preview(request(program, "jobs=1 cache=false"), false));
       uncachedCpu.push_back(lastCpu);
     }
-    double refCpu = median(baselineWorker.empty() ? uncachedCpu : referenceCpu);
-    double ref = median(baselineWorker.empty() ? uncached : reference);
-    if (!baselineWorker.empty())
-      std::printf("%5d  %-22s %10.1f %10s %10s %10s   (reference)   CPU: %.0f ms\n", n,
-                  "before issue 39", ref, "same", "same", "same", refCpu);
-    std::printf("%5d  %-22s %10.1f %10s %10s %10s   %s   CPU: %.0f ms x%.2f\n", n,
-                "jobs=1 cache=false", median(uncached), "same", "same", "same",
-                baselineWorker.empty()
-                    ? "(reference)"
-                    : llvm::formatv("x{0:F2}", ref / median(uncached)).str().c_str(),
-                median(uncachedCpu), refCpu / median(uncachedCpu));
+    double refCpu = median(uncachedCpu);
+    double ref = median(uncached);
+    std::printf("%5d  %-22s %10.1f %10s %10s %10s   (reference)   CPU: %.0f ms\n", n,
+                "jobs=1 cache=false", ref, "same", "same", "same", refCpu);
     int editValue = 1000;
     double firstOneCore = 0;
     for (const char *jobs : {"jobs=1", "jobs=0"}) {
@@ -394,7 +379,6 @@ int main(int argc, char **argv) {
   int launches = 50, opsPerLaunch = 200, runs = 9;
   std::string jsonPath, only;
   std::vector<int> targetSizes;
-  std::string baselineWorker;
   bool runsGiven = false;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
@@ -407,8 +391,6 @@ int main(int argc, char **argv) {
     else if (arg == "--runs" && i + 1 < argc) {
       runs = std::max(1, std::atoi(argv[++i]));
       runsGiven = true;
-    } else if (arg == "--baseline-worker" && i + 1 < argc) {
-      baselineWorker = argv[++i];
     } else if (arg == "--targets" && i + 1 < argc) {
       for (llvm::StringRef rest = argv[++i]; !rest.empty();) {
         auto [size, tail] = rest.split(',');
@@ -425,7 +407,7 @@ int main(int argc, char **argv) {
   }
   executor_studio::registerAllPasses();
   if (!targetSizes.empty())
-    return benchTargets(targetSizes, runsGiven ? runs : 3, baselineWorker);
+    return benchTargets(targetSizes, runsGiven ? runs : 3);
   llvm::SmallString<128> workspace;
   if (llvm::sys::fs::createUniqueDirectory("pipeline-bench", workspace))
     fail("cannot create a workspace");
